@@ -1,0 +1,74 @@
+/* cb_algo: the allreduce algorithms behind one small ops table.
+ *
+ * The harness selects algorithms by name from a static registry and calls
+ * them without knowing which one runs. An algorithm is set up once per run
+ * (scratch buffers, progress flags: the costly, collective part) and run()
+ * only moves data. Algorithms never print results and never exit.
+ */
+#ifndef CB_ALGO_H
+#define CB_ALGO_H
+
+#include <stddef.h>
+
+#include "cb_backend.h"
+#include "cb_dtype.h"
+#include "cb_status.h"
+
+/* What the receive buffer holds after run(). */
+enum cb_result {
+	CB_RESULT_ALLREDUCE, /* the allreduce of every rank's send buffer */
+	CB_RESULT_COPY,      /* this rank's own send buffer (the copy roofline) */
+};
+
+struct cb_setup_args {
+	size_t max_bytes; /* largest message run() will be given, per rank */
+	int root;         /* ps root rank (node rank) */
+	size_t slice_bytes; /* ring pipelining unit; 0 = the algorithm's default */
+};
+
+/* One allreduce. send and recv are buffers from be->ops->buf_alloc; in-place
+ * means send == recv. count elements of dt, at byte offset 0 of each buffer. */
+struct cb_run_args {
+	struct cb_buf *send;
+	struct cb_buf *recv;
+	size_t count;
+	enum cb_dtype dt;
+	enum cb_op op;
+};
+
+struct cb_algo_ops {
+	const char *name;
+	unsigned backends;        /* bit mask of CB_BACKEND_* it runs on */
+	enum cb_result result;
+	int traffic_measured;     /* 1 if its bytes go through backend counters */
+	const char *description;  /* one line for --help */
+	/* NULL when this (backend, dtype, op, in-place) can run, else a short
+	 * reason ("MPI has no avg op"), identical on every rank. */
+	const char *(*supports)(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
+				int in_place);
+	/* Collective over the node. On error *state is NULL and nothing leaks. */
+	enum cb_status (*setup)(struct cb_backend *be, const struct cb_setup_args *sa,
+				void **state);
+	/* Collective. Errors: the backend's (CB_ERR_TIMEOUT, CB_ERR_PEER, ...),
+	 * after which peers may be stuck: the caller must abort the job. */
+	enum cb_status (*run)(void *state, const struct cb_run_args *args);
+	void (*teardown)(void *state); /* collective; NULL state is a no-op */
+};
+
+#define CB_BACKEND_HOST 1u
+#define CB_BACKEND_CUDA 2u
+
+/* Bit of a backend name for cb_algo_ops.backends; 0 if unknown. */
+unsigned cb_backend_bit(const char *backend_name);
+
+/* The registry, in display order; *n receives its length. */
+const struct cb_algo_ops *const *cb_algo_registry(size_t *n);
+
+/* Registry entry by name, NULL if unknown. */
+const struct cb_algo_ops *cb_algo_find(const char *name);
+
+/* Skip reason shared by algorithms whose bytes move through shared memory or
+ * IPC: NULL when every rank is on this host. */
+const char *cb_algo_need_single_node(const struct cb_backend *be);
+
+#endif

@@ -1,0 +1,47 @@
+/* copy: each rank copies its S bytes from its send to its receive buffer;
+ * nothing crosses ranks. Run in the same job as the allreduce algorithms, it
+ * measures the copy roofline of this machine under the same load (every rank
+ * copying at once). Reported as algbw only; its traffic is 0 by construction. */
+#include <stdlib.h>
+
+#include "cb_algo.h"
+
+static const char *copy_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
+				 int in_place)
+{
+	(void)be, (void)dt, (void)op;
+	return in_place ? "in place there is nothing to copy" : NULL;
+}
+
+static enum cb_status copy_setup(struct cb_backend *be, const struct cb_setup_args *sa,
+				 void **state)
+{
+	(void)sa;
+	*state = be;
+	return CB_OK;
+}
+
+static enum cb_status copy_run(void *state, const struct cb_run_args *a)
+{
+	struct cb_backend *be = state;
+
+	return be->ops->copy(be, cb_buf_ref(a->recv, be->rank, 0), cb_buf_ref(a->send, be->rank, 0),
+			     a->count * cb_dtype_size(a->dt));
+}
+
+static void copy_teardown(void *state)
+{
+	(void)state;
+}
+
+const struct cb_algo_ops cb_algo_copy_ops = {
+	.name = "copy",
+	.backends = CB_BACKEND_HOST | CB_BACKEND_CUDA,
+	.result = CB_RESULT_COPY,
+	.traffic_measured = 1,
+	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
+	.supports = copy_supports,
+	.setup = copy_setup,
+	.run = copy_run,
+	.teardown = copy_teardown,
+};

@@ -1,0 +1,53 @@
+/* The static algorithm registry: selected by name (-a ps,ring,mpi), never by
+ * if/else chains on names. */
+#include "cb_algo.h"
+
+#include <string.h>
+
+extern const struct cb_algo_ops cb_algo_ps_ops;
+extern const struct cb_algo_ops cb_algo_ring_ops;
+extern const struct cb_algo_ops cb_algo_mpi_ops;
+extern const struct cb_algo_ops cb_algo_copy_ops;
+#ifdef CB_HAVE_NCCL
+extern const struct cb_algo_ops cb_algo_nccl_ops;
+#endif
+
+static const struct cb_algo_ops *const registry[] = {
+	&cb_algo_ps_ops,
+	&cb_algo_ring_ops,
+#ifdef CB_HAVE_NCCL
+	&cb_algo_nccl_ops,
+#endif
+	&cb_algo_mpi_ops,
+	&cb_algo_copy_ops,
+};
+
+const struct cb_algo_ops *const *cb_algo_registry(size_t *n)
+{
+	*n = sizeof(registry) / sizeof(registry[0]);
+	return registry;
+}
+
+const struct cb_algo_ops *cb_algo_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+unsigned cb_backend_bit(const char *backend_name)
+{
+	if (strcmp(backend_name, "host") == 0)
+		return CB_BACKEND_HOST;
+	if (strcmp(backend_name, "cuda") == 0)
+		return CB_BACKEND_CUDA;
+	return 0;
+}
+
+const char *cb_algo_need_single_node(const struct cb_backend *be)
+{
+	if (!be->single_node)
+		return "ranks span several hosts; shared memory and IPC reach one host only";
+	return NULL;
+}

@@ -1,0 +1,111 @@
+/* Backend registry, communicator set-up and traffic counters shared by all
+ * backends. */
+#include "cb_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct cb_backend_ops cb_backend_host_ops;
+#ifdef CB_HAVE_CUDA
+extern const struct cb_backend_ops cb_backend_cuda_ops;
+#endif
+
+static const struct cb_backend_ops *const backends[] = {
+	&cb_backend_host_ops,
+#ifdef CB_HAVE_CUDA
+	&cb_backend_cuda_ops,
+#endif
+};
+
+const struct cb_backend_ops *cb_backend_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	return NULL;
+}
+
+const char *cb_backend_names(void)
+{
+#ifdef CB_HAVE_CUDA
+	return "host,cuda";
+#else
+	return "host";
+#endif
+}
+
+static volatile int private_abort_flag;
+
+enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_ops *ops,
+			       MPI_Comm world, volatile int *abort_flag)
+{
+	enum cb_status st;
+	int wrank;
+
+	memset(be, 0, sizeof(*be));
+	be->ops = ops;
+	be->world = MPI_COMM_NULL;
+	be->node = MPI_COMM_NULL;
+	be->abort_flag = abort_flag ? abort_flag : &private_abort_flag;
+	st = CB_MPI(MPI_Comm_dup(world, &be->world));
+	if (st != CB_OK)
+		goto out_zero;
+	MPI_Comm_rank(be->world, &wrank);
+	st = CB_MPI(MPI_Comm_split_type(be->world, MPI_COMM_TYPE_SHARED, wrank,
+					MPI_INFO_NULL, &be->node));
+	if (st != CB_OK)
+		goto out_free_world;
+	be->world_rank = wrank;
+	MPI_Comm_size(be->world, &be->world_size);
+	MPI_Comm_rank(be->node, &be->rank);
+	MPI_Comm_size(be->node, &be->nranks);
+	be->single_node = be->nranks == be->world_size;
+	be->tx = calloc((size_t)be->nranks, sizeof(*be->tx));
+	be->rx = calloc((size_t)be->nranks, sizeof(*be->rx));
+	if (!be->tx || !be->rx) {
+		st = CB_ERR_NOMEM;
+		goto out_free_counters;
+	}
+	st = ops->init(be);
+	if (st != CB_OK)
+		goto out_free_counters;
+	return CB_OK;
+
+out_free_counters:
+	free(be->tx);
+	free(be->rx);
+	MPI_Comm_free(&be->node);
+out_free_world:
+	MPI_Comm_free(&be->world);
+out_zero:
+	memset(be, 0, sizeof(*be));
+	return st;
+}
+
+void cb_backend_fini(struct cb_backend *be)
+{
+	if (!be->ops)
+		return;
+	be->ops->fini(be);
+	free(be->tx);
+	free(be->rx);
+	MPI_Comm_free(&be->node);
+	MPI_Comm_free(&be->world);
+	memset(be, 0, sizeof(*be));
+}
+
+void cb_traffic_reset(struct cb_backend *be)
+{
+	memset(be->tx, 0, (size_t)be->nranks * sizeof(*be->tx));
+	memset(be->rx, 0, (size_t)be->nranks * sizeof(*be->rx));
+}
+
+enum cb_status cb_traffic_collect(struct cb_backend *be, uint64_t *tx, uint64_t *rx)
+{
+	enum cb_status st;
+
+	st = CB_MPI(MPI_Allreduce(be->tx, tx, be->nranks, MPI_UINT64_T, MPI_SUM, be->node));
+	if (st != CB_OK)
+		return st;
+	return CB_MPI(MPI_Allreduce(be->rx, rx, be->nranks, MPI_UINT64_T, MPI_SUM, be->node));
+}

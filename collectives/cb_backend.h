@@ -1,0 +1,139 @@
+/* cb_backend: where buffers live and how bytes move between the ranks of a host.
+ *
+ * A backend knows how to allocate memory its peers can address, move or reduce
+ * a span of bytes from one rank's memory into another's, signal progress to a
+ * peer and wait for it, and time an iteration. It knows nothing of allreduce:
+ * the ps and ring pattern code (cb_algo_*.c) drives every backend alike.
+ *
+ * Traffic accounting lives here. Every copy and reduce names the owner rank of
+ * each span it touches; bytes read from another rank's memory, or written into
+ * it, are added to tx[source owner] and rx[destination owner] of the process
+ * that moved them. The harness sums these vectors over processes to get each
+ * rank's tx/rx (DESIGN.md section 1: counted where bytes move).
+ *
+ * Ranks here are node-local: the backend's communicator holds the ranks that
+ * share this host (MPI_COMM_TYPE_SHARED). Algorithms that move bytes through the
+ * backend need single_node; library algorithms use the world communicator.
+ */
+#ifndef CB_BACKEND_H
+#define CB_BACKEND_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cb_dtype.h"
+#include "cb_status.h"
+
+struct cb_backend;
+
+/* A buffer every rank of the node allocated collectively. peer[r] is where
+ * rank r's part is addressable from this process (NULL if rank r allocated 0
+ * bytes); bytes is this rank's own part. */
+struct cb_buf {
+	size_t bytes;
+	void **peer;
+	void *impl;
+};
+
+/* A span owned by rank `rank`, addressed in this process. */
+struct cb_ref {
+	void *ptr;
+	int rank;
+};
+
+static inline struct cb_ref cb_buf_ref(const struct cb_buf *b, int rank, size_t byte_off)
+{
+	struct cb_ref ref = { (char *)b->peer[rank] + byte_off, rank };
+	return ref;
+}
+
+/* Progress flags: one monotonic 64-bit counter per rank, written by its owner,
+ * read by everyone. */
+struct cb_flags;
+
+struct cb_backend_ops {
+	const char *name;
+	/* Fills be (communicators are set by cb_backend_init). Errors: CB_ERR_CUDA
+	 * (no usable GPU), CB_ERR_MPI. On error nothing is left allocated. */
+	enum cb_status (*init)(struct cb_backend *be);
+	void (*fini)(struct cb_backend *be);
+	/* Collective over the node: each rank allocates `bytes` (may differ per
+	 * rank, may be 0), zero-filled, pre-faulted by its owner. */
+	enum cb_status (*buf_alloc)(struct cb_backend *be, size_t bytes, struct cb_buf **out);
+	void (*buf_free)(struct cb_backend *be, struct cb_buf *buf); /* collective */
+	/* Staging between host memory and this rank's own part of a buffer. */
+	enum cb_status (*upload)(struct cb_backend *be, struct cb_buf *buf, size_t off,
+				 const void *host, size_t bytes);
+	enum cb_status (*download)(struct cb_backend *be, void *host, struct cb_buf *buf,
+				   size_t off, size_t bytes);
+	/* dst = src, `bytes` bytes; spans must not overlap. Counted. */
+	enum cb_status (*copy)(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
+			       size_t bytes);
+	/* dst = a op b over count elements (avg combines as sum). dst may alias a
+	 * or b exactly. Counted: bytes of a and b read from, and of dst written to,
+	 * a rank other than the one each moves to. */
+	enum cb_status (*reduce)(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
+				 struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op);
+	/* The op's last step (avg divides by nranks) on count elements, in place. */
+	enum cb_status (*finalize)(struct cb_backend *be, struct cb_ref buf, size_t count,
+				   enum cb_dtype dt, enum cb_op op);
+	enum cb_status (*flags_alloc)(struct cb_backend *be, struct cb_flags **out); /* collective */
+	void (*flags_free)(struct cb_backend *be, struct cb_flags *flags);         /* collective */
+	/* Publishes value (monotonic) as this rank's progress, after every copy and
+	 * reduce issued before it is visible to peers. */
+	enum cb_status (*post)(struct cb_backend *be, struct cb_flags *flags, uint64_t value);
+	/* Returns once peer's progress is >= value and its writes before that post
+	 * are visible. Errors: CB_ERR_TIMEOUT when *be->abort_flag is set (the
+	 * watchdog fired), CB_ERR_PEER when the peer process died. */
+	enum cb_status (*wait)(struct cb_backend *be, struct cb_flags *flags, int peer,
+			       uint64_t value);
+	/* Time one iteration of this rank: begin, then end returns microseconds
+	 * after all work issued in between has completed. */
+	enum cb_status (*time_begin)(struct cb_backend *be);
+	enum cb_status (*time_end)(struct cb_backend *be, double *us);
+};
+
+struct cb_backend {
+	const struct cb_backend_ops *ops;
+	MPI_Comm world;       /* every rank of the run (a dup) */
+	MPI_Comm node;        /* ranks of this host, ordered by world rank */
+	int rank, nranks;     /* in node */
+	int world_rank, world_size;
+	int single_node;      /* node == world */
+	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
+	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
+	char device_desc[128]; /* e.g. GPU name and bus id; "" on host */
+	void *impl;
+};
+
+/* Looks up a backend by name ("host", "cuda"); NULL if unknown or not built. */
+const struct cb_backend_ops *cb_backend_find(const char *name);
+
+/* Comma-separated names of the backends built into this binary. */
+const char *cb_backend_names(void);
+
+/* Creates communicators, the traffic counters, then calls ops->init.
+ * Collective over world. abort_flag may be NULL (then a private flag is used).
+ * On error everything is released and be is left zeroed. */
+enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_ops *ops,
+			       MPI_Comm world, volatile int *abort_flag);
+void cb_backend_fini(struct cb_backend *be);
+
+/* Adds `bytes` moved from src_rank's memory into dst_rank's to the counters;
+ * nothing when the two are the same rank. For backends' copy/reduce only. */
+static inline void cb_traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_t bytes)
+{
+	if (dst_rank == src_rank)
+		return;
+	be->tx[src_rank] += bytes;
+	be->rx[dst_rank] += bytes;
+}
+
+void cb_traffic_reset(struct cb_backend *be);
+
+/* Sums every process's counters: tx[r], rx[r] (arrays of nranks, any rank may
+ * pass them) receive rank r's bytes since the last reset. Collective over node. */
+enum cb_status cb_traffic_collect(struct cb_backend *be, uint64_t *tx, uint64_t *rx);
+
+#endif

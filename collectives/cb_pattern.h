@@ -1,0 +1,68 @@
+/* cb_pattern: the communication patterns, independent of where bytes live.
+ *
+ * Every backend runs the same ps and ring code; this module only answers
+ * "which elements" and "which peer" questions, in elements (never bytes).
+ *
+ * Chunks. A buffer of count elements is cut into n chunks, one per rank.
+ * Uneven counts give the first count % n chunks one extra element, so chunk c
+ * starts at c * (count / n) + min(c, count % n). A chunk is further cut into
+ * slices of at most slice_count elements, the pipelining unit of the ring:
+ * every chunk is processed as the same number of slices so that the per-slice
+ * progress counters of all ranks line up (trailing slices of a short chunk may
+ * be empty).
+ *
+ * Ring. Rank r reads from its left neighbour l = r - 1 and is read by its right
+ * neighbour r + 1 (mod n). Steps 0 .. n-2 are the reduce-scatter, steps
+ * n-1 .. 2n-3 the all-gather:
+ *   reduce-scatter step s: recv_r[c] = peer_l[c] op send_r[c], c = (r - 1 - s) mod n,
+ *       where peer_l is the left's send buffer at s = 0 and its recv buffer after;
+ *       after step n-2, rank r holds the fully reduced chunk (r + 1) mod n;
+ *   all-gather step s:     recv_r[c] = recv_l[c],               c = (r - s) mod n.
+ * So rank r receives every chunk but its own in the reduce-scatter and every
+ * chunk but chunk r + 1 in the all-gather: rx_r = 2S - |chunk r| - |chunk r+1|,
+ * and tx_r = rx of its right neighbour; with n | count both are 2(n-1)/n S.
+ */
+#ifndef CB_PATTERN_H
+#define CB_PATTERN_H
+
+#include <stddef.h>
+
+/* Chunk c (0 <= c < n) of count elements split over n >= 1 ranks:
+ * sets *offset and *ccount in elements. Never fails. */
+void cb_chunk(size_t count, int n, int c, size_t *offset, size_t *ccount);
+
+/* Elements in the largest chunk: ceil(count / n). */
+size_t cb_chunk_max(size_t count, int n);
+
+/* Number of slices every chunk is processed in, for slices of at most
+ * slice_count (>= 1) elements: ceil(cb_chunk_max / slice_count), 0 if count == 0. */
+size_t cb_slice_num(size_t count, int n, size_t slice_count);
+
+/* Slice j of a chunk of ccount elements: sets *offset (relative to the chunk)
+ * and *scount, which may be 0 for a trailing slice of a short chunk. */
+void cb_slice(size_t ccount, size_t slice_count, size_t j, size_t *offset,
+	      size_t *scount);
+
+static inline int cb_ring_left(int rank, int n) { return (rank + n - 1) % n; }
+static inline int cb_ring_right(int rank, int n) { return (rank + 1) % n; }
+
+/* Steps of a ring allreduce on n ranks: 2(n - 1). */
+static inline int cb_ring_nsteps(int n) { return 2 * (n - 1); }
+
+/* What rank does at ring step s (0 <= s < 2(n-1)), per the table above. */
+struct cb_ring_step {
+	int chunk;        /* chunk read from the left neighbour and written locally */
+	int reduce;       /* 1: reduce-scatter step (reduce); 0: all-gather (copy) */
+	int peer_send;    /* 1: the left neighbour's chunk is read from its send buffer */
+	int gather_index; /* all-gather steps: s - (n - 1); -1 in reduce-scatter */
+};
+void cb_ring_step(int rank, int n, int s, struct cb_ring_step *out);
+
+/* Parameter server: index of worker w's slot in the root's receive area,
+ * which holds the n - 1 workers' inputs in rank order, the root skipped. */
+static inline int cb_ps_slot(int worker, int root)
+{
+	return worker < root ? worker : worker - 1;
+}
+
+#endif
