@@ -1,0 +1,164 @@
+/* allreduce_perf: ps, ring and library allreduce side by side, launched with
+ * `mpirun -np N allreduce_perf [options]` (see --help).
+ *
+ * main() is the only place that decides how the job ends: a clean non-zero
+ * exit on every rank when all ranks agree something is wrong (bad arguments,
+ * wrong results), MPI_Abort when one rank failed and the others may be stuck.
+ * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments;
+ * 3 aborted run (error, timeout, dead peer). */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cb_harness.h"
+#include "cb_meta.h"
+#include "cb_options.h"
+#include "cb_preflight.h"
+#include "cb_report.h"
+#include "cb_watchdog.h"
+
+#define EXIT_FAILED_ROWS 1
+#define EXIT_USAGE 2
+#define EXIT_ABORTED 3
+
+static volatile int abort_flag;
+
+/* --meta, or --csv with its .csv suffix replaced by .meta.json. */
+static void meta_path(struct cb_options *o)
+{
+	size_t n = strlen(o->csv);
+
+	if (o->meta[0] || !n)
+		return;
+	if (n > 4 && strcmp(o->csv + n - 4, ".csv") == 0)
+		n -= 4;
+	snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)n, o->csv);
+}
+
+/* All ranks learn whether any rank failed; returns the worst status. */
+static enum cb_status agree(enum cb_status mine, MPI_Comm comm)
+{
+	int m = (int)mine, worst = (int)mine;
+
+	MPI_Allreduce(&m, &worst, 1, MPI_INT, MPI_MAX, comm);
+	return (enum cb_status)worst;
+}
+
+/* Rank 0: result files, metadata and the run header. */
+static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
+				   const struct cb_preflight *pf, int argc, char **argv,
+				   struct cb_report **rep, json_t **meta)
+{
+	enum cb_status st;
+
+	*meta = cb_meta_collect(o, be, argc, argv, pf->distinct, pf->nhosts, pf->ranks_per_node);
+	if (!*meta)
+		return CB_ERR_NOMEM;
+	st = cb_meta_write(o->meta, *meta, "incomplete", NULL);
+	if (st == CB_OK)
+		st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet);
+	if (st != CB_OK)
+		return st;
+	cb_meta_print_header(stdout, *meta);
+	cb_report_table_header(*rep);
+	return CB_OK;
+}
+
+/* A rank failed mid-run or mid-set-up: its peers may be stuck in a wait or a
+ * collective, so the job ends here, with the metadata saying so. */
+static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status st, int rank,
+		      MPI_Comm world)
+{
+	cb_log("run aborted: %s", cb_status_str(st));
+	if (rank == 0)
+		cb_meta_write(o->meta, meta, "aborted", cb_status_str(st));
+	fflush(NULL);
+	MPI_Abort(world, EXIT_ABORTED);
+}
+
+/* The run proper, once arguments and the backend are settled. Returns the
+ * exit status, or aborts the job when a rank failed mid-run. */
+static int run(struct cb_options *o, struct cb_backend *be, const struct cb_preflight *pf,
+	       int argc, char **argv)
+{
+	struct cb_report *rep = NULL;
+	json_t *meta = NULL;
+	struct cb_harness h;
+	enum cb_status st = CB_OK;
+	int failed = 0, rank = be->world_rank;
+
+	memset(&h, 0, sizeof(h));
+	if (rank == 0)
+		st = open_outputs(o, be, pf, argc, argv, &rep, &meta);
+	st = agree(st, be->world);
+	if (st == CB_OK) {
+		st = agree(cb_harness_init(&h, o, be, rep), be->world);
+		if (st != CB_OK && st != CB_ERR_ARG)
+			abort_run(o, meta, st, rank, be->world);
+	}
+	if (st == CB_OK) {
+		st = cb_harness_run(&h);
+		if (st != CB_OK)
+			abort_run(o, meta, st, rank, be->world);
+	}
+	cb_watchdog_stop();
+	failed = h.failed_rows;
+	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
+	cb_harness_fini(&h);
+	if (rank == 0) {
+		if (cb_report_close(rep) != CB_OK && st == CB_OK)
+			st = CB_ERR_IO;
+		json_object_set_new(meta, "failed_rows", json_integer(failed));
+		cb_meta_write(o->meta, meta, st == CB_OK ? "complete" : "error",
+			      st == CB_OK ? NULL : cb_status_str(st));
+		json_decref(meta);
+		if (failed)
+			cb_log("%d row(s) had wrong results or errors", failed);
+	}
+	if (st != CB_OK)
+		return st == CB_ERR_ARG ? EXIT_USAGE : EXIT_ABORTED;
+	return failed ? EXIT_FAILED_ROWS : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cb_options o;
+	struct cb_preflight pf;
+	struct cb_backend be;
+	char err[512] = "";
+	enum cb_status pst, st;
+	int rank, rc;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	cb_log_set_rank(rank);
+	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
+	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
+	if (st != CB_OK || o.help) {
+		if (st == CB_OK && rank == 0)
+			cb_options_usage(stdout, argv[0]);
+		cb_preflight_free(&pf);
+		MPI_Finalize();
+		return st == CB_OK ? 0 : EXIT_USAGE;
+	}
+	meta_path(&o);
+	if (cb_watchdog_start(o.timeout_s, &abort_flag) != CB_OK)
+		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
+	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
+	if (agree(st, MPI_COMM_WORLD) != CB_OK) {
+		if (st != CB_OK)
+			cb_log("backend %s is not usable here: %s", o.backend, cb_status_str(st));
+		cb_watchdog_stop();
+		if (st == CB_OK)
+			cb_backend_fini(&be);
+		cb_preflight_free(&pf);
+		MPI_Finalize();
+		return EXIT_ABORTED;
+	}
+	rc = run(&o, &be, &pf, argc, argv);
+	cb_backend_fini(&be);
+	cb_preflight_free(&pf);
+	MPI_Finalize();
+	return rc;
+}

@@ -1,0 +1,182 @@
+#define _GNU_SOURCE
+#include "cb_meta.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cb_version.h"
+
+/* Environment variables that change what is measured; recorded when set. */
+static const char *const env_prefixes[] = {
+	"MALLOC_", "GLIBC_TUNABLES", "OMPI_MCA_", "NCCL_", "CUDA_VISIBLE_DEVICES", "UCX_",
+};
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static json_t *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	if (!f)
+		return json_null();
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) == 0 && colon) {
+			fclose(f);
+			colon[strcspn(colon, "\n")] = '\0';
+			return json_string(colon + 2);
+		}
+	}
+	fclose(f);
+	return json_null();
+}
+
+static json_t *env_settings(void)
+{
+	extern char **environ;
+	json_t *env = json_object();
+
+	for (char **e = environ; *e; e++)
+		for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++) {
+			const char *eq = strchr(*e, '=');
+
+			if (eq && strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0) {
+				char key[256];
+
+				snprintf(key, sizeof(key), "%.*s", (int)(eq - *e), *e);
+				json_object_set_new(env, key, json_string(eq + 1));
+				break;
+			}
+		}
+	return env;
+}
+
+static json_t *command_line(int argc, char **argv)
+{
+	char buf[4096] = "";
+	size_t k = 0;
+
+	for (int i = 0; i < argc && k < sizeof(buf) - 1; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? " " : "", argv[i]);
+	return json_string(buf);
+}
+
+static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, int nhosts,
+			int ranks_per_node)
+{
+	char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0, ver, sub;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	json_t *h = json_array();
+
+	MPI_Get_library_version(lib, &len);
+	lib[strcspn(lib, "\n")] = '\0';
+	MPI_Get_version(&ver, &sub);
+	for (int i = 0; i < nhosts; i++)
+		json_array_append_new(h, json_string(hosts[i]));
+	return json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:b}", "library", lib, "standard",
+			 ver == 3 ? (sub == 1 ? "3.1" : "3.0") : "other", "nranks", be->world_size,
+			 "nnodes", nhosts, "ranks_per_node", ranks_per_node, "hosts", h,
+			 "oversubscribed", ranks_per_node > cpus);
+}
+
+json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
+			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
+{
+	char start[32], host[256] = "", opts[2048];
+	struct sysinfo si;
+	json_t *m;
+
+	utc_now(start, sizeof(start));
+	gethostname(host, sizeof(host) - 1);
+	if (sysinfo(&si) != 0)
+		memset(&si, 0, sizeof(si));
+	cb_options_canonical(o, opts, sizeof(opts));
+	m = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s}", "schema", "collbench-meta-1", "tool",
+		      "allreduce_perf", "version", CB_VERSION, "git_commit", CB_GIT_COMMIT,
+		      "start_utc", start, "command_line", command_line(argc, argv), "status",
+		      "incomplete", "backend", o->backend);
+	if (!m)
+		return NULL;
+	json_object_set_new(m, "host", json_pack("{s:s,s:o,s:I,s:I}", "hostname", host,
+						 "cpu_model", cpu_model(), "cpus_online",
+						 (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
+						 "mem_bytes",
+						 (json_int_t)si.totalram * (json_int_t)si.mem_unit));
+	json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node));
+	json_object_set_new(m, "device", json_string(be->device_desc));
+	json_object_set_new(m, "options", json_string(opts));
+	json_object_set_new(m, "environment", env_settings());
+	json_object_set_new(m, "timing",
+			    json_string("each rank times each iteration after MPI_Barrier "
+					"(host: CLOCK_MONOTONIC; cuda: events on the rank's stream); "
+					"an iteration's time is the max over ranks; time_us is the "
+					"mean over iterations, with median, min and max"));
+	json_object_set_new(m, "traffic",
+			    json_string("tx/rx counted by the backend where bytes move, per "
+					"allreduce; empty for library algorithms (mpi, nccl)"));
+	return m;
+}
+
+enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
+			     const char *error)
+{
+	char tmp[CB_PATH_MAX + 16], end[32];
+
+	if (!path || !*path || !meta)
+		return CB_OK;
+	json_object_set_new(meta, "status", json_string(status));
+	if (strcmp(status, "incomplete") != 0) {
+		utc_now(end, sizeof(end));
+		json_object_set_new(meta, "end_utc", json_string(end));
+	}
+	if (error)
+		json_object_set_new(meta, "error", json_string(error));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_dump_file(meta, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
+	    rename(tmp, path) != 0) {
+		cb_log("cannot write metadata %s", path);
+		unlink(tmp);
+		return CB_ERR_IO;
+	}
+	return CB_OK;
+}
+
+void cb_meta_print_header(FILE *f, json_t *meta)
+{
+	json_t *mpi = json_object_get(meta, "mpi"), *host = json_object_get(meta, "host");
+
+	fprintf(f, "# collbench allreduce_perf %s (git %s)\n",
+		json_string_value(json_object_get(meta, "version")),
+		json_string_value(json_object_get(meta, "git_commit")));
+	fprintf(f, "# date: %s\n", json_string_value(json_object_get(meta, "start_utc")));
+	fprintf(f, "# command: %s\n", json_string_value(json_object_get(meta, "command_line")));
+	fprintf(f, "# host: %s, %s, %lld CPUs online\n",
+		json_string_value(json_object_get(host, "hostname")),
+		json_string_value(json_object_get(host, "cpu_model")) ?: "unknown CPU",
+		(long long)json_integer_value(json_object_get(host, "cpus_online")));
+	fprintf(f, "# mpi: %s; %lld ranks on %lld host(s)%s\n",
+		json_string_value(json_object_get(mpi, "library")),
+		(long long)json_integer_value(json_object_get(mpi, "nranks")),
+		(long long)json_integer_value(json_object_get(mpi, "nnodes")),
+		json_is_true(json_object_get(mpi, "oversubscribed")) ? ", oversubscribed" : "");
+	fprintf(f, "# backend: %s%s%s\n", json_string_value(json_object_get(meta, "backend")),
+		*json_string_value(json_object_get(meta, "device")) ? ", " : "",
+		json_string_value(json_object_get(meta, "device")));
+	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
+	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
+		"(nccl-tests doc/PERFORMANCE.md)\n");
+}

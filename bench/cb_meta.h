@@ -1,0 +1,30 @@
+/* cb_meta: the run's metadata sidecar (JSON): host, hardware, versions,
+ * command line, timing method, allocator and MPI settings, and whether the
+ * run finished. Written by rank 0 at start with "status": "incomplete" and
+ * rewritten at the end, each time to a temporary file renamed into place, so
+ * the file on disk is always complete JSON and a run that died says so. */
+#ifndef CB_META_H
+#define CB_META_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "cb_backend.h"
+#include "cb_options.h"
+#include "cb_status.h"
+
+/* Builds the metadata object (rank 0). hosts: nhosts distinct host names of
+ * the job; ranks_per_node: the largest number of ranks on one host. Never
+ * fails except for memory (NULL). */
+json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
+			char **argv, const char *const *hosts, int nhosts, int ranks_per_node);
+
+/* Sets "status" (and "end_utc" unless status is "incomplete"; "error" when
+ * error is not NULL) and writes meta to path atomically. Errors: CB_ERR_IO. */
+enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
+			     const char *error);
+
+/* Prints the run header (one '#' line per fact) from the metadata. */
+void cb_meta_print_header(FILE *f, json_t *meta);
+
+#endif

@@ -1,0 +1,449 @@
+#define _GNU_SOURCE
+#include "cb_options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_algo.h"
+#include "cb_backend.h"
+
+#define CB_MAX_SIZES 4096
+
+typedef enum cb_status (*opt_set_fn)(struct cb_options *o, const char *v, char *err, size_t n);
+
+struct opt_def {
+	const char *lname;
+	int sname;           /* 0: long option only */
+	const char *argname; /* NULL: flag without argument */
+	const char *defval;  /* applied through set() before parsing; NULL: none */
+	const char *help;
+	opt_set_fn set;
+};
+
+static enum cb_status bad(char *err, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum cb_status bad(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return CB_ERR_ARG;
+}
+
+static enum cb_status set_size(size_t *dst, const char *opt, const char *v, char *err, size_t n)
+{
+	if (cb_parse_size(v, dst) != 0)
+		return bad(err, n, "%s: '%s' is not a size (digits with an optional K, M or G suffix)",
+			   opt, v);
+	return CB_OK;
+}
+
+static enum cb_status set_int(int *dst, int lo, int hi, const char *opt, const char *v, char *err,
+			      size_t n)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (errno || end == v || *end || x < lo || x > hi) {
+		char range[64];
+
+		snprintf(range, sizeof(range), "an integer in [%d, %d]", lo, hi);
+		return bad(err, n, "%s: expected %s", opt, range);
+	}
+	*dst = (int)x;
+	return CB_OK;
+}
+
+static enum cb_status set_minbytes(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_size(&o->minbytes, "-b/--minbytes", v, e, n);
+}
+
+static enum cb_status set_maxbytes(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_size(&o->maxbytes, "-e/--maxbytes", v, e, n);
+}
+
+static enum cb_status set_stepbytes(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_size(&o->stepbytes, "-i/--stepbytes", v, e, n);
+}
+
+static enum cb_status set_slicebytes(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_size(&o->slice_bytes, "--slicebytes", v, e, n);
+}
+
+static enum cb_status set_stepfactor(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	int f = 1;
+	enum cb_status st = set_int(&f, 1, 1024, "-f/--stepfactor", v, e, n);
+
+	if (st == CB_OK)
+		o->stepfactor = (unsigned long)f;
+	return st;
+}
+
+static enum cb_status set_counts(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	char buf[1024], *save = NULL, *tok;
+
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, "--counts: list too long");
+	strcpy(buf, v);
+	o->ncounts = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t c;
+
+		if (o->ncounts == CB_MAX_COUNTS)
+			return bad(e, n, "--counts: more than 64 counts");
+		if (cb_parse_size(tok, &c) != 0)
+			return bad(e, n, "--counts: '%s' is not an element count", tok);
+		o->counts[o->ncounts++] = c;
+	}
+	if (o->ncounts == 0)
+		return bad(e, n, "--counts: empty list");
+	return CB_OK;
+}
+
+static enum cb_status set_iters(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_int(&o->iters, 1, 1000000, "-n/--iters", v, e, n);
+}
+
+static enum cb_status set_warmup(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_int(&o->warmup, 0, 1000000, "-w/--warmup_iters", v, e, n);
+}
+
+static enum cb_status set_check(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_int(&o->check, 0, 1, "-c/--check", v, e, n);
+}
+
+static enum cb_status set_repeat(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_int(&o->repeat, 1, 1000, "-R/--repeat", v, e, n);
+}
+
+static enum cb_status set_root(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_int(&o->root, 0, 1 << 20, "-r/--root", v, e, n);
+}
+
+static enum cb_status set_inplace(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_int(&o->in_place, 0, 1, "--inplace", v, e, n);
+}
+
+/* A comma list of names, or "all", into a bit mask via parse(). */
+static enum cb_status set_mask(unsigned *mask, const char *v, int all_count, const char *opt,
+			       int (*parse)(const char *, int *), char *e, size_t n)
+{
+	char buf[256], *save = NULL, *tok;
+
+	if (strcmp(v, "all") == 0) {
+		*mask = (1u << all_count) - 1;
+		return CB_OK;
+	}
+	if (strlen(v) >= sizeof(buf) || !*v)
+		return bad(e, n, "%s: '%s' is not a valid list", opt, v);
+	strcpy(buf, v);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int x;
+
+		if (parse(tok, &x) != 0)
+			return bad(e, n, "%s: unknown name '%s' (see --help)", opt, tok);
+		*mask |= 1u << x;
+	}
+	return *mask ? CB_OK : bad(e, n, "%s: '%s' is not a valid list", opt, v);
+}
+
+static int parse_dtype_int(const char *s, int *x)
+{
+	enum cb_dtype dt;
+
+	if (cb_dtype_parse(s, &dt) != 0)
+		return -1;
+	*x = (int)dt;
+	return 0;
+}
+
+static int parse_op_int(const char *s, int *x)
+{
+	enum cb_op op;
+
+	if (cb_op_parse(s, &op) != 0)
+		return -1;
+	*x = (int)op;
+	return 0;
+}
+
+static enum cb_status set_dtype(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_mask(&o->dtype_mask, v, CB_DTYPE_COUNT, "-d/--datatype", parse_dtype_int, e, n);
+}
+
+static enum cb_status set_op(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_mask(&o->op_mask, v, CB_OP_COUNT, "-o/--op", parse_op_int, e, n);
+}
+
+static enum cb_status set_algos(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	char buf[sizeof(o->algos)], *save = NULL, *tok;
+
+	if (strlen(v) >= sizeof(buf))
+		return bad(e, n, "%s: list too long", "-a/--algo");
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!cb_algo_find(tok))
+			return bad(e, n, "-a/--algo: unknown algorithm '%s' (see --help)", tok);
+	strcpy(o->algos, v);
+	return CB_OK;
+}
+
+static enum cb_status set_backend(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	if (!cb_backend_bit(v))
+		return bad(e, n, "-B/--backend: unknown backend '%s' (host or cuda)", v);
+	if (!cb_backend_find(v))
+		return bad(e, n, "-B/--backend: backend '%s' is not built into this binary (built: %s)",
+			   v, cb_backend_names());
+	snprintf(o->backend, sizeof(o->backend), "%s", v);
+	return CB_OK;
+}
+
+static enum cb_status set_timeout(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	char *end;
+
+	errno = 0;
+	o->timeout_s = strtod(v, &end);
+	if (errno || end == v || *end || !(o->timeout_s > 0 && o->timeout_s <= 1e6))
+		return bad(e, n, "-T/--timeout: '%s' is not a number of seconds in (0, 1e6]", v);
+	return CB_OK;
+}
+
+static enum cb_status set_path(char *dst, const char *opt, const char *v, char *e, size_t n)
+{
+	if (strlen(v) >= CB_PATH_MAX)
+		return bad(e, n, "%s: path too long", opt);
+	strcpy(dst, v);
+	return CB_OK;
+}
+
+static enum cb_status set_csv(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_path(o->csv, "--csv", v, e, n);
+}
+
+static enum cb_status set_rank_csv(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_path(o->rank_csv, "--rank-csv", v, e, n);
+}
+
+static enum cb_status set_json(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_path(o->json, "--json", v, e, n);
+}
+
+static enum cb_status set_meta(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	return set_path(o->meta, "--meta", v, e, n);
+}
+
+static enum cb_status set_quiet(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	(void)v, (void)e, (void)n;
+	o->quiet = 1;
+	return CB_OK;
+}
+
+static enum cb_status set_help(struct cb_options *o, const char *v, char *e, size_t n)
+{
+	(void)v, (void)e, (void)n;
+	o->help = 1;
+	return CB_OK;
+}
+
+static const struct opt_def table[] = {
+	{ "minbytes", 'b', "SIZE", "32M", "smallest message per rank (K, M, G: powers of 1024)", set_minbytes },
+	{ "maxbytes", 'e', "SIZE", "32M", "largest message per rank", set_maxbytes },
+	{ "stepfactor", 'f', "N", "1", "multiply the size by N each step; 1: add --stepbytes", set_stepfactor },
+	{ "stepbytes", 'i', "SIZE", "1M", "size increment when --stepfactor is 1", set_stepbytes },
+	{ "counts", 'N', "LIST", NULL, "element counts to run instead of -b/-e, e.g. 0,1,7,1000", set_counts },
+	{ "iters", 'n', "N", "20", "timed iterations per row", set_iters },
+	{ "warmup_iters", 'w', "N", "5", "untimed iterations before them", set_warmup },
+	{ "check", 'c', "0|1", "1", "check every element of every rank's result", set_check },
+	{ "repeat", 'R', "K", "1", "K independent timed blocks per row (noise estimate)", set_repeat },
+	{ "datatype", 'd', "TYPE", "float", "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double; comma list or all", set_dtype },
+	{ "op", 'o', "OP", "sum", "sum prod min max avg; comma list or all", set_op },
+	{ "algo", 'a', "LIST", "", "comma list of algorithms (default: all on the backend)", set_algos },
+	{ "backend", 'B', "NAME", "host", "where buffers live: host or cuda", set_backend },
+	{ "root", 'r', "RANK", "0", "root rank of ps", set_root },
+	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", set_inplace },
+	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", set_timeout },
+	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: algorithm default, 256K)", set_slicebytes },
+	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", set_csv },
+	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", set_rank_csv },
+	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", set_json },
+	{ "meta", 0, "PATH", NULL, "run metadata (JSON); default: --csv with .meta.json", set_meta },
+	{ "quiet", 'q', NULL, NULL, "no result table on stdout", set_quiet },
+	{ "help", 'h', NULL, NULL, "print this help", set_help },
+};
+
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+#define LONG_ONLY_BASE 256
+
+static void set_defaults(struct cb_options *o)
+{
+	char err[256];
+
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < NOPTS; i++)
+		if (table[i].defval)
+			(void)table[i].set(o, table[i].defval, err, sizeof(err));
+}
+
+/* Builds getopt_long's short string and long table from the option table. */
+static void build_getopt(char *shortopts, struct option *longopts)
+{
+	char *p = shortopts;
+
+	*p++ = ':'; /* report a missing argument as ':' */
+	for (size_t i = 0; i < NOPTS; i++) {
+		int val = table[i].sname ? table[i].sname : LONG_ONLY_BASE + (int)i;
+
+		longopts[i] = (struct option){ table[i].lname,
+					       table[i].argname ? required_argument : no_argument,
+					       NULL, val };
+		if (table[i].sname) {
+			*p++ = (char)table[i].sname;
+			if (table[i].argname)
+				*p++ = ':';
+		}
+	}
+	*p = '\0';
+	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
+}
+
+static const struct opt_def *find_opt(int val)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if ((table[i].sname && table[i].sname == val) || val == LONG_ONLY_BASE + (int)i)
+			return &table[i];
+	return NULL;
+}
+
+/* Checks that need several options together. */
+static enum cb_status check_combined(const struct cb_options *o, char *err, size_t n)
+{
+	size_t sizes[CB_MAX_SIZES], k;
+
+	if (o->minbytes > o->maxbytes) {
+		snprintf(err, n, "-b/--minbytes (%zu) is larger than -e/--maxbytes (%zu)",
+			 o->minbytes, o->maxbytes);
+		return CB_ERR_ARG;
+	}
+	if (o->stepfactor <= 1 && o->stepbytes == 0 && o->minbytes < o->maxbytes) {
+		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
+		return CB_ERR_ARG;
+	}
+	for (int dt = 0; dt < CB_DTYPE_COUNT; dt++) {
+		enum cb_status st;
+
+		if (!(o->dtype_mask & (1u << dt)))
+			continue;
+		st = cb_options_sizes(o, (enum cb_dtype)dt, sizes, CB_MAX_SIZES, &k, err, n);
+		if (st != CB_OK)
+			return st;
+	}
+	return CB_OK;
+}
+
+enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
+				size_t errlen)
+{
+	char shortopts[2 * NOPTS + 2];
+	struct option longopts[NOPTS + 1];
+	int c;
+
+	set_defaults(o);
+	build_getopt(shortopts, longopts);
+	opterr = 0;
+	optind = 0; /* glibc: full re-initialisation, so parse can run twice */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct opt_def *d = find_opt(c);
+		enum cb_status st;
+
+		if (c == '?' || c == ':' || !d) {
+			const char *what = c == ':' ? "needs a value" : "is not a known option";
+
+			snprintf(err, errlen, "'%s' %s (see --help)", argv[optind - 1], what);
+			return CB_ERR_ARG;
+		}
+		st = d->set(o, optarg, err, errlen);
+		if (st != CB_OK)
+			return st;
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
+		return CB_ERR_ARG;
+	}
+	if (o->help)
+		return CB_OK;
+	return check_combined(o, err, errlen);
+}
+
+void cb_options_usage(FILE *f, const char *prog)
+{
+	size_t n;
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+
+	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
+		"Allreduce benchmark: ps, ring and library allreduce side by side.\n\noptions:\n", prog);
+	for (size_t i = 0; i < NOPTS; i++) {
+		char lhs[64];
+		const struct opt_def *d = &table[i];
+
+		snprintf(lhs, sizeof(lhs), "%c%c%s--%s%s%s", d->sname ? '-' : ' ',
+			 d->sname ? d->sname : ' ', d->sname ? ", " : "  ", d->lname,
+			 d->argname ? " " : "", d->argname ? d->argname : "");
+		fprintf(f, "  %-28s %s", lhs, d->help);
+		if (d->defval && *d->defval)
+			fprintf(f, " [%s]", d->defval);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nalgorithms (backends built: %s):\n", cb_backend_names());
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-6s %s%s\n", reg[i]->name, reg[i]->description,
+			reg[i]->backends == CB_BACKEND_HOST ? " [host]" :
+			reg[i]->backends == CB_BACKEND_CUDA ? " [cuda]" : "");
+	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n");
+}
+
+void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
+{
+	int k = snprintf(buf, len,
+			 "minbytes=%zu;maxbytes=%zu;stepfactor=%lu;stepbytes=%zu;iters=%d;warmup=%d;"
+			 "check=%d;repeat=%d;datatype=%#x;op=%#x;algo=%s;backend=%s;root=%d;"
+			 "inplace=%d;slicebytes=%zu;counts=",
+			 o->minbytes, o->maxbytes, o->stepfactor, o->stepbytes, o->iters, o->warmup,
+			 o->check, o->repeat, o->dtype_mask, o->op_mask, o->algos, o->backend,
+			 o->root, o->in_place, o->slice_bytes);
+
+	for (size_t i = 0; i < o->ncounts && k > 0 && (size_t)k < len; i++)
+		k += snprintf(buf + k, len - (size_t)k, "%s%zu", i ? "," : "", o->counts[i]);
+}

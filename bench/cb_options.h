@@ -1,0 +1,63 @@
+/* cb_options: allreduce_perf's command line, from one option table that
+ * generates getopt_long's strings and the --help text alike.
+ * Names follow nccl-tests where one exists (-b -e -f -i -n -w -c -d -o). */
+#ifndef CB_OPTIONS_H
+#define CB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cb_dtype.h"
+#include "cb_status.h"
+
+#define CB_PATH_MAX 1024
+#define CB_MAX_COUNTS 64
+
+struct cb_options {
+	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
+	unsigned long stepfactor;             /* > 1: multiply; 1: add stepbytes */
+	size_t counts[CB_MAX_COUNTS];         /* --counts: element counts, instead of -b/-e */
+	size_t ncounts;
+	int iters, warmup, check, repeat;
+	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
+	unsigned op_mask;                     /* bit (1 << enum cb_op) */
+	char algos[256];                      /* comma list; "" = every algorithm available */
+	char backend[16];
+	int root, in_place;
+	double timeout_s;
+	size_t slice_bytes;                   /* ring slice; 0 = default */
+	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
+	int quiet, help;
+};
+
+/* Parses a byte size: decimal digits with an optional K, M or G suffix
+ * (powers of 1024; a trailing "B" or "iB" is accepted: 4K, 4KB, 4KiB).
+ * Returns 0 and sets *out, or -1 for empty, negative, garbage or values that
+ * overflow size_t (out untouched). */
+int cb_parse_size(const char *s, size_t *out);
+
+/* Formats bytes as a short human size ("8", "1K", "64M", "1.5G"). */
+void cb_format_size(size_t bytes, char *buf, size_t len);
+
+/* Parses argv into *o, defaults first. On a bad value returns CB_ERR_ARG with
+ * a one-line message in err (nothing printed). Checks that need the world
+ * size (root) are the harness's. --help sets o->help and returns CB_OK. */
+enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
+				size_t errlen);
+
+/* Prints the usage text generated from the option table. */
+void cb_options_usage(FILE *f, const char *prog);
+
+/* The message sizes to run for dtype dt, in bytes, ascending: --counts times
+ * the dtype size, or -b, then *f or +i, up to -e (a 0 start is followed by one
+ * element). Writes at most cap entries to sizes and sets *n. Errors
+ * (CB_ERR_ARG, message in err): a size that is not a multiple of the dtype
+ * size, more than cap sizes. */
+enum cb_status cb_options_sizes(const struct cb_options *o, enum cb_dtype dt, size_t *sizes,
+				size_t cap, size_t *n, char *err, size_t errlen);
+
+/* Canonical one-line text of every option that must agree across ranks
+ * ("minbytes=8;maxbytes=67108864;..."), for the pre-flight check. */
+void cb_options_canonical(const struct cb_options *o, char *buf, size_t len);
+
+#endif

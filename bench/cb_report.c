@@ -1,0 +1,256 @@
+#define _GNU_SOURCE
+#include "cb_report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cb_report {
+	FILE *csv, *rank_csv, *json;
+	int quiet, io_error;
+	char last_note[256]; /* rows of one algorithm come in a block: one note each */
+};
+
+static const char summary_header[] =
+	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
+	"time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,"
+	"tx_total_bytes,txrx_max_bytes,imbalance,status,"
+	"warmup_iters,repeats,time_us_rep_min,time_us_rep_max,"
+	"busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter\n";
+static const char rank_header[] =
+	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n";
+
+static FILE *open_one(const char *path, const char *header)
+{
+	FILE *f;
+
+	if (!path || !*path)
+		return NULL;
+	f = fopen(path, "w");
+	if (!f) {
+		cb_log("cannot write %s: %m", path);
+		return NULL;
+	}
+	if (header)
+		fputs(header, f);
+	fflush(f);
+	return f;
+}
+
+enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
+			      const char *json, int quiet)
+{
+	struct cb_report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return CB_ERR_NOMEM;
+	r->quiet = quiet;
+	r->csv = open_one(csv, summary_header);
+	r->rank_csv = open_one(rank_csv, rank_header);
+	r->json = open_one(json, NULL);
+	if ((csv && *csv && !r->csv) || (rank_csv && *rank_csv && !r->rank_csv) ||
+	    (json && *json && !r->json)) {
+		cb_report_close(r);
+		return CB_ERR_IO;
+	}
+	*out = r;
+	return CB_OK;
+}
+
+void cb_report_table_header(struct cb_report *r)
+{
+	if (r->quiet)
+		return;
+	printf("#%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s\n", "algo", "size",
+	       "count", "type", "redop", "ip", "time", "median", "algbw", "busbw", "#wrong",
+	       "tx_total", "txrx_max", "imbal");
+	printf("#%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s\n", "", "(B)",
+	       "(elements)", "", "", "", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "(B)", "(B)", "");
+	fflush(stdout);
+}
+
+/* A number for CSV: "" for NaN (unmeasured), else %.6g. */
+static const char *num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%.6g", v);
+	return buf;
+}
+
+static const char *u64_or_empty(char *buf, size_t len, int measured, uint64_t v)
+{
+	if (!measured)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/* Writes a complete line in one call and flushes it. */
+static void put_line(struct cb_report *r, FILE *f, const char *line)
+{
+	if (!f)
+		return;
+	if (fputs(line, f) == EOF || fflush(f) != 0)
+		r->io_error = 1;
+}
+
+static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
+{
+	char line[2048], b[14][32], wrong[32];
+
+	if (!r->csv)
+		return;
+	if (w->wrong < 0)
+		wrong[0] = '\0';
+	else
+		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
+	/* statuses never hold commas or quotes: reasons are written that way */
+	snprintf(line, sizeof(line),
+		 "%s,%s,%s,%d,%zu,%zu,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s\n",
+		 CB_SCHEMA_SUMMARY, w->backend, w->algo, w->nranks, w->bytes, w->count,
+		 cb_dtype_name(w->dt), cb_op_name(w->op), w->in_place, w->iters,
+		 num(b[0], 32, w->time_us.mean), num(b[1], 32, w->time_us.median),
+		 num(b[2], 32, w->time_us.min), num(b[3], 32, w->time_us.max),
+		 num(b[4], 32, w->algbw), num(b[5], 32, w->busbw), wrong,
+		 u64_or_empty(b[6], 32, w->traffic_measured, w->tx_total),
+		 u64_or_empty(b[7], 32, w->traffic_measured, w->txrx_max),
+		 num(b[8], 32, w->imbalance), w->status, w->warmup, w->repeats,
+		 num(b[9], 32, w->time_us_rep_min), num(b[10], 32, w->time_us_rep_max),
+		 num(b[11], 32, w->busbw_rep_min), num(b[12], 32, w->busbw_rep_max),
+		 num(b[13], 32, w->minflt_per_iter));
+	put_line(r, r->csv, line);
+}
+
+static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!r->rank_csv || !w->rank_time_us)
+		return;
+	/* all ranks of a row in one buffer: one write, no partial row set */
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		r->io_error = 1;
+		return;
+	}
+	for (int k = 0; k < w->nranks; k++) {
+		char tx[32], rx[32], t[32];
+
+		fprintf(m, "%s,%s,%s,%d,%zu,%d,%s,%s,%s,%s,%s,%d\n", CB_SCHEMA_RANK, w->backend,
+			w->algo, w->nranks, w->bytes, k,
+			u64_or_empty(tx, 32, w->traffic_measured && w->tx, w->tx ? w->tx[k] : 0),
+			u64_or_empty(rx, 32, w->traffic_measured && w->rx, w->rx ? w->rx[k] : 0),
+			num(t, 32, w->rank_time_us[k]), cb_dtype_name(w->dt), cb_op_name(w->op),
+			w->in_place);
+	}
+	fclose(m);
+	put_line(r, r->rank_csv, buf);
+	free(buf);
+}
+
+static json_t *jnum(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static void write_json(struct cb_report *r, const struct cb_row *w)
+{
+	json_t *o;
+	char *s;
+
+	if (!r->json)
+		return;
+	o = json_pack("{s:s,s:s,s:s,s:i,s:I,s:I,s:s,s:s,s:b,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:s}",
+		      "schema", CB_SCHEMA_SUMMARY, "backend", w->backend, "algo", w->algo,
+		      "nranks", w->nranks, "bytes", (json_int_t)w->bytes, "count",
+		      (json_int_t)w->count, "dtype", cb_dtype_name(w->dt), "op", cb_op_name(w->op),
+		      "in_place", w->in_place, "iters", w->iters, "time_us", jnum(w->time_us.mean),
+		      "time_us_median", jnum(w->time_us.median), "time_us_min", jnum(w->time_us.min),
+		      "time_us_max", jnum(w->time_us.max), "algbw_GBps", jnum(w->algbw),
+		      "busbw_GBps", jnum(w->busbw), "status", w->status);
+	if (!o) {
+		r->io_error = 1;
+		return;
+	}
+	json_object_set_new(o, "wrong", w->wrong < 0 ? json_null() : json_integer(w->wrong));
+	json_object_set_new(o, "tx_total_bytes",
+			    w->traffic_measured ? json_integer((json_int_t)w->tx_total) : json_null());
+	json_object_set_new(o, "txrx_max_bytes",
+			    w->traffic_measured ? json_integer((json_int_t)w->txrx_max) : json_null());
+	json_object_set_new(o, "imbalance", jnum(w->imbalance));
+	s = json_dumps(o, JSON_COMPACT);
+	json_decref(o);
+	if (!s) {
+		r->io_error = 1;
+		return;
+	}
+	put_line(r, r->json, s);
+	put_line(r, r->json, "\n");
+	free(s);
+}
+
+static void print_table_row(struct cb_report *r, const struct cb_row *w)
+{
+	char b[4][32], wrong[32];
+
+	if (r->quiet)
+		return;
+	if (w->wrong < 0)
+		snprintf(wrong, sizeof(wrong), "-");
+	else
+		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
+	printf(" %6s %12zu %12zu %8s %6s %4d %11.2f %11.2f %8.3f %8s %7s %12s %12s %6s\n", w->algo,
+	       w->bytes, w->count, cb_dtype_name(w->dt), cb_op_name(w->op), w->in_place,
+	       w->time_us.mean, w->time_us.median, w->algbw,
+	       isnan(w->busbw) ? "-" : (snprintf(b[0], 32, "%.3f", w->busbw), b[0]), wrong,
+	       w->traffic_measured ? (snprintf(b[1], 32, "%llu", (unsigned long long)w->tx_total), b[1]) : "-",
+	       w->traffic_measured ? (snprintf(b[2], 32, "%llu", (unsigned long long)w->txrx_max), b[2]) : "-",
+	       isnan(w->imbalance) ? "-" : (snprintf(b[3], 32, "%.3f", w->imbalance), b[3]));
+	fflush(stdout);
+}
+
+enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *w)
+{
+	write_summary_csv(r, w);
+	write_rank_csv(r, w);
+	write_json(r, w);
+	if (strcmp(w->status, "ok") == 0) {
+		print_table_row(r, w);
+	} else if (strncmp(w->status, "skipped:", 8) == 0 && !r->quiet) {
+		char note[256];
+
+		snprintf(note, sizeof(note), "%s %s %s %s", w->algo, cb_dtype_name(w->dt),
+			 cb_op_name(w->op), w->status + 8);
+		if (strcmp(note, r->last_note) != 0) {
+			printf("# skipped %s %s/%s: %s\n", w->algo, cb_dtype_name(w->dt),
+			       cb_op_name(w->op), w->status + 8);
+			fflush(stdout);
+			snprintf(r->last_note, sizeof(r->last_note), "%s", note);
+		}
+	}
+	return r->io_error ? CB_ERR_IO : CB_OK;
+}
+
+enum cb_status cb_report_close(struct cb_report *r)
+{
+	int err;
+
+	if (!r)
+		return CB_OK;
+	err = r->io_error;
+	if (r->csv && fclose(r->csv) != 0)
+		err = 1;
+	if (r->rank_csv && fclose(r->rank_csv) != 0)
+		err = 1;
+	if (r->json && fclose(r->json) != 0)
+		err = 1;
+	free(r);
+	return err ? CB_ERR_IO : CB_OK;
+}

@@ -1,0 +1,69 @@
+/* cb_report: result rows on stdout (aligned table), in CSV (summary and
+ * per-rank) and JSON Lines. Written by rank 0 only; every row is written as
+ * one complete line and flushed when it completes, so a later failure never
+ * loses it and never leaves half a line.
+ *
+ * The summary CSV columns are a contract (DESIGN.md section 4; scripts, plots,
+ * collbench-compare and users read them by name); new columns go at the end:
+ *   schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,
+ *   time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,
+ *   tx_total_bytes,txrx_max_bytes,imbalance,status,
+ *   then: warmup_iters,repeats,time_us_rep_min,time_us_rep_max,
+ *   busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter
+ * Per-rank CSV: schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,
+ *   time_us, then: dtype,op,in_place.
+ * Numbers are plain decimals, or empty when unmeasured or not applicable
+ * (never "N/A"). */
+#ifndef CB_REPORT_H
+#define CB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cb_dtype.h"
+#include "cb_stats.h"
+#include "cb_status.h"
+
+#define CB_SCHEMA_SUMMARY "collbench-summary-1"
+#define CB_SCHEMA_RANK "collbench-rank-1"
+
+struct cb_row {
+	const char *backend, *algo;
+	int nranks;
+	size_t bytes, count;
+	enum cb_dtype dt;
+	enum cb_op op;
+	int in_place, iters, warmup, repeats;
+	struct cb_stats time_us;   /* over iterations; NaN fields when not run */
+	double time_us_rep_min, time_us_rep_max; /* over repeats' means */
+	double algbw, busbw, busbw_rep_min, busbw_rep_max; /* GB/s; NaN = empty */
+	long long wrong;           /* -1: not checked */
+	int traffic_measured;
+	uint64_t tx_total, txrx_max;
+	double imbalance;          /* NaN = empty */
+	const uint64_t *tx, *rx;   /* [nranks] per rank, or NULL */
+	const double *rank_time_us; /* [nranks] mean per rank, or NULL */
+	double minflt_per_iter;    /* max over ranks; NaN = empty */
+	char status[192];          /* ok, skipped:<reason>, error:<reason> */
+};
+
+struct cb_report;
+
+/* Opens the files named in the paths (NULL or "" = not written) and writes
+ * their header rows. quiet suppresses the stdout table. Errors: CB_ERR_IO with
+ * a message on stderr; nothing is left open. */
+enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
+			      const char *json, int quiet);
+
+/* Prints the table's column header on stdout (after the run header). */
+void cb_report_table_header(struct cb_report *r);
+
+/* Writes one row everywhere, flushed. Skipped rows go to the files and as a
+ * '#' note on stdout (once per distinct reason); error rows only to the files.
+ * Errors: CB_ERR_IO. */
+enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *row);
+
+/* Closes the files. Returns CB_ERR_IO if a write failed at any point. */
+enum cb_status cb_report_close(struct cb_report *r);
+
+#endif

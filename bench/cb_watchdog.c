@@ -1,0 +1,109 @@
+#define _GNU_SOURCE
+#include "cb_watchdog.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int running, stop;
+	double timeout_s;
+	volatile int *abort_flag;
+	unsigned long seq;      /* bumped by every cb_watchdog_phase */
+	char phase[160];
+} wd = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void cb_watchdog_phase(const char *what, const char *algo, size_t bytes, long iter)
+{
+	pthread_mutex_lock(&wd.lock);
+	wd.seq++;
+	if (iter >= 0)
+		snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s iteration %ld", algo,
+			 bytes, what, iter);
+	else
+		snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s", algo, bytes, what);
+	pthread_mutex_unlock(&wd.lock);
+}
+
+/* Sleeps on the condition variable until stop or `seconds` pass. */
+static void nap(double seconds)
+{
+	struct timespec ts;
+	double t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + seconds;
+	ts.tv_sec = (time_t)t;
+	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+	if (!wd.stop)
+		pthread_cond_timedwait(&wd.cond, &wd.lock, &ts);
+}
+
+static void *watch(void *arg)
+{
+	unsigned long seen;
+	double since = now_s(), tick = wd.timeout_s / 10 < 0.5 ? wd.timeout_s / 10 : 0.5;
+
+	(void)arg;
+	pthread_mutex_lock(&wd.lock);
+	seen = wd.seq;
+	while (!wd.stop) {
+		nap(tick);
+		if (wd.seq != seen) {
+			seen = wd.seq;
+			since = now_s();
+			continue;
+		}
+		if (wd.stop || now_s() - since < wd.timeout_s)
+			continue;
+		cb_log("watchdog: no progress for %.0f s in %s; aborting the job", wd.timeout_s,
+		       wd.phase);
+		*wd.abort_flag = 1;
+		/* grace: main sees the flag in a backend wait and calls MPI_Abort */
+		nap(wd.timeout_s < 5 ? wd.timeout_s : 5);
+		if (wd.stop)
+			break;
+		cb_log("watchdog: still stuck (inside MPI?); ending this process");
+		fflush(NULL);
+		_exit(CB_EXIT_TIMEOUT);
+	}
+	pthread_mutex_unlock(&wd.lock);
+	return NULL;
+}
+
+enum cb_status cb_watchdog_start(double timeout_s, volatile int *abort_flag)
+{
+	wd.timeout_s = timeout_s;
+	wd.abort_flag = abort_flag;
+	wd.stop = 0;
+	snprintf(wd.phase, sizeof(wd.phase), "start-up");
+	if (pthread_create(&wd.thread, NULL, watch, NULL) != 0)
+		return CB_ERR_NOMEM;
+	wd.running = 1;
+	return CB_OK;
+}
+
+void cb_watchdog_stop(void)
+{
+	if (!wd.running)
+		return;
+	pthread_mutex_lock(&wd.lock);
+	wd.stop = 1;
+	pthread_cond_signal(&wd.cond);
+	pthread_mutex_unlock(&wd.lock);
+	pthread_join(wd.thread, NULL);
+	wd.running = 0;
+}
