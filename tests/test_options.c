@@ -1,0 +1,201 @@
+/* Unit tests: option parsing (good and bad values), size suffixes, the size
+ * sweep, the canonical form compared across ranks. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+#include "cb_options.h"
+
+static enum cb_status parse(struct cb_options *o, char *err, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = (char *)"allreduce_perf";
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return cb_options_parse(argc, argv, o, err, 256);
+}
+
+#define PARSE(o, err, ...) parse(o, err, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_parse_size(void **state)
+{
+	size_t v = 7;
+
+	(void)state;
+	assert_int_equal(cb_parse_size("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(cb_parse_size("8", &v), 0);
+	assert_int_equal(v, 8);
+	assert_int_equal(cb_parse_size("4K", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cb_parse_size("64M", &v), 0);
+	assert_int_equal(v, (size_t)64 << 20);
+	assert_int_equal(cb_parse_size("2G", &v), 0);
+	assert_int_equal(v, (size_t)2 << 30);
+	assert_int_equal(cb_parse_size("1KiB", &v), 0);
+	assert_int_equal(v, 1024);
+	assert_int_equal(cb_parse_size("16B", &v), 0);
+	assert_int_equal(v, 16);
+	v = 99;
+	assert_int_equal(cb_parse_size("-8", &v), -1);
+	assert_int_equal(cb_parse_size("", &v), -1);
+	assert_int_equal(cb_parse_size("abc", &v), -1);
+	assert_int_equal(cb_parse_size("12X", &v), -1);
+	assert_int_equal(cb_parse_size("1.5M", &v), -1);
+	assert_int_equal(cb_parse_size(" 8", &v), -1);
+	assert_int_equal(cb_parse_size("99999999999999999999", &v), -1);
+	assert_int_equal(cb_parse_size("17179869184G", &v), -1); /* 2^64 bytes */
+	assert_int_equal(v, 99);
+}
+
+static void test_format_size(void **state)
+{
+	char b[16];
+
+	(void)state;
+	cb_format_size(8, b, sizeof(b));
+	assert_string_equal(b, "8");
+	cb_format_size(1024, b, sizeof(b));
+	assert_string_equal(b, "1K");
+	cb_format_size((size_t)64 << 20, b, sizeof(b));
+	assert_string_equal(b, "64M");
+	cb_format_size((size_t)3 << 29, b, sizeof(b));
+	assert_string_equal(b, "1.5G");
+}
+
+static void test_defaults_and_good_values(void **state)
+{
+	struct cb_options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-q"), CB_OK);
+	assert_int_equal(o.minbytes, (size_t)32 << 20);
+	assert_int_equal(o.iters, 20);
+	assert_int_equal(o.check, 1);
+	assert_int_equal(o.dtype_mask, 1u << CB_FLOAT);
+	assert_int_equal(o.op_mask, 1u << CB_SUM);
+	assert_string_equal(o.backend, "host");
+	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "64M", "-f", "2", "-n", "5", "-w", "0",
+			       "-c", "0", "-d", "all", "-o", "sum,max", "-a", "ring,ps", "-r", "3",
+			       "--inplace", "1", "-T", "2.5", "--csv", "/tmp/x.csv", "-R", "3"),
+			 CB_OK);
+	assert_int_equal(o.minbytes, 8);
+	assert_int_equal(o.maxbytes, (size_t)64 << 20);
+	assert_int_equal(o.stepfactor, 2);
+	assert_int_equal(o.dtype_mask, (1u << CB_DTYPE_COUNT) - 1);
+	assert_int_equal(o.op_mask, (1u << CB_SUM) | (1u << CB_MAX));
+	assert_string_equal(o.algos, "ring,ps");
+	assert_int_equal(o.root, 3);
+	assert_int_equal(o.in_place, 1);
+	assert_near(o.timeout_s, 2.5, 0);
+	assert_string_equal(o.csv, "/tmp/x.csv");
+	assert_int_equal(o.repeat, 3);
+	assert_int_equal(PARSE(&o, err, "--counts", "0,1,7,1048573", "-d", "double"), CB_OK);
+	assert_int_equal(o.ncounts, 4);
+	assert_int_equal(o.counts[3], 1048573);
+	assert_int_equal(PARSE(&o, err, "--help"), CB_OK);
+	assert_int_equal(o.help, 1);
+}
+
+static void expect_error(const char *const *args, const char *needle)
+{
+	struct cb_options o;
+	char err[256];
+
+	assert_int_equal(parse(&o, err, args), CB_ERR_ARG);
+	if (!strstr(err, needle))
+		fail_msg("expected '%s' in: %s", needle, err);
+}
+
+#define EXPECT_ERROR(needle, ...) expect_error((const char *const[]){ __VA_ARGS__, NULL }, needle)
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	EXPECT_ERROR("unknown algorithm 'tree'", "-a", "ring,tree");
+	EXPECT_ERROR("unknown name 'float16'", "-d", "float16");
+	EXPECT_ERROR("unknown name 'mean'", "-o", "mean");
+	EXPECT_ERROR("larger than -e", "-b", "64M", "-e", "8");
+	EXPECT_ERROR("is not a size", "-b", "-8");
+	EXPECT_ERROR("is not a size", "-e", "lots");
+	EXPECT_ERROR("not a multiple of float", "-b", "6", "-e", "6");
+	EXPECT_ERROR("not a multiple of int64", "-b", "8", "-e", "64", "-i", "4", "-d", "all");
+	EXPECT_ERROR("expected an integer in [1,", "-n", "0");
+	EXPECT_ERROR("expected an integer in [0, 1]", "-c", "2");
+	EXPECT_ERROR("expected an integer in [0, 1]", "--inplace", "yes");
+	EXPECT_ERROR("-T/--timeout", "-T", "-1");
+	EXPECT_ERROR("-T/--timeout", "-T", "nan");
+	EXPECT_ERROR("unknown backend", "-B", "tpu");
+	EXPECT_ERROR("is not a known option", "--bogus");
+	EXPECT_ERROR("needs a value", "-b");
+	EXPECT_ERROR("unexpected argument", "stray");
+	EXPECT_ERROR("never reaches", "-b", "8", "-e", "64", "-i", "0");
+	EXPECT_ERROR("is not an element count", "--counts", "1,x");
+	EXPECT_ERROR("more than 4096 message sizes", "-b", "0", "-e", "1G", "-i", "4");
+}
+
+static void test_sizes(void **state)
+{
+	struct cb_options o;
+	size_t sizes[64], n;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "64M", "-f", "4"), CB_OK);
+	assert_int_equal(cb_options_sizes(&o, CB_FLOAT, sizes, 64, &n, err, 256), CB_OK);
+	assert_int_equal(n, 12); /* 8 .. 32M by x4 */
+	assert_int_equal(sizes[0], 8);
+	assert_int_equal(sizes[11], (size_t)32 << 20);
+	assert_int_equal(PARSE(&o, err, "-b", "0", "-e", "16", "-f", "2", "-d", "int32"), CB_OK);
+	assert_int_equal(cb_options_sizes(&o, CB_INT32, sizes, 64, &n, err, 256), CB_OK);
+	assert_int_equal(n, 4); /* 0, then one element, doubling */
+	assert_int_equal(sizes[1], 4);
+	assert_int_equal(sizes[3], 16);
+	assert_int_equal(PARSE(&o, err, "-b", "1M", "-e", "3M"), CB_OK);
+	assert_int_equal(cb_options_sizes(&o, CB_FLOAT, sizes, 64, &n, err, 256), CB_OK);
+	assert_int_equal(n, 3); /* default step +1M */
+	assert_int_equal(PARSE(&o, err, "--counts", "3,0", "-d", "half"), CB_OK);
+	assert_int_equal(cb_options_sizes(&o, CB_HALF, sizes, 64, &n, err, 256), CB_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(sizes[0], 6);
+}
+
+static void test_canonical_differs(void **state)
+{
+	struct cb_options a, b;
+	char err[256], ca[1024], cb[1024];
+
+	(void)state;
+	assert_int_equal(PARSE(&a, err, "-e", "64M", "--csv", "/tmp/a.csv"), CB_OK);
+	assert_int_equal(PARSE(&b, err, "-e", "64M", "--csv", "/tmp/b.csv", "-q"), CB_OK);
+	cb_options_canonical(&a, ca, sizeof(ca));
+	cb_options_canonical(&b, cb, sizeof(cb));
+	assert_string_equal(ca, cb); /* output paths need not agree */
+	assert_int_equal(PARSE(&b, err, "-e", "32M"), CB_OK);
+	cb_options_canonical(&b, cb, sizeof(cb));
+	assert_string_not_equal(ca, cb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_format_size),
+		cmocka_unit_test(test_defaults_and_good_values),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_canonical_differs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
