@@ -52,14 +52,18 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 {
 	enum cb_status st;
 
+	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet);
+	if (st != CB_OK)
+		return st;
 	*meta = cb_meta_collect(o, be, argc, argv, pf->distinct, pf->nhosts, pf->ranks_per_node);
 	if (!*meta)
 		return CB_ERR_NOMEM;
 	st = cb_meta_write(o->meta, *meta, "incomplete", NULL);
-	if (st == CB_OK)
-		st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet);
-	if (st != CB_OK)
+	if (st != CB_OK) {
+		json_decref(*meta);
+		*meta = NULL; /* unwritable: not tried again at the end */
 		return st;
+	}
 	cb_meta_print_header(stdout, *meta);
 	cb_report_table_header(*rep);
 	return CB_OK;
@@ -107,8 +111,10 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
 	cb_harness_fini(&h);
 	if (rank == 0) {
-		if (cb_report_close(rep) != CB_OK && st == CB_OK)
-			st = CB_ERR_IO;
+		if (cb_report_close(rep) != CB_OK && st == CB_OK) {
+			cb_log("writing the results files failed");
+			failed++;
+		}
 		json_object_set_new(meta, "failed_rows", json_integer(failed));
 		cb_meta_write(o->meta, meta, st == CB_OK ? "complete" : "error",
 			      st == CB_OK ? NULL : cb_status_str(st));
@@ -116,8 +122,8 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 		if (failed)
 			cb_log("%d row(s) had wrong results or errors", failed);
 	}
-	if (st != CB_OK)
-		return st == CB_ERR_ARG ? EXIT_USAGE : EXIT_ABORTED;
+	if (st != CB_OK) /* agreed before any timed work: arguments or output paths */
+		return st == CB_ERR_ARG || st == CB_ERR_IO ? EXIT_USAGE : EXIT_ABORTED;
 	return failed ? EXIT_FAILED_ROWS : 0;
 }
 

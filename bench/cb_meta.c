@@ -10,9 +10,12 @@
 
 #include "cb_version.h"
 
-/* Environment variables that change what is measured; recorded when set. */
+/* Environment variables that change what is measured; recorded when set.
+ * (Not all of OMPI_MCA_*: mpirun passes its own plumbing that way.) */
 static const char *const env_prefixes[] = {
-	"MALLOC_", "GLIBC_TUNABLES", "OMPI_MCA_", "NCCL_", "CUDA_VISIBLE_DEVICES", "UCX_",
+	"MALLOC_", "GLIBC_TUNABLES", "NCCL_", "CUDA_VISIBLE_DEVICES", "UCX_", "OMPI_MCA_btl",
+	"OMPI_MCA_pml", "OMPI_MCA_osc", "OMPI_MCA_coll", "OMPI_MCA_op", "OMPI_MCA_mpi_",
+	"OMPI_MCA_rmaps_base_oversubscribe",
 };
 
 static void utc_now(char *buf, size_t len)

@@ -221,7 +221,7 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *w)
 	write_summary_csv(r, w);
 	write_rank_csv(r, w);
 	write_json(r, w);
-	if (strcmp(w->status, "ok") == 0) {
+	if (!isnan(w->time_us.mean)) { /* measured: ok, or wrong results (#wrong) */
 		print_table_row(r, w);
 	} else if (strncmp(w->status, "skipped:", 8) == 0 && !r->quiet) {
 		char note[256];

@@ -58,8 +58,9 @@ enum cb_status cb_report_open(struct cb_report **out, const char *csv, const cha
 /* Prints the table's column header on stdout (after the run header). */
 void cb_report_table_header(struct cb_report *r);
 
-/* Writes one row everywhere, flushed. Skipped rows go to the files and as a
- * '#' note on stdout (once per distinct reason); error rows only to the files.
+/* Writes one row everywhere, flushed. Measured rows (ok, or with wrong
+ * results) go to the table too; skipped rows as a '#' note on stdout (once per
+ * distinct reason); rows that were not measured (errors) only to the files.
  * Errors: CB_ERR_IO. */
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *row);
 

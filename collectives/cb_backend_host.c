@@ -247,8 +247,12 @@ static enum cb_status host_wait(struct cb_backend *be, struct cb_flags *f, int p
 			cpu_relax();
 			continue;
 		}
-		if (*be->abort_flag)
+		if (*be->abort_flag) {
+			cb_log("gave up waiting for rank %d (its progress %llu, needed %llu)", peer,
+			       (unsigned long long)atomic_load(&pf->progress),
+			       (unsigned long long)value);
 			return CB_ERR_TIMEOUT;
+		}
 		if (spins % CB_LIVENESS_EVERY == 0 && !peer_alive((pid_t)pf->pid)) {
 			cb_log("rank %d (pid %d) died while this rank waited for it",
 			       peer, (int)pf->pid);

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# sweep.sh: runs allreduce_perf for several rank counts into one run folder,
+# results/<host>-<UTC timestamp>/, with summary.csv, ranks.csv and meta.json
+# (plus each launch's own np<N>.* files and its metadata sidecar).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${CB_BIN:-$root/build/bin}
+nps="2 4 8"
+minb=8 maxb=64M factor=2 algos="" backend=host repeat=1 iters=20 warmup=5 check=1
+outdir="" extra=()
+default_malloc=0
+
+usage() {
+	cat <<EOF
+usage: scripts/sweep.sh [options] [-- allreduce_perf options]
+  -n "2 4 8"     rank counts to run            [$nps]
+  -b SIZE        smallest message per rank     [$minb]
+  -e SIZE        largest message per rank      [$maxb]
+  -f N           size step factor              [$factor]
+  -a LIST        algorithms (default: all on the backend)
+  -B NAME        backend: host or cuda         [$backend]
+  -R K           timed repeats per row (noise) [$repeat]
+  -i N           timed iterations per row      [$iters]
+  -w N           warm-up iterations per row    [$warmup]
+  -c 0|1         check results                 [$check]
+  -o DIR         run folder (default: results/<host>-<UTC timestamp>)
+  --default-malloc  keep glibc's default allocator settings (see below)
+Allocator: unless --default-malloc, ranks run with MALLOC_MMAP_MAX_=0 and a
+large MALLOC_TRIM_THRESHOLD_, so that libraries that allocate per call
+(MPI_Allreduce's temporaries) reuse heap memory instead of page-faulting a
+fresh mmap on every call; recorded in meta.json. Environment: CB_BIN (binaries).
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) nps=$2; shift 2 ;;
+	-b) minb=$2; shift 2 ;;
+	-e) maxb=$2; shift 2 ;;
+	-f) factor=$2; shift 2 ;;
+	-a) algos=$2; shift 2 ;;
+	-B) backend=$2; shift 2 ;;
+	-R) repeat=$2; shift 2 ;;
+	-i) iters=$2; shift 2 ;;
+	-w) warmup=$2; shift 2 ;;
+	-c) check=$2; shift 2 ;;
+	-o) outdir=$2; shift 2 ;;
+	--default-malloc) default_malloc=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; extra=("$@"); break ;;
+	*) echo "sweep.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+
+[ -x "$bin/allreduce_perf" ] || { echo "sweep.sh: $bin/allreduce_perf not built (run scripts/bench.sh or cmake)" >&2; exit 2; }
+command -v mpirun >/dev/null || { echo "sweep.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
+for np in $nps; do
+	case $np in ''|*[!0-9]*) echo "sweep.sh: -n: '$np' is not a rank count" >&2; exit 2 ;; esac
+	[ "$np" -ge 1 ] && [ "$np" -le 64 ] || { echo "sweep.sh: -n: $np is outside 1..64" >&2; exit 2; }
+done
+
+host=$(hostname -s 2>/dev/null || hostname)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+run_id="$host-$stamp"
+[ -n "$outdir" ] || outdir="$root/results/$run_id"
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+run_id=$(basename "$outdir")
+
+launcher=(mpirun)
+as_root=false
+if [ "$(id -u)" = 0 ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	as_root=true
+fi
+if [ "$default_malloc" = 0 ]; then
+	export MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184
+	launcher+=(-x MALLOC_MMAP_MAX_ -x MALLOC_TRIM_THRESHOLD_)
+fi
+cpus=$(nproc)
+args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
+[ -z "$algos" ] || args+=(-a "$algos")
+
+oversub_list=() status=0
+for np in $nps; do
+	flags=()
+	if [ "$np" -gt "$cpus" ]; then
+		flags+=(--oversubscribe)
+		oversub_list+=("$np")
+	fi
+	echo "== $np ranks${flags[*]:+ (oversubscribed: $np ranks on $cpus CPUs)}" >&2
+	if ! "${launcher[@]}" "${flags[@]}" -np "$np" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
+		--csv "$outdir/np$np.csv" --rank-csv "$outdir/np$np.ranks.csv" \
+		--meta "$outdir/np$np.meta.json" | tee "$outdir/np$np.txt"; then
+		echo "sweep.sh: the $np-rank launch failed (rows written so far are kept)" >&2
+		status=1
+	fi
+done
+
+# merged files: one header, every launch's rows
+merge() {
+	local pattern=$1 dest=$2 first=1
+	: >"$dest.tmp"
+	for np in $nps; do
+		f="$outdir/np$np.$pattern"
+		[ -s "$f" ] || continue
+		if [ $first = 1 ]; then cat "$f" >>"$dest.tmp"; first=0; else tail -n +2 "$f" >>"$dest.tmp"; fi
+	done
+	mv "$dest.tmp" "$dest"
+}
+merge csv "$outdir/summary.csv"
+merge ranks.csv "$outdir/ranks.csv"
+
+json_list() { local IFS=,; echo "[$*]"; }
+cat >"$outdir/meta.json" <<EOF
+{
+  "schema": "collbench-run-1",
+  "run_id": "$run_id",
+  "host": "$host",
+  "created_utc": "$stamp",
+  "backend": "$backend",
+  "rank_counts": $(json_list $nps),
+  "cpus_online": $cpus,
+  "oversubscribed_rank_counts": $(json_list "${oversub_list[@]}"),
+  "run_as_root": $as_root,
+  "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
+  "sweep": "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}",
+  "status": "$([ $status = 0 ] && echo complete || echo incomplete)",
+  "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
+}
+EOF
+echo "results: $outdir" >&2
+exit $status

@@ -1,0 +1,216 @@
+/* check_results: validates allreduce_perf's CSV output against DESIGN.md's
+ * contract, for the MPI integration tests.
+ *
+ *   check_results SUMMARY.csv RANKS.csv NRANKS [ROOT]
+ *
+ * Every row must be ok (wrong = 0) or an allowed skip (mpi: half, bfloat16,
+ * avg; copy: in place). For ps and ring, each rank's tx and rx must equal the
+ * formulas of DESIGN.md section 1, recomputed here from the count alone:
+ *   ps (root R): root tx = rx = (n-1)S; every other rank tx = rx = S;
+ *   ring: rx_r = 2S - |chunk r| - |chunk r+1|, tx_r = rx_{r+1}, where the
+ *         first count % n chunks have one extra element;
+ * and tx_total = 2(n-1)S, ps imbalance = n/2, ring imbalance = 1 when n
+ * divides the count. mpi traffic must be empty, copy traffic 0.
+ * Exit 0 when everything holds, 1 with one line per failure otherwise. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_csv.h"
+#include "cb_dtype.h"
+
+static int failures;
+
+#define FAIL(...)                                                   \
+	do {                                                        \
+		if (failures++ < 30) {                              \
+			fprintf(stderr, "check_results: " __VA_ARGS__); \
+			fputc('\n', stderr);                        \
+		}                                                   \
+	} while (0)
+
+struct cols {
+	int algo, nranks, bytes, count, dtype, op, in_place, wrong, busbw, algbw, tx_total, txrx_max,
+		imbalance, status, schema;
+};
+
+static const char *get(const struct cb_table *t, size_t r, int c)
+{
+	return c >= 0 ? t->rows[r][c] : "";
+}
+
+static int find_cols(const struct cb_table *t, struct cols *c)
+{
+	c->schema = cb_table_col(t, "schema");
+	c->algo = cb_table_col(t, "algo");
+	c->nranks = cb_table_col(t, "nranks");
+	c->bytes = cb_table_col(t, "bytes");
+	c->count = cb_table_col(t, "count");
+	c->dtype = cb_table_col(t, "dtype");
+	c->op = cb_table_col(t, "op");
+	c->in_place = cb_table_col(t, "in_place");
+	c->wrong = cb_table_col(t, "wrong");
+	c->busbw = cb_table_col(t, "busbw_GBps");
+	c->algbw = cb_table_col(t, "algbw_GBps");
+	c->tx_total = cb_table_col(t, "tx_total_bytes");
+	c->txrx_max = cb_table_col(t, "txrx_max_bytes");
+	c->imbalance = cb_table_col(t, "imbalance");
+	c->status = cb_table_col(t, "status");
+	for (const int *p = &c->algo; p <= &c->schema; p++)
+		if (*p < 0)
+			return -1;
+	return 0;
+}
+
+/* Expected tx and rx of rank r (bytes) for algo on n ranks. */
+static void expected(const char *algo, int n, int root, unsigned long long count, size_t esz,
+		     int r, unsigned long long *tx, unsigned long long *rx)
+{
+	unsigned long long S = count * esz;
+
+	*tx = *rx = 0;
+	if (n == 1 || count == 0)
+		return;
+	if (strcmp(algo, "ps") == 0) {
+		*tx = *rx = r == root ? (unsigned long long)(n - 1) * S : S;
+	} else {
+		/* chunk sizes, in bytes, recomputed from the count */
+#define CHUNK(c) ((count / (unsigned)n + ((unsigned long long)(c) < count % (unsigned)n)) * esz)
+		*rx = 2 * S - CHUNK(r) - CHUNK((r + 1) % n);
+		*tx = 2 * S - CHUNK((r + 1) % n) - CHUNK((r + 2) % n);
+#undef CHUNK
+	}
+}
+
+/* Per-rank rows of one summary row must match the formulas. */
+static void check_ranks(const struct cb_table *rk, const char *algo, const char *bytes,
+			const char *dtype, const char *op, const char *in_place, int n, int root,
+			unsigned long long count, size_t esz)
+{
+	int ca = cb_table_col(rk, "algo"), cb = cb_table_col(rk, "bytes"),
+	    cr = cb_table_col(rk, "rank"), ctx = cb_table_col(rk, "tx_bytes"),
+	    crx = cb_table_col(rk, "rx_bytes"), cd = cb_table_col(rk, "dtype"),
+	    co = cb_table_col(rk, "op"), ci = cb_table_col(rk, "in_place");
+	int seen = 0;
+
+	for (size_t i = 0; i < rk->nrows; i++) {
+		unsigned long long tx, rx;
+		int r;
+
+		if (strcmp(get(rk, i, ca), algo) || strcmp(get(rk, i, cb), bytes) ||
+		    strcmp(get(rk, i, cd), dtype) || strcmp(get(rk, i, co), op) ||
+		    strcmp(get(rk, i, ci), in_place))
+			continue;
+		seen++;
+		r = atoi(get(rk, i, cr));
+		expected(algo, n, root, count, esz, r, &tx, &rx);
+		if (strtoull(get(rk, i, ctx), NULL, 10) != tx || strtoull(get(rk, i, crx), NULL, 10) != rx)
+			FAIL("%s %s B %s/%s in_place=%s rank %d: tx/rx %s/%s, expected %llu/%llu", algo,
+			     bytes, dtype, op, in_place, r, get(rk, i, ctx), get(rk, i, crx), tx, rx);
+	}
+	if (seen != n)
+		FAIL("%s %s B %s/%s: %d per-rank rows, expected %d", algo, bytes, dtype, op, seen, n);
+}
+
+static int allowed_skip(const char *algo, const char *dtype, const char *op, const char *in_place)
+{
+	if (strcmp(algo, "mpi") == 0)
+		return !strcmp(dtype, "half") || !strcmp(dtype, "bfloat16") || !strcmp(op, "avg");
+	if (strcmp(algo, "copy") == 0)
+		return strcmp(in_place, "1") == 0;
+	return 0;
+}
+
+static void check_traffic(const struct cb_table *t, const struct cols *c, size_t i, int n,
+			  double S)
+{
+	const char *algo = get(t, i, c->algo);
+	double total = strtod(get(t, i, c->tx_total), NULL), imb = strtod(get(t, i, c->imbalance), NULL);
+	unsigned long long count = strtoull(get(t, i, c->count), NULL, 10);
+
+	if (strcmp(algo, "mpi") == 0) {
+		if (*get(t, i, c->tx_total) || *get(t, i, c->imbalance))
+			FAIL("mpi row %zu: traffic must be empty (unmeasured)", i + 2);
+		return;
+	}
+	if (strcmp(algo, "copy") == 0) {
+		if (strcmp(get(t, i, c->tx_total), "0") != 0)
+			FAIL("copy row %zu: tx_total %s, expected 0", i + 2, get(t, i, c->tx_total));
+		return;
+	}
+	if (total != 2.0 * (n - 1) * S)
+		FAIL("%s row %zu: tx_total %s, expected 2(n-1)S = %.0f", algo, i + 2,
+		     get(t, i, c->tx_total), 2.0 * (n - 1) * S);
+	if (n > 1 && S > 0 && strcmp(algo, "ps") == 0 && fabs(imb - n / 2.0) > 1e-4)
+		FAIL("ps row %zu: imbalance %s, expected n/2 = %g", i + 2, get(t, i, c->imbalance),
+		     n / 2.0);
+	if (n > 1 && S > 0 && strcmp(algo, "ring") == 0 && count % (unsigned)n == 0 &&
+	    fabs(imb - 1.0) > 1e-4)
+		FAIL("ring row %zu: imbalance %s, expected 1", i + 2, get(t, i, c->imbalance));
+}
+
+static void check_row(const struct cb_table *t, const struct cb_table *rk, const struct cols *c,
+		      size_t i, int n, int root)
+{
+	const char *algo = get(t, i, c->algo), *status = get(t, i, c->status);
+	const char *dtype = get(t, i, c->dtype), *op = get(t, i, c->op), *ip = get(t, i, c->in_place);
+	enum cb_dtype dt;
+	unsigned long long count = strtoull(get(t, i, c->count), NULL, 10);
+
+	if (strcmp(get(t, i, c->schema), "collbench-summary-1") != 0)
+		FAIL("row %zu: schema '%s'", i + 2, get(t, i, c->schema));
+	if (atoi(get(t, i, c->nranks)) != n)
+		FAIL("row %zu: nranks %s, expected %d", i + 2, get(t, i, c->nranks), n);
+	if (strncmp(status, "skipped:", 8) == 0) {
+		if (!allowed_skip(algo, dtype, op, ip))
+			FAIL("row %zu: %s %s/%s unexpectedly %s", i + 2, algo, dtype, op, status);
+		return;
+	}
+	if (strcmp(status, "ok") != 0 || strcmp(get(t, i, c->wrong), "0") != 0) {
+		FAIL("row %zu: %s %s B %s/%s in_place=%s: status '%s', wrong '%s'", i + 2, algo,
+		     get(t, i, c->bytes), dtype, op, ip, status, get(t, i, c->wrong));
+		return;
+	}
+	if (cb_dtype_parse(dtype, &dt) != 0) {
+		FAIL("row %zu: dtype '%s'", i + 2, dtype);
+		return;
+	}
+	if (n == 1 && strcmp(algo, "copy") && strtod(get(t, i, c->busbw), NULL) != 0)
+		FAIL("row %zu: busbw %s with one rank, expected 0", i + 2, get(t, i, c->busbw));
+	check_traffic(t, c, i, n, (double)count * (double)cb_dtype_size(dt));
+	if (!strcmp(algo, "ps") || !strcmp(algo, "ring"))
+		check_ranks(rk, algo, get(t, i, c->bytes), dtype, op, ip, n, root, count,
+			    cb_dtype_size(dt));
+}
+
+int main(int argc, char **argv)
+{
+	struct cb_table sum, rk;
+	struct cols c;
+	char err[256];
+	int n, root;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: check_results SUMMARY.csv RANKS.csv NRANKS [ROOT]\n");
+		return 2;
+	}
+	n = atoi(argv[3]);
+	root = argc > 4 ? atoi(argv[4]) : 0;
+	if (cb_table_read(argv[1], (size_t)1 << 30, &sum, err, sizeof(err)) != CB_OK ||
+	    cb_table_read(argv[2], (size_t)1 << 30, &rk, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, "check_results: %s\n", err);
+		return 2;
+	}
+	if (find_cols(&sum, &c) != 0 || sum.nrows == 0) {
+		fprintf(stderr, "check_results: %s lacks contract columns or rows\n", argv[1]);
+		return 1;
+	}
+	for (size_t i = 0; i < sum.nrows; i++)
+		check_row(&sum, &rk, &c, i, n, root);
+	printf("check_results: %zu summary rows, %zu per-rank rows, %d failure(s)\n", sum.nrows,
+	       rk.nrows, failures);
+	cb_table_free(&sum);
+	cb_table_free(&rk);
+	return failures ? 1 : 0;
+}

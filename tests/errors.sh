@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Error handling: each case must end with a clear message on stderr and a
+# non-zero exit within a bounded time; where rows were written, the results
+# files hold only complete lines and the metadata says the run did not finish.
+#   errors.sh BIN CASE
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+bin=$1 case=$2
+out=$(mktemp -d)
+job=
+# never leave a background job behind, whatever fails
+cleanup() {
+	if [ -n "$job" ]; then
+		kill -9 "$job" 2>/dev/null
+		pkill -9 -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K" 2>/dev/null
+	fi
+	rm -rf "$out"
+}
+trap cleanup EXIT
+export -f cb_mpirun
+
+# run NP EXPECTED_STATUS PATTERN ARGS...: runs allreduce_perf on NP ranks
+# (at most 60 s), expects exit status EXPECTED_STATUS ("nonzero" for any
+# failure) and PATTERN on stderr.
+run() {
+	local np=$1 want=$2 pattern=$3 rc
+	shift 3
+	timeout 60 bash -c 'cb_mpirun "$@"' _ -np "$np" "$bin/allreduce_perf" "$@" \
+		>"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" != 124 ] || fail "timed out (hang) for: $*"
+	if [ "$want" = nonzero ]; then
+		[ "$rc" != 0 ] || fail "exit 0 for: $*"
+	else
+		[ "$rc" = "$want" ] || { cat "$out/stderr" >&2; fail "exit $rc, expected $want for: $*"; }
+	fi
+	grep -q -- "$pattern" "$out/stderr" || { cat "$out/stderr" >&2; fail "no '$pattern' on stderr for: $*"; }
+	[ ! -e "$out/s.csv" ] || cb_complete_lines "$out/s.csv"
+}
+
+# Starts a long run in the background, waits for its first row, then hurts
+# one rank with SIGNAL; expects the job to end non-zero within 60 s.
+hurt_a_rank() {
+	local signal=$1 pattern=$2 pid rc
+	shift 2
+	cb_mpirun -np 4 "$bin/allreduce_perf" -b 4K -e 16M -i 4K -n 200 -w 0 -c 0 "$@" \
+		--csv "$out/s.csv" --rank-csv "$out/r.csv" >"$out/stdout" 2>"$out/stderr" &
+	pid=$!
+	job=$pid
+	for _ in $(seq 300); do
+		[ "$({ wc -l <"$out/s.csv"; } 2>/dev/null || echo 0)" -ge 2 ] && break
+		sleep 0.1
+	done
+	[ "$(wc -l <"$out/s.csv")" -ge 2 ] || fail "no row was written"
+	victim=$(pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K" | tail -n 1)
+	[ -n "$victim" ] || fail "no rank process found"
+	kill "-$signal" "$victim"
+	for _ in $(seq 600); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		fail "job still running 60 s after SIGNAL $signal to one rank"
+	fi
+	wait "$pid"
+	rc=$?
+	job=
+	[ "$rc" != 0 ] || fail "exit 0 after SIGNAL $signal to one rank"
+	grep -q -- "$pattern" "$out/stderr" || { cat "$out/stderr" >&2; fail "no '$pattern' on stderr"; }
+	cb_complete_lines "$out/s.csv"
+	cb_complete_lines "$out/r.csv"
+	if grep -q '"status": "complete"' "$out/s.meta.json"; then
+		fail "metadata says complete after a failed run"
+	fi
+}
+
+case $case in
+unknown_algo) run 2 2 "unknown algorithm 'tree'" -a ring,tree ;;
+unknown_dtype) run 2 2 "unknown name 'float8'" -d float8 ;;
+unknown_op) run 2 2 "unknown name 'mean'" -o mean ;;
+min_gt_max) run 2 2 "larger than -e/--maxbytes" -b 64M -e 8 ;;
+negative_size) run 2 2 "is not a size" -b -8 ;;
+garbage_size) run 2 2 "is not a size" -e 12Q ;;
+not_multiple) run 2 2 "not a multiple of float's 4 bytes" -b 6 -e 6 ;;
+bad_root) run 2 2 "there are only 2 ranks" -r 5 ;;
+wrong_backend) # nccl: "does not run on the host backend", or not built at all
+	run 2 2 "nccl does not run on the host backend\|unknown algorithm 'nccl'" -a nccl -b 8 -e 8 ;;
+unwritable_csv) run 2 2 "cannot write /nonexistent/dir/s.csv" -b 8 -e 8 --csv /nonexistent/dir/s.csv ;;
+mismatch)
+	# MPMD launch: rank 1 gets another -e than rank 0
+	timeout 60 bash -c 'cb_mpirun -np 1 "$1" -b 8 -e 64M -f 2 : -np 1 "$1" -b 8 -e 32M -f 2' \
+		_ "$bin/allreduce_perf" >"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" != 124 ] || fail "hang on mismatched arguments"
+	[ "$rc" != 0 ] || fail "exit 0 on mismatched arguments"
+	[ "$(grep -c 'ranks differing from rank 0: 1 (maxbytes)' "$out/stderr")" = 2 ] ||
+		{ cat "$out/stderr" >&2; fail "every rank must name rank 1 and maxbytes"; }
+	;;
+killed_rank) hurt_a_rank KILL "exited on signal 9" ;;
+watchdog)
+	# a stopped rank never posts: the others' watchdog must end the job
+	hurt_a_rank STOP "watchdog: no progress for 3 s in" -a ring -T 3 ;;
+*) fail "unknown case $case" ;;
+esac
+[ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"
+echo "ok: $case"

@@ -1,0 +1,37 @@
+# Shared helpers for the MPI integration tests (sourced by tests/*.sh).
+# BIN: the build's bin directory (ctest passes it as $1 of each test).
+set -u
+CB_TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export CB_TESTS_DIR
+
+# mpirun that also works as root and with more ranks than cores (CI: 2 cores).
+# `--mca op ^avx`: Open MPI 4.1's AVX reduction ops saturate 8-bit integer
+# sums (int8 100 + 100 gives 127, not -56; open-mpi/ompi#8045, closed as
+# wontfix), which collbench's check rightly reports as wrong. The tests check
+# collbench's own code, so they run MPI_Allreduce with the plain C ops.
+# Sanitizer builds: Open MPI's own leaks are suppressed (tests/lsan.supp),
+# collbench's are not; components stay loaded so their frames have names.
+cb_mpirun() {
+	if [ "$(id -u)" = 0 ]; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi
+	# full (slow) unwinding: Open MPI has no frame pointers, and a short
+	# stack would hide the MPI frame that the suppressions match
+	export LSAN_OPTIONS="suppressions=$CB_TESTS_DIR/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+	mpirun --oversubscribe --mca op ^avx -x LSAN_OPTIONS "$@"
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Every line of a results file is complete (ends with a newline) and has as
+# many fields as its header.
+cb_complete_lines() {
+	local f=$1
+	[ -s "$f" ] || fail "$f is missing or empty"
+	[ "$(tail -c1 "$f" | od -An -c | tr -d ' ')" = '\n' ] || fail "$f ends with a partial line"
+	awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$f" || fail "$f has a row with a different field count"
+}
