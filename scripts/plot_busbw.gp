@@ -13,7 +13,9 @@ set xlabel "message size per rank (bytes)"
 set ylabel "bus bandwidth (GB/s)"
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
-if (ymax > 0) { set yrange [0:*] } else { set yrange [0:1] }
+# log y: a cache-resident copy roofline is 10-100x the allreduce curves, and
+# small messages are orders of magnitude below large ones (n = 1: all zero)
+if (ymax > 0 && nranks > 1) { set logscale y 10; set yrange [*:ymax * 2] } else { if (ymax > 0) { set yrange [0:*] } else { set yrange [0:1] } }
 set format y "%g"
 
 # Tics at powers of two, labelled in powers of 1024 (8, 1K, 64K, 1M, 64M); at most ~13 labels,
@@ -26,7 +28,7 @@ do for [k = kmin:kmax] {
     if (k % step == 0) { set xtics add (hsize(2**k) 2**k) } else { set xtics add ("" 2**k 1) }
 }
 
-set key top left Left reverse
+set key bottom right Left reverse
 set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
 
 # The plot list as a macro: an empty "for" still opens its file name in gnuplot 5.4.

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# test.sh: installs what is missing, builds with warnings as errors and runs
+# every test under ctest; then builds with -fsanitize=address,undefined and
+# runs the tests again (all but the memory-hungry `large` one).
+#   scripts/test.sh            both builds
+#   scripts/test.sh --quick    the plain build only
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. scripts/deps.sh
+cb_install_deps
+
+jobs=$(nproc)
+run_build() {
+	local dir=$1
+	shift
+	cmake -S . -B "$dir" -DCB_WERROR=ON "$@" >/dev/null
+	cmake --build "$dir" -j "$jobs" >/dev/null
+}
+
+run_build build-test -DCMAKE_BUILD_TYPE=Release
+(cd build-test && ctest --output-on-failure -j 2)
+if [ "${1:-}" != --quick ]; then
+	run_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON
+	(cd build-asan && ctest --output-on-failure -j 2 -LE large)
+fi
+echo "collbench: all tests passed"
