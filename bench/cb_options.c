@@ -434,16 +434,41 @@ void cb_options_usage(FILE *f, const char *prog)
 	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n");
 }
 
+/* Names of the set bits of mask, comma-separated, into buf. */
+static void mask_names(unsigned mask, int n, const char *(*name)(int), char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && k < len; i++)
+		if (mask & (1u << i))
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "," : "", name(i));
+}
+
+static const char *dtype_name_int(int i)
+{
+	return cb_dtype_name((enum cb_dtype)i);
+}
+
+static const char *op_name_int(int i)
+{
+	return cb_op_name((enum cb_op)i);
+}
+
 void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
 {
-	int k = snprintf(buf, len,
-			 "minbytes=%zu;maxbytes=%zu;stepfactor=%lu;stepbytes=%zu;iters=%d;warmup=%d;"
-			 "check=%d;repeat=%d;datatype=%#x;op=%#x;algo=%s;backend=%s;root=%d;"
-			 "inplace=%d;slicebytes=%zu;counts=",
-			 o->minbytes, o->maxbytes, o->stepfactor, o->stepbytes, o->iters, o->warmup,
-			 o->check, o->repeat, o->dtype_mask, o->op_mask, o->algos, o->backend,
-			 o->root, o->in_place, o->slice_bytes);
+	char dts[128], ops[64];
+	int k;
 
+	mask_names(o->dtype_mask, CB_DTYPE_COUNT, dtype_name_int, dts, sizeof(dts));
+	mask_names(o->op_mask, CB_OP_COUNT, op_name_int, ops, sizeof(ops));
+	k = snprintf(buf, len,
+		     "minbytes=%zu;maxbytes=%zu;stepfactor=%lu;stepbytes=%zu;iters=%d;warmup=%d;"
+		     "check=%d;repeat=%d;datatype=%s;op=%s;algo=%s;backend=%s;root=%d;"
+		     "inplace=%d;slicebytes=%zu;counts=",
+		     o->minbytes, o->maxbytes, o->stepfactor, o->stepbytes, o->iters, o->warmup,
+		     o->check, o->repeat, dts, ops, o->algos, o->backend, o->root, o->in_place,
+		     o->slice_bytes);
 	for (size_t i = 0; i < o->ncounts && k > 0 && (size_t)k < len; i++)
 		k += snprintf(buf + k, len - (size_t)k, "%s%zu", i ? "," : "", o->counts[i]);
 }

@@ -185,7 +185,14 @@ static void write_json(struct cb_report *r, const struct cb_row *w)
 	json_object_set_new(o, "txrx_max_bytes",
 			    w->traffic_measured ? json_integer((json_int_t)w->txrx_max) : json_null());
 	json_object_set_new(o, "imbalance", jnum(w->imbalance));
-	s = json_dumps(o, JSON_COMPACT);
+	json_object_set_new(o, "warmup_iters", json_integer(w->warmup));
+	json_object_set_new(o, "repeats", json_integer(w->repeats));
+	json_object_set_new(o, "time_us_rep_min", jnum(w->time_us_rep_min));
+	json_object_set_new(o, "time_us_rep_max", jnum(w->time_us_rep_max));
+	json_object_set_new(o, "busbw_GBps_rep_min", jnum(w->busbw_rep_min));
+	json_object_set_new(o, "busbw_GBps_rep_max", jnum(w->busbw_rep_max));
+	json_object_set_new(o, "minflt_per_iter", jnum(w->minflt_per_iter));
+	s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 	json_decref(o);
 	if (!s) {
 		r->io_error = 1;
@@ -196,9 +203,18 @@ static void write_json(struct cb_report *r, const struct cb_row *w)
 	free(s);
 }
 
+/* A bandwidth for the table: "-" when empty, 3 significant digits when tiny. */
+static const char *bw(char *buf, double v)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 32, v != 0 && v < 0.01 ? "%.2e" : "%.3f", v);
+	return buf;
+}
+
 static void print_table_row(struct cb_report *r, const struct cb_row *w)
 {
-	char b[4][32], wrong[32];
+	char b[5][32], wrong[32];
 
 	if (r->quiet)
 		return;
@@ -206,12 +222,11 @@ static void print_table_row(struct cb_report *r, const struct cb_row *w)
 		snprintf(wrong, sizeof(wrong), "-");
 	else
 		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
-	printf(" %6s %12zu %12zu %8s %6s %4d %11.2f %11.2f %8.3f %8s %7s %12s %12s %6s\n", w->algo,
+	printf(" %6s %12zu %12zu %8s %6s %4d %11.2f %11.2f %8s %8s %7s %12s %12s %6s\n", w->algo,
 	       w->bytes, w->count, cb_dtype_name(w->dt), cb_op_name(w->op), w->in_place,
-	       w->time_us.mean, w->time_us.median, w->algbw,
-	       isnan(w->busbw) ? "-" : (snprintf(b[0], 32, "%.3f", w->busbw), b[0]), wrong,
+	       w->time_us.mean, w->time_us.median, bw(b[2], w->algbw), bw(b[0], w->busbw), wrong,
 	       w->traffic_measured ? (snprintf(b[1], 32, "%llu", (unsigned long long)w->tx_total), b[1]) : "-",
-	       w->traffic_measured ? (snprintf(b[2], 32, "%llu", (unsigned long long)w->txrx_max), b[2]) : "-",
+	       w->traffic_measured ? (snprintf(b[4], 32, "%llu", (unsigned long long)w->txrx_max), b[4]) : "-",
 	       isnan(w->imbalance) ? "-" : (snprintf(b[3], 32, "%.3f", w->imbalance), b[3]));
 	fflush(stdout);
 }

@@ -91,7 +91,7 @@ for np in $nps; do
 	fi
 	echo "== $np ranks${flags[*]:+ (oversubscribed: $np ranks on $cpus CPUs)}" >&2
 	if ! "${launcher[@]}" "${flags[@]}" -np "$np" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
-		--csv "$outdir/np$np.csv" --rank-csv "$outdir/np$np.ranks.csv" \
+		--csv "$outdir/np$np.csv" --rank-csv "$outdir/np$np.ranks.csv" --json "$outdir/np$np.jsonl" \
 		--meta "$outdir/np$np.meta.json" | tee "$outdir/np$np.txt"; then
 		echo "sweep.sh: the $np-rank launch failed (rows written so far are kept)" >&2
 		status=1
@@ -130,5 +130,5 @@ cat >"$outdir/meta.json" <<EOF
   "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
 }
 EOF
-echo "results: $outdir" >&2
+echo "sweep.sh: results in $outdir" >&2
 exit $status
