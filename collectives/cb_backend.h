@@ -103,7 +103,7 @@ struct cb_backend {
 	int single_node;      /* node == world */
 	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
-	char device_desc[128]; /* e.g. GPU name and bus id; "" on host */
+	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
 	void *impl;
 };
 

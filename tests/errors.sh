@@ -97,6 +97,13 @@ mismatch)
 		{ cat "$out/stderr" >&2; fail "every rank must name rank 1 and maxbytes"; }
 	;;
 killed_rank) hurt_a_rank KILL "exited on signal 9" ;;
+cuda_no_gpu)
+	# without a GPU the cuda backend says so, in words, and every rank exits
+	if cb_have_gpu; then
+		echo "skipped: a GPU is visible"
+		exit 77
+	fi
+	run 2 3 "cuda backend: no usable GPU" -B cuda -b 8 -e 8 ;;
 watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job
 	hurt_a_rank STOP "watchdog: no progress for 3 s in" -a ring -T 3 ;;

@@ -22,6 +22,11 @@ cb_mpirun() {
 	mpirun --oversubscribe --mca op ^avx -x LSAN_OPTIONS "$@"
 }
 
+# 0 when an NVIDIA GPU is visible
+cb_have_gpu() {
+	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'
+}
+
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
