@@ -295,7 +295,7 @@ static const struct opt_def table[] = {
 	{ "root", 'r', "RANK", "0", "root rank of ps", set_root },
 	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", set_inplace },
 	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", set_timeout },
-	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: algorithm default, 256K)", set_slicebytes },
+	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: the backend's, host 256K, cuda 16M)", set_slicebytes },
 	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", set_csv },
 	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", set_rank_csv },
 	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", set_json },

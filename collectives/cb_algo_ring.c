@@ -24,11 +24,6 @@
 #include "cb_algo_common.h"
 #include "cb_pattern.h"
 
-/* Pipelining unit: small enough that a slice written by one rank is still in
- * the last-level cache when its neighbour reads it, large enough that the
- * per-slice flag round trip (~100 ns) is noise. Override with --slicebytes. */
-#define CB_RING_SLICE_DEFAULT (256u * 1024u)
-
 struct ring_state {
 	struct cb_backend *be;
 	struct cb_flags *flags;
@@ -65,7 +60,8 @@ static enum cb_status ring_setup(struct cb_backend *be, const struct cb_setup_ar
 		return CB_ERR_NOMEM;
 	rg->be = be;
 	rg->max_bytes = sa->max_bytes;
-	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : CB_RING_SLICE_DEFAULT;
+	/* --slicebytes, else the backend's preferred pipelining unit */
+	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->pipeline_bytes;
 	st = be->ops->flags_alloc(be, &rg->flags);
 	if (st != CB_OK) {
 		free(rg);

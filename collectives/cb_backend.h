@@ -104,6 +104,8 @@ struct cb_backend {
 	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
+	size_t pipeline_bytes; /* preferred ring slice: small on the host (cache),
+				* large on a GPU (launch and flag costs) */
 	void *impl;
 };
 

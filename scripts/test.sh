@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # test.sh: installs what is missing, builds with warnings as errors and runs
-# every test under ctest; then builds with -fsanitize=address,undefined and
-# runs the tests again (all but the memory-hungry `large` one).
-#   scripts/test.sh            both builds
-#   scripts/test.sh --quick    the plain build only
+# every test under ctest (the cuda backend is compiled when CUDA and NCCL are
+# there; its GPU tests skip without a GPU); then a host-only build
+# (CB_WITH_CUDA=OFF) and its unit and quick MPI tests; then a build with
+# -fsanitize=address,undefined and every test but the memory-hungry `large`.
+#   scripts/test.sh            all three builds
+#   scripts/test.sh --quick    the first build only
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -21,6 +23,8 @@ run_build() {
 run_build build-test -DCMAKE_BUILD_TYPE=Release
 (cd build-test && ctest --output-on-failure -j 2)
 if [ "${1:-}" != --quick ]; then
+	run_build build-host -DCMAKE_BUILD_TYPE=Release -DCB_WITH_CUDA=OFF
+	(cd build-host && ctest --output-on-failure -j 2 -R 'unit_|mpi_np2_|err_')
 	run_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON
 	(cd build-asan && ctest --output-on-failure -j 2 -LE large)
 fi
