@@ -24,18 +24,6 @@
 
 static volatile int abort_flag;
 
-/* --meta, or --csv with its .csv suffix replaced by .meta.json. */
-static void meta_path(struct cb_options *o)
-{
-	size_t n = strlen(o->csv);
-
-	if (o->meta[0] || !n)
-		return;
-	if (n > 4 && strcmp(o->csv + n - 4, ".csv") == 0)
-		n -= 4;
-	snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)n, o->csv);
-}
-
 /* All ranks learn whether any rank failed; returns the worst status. */
 static enum cb_status agree(enum cb_status mine, MPI_Comm comm)
 {
@@ -52,16 +40,18 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 {
 	enum cb_status st;
 
+	/* every path is checked before any file changes: a run that cannot write
+	 * one of them leaves an earlier run's results and metadata as they were */
 	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet);
 	if (st != CB_OK)
 		return st;
 	*meta = cb_meta_collect(o, be, argc, argv, pf->distinct, pf->nhosts, pf->ranks_per_node);
-	if (!*meta)
-		return CB_ERR_NOMEM;
-	st = cb_meta_write(o->meta, *meta, "incomplete", NULL);
+	st = *meta ? cb_meta_write(o->meta, *meta, "incomplete", NULL) : CB_ERR_NOMEM;
+	if (st == CB_OK)
+		st = cb_report_start(*rep);
 	if (st != CB_OK) {
 		json_decref(*meta);
-		*meta = NULL; /* unwritable: not tried again at the end */
+		*meta = NULL; /* not written again at the end */
 		return st;
 	}
 	cb_meta_print_header(stdout, *meta);
@@ -97,7 +87,9 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 		st = open_outputs(o, be, pf, argc, argv, &rep, &meta);
 	st = agree(st, be->world);
 	if (st == CB_OK) {
-		st = agree(cb_harness_init(&h, o, be, rep), be->world);
+		/* CB_ERR_ARG (an algorithm not on this backend) is the same on every
+		 * rank; any other failure may leave peers inside a collective */
+		st = cb_harness_init(&h, o, be, rep);
 		if (st != CB_OK && st != CB_ERR_ARG)
 			abort_run(o, meta, st, rank, be->world);
 	}
@@ -137,6 +129,8 @@ int main(int argc, char **argv)
 	int rank, rc;
 
 	MPI_Init(&argc, &argv);
+	/* MPI errors come back as codes (CB_MPI logs them) and main decides */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	cb_log_set_rank(rank);
 	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
@@ -148,7 +142,6 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return st == CB_OK ? 0 : EXIT_USAGE;
 	}
-	meta_path(&o);
 	if (cb_watchdog_start(o.timeout_s, &abort_flag) != CB_OK)
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);

@@ -8,7 +8,6 @@
 #include "cb_row.h"
 #include "cb_watchdog.h"
 
-#define CB_MAX_SIZES 4096
 
 static enum cb_status select_algos(struct cb_harness *h)
 {
@@ -125,8 +124,12 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	st = be->ops->buf_alloc(be, alloc_bytes, &h->send);
 	if (st == CB_OK && !o->in_place)
 		st = be->ops->buf_alloc(be, alloc_bytes, &h->recv);
-	if (st != CB_OK)
+	if (st != CB_OK) {
+		cb_log("cannot allocate the send and receive buffers, %zu B each per rank "
+		       "(host: space in /dev/shm; cuda: GPU memory): %s", alloc_bytes,
+		       cb_status_str(st));
 		return st;
+	}
 	if (o->in_place)
 		h->recv = h->send;
 	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++)

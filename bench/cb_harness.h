@@ -15,8 +15,6 @@
 #include "cb_report.h"
 #include "cb_verify.h"
 
-#define CB_MAX_ALGOS 16
-
 struct cb_harness {
 	const struct cb_options *o;
 	struct cb_backend *be;

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,6 +139,7 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 			     const char *error)
 {
 	char tmp[CB_PATH_MAX + 16], end[32];
+	struct stat sb;
 
 	if (!path || !*path || !meta)
 		return CB_OK;
@@ -148,6 +150,11 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	}
 	if (error)
 		json_object_set_new(meta, "error", json_string(error));
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		/* written by rename: it would replace a device, a link, a FIFO */
+		cb_log("metadata path %s exists and is not a regular file; not replacing it", path);
+		return CB_ERR_IO;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (json_dump_file(meta, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
 	    rename(tmp, path) != 0) {

@@ -12,7 +12,6 @@
 #include "cb_algo.h"
 #include "cb_backend.h"
 
-#define CB_MAX_SIZES 4096
 
 typedef enum cb_status (*opt_set_fn)(struct cb_options *o, const char *v, char *err, size_t n);
 
@@ -203,13 +202,26 @@ static enum cb_status set_op(struct cb_options *o, const char *v, char *e, size_
 static enum cb_status set_algos(struct cb_options *o, const char *v, char *e, size_t n)
 {
 	char buf[sizeof(o->algos)], *save = NULL, *tok;
+	const struct cb_algo_ops *seen[CB_MAX_ALGOS];
+	int k = 0;
 
 	if (strlen(v) >= sizeof(buf))
 		return bad(e, n, "%s: list too long", "-a/--algo");
 	strcpy(buf, v);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (!cb_algo_find(tok))
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct cb_algo_ops *a = cb_algo_find(tok);
+
+		if (!a)
 			return bad(e, n, "-a/--algo: unknown algorithm '%s' (see --help)", tok);
+		for (int i = 0; i < k; i++)
+			if (seen[i] == a)
+				return bad(e, n, "-a/--algo: '%s' is listed twice", tok);
+		if (k == CB_MAX_ALGOS)
+			return bad(e, n, "-a/--algo: more than %d algorithms", CB_MAX_ALGOS);
+		seen[k++] = a;
+	}
+	if (!k)
+		return bad(e, n, "-a/--algo: '%s' names no algorithm", v);
 	strcpy(o->algos, v);
 	return CB_OK;
 }
@@ -347,8 +359,31 @@ static const struct opt_def *find_opt(int val)
 	return NULL;
 }
 
+/* --meta defaults to --csv with .csv replaced by .meta.json; no two outputs
+ * may share a path (they would overwrite one another). */
+static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
+{
+	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
+	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta };
+	size_t len = strlen(o->csv);
+
+	if (!o->meta[0] && len) {
+		if (len > 4 && strcmp(o->csv + len - 4, ".csv") == 0)
+			len -= 4;
+		if (len + sizeof(".meta.json") > sizeof(o->meta))
+			return bad(err, n, "--csv: path too long to derive the metadata path (give --meta)");
+		snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)len, o->csv);
+	}
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			if (*paths[i] && strcmp(paths[i], paths[j]) == 0)
+				return bad(err, n, "%s and %s name the same file '%s'", names[i], names[j],
+					   paths[i]);
+	return CB_OK;
+}
+
 /* Checks that need several options together. */
-static enum cb_status check_combined(const struct cb_options *o, char *err, size_t n)
+static enum cb_status check_combined(struct cb_options *o, char *err, size_t n)
 {
 	size_t sizes[CB_MAX_SIZES], k;
 
@@ -370,7 +405,7 @@ static enum cb_status check_combined(const struct cb_options *o, char *err, size
 		if (st != CB_OK)
 			return st;
 	}
-	return CB_OK;
+	return check_paths(o, err, n);
 }
 
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
@@ -465,10 +500,10 @@ void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
 	k = snprintf(buf, len,
 		     "minbytes=%zu;maxbytes=%zu;stepfactor=%lu;stepbytes=%zu;iters=%d;warmup=%d;"
 		     "check=%d;repeat=%d;datatype=%s;op=%s;algo=%s;backend=%s;root=%d;"
-		     "inplace=%d;slicebytes=%zu;counts=",
+		     "inplace=%d;slicebytes=%zu;help=%d;counts=",
 		     o->minbytes, o->maxbytes, o->stepfactor, o->stepbytes, o->iters, o->warmup,
 		     o->check, o->repeat, dts, ops, o->algos, o->backend, o->root, o->in_place,
-		     o->slice_bytes);
+		     o->slice_bytes, o->help);
 	for (size_t i = 0; i < o->ncounts && k > 0 && (size_t)k < len; i++)
 		k += snprintf(buf + k, len - (size_t)k, "%s%zu", i ? "," : "", o->counts[i]);
 }

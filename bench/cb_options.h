@@ -12,6 +12,11 @@
 
 #define CB_PATH_MAX 1024
 #define CB_MAX_COUNTS 64
+#define CB_MAX_SIZES 4096   /* message sizes in one run */
+#define CB_MAX_ALGOS 16     /* algorithms in one run */
+/* Largest message per rank: 1 TiB, far above any memory, far below where
+ * size arithmetic (page rounding, ps slot areas of n x S) could overflow. */
+#define CB_MAX_MESSAGE ((size_t)1 << 40)
 
 struct cb_options {
 	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
@@ -41,7 +46,9 @@ void cb_format_size(size_t bytes, char *buf, size_t len);
 
 /* Parses argv into *o, defaults first. On a bad value returns CB_ERR_ARG with
  * a one-line message in err (nothing printed). Checks that need the world
- * size (root) are the harness's. --help sets o->help and returns CB_OK. */
+ * size (root) are the harness's. --help sets o->help and returns CB_OK.
+ * Also derives o->meta from o->csv when not given (x.csv -> x.meta.json) and
+ * checks that the output paths are distinct. */
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen);
 

@@ -1,14 +1,18 @@
 #define _GNU_SOURCE
 #include "cb_report.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cb_report {
 	FILE *csv, *rank_csv, *json;
+	char *created[3];   /* files this run created, removed if it never starts */
+	int started;
 	int quiet, io_error;
 	char last_note[256]; /* rows of one algorithm come in a block: one note each */
 };
@@ -22,40 +26,66 @@ static const char summary_header[] =
 static const char rank_header[] =
 	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n";
 
-static FILE *open_one(const char *path, const char *header)
+/* Opens path for appending, creating it, without truncating: the caller
+ * truncates only once every output opened, so a run that fails here leaves
+ * an earlier run's files as they were. NULL for no path or an error. */
+static FILE *open_one(const char *path, int *failed, char **created)
 {
+	int existed;
 	FILE *f;
 
 	if (!path || !*path)
 		return NULL;
-	f = fopen(path, "w");
+	existed = access(path, F_OK) == 0;
+	f = fopen(path, "a");
 	if (!f) {
 		cb_log("cannot write %s: %m", path);
-		return NULL;
+		*failed = 1;
+	} else if (!existed) {
+		*created = strdup(path);
 	}
-	if (header)
-		fputs(header, f);
-	fflush(f);
 	return f;
+}
+
+static int start_file(FILE *f, const char *header)
+{
+	if (!f)
+		return 0;
+	if (ftruncate(fileno(f), 0) != 0 && errno != EINVAL) /* EINVAL: /dev/null, a FIFO */
+		return -1;
+	if (header && fputs(header, f) == EOF)
+		return -1;
+	return fflush(f);
 }
 
 enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
 			      const char *json, int quiet)
 {
 	struct cb_report *r = calloc(1, sizeof(*r));
+	int failed = 0;
 
 	if (!r)
 		return CB_ERR_NOMEM;
 	r->quiet = quiet;
-	r->csv = open_one(csv, summary_header);
-	r->rank_csv = open_one(rank_csv, rank_header);
-	r->json = open_one(json, NULL);
-	if ((csv && *csv && !r->csv) || (rank_csv && *rank_csv && !r->rank_csv) ||
-	    (json && *json && !r->json)) {
+	r->csv = open_one(csv, &failed, &r->created[0]);
+	r->rank_csv = open_one(rank_csv, &failed, &r->created[1]);
+	r->json = open_one(json, &failed, &r->created[2]);
+	if (failed) {
 		cb_report_close(r);
 		return CB_ERR_IO;
 	}
 	*out = r;
+	return CB_OK;
+}
+
+enum cb_status cb_report_start(struct cb_report *r)
+{
+	if (start_file(r->csv, summary_header) || start_file(r->rank_csv, rank_header) ||
+	    start_file(r->json, NULL)) {
+		cb_log("cannot start the results files: %m");
+		return CB_ERR_IO;
+	}
+	r->started = 1;
 	return CB_OK;
 }
 
@@ -266,6 +296,11 @@ enum cb_status cb_report_close(struct cb_report *r)
 		err = 1;
 	if (r->json && fclose(r->json) != 0)
 		err = 1;
+	for (int i = 0; i < 3; i++) {
+		if (r->created[i] && !r->started)
+			unlink(r->created[i]); /* a run that never started leaves no empty file */
+		free(r->created[i]);
+	}
 	free(r);
 	return err ? CB_ERR_IO : CB_OK;
 }

@@ -49,11 +49,16 @@ struct cb_row {
 
 struct cb_report;
 
-/* Opens the files named in the paths (NULL or "" = not written) and writes
- * their header rows. quiet suppresses the stdout table. Errors: CB_ERR_IO with
- * a message on stderr; nothing is left open. */
+/* Opens the files named in the paths (NULL or "" = not written) without
+ * changing them, so that a run that cannot open every output (or its
+ * metadata) leaves an earlier run's files as they were. quiet suppresses the
+ * stdout table. Errors: CB_ERR_IO with a message on stderr; nothing is left
+ * open. */
 enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
 			      const char *json, int quiet);
+
+/* Empties the opened files and writes their header rows. Errors: CB_ERR_IO. */
+enum cb_status cb_report_start(struct cb_report *r);
 
 /* Prints the table's column header on stdout (after the run header). */
 void cb_report_table_header(struct cb_report *r);

@@ -69,6 +69,11 @@ enum cb_status cb_options_sizes(const struct cb_options *o, enum cb_dtype dt, si
 			if (i >= cap)
 				goto too_many;
 			sizes[i] = o->counts[i] * esz;
+			if (sizes[i] > CB_MAX_MESSAGE) {
+				snprintf(err, errlen, "--counts: %zu elements of %s are above collbench's "
+					 "limit of 1 TiB per rank", o->counts[i], cb_dtype_name(dt));
+				return CB_ERR_ARG;
+			}
 		}
 		*n = o->ncounts;
 		return CB_OK;
@@ -76,6 +81,11 @@ enum cb_status cb_options_sizes(const struct cb_options *o, enum cb_dtype dt, si
 	while (size <= o->maxbytes) {
 		size_t next;
 
+		if (size > CB_MAX_MESSAGE) {
+			snprintf(err, errlen, "message size %zu B is above collbench's limit of "
+				 "1 TiB per rank", size);
+			return CB_ERR_ARG;
+		}
 		if (size % esz) {
 			snprintf(err, errlen, "message size %zu B is not a multiple of %s's %zu bytes "
 				 "(check -b, -e, -i)", size, cb_dtype_name(dt), esz);

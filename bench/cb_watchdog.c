@@ -69,7 +69,7 @@ static void *watch(void *arg)
 		}
 		if (wd.stop || now_s() - since < wd.timeout_s)
 			continue;
-		cb_log("watchdog: no progress for %.0f s in %s; aborting the job", wd.timeout_s,
+		cb_log("watchdog: no progress for %g s in %s; aborting the job", wd.timeout_s,
 		       wd.phase);
 		*wd.abort_flag = 1;
 		/* grace: main sees the flag in a backend wait and calls MPI_Abort */

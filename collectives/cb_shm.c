@@ -6,8 +6,11 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define CB_PAGE 4096u
@@ -44,6 +47,29 @@ void cb_backoff(unsigned long spins)
 	sched_yield();
 }
 
+/* Whether /dev/shm (where Open MPI backs shared windows) has `total` bytes
+ * free, decided on node rank 0 and broadcast, so every rank gives the same
+ * answer: a window that does not fit fails on the ranks that create it but
+ * not on the others, which would then wait in the next collective. */
+static enum cb_status shm_space(struct cb_backend *be, size_t padded)
+{
+	uint64_t mine = padded, total = 0;
+	int ok = 1;
+	struct statvfs sv;
+
+	if (MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, be->node) != MPI_SUCCESS)
+		return CB_ERR_MPI;
+	if (be->rank == 0 && statvfs("/dev/shm", &sv) == 0 &&
+	    (uint64_t)sv.f_bavail * sv.f_frsize < total) {
+		cb_log("shared memory: %llu B needed on this host, %llu B free in /dev/shm",
+		       (unsigned long long)total, (unsigned long long)sv.f_bavail * sv.f_frsize);
+		ok = 0;
+	}
+	if (MPI_Bcast(&ok, 1, MPI_INT, 0, be->node) != MPI_SUCCESS)
+		return CB_ERR_MPI;
+	return ok ? CB_OK : CB_ERR_NOMEM;
+}
+
 enum cb_status cb_shm_alloc(struct cb_backend *be, size_t bytes, struct cb_buf **out)
 {
 	struct cb_buf *buf;
@@ -53,6 +79,11 @@ enum cb_status cb_shm_alloc(struct cb_backend *be, size_t bytes, struct cb_buf *
 	size_t padded = (bytes + CB_PAGE - 1) / CB_PAGE * CB_PAGE;
 	enum cb_status st = CB_ERR_NOMEM;
 
+	/* sizes are capped far below (CB_MAX_MESSAGE): rounding cannot wrap */
+	st = shm_space(be, padded);
+	if (st != CB_OK)
+		return st;
+	st = CB_ERR_NOMEM;
 	buf = calloc(1, sizeof(*buf));
 	hb = calloc(1, sizeof(*hb));
 	if (!buf || !hb)

@@ -141,7 +141,9 @@ function header(line, col,    h, n, i, name) {
 }
 function num(s) {
 	gsub(/^[ \t]+|[ \t]+$/, "", s)
-	return (s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) ? s : ""
+	if (s !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) return ""
+	# finite and not absurd (1e999 overflows to inf in awk): else unmeasured
+	return (s + 0 < 1e300 && s + 0 > -1e300) ? s : ""
 }
 function bool01(s) {
 	s = tolower(s)
@@ -337,7 +339,7 @@ read -r tn ts < <(awk -F '\t' '($1 == "ps" || $1 == "ring") && $7 != "" && $7 > 
 	END { if (n != "") printf "%d %.0f\n", n, s; else print "" }' "$tmp/cur.tsv") || true
 if [[ -z "${tn:-}" ]]; then
 	note "skipping traffic_per_rank: no ps or ring rows with measured traffic (tx_total_bytes > 0)"
-elif [[ ! -s "$RANKS" ]]; then
+elif [[ ! -f "$RANKS" || ! -s "$RANKS" ]]; then
 	note "skipping traffic_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
 else
 	# traffic.<algo>.dat: rank tx+rx; traffic.totals: algo total_tx (summary, else sum of ranks)

@@ -33,7 +33,11 @@ fresh mmap on every call; recorded in meta.json. Environment: CB_BIN (binaries).
 EOF
 }
 
+need() { [ $# -ge 2 ] || { echo "sweep.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
+	case $1 in
+	-n|-b|-e|-f|-a|-B|-R|-i|-w|-c|-o) need "$@" ;;
+	esac
 	case $1 in
 	-n) nps=$2; shift 2 ;;
 	-b) minb=$2; shift 2 ;;
@@ -57,8 +61,11 @@ done
 command -v mpirun >/dev/null || { echo "sweep.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
 for np in $nps; do
 	case $np in ''|*[!0-9]*) echo "sweep.sh: -n: '$np' is not a rank count" >&2; exit 2 ;; esac
-	[ "$np" -ge 1 ] && [ "$np" -le 64 ] || { echo "sweep.sh: -n: $np is outside 1..64" >&2; exit 2; }
+	[ "$((10#$np))" -ge 1 ] && [ "$((10#$np))" -le 64 ] || { echo "sweep.sh: -n: $np is outside 1..64" >&2; exit 2; }
 done
+# canonical, ascending, each once (02 is 2)
+nps=$(for np in $nps; do echo $((10#$np)); done | sort -nu | tr '\n' ' ')
+[ -n "${nps// /}" ] || { echo "sweep.sh: -n: no rank count given" >&2; exit 2; }
 
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -113,19 +120,23 @@ merge csv "$outdir/summary.csv"
 merge ranks.csv "$outdir/ranks.csv"
 
 json_list() { local IFS=,; echo "[$*]"; }
+# a JSON string literal: backslashes, quotes and control characters escaped
+json_str() {
+	printf '"%s"' "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' | tr -d '\000-\037')"
+}
 cat >"$outdir/meta.json" <<EOF
 {
   "schema": "collbench-run-1",
-  "run_id": "$run_id",
-  "host": "$host",
+  "run_id": $(json_str "$run_id"),
+  "host": $(json_str "$host"),
   "created_utc": "$stamp",
-  "backend": "$backend",
+  "backend": $(json_str "$backend"),
   "rank_counts": $(json_list $nps),
   "cpus_online": $cpus,
   "oversubscribed_rank_counts": $(json_list "${oversub_list[@]}"),
   "run_as_root": $as_root,
   "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
-  "sweep": "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}",
+  "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
   "status": "$([ $status = 0 ] && echo complete || echo incomplete)",
   "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
 }
