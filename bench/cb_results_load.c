@@ -269,6 +269,7 @@ enum cb_status cb_results_load(const char *path, struct cb_results *res, char *e
 		cb_results_free(res);
 		return st;
 	}
-	qsort(res->launches, res->nlaunches, sizeof(*res->launches), launch_cmp);
+	if (res->nlaunches > 1)
+		qsort(res->launches, res->nlaunches, sizeof(*res->launches), launch_cmp);
 	return CB_OK;
 }
