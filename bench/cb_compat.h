@@ -5,8 +5,8 @@
  *
  * Incomparable (an error, or a warning under --force):
  *   backend       the set of backends of the rows and of the metadata;
- *   GPU model     the set of "device" strings of the launch metadata
- *                 ("" for the host backend);
+ *   GPU model     the set of GPU models of the launch metadata ("gpu_model",
+ *                 else "device"; "" for the host backend);
  *   placement     for a rank count launched in both runs: ranks per node and
  *                 node count;
  *   dtypes        the set of dtypes of the rows.

@@ -53,7 +53,8 @@ struct cb_res_row {
 struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char file[CB_RES_PATH];
 	char backend[CB_RES_NAME];
-	char device[CB_RES_TEXT];             /* GPU model; "" for host or absent */
+	char device[CB_RES_TEXT];             /* GPU model ("gpu_model", else "device");
+					       * "" for host or absent */
 	char cpu_model[CB_RES_TEXT];          /* "" when absent */
 	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
 	int complete;                         /* "status": "complete" */
@@ -89,8 +90,9 @@ enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, cha
 
 /* Parses one launch sidecar (len bytes of JSON at buf; name for messages and
  * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
- * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "device",
- * "host.cpu_model", "mpi.nnodes", "status" when present. Errors: CB_ERR_ARG
+ * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
+ * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
+ * "status" when present. Errors: CB_ERR_ARG
  * (not JSON, with jansson's line and text; a missing or mistyped key). */
 enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
 				     struct cb_res_launch *out, char *err, size_t errlen);

@@ -73,8 +73,11 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 	if (copy_str(out->backend, sizeof(out->backend), json_object_get(root, "backend")) ||
 	    !out->backend[0])
 		return meta_fail(name, err, errlen, "missing or invalid key", "\"backend\"");
-	if (copy_str(out->device, sizeof(out->device), json_object_get(root, "device")))
-		return meta_fail(name, err, errlen, "invalid key", "\"device\"");
+	/* "gpu_model" when the backend records one apart from bus ids, else "device" */
+	if (json_object_get(root, "gpu_model") ?
+		    copy_str(out->device, sizeof(out->device), json_object_get(root, "gpu_model")) :
+		    copy_str(out->device, sizeof(out->device), json_object_get(root, "device")))
+		return meta_fail(name, err, errlen, "invalid key", "\"device\" or \"gpu_model\"");
 	if (host && !json_is_object(host))
 		return meta_fail(name, err, errlen, "invalid key", "\"host\"");
 	if (copy_str(out->cpu_model, sizeof(out->cpu_model), json_object_get(host, "cpu_model")))

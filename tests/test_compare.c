@@ -213,6 +213,17 @@ static void test_parse_meta(void **state)
 			 CB_OK);
 	assert_true(l.nranks == 4 && l.ranks_per_node == 2 && l.nnodes == 2 && l.complete);
 	assert_string_equal(l.cpu_model, "X");
+	/* the GPU model: "gpu_model" when present (device may hold bus ids) */
+	{
+		const char gpu[] = "{\"schema\":\"collbench-meta-1\",\"backend\":\"cuda\","
+				   "\"device\":\"NVIDIA H200 (0000:1a:00.0)\",\"gpu_model\":"
+				   "\"NVIDIA H200\",\"mpi\":{\"nranks\":1,\"ranks_per_node\":1}}";
+
+		assert_int_equal(cb_results_parse_meta(gpu, strlen(gpu), "m", &l, err, sizeof(err)),
+				 CB_OK);
+		assert_string_equal(l.device, "NVIDIA H200");
+		assert_false(l.complete);
+	}
 	assert_int_equal(cb_results_parse_meta("{", 1, "m", &l, err, sizeof(err)), CB_ERR_ARG);
 	assert_non_null(strstr(err, "not valid JSON"));
 	assert_int_equal(cb_results_parse_meta("[]", 2, "m", &l, err, sizeof(err)), CB_ERR_ARG);
