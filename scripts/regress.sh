@@ -128,29 +128,59 @@ if [ ${#sweep_override[@]} -gt 0 ]; then
 	[ $update = 1 ] || note "warning: sweep options differ from the baseline's: expect missing rows"
 fi
 
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# CPU seconds the whole machine spent busy (user, nice, system, irq, softirq,
+# and steal: time the hypervisor gave to other guests), from /proc/stat.
+busy_seconds() {
+	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
+		/proc/stat 2>/dev/null || echo 0
+}
+# own_seconds VAR: sets VAR to the CPU seconds of this script's finished
+# children (the sweep: mpirun and the ranks). `times` runs in this shell,
+# never in a pipe or $(...): a subshell has no children of its own.
+own_seconds() {
+	times >"$tmp/times"
+	printf -v "$1" '%s' "$(tail -n 1 "$tmp/times" |
+		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')"
+}
+# warn_contention CPU0 CPU1 OWN0 OWN1 T0 T1: a sweep that shared the CPUs
+# measured the other work too; say how much of the machine that work took.
+warn_contention() {
+	awk -v c="$(($(nproc)))" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v t0="$5" -v t1="$6" 'BEGIN {
+		wall = t1 - t0; other = (b1 - b0) - (o1 - o0)
+		share = wall > 0 ? other / (wall * c) : 0
+		if (share > 0.10) {
+			printf "regress.sh: warning: other work (other processes, or the hypervisor'"'"'s steal time) " \
+			       "used %.0f%% of the %d CPUs during the sweep: its numbers measure that contention too; " \
+			       "a drop may not be a regression (rerun on a quiet machine)\n", 100 * share, c > "/dev/stderr"
+		} else {
+			printf "regress.sh: other work used %.0f%% of the CPUs during the sweep\n", 100 * (share > 0 ? share : 0) > "/dev/stderr"
+		}
+	}'
+}
+
 # the run: a finished folder, or a new sweep
 sweep_status=0
 if [ -n "$run" ]; then
 	run_dir=$(cd "$run" && pwd)
 else
-	# a busy machine measures its other work: say so (the verdict still stands as measured)
-	read -r load1 _ </proc/loadavg 2>/dev/null || load1=0
-	if awk -v l="$load1" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }'; then
-		note "warning: load average $load1 on $(nproc) CPUs: other work competes with the sweep," \
-			"so a drop may be contention, not a regression; rerun on a quiet machine"
-	fi
 	[ -n "$outdir" ] || outdir="$root/results/$(hostname -s 2>/dev/null || hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
 	note "sweep: -n \"$ranks\" ${sweep_args[*]} -B $backend -o $outdir"
+	own_seconds own0
+	cpu0=$(busy_seconds) t0=$(date +%s.%N)
 	CB_BIN=$bin "$root/scripts/sweep.sh" -n "$ranks" "${sweep_args[@]}" -B "$backend" -o "$outdir" >/dev/null ||
 		sweep_status=$?
+	cpu1=$(busy_seconds) t1=$(date +%s.%N)
+	own_seconds own1
+	warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
 	run_dir=$(cd "$outdir" && pwd)
 	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"
 fi
 run_id=$(basename "$run_dir")
 [ -n "$plotdir" ] || plotdir=$root/plots/$run_id
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${strict[@]}")
 
 # overlay_plots CSV: one figure per rank count from collbench-compare --format csv
