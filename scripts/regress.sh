@@ -168,6 +168,7 @@ if [ -n "$run" ]; then
 else
 	[ -n "$outdir" ] || outdir="$root/results/$(hostname -s 2>/dev/null || hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
 	note "sweep: -n \"$ranks\" ${sweep_args[*]} -B $backend -o $outdir"
+	own0=0 own1=0
 	own_seconds own0
 	cpu0=$(busy_seconds) t0=$(date +%s.%N)
 	CB_BIN=$bin "$root/scripts/sweep.sh" -n "$ranks" "${sweep_args[@]}" -B "$backend" -o "$outdir" >/dev/null ||
@@ -258,8 +259,9 @@ if [ $update = 1 ]; then
 	if [ -n "$run" ]; then
 		ranks=$(json_get "$run_dir/meta.json" rank_counts)
 		sweep_text=$(json_get "$run_dir/meta.json" sweep | sed 's/\(^\| \)-n /\1-i /')
-		[ -n "$ranks" ] && [ -n "$sweep_text" ] ||
+		if [ -z "$ranks" ] || [ -z "$sweep_text" ]; then
 			die "$run_dir/meta.json lacks \"rank_counts\" or \"sweep\": cannot record its settings"
+		fi
 	else
 		sweep_text="${sweep_args[*]}"
 	fi
