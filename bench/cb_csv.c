@@ -103,33 +103,78 @@ static void on_row(int c, void *data)
 	t->rows[t->nrows++] = row;
 }
 
+/* Feeds n bytes of CSV text to the parser. */
+static enum cb_status feed(struct csv_parser *p, struct builder *b, const char *buf, size_t n,
+			   char *err, size_t errlen)
+{
+	if (csv_parse(p, buf, n, on_field, on_row, b) != n) {
+		snprintf(err, errlen, "not valid CSV: %s", csv_strerror(csv_error(p)));
+		return CB_ERR_ARG;
+	}
+	return CB_OK;
+}
+
 /* Feeds the file through libcsv. */
 static enum cb_status parse_file(FILE *f, struct csv_parser *p, struct builder *b,
 				 size_t max_bytes, char *err, size_t errlen)
 {
 	char buf[65536];
 	size_t n, total = 0;
+	enum cb_status st = CB_OK;
 
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+	while (st == CB_OK && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		total += n;
 		if (total > max_bytes) {
 			snprintf(err, errlen, "file is larger than %zu bytes", max_bytes);
 			return CB_ERR_ARG;
 		}
-		if (csv_parse(p, buf, n, on_field, on_row, b) != n) {
-			snprintf(err, errlen, "not valid CSV: %s", csv_strerror(csv_error(p)));
-			return CB_ERR_ARG;
-		}
+		st = feed(p, b, buf, n, err, errlen);
 	}
-	if (ferror(f)) {
+	if (st == CB_OK && ferror(f)) {
 		snprintf(err, errlen, "read error");
-		return CB_ERR_IO;
+		st = CB_ERR_IO;
 	}
-	if (csv_fini(p, on_field, on_row, b) != 0) {
+	return st;
+}
+
+static int start(struct csv_parser *p, struct cb_table *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	if (csv_init(p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Ends the parse that st says went well so far: flushes the last row, frees
+ * the parser and checks the table's shape. On error t is left empty. */
+static enum cb_status finish(struct csv_parser *p, struct builder *b, enum cb_status st,
+			     char *err, size_t errlen)
+{
+	struct cb_table *t = b->t;
+
+	if (st == CB_OK && csv_fini(p, on_field, on_row, b) != 0) {
 		snprintf(err, errlen, "not valid CSV: %s", csv_strerror(csv_error(p)));
-		return CB_ERR_ARG;
+		st = CB_ERR_ARG;
 	}
-	return CB_OK;
+	csv_free(p);
+	drop_fields(b);
+	free(b->fields);
+	if (st == CB_OK && b->nomem) {
+		snprintf(err, errlen, "out of memory");
+		st = CB_ERR_NOMEM;
+	} else if (st == CB_OK && b->bad_width) {
+		snprintf(err, errlen, "line %zu has a different number of fields than the header",
+			 b->bad_row);
+		st = CB_ERR_ARG;
+	} else if (st == CB_OK && !t->header) {
+		snprintf(err, errlen, "empty file (no header row)");
+		st = CB_ERR_ARG;
+	}
+	if (st != CB_OK)
+		cb_table_free(t);
+	return st;
 }
 
 enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table *t, char *err,
@@ -140,36 +185,28 @@ enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table
 	enum cb_status st;
 	FILE *f;
 
-	memset(t, 0, sizeof(*t));
+	if (start(&p, t, err, errlen) != 0)
+		return CB_ERR_NOMEM;
 	f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		csv_free(&p);
 		return CB_ERR_IO;
 	}
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_EMPTY_IS_NULL * 0) != 0) {
-		fclose(f);
-		snprintf(err, errlen, "out of memory");
-		return CB_ERR_NOMEM;
-	}
 	st = parse_file(f, &p, &b, max_bytes, err, errlen);
-	csv_free(&p);
 	fclose(f);
-	drop_fields(&b);
-	free(b.fields);
-	if (st == CB_OK && b.nomem) {
-		snprintf(err, errlen, "out of memory");
-		st = CB_ERR_NOMEM;
-	} else if (st == CB_OK && b.bad_width) {
-		snprintf(err, errlen, "line %zu has a different number of fields than the header",
-			 b.bad_row);
-		st = CB_ERR_ARG;
-	} else if (st == CB_OK && !t->header) {
-		snprintf(err, errlen, "empty file (no header row)");
-		st = CB_ERR_ARG;
-	}
-	if (st != CB_OK)
-		cb_table_free(t);
-	return st;
+	return finish(&p, &b, st, err, errlen);
+}
+
+enum cb_status cb_table_parse(const char *buf, size_t len, struct cb_table *t, char *err,
+			      size_t errlen)
+{
+	struct builder b = { .t = t };
+	struct csv_parser p;
+
+	if (start(&p, t, err, errlen) != 0)
+		return CB_ERR_NOMEM;
+	return finish(&p, &b, feed(&p, &b, buf, len, err, errlen), err, errlen);
 }
 
 int cb_table_col(const struct cb_table *t, const char *name)

@@ -21,6 +21,12 @@ struct cb_table {
 enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table *t, char *err,
 			     size_t errlen);
 
+/* Parses len bytes of CSV text at buf (need not be NUL-terminated), with the
+ * same rules and errors as cb_table_read but no size limit and no CB_ERR_IO.
+ * The fuzz target and the tests call this. */
+enum cb_status cb_table_parse(const char *buf, size_t len, struct cb_table *t, char *err,
+			      size_t errlen);
+
 /* Index of the column named name, or -1. */
 int cb_table_col(const struct cb_table *t, const char *name);
 

@@ -2,6 +2,8 @@
 # collbench needs on Debian/Ubuntu with apt-get when run as root (or with
 # passwordless sudo), else lists what to install and fails.
 CB_DEB_PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox"
+# test.sh only: clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh)
+CB_DEB_TEST_PACKAGES="clang-14 libclang-rt-14-dev"
 
 cb_missing_packages() {
 	local p missing=""

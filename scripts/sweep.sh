@@ -20,7 +20,7 @@ usage: scripts/sweep.sh [options] [-- allreduce_perf options]
   -f N           size step factor              [$factor]
   -a LIST        algorithms (default: all on the backend)
   -B NAME        backend: host or cuda         [$backend]
-  -R K           timed repeats per row (noise) [$repeat]
+  -R, --repeat K timed repeats per row (noise) [$repeat]
   -i N           timed iterations per row      [$iters]
   -w N           warm-up iterations per row    [$warmup]
   -c 0|1         check results                 [$check]
@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
 	-f) factor=$2; shift 2 ;;
 	-a) algos=$2; shift 2 ;;
 	-B) backend=$2; shift 2 ;;
-	-R) repeat=$2; shift 2 ;;
+	-R | --repeat) repeat=$2; shift 2 ;;
 	-i) iters=$2; shift 2 ;;
 	-w) warmup=$2; shift 2 ;;
 	-c) check=$2; shift 2 ;;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh: installs what is missing, builds with warnings as errors and runs
 # every test under ctest (the cuda backend is compiled when CUDA and NCCL are
-# there; its GPU tests skip without a GPU); then a host-only build
+# there; its GPU tests skip without a GPU), the results reader's fuzz target
+# (clang, libFuzzer) for 60 s among them; then a host-only build
 # (CB_WITH_CUDA=OFF) and its unit and quick MPI tests; then a build with
 # -fsanitize=address,undefined and every test but the memory-hungry `large`.
 #   scripts/test.sh            all three builds
@@ -10,7 +11,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . scripts/deps.sh
-cb_install_deps
+# shellcheck disable=SC2086
+cb_install_deps $CB_DEB_TEST_PACKAGES
 
 jobs=$(nproc)
 run_build() {
@@ -20,7 +22,7 @@ run_build() {
 	cmake --build "$dir" -j "$jobs" >/dev/null
 }
 
-run_build build-test -DCMAKE_BUILD_TYPE=Release
+run_build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=ON
 (cd build-test && ctest --output-on-failure -j 2)
 if [ "${1:-}" != --quick ]; then
 	run_build build-host -DCMAKE_BUILD_TYPE=Release -DCB_WITH_CUDA=OFF

@@ -1,0 +1,255 @@
+/* cb_compare: join and verdicts (contract and rule in cb_compare.h). */
+#define _GNU_SOURCE
+#include "cb_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_options.h"
+
+enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
+			      int higher_is_better)
+{
+	if (higher_is_better) {
+		if (c->value < b->value * (1 - tol) && c->hi < b->lo)
+			return CB_V_REGRESSION;
+		if (c->value > b->value * (1 + tol) && c->lo > b->hi)
+			return CB_V_IMPROVEMENT;
+	} else {
+		if (c->value > b->value * (1 + tol) && c->lo > b->hi)
+			return CB_V_REGRESSION;
+		if (c->value < b->value * (1 - tol) && c->hi < b->lo)
+			return CB_V_IMPROVEMENT;
+	}
+	return CB_V_SAME;
+}
+
+/* Relative slack for a value just outside its band: the CSV holds 6
+ * significant digits, and the mean and the repeat means are rounded apart. */
+#define BAND_SLACK 1e-5
+
+/* value with [lo, hi]. A missing end, or a band that does not hold the value
+ * (beyond rounding: an edited or inconsistent file), gives a point: returns 1
+ * for the latter, else 0. */
+static int make_band(double value, double lo, double hi, struct cb_band *out)
+{
+	out->value = out->lo = out->hi = value;
+	if (isnan(lo) || isnan(hi))
+		return 0;
+	if (lo > value * (1 + BAND_SLACK) || hi < value * (1 - BAND_SLACK))
+		return 1;
+	out->lo = fmin(lo, value);
+	out->hi = fmax(hi, value);
+	return 0;
+}
+
+int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *out)
+{
+	double t = r->time_us, tlo = r->time_us_rep_min, thi = r->time_us_rep_max;
+
+	out->value = out->lo = out->hi = NAN;
+	switch (m) {
+	case CB_METRIC_BUSBW:
+		if (isnan(r->busbw))
+			return -1;
+		return make_band(r->busbw, r->busbw_rep_min, r->busbw_rep_max, out);
+	case CB_METRIC_ALGBW:
+		if (isnan(r->algbw))
+			return -1;
+		/* algbw = S / t: the slowest repeat gives the lowest algbw */
+		if (t > 0 && tlo > 0 && thi > 0 && make_band(t, tlo, thi, out) == 0)
+			return make_band(r->algbw, r->algbw * t / thi, r->algbw * t / tlo, out);
+		make_band(r->algbw, NAN, NAN, out);
+		return t > 0 && tlo > 0 && thi > 0; /* 1: the time band was inconsistent */
+	case CB_METRIC_TIME:
+		if (isnan(t))
+			return -1;
+		return make_band(t, tlo, thi, out);
+	}
+	return -1;
+}
+
+/* Whether algo is in the comma list (NULL or "" = everything). */
+static int algo_selected(const char *list, const char *algo)
+{
+	size_t n = strlen(algo);
+
+	if (!list || !*list)
+		return 1;
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && strncmp(p, algo, n) == 0)
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+static int kept(const struct cb_res_row *r, const struct cb_compare_opts *o)
+{
+	return r && r->bytes >= o->min_bytes && algo_selected(o->algos, r->algo);
+}
+
+/* The band of one side for metric m; busbw falls back to algbw (copy rows).
+ * Sets *inconsistent when the file's repeat band had to be ignored. */
+static enum cb_metric side_band(const struct cb_res_row *r, enum cb_metric m,
+				struct cb_band *out, int *inconsistent)
+{
+	int rc = cb_row_band(r, m, out);
+
+	if (rc < 0 && m == CB_METRIC_BUSBW) {
+		m = CB_METRIC_ALGBW;
+		rc = cb_row_band(r, m, out);
+	}
+	*inconsistent |= rc == 1;
+	return m;
+}
+
+/* Both sides ok: the metric (busbw, else algbw for rows without busbw), the
+ * bands, the change and the rule's verdict. */
+static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts *o,
+			   struct cb_comparison *out)
+{
+	enum cb_metric m = o->metric;
+	int bad = 0;
+
+	if (m == CB_METRIC_BUSBW && (isnan(row->base->busbw) || isnan(row->cur->busbw))) {
+		m = CB_METRIC_ALGBW;
+		out->fallback++;
+	}
+	row->metric = m;
+	side_band(row->base, m, &row->b, &bad);
+	side_band(row->cur, m, &row->c, &bad);
+	if (bad) {
+		out->inconsistent++;
+		snprintf(row->note, sizeof(row->note), "repeat band without the value: ignored");
+	}
+	row->change = row->b.value > 0 ? (row->c.value - row->b.value) / row->b.value : NAN;
+	row->verdict = cb_verdict_of(&row->b, &row->c, o->tolerance, m != CB_METRIC_TIME);
+}
+
+/* The verdict of one joined pair (either side may be NULL), by status. */
+static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
+		  struct cb_comparison *out)
+{
+	const struct cb_res_row *b = row->base, *c = row->cur;
+	enum cb_row_state bs = b ? b->state : CB_ROW_SKIPPED, cs = c ? c->state : CB_ROW_SKIPPED;
+	int ignored = 0; /* one side only: shown, not judged */
+
+	row->metric = o->metric;
+	row->b.value = row->b.lo = row->b.hi = NAN;
+	row->c = row->b;
+	row->change = NAN;
+	if (bs == CB_ROW_OK && cs == CB_ROW_OK) {
+		judge_measured(row, o, out);
+		return;
+	}
+	if (b && bs == CB_ROW_OK)
+		row->metric = side_band(b, o->metric, &row->b, &ignored);
+	if (c && cs == CB_ROW_OK)
+		row->metric = side_band(c, o->metric, &row->c, &ignored);
+	if (cs == CB_ROW_ERROR) {
+		row->verdict = CB_V_FAILED;
+		snprintf(row->note, sizeof(row->note), "current %.80s", c->status);
+	} else if (bs == CB_ROW_ERROR && cs == CB_ROW_OK) {
+		row->verdict = CB_V_IMPROVEMENT;
+		snprintf(row->note, sizeof(row->note), "baseline %.80s", b->status);
+	} else if (bs == CB_ROW_SKIPPED && cs == CB_ROW_SKIPPED && b && c) {
+		row->verdict = CB_V_SKIPPED;
+	} else {
+		row->verdict = CB_V_MISSING;
+		snprintf(row->note, sizeof(row->note), "%s", !b ? "only in current" :
+			 !c ? "only in baseline" : bs == CB_ROW_SKIPPED ? "skipped in baseline" :
+			 "skipped in current");
+	}
+}
+
+enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_results *cur,
+			       const struct cb_compare_opts *o, struct cb_comparison *out,
+			       char *err, size_t errlen)
+{
+	size_t i = 0, j = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(base->nrows + cur->nrows + 1, sizeof(*out->rows));
+	if (!out->rows) {
+		snprintf(err, errlen, "out of memory");
+		return CB_ERR_NOMEM;
+	}
+	/* merge join: both row lists are sorted by key and unique */
+	while (i < base->nrows || j < cur->nrows) {
+		const struct cb_res_row *b = i < base->nrows ? &base->rows[i] : NULL;
+		const struct cb_res_row *c = j < cur->nrows ? &cur->rows[j] : NULL;
+		int d = !b ? 1 : !c ? -1 : cb_res_key_cmp(b, c);
+		struct cb_cmp_row *row = &out->rows[out->nrows];
+
+		i += d <= 0;
+		j += d >= 0;
+		if (!kept(d <= 0 ? b : c, o))
+			continue;
+		memset(row, 0, sizeof(*row));
+		row->base = d <= 0 ? b : NULL;
+		row->cur = d >= 0 ? c : NULL;
+		judge(row, o, out);
+		out->count[row->verdict]++;
+		if (row->verdict != CB_V_SKIPPED)
+			out->nrows++;
+	}
+	return CB_OK;
+}
+
+int cb_compare_failed(const struct cb_comparison *c, int strict)
+{
+	return c->count[CB_V_REGRESSION] || c->count[CB_V_FAILED] ||
+	       (strict && c->count[CB_V_MISSING]);
+}
+
+void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len)
+{
+	size_t reg = c->count[CB_V_REGRESSION] + c->count[CB_V_FAILED];
+	size_t imp = c->count[CB_V_IMPROVEMENT];
+	int k;
+
+	k = snprintf(buf, len, "%zu regression%s", reg, reg == 1 ? "" : "s");
+	if (c->count[CB_V_FAILED] && k >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, " (%zu failed)", c->count[CB_V_FAILED]);
+	if (k >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, ", %zu improvement%s, %zu same, %zu missing",
+			      imp, imp == 1 ? "" : "s", c->count[CB_V_SAME],
+			      c->count[CB_V_MISSING]);
+	if (c->count[CB_V_SKIPPED] && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", %zu skipped", c->count[CB_V_SKIPPED]);
+}
+
+void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
+{
+	const struct cb_res_row *x = r->base ? r->base : r->cur;
+	char size[32];
+
+	cb_format_size((size_t)x->bytes, size, sizeof(size));
+	snprintf(buf, len, "%s%s%s np%d %s %s %s%s", strcmp(x->backend, "host") ? x->backend : "",
+		 strcmp(x->backend, "host") ? " " : "", x->algo, x->nranks, size, x->dtype, x->op,
+		 x->in_place ? " in-place" : "");
+}
+
+const char *cb_metric_name(enum cb_metric m)
+{
+	return m == CB_METRIC_BUSBW ? "busbw" : m == CB_METRIC_ALGBW ? "algbw" : "time";
+}
+
+const char *cb_verdict_name(enum cb_verdict v)
+{
+	static const char *const names[CB_V_COUNT] = {
+		"failed", "regression", "improvement", "missing", "same", "skipped",
+	};
+
+	return v < CB_V_COUNT ? names[v] : "?";
+}
+
+void cb_comparison_free(struct cb_comparison *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}

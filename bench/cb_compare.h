@@ -1,0 +1,115 @@
+/* cb_compare: joins two loaded results on (backend, algo, nranks, bytes,
+ * dtype, op, in_place) and gives each pair a noise-aware verdict.
+ *
+ * The rule (cb_verdict_of), for a higher-is-better metric (busbw, algbw) with
+ * baseline b and current c, each with its repeat band [lo, hi] (the extremes
+ * over -R repeats of each repeat's mean: the *_rep_min/max columns; a point
+ * when there was one repeat), tolerance tol (a fraction):
+ *   regression   iff c < b (1 - tol)  and  c.hi < b.lo
+ *   improvement  iff c > b (1 + tol)  and  c.lo > b.hi
+ *   same         otherwise (a change within the tolerance or within the
+ *                noise of either run)
+ * and mirrored for time (lower is better):
+ *   regression   iff c > b (1 + tol)  and  c.lo > b.hi
+ *   improvement  iff c < b (1 - tol)  and  c.hi < b.lo
+ *
+ * Rows by status (ok / skipped / error) in baseline and current:
+ *   ok / ok              the rule above
+ *   any / error          failed: counts as a regression (the current run has
+ *                        wrong results or could not run the row)
+ *   error / ok           improvement (it works again)
+ *   ok or error / skipped, skipped / ok, absent on one side:
+ *                        missing (a warning; a failure with --strict)
+ *   skipped / skipped    skipped (counted, not listed)
+ * copy rows have no busbw: under --metric busbw they are compared on algbw,
+ * and the row says so. */
+#ifndef CB_COMPARE_H
+#define CB_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cb_results.h"
+#include "cb_status.h"
+
+enum cb_metric { CB_METRIC_BUSBW, CB_METRIC_ALGBW, CB_METRIC_TIME };
+
+enum cb_verdict {
+	CB_V_FAILED, CB_V_REGRESSION, CB_V_IMPROVEMENT, CB_V_MISSING, CB_V_SAME, CB_V_SKIPPED,
+	CB_V_COUNT
+};
+
+/* A measured value with its repeat band, lo <= value <= hi; all NaN when
+ * there is no value. Units: GB/s (busbw, algbw) or microseconds (time). */
+struct cb_band {
+	double value, lo, hi;
+};
+
+struct cb_compare_opts {
+	enum cb_metric metric;
+	double tolerance;              /* a fraction: 0.05 = 5% */
+	unsigned long long min_bytes;  /* rows with fewer bytes are ignored */
+	const char *algos;             /* comma list to keep; NULL or "" = all */
+	int strict;                    /* missing rows make the exit code 1 */
+};
+
+struct cb_cmp_row {
+	const struct cb_res_row *base, *cur; /* NULL on the side that lacks it */
+	enum cb_metric metric;               /* the one compared (algbw for copy) */
+	struct cb_band b, c;                 /* NaN bands where not measured */
+	double change;                       /* (c - b) / b; NaN if b is 0 or absent */
+	enum cb_verdict verdict;
+	char note[96];                       /* why, for anything but ok/ok rows */
+};
+
+struct cb_comparison {
+	struct cb_cmp_row *rows;             /* join-key order; skipped/skipped left out */
+	size_t nrows;
+	size_t count[CB_V_COUNT];            /* rows per verdict, skipped included */
+	size_t fallback;                     /* rows compared on algbw instead of busbw */
+	size_t inconsistent;                 /* rows whose repeat band was ignored */
+};
+
+/* The verdict of current c against baseline b by the rule at the top; tol is
+ * a fraction >= 0; higher_is_better is 1 for bandwidths, 0 for time. Bands
+ * must hold finite values. Returns CB_V_SAME, CB_V_REGRESSION or
+ * CB_V_IMPROVEMENT. Pure. */
+enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
+			      int higher_is_better);
+
+/* The band of row r for metric m: busbw from busbw_GBps and its _rep_ columns;
+ * algbw = bytes / time, its band from time_us_rep_max (lo) and
+ * time_us_rep_min (hi) scaled the same way (algbw x time_us / time_us_rep_*);
+ * time from time_us and its _rep_ columns. Missing repeat columns give a
+ * point (lo = hi = value). A band that does not hold the value (beyond the
+ * 6-digit rounding of the CSV: an edited or inconsistent file) is ignored:
+ * a point, and returns 1. Returns 0 for a band or point from the file, -1
+ * (all NaN) when r has no value for m. */
+int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *out);
+
+/* Joins base and cur under o (filters: o->min_bytes, o->algos) into *out.
+ * Errors (message in err, *out empty): CB_ERR_NOMEM. */
+enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_results *cur,
+			       const struct cb_compare_opts *o, struct cb_comparison *out,
+			       char *err, size_t errlen);
+
+/* 1 when the comparison should fail a gate: a regression, a failed row, or
+ * (strict) a missing row; else 0. */
+int cb_compare_failed(const struct cb_comparison *c, int strict);
+
+/* "3 regressions, 1 improvement, 52 same, 2 missing" (singular or plural),
+ * then ", N skipped" when rows were skipped in both runs; failed rows are
+ * counted as regressions and named: "3 regressions (1 failed), ...". */
+void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len);
+
+/* A row's name for people: "ring np2 64M float sum" (+ " in-place", and the
+ * backend first when it is not host). Uses whichever side is present. */
+void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len);
+
+/* Names: "busbw", "regression", ... */
+const char *cb_metric_name(enum cb_metric m);
+const char *cb_verdict_name(enum cb_verdict v);
+
+void cb_comparison_free(struct cb_comparison *c);
+
+#endif

@@ -1,0 +1,29 @@
+/* cb_compat: may two results be compared at all? A faster GPU, another
+ * backend or ranks spread over more nodes change the numbers for reasons that
+ * are not a regression, so collbench-compare refuses such pairs unless
+ * --force.
+ *
+ * Incomparable (an error, or a warning under --force):
+ *   backend       the set of backends of the rows and of the metadata;
+ *   GPU model     the set of GPU models of the launch metadata ("gpu_model",
+ *                 else "device"; "" for the host backend);
+ *   placement     for a rank count launched in both runs: ranks per node and
+ *                 node count;
+ *   dtypes        the set of dtypes of the rows.
+ * Warnings only: different CPU models, an input without metadata (those
+ * checks then use the rows alone), a launch that did not finish. */
+#ifndef CB_COMPAT_H
+#define CB_COMPAT_H
+
+#include <stdio.h>
+
+#include "cb_results.h"
+
+/* Checks base (named bname in messages) against cur (cname). Writes one line
+ * per finding on diag: "collbench-compare: error: ..." for an
+ * incomparability, or "collbench-compare: warning: ..." (for everything when
+ * force). Returns the number of incomparabilities (whether forced or not). */
+int cb_compat_check(const struct cb_results *base, const char *bname,
+		    const struct cb_results *cur, const char *cname, int force, FILE *diag);
+
+#endif

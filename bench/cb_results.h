@@ -1,0 +1,108 @@
+/* cb_results: loads one collbench result for collbench-compare: the summary
+ * CSV (schema collbench-summary-1, DESIGN.md section 4) as validated rows,
+ * and the launch metadata sidecars (*.meta.json, schema collbench-meta-1).
+ *
+ * What a path means (cb_results_load):
+ *   folder            FOLDER/summary.csv and every FOLDER/<x>.meta.json (the
+ *                     run folders of scripts/sweep.sh);
+ *   .../summary.csv   that file and the *.meta.json next to it (same);
+ *   other file X.csv  that file and X.meta.json when it exists (allreduce_perf
+ *                     --csv writes it there by default).
+ *
+ * Validation (every failure is CB_ERR_ARG with "<file>: line N: ..." in err):
+ * valid CSV (libcsv, strict quoting, equal field counts); the columns below
+ * present by name, exactly once; every row's schema exactly
+ * "collbench-summary-1"; names non-empty [A-Za-z0-9_.+-], at most 31 chars;
+ * numbers strict decimals ([+-]digits[.digits][e[+-]digits], nothing else:
+ * no NaN, inf, hex, spaces), finite, not negative, within the column's range;
+ * an empty number means unmeasured (NaN) except in key columns; status "ok",
+ * "skipped:<reason>" or "error:<reason>"; an ok row has time_us and algbw;
+ * no two rows with the same join key. A header-only file gives zero rows
+ * (valid here; the compare tool decides what nothing to compare means). */
+#ifndef CB_RESULTS_H
+#define CB_RESULTS_H
+
+#include <stddef.h>
+
+#include "cb_status.h"
+
+#define CB_RES_NAME 32
+#define CB_RES_TEXT 256
+#define CB_RES_PATH 1024
+
+/* Columns a summary CSV must have (by name). Others are ignored; the
+ * repeat columns (repeats, time_us_rep_min/max, busbw_GBps_rep_min/max) are
+ * used when present. */
+#define CB_RES_REQUIRED "schema backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps status"
+
+enum cb_row_state { CB_ROW_OK, CB_ROW_SKIPPED, CB_ROW_ERROR };
+
+struct cb_res_row {
+	/* join key: backend, algo, nranks, bytes, dtype, op, in_place */
+	char backend[CB_RES_NAME], algo[CB_RES_NAME], dtype[CB_RES_NAME], op[CB_RES_NAME];
+	int nranks, in_place;
+	unsigned long long bytes;
+	int repeats;                          /* 0: column absent or empty */
+	double time_us, time_us_rep_min, time_us_rep_max; /* us; NaN = empty */
+	double algbw, busbw, busbw_rep_min, busbw_rep_max; /* GB/s; NaN = empty */
+	enum cb_row_state state;
+	char status[CB_RES_TEXT];             /* the status field, truncated */
+	size_t line;                          /* 1-based line in the CSV */
+};
+
+struct cb_res_launch {                        /* one *.meta.json sidecar */
+	char file[CB_RES_PATH];
+	char backend[CB_RES_NAME];
+	char device[CB_RES_TEXT];             /* GPU model ("gpu_model", else "device");
+					       * "" for host or absent */
+	char cpu_model[CB_RES_TEXT];          /* "" when absent */
+	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
+	int complete;                         /* "status": "complete" */
+};
+
+struct cb_results {
+	char csv[CB_RES_PATH];                /* the CSV that was read */
+	struct cb_res_row *rows;              /* sorted by cb_res_key_cmp */
+	size_t nrows;
+	struct cb_res_launch *launches;       /* sorted by nranks */
+	size_t nlaunches;
+	int meta_missing;                     /* a file argument without its sidecar */
+};
+
+/* Loads path (see the top of this file) into *res. Errors, with a one-line
+ * message naming the file in err and *res left empty: CB_ERR_IO (cannot
+ * read: missing file, a folder without summary.csv), CB_ERR_ARG (invalid
+ * content, see the top), CB_ERR_NOMEM. */
+enum cb_status cb_results_load(const char *path, struct cb_results *res, char *err,
+			       size_t errlen);
+
+/* Parses and validates len bytes of summary CSV at buf (name is used in
+ * messages) into res->rows, sorted; the launches are untouched. Same errors
+ * as cb_results_load, without CB_ERR_IO; on error res->rows is empty. This is
+ * the code the fuzz target drives. */
+enum cb_status cb_results_parse_csv(const char *buf, size_t len, const char *name,
+				    struct cb_results *res, char *err, size_t errlen);
+
+/* Reads the summary CSV file at path (at most 256 MiB) into res->rows with
+ * the checks of cb_results_parse_csv; CB_ERR_IO when it cannot be read. */
+enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, char *err,
+				   size_t errlen);
+
+/* Parses one launch sidecar (len bytes of JSON at buf; name for messages and
+ * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
+ * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
+ * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
+ * "status" when present. Errors: CB_ERR_ARG
+ * (not JSON, with jansson's line and text; a missing or mistyped key). */
+enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
+				     struct cb_res_launch *out, char *err, size_t errlen);
+
+/* Join-key order: backend, nranks, dtype, op, in_place, algo, then bytes
+ * numerically (so rows of one algorithm come together, small to large).
+ * Returns <0, 0 (same key), >0. */
+int cb_res_key_cmp(const struct cb_res_row *a, const struct cb_res_row *b);
+
+/* Frees what cb_results_load or the parsers allocated; res is left empty. */
+void cb_results_free(struct cb_results *res);
+
+#endif

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# collbench-compare on crafted inputs: each case checks the exit status
+# (0 no regression, 1 regression, 2 usage or input error; never a crash) and
+# the message or row name that must appear.
+#   compare.sh BIN CASE
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+bin=$1 case=$2
+cmp="$bin/collbench-compare"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export LC_ALL=C
+
+header="schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter"
+
+# row ALGO BYTES TIME_US TIME_LO TIME_HI: one ok float-sum row on 2 ranks,
+# bandwidths computed from the times as allreduce_perf does (copy: no busbw).
+row() {
+	awk -v a="$1" -v b="$2" -v t="$3" -v lo="$4" -v hi="$5" 'BEGIN {
+		bw = b / t / 1e3; f = (a == "copy") ? "" : 1
+		busbw = (f == "") ? "" : sprintf("%.6g", bw)
+		blo = (f == "") ? "" : sprintf("%.6g", b / hi / 1e3)
+		bhi = (f == "") ? "" : sprintf("%.6g", b / lo / 1e3)
+		printf "collbench-summary-1,host,%s,2,%d,%d,float,sum,0,20,%.6g,%.6g,%.6g,%.6g,%.6g,%s,0,,,,ok,5,3,%.6g,%.6g,%s,%s,0\n",
+			a, b, b / 4, t, t, lo, hi, bw, busbw, lo, hi, blo, bhi }'
+}
+
+# meta FILE [BACKEND DEVICE RANKS_PER_NODE CPU]: a launch sidecar.
+meta() {
+	cat >"$1" <<EOF
+{"schema": "collbench-meta-1", "backend": "${2:-host}", "device": "${3:-}",
+ "host": {"cpu_model": "${5:-Test CPU}", "cpus_online": 2, "hostname": "t"},
+ "mpi": {"nranks": 2, "ranks_per_node": ${4:-2}, "nnodes": 1},
+ "status": "complete", "tool": "allreduce_perf"}
+EOF
+}
+
+# mkrun DIR: a run folder with 8 rows (ps, ring, mpi, copy x 1M, 64M).
+mkrun() {
+	mkdir -p "$1"
+	{
+		echo "$header"
+		row ps 1048576 700 690 710
+		row ps 67108864 38000 37500 38500
+		row ring 1048576 100 99 101
+		row ring 67108864 11000 10800 11200
+		row mpi 1048576 300 295 305
+		row mpi 67108864 28000 27500 28500
+		row copy 1048576 90 89 91
+		row copy 67108864 10000 9900 10100
+	} >"$1/summary.csv"
+	meta "$1/np2.meta.json"
+}
+
+# edit DIR ALGO BYTES COLUMN VALUE [COLUMN VALUE ...]: sets columns of one row;
+# a VALUE "*F" multiplies the number there by F.
+edit() {
+	local dir=$1 algo=$2 bytes=$3 IFS=$'\037'
+	shift 3
+	awk -F, -v OFS=, -v algo="$algo" -v bytes="$bytes" -v sets="$*" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; n = split(sets, s, "\037"); print; next }
+		$col["algo"] == algo && $col["bytes"] == bytes {
+			for (k = 1; k < n; k += 2) {
+				c = col[s[k]]; v = s[k + 1]
+				$c = (v ~ /^\*/) ? sprintf("%.6g", $c * substr(v, 2)) : v
+			}
+		}
+		{ print }' "$dir/summary.csv" >"$dir/tmp" && mv "$dir/tmp" "$dir/summary.csv"
+}
+
+# expect STATUS PATTERN ARGS...: runs collbench-compare ARGS; the exit status
+# must be STATUS and PATTERN must appear in stdout+stderr.
+expect() {
+	local want=$1 pattern=$2 rc
+	shift 2
+	"$cmp" "$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	cat "$t/out" "$t/err" >"$t/all"
+	[ "$rc" = "$want" ] || { cat "$t/all" >&2; fail "exit $rc, expected $want for: $*"; }
+	grep -q -- "$pattern" "$t/all" || { cat "$t/all" >&2; fail "no '$pattern' for: $*"; }
+}
+
+# last_line_is TEXT: the summary line is the last line of stdout.
+last_line_is() {
+	[ "$(tail -n 1 "$t/out")" = "$1" ] || { cat "$t/out" >&2; fail "last line is not '$1'"; }
+}
+
+mkrun "$t/base"
+cp -r "$t/base" "$t/cur"
+# a row 20% slower in every number (bands included)
+slow20=(busbw_GBps "*0.8" busbw_GBps_rep_min "*0.8" busbw_GBps_rep_max "*0.8" algbw_GBps "*0.8"
+	time_us "*1.25" time_us_rep_min "*1.25" time_us_rep_max "*1.25")
+
+case $case in
+identical)
+	expect 0 "8 same" "$t/base" "$t/cur"
+	last_line_is "0 regressions, 0 improvements, 8 same, 0 missing"
+	# the same through the file arguments (np2.csv + np2.meta.json)
+	cp "$t/base/summary.csv" "$t/np2.csv" && meta "$t/np2.meta.json"
+	expect 0 "8 same" "$t/base" "$t/np2.csv"
+	! grep -q "no metadata" "$t/err" || fail "the sidecar of np2.csv was not read"
+	;;
+identical_real)
+	# a real run folder of allreduce_perf (results/reference), against itself
+	ref="$CB_TESTS_DIR/../results/reference"
+	expect 0 " 0 missing" "$ref" "$ref"
+	grep -Eq "^0 regressions, 0 improvements, [0-9]+ same, 0 missing$" "$t/out" ||
+		fail "unexpected summary: $(tail -n 1 "$t/out")"
+	;;
+slower20)
+	edit "$t/cur" ring 67108864 "${slow20[@]}"
+	expect 1 "regression  *ring np2 64M float sum" "$t/base" "$t/cur"
+	last_line_is "1 regression, 0 improvements, 7 same, 0 missing"
+	grep -q -- "-20.0%" "$t/out" || fail "change -20.0% not shown"
+	# time: the same row, mirrored rule
+	expect 1 "regression  *ring np2 64M" --metric time "$t/base" "$t/cur"
+	# 25% tolerance lets it through
+	expect 0 "8 same" --tolerance 25 "$t/base" "$t/cur"
+	;;
+slower20_busbw_only)
+	# only busbw_GBps edited (its repeat band no longer holds it): still caught
+	edit "$t/cur" ring 67108864 busbw_GBps "*0.8"
+	expect 1 "regression  *ring np2 64M" "$t/base" "$t/cur"
+	grep -q "outside their own repeat band" "$t/err" || fail "no warning on the edited band"
+	;;
+noise_overlap)
+	# 20% lower, but the current repeats reach into the baseline's band
+	edit "$t/cur" ring 67108864 busbw_GBps "*0.8" busbw_GBps_rep_min "*0.7" busbw_GBps_rep_max 6.0
+	expect 0 "8 same" "$t/base" "$t/cur"
+	;;
+improvement)
+	edit "$t/cur" mpi 1048576 busbw_GBps "*1.3" busbw_GBps_rep_min "*1.3" busbw_GBps_rep_max "*1.3"
+	expect 0 "improvement  *mpi np2 1M" "$t/base" "$t/cur"
+	last_line_is "0 regressions, 1 improvement, 7 same, 0 missing"
+	;;
+copy_algbw)
+	# copy rows have no busbw: compared on algbw (time band)
+	edit "$t/cur" copy 67108864 algbw_GBps "*0.5" time_us "*2" time_us_rep_min "*2" time_us_rep_max "*2"
+	expect 1 "regression  *copy np2 64M float sum *algbw" "$t/base" "$t/cur"
+	grep -q "compared on algbw" "$t/err" || fail "no note on the algbw fallback"
+	;;
+missing)
+	grep -v ",ps,2,1048576," "$t/base/summary.csv" >"$t/cur/summary.csv"
+	expect 0 "ps np2 1M float sum: only in baseline" "$t/base" "$t/cur"
+	last_line_is "0 regressions, 0 improvements, 7 same, 1 missing"
+	expect 1 "1 missing" --strict "$t/base" "$t/cur"
+	# the other way round, and a row skipped in the current run
+	expect 0 "only in current" "$t/cur" "$t/base"
+	edit "$t/base" mpi 67108864 status "skipped:test"
+	expect 1 "skipped in current" --strict "$t/cur" "$t/base"
+	;;
+failed)
+	edit "$t/cur" ps 1048576 status "error:3 wrong elements"
+	expect 1 "failed  *ps np2 1M" "$t/base" "$t/cur"
+	last_line_is "1 regression (1 failed), 0 improvements, 7 same, 0 missing"
+	;;
+filters)
+	edit "$t/cur" ring 1048576 "${slow20[@]}"
+	expect 0 "4 same" --min-bytes 2M "$t/base" "$t/cur"
+	expect 0 "2 same" --algo mpi "$t/base" "$t/cur"
+	expect 1 "ring np2 1M" --algo ring,mpi "$t/base" "$t/cur"
+	expect 2 "nothing to compare" --algo nosuch "$t/base" "$t/cur"
+	;;
+formats)
+	edit "$t/cur" ring 67108864 "${slow20[@]}"
+	expect 1 "^regression,host,ring,2,67108864,float,sum,0,busbw," --format csv "$t/base" "$t/cur"
+	[ "$(wc -l <"$t/out")" = 9 ] || fail "csv: expected a header and 8 rows"
+	head -n 1 "$t/out" | grep -q "^verdict,backend,algo,nranks,bytes," || fail "csv header"
+	grep -q "^1 regression, 0 improvements, 7 same, 0 missing$" "$t/err" || fail "csv: summary on stderr"
+	expect 1 '"summary_line": "1 regression, 0 improvements, 7 same, 0 missing"' --format json "$t/base" "$t/cur"
+	grep -q '"verdict": "regression"' "$t/out" || fail "json: no regression row"
+	[ "$(tail -c 2 "$t/out" | head -c 1)" = "}" ] || fail "json: output does not end with the object"
+	expect 1 "^| \*\*regression\*\* | ring np2 64M float sum |" --format markdown "$t/base" "$t/cur"
+	# regressions first, the summary line last
+	grep "^| " "$t/out" | sed -n 2p | grep -q regression || fail "markdown: regression not first"
+	last_line_is "1 regression, 0 improvements, 7 same, 0 missing"
+	head -n 1 "$t/out" | grep -q "REGRESSION" || fail "markdown: title"
+	;;
+meta_backend)
+	sed -i 's/,host,/,cuda,/' "$t/cur/summary.csv"
+	meta "$t/cur/np2.meta.json" cuda "NVIDIA H100"
+	expect 2 "backends differ: baseline 'host', current 'cuda'" "$t/base" "$t/cur"
+	grep -q "not comparable" "$t/err" || fail "no refusal line"
+	# --force: compared anyway (nothing joins: backend is part of the key)
+	expect 2 "compared anyway" --force "$t/base" "$t/cur"
+	;;
+meta_device)
+	meta "$t/base/np2.meta.json" host "NVIDIA A100-SXM4-80GB"
+	meta "$t/cur/np2.meta.json" host "NVIDIA H100 80GB HBM3"
+	expect 2 "GPU models differ" "$t/base" "$t/cur"
+	expect 0 "compared anyway: --force" --force "$t/base" "$t/cur"
+	;;
+meta_placement)
+	meta "$t/cur/np2.meta.json" host "" 1
+	expect 2 "2 ranks placed differently: baseline 2 per node on 1 node(s)" "$t/base" "$t/cur"
+	;;
+meta_dtype)
+	sed -i 's/,float,/,double,/' "$t/cur/summary.csv"
+	expect 2 "dtypes differ: baseline 'float', current 'double'" "$t/base" "$t/cur"
+	;;
+meta_cpu_warns)
+	meta "$t/cur/np2.meta.json" host "" 2 "Other CPU"
+	expect 0 "warning: CPU models differ" "$t/base" "$t/cur"
+	;;
+meta_absent_warns)
+	rm "$t/cur/np2.meta.json"
+	expect 0 "no metadata sidecar" "$t/base" "$t/cur"
+	;;
+meta_malformed)
+	echo '{"schema": "collbench-meta-1", "backend": ' >"$t/cur/np2.meta.json"
+	expect 2 "np2.meta.json: not valid JSON: line" "$t/base" "$t/cur"
+	echo '{"schema": "collbench-meta-1", "backend": "host", "mpi": {"nranks": "two"}}' >"$t/cur/np2.meta.json"
+	expect 2 'missing or invalid key "mpi.nranks"' "$t/base" "$t/cur"
+	;;
+malformed)
+	f=$t/cur/summary.csv
+	: >"$f"
+	expect 2 "empty file" "$t/base" "$t/cur"
+	echo "$header" >"$f"
+	expect 2 "nothing to compare" "$t/base" "$t/cur"
+	{ echo "$header"; echo "collbench-summary-1,host,ring,2,1048576"; } >"$f"
+	expect 2 "line 2 has a different number of fields" "$t/base" "$t/cur"
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 busbw_GBps fast
+	expect 2 "line [0-9]*: column busbw_GBps: 'fast' is not a number" "$t/base" "$t/cur"
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 time_us 1e999
+	expect 2 "column time_us: 1e999 is out of range" "$t/base" "$t/cur"
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 bytes 123456789012345678901234567890
+	expect 2 "column bytes: .* is out of range" "$t/base" "$t/cur"
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 busbw_GBps NaN
+	expect 2 "'NaN' is not a number" "$t/base" "$t/cur"
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 schema collbench-summary-2
+	expect 2 "schema 'collbench-summary-2' is not collbench-summary-1" "$t/base" "$t/cur"
+	cut -d, -f1-6,8- "$t/base/summary.csv" >"$f"
+	expect 2 "no column 'dtype'" "$t/base" "$t/cur"
+	head -c 700 "$t/base/summary.csv" >"$f"
+	expect 2 "different number of fields" "$t/base" "$t/cur"
+	{ echo "$header"; printf 'collbench-summary-1,"host\n'; } >"$f"
+	expect 2 "not valid CSV" "$t/base" "$t/cur"
+	head -c 3000 /dev/urandom >"$f"
+	"$cmp" "$t/base" "$t/cur" >/dev/null 2>&1
+	[ $? = 2 ] || fail "random bytes: exit status is not 2"
+	# a rank CSV is a different schema
+	printf 'schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n' >"$f"
+	expect 2 "no column" "$t/base" "$t/cur"
+	;;
+usage)
+	expect 2 "expected BASELINE and CURRENT" "$t/base"
+	expect 2 "expected BASELINE and CURRENT" "$t/base" "$t/cur" "$t/cur"
+	expect 2 "'--nope' is not a known option" --nope "$t/base" "$t/cur"
+	expect 2 "--tolerance: invalid value 'five'" --tolerance five "$t/base" "$t/cur"
+	expect 2 "--metric: invalid value" --metric speed "$t/base" "$t/cur"
+	expect 2 "needs a value" "$t/base" "$t/cur" --format
+	expect 2 "cannot open $t/nothere" "$t/base" "$t/nothere"
+	mkdir "$t/emptydir"
+	expect 2 "not a run folder" "$t/emptydir" "$t/cur"
+	expect 0 "exit status: 0 no regression" --help
+	;;
+*)
+	fail "unknown case '$case'"
+	;;
+esac
+echo "compare.sh $case: ok"

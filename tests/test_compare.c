@@ -1,0 +1,296 @@
+/* Unit tests: collbench-compare's verdict rule, bands, join, summary line,
+ * and the reader's validation of summary CSV and metadata text. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cb_compare.h"
+#include "cb_results.h"
+
+#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+static const char header[] =
+	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
+	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
+	"busbw_GBps_rep_max\n";
+
+static struct cb_band band(double v, double lo, double hi)
+{
+	return (struct cb_band){ v, lo, hi };
+}
+
+static void test_verdict_rule(void **state)
+{
+	struct cb_band b = band(10, 9.8, 10.2), p = band(10, 10, 10);
+	struct cb_band c;
+
+	(void)state;
+	assert_int_equal(cb_verdict_of(&b, &b, 0.05, 1), CB_V_SAME);
+	c = band(8, 7.9, 8.1); /* 20% lower, bands apart */
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_REGRESSION);
+	c = band(8, 7.0, 9.9); /* 20% lower, but its noise reaches the baseline's */
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
+	c = band(9.6, 9.55, 9.65); /* 4% lower, bands apart: within tolerance */
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
+	c = band(12, 11.9, 12.1);
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_IMPROVEMENT);
+	c = band(12, 10.1, 12.1); /* overlaps b.hi = 10.2 */
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
+	/* points: the tolerance alone decides; exactly at the edge is same */
+	c = band(9.5, 9.5, 9.5);
+	assert_int_equal(cb_verdict_of(&p, &c, 0.05, 1), CB_V_SAME);
+	c = band(9.49, 9.49, 9.49);
+	assert_int_equal(cb_verdict_of(&p, &c, 0.05, 1), CB_V_REGRESSION);
+	assert_int_equal(cb_verdict_of(&p, &p, 0, 1), CB_V_SAME);
+}
+
+static void test_verdict_time_mirrored(void **state)
+{
+	struct cb_band b = band(100, 98, 102), c = band(125, 124, 126);
+
+	(void)state;
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 0), CB_V_REGRESSION);
+	assert_int_equal(cb_verdict_of(&c, &b, 0.05, 0), CB_V_IMPROVEMENT);
+	c = band(125, 101, 126);
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 0), CB_V_SAME);
+	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
+}
+
+static struct cb_res_row ok_row(double t, double tlo, double thi, double busbw, double blo,
+				double bhi)
+{
+	struct cb_res_row r;
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.backend, "host");
+	strcpy(r.algo, "ring");
+	strcpy(r.dtype, "float");
+	strcpy(r.op, "sum");
+	r.nranks = 2;
+	r.bytes = 1000;
+	r.time_us = t, r.time_us_rep_min = tlo, r.time_us_rep_max = thi;
+	r.algbw = 1000 / t / 1e3;
+	r.busbw = busbw, r.busbw_rep_min = blo, r.busbw_rep_max = bhi;
+	r.state = CB_ROW_OK;
+	return r;
+}
+
+static void test_row_band(void **state)
+{
+	struct cb_res_row r = ok_row(10, 8, 20, 1.0, 0.5, 1.25);
+	struct cb_band b;
+
+	(void)state;
+	assert_int_equal(cb_row_band(&r, CB_METRIC_BUSBW, &b), 0);
+	assert_near(b.lo, 0.5, 0), assert_near(b.hi, 1.25, 0);
+	assert_int_equal(cb_row_band(&r, CB_METRIC_TIME, &b), 0);
+	assert_near(b.lo, 8, 0), assert_near(b.hi, 20, 0);
+	/* algbw 0.1 GB/s; slowest repeat (20 us) -> 0.05, fastest (8 us) -> 0.125 */
+	assert_int_equal(cb_row_band(&r, CB_METRIC_ALGBW, &b), 0);
+	assert_near(b.value, 0.1, 1e-12);
+	assert_near(b.lo, 0.05, 1e-12), assert_near(b.hi, 0.125, 1e-12);
+	/* no repeat columns: a point */
+	r = ok_row(10, NAN, NAN, 1.0, NAN, NAN);
+	assert_int_equal(cb_row_band(&r, CB_METRIC_BUSBW, &b), 0);
+	assert_true(b.lo == 1.0 && b.hi == 1.0);
+	assert_int_equal(cb_row_band(&r, CB_METRIC_ALGBW, &b), 0);
+	assert_true(b.lo == b.value && b.hi == b.value);
+	/* a value outside its band (an edited file): band ignored, says so */
+	r = ok_row(10, 8, 20, 0.4, 0.5, 1.25);
+	assert_int_equal(cb_row_band(&r, CB_METRIC_BUSBW, &b), 1);
+	assert_true(b.lo == 0.4 && b.hi == 0.4);
+	/* just outside by CSV rounding: kept, clamped */
+	r = ok_row(10, 8, 20, 1.0, 1.000001, 1.25);
+	assert_int_equal(cb_row_band(&r, CB_METRIC_BUSBW, &b), 0);
+	assert_near(b.lo, 1.0, 0);
+	/* copy: no busbw */
+	r = ok_row(10, 8, 20, NAN, NAN, NAN);
+	assert_int_equal(cb_row_band(&r, CB_METRIC_BUSBW, &b), -1);
+	assert_true(isnan(b.value));
+}
+
+/* Parses text (header + rows) into res; returns the status. */
+static enum cb_status parse(const char *rows, struct cb_results *res, char *err)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s%s", header, rows);
+	memset(res, 0, sizeof(*res));
+	err[0] = '\0';
+	return cb_results_parse_csv(buf, strlen(buf), "t.csv", res, err, 512);
+}
+
+#define ROW(algo, bytes, busbw, lo, hi, status) \
+	"collbench-summary-1,host," algo ",2," bytes ",1,float,sum,0,20,10,1," busbw "," status \
+	",3,9,11," lo "," hi "\n"
+
+static void test_parse_valid_sorted(void **state)
+{
+	struct cb_results r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse(ROW("ring", "4096", "2", "1.5", "2.5", "ok")
+			       ROW("ps", "1024", "1", "0.9", "1.1", "ok")
+			       ROW("ring", "1024", "", "", "", "skipped:no reason"),
+			       &r, err), CB_OK);
+	assert_int_equal(r.nrows, 3);
+	assert_string_equal(r.rows[0].algo, "ps");
+	assert_string_equal(r.rows[1].algo, "ring");
+	assert_true(r.rows[1].bytes == 1024 && r.rows[1].state == CB_ROW_SKIPPED);
+	assert_true(isnan(r.rows[1].busbw));
+	assert_true(r.rows[2].bytes == 4096 && r.rows[2].repeats == 3);
+	assert_near(r.rows[2].busbw_rep_max, 2.5, 0);
+	cb_results_free(&r);
+	/* header only: valid, no rows */
+	assert_int_equal(parse("", &r, err), CB_OK);
+	assert_int_equal(r.nrows, 0);
+	cb_results_free(&r);
+}
+
+/* Each malformed input: CB_ERR_ARG and a message holding want. */
+static void expect_bad(const char *text, int with_header, const char *want)
+{
+	struct cb_results r;
+	char err[512] = "", buf[4096];
+	enum cb_status st;
+
+	snprintf(buf, sizeof(buf), "%s%s", with_header ? header : "", text);
+	memset(&r, 0, sizeof(r));
+	st = cb_results_parse_csv(buf, strlen(buf), "t.csv", &r, err, sizeof(err));
+	if (st != CB_ERR_ARG || !strstr(err, want))
+		fail_msg("input '%s': status %d, message '%s', expected '%s'", text, st, err, want);
+	assert_null(r.rows);
+}
+
+static void test_parse_malformed(void **state)
+{
+	(void)state;
+	expect_bad("", 0, "empty file");
+	expect_bad("a,b\n1,2\n", 0, "no column 'schema'");
+	expect_bad("collbench-summary-1,host,ring\n", 1, "different number of fields");
+	expect_bad("\"unterminated\n", 0, "not valid CSV");
+	expect_bad(ROW("ring", "1024", "abc", "1", "2", "ok"), 1, "'abc' is not a number");
+	expect_bad(ROW("ring", "1024", "nan", "1", "2", "ok"), 1, "not a number");
+	expect_bad(ROW("ring", "1024", "inf", "1", "2", "ok"), 1, "not a number");
+	expect_bad(ROW("ring", "1024", "0x10", "1", "2", "ok"), 1, "not a number");
+	expect_bad(ROW("ring", "1024", "1e999", "1", "2", "ok"), 1, "out of range");
+	expect_bad(ROW("ring", "1024", "1e300", "1", "2", "ok"), 1, "out of range");
+	expect_bad(ROW("ring", "1024", "-1", "1", "2", "ok"), 1, "out of range");
+	expect_bad(ROW("ring", "1024", "1.2.3", "1", "2", "ok"), 1, "not a number");
+	expect_bad(ROW("ring", "99999999999999999999999", "1", "1", "2", "ok"), 1,
+		   "out of range");
+	expect_bad(ROW("ring", "-5", "1", "1", "2", "ok"), 1, "not a whole number");
+	expect_bad(ROW("ring", "", "1", "1", "2", "ok"), 1, "bytes is empty");
+	expect_bad(ROW("ri ng", "1024", "1", "1", "2", "ok"), 1, "not a valid name");
+	expect_bad(ROW("ring", "1024", "1", "1", "2", "fine"), 1, "status 'fine'");
+	expect_bad(ROW("ring", "1024", "1", "1", "2", "ok") ROW("ring", "1024", "1", "1", "2", "ok"),
+		   1, "same row as line 2");
+	expect_bad("collbench-summary-2,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
+		   "schema 'collbench-summary-2'");
+	expect_bad("collbench-rank-1,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
+		   "not collbench-summary-1");
+	/* an ok row must have its time */
+	expect_bad("collbench-summary-1,host,ring,2,8,2,float,sum,0,20,,1,1,ok,1,,,,\n", 1,
+		   "time_us is empty");
+}
+
+static void test_parse_meta(void **state)
+{
+	const char good[] = "{\"schema\":\"collbench-meta-1\",\"backend\":\"host\",\"device\":\"\","
+			    "\"host\":{\"cpu_model\":\"X\"},\"mpi\":{\"nranks\":4,"
+			    "\"ranks_per_node\":2,\"nnodes\":2},\"status\":\"complete\"}";
+	struct cb_res_launch l;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(cb_results_parse_meta(good, strlen(good), "m", &l, err, sizeof(err)),
+			 CB_OK);
+	assert_true(l.nranks == 4 && l.ranks_per_node == 2 && l.nnodes == 2 && l.complete);
+	assert_string_equal(l.cpu_model, "X");
+	/* the GPU model: "gpu_model" when present (device may hold bus ids) */
+	{
+		const char gpu[] = "{\"schema\":\"collbench-meta-1\",\"backend\":\"cuda\","
+				   "\"device\":\"NVIDIA H200 (0000:1a:00.0)\",\"gpu_model\":"
+				   "\"NVIDIA H200\",\"mpi\":{\"nranks\":1,\"ranks_per_node\":1}}";
+
+		assert_int_equal(cb_results_parse_meta(gpu, strlen(gpu), "m", &l, err, sizeof(err)),
+				 CB_OK);
+		assert_string_equal(l.device, "NVIDIA H200");
+		assert_false(l.complete);
+	}
+	assert_int_equal(cb_results_parse_meta("{", 1, "m", &l, err, sizeof(err)), CB_ERR_ARG);
+	assert_non_null(strstr(err, "not valid JSON"));
+	assert_int_equal(cb_results_parse_meta("[]", 2, "m", &l, err, sizeof(err)), CB_ERR_ARG);
+	assert_int_equal(cb_results_parse_meta("{\"schema\":\"collbench-run-1\"}", 28, "m", &l,
+					       err, sizeof(err)), CB_ERR_ARG);
+	assert_non_null(strstr(err, "not a launch metadata file"));
+}
+
+/* A two-row baseline against currents: verdicts, counts, summary line. */
+static void test_join_and_summary(void **state)
+{
+	struct cb_results b, c;
+	struct cb_comparison cmp;
+	struct cb_compare_opts o = { CB_METRIC_BUSBW, 0.05, 0, NULL, 0 };
+	char err[512], line[256];
+
+	(void)state;
+	assert_int_equal(parse(ROW("ring", "1024", "10", "9.9", "10.1", "ok")
+			       ROW("ps", "1024", "5", "4.9", "5.1", "ok")
+			       ROW("mpi", "1024", "5", "4.9", "5.1", "ok")
+			       ROW("nccl", "1024", "", "", "", "skipped:host"), &b, err), CB_OK);
+	assert_int_equal(parse(ROW("ring", "1024", "8", "7.9", "8.1", "ok")
+			       ROW("ps", "1024", "5", "4.9", "5.1", "error:3 wrong elements")
+			       ROW("copy", "1024", "", "", "", "ok")
+			       ROW("nccl", "1024", "", "", "", "skipped:host"), &c, err), CB_OK);
+	assert_int_equal(cb_compare_runs(&b, &c, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cmp.nrows, 4); /* nccl skipped in both: counted, not listed */
+	assert_int_equal(cmp.count[CB_V_REGRESSION], 1);
+	assert_int_equal(cmp.count[CB_V_FAILED], 1);
+	assert_int_equal(cmp.count[CB_V_MISSING], 2);
+	assert_int_equal(cmp.count[CB_V_SKIPPED], 1);
+	assert_true(cb_compare_failed(&cmp, 0));
+	cb_compare_summary(&cmp, line, sizeof(line));
+	assert_string_equal(line, "2 regressions (1 failed), 0 improvements, 0 same, 2 missing, "
+			    "1 skipped");
+	cb_comparison_free(&cmp);
+	/* filters: only mpi -> 1 missing, 0 regressions; strict fails on it */
+	o.algos = "mpi";
+	assert_int_equal(cb_compare_runs(&b, &c, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cmp.nrows, 1);
+	assert_false(cb_compare_failed(&cmp, 0));
+	assert_true(cb_compare_failed(&cmp, 1));
+	cb_compare_summary(&cmp, line, sizeof(line));
+	assert_string_equal(line, "0 regressions, 0 improvements, 0 same, 1 missing");
+	cb_comparison_free(&cmp);
+	/* identical: all same */
+	o.algos = NULL;
+	assert_int_equal(cb_compare_runs(&b, &b, &o, &cmp, err, sizeof(err)), CB_OK);
+	cb_compare_summary(&cmp, line, sizeof(line));
+	assert_string_equal(line, "0 regressions, 0 improvements, 3 same, 0 missing, 1 skipped");
+	assert_false(cb_compare_failed(&cmp, 1));
+	cb_comparison_free(&cmp);
+	cb_results_free(&b);
+	cb_results_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_rule),
+		cmocka_unit_test(test_verdict_time_mirrored),
+		cmocka_unit_test(test_row_band),
+		cmocka_unit_test(test_parse_valid_sorted),
+		cmocka_unit_test(test_parse_malformed),
+		cmocka_unit_test(test_parse_meta),
+		cmocka_unit_test(test_join_and_summary),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
