@@ -122,6 +122,8 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 						 (json_int_t)si.totalram * (json_int_t)si.mem_unit));
 	json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node));
 	json_object_set_new(m, "device", json_string(be->device_desc));
+	/* what collbench-compare matches runs on: the model, not the bus ids */
+	json_object_set_new(m, "gpu_model", json_string(be->device_model));
 	json_object_set_new(m, "options", json_string(opts));
 	json_object_set_new(m, "environment", env_settings());
 	json_object_set_new(m, "timing",

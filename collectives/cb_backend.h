@@ -104,6 +104,7 @@ struct cb_backend {
 	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
+	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	size_t pipeline_bytes; /* preferred ring slice: small on the host (cache),
 				* large on a GPU (launch and flag costs) */
 	void *impl;

@@ -123,6 +123,7 @@ static enum cb_status cuda_init(struct cb_backend *be)
 		goto out_free;
 	cudaGetDeviceProperties(&p, cs->device);
 	describe(be, p.name);
+	snprintf(be->device_model, sizeof(be->device_model), "%.95s", p.name);
 	/* each slice costs a kernel launch and two stream memory operations
 	 * (a few us): slices of 16 MiB keep that under a few percent at HBM speed */
 	be->pipeline_bytes = (size_t)16 << 20;
