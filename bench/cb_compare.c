@@ -92,16 +92,42 @@ static int kept(const struct cb_res_row *r, const struct cb_compare_opts *o)
 	return r && r->bytes >= o->min_bytes && algo_selected(o->algos, r->algo);
 }
 
-/* The band of one side for metric m; busbw falls back to algbw (copy rows).
- * Sets *inconsistent when the file's repeat band had to be ignored. */
-static enum cb_metric side_band(const struct cb_res_row *r, enum cb_metric m,
-				struct cb_band *out, int *inconsistent)
+int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v)
 {
-	int rc = cb_row_band(r, m, out);
+	double k, lo = r->time_us_median_rep_min, hi = r->time_us_median_rep_max;
 
+	*v = *r;
+	if (!(r->time_us_median > 0) || !(r->time_us > 0))
+		return 0;
+	k = r->time_us / r->time_us_median;
+	v->time_us = r->time_us_median;
+	v->algbw = r->algbw * k;
+	v->busbw = r->busbw * k; /* NaN stays NaN (copy rows) */
+	v->time_us_rep_min = lo;
+	v->time_us_rep_max = hi;
+	/* bandwidth = constant / time: the slowest repeat's median gives the lowest */
+	v->busbw_rep_min = hi > 0 ? v->busbw * v->time_us / hi : NAN;
+	v->busbw_rep_max = lo > 0 ? v->busbw * v->time_us / lo : NAN;
+	return 1;
+}
+
+/* The band of one side for metric m and the chosen statistic; busbw falls
+ * back to algbw (copy rows). Sets *inconsistent when the file's repeat band
+ * had to be ignored, *no_median when the median was asked for but absent. */
+static enum cb_metric side_band(const struct cb_res_row *r, enum cb_metric m, enum cb_stat stat,
+				struct cb_band *out, int *inconsistent, int *no_median)
+{
+	struct cb_res_row view;
+	int rc;
+
+	if (stat == CB_STAT_MEDIAN && !cb_row_median_view(r, &view))
+		*no_median = 1;
+	if (stat != CB_STAT_MEDIAN)
+		view = *r;
+	rc = cb_row_band(&view, m, out);
 	if (rc < 0 && m == CB_METRIC_BUSBW) {
 		m = CB_METRIC_ALGBW;
-		rc = cb_row_band(r, m, out);
+		rc = cb_row_band(&view, m, out);
 	}
 	*inconsistent |= rc == 1;
 	return m;
@@ -113,15 +139,16 @@ static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts 
 			   struct cb_comparison *out)
 {
 	enum cb_metric m = o->metric;
-	int bad = 0;
+	int bad = 0, no_median = 0;
 
 	if (m == CB_METRIC_BUSBW && (isnan(row->base->busbw) || isnan(row->cur->busbw))) {
 		m = CB_METRIC_ALGBW;
 		out->fallback++;
 	}
 	row->metric = m;
-	side_band(row->base, m, &row->b, &bad);
-	side_band(row->cur, m, &row->c, &bad);
+	side_band(row->base, m, o->stat, &row->b, &bad, &no_median);
+	side_band(row->cur, m, o->stat, &row->c, &bad, &no_median);
+	out->no_median += no_median;
 	if (bad) {
 		out->inconsistent++;
 		snprintf(row->note, sizeof(row->note), "repeat band without the value: ignored");
@@ -136,7 +163,7 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 {
 	const struct cb_res_row *b = row->base, *c = row->cur;
 	enum cb_row_state bs = b ? b->state : CB_ROW_SKIPPED, cs = c ? c->state : CB_ROW_SKIPPED;
-	int ignored = 0; /* one side only: shown, not judged */
+	int ignored = 0, no_median = 0; /* one side only: shown, not judged */
 
 	row->metric = o->metric;
 	row->b.value = row->b.lo = row->b.hi = NAN;
@@ -147,9 +174,9 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 		return;
 	}
 	if (b && bs == CB_ROW_OK)
-		row->metric = side_band(b, o->metric, &row->b, &ignored);
+		row->metric = side_band(b, o->metric, o->stat, &row->b, &ignored, &no_median);
 	if (c && cs == CB_ROW_OK)
-		row->metric = side_band(c, o->metric, &row->c, &ignored);
+		row->metric = side_band(c, o->metric, o->stat, &row->c, &ignored, &no_median);
 	if (cs == CB_ROW_ERROR) {
 		row->verdict = CB_V_FAILED;
 		snprintf(row->note, sizeof(row->note), "current %.80s", c->status);

@@ -45,8 +45,14 @@ struct cb_band {
 	double value, lo, hi;
 };
 
+/* Which time a row stands for: the mean over iterations (the headline of
+ * allreduce_perf, as nccl-tests) or the median, which one preempted
+ * iteration cannot move; its band comes from each repeat's median. */
+enum cb_stat { CB_STAT_MEDIAN, CB_STAT_MEAN };
+
 struct cb_compare_opts {
 	enum cb_metric metric;
+	enum cb_stat stat;
 	double tolerance;              /* a fraction: 0.05 = 5% */
 	unsigned long long min_bytes;  /* rows with fewer bytes are ignored */
 	const char *algos;             /* comma list to keep; NULL or "" = all */
@@ -68,6 +74,7 @@ struct cb_comparison {
 	size_t count[CB_V_COUNT];            /* rows per verdict, skipped included */
 	size_t fallback;                     /* rows compared on algbw instead of busbw */
 	size_t inconsistent;                 /* rows whose repeat band was ignored */
+	size_t no_median;                    /* rows compared on the mean: no median columns */
 };
 
 /* The verdict of current c against baseline b by the rule at the top; tol is
@@ -86,6 +93,12 @@ enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, 
  * a point, and returns 1. Returns 0 for a band or point from the file, -1
  * (all NaN) when r has no value for m. */
 int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *out);
+
+/* For CB_STAT_MEDIAN: a copy of r standing for its median time: time_us =
+ * time_us_median, algbw and busbw scaled by time_us / time_us_median, the
+ * time band from time_us_median_rep_min/max and the busbw band scaled from
+ * it. Returns 1, or 0 with *v = *r when r lacks the median (older files). */
+int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v);
 
 /* Joins base and cur under o (filters: o->min_bytes, o->algos) into *out.
  * Errors (message in err, *out empty): CB_ERR_NOMEM. */

@@ -47,8 +47,9 @@ static void print_heading(FILE *f, const struct cb_out_info *in, const char *pre
 	const struct cb_compare_opts *o = in->opts;
 
 	fprintf(f, "%sbaseline %s, current %s\n", prefix, in->base_name, in->cur_name);
-	fprintf(f, "%smetric %s (%s, %s is better; rows without busbw: algbw), tolerance %g%%, "
-		"bands: [min, max] over the -R repeats%s%s\n", prefix, cb_metric_name(o->metric),
+	fprintf(f, "%smetric %s of the %s time (%s, %s is better; rows without busbw: algbw), "
+		"tolerance %g%%, bands: [min, max] over the -R repeats%s%s\n", prefix,
+		cb_metric_name(o->metric), o->stat == CB_STAT_MEDIAN ? "median" : "mean",
 		unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
 		100 * o->tolerance, o->min_bytes ? ", rows below --min-bytes ignored" : "",
 		o->algos && *o->algos ? ", --algo filter" : "");

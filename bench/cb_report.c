@@ -22,7 +22,8 @@ static const char summary_header[] =
 	"time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,"
 	"tx_total_bytes,txrx_max_bytes,imbalance,status,"
 	"warmup_iters,repeats,time_us_rep_min,time_us_rep_max,"
-	"busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter\n";
+	"busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
+	"time_us_median_rep_min,time_us_median_rep_max\n";
 static const char rank_header[] =
 	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n";
 
@@ -131,7 +132,7 @@ static void put_line(struct cb_report *r, FILE *f, const char *line)
 
 static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
 {
-	char line[2048], b[14][32], wrong[32];
+	char line[2048], b[16][32], wrong[32];
 
 	if (!r->csv)
 		return;
@@ -141,7 +142,8 @@ static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
 		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
 	/* statuses never hold commas or quotes: reasons are written that way */
 	snprintf(line, sizeof(line),
-		 "%s,%s,%s,%d,%zu,%zu,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s\n",
+		 "%s,%s,%s,%d,%zu,%zu,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,"
+		 "%s,%s\n",
 		 CB_SCHEMA_SUMMARY, w->backend, w->algo, w->nranks, w->bytes, w->count,
 		 cb_dtype_name(w->dt), cb_op_name(w->op), w->in_place, w->iters,
 		 num(b[0], 32, w->time_us.mean), num(b[1], 32, w->time_us.median),
@@ -152,7 +154,8 @@ static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
 		 num(b[8], 32, w->imbalance), w->status, w->warmup, w->repeats,
 		 num(b[9], 32, w->time_us_rep_min), num(b[10], 32, w->time_us_rep_max),
 		 num(b[11], 32, w->busbw_rep_min), num(b[12], 32, w->busbw_rep_max),
-		 num(b[13], 32, w->minflt_per_iter));
+		 num(b[13], 32, w->minflt_per_iter), num(b[14], 32, w->time_us_median_rep_min),
+		 num(b[15], 32, w->time_us_median_rep_max));
 	put_line(r, r->csv, line);
 }
 
@@ -222,6 +225,8 @@ static void write_json(struct cb_report *r, const struct cb_row *w)
 	json_object_set_new(o, "busbw_GBps_rep_min", jnum(w->busbw_rep_min));
 	json_object_set_new(o, "busbw_GBps_rep_max", jnum(w->busbw_rep_max));
 	json_object_set_new(o, "minflt_per_iter", jnum(w->minflt_per_iter));
+	json_object_set_new(o, "time_us_median_rep_min", jnum(w->time_us_median_rep_min));
+	json_object_set_new(o, "time_us_median_rep_max", jnum(w->time_us_median_rep_max));
 	s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 	json_decref(o);
 	if (!s) {

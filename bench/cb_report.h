@@ -9,7 +9,8 @@
  *   time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,
  *   tx_total_bytes,txrx_max_bytes,imbalance,status,
  *   then: warmup_iters,repeats,time_us_rep_min,time_us_rep_max,
- *   busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter
+ *   busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,
+ *   time_us_median_rep_min,time_us_median_rep_max
  * Per-rank CSV: schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,
  *   time_us, then: dtype,op,in_place.
  * Numbers are plain decimals, or empty when unmeasured or not applicable
@@ -36,6 +37,7 @@ struct cb_row {
 	int in_place, iters, warmup, repeats;
 	struct cb_stats time_us;   /* over iterations; NaN fields when not run */
 	double time_us_rep_min, time_us_rep_max; /* over repeats' means */
+	double time_us_median_rep_min, time_us_median_rep_max; /* over repeats' medians */
 	double algbw, busbw, busbw_rep_min, busbw_rep_max; /* GB/s; NaN = empty */
 	long long wrong;           /* -1: not checked */
 	int traffic_measured;

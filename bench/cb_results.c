@@ -23,13 +23,15 @@
 enum col {
 	C_SCHEMA, C_BACKEND, C_ALGO, C_NRANKS, C_BYTES, C_DTYPE, C_OP, C_IN_PLACE, C_TIME,
 	C_ALGBW, C_BUSBW, C_STATUS, /* required, in CB_RES_REQUIRED order */
-	C_REPEATS, C_TIME_LO, C_TIME_HI, C_BUSBW_LO, C_BUSBW_HI, C_COUNT
+	C_REPEATS, C_TIME_LO, C_TIME_HI, C_BUSBW_LO, C_BUSBW_HI, C_TIME_MED, C_TMED_LO, C_TMED_HI,
+	C_COUNT
 };
 
 static const char *const col_names[C_COUNT] = {
 	"schema", "backend", "algo", "nranks", "bytes", "dtype", "op", "in_place", "time_us",
 	"algbw_GBps", "busbw_GBps", "status", "repeats", "time_us_rep_min", "time_us_rep_max",
-	"busbw_GBps_rep_min", "busbw_GBps_rep_max",
+	"busbw_GBps_rep_min", "busbw_GBps_rep_max", "time_us_median", "time_us_median_rep_min",
+	"time_us_median_rep_max",
 };
 #define N_REQUIRED (C_STATUS + 1)
 
@@ -194,6 +196,11 @@ static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct c
 	if (st == CB_OK) st = get_num(x, line, row, C_TIME_HI, 0, MAX_TIME_US, 1, &r->time_us_rep_max);
 	if (st == CB_OK) st = get_num(x, line, row, C_BUSBW_LO, 0, MAX_GBPS, 1, &r->busbw_rep_min);
 	if (st == CB_OK) st = get_num(x, line, row, C_BUSBW_HI, 0, MAX_GBPS, 1, &r->busbw_rep_max);
+	if (st == CB_OK) st = get_num(x, line, row, C_TIME_MED, 0, MAX_TIME_US, 1, &r->time_us_median);
+	if (st == CB_OK)
+		st = get_num(x, line, row, C_TMED_LO, 0, MAX_TIME_US, 1, &r->time_us_median_rep_min);
+	if (st == CB_OK)
+		st = get_num(x, line, row, C_TMED_HI, 0, MAX_TIME_US, 1, &r->time_us_median_rep_max);
 	return st;
 }
 

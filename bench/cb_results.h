@@ -31,8 +31,9 @@
 #define CB_RES_PATH 1024
 
 /* Columns a summary CSV must have (by name). Others are ignored; the
- * repeat columns (repeats, time_us_rep_min/max, busbw_GBps_rep_min/max) are
- * used when present. */
+ * repeat columns (repeats, time_us_rep_min/max, busbw_GBps_rep_min/max) and
+ * the median ones (time_us_median, time_us_median_rep_min/max) are used when
+ * present. */
 #define CB_RES_REQUIRED "schema backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps status"
 
 enum cb_row_state { CB_ROW_OK, CB_ROW_SKIPPED, CB_ROW_ERROR };
@@ -45,6 +46,7 @@ struct cb_res_row {
 	int repeats;                          /* 0: column absent or empty */
 	double time_us, time_us_rep_min, time_us_rep_max; /* us; NaN = empty */
 	double algbw, busbw, busbw_rep_min, busbw_rep_max; /* GB/s; NaN = empty */
+	double time_us_median, time_us_median_rep_min, time_us_median_rep_max; /* us; NaN */
 	enum cb_row_state state;
 	char status[CB_RES_TEXT];             /* the status field, truncated */
 	size_t line;                          /* 1-based line in the CSV */

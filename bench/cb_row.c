@@ -42,6 +42,7 @@ static void row_init(const struct cb_harness *h, size_t ai, size_t bytes, enum c
 	row->repeats = h->o->repeat;
 	row->time_us.mean = row->time_us.median = row->time_us.min = row->time_us.max = NAN;
 	row->time_us_rep_min = row->time_us_rep_max = NAN;
+	row->time_us_median_rep_min = row->time_us_median_rep_max = NAN;
 	row->algbw = row->busbw = row->busbw_rep_min = row->busbw_rep_max = NAN;
 	row->imbalance = row->minflt_per_iter = NAN;
 	row->wrong = -1;
@@ -194,15 +195,16 @@ static void summarize(struct cb_harness *h, size_t ai, struct cb_row *row)
 				cb_allreduce_bus_factor(row->nranks) : NAN;
 
 	cb_stats_compute(h->tmax, (size_t)(h->o->repeat * iters), &row->time_us);
-	row->time_us_rep_min = INFINITY;
-	row->time_us_rep_max = 0;
-	for (int r = 0; r < h->o->repeat; r++) {
-		double m = 0;
+	row->time_us_rep_min = row->time_us_median_rep_min = INFINITY;
+	row->time_us_rep_max = row->time_us_median_rep_max = 0;
+	for (int r = 0; r < h->o->repeat; r++) { /* each repeat's mean and median */
+		struct cb_stats rs;
 
-		for (int i = 0; i < iters; i++)
-			m += h->tmax[r * iters + i] / iters;
-		row->time_us_rep_min = fmin(row->time_us_rep_min, m);
-		row->time_us_rep_max = fmax(row->time_us_rep_max, m);
+		cb_stats_compute(h->tmax + (size_t)r * iters, (size_t)iters, &rs);
+		row->time_us_rep_min = fmin(row->time_us_rep_min, rs.mean);
+		row->time_us_rep_max = fmax(row->time_us_rep_max, rs.mean);
+		row->time_us_median_rep_min = fmin(row->time_us_median_rep_min, rs.median);
+		row->time_us_median_rep_max = fmax(row->time_us_median_rep_max, rs.median);
 	}
 	row->algbw = cb_algbw_GBps(row->bytes, row->time_us.mean);
 	row->busbw = row->algbw * factor;

@@ -52,6 +52,17 @@ static int set_metric(struct cli *c, const char *v)
 	return -1;
 }
 
+static int set_stat(struct cli *c, const char *v)
+{
+	if (strcmp(v, "median") == 0)
+		c->cmp.stat = CB_STAT_MEDIAN;
+	else if (strcmp(v, "mean") == 0)
+		c->cmp.stat = CB_STAT_MEAN;
+	else
+		return -1;
+	return 0;
+}
+
 static int set_tolerance(struct cli *c, const char *v)
 {
 	char *end;
@@ -119,6 +130,7 @@ static int set_help(struct cli *c, const char *v)
 
 static const struct opt_def table[] = {
 	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare (busbw: rows without one, such as copy, use algbw)", set_metric },
+	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", set_stat },
 	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", set_tolerance },
 	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", set_min_bytes },
 	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", set_algo },
@@ -247,6 +259,9 @@ static void warn_missing(const struct cb_comparison *c)
 	if (c->fallback)
 		fprintf(stderr, PROG ": note: %zu row(s) without busbw (copy) compared on algbw\n",
 			c->fallback);
+	if (c->no_median)
+		fprintf(stderr, PROG ": note: %zu row(s) lack the median columns (an older file): "
+			"compared on the mean\n", c->no_median);
 }
 
 /* Loads, checks and compares; returns the exit status. */

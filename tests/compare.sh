@@ -11,18 +11,19 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export LC_ALL=C
 
-header="schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter"
+header="schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,time_us_median_rep_min,time_us_median_rep_max"
 
 # row ALGO BYTES TIME_US TIME_LO TIME_HI: one ok float-sum row on 2 ranks,
-# bandwidths computed from the times as allreduce_perf does (copy: no busbw).
+# bandwidths computed from the times as allreduce_perf does (copy: no busbw);
+# the median equals the mean, the repeats' medians span the same band.
 row() {
 	awk -v a="$1" -v b="$2" -v t="$3" -v lo="$4" -v hi="$5" 'BEGIN {
 		bw = b / t / 1e3; f = (a == "copy") ? "" : 1
 		busbw = (f == "") ? "" : sprintf("%.6g", bw)
 		blo = (f == "") ? "" : sprintf("%.6g", b / hi / 1e3)
 		bhi = (f == "") ? "" : sprintf("%.6g", b / lo / 1e3)
-		printf "collbench-summary-1,host,%s,2,%d,%d,float,sum,0,20,%.6g,%.6g,%.6g,%.6g,%.6g,%s,0,,,,ok,5,3,%.6g,%.6g,%s,%s,0\n",
-			a, b, b / 4, t, t, lo, hi, bw, busbw, lo, hi, blo, bhi }'
+		printf "collbench-summary-1,host,%s,2,%d,%d,float,sum,0,20,%.6g,%.6g,%.6g,%.6g,%.6g,%s,0,,,,ok,5,3,%.6g,%.6g,%s,%s,0,%.6g,%.6g\n",
+			a, b, b / 4, t, t, lo, hi, bw, busbw, lo, hi, blo, bhi, lo, hi }'
 }
 
 # meta FILE [BACKEND DEVICE RANKS_PER_NODE CPU]: a launch sidecar.
@@ -89,7 +90,8 @@ mkrun "$t/base"
 cp -r "$t/base" "$t/cur"
 # a row 20% slower in every number (bands included)
 slow20=(busbw_GBps "*0.8" busbw_GBps_rep_min "*0.8" busbw_GBps_rep_max "*0.8" algbw_GBps "*0.8"
-	time_us "*1.25" time_us_rep_min "*1.25" time_us_rep_max "*1.25")
+	time_us "*1.25" time_us_rep_min "*1.25" time_us_rep_max "*1.25" time_us_median "*1.25"
+	time_us_median_rep_min "*1.25" time_us_median_rep_max "*1.25")
 
 case $case in
 identical)
@@ -121,12 +123,23 @@ slower20_busbw_only)
 	# only busbw_GBps edited (its repeat band no longer holds it): still caught
 	edit "$t/cur" ring 67108864 busbw_GBps "*0.8"
 	expect 1 "regression  *ring np2 64M" "$t/base" "$t/cur"
+	expect 1 "regression  *ring np2 64M" --stat mean "$t/base" "$t/cur"
 	grep -q "outside their own repeat band" "$t/err" || fail "no warning on the edited band"
+	;;
+outlier)
+	# a preempted iteration in every repeat doubles the current mean, not its median
+	edit "$t/cur" ring 67108864 busbw_GBps "*0.5" algbw_GBps "*0.5" time_us "*2" \
+		time_us_rep_min "*1.6" time_us_rep_max "*3" busbw_GBps_rep_min "*0.33" \
+		busbw_GBps_rep_max "*0.6"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	expect 1 "regression  *ring np2 64M" --stat mean "$t/base" "$t/cur"
 	;;
 noise_overlap)
 	# 20% lower, but the current repeats reach into the baseline's band
-	edit "$t/cur" ring 67108864 busbw_GBps "*0.8" busbw_GBps_rep_min "*0.7" busbw_GBps_rep_max 6.0
+	edit "$t/cur" ring 67108864 busbw_GBps "*0.8" busbw_GBps_rep_min "*0.7" busbw_GBps_rep_max 6.0 \
+		time_us_median_rep_min "*0.7"
 	expect 0 "8 same" "$t/base" "$t/cur"
+	expect 0 "8 same" --stat mean "$t/base" "$t/cur"
 	;;
 improvement)
 	edit "$t/cur" mpi 1048576 busbw_GBps "*1.3" busbw_GBps_rep_min "*1.3" busbw_GBps_rep_max "*1.3"
@@ -135,7 +148,8 @@ improvement)
 	;;
 copy_algbw)
 	# copy rows have no busbw: compared on algbw (time band)
-	edit "$t/cur" copy 67108864 algbw_GBps "*0.5" time_us "*2" time_us_rep_min "*2" time_us_rep_max "*2"
+	edit "$t/cur" copy 67108864 algbw_GBps "*0.5" time_us "*2" time_us_rep_min "*2" time_us_rep_max "*2" \
+		time_us_median "*2" time_us_median_rep_min "*2" time_us_median_rep_max "*2"
 	expect 1 "regression  *copy np2 64M float sum *algbw" "$t/base" "$t/cur"
 	grep -q "compared on algbw" "$t/err" || fail "no note on the algbw fallback"
 	;;

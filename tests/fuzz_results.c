@@ -30,7 +30,8 @@ static const char baseline_csv[] =
 static void compare_and_print(const struct cb_results *b, const struct cb_results *c,
 			      FILE *sink)
 {
-	struct cb_compare_opts o = { CB_METRIC_BUSBW, 0.05, 0, NULL, 0 };
+	struct cb_compare_opts o = { .metric = CB_METRIC_BUSBW, .stat = CB_STAT_MEDIAN,
+				     .tolerance = 0.05 };
 	struct cb_out_info info = { "b", "c", &o, 0 };
 	struct cb_comparison cmp;
 	char err[256], line[256];
