@@ -11,19 +11,8 @@
 
 #include "cb_algo.h"
 #include "cb_backend.h"
+#include "cb_optable.h"
 #include "cb_options_int.h"
-
-
-typedef enum cb_status (*opt_set_fn)(struct cb_options *o, const char *v, char *err, size_t n);
-
-struct opt_def {
-	const char *lname;
-	int sname;           /* 0: long option only */
-	const char *argname; /* NULL: flag without argument */
-	const char *defval;  /* applied through set() before parsing; NULL: none */
-	const char *help;
-	opt_set_fn set;
-};
 
 static enum cb_status bad(char *err, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -64,28 +53,33 @@ static enum cb_status set_int(int *dst, int lo, int hi, const char *opt, const c
 	return CB_OK;
 }
 
-static enum cb_status set_minbytes(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_minbytes(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_size(&o->minbytes, "-b/--minbytes", v, e, n);
 }
 
-static enum cb_status set_maxbytes(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_maxbytes(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_size(&o->maxbytes, "-e/--maxbytes", v, e, n);
 }
 
-static enum cb_status set_stepbytes(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_stepbytes(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_size(&o->stepbytes, "-i/--stepbytes", v, e, n);
 }
 
-static enum cb_status set_slicebytes(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_slicebytes(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_size(&o->slice_bytes, "--slicebytes", v, e, n);
 }
 
-static enum cb_status set_stepfactor(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_stepfactor(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	int f = 1;
 	enum cb_status st = set_int(&f, 1, 1024, "-f/--stepfactor", v, e, n);
 
@@ -94,8 +88,9 @@ static enum cb_status set_stepfactor(struct cb_options *o, const char *v, char *
 	return st;
 }
 
-static enum cb_status set_counts(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_counts(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	char buf[1024], *save = NULL, *tok;
 
 	if (strlen(v) >= sizeof(buf))
@@ -116,33 +111,39 @@ static enum cb_status set_counts(struct cb_options *o, const char *v, char *e, s
 	return CB_OK;
 }
 
-static enum cb_status set_iters(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_iters(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_int(&o->iters, 1, 1000000, "-n/--iters", v, e, n);
 }
 
-static enum cb_status set_warmup(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_warmup(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_int(&o->warmup, 0, 1000000, "-w/--warmup_iters", v, e, n);
 }
 
-static enum cb_status set_check(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_check(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_int(&o->check, 0, 1, "-c/--check", v, e, n);
 }
 
-static enum cb_status set_repeat(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_repeat(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_int(&o->repeat, 1, 1000, "-R/--repeat", v, e, n);
 }
 
-static enum cb_status set_root(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_root(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_int(&o->root, 0, 1 << 20, "-r/--root", v, e, n);
 }
 
-static enum cb_status set_inplace(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_inplace(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_int(&o->in_place, 0, 1, "--inplace", v, e, n);
 }
 
@@ -190,18 +191,21 @@ static int parse_op_int(const char *s, int *x)
 	return 0;
 }
 
-static enum cb_status set_dtype(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_dtype(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_mask(&o->dtype_mask, v, CB_DTYPE_COUNT, "-d/--datatype", parse_dtype_int, e, n);
 }
 
-static enum cb_status set_op(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_op(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_mask(&o->op_mask, v, CB_OP_COUNT, "-o/--op", parse_op_int, e, n);
 }
 
-static enum cb_status set_algos(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_algos(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	char buf[sizeof(o->algos)], *save = NULL, *tok;
 	const struct cb_algo_ops *seen[CB_MAX_ALGOS];
 	int k = 0;
@@ -227,8 +231,9 @@ static enum cb_status set_algos(struct cb_options *o, const char *v, char *e, si
 	return CB_OK;
 }
 
-static enum cb_status set_backend(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_backend(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	if (!cb_backend_bit(v))
 		return bad(e, n, "-B/--backend: unknown backend '%s' (host or cuda)", v);
 	if (!cb_backend_find(v))
@@ -238,8 +243,9 @@ static enum cb_status set_backend(struct cb_options *o, const char *v, char *e, 
 	return CB_OK;
 }
 
-static enum cb_status set_timeout(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_timeout(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	char *end;
 
 	errno = 0;
@@ -257,41 +263,47 @@ static enum cb_status set_path(char *dst, const char *opt, const char *v, char *
 	return CB_OK;
 }
 
-static enum cb_status set_csv(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_csv(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_path(o->csv, "--csv", v, e, n);
 }
 
-static enum cb_status set_rank_csv(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_rank_csv(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_path(o->rank_csv, "--rank-csv", v, e, n);
 }
 
-static enum cb_status set_json(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_json(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_path(o->json, "--json", v, e, n);
 }
 
-static enum cb_status set_meta(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_meta(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	return set_path(o->meta, "--meta", v, e, n);
 }
 
-static enum cb_status set_quiet(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_quiet(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	(void)v, (void)e, (void)n;
 	o->quiet = 1;
 	return CB_OK;
 }
 
-static enum cb_status set_help(struct cb_options *o, const char *v, char *e, size_t n)
+static enum cb_status set_help(void *target, const char *v, char *e, size_t n)
 {
+	struct cb_options *o = target;
 	(void)v, (void)e, (void)n;
 	o->help = 1;
 	return CB_OK;
 }
 
-static const struct opt_def table[] = {
+static const struct cb_optdef table[] = {
 	{ "minbytes", 'b', "SIZE", "32M", "smallest message per rank (K, M, G: powers of 1024)", set_minbytes },
 	{ "maxbytes", 'e', "SIZE", "32M", "largest message per rank", set_maxbytes },
 	{ "stepfactor", 'f', "N", "1", "multiply the size by N each step; 1: add --stepbytes", set_stepfactor },
@@ -318,73 +330,16 @@ static const struct opt_def table[] = {
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
-#define LONG_ONLY_BASE 256
-
-static void set_defaults(struct cb_options *o)
-{
-	char err[256];
-
-	memset(o, 0, sizeof(*o));
-	for (size_t i = 0; i < NOPTS; i++)
-		if (table[i].defval)
-			(void)table[i].set(o, table[i].defval, err, sizeof(err));
-}
-
-/* Builds getopt_long's short string and long table from the option table. */
-static void build_getopt(char *shortopts, struct option *longopts)
-{
-	char *p = shortopts;
-
-	*p++ = ':'; /* report a missing argument as ':' */
-	for (size_t i = 0; i < NOPTS; i++) {
-		int val = table[i].sname ? table[i].sname : LONG_ONLY_BASE + (int)i;
-
-		longopts[i] = (struct option){ table[i].lname,
-					       table[i].argname ? required_argument : no_argument,
-					       NULL, val };
-		if (table[i].sname) {
-			*p++ = (char)table[i].sname;
-			if (table[i].argname)
-				*p++ = ':';
-		}
-	}
-	*p = '\0';
-	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
-}
-
-static const struct opt_def *find_opt(int val)
-{
-	for (size_t i = 0; i < NOPTS; i++)
-		if ((table[i].sname && table[i].sname == val) || val == LONG_ONLY_BASE + (int)i)
-			return &table[i];
-	return NULL;
-}
 
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen)
 {
-	char shortopts[2 * NOPTS + 2];
-	struct option longopts[NOPTS + 1];
-	int c;
+	enum cb_status st;
 
-	set_defaults(o);
-	build_getopt(shortopts, longopts);
-	opterr = 0;
-	optind = 0; /* glibc: full re-initialisation, so parse can run twice */
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct opt_def *d = find_opt(c);
-		enum cb_status st;
-
-		if (c == '?' || c == ':' || !d) {
-			const char *what = c == ':' ? "needs a value" : "is not a known option";
-
-			snprintf(err, errlen, "'%s' %s (see --help)", argv[optind - 1], what);
-			return CB_ERR_ARG;
-		}
-		st = d->set(o, optarg, err, errlen);
-		if (st != CB_OK)
-			return st;
-	}
+	memset(o, 0, sizeof(*o));
+	st = cb_optable_parse(table, NOPTS, o, argc, argv, err, errlen);
+	if (st != CB_OK)
+		return st;
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);
 		return CB_ERR_ARG;
@@ -401,18 +356,7 @@ void cb_options_usage(FILE *f, const char *prog)
 
 	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
 		"Allreduce benchmark: ps, ring and library allreduce side by side.\n\noptions:\n", prog);
-	for (size_t i = 0; i < NOPTS; i++) {
-		char lhs[64];
-		const struct opt_def *d = &table[i];
-
-		snprintf(lhs, sizeof(lhs), "%c%c%s--%s%s%s", d->sname ? '-' : ' ',
-			 d->sname ? d->sname : ' ', d->sname ? ", " : "  ", d->lname,
-			 d->argname ? " " : "", d->argname ? d->argname : "");
-		fprintf(f, "  %-28s %s", lhs, d->help);
-		if (d->defval && *d->defval)
-			fprintf(f, " [%s]", d->defval);
-		fputc('\n', f);
-	}
+	cb_optable_usage(f, table, NOPTS, 28);
 	fprintf(f, "\nalgorithms (backends built: %s):\n", cb_backend_names());
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %-6s %s%s\n", reg[i]->name, reg[i]->description,

@@ -14,6 +14,7 @@
 #include "cb_compare.h"
 #include "cb_compare_out.h"
 #include "cb_compat.h"
+#include "cb_optable.h"
 #include "cb_options.h"
 #include "cb_results.h"
 
@@ -29,106 +30,120 @@ struct cli {
 	char algos[256];
 };
 
-typedef int (*opt_set_fn)(struct cli *c, const char *v);
-
-struct opt_def {
-	const char *lname;
-	int sname;           /* 0: long option only */
-	const char *argname; /* NULL: a flag */
-	const char *defval;  /* applied through set() before parsing */
-	const char *help;
-	opt_set_fn set;
-};
-
-static int set_metric(struct cli *c, const char *v)
+/* Setters: CB_ERR_ARG with err left empty makes cb_optable_parse name the
+ * option and its expected values. */
+static enum cb_status set_metric(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
 	static const char *const names[] = { "busbw", "algbw", "time" };
 
+	(void)e, (void)n;
 	for (int m = 0; m < 3; m++)
 		if (strcmp(v, names[m]) == 0) {
 			c->cmp.metric = (enum cb_metric)m;
-			return 0;
+			return CB_OK;
 		}
-	return -1;
+	return CB_ERR_ARG;
 }
 
-static int set_stat(struct cli *c, const char *v)
+static enum cb_status set_stat(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
+
+	(void)e, (void)n;
 	if (strcmp(v, "median") == 0)
 		c->cmp.stat = CB_STAT_MEDIAN;
 	else if (strcmp(v, "mean") == 0)
 		c->cmp.stat = CB_STAT_MEAN;
 	else
-		return -1;
-	return 0;
+		return CB_ERR_ARG;
+	return CB_OK;
 }
 
-static int set_tolerance(struct cli *c, const char *v)
+static enum cb_status set_tolerance(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
 	char *end;
 	double pct;
 
+	(void)e, (void)n;
 	errno = 0;
 	pct = strtod(v, &end);
 	if (errno || end == v || *end || !(pct >= 0 && pct < 100))
-		return -1;
+		return CB_ERR_ARG;
 	c->cmp.tolerance = pct / 100;
-	return 0;
+	return CB_OK;
 }
 
-static int set_min_bytes(struct cli *c, const char *v)
+static enum cb_status set_min_bytes(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
 	size_t b;
 
+	(void)e, (void)n;
 	if (cb_parse_size(v, &b) != 0)
-		return -1;
+		return CB_ERR_ARG;
 	c->cmp.min_bytes = b;
-	return 0;
+	return CB_OK;
 }
 
-static int set_algo(struct cli *c, const char *v)
+static enum cb_status set_algo(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
+
+	(void)e, (void)n;
 	if (!*v || strlen(v) >= sizeof(c->algos))
-		return -1;
+		return CB_ERR_ARG;
 	strcpy(c->algos, v);
 	c->cmp.algos = c->algos;
-	return 0;
+	return CB_OK;
 }
 
-static int set_format(struct cli *c, const char *v)
+static enum cb_status set_format(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
 	static const char *const names[] = { "table", "csv", "markdown", "json" };
 
+	(void)e, (void)n;
 	for (int k = 0; k < 4; k++)
 		if (strcmp(v, names[k]) == 0) {
 			c->fmt = (enum cb_format)k;
-			return 0;
+			return CB_OK;
 		}
-	return -1;
+	return CB_ERR_ARG;
 }
 
-static int set_strict(struct cli *c, const char *v)
+static enum cb_status set_strict(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
+
+	(void)e, (void)n;
 	(void)v;
 	c->cmp.strict = 1;
-	return 0;
+	return CB_OK;
 }
 
-static int set_force(struct cli *c, const char *v)
+static enum cb_status set_force(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
+
+	(void)e, (void)n;
 	(void)v;
 	c->force = 1;
-	return 0;
+	return CB_OK;
 }
 
-static int set_help(struct cli *c, const char *v)
+static enum cb_status set_help(void *target, const char *v, char *e, size_t n)
 {
+	struct cli *c = target;
+
+	(void)e, (void)n;
 	(void)v;
 	c->help = 1;
-	return 0;
+	return CB_OK;
 }
 
-static const struct opt_def table[] = {
+static const struct cb_optdef table[] = {
 	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare (busbw: rows without one, such as copy, use algbw)", set_metric },
 	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", set_stat },
 	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", set_tolerance },
@@ -140,7 +155,6 @@ static const struct opt_def table[] = {
 	{ "help", 'h', NULL, NULL, "print this help", set_help },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
-#define LONG_ONLY_BASE 256
 
 static void usage(FILE *f)
 {
@@ -149,18 +163,7 @@ static void usage(FILE *f)
 		"*.meta.json of each launch), or a summary CSV of allreduce_perf --csv (with\n"
 		"X.meta.json next to X.csv). Rows are joined on (backend, algo, nranks, bytes,\n"
 		"dtype, op, in_place).\n\noptions:\n");
-	for (size_t i = 0; i < NOPTS; i++) {
-		const struct opt_def *d = &table[i];
-		char lhs[64];
-
-		snprintf(lhs, sizeof(lhs), "%c%c%s--%s%s%s", d->sname ? '-' : ' ',
-			 d->sname ? d->sname : ' ', d->sname ? ", " : "  ", d->lname,
-			 d->argname ? " " : "", d->argname ? d->argname : "");
-		fprintf(f, "  %-30s %s", lhs, d->help);
-		if (d->defval && strcmp(d->defval, "0") != 0)
-			fprintf(f, " [%s]", d->defval);
-		fputc('\n', f);
-	}
+	cb_optable_usage(f, table, NOPTS, 30);
 	fprintf(f, "\nverdict, for bandwidth (higher is better) with baseline b, current c, tolerance\n"
 		"tol and each run's repeat band [lo, hi] (min and max over allreduce_perf -R\n"
 		"repeats; a point without repeats):\n"
@@ -177,53 +180,16 @@ static void usage(FILE *f)
 		"json print it on stderr. Diagnostics go to stderr.\n");
 }
 
-static const struct opt_def *find_opt(int val)
-{
-	for (size_t i = 0; i < NOPTS; i++)
-		if ((table[i].sname && table[i].sname == val) || val == LONG_ONLY_BASE + (int)i)
-			return &table[i];
-	return NULL;
-}
-
 /* Parses argv; the two operands are left at argv[optind]. Returns 0, or -1
  * after printing a message. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	char shortopts[2 * NOPTS + 2], *p = shortopts;
-	struct option longopts[NOPTS + 1];
-	int ch;
+	char err[512];
 
 	memset(c, 0, sizeof(*c));
-	*p++ = ':';
-	for (size_t i = 0; i < NOPTS; i++) {
-		longopts[i] = (struct option){ table[i].lname,
-					       table[i].argname ? required_argument : no_argument,
-					       NULL, table[i].sname ? table[i].sname :
-								      LONG_ONLY_BASE + (int)i };
-		if (table[i].sname) {
-			*p++ = (char)table[i].sname;
-			if (table[i].argname)
-				*p++ = ':';
-		}
-		if (table[i].defval)
-			(void)table[i].set(c, table[i].defval);
-	}
-	*p = '\0';
-	longopts[NOPTS] = (struct option){ 0, 0, 0, 0 };
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct opt_def *d = find_opt(ch);
-
-		if (ch == '?' || ch == ':' || !d) {
-			fprintf(stderr, PROG ": '%s' %s (see --help)\n", argv[optind - 1],
-				ch == ':' ? "needs a value" : "is not a known option");
-			return -1;
-		}
-		if (d->set(c, optarg) != 0) {
-			fprintf(stderr, PROG ": --%s: invalid value '%s' (expected %s)\n", d->lname,
-				optarg, d->argname);
-			return -1;
-		}
+	if (cb_optable_parse(table, NOPTS, c, argc, argv, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return -1;
 	}
 	if (!c->help && argc - optind != 2) {
 		fprintf(stderr, PROG ": expected BASELINE and CURRENT, got %d argument(s) "

@@ -1,0 +1,38 @@
+/* cb_optable: one option table per program generates getopt_long's short and
+ * long option strings, applies the defaults, dispatches each value to its
+ * setter, and prints the usage text: the table is the only place an option
+ * is spelled. Used by allreduce_perf and collbench-compare. */
+#ifndef CB_OPTABLE_H
+#define CB_OPTABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cb_status.h"
+
+/* Stores value (NULL for a flag) into target. Returns CB_OK, or CB_ERR_ARG
+ * with a one-line message in err (left empty, a generic message is made from
+ * the option's name and argname). */
+typedef enum cb_status (*cb_opt_set_fn)(void *target, const char *value, char *err,
+					size_t errlen);
+
+struct cb_optdef {
+	const char *lname;   /* long name, without the dashes */
+	int sname;           /* short letter; 0: long option only */
+	const char *argname; /* NULL: a flag without a value */
+	const char *defval;  /* applied through set() before parsing; NULL: none */
+	const char *help;
+	cb_opt_set_fn set;
+};
+
+/* Applies the defaults, then parses argv (getopt_long; optind is reset so it
+ * can run twice) and leaves optind at the first operand. Returns CB_OK, or
+ * CB_ERR_ARG with a message in err (unknown option, missing value, a value
+ * its setter refused). Prints nothing. */
+enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *target, int argc,
+				char **argv, char *err, size_t errlen);
+
+/* One line per option: "  -b, --minbytes SIZE   help [default]". */
+void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width);
+
+#endif
