@@ -48,5 +48,3 @@ set_property(TARGET cb_collectives PROPERTY CUDA_ARCHITECTURES ${CMAKE_CUDA_ARCH
 target_compile_definitions(cb_collectives PUBLIC CB_HAVE_CUDA CB_HAVE_NCCL)
 target_include_directories(cb_collectives PUBLIC ${NCCL_INCLUDE_DIR})
 target_link_libraries(cb_collectives PUBLIC CUDA::cudart ${NCCL_LIBRARY})
-set_source_files_properties(collectives/cb_cuda_kernels.cu PROPERTIES
-  COMPILE_OPTIONS "-O3;--expt-relaxed-constexpr")
