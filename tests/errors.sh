@@ -50,11 +50,13 @@ hurt_a_rank() {
 		--csv "$out/s.csv" --rank-csv "$out/r.csv" >"$out/stdout" 2>"$out/stderr" &
 	pid=$!
 	job=$pid
-	for _ in $(seq 300); do
-		[ "$({ wc -l <"$out/s.csv"; } 2>/dev/null || echo 0)" -ge 2 ] && break
+	rows() { { wc -l <"$out/s.csv"; } 2>/dev/null || echo 0; }
+	for _ in $(seq 900); do # a sanitizer build on 2 busy cores starts slowly
+		[ "$(rows)" -ge 2 ] && break
+		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	[ "$(wc -l <"$out/s.csv")" -ge 2 ] || fail "no row was written"
+	[ "$(rows)" -ge 2 ] || { cat "$out/stderr" >&2; fail "no row was written"; }
 	victim=$(pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K" | tail -n 1)
 	[ -n "$victim" ] || fail "no rank process found"
 	kill "-$signal" "$victim"
@@ -130,7 +132,8 @@ cuda_no_gpu)
 	run 2 3 "cuda backend: no usable GPU" -B cuda -b 8 -e 8 ;;
 watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job
-	hurt_a_rank STOP "watchdog: no progress for 3 s in" -a ring -T 3 ;;
+	# (-T 10: long enough that a loaded sanitizer build still progresses)
+	hurt_a_rank STOP "watchdog: no progress for 10 s in" -a ring -T 10 ;;
 *) fail "unknown case $case" ;;
 esac
 [ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"
