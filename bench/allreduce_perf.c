@@ -20,7 +20,7 @@
 
 #define EXIT_FAILED_ROWS 1
 #define EXIT_USAGE 2
-#define EXIT_ABORTED 3
+#define EXIT_ABORTED CB_EXIT_ABORTED /* cb_watchdog.h */
 
 static volatile int abort_flag;
 

@@ -56,24 +56,28 @@ static enum cb_status set_int(int *dst, int lo, int hi, const char *opt, const c
 static enum cb_status set_minbytes(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_size(&o->minbytes, "-b/--minbytes", v, e, n);
 }
 
 static enum cb_status set_maxbytes(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_size(&o->maxbytes, "-e/--maxbytes", v, e, n);
 }
 
 static enum cb_status set_stepbytes(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_size(&o->stepbytes, "-i/--stepbytes", v, e, n);
 }
 
 static enum cb_status set_slicebytes(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_size(&o->slice_bytes, "--slicebytes", v, e, n);
 }
 
@@ -114,36 +118,42 @@ static enum cb_status set_counts(void *target, const char *v, char *e, size_t n)
 static enum cb_status set_iters(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_int(&o->iters, 1, 1000000, "-n/--iters", v, e, n);
 }
 
 static enum cb_status set_warmup(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_int(&o->warmup, 0, 1000000, "-w/--warmup_iters", v, e, n);
 }
 
 static enum cb_status set_check(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_int(&o->check, 0, 1, "-c/--check", v, e, n);
 }
 
 static enum cb_status set_repeat(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_int(&o->repeat, 1, 1000, "-R/--repeat", v, e, n);
 }
 
 static enum cb_status set_root(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_int(&o->root, 0, 1 << 20, "-r/--root", v, e, n);
 }
 
 static enum cb_status set_inplace(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_int(&o->in_place, 0, 1, "--inplace", v, e, n);
 }
 
@@ -194,12 +204,14 @@ static int parse_op_int(const char *s, int *x)
 static enum cb_status set_dtype(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_mask(&o->dtype_mask, v, CB_DTYPE_COUNT, "-d/--datatype", parse_dtype_int, e, n);
 }
 
 static enum cb_status set_op(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_mask(&o->op_mask, v, CB_OP_COUNT, "-o/--op", parse_op_int, e, n);
 }
 
@@ -234,6 +246,7 @@ static enum cb_status set_algos(void *target, const char *v, char *e, size_t n)
 static enum cb_status set_backend(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	if (!cb_backend_bit(v))
 		return bad(e, n, "-B/--backend: unknown backend '%s' (host or cuda)", v);
 	if (!cb_backend_find(v))
@@ -266,30 +279,35 @@ static enum cb_status set_path(char *dst, const char *opt, const char *v, char *
 static enum cb_status set_csv(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_path(o->csv, "--csv", v, e, n);
 }
 
 static enum cb_status set_rank_csv(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_path(o->rank_csv, "--rank-csv", v, e, n);
 }
 
 static enum cb_status set_json(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_path(o->json, "--json", v, e, n);
 }
 
 static enum cb_status set_meta(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	return set_path(o->meta, "--meta", v, e, n);
 }
 
 static enum cb_status set_quiet(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	(void)v, (void)e, (void)n;
 	o->quiet = 1;
 	return CB_OK;
@@ -298,6 +316,7 @@ static enum cb_status set_quiet(void *target, const char *v, char *e, size_t n)
 static enum cb_status set_help(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+
 	(void)v, (void)e, (void)n;
 	o->help = 1;
 	return CB_OK;

@@ -78,7 +78,7 @@ static void *watch(void *arg)
 			break;
 		cb_log("watchdog: still stuck (inside MPI?); ending this process");
 		fflush(NULL);
-		_exit(CB_EXIT_TIMEOUT);
+		_exit(CB_EXIT_ABORTED);
 	}
 	pthread_mutex_unlock(&wd.lock);
 	return NULL;

@@ -14,8 +14,9 @@
 
 #include "cb_status.h"
 
-/* Exit status of a process the watchdog ended: that of an aborted run. */
-#define CB_EXIT_TIMEOUT 3
+/* Exit status of an aborted run (a failed rank, a dead peer, the watchdog):
+ * main's MPI_Abort and the watchdog's own exit use this one value. */
+#define CB_EXIT_ABORTED 3
 
 /* Starts the thread. abort_flag is set to 1 on timeout. Errors: CB_ERR_NOMEM. */
 enum cb_status cb_watchdog_start(double timeout_s, volatile int *abort_flag);
