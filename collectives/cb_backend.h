@@ -135,6 +135,14 @@ static inline void cb_traffic_add(struct cb_backend *be, int dst_rank, int src_r
 
 void cb_traffic_reset(struct cb_backend *be);
 
+/* Every rank of comm learns the worst status of all ranks ("agree on a
+ * status"), the same value on every rank: CB_OK only if every rank had it;
+ * else the failure with the largest code, CB_ERR_PEER (a rank that only saw
+ * another fail) counting below every other failure. Collective over comm. If the allreduce itself
+ * fails, logs it and returns CB_ERR_MPI: never a value that was not written,
+ * also under MPI_ERRORS_RETURN. The one helper for this pattern. */
+enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm);
+
 /* Sums every process's counters: tx[r], rx[r] (arrays of nranks, any rank may
  * pass them) receive rank r's bytes since the last reset. Collective over node. */
 enum cb_status cb_traffic_collect(struct cb_backend *be, uint64_t *tx, uint64_t *rx);
