@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
 	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {
-		if (st != CB_OK)
+		if (st != CB_OK && st != CB_ERR_PEER) /* CB_ERR_PEER: another rank says why */
 			cb_log("backend %s is not usable here: %s", o.backend, cb_status_str(st));
 		cb_watchdog_stop();
 		if (st == CB_OK)

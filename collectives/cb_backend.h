@@ -101,6 +101,10 @@ struct cb_backend {
 	int rank, nranks;     /* in node */
 	int world_rank, world_size;
 	int single_node;      /* node == world */
+	/* NULL, or why the ranks cannot address one another's buffers although
+	 * they share a host (GPUs without peer access, a failed CUDA IPC open):
+	 * the same text on every rank; set by the backend at init or buf_alloc */
+	const char *peer_unreachable;
 	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
