@@ -268,22 +268,16 @@ static enum cb_status set_timeout(void *target, const char *v, char *e, size_t n
 	return CB_OK;
 }
 
-const char *cb_timing_name(enum cb_timing t)
-{
-	return t == CB_TIMING_LOOP ? "loop" : "iter";
-}
-
 static enum cb_status set_timing(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
 
-	if (strcmp(v, "iter") == 0)
-		o->timing = CB_TIMING_ITER;
-	else if (strcmp(v, "loop") == 0)
-		o->timing = CB_TIMING_LOOP;
-	else
-		return bad(e, n, "--timing: '%s' is not iter or loop", v);
-	return CB_OK;
+	for (int t = CB_TIMING_ITER; t <= CB_TIMING_LOOP; t++)
+		if (strcmp(v, cb_timing_name((enum cb_timing)t)) == 0) {
+			o->timing = (enum cb_timing)t;
+			return CB_OK;
+		}
+	return bad(e, n, "--timing: '%s' is not iter or loop", v);
 }
 
 static enum cb_status set_path(char *dst, const char *opt, const char *v, char *e, size_t n)

@@ -81,6 +81,11 @@ static const char *op_name_int(int i)
 	return cb_op_name((enum cb_op)i);
 }
 
+const char *cb_timing_name(enum cb_timing t)
+{
+	return t == CB_TIMING_LOOP ? "loop" : "iter";
+}
+
 void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
 {
 	char dts[128], ops[64];

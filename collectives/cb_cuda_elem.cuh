@@ -38,19 +38,19 @@ template <typename T> struct Arith {
 	CB_HD static bool max_takes_b(T a, T b) { return b > a; }
 	CB_HD static T div(T a, int n) { return (T)(a / n); }
 };
-template <> struct Arith<float> {
-	CB_HD static float sum(float a, float b) { return a + b; }
-	CB_HD static float prod(float a, float b) { return a * b; }
+// float and double: IEEE arithmetic, min/max as cb_minmax.h
+template <typename F> struct ArithFP {
+	CB_HD static F sum(F a, F b) { return a + b; }
+	CB_HD static F prod(F a, F b) { return a * b; }
+	CB_HD static F div(F a, int n) { return a / (F)n; }
+};
+template <> struct Arith<float> : ArithFP<float> {
 	CB_HD static bool min_takes_b(float a, float b) { return cb_min_takes_b_f(a, b); }
 	CB_HD static bool max_takes_b(float a, float b) { return cb_max_takes_b_f(a, b); }
-	CB_HD static float div(float a, int n) { return a / (float)n; }
 };
-template <> struct Arith<double> {
-	CB_HD static double sum(double a, double b) { return a + b; }
-	CB_HD static double prod(double a, double b) { return a * b; }
+template <> struct Arith<double> : ArithFP<double> {
 	CB_HD static bool min_takes_b(double a, double b) { return cb_min_takes_b_d(a, b); }
 	CB_HD static bool max_takes_b(double a, double b) { return cb_max_takes_b_d(a, b); }
-	CB_HD static double div(double a, int n) { return a / (double)n; }
 };
 
 // The 16-bit floating dtypes, widened to float and rounded back (the CUDA
