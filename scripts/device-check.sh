@@ -18,6 +18,8 @@
 # Prepare once on a machine with apt (.device/ is git-ignored; name it in carry):
 #   ../shared/device/fetch-openmpi.sh .device/ompi
 #   mkdir -p .device/nccl/include && cp /usr/local/cuda/include/nccl.h .device/nccl/include/
+# Carry .device without .device/ompi/root (9 MB, not 45: the kit unpacks itself
+# on the box; a run here leaves root/ behind: rm -rf .device/ompi/root).
 # Run:  scripts/device-check.sh        (OUT defaults to ./device-out)
 # $OUT receives at most 6 files: summary.txt, facts.txt, table.txt, roofline.txt,
 # logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
