@@ -24,15 +24,6 @@
 
 static volatile int abort_flag;
 
-/* All ranks learn whether any rank failed; returns the worst status. */
-static enum cb_status agree(enum cb_status mine, MPI_Comm comm)
-{
-	int m = (int)mine, worst = (int)mine;
-
-	MPI_Allreduce(&m, &worst, 1, MPI_INT, MPI_MAX, comm);
-	return (enum cb_status)worst;
-}
-
 /* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 				   const struct cb_preflight *pf, int argc, char **argv,
@@ -85,7 +76,7 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	memset(&h, 0, sizeof(h));
 	if (rank == 0)
 		st = open_outputs(o, be, pf, argc, argv, &rep, &meta);
-	st = agree(st, be->world);
+	st = cb_agree(st, be->world);
 	if (st == CB_OK) {
 		/* CB_ERR_ARG (an algorithm not on this backend) is the same on every
 		 * rank; any other failure may leave peers inside a collective */
@@ -145,8 +136,8 @@ int main(int argc, char **argv)
 	if (cb_watchdog_start(o.timeout_s, &abort_flag) != CB_OK)
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
-	if (agree(st, MPI_COMM_WORLD) != CB_OK) {
-		if (st != CB_OK)
+	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {
+		if (st != CB_OK && st != CB_ERR_PEER) /* CB_ERR_PEER: another rank says why */
 			cb_log("backend %s is not usable here: %s", o.backend, cb_status_str(st));
 		cb_watchdog_stop();
 		if (st == CB_OK)

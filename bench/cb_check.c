@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "cb_minmax.h"
+
 /* ---- inputs ----------------------------------------------------------- */
 
 /* splitmix64's finaliser: a cheap, well-mixed 64-bit hash. */
@@ -190,8 +192,10 @@ static void cb_combine_fp(double *acc, const double *v, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		switch (op) {
 		case CB_PROD: acc[i] *= v[i]; break;
-		case CB_MIN: acc[i] = v[i] < acc[i] ? v[i] : acc[i]; break;
-		case CB_MAX: acc[i] = v[i] > acc[i] ? v[i] : acc[i]; break;
+		/* the semantics of every backend (cb_minmax.h); widening to
+		 * double is exact, so the choice is the dtype's own */
+		case CB_MIN: acc[i] = cb_min_takes_b_d(acc[i], v[i]) ? v[i] : acc[i]; break;
+		case CB_MAX: acc[i] = cb_max_takes_b_d(acc[i], v[i]) ? v[i] : acc[i]; break;
 		default: acc[i] += v[i]; break;
 		}
 	}

@@ -13,7 +13,10 @@
  *   - floating point, prod: +-1 on every rank but ranks 0 and 1, which also
  *     give +-2 and +-0.5, so every partial product is a power of two in [1/4, 4].
  * The reference is computed in wider precision (uint64 wrap arithmetic, double)
- * and rounded once to the dtype, following the semantics in cb_dtype.h.
+ * and rounded once to the dtype, following the semantics in cb_dtype.h; min and
+ * max pick operands by the same rule as the host reduce and the CUDA kernels
+ * (cb_minmax.h: a NaN loses to a number, -0 < +0). Inputs never hold a NaN,
+ * so a NaN in an output is always wrong (the poison, below, is one).
  * Exactness holds while partial sums (at most 2 * nranks) are exact: up to 128
  * ranks for bfloat16, 1024 for half; collbench runs at most 64 ranks per check.
  * eps(dt) below is the gap between 1.0 and the next value: 2^-10 (half),

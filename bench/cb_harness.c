@@ -60,23 +60,21 @@ static size_t largest_message(const struct cb_options *o)
 static enum cb_status setup_algo(struct cb_harness *h, size_t i)
 {
 	struct cb_setup_args sa = { h->max_bytes, h->o->root, h->o->slice_bytes };
-	int mine, worst;
-	enum cb_status st;
+	enum cb_status mine, worst;
 
 	cb_watchdog_phase("setup", h->algo[i]->name, h->max_bytes, -1);
-	mine = (int)h->algo[i]->setup(h->be, &sa, &h->state[i]);
-	st = CB_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, h->be->world));
-	if (st != CB_OK)
-		return st;
+	mine = h->algo[i]->setup(h->be, &sa, &h->state[i]);
+	worst = cb_agree(mine, h->be->world); /* its own failure reads as one of set-up */
 	if (worst != CB_OK) {
-		if (mine != CB_OK)
-			cb_log("%s: set-up failed: %s", h->algo[i]->name,
-			       cb_status_str((enum cb_status)mine));
+		/* CB_ERR_PEER: this rank only learnt of another's failure, which
+		 * that rank reports */
+		if (mine != CB_OK && mine != CB_ERR_PEER)
+			cb_log("%s: set-up failed: %s", h->algo[i]->name, cb_status_str(mine));
 		/* a partly set-up algorithm is left as is: tearing it down is
 		 * collective and the ranks that failed cannot join */
 		h->state[i] = NULL;
 		snprintf(h->setup_error[i], sizeof(h->setup_error[i]), "error:set-up failed (%s)",
-			 cb_status_str((enum cb_status)worst));
+			 cb_status_str(worst));
 	}
 	return CB_OK;
 }
@@ -124,12 +122,13 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	st = be->ops->buf_alloc(be, alloc_bytes, &h->send);
 	if (st == CB_OK && !o->in_place)
 		st = be->ops->buf_alloc(be, alloc_bytes, &h->recv);
-	if (st != CB_OK) {
+	if (st != CB_OK && st != CB_ERR_PEER) { /* CB_ERR_PEER: the failing rank says why */
 		cb_log("cannot allocate the send and receive buffers, %zu B each per rank "
 		       "(host: space in /dev/shm; cuda: GPU memory): %s", alloc_bytes,
 		       cb_status_str(st));
-		return st;
 	}
+	if (st != CB_OK)
+		return st;
 	if (o->in_place)
 		h->recv = h->send;
 	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++)

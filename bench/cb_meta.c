@@ -78,6 +78,21 @@ static json_t *command_line(int argc, char **argv)
 	return json_string(buf);
 }
 
+/* What --timing means, for the metadata and the header. */
+static const char *timing_text(enum cb_timing t)
+{
+	if (t == CB_TIMING_LOOP)
+		return "--timing loop: after one MPI_Barrier each rank times the -n calls of a "
+		       "block back to back between two timestamps (host: CLOCK_MONOTONIC; cuda: "
+		       "events on the rank's stream), as nccl-tests does; each call's time is the "
+		       "block's mean, max over ranks; time_us is the mean over blocks' calls "
+		       "(median, min and max spread only across -R repeats)";
+	return "--timing iter: each rank times each iteration after MPI_Barrier "
+	       "(host: CLOCK_MONOTONIC; cuda: events on the rank's stream); "
+	       "an iteration's time is the max over ranks; time_us is the "
+	       "mean over iterations, with median, min and max";
+}
+
 static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, int nhosts,
 			int ranks_per_node)
 {
@@ -126,11 +141,8 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	json_object_set_new(m, "gpu_model", json_string(be->device_model));
 	json_object_set_new(m, "options", json_string(opts));
 	json_object_set_new(m, "environment", env_settings());
-	json_object_set_new(m, "timing",
-			    json_string("each rank times each iteration after MPI_Barrier "
-					"(host: CLOCK_MONOTONIC; cuda: events on the rank's stream); "
-					"an iteration's time is the max over ranks; time_us is the "
-					"mean over iterations, with median, min and max"));
+	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
+	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
 			    json_string("tx/rx counted by the backend where bytes move, per "
 					"allreduce; empty for library algorithms (mpi, nccl)"));

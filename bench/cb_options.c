@@ -268,6 +268,18 @@ static enum cb_status set_timeout(void *target, const char *v, char *e, size_t n
 	return CB_OK;
 }
 
+static enum cb_status set_timing(void *target, const char *v, char *e, size_t n)
+{
+	struct cb_options *o = target;
+
+	for (int t = CB_TIMING_ITER; t <= CB_TIMING_LOOP; t++)
+		if (strcmp(v, cb_timing_name((enum cb_timing)t)) == 0) {
+			o->timing = (enum cb_timing)t;
+			return CB_OK;
+		}
+	return bad(e, n, "--timing: '%s' is not iter or loop", v);
+}
+
 static enum cb_status set_path(char *dst, const char *opt, const char *v, char *e, size_t n)
 {
 	if (strlen(v) >= CB_PATH_MAX)
@@ -340,6 +352,7 @@ static const struct cb_optdef table[] = {
 	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", set_inplace },
 	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", set_timeout },
 	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: the backend's, host 256K, cuda 16M)", set_slicebytes },
+	{ "timing", 0, "MODE", "iter", "iter: barrier, then each call timed, max over ranks; loop: -n calls back to back between two timestamps (nccl-tests' way), their mean, max over ranks", set_timing },
 	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", set_csv },
 	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", set_rank_csv },
 	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", set_json },

@@ -18,6 +18,19 @@
  * size arithmetic (page rounding, ps slot areas of n x S) could overflow. */
 #define CB_MAX_MESSAGE ((size_t)1 << 40)
 
+/* How iterations are timed (--timing):
+ *   iter: a barrier before each call, each call timed on its own (device
+ *         events on the rank's stream, CLOCK_MONOTONIC on host), an
+ *         iteration's time the max over ranks: the default;
+ *   loop: one barrier, then the calls of a block back to back between two
+ *         timestamps, as nccl-tests does; each call's time is the block's
+ *         mean, max over ranks. Hides launch gaps and barrier skew: small
+ *         messages look faster than in iter mode. */
+enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
+
+/* "iter" or "loop". */
+const char *cb_timing_name(enum cb_timing t);
+
 struct cb_options {
 	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
 	unsigned long stepfactor;             /* > 1: multiply; 1: add stepbytes */
@@ -31,6 +44,7 @@ struct cb_options {
 	int root, in_place;
 	double timeout_s;
 	size_t slice_bytes;                   /* ring slice; 0 = default */
+	enum cb_timing timing;                /* --timing */
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
 	int quiet, help;
 };

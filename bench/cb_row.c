@@ -57,13 +57,43 @@ static long minflt_now(void)
 	return ru.ru_minflt;
 }
 
-/* n iterations, each after a barrier, each timed by the backend. */
+/* --timing loop: one barrier, then n calls back to back between two
+ * timestamps of the backend (nccl-tests' way); every call of the block gets
+ * the block's mean. */
+static enum cb_status iterate_loop(struct cb_harness *h, size_t ai, const struct cb_run_args *a,
+				   const char *what, int n, double *times)
+{
+	struct cb_backend *be = h->be;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
+	double us = 0;
+	enum cb_status st = CB_MPI(MPI_Barrier(be->world));
+
+	if (st == CB_OK)
+		st = be->ops->time_begin(be);
+	for (int i = 0; i < n && st == CB_OK; i++) {
+		cb_watchdog_phase(what, h->algo[ai]->name, bytes, i);
+		st = h->algo[ai]->run(h->state[ai], a);
+	}
+	if (st == CB_OK)
+		st = be->ops->time_end(be, &us);
+	for (int i = 0; i < n && times; i++)
+		times[i] = us / n;
+	if (st != CB_OK)
+		cb_log("%s failed in %s (back to back) at %zu B: %s", h->algo[ai]->name, what,
+		       bytes, cb_status_str(st));
+	return st;
+}
+
+/* n iterations, each after a barrier, each timed by the backend; with
+ * --timing loop (and more than the checked single call), back to back. */
 static enum cb_status iterate(struct cb_harness *h, size_t ai, const struct cb_run_args *a,
 			      const char *what, int n, double *times)
 {
 	struct cb_backend *be = h->be;
 	enum cb_status st = CB_OK;
 
+	if (h->o->timing == CB_TIMING_LOOP && n > 1)
+		return iterate_loop(h, ai, a, what, n, times);
 	for (int i = 0; i < n && st == CB_OK; i++) {
 		double us = 0;
 

@@ -16,19 +16,21 @@
 #include "cb_options.h"
 #include "cb_stats.h"
 
-#define CHECK(call)                                                                  \
-	do {                                                                         \
-		cudaError_t e_ = (call);                                             \
-		if (e_ != cudaSuccess) {                                             \
-			fprintf(stderr, "cuda_bw: %s: %s\n", #call, cudaGetErrorString(e_)); \
-			return -1.0;                                                 \
-		}                                                                    \
+/* A failed CUDA call: where, which, and the error's name; the caller returns. */
+#define CHECK(call)                                                                         \
+	do {                                                                                \
+		cudaError_t e_ = (call);                                                    \
+		if (e_ != cudaSuccess) {                                                    \
+			fprintf(stderr, "cuda_bw: %s:%d: %s: %s (%s)\n", __FILE__, __LINE__,  \
+				#call, cudaGetErrorString(e_), cudaGetErrorName(e_));       \
+			return -1;                                                          \
+		}                                                                           \
 	} while (0)
 
 struct bufs {
 	void *a, *b, *dst;
 	size_t bytes;
-	unsigned max_blocks;
+	int sm_count;
 	cudaStream_t s;
 	cudaEvent_t e0, e1;
 };
@@ -45,7 +47,7 @@ static double time_op(struct bufs *w, int reduce, int iters)
 		CHECK(cudaEventRecord(w->e0, w->s));
 		if (reduce)
 			CHECK(cb_cuda_reduce(w->dst, w->a, w->b, w->bytes / 4, CB_FLOAT, CB_SUM,
-					     w->max_blocks, w->s));
+					     w->sm_count, w->s));
 		else
 			CHECK(cudaMemcpyAsync(w->dst, w->a, w->bytes, cudaMemcpyDeviceToDevice, w->s));
 		CHECK(cudaEventRecord(w->e1, w->s));
@@ -77,11 +79,35 @@ static int run_size(struct bufs *w, size_t bytes, int iters)
 	return 0;
 }
 
+/* Buffers (3 x max bytes), stream and events on GPU 0; 0, or -1 with the
+ * failed call named on stderr. */
+static int setup_device(struct bufs *w, size_t max)
+{
+	CHECK(cudaDeviceGetAttribute(&w->sm_count, cudaDevAttrMultiProcessorCount, 0));
+	CHECK(cudaMalloc(&w->a, max));
+	CHECK(cudaMalloc(&w->b, max));
+	CHECK(cudaMalloc(&w->dst, max));
+	CHECK(cudaMemset(w->a, 1, max));
+	CHECK(cudaMemset(w->b, 2, max));
+	CHECK(cudaStreamCreate(&w->s));
+	CHECK(cudaEventCreate(&w->e0));
+	CHECK(cudaEventCreate(&w->e1));
+	return 0;
+}
+
+static int setup(struct bufs *w, size_t max)
+{
+	if (setup_device(w, max) == 0)
+		return 0;
+	fprintf(stderr, "cuda_bw: set-up for 3 x %zu B failed\n", max);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	size_t sizes[16] = { (size_t)64 << 20, (size_t)256 << 20, (size_t)1 << 30 }, n = 3, max = 0;
 	struct bufs w;
-	int iters = 20, ndev = 0, sms = 0, rc = 0, k = 1;
+	int iters = 20, ndev = 0, rc = 0, k = 1;
 	cudaError_t err;
 
 	if (argc > 2 && strcmp(argv[1], "-n") == 0) {
@@ -108,14 +134,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(&w, 0, sizeof(w));
-	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-	w.max_blocks = 4u * (unsigned)sms;
-	if (cudaMalloc(&w.a, max) || cudaMalloc(&w.b, max) || cudaMalloc(&w.dst, max) ||
-	    cudaMemset(w.a, 1, max) || cudaMemset(w.b, 2, max) || cudaStreamCreate(&w.s) ||
-	    cudaEventCreate(&w.e0) || cudaEventCreate(&w.e1)) {
-		fprintf(stderr, "cuda_bw: allocation of 3 x %zu B failed\n", max);
+	if (setup(&w, max) != 0)
 		return 1;
-	}
 	printf("# bytes moved = read + written: copy 2S, reduce 3S; median of %d runs\n", iters);
 	printf("%8s %12s %12s %14s %14s %8s\n", "size", "copy(us)", "reduce(us)", "copy(GB/s)",
 	       "reduce(GB/s)", "ratio");

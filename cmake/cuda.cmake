@@ -40,7 +40,9 @@ message(STATUS "collbench: cuda backend on (CUDA ${CUDAToolkit_VERSION}, NCCL ${
 
 target_sources(cb_collectives PRIVATE
   collectives/cb_backend_cuda.c
+  collectives/cb_cuda_ipc.c
   collectives/cb_cuda_sync.c
+  collectives/cb_cuda_util.c
   collectives/cb_cuda_kernels.cu
   collectives/cb_algo_nccl.c)
 # the target predates enable_language(CUDA): give it the architectures itself

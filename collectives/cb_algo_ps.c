@@ -20,9 +20,10 @@
 
 struct ps_state {
 	struct cb_backend *be;
-	struct cb_buf *slots;   /* (n-1) * max_bytes on the root, 0 elsewhere */
+	struct cb_buf *slots;   /* (n-1) * slot_bytes on the root, 0 elsewhere */
 	struct cb_flags *flags;
 	size_t max_bytes;
+	size_t slot_bytes;      /* slot spacing: max_bytes rounded up to 256 B */
 	int root;
 	uint64_t epoch;
 };
@@ -58,7 +59,8 @@ static enum cb_status ps_setup(struct cb_backend *be, const struct cb_setup_args
 	ps->be = be;
 	ps->root = sa->root;
 	ps->max_bytes = sa->max_bytes;
-	area = be->rank == sa->root ? (size_t)(be->nranks - 1) * sa->max_bytes : 0;
+	ps->slot_bytes = cb_ps_slot_bytes(sa->max_bytes);
+	area = be->rank == sa->root ? (size_t)(be->nranks - 1) * ps->slot_bytes : 0;
 	st = be->ops->buf_alloc(be, area, &ps->slots);
 	if (st != CB_OK)
 		goto out_free;
@@ -79,7 +81,7 @@ static enum cb_status ps_worker(struct ps_state *ps, const struct cb_run_args *a
 {
 	struct cb_backend *be = ps->be;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
-	size_t slot_off = (size_t)cb_ps_slot(be->rank, ps->root) * ps->max_bytes;
+	size_t slot_off = (size_t)cb_ps_slot(be->rank, ps->root) * ps->slot_bytes;
 	enum cb_status st;
 
 	st = be->ops->wait(be, ps->flags, ps->root, base);
@@ -110,7 +112,7 @@ static enum cb_status ps_root(struct ps_state *ps, const struct cb_run_args *a, 
 			st = be->ops->wait(be, ps->flags, w, base + 1);
 	/* acc = send op slot_0 op slot_1 ... in worker rank order */
 	for (int w = 0; w < be->nranks && st == CB_OK; w++) {
-		size_t off = (size_t)cb_ps_slot(w, ps->root) * ps->max_bytes;
+		size_t off = (size_t)cb_ps_slot(w, ps->root) * ps->slot_bytes;
 
 		if (w == ps->root)
 			continue;

@@ -49,5 +49,5 @@ const char *cb_algo_need_single_node(const struct cb_backend *be)
 {
 	if (!be->single_node)
 		return "ranks span several hosts; shared memory and IPC reach one host only";
-	return NULL;
+	return be->peer_unreachable;
 }

@@ -94,6 +94,22 @@ void cb_backend_fini(struct cb_backend *be)
 	memset(be, 0, sizeof(*be));
 }
 
+/* Order of failures for cb_agree: CB_ERR_PEER ("another rank failed") below
+ * every other failure, so the agreed status names a cause where one rank has it. */
+static int severity(enum cb_status st)
+{
+	return st == CB_OK ? 0 : st == CB_ERR_PEER ? 1 : 2 + (int)st;
+}
+
+enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm)
+{
+	int m = severity(mine), worst = severity(CB_ERR_MPI);
+
+	if (CB_MPI(MPI_Allreduce(&m, &worst, 1, MPI_INT, MPI_MAX, comm)) != CB_OK)
+		return CB_ERR_MPI;
+	return worst == 0 ? CB_OK : worst == 1 ? CB_ERR_PEER : (enum cb_status)(worst - 2);
+}
+
 void cb_traffic_reset(struct cb_backend *be)
 {
 	memset(be->tx, 0, (size_t)be->nranks * sizeof(*be->tx));

@@ -101,6 +101,10 @@ struct cb_backend {
 	int rank, nranks;     /* in node */
 	int world_rank, world_size;
 	int single_node;      /* node == world */
+	/* NULL, or why the ranks cannot address one another's buffers although
+	 * they share a host (GPUs without peer access, a failed CUDA IPC open):
+	 * the same text on every rank; set by the backend at init or buf_alloc */
+	const char *peer_unreachable;
 	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
@@ -134,6 +138,14 @@ static inline void cb_traffic_add(struct cb_backend *be, int dst_rank, int src_r
 }
 
 void cb_traffic_reset(struct cb_backend *be);
+
+/* Every rank of comm learns the worst status of all ranks ("agree on a
+ * status"), the same value on every rank: CB_OK only if every rank had it;
+ * else the failure with the largest code, CB_ERR_PEER (a rank that only saw
+ * another fail) counting below every other failure. Collective over comm. If the allreduce itself
+ * fails, logs it and returns CB_ERR_MPI: never a value that was not written,
+ * also under MPI_ERRORS_RETURN. The one helper for this pattern. */
+enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm);
 
 /* Sums every process's counters: tx[r], rx[r] (arrays of nranks, any rank may
  * pass them) receive rank r's bytes since the last reset. Collective over node. */

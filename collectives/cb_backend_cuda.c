@@ -1,9 +1,8 @@
-/* cuda backend: buffers from cudaMalloc, exported once per allocation with
- * cudaIpcGetMemHandle and opened with cudaIpcOpenMemHandle in every other
- * process of the host (never in the one that exported it), closed after a
- * barrier before the owner frees. Copies are cudaMemcpyAsync, reductions a
- * fused kernel, both on the rank's own stream; iterations are timed with CUDA
- * events on that stream. Progress flags: cb_cuda_sync.c. */
+/* cuda backend: device set-up, data movement and timing. Buffers shared
+ * through CUDA IPC: cb_cuda_ipc.c; progress flags: cb_cuda_sync.c; error
+ * reporting and event polling: cb_cuda_util.c. Copies are cudaMemcpyAsync,
+ * reductions a fused kernel, both on the rank's own stream; iterations are
+ * timed with CUDA events on that stream. */
 #define _GNU_SOURCE
 #include "cb_backend_cuda.h"
 
@@ -14,20 +13,6 @@
 
 #include "cb_cuda_kernels.h"
 #include "cb_cuda_plan.h"
-
-struct cuda_buf {
-	void *base;      /* this rank's allocation, NULL if it has 0 bytes */
-	char *opened;    /* [nranks] 1 where peer[r] came from cudaIpcOpenMemHandle */
-};
-
-enum cb_status cb_cuda_status(cudaError_t err, const char *what)
-{
-	if (err == cudaSuccess)
-		return CB_OK;
-	cb_log("%s: %s (%s)", what, cudaGetErrorString(err), cudaGetErrorName(err));
-	(void)cudaGetLastError(); /* clear a sticky launch error for the next call */
-	return CB_ERR_CUDA;
-}
 
 static struct cb_cuda_state *state(const struct cb_backend *be)
 {
@@ -47,29 +32,31 @@ int cb_cuda_max_ranks_per_gpu(const struct cb_backend *be)
 /* This process's device, stream and events; no MPI. */
 static enum cb_status local_setup(struct cb_cuda_state *cs, int local_rank)
 {
-	struct cudaDeviceProp p;
 	int ndev = 0;
 	cudaError_t err = cudaGetDeviceCount(&ndev);
+	enum cb_status st;
 
 	if (err != cudaSuccess || ndev == 0) {
 		/* no driver reads "driver version is insufficient": say what it means */
 		cb_log("cuda backend: no usable GPU (is an NVIDIA driver loaded and a device "
 		       "visible?): %s", err ? cudaGetErrorString(err) : "no CUDA device is visible");
+		(void)cudaGetLastError();
 		return CB_ERR_CUDA;
 	}
 	cs->device = cb_local_device(local_rank, ndev);
-	if (cb_cuda_status(cudaSetDevice(cs->device), "cudaSetDevice") ||
-	    cb_cuda_status(cudaGetDeviceProperties(&p, cs->device), "cudaGetDeviceProperties") ||
-	    cb_cuda_status(cudaDeviceGetPCIBusId(cs->bus_id, sizeof(cs->bus_id), cs->device),
-			   "cudaDeviceGetPCIBusId") ||
-	    cb_cuda_status(cudaStreamCreateWithFlags(&cs->stream, cudaStreamNonBlocking),
-			   "cudaStreamCreate") ||
-	    cb_cuda_status(cudaEventCreate(&cs->t0), "cudaEventCreate") ||
-	    cb_cuda_status(cudaEventCreate(&cs->t1), "cudaEventCreate"))
-		return CB_ERR_CUDA;
-	cs->sm_count = p.multiProcessorCount;
-	cs->max_blocks = 4u * (unsigned)p.multiProcessorCount;
-	return CB_OK;
+	st = CB_CUDA(cudaSetDevice(cs->device));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaDeviceGetAttribute(&cs->sm_count, cudaDevAttrMultiProcessorCount,
+						    cs->device));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaDeviceGetPCIBusId(cs->bus_id, sizeof(cs->bus_id), cs->device));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaStreamCreateWithFlags(&cs->stream, cudaStreamNonBlocking));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaEventCreate(&cs->t0));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaEventCreate(&cs->t1));
+	return st;
 }
 
 static void describe(struct cb_backend *be, const char *name)
@@ -89,39 +76,51 @@ static void describe(struct cb_backend *be, const char *name)
 		 cs->sync == CB_CUDA_SYNC_STREAM ? "stream" : "host");
 }
 
+/* Which ranks share a GPU (NCCL's one-GPU-per-rank rule) and which GPUs can
+ * reach each other (CUDA IPC between different GPUs needs peer access). */
+static enum cb_status topology(struct cb_backend *be, struct cb_cuda_state *cs)
+{
+	char (*ids)[32] = calloc((size_t)be->nranks, sizeof(*ids));
+	int sharing;
+	enum cb_status st = ids ? CB_OK : CB_ERR_NOMEM;
+
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Allgather(cs->bus_id, 32, MPI_CHAR, ids, 32, MPI_CHAR, be->node));
+	if (st == CB_OK) {
+		sharing = cb_ranks_sharing_gpu(&ids[0][0], 32, be->nranks, be->rank);
+		st = CB_MPI(MPI_Allreduce(&sharing, &cs->max_sharing, 1, MPI_INT, MPI_MAX,
+					  be->world));
+	}
+	if (st == CB_OK)
+		st = cb_cuda_peer_probe(be, &ids[0][0], 32);
+	free(ids);
+	return st;
+}
+
 static enum cb_status cuda_init(struct cb_backend *be)
 {
 	struct cb_cuda_state *cs = calloc(1, sizeof(*cs));
 	struct cudaDeviceProp p;
-	char (*ids)[32] = NULL;
-	int ok, all_ok, sharing;
 	enum cb_status st;
 
 	if (!cs)
 		return CB_ERR_NOMEM;
 	be->impl = cs;
-	/* every rank learns whether all found a GPU before any other collective */
-	ok = local_setup(cs, be->rank) == CB_OK;
-	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, be->world);
-	if (!all_ok) {
-		st = CB_ERR_CUDA;
-		goto out_free;
-	}
-	ids = calloc((size_t)be->nranks, sizeof(*ids));
-	st = ids ? CB_OK : CB_ERR_NOMEM;
+	/* every rank learns whether all found a GPU before any other collective;
+	 * one that did not said why, the others return CB_ERR_PEER quietly */
+	st = local_setup(cs, be->rank);
+	if (cb_agree(st, be->world) != CB_OK && st == CB_OK)
+		st = CB_ERR_PEER;
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Allgather(cs->bus_id, 32, MPI_CHAR, ids, 32, MPI_CHAR, be->node));
-	sharing = st == CB_OK ? cb_ranks_sharing_gpu(&ids[0][0], 32, be->nranks, be->rank) : 0;
-	free(ids);
-	if (st == CB_OK)
-		st = CB_MPI(MPI_Allreduce(&sharing, &cs->max_sharing, 1, MPI_INT, MPI_MAX, be->world));
+		st = topology(be, cs);
 	if (st == CB_OK)
 		st = cb_host_flags_alloc(be, &cs->alive);
 	if (st == CB_OK)
 		st = cb_cuda_sync_init(be);
+	if (st == CB_OK)
+		st = CB_CUDA(cudaGetDeviceProperties(&p, cs->device));
 	if (st != CB_OK)
 		goto out_free;
-	cudaGetDeviceProperties(&p, cs->device);
 	describe(be, p.name);
 	snprintf(be->device_model, sizeof(be->device_model), "%.95s", p.name);
 	/* each slice costs a kernel launch and two stream memory operations
@@ -140,6 +139,7 @@ out_free:
 		cudaStreamDestroy(cs->stream);
 	free(cs);
 	be->impl = NULL;
+	be->peer_unreachable = NULL;
 	return st;
 }
 
@@ -158,121 +158,6 @@ static void cuda_fini(struct cb_backend *be)
 	be->impl = NULL;
 }
 
-/* Closes what this rank opened (after every rank stopped using it), then
- * frees its own allocation once every peer has closed it. Collective. */
-static void release(struct cb_backend *be, struct cb_buf *buf, struct cuda_buf *cb)
-{
-	cudaStreamSynchronize(state(be)->stream);
-	MPI_Barrier(be->node);
-	for (int r = 0; r < be->nranks; r++)
-		if (buf && buf->peer && cb && cb->opened && cb->opened[r])
-			cudaIpcCloseMemHandle(buf->peer[r]);
-	MPI_Barrier(be->node);
-	if (cb && cb->base)
-		cudaFree(cb->base);
-}
-
-struct ipc_record {
-	cudaIpcMemHandle_t handle;
-	uint64_t bytes;
-};
-
-/* Exchanges handles and opens every peer's allocation; returns this rank's
- * status (the caller agrees on it). Collective: a rank whose allocation
- * failed passes buf = NULL and still takes part in the exchange. */
-static enum cb_status open_peers(struct cb_backend *be, struct cb_buf *buf, struct cuda_buf *cb,
-				 const struct ipc_record *mine)
-{
-	struct ipc_record *all = calloc((size_t)be->nranks, sizeof(*all));
-	enum cb_status st;
-
-	if (!all) /* peers wait in the exchange: the watchdog ends the job */
-		return CB_ERR_NOMEM;
-	st = CB_MPI(MPI_Allgather(mine, sizeof(*mine), MPI_BYTE, all, sizeof(*mine), MPI_BYTE,
-				  be->node));
-	if (!buf)
-		st = CB_ERR_CUDA;
-	for (int r = 0; r < be->nranks && st == CB_OK; r++) {
-		if (r == be->rank || all[r].bytes == 0)
-			continue;
-		st = cb_cuda_status(cudaIpcOpenMemHandle(&buf->peer[r], all[r].handle,
-							 cudaIpcMemLazyEnablePeerAccess),
-				    "cudaIpcOpenMemHandle");
-		cb->opened[r] = st == CB_OK;
-	}
-	free(all);
-	return st;
-}
-
-static enum cb_status cuda_buf_alloc(struct cb_backend *be, size_t bytes, struct cb_buf **out)
-{
-	struct cb_buf *buf = calloc(1, sizeof(*buf));
-	struct cuda_buf *cb = calloc(1, sizeof(*cb));
-	struct ipc_record mine;
-	enum cb_status st = CB_ERR_NOMEM;
-	int ok, all_ok;
-
-	memset(&mine, 0, sizeof(mine));
-	if (buf && cb) {
-		buf->peer = calloc((size_t)be->nranks, sizeof(void *));
-		cb->opened = calloc((size_t)be->nranks, 1);
-		st = buf->peer && cb->opened ? CB_OK : CB_ERR_NOMEM;
-	}
-	if (st == CB_OK && bytes) {
-		size_t alloc = cb_ipc_alloc_bytes(bytes);
-
-		st = cb_cuda_status(cudaMalloc(&cb->base, alloc), "cudaMalloc");
-		/* zeroed on the rank's stream and finished before any peer opens it */
-		if (st == CB_OK)
-			st = cb_cuda_status(cudaMemsetAsync(cb->base, 0, alloc, state(be)->stream),
-					    "cudaMemsetAsync");
-		if (st == CB_OK)
-			st = cb_cuda_status(cudaStreamSynchronize(state(be)->stream), "cudaMemsetAsync");
-		if (st == CB_OK)
-			st = cb_cuda_status(cudaIpcGetMemHandle(&mine.handle, cb->base),
-					    "cudaIpcGetMemHandle");
-		mine.bytes = bytes;
-	}
-	if (st == CB_OK)
-		buf->peer[be->rank] = cb->base;
-	/* every rank joins the handle exchange, even one that failed above */
-	if (open_peers(be, st == CB_OK ? buf : NULL, cb, &mine) != CB_OK)
-		st = CB_ERR_CUDA;
-	ok = st == CB_OK;
-	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, be->node);
-	if (!all_ok) {
-		release(be, buf, cb); /* collective on every rank, whatever failed */
-		goto out_free;
-	}
-	buf->bytes = bytes;
-	buf->impl = cb;
-	*out = buf;
-	return CB_OK;
-
-out_free:
-	if (cb)
-		free(cb->opened);
-	if (buf)
-		free(buf->peer);
-	free(cb);
-	free(buf);
-	return st == CB_OK ? CB_ERR_CUDA : st;
-}
-
-static void cuda_buf_free(struct cb_backend *be, struct cb_buf *buf)
-{
-	struct cuda_buf *cb;
-
-	if (!buf)
-		return;
-	cb = buf->impl;
-	release(be, buf, cb);
-	free(cb->opened);
-	free(cb);
-	free(buf->peer);
-	free(buf);
-}
-
 static enum cb_status cuda_upload(struct cb_backend *be, struct cb_buf *buf, size_t off,
 				  const void *host, size_t bytes)
 {
@@ -280,10 +165,10 @@ static enum cb_status cuda_upload(struct cb_backend *be, struct cb_buf *buf, siz
 
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	if (cb_cuda_status(cudaMemcpyAsync((char *)buf->peer[be->rank] + off, host, bytes,
-					   cudaMemcpyHostToDevice, s), "upload"))
+	if (CB_CUDA(cudaMemcpyAsync((char *)buf->peer[be->rank] + off, host, bytes,
+				    cudaMemcpyHostToDevice, s)))
 		return CB_ERR_CUDA;
-	return cb_cuda_status(cudaStreamSynchronize(s), "upload");
+	return CB_CUDA(cudaStreamSynchronize(s));
 }
 
 static enum cb_status cuda_download(struct cb_backend *be, void *host, struct cb_buf *buf,
@@ -293,10 +178,10 @@ static enum cb_status cuda_download(struct cb_backend *be, void *host, struct cb
 
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	if (cb_cuda_status(cudaMemcpyAsync(host, (char *)buf->peer[be->rank] + off, bytes,
-					   cudaMemcpyDeviceToHost, s), "download"))
+	if (CB_CUDA(cudaMemcpyAsync(host, (char *)buf->peer[be->rank] + off, bytes,
+				    cudaMemcpyDeviceToHost, s)))
 		return CB_ERR_CUDA;
-	return cb_cuda_status(cudaStreamSynchronize(s), "download");
+	return CB_CUDA(cudaStreamSynchronize(s));
 }
 
 static enum cb_status cuda_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
@@ -304,8 +189,7 @@ static enum cb_status cuda_copy(struct cb_backend *be, struct cb_ref dst, struct
 {
 	if (bytes == 0)
 		return CB_OK;
-	if (cb_cuda_status(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDefault,
-					   state(be)->stream), "cudaMemcpyAsync"))
+	if (CB_CUDA(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDefault, state(be)->stream)))
 		return CB_ERR_CUDA;
 	cb_traffic_add(be, dst.rank, src.rank, bytes);
 	return CB_OK;
@@ -319,8 +203,7 @@ static enum cb_status cuda_reduce(struct cb_backend *be, struct cb_ref dst, stru
 
 	if (count == 0)
 		return CB_OK;
-	if (cb_cuda_status(cb_cuda_reduce(dst.ptr, a.ptr, b.ptr, count, dt, op, cs->max_blocks,
-					  cs->stream), "reduce kernel launch"))
+	if (CB_CUDA(cb_cuda_reduce(dst.ptr, a.ptr, b.ptr, count, dt, op, cs->sm_count, cs->stream)))
 		return CB_ERR_CUDA;
 	cb_traffic_add(be, dst.rank, a.rank, bytes);
 	cb_traffic_add(be, dst.rank, b.rank, bytes);
@@ -332,27 +215,27 @@ static enum cb_status cuda_finalize(struct cb_backend *be, struct cb_ref buf, si
 {
 	struct cb_cuda_state *cs = state(be);
 
-	return cb_cuda_status(cb_cuda_finalize(buf.ptr, count, dt, op, be->nranks, cs->max_blocks,
-					       cs->stream), "finalize kernel launch");
+	return CB_CUDA(cb_cuda_finalize(buf.ptr, count, dt, op, be->nranks, cs->sm_count,
+					cs->stream));
 }
 
 static enum cb_status cuda_time_begin(struct cb_backend *be)
 {
 	struct cb_cuda_state *cs = state(be);
 
-	return cb_cuda_status(cudaEventRecord(cs->t0, cs->stream), "cudaEventRecord");
+	return CB_CUDA(cudaEventRecord(cs->t0, cs->stream));
 }
 
 static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 {
 	struct cb_cuda_state *cs = state(be);
 	float ms = 0;
-	enum cb_status st = cb_cuda_status(cudaEventRecord(cs->t1, cs->stream), "cudaEventRecord");
+	enum cb_status st = CB_CUDA(cudaEventRecord(cs->t1, cs->stream));
 
 	if (st == CB_OK)
 		st = cb_cuda_drain(be, cs->t1);
 	if (st == CB_OK)
-		st = cb_cuda_status(cudaEventElapsedTime(&ms, cs->t0, cs->t1), "cudaEventElapsedTime");
+		st = CB_CUDA(cudaEventElapsedTime(&ms, cs->t0, cs->t1));
 	*us = (double)ms * 1e3;
 	return st;
 }
@@ -361,8 +244,8 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.name = "cuda",
 	.init = cuda_init,
 	.fini = cuda_fini,
-	.buf_alloc = cuda_buf_alloc,
-	.buf_free = cuda_buf_free,
+	.buf_alloc = cb_cuda_buf_alloc,
+	.buf_free = cb_cuda_buf_free,
 	.upload = cuda_upload,
 	.download = cuda_download,
 	.copy = cuda_copy,

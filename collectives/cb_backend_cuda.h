@@ -1,13 +1,15 @@
 /* cb_backend_cuda: what CUDA-specific algorithms (nccl) need from the cuda
- * backend, and the backend's internal state shared by its two source files
- * (cb_backend_cuda.c: device, buffers, data movement, timing; cb_cuda_sync.c:
- * progress flags). */
+ * backend, and the backend's internal state shared by its source files
+ * (cb_backend_cuda.c: device, data movement, timing; cb_cuda_ipc.c: buffers
+ * shared through CUDA IPC and peer reachability; cb_cuda_sync.c: progress
+ * flags; cb_cuda_util.c: error reporting and event polling). */
 #ifndef CB_BACKEND_CUDA_H
 #define CB_BACKEND_CUDA_H
 
 #include <cuda_runtime_api.h>
 
 #include "cb_backend.h"
+#include "cb_cuda_util.h"
 #include "cb_shm.h"
 
 /* How ranks order their work on one another's data:
@@ -24,8 +26,7 @@
 enum cb_cuda_sync { CB_CUDA_SYNC_STREAM, CB_CUDA_SYNC_HOST };
 
 struct cb_cuda_state {
-	int device, sm_count;
-	unsigned max_blocks;          /* grid cap for the kernels */
+	int device, sm_count;         /* kernels size their grids from sm_count */
 	cudaStream_t stream;
 	cudaEvent_t t0, t1;
 	char bus_id[32];
@@ -41,13 +42,19 @@ cudaStream_t cb_cuda_stream(const struct cb_backend *be);
 /* The most ranks that share one GPU anywhere in the job (1: a GPU each). */
 int cb_cuda_max_ranks_per_gpu(const struct cb_backend *be);
 
-/* Turns a CUDA error into CB_ERR_CUDA with "<what>: <error string>" on stderr. */
-enum cb_status cb_cuda_status(cudaError_t err, const char *what);
-
 /* Polls until the rank's stream has finished everything enqueued so far,
  * yielding the CPU; CB_ERR_TIMEOUT if the watchdog fired, CB_ERR_PEER if a
  * peer died meanwhile (its work may never come). */
 enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev);
+
+/* Buffers (cb_cuda_ipc.c): the ops-table entries, and the peer-access probe
+ * of init: sets be->peer_unreachable when two GPUs of the host cannot reach
+ * each other peer to peer (cudaDeviceCanAccessPeer), so ps and ring skip and
+ * nccl still runs. ids: every node rank's PCI bus id, stride bytes apart.
+ * Collective over be->node. Errors: CB_ERR_MPI. */
+enum cb_status cb_cuda_peer_probe(struct cb_backend *be, const char *ids, size_t stride);
+enum cb_status cb_cuda_buf_alloc(struct cb_backend *be, size_t bytes, struct cb_buf **out);
+void cb_cuda_buf_free(struct cb_backend *be, struct cb_buf *buf);
 
 /* Flags (cb_cuda_sync.c): resolve the driver's stream memory operations and
  * pick the mode at init; the ops-table entries. */

@@ -1,86 +1,32 @@
 // Device kernels of the cuda backend: the fused reduce (remote load + local
 // load + store) and the avg finalize. Memory-bound: 16-byte loads and stores,
-// several vectors in flight per thread, a grid-stride loop over a grid of a
-// few blocks per multiprocessor. Scalar kernels take the unaligned head and
-// tail (cb_vec_split in cb_cuda_plan.h).
+// several vectors in flight per thread, a grid-stride loop over as many
+// blocks as the multiprocessors hold at once (the occupancy API's answer for
+// each kernel, not a guess). Scalar kernels take the unaligned head and tail
+// (cb_vec_split in cb_cuda_plan.h). The arithmetic per element is in
+// cb_cuda_elem.cuh. Kernels are launched with cudaLaunchKernelEx, whose
+// return value is that launch's own error: no launch check reads the
+// thread's last-error slot, where an earlier call may have left something.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 
+#include "cb_cuda_elem.cuh"
 #include "cb_cuda_kernels.h"
 #include "cb_cuda_plan.h"
 
 namespace {
 
+using cb_elem::Combine;
+
 constexpr unsigned kThreads = 512;
 constexpr unsigned kUnroll = 4;
 
-// Arithmetic per dtype. Integers combine in the unsigned type of the same
-// width (wrap-around, never signed overflow); half and bfloat16 in float,
-// rounded once; min/max compare in the dtype's own order.
-template <typename T> struct Unsigned { using type = T; };
-template <> struct Unsigned<int8_t> { using type = uint8_t; };
-template <> struct Unsigned<int32_t> { using type = uint32_t; };
-template <> struct Unsigned<int64_t> { using type = uint64_t; };
-
-template <typename T> struct Arith {
-	using U = typename Unsigned<T>::type;
-	__device__ static T sum(T a, T b) { return (T)(U)((U)a + (U)b); }
-	__device__ static T prod(T a, T b) { return (T)(U)((U)a * (U)b); }
-	__device__ static T div(T a, int n) { return (T)(a / n); } /* C division: toward zero */
-};
-// uint8 * uint8 promotes to int: 255 * 255 fits, the cast back wraps.
-template <> struct Arith<float> {
-	__device__ static float sum(float a, float b) { return a + b; }
-	__device__ static float prod(float a, float b) { return a * b; }
-	__device__ static float div(float a, int n) { return a / (float)n; }
-};
-template <> struct Arith<double> {
-	__device__ static double sum(double a, double b) { return a + b; }
-	__device__ static double prod(double a, double b) { return a * b; }
-	__device__ static double div(double a, int n) { return a / (double)n; }
-};
-
-template <typename T> struct Widened {
-	__device__ static float in(T x);
-	__device__ static T out(float x);
-};
-template <> struct Widened<__half> {
-	__device__ static float in(__half x) { return __half2float(x); }
-	__device__ static __half out(float x) { return __float2half_rn(x); }
-};
-template <> struct Widened<__nv_bfloat16> {
-	__device__ static float in(__nv_bfloat16 x) { return __bfloat162float(x); }
-	__device__ static __nv_bfloat16 out(float x) { return __float2bfloat16_rn(x); }
-};
-
-template <typename T, int OP> __device__ __forceinline__ T apply(T a, T b)
-{
-	if (OP == CB_SUM || OP == CB_AVG)
-		return Arith<T>::sum(a, b);
-	if (OP == CB_PROD)
-		return Arith<T>::prod(a, b);
-	if (OP == CB_MIN)
-		return b < a ? b : a;
-	return a < b ? b : a;
-}
-
-template <typename T, int OP> struct Combine {
-	__device__ static T run(T a, T b) { return apply<T, OP>(a, b); }
-	__device__ static T finish(T a, int n) { return Arith<T>::div(a, n); }
-};
-template <typename H, int OP> struct Combine16 {
-	__device__ static H run(H a, H b)
-	{
-		return Widened<H>::out(apply<float, OP>(Widened<H>::in(a), Widened<H>::in(b)));
-	}
-	__device__ static H finish(H a, int n) { return Widened<H>::out(Widened<H>::in(a) / (float)n); }
-};
-template <int OP> struct Combine<__half, OP> : Combine16<__half, OP> {};
-template <int OP> struct Combine<__nv_bfloat16, OP> : Combine16<__nv_bfloat16, OP> {};
-
+// No __restrict__: dst may alias a or b (cb_cuda_kernels.h), and a restrict
+// qualifier would let the compiler turn every load into a non-coherent one.
 template <typename T, int OP>
-__global__ void reduce_vec(uint4 *__restrict__ dst, const uint4 *a, const uint4 *b, size_t nvec)
+__global__ void __launch_bounds__(kThreads)
+reduce_vec(uint4 *dst, const uint4 *a, const uint4 *b, size_t nvec)
 {
 	constexpr int per = 16 / sizeof(T);
 	size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -111,7 +57,8 @@ __global__ void reduce_vec(uint4 *__restrict__ dst, const uint4 *a, const uint4 
 }
 
 template <typename T, int OP>
-__global__ void reduce_scalar(T *dst, const T *a, const T *b, size_t n)
+__global__ void __launch_bounds__(kThreads)
+reduce_scalar(T *dst, const T *a, const T *b, size_t n)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 
@@ -120,7 +67,7 @@ __global__ void reduce_scalar(T *dst, const T *a, const T *b, size_t n)
 }
 
 template <typename T>
-__global__ void finalize_avg(T *buf, size_t n, int nranks)
+__global__ void __launch_bounds__(kThreads) finalize_avg(T *buf, size_t n, int nranks)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 
@@ -128,91 +75,114 @@ __global__ void finalize_avg(T *buf, size_t n, int nranks)
 		buf[i] = Combine<T, CB_AVG>::finish(buf[i], nranks);
 }
 
+// One launch of Kernel over `items` work items (each thread takes up to
+// `unroll` per pass), on a grid capped at the blocks of kThreads that the
+// multiprocessors hold at once for this kernel (its registers and shared
+// memory decide; asked once per kernel and cached, one GPU per process), so
+// the grid-stride loop keeps every resident thread busy and no block waits
+// for a second wave. Returns the launch's own error.
+template <auto Kernel, typename... A>
+cudaError_t launch(size_t items, unsigned unroll, int sm_count, cudaStream_t s, A... args)
+{
+	static int per_sm; // one per kernel
+	cudaLaunchConfig_t cfg = {};
+	cudaError_t err = cudaSuccess;
+	unsigned cap;
+
+	if (per_sm == 0)
+		err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, kThreads, 0);
+	if (err != cudaSuccess)
+		return err;
+	cap = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)(sm_count > 0 ? sm_count : 1);
+	cfg.gridDim = dim3(cb_grid_blocks(items, kThreads, unroll, cap));
+	cfg.blockDim = dim3(kThreads);
+	cfg.stream = s;
+	return cudaLaunchKernelEx(&cfg, Kernel, args...);
+}
+
 template <typename T, int OP>
-cudaError_t launch_reduce(void *dst, const void *a, const void *b, size_t count,
-			  unsigned max_blocks, cudaStream_t s)
+cudaError_t launch_reduce(void *dst, const void *a, const void *b, size_t count, int sm_count,
+			  cudaStream_t s)
 {
 	struct cb_vec_plan p = cb_vec_split((uintptr_t)dst, (uintptr_t)a, (uintptr_t)b, count,
 					    sizeof(T));
 	T *d = static_cast<T *>(dst);
 	const T *x = static_cast<const T *>(a), *y = static_cast<const T *>(b);
 	size_t body = p.nvec * (16 / sizeof(T));
+	cudaError_t err = cudaSuccess;
 
 	if (p.head)
-		reduce_scalar<T, OP><<<cb_grid_blocks(p.head, kThreads, 1, max_blocks), kThreads, 0, s>>>(
-			d, x, y, p.head);
-	if (p.nvec)
-		reduce_vec<T, OP><<<cb_grid_blocks(p.nvec, kThreads, kUnroll, max_blocks), kThreads, 0, s>>>(
-			reinterpret_cast<uint4 *>(d + p.head), reinterpret_cast<const uint4 *>(x + p.head),
-			reinterpret_cast<const uint4 *>(y + p.head), p.nvec);
-	if (p.tail)
-		reduce_scalar<T, OP><<<1, kThreads, 0, s>>>(d + p.head + body, x + p.head + body,
-							    y + p.head + body, p.tail);
-	return cudaGetLastError();
+		err = launch<reduce_scalar<T, OP>>(p.head, 1, sm_count, s, d, x, y, p.head);
+	if (err == cudaSuccess && p.nvec)
+		err = launch<reduce_vec<T, OP>>(p.nvec, kUnroll, sm_count, s,
+			     reinterpret_cast<uint4 *>(d + p.head),
+			     reinterpret_cast<const uint4 *>(x + p.head),
+			     reinterpret_cast<const uint4 *>(y + p.head), p.nvec);
+	if (err == cudaSuccess && p.tail)
+		err = launch<reduce_scalar<T, OP>>(p.tail, 1, sm_count, s, d + p.head + body,
+			     x + p.head + body, y + p.head + body, p.tail);
+	return err;
 }
 
 template <typename T>
 cudaError_t launch_by_op(void *dst, const void *a, const void *b, size_t count, enum cb_op op,
-			 unsigned max_blocks, cudaStream_t s)
+			 int sm_count, cudaStream_t s)
 {
 	switch (op) {
-	case CB_SUM: return launch_reduce<T, CB_SUM>(dst, a, b, count, max_blocks, s);
-	case CB_PROD: return launch_reduce<T, CB_PROD>(dst, a, b, count, max_blocks, s);
-	case CB_MIN: return launch_reduce<T, CB_MIN>(dst, a, b, count, max_blocks, s);
-	case CB_MAX: return launch_reduce<T, CB_MAX>(dst, a, b, count, max_blocks, s);
-	case CB_AVG: return launch_reduce<T, CB_AVG>(dst, a, b, count, max_blocks, s);
+	case CB_SUM: return launch_reduce<T, CB_SUM>(dst, a, b, count, sm_count, s);
+	case CB_PROD: return launch_reduce<T, CB_PROD>(dst, a, b, count, sm_count, s);
+	case CB_MIN: return launch_reduce<T, CB_MIN>(dst, a, b, count, sm_count, s);
+	case CB_MAX: return launch_reduce<T, CB_MAX>(dst, a, b, count, sm_count, s);
+	case CB_AVG: return launch_reduce<T, CB_AVG>(dst, a, b, count, sm_count, s);
 	default: return cudaErrorInvalidValue;
 	}
 }
 
 template <typename T>
-cudaError_t launch_finalize(void *buf, size_t count, int nranks, unsigned max_blocks,
-			    cudaStream_t s)
+cudaError_t launch_finalize(void *buf, size_t count, int nranks, int sm_count, cudaStream_t s)
 {
-	finalize_avg<T><<<cb_grid_blocks(count, kThreads, 1, max_blocks), kThreads, 0, s>>>(
-		static_cast<T *>(buf), count, nranks);
-	return cudaGetLastError();
+	return launch<finalize_avg<T>>(count, 1, sm_count, s, static_cast<T *>(buf), count, nranks);
 }
 
 } // namespace
 
 extern "C" cudaError_t cb_cuda_reduce(void *dst, const void *a, const void *b, size_t count,
-				      enum cb_dtype dt, enum cb_op op, unsigned max_blocks,
+				      enum cb_dtype dt, enum cb_op op, int sm_count,
 				      cudaStream_t s)
 {
 	if (count == 0)
 		return cudaSuccess;
 	switch (dt) {
-	case CB_INT8: return launch_by_op<int8_t>(dst, a, b, count, op, max_blocks, s);
-	case CB_UINT8: return launch_by_op<uint8_t>(dst, a, b, count, op, max_blocks, s);
-	case CB_INT32: return launch_by_op<int32_t>(dst, a, b, count, op, max_blocks, s);
-	case CB_UINT32: return launch_by_op<uint32_t>(dst, a, b, count, op, max_blocks, s);
-	case CB_INT64: return launch_by_op<int64_t>(dst, a, b, count, op, max_blocks, s);
-	case CB_UINT64: return launch_by_op<uint64_t>(dst, a, b, count, op, max_blocks, s);
-	case CB_HALF: return launch_by_op<__half>(dst, a, b, count, op, max_blocks, s);
-	case CB_BFLOAT16: return launch_by_op<__nv_bfloat16>(dst, a, b, count, op, max_blocks, s);
-	case CB_FLOAT: return launch_by_op<float>(dst, a, b, count, op, max_blocks, s);
-	case CB_DOUBLE: return launch_by_op<double>(dst, a, b, count, op, max_blocks, s);
+	case CB_INT8: return launch_by_op<int8_t>(dst, a, b, count, op, sm_count, s);
+	case CB_UINT8: return launch_by_op<uint8_t>(dst, a, b, count, op, sm_count, s);
+	case CB_INT32: return launch_by_op<int32_t>(dst, a, b, count, op, sm_count, s);
+	case CB_UINT32: return launch_by_op<uint32_t>(dst, a, b, count, op, sm_count, s);
+	case CB_INT64: return launch_by_op<int64_t>(dst, a, b, count, op, sm_count, s);
+	case CB_UINT64: return launch_by_op<uint64_t>(dst, a, b, count, op, sm_count, s);
+	case CB_HALF: return launch_by_op<__half>(dst, a, b, count, op, sm_count, s);
+	case CB_BFLOAT16: return launch_by_op<__nv_bfloat16>(dst, a, b, count, op, sm_count, s);
+	case CB_FLOAT: return launch_by_op<float>(dst, a, b, count, op, sm_count, s);
+	case CB_DOUBLE: return launch_by_op<double>(dst, a, b, count, op, sm_count, s);
 	default: return cudaErrorInvalidValue;
 	}
 }
 
 extern "C" cudaError_t cb_cuda_finalize(void *buf, size_t count, enum cb_dtype dt, enum cb_op op,
-					int nranks, unsigned max_blocks, cudaStream_t s)
+					int nranks, int sm_count, cudaStream_t s)
 {
 	if (op != CB_AVG || count == 0 || nranks <= 1)
 		return cudaSuccess;
 	switch (dt) {
-	case CB_INT8: return launch_finalize<int8_t>(buf, count, nranks, max_blocks, s);
-	case CB_UINT8: return launch_finalize<uint8_t>(buf, count, nranks, max_blocks, s);
-	case CB_INT32: return launch_finalize<int32_t>(buf, count, nranks, max_blocks, s);
-	case CB_UINT32: return launch_finalize<uint32_t>(buf, count, nranks, max_blocks, s);
-	case CB_INT64: return launch_finalize<int64_t>(buf, count, nranks, max_blocks, s);
-	case CB_UINT64: return launch_finalize<uint64_t>(buf, count, nranks, max_blocks, s);
-	case CB_HALF: return launch_finalize<__half>(buf, count, nranks, max_blocks, s);
-	case CB_BFLOAT16: return launch_finalize<__nv_bfloat16>(buf, count, nranks, max_blocks, s);
-	case CB_FLOAT: return launch_finalize<float>(buf, count, nranks, max_blocks, s);
-	case CB_DOUBLE: return launch_finalize<double>(buf, count, nranks, max_blocks, s);
+	case CB_INT8: return launch_finalize<int8_t>(buf, count, nranks, sm_count, s);
+	case CB_UINT8: return launch_finalize<uint8_t>(buf, count, nranks, sm_count, s);
+	case CB_INT32: return launch_finalize<int32_t>(buf, count, nranks, sm_count, s);
+	case CB_UINT32: return launch_finalize<uint32_t>(buf, count, nranks, sm_count, s);
+	case CB_INT64: return launch_finalize<int64_t>(buf, count, nranks, sm_count, s);
+	case CB_UINT64: return launch_finalize<uint64_t>(buf, count, nranks, sm_count, s);
+	case CB_HALF: return launch_finalize<__half>(buf, count, nranks, sm_count, s);
+	case CB_BFLOAT16: return launch_finalize<__nv_bfloat16>(buf, count, nranks, sm_count, s);
+	case CB_FLOAT: return launch_finalize<float>(buf, count, nranks, sm_count, s);
+	case CB_DOUBLE: return launch_finalize<double>(buf, count, nranks, sm_count, s);
 	default: return cudaErrorInvalidValue;
 	}
 }

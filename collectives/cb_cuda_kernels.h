@@ -1,7 +1,9 @@
 /* cb_cuda_kernels: the device side of the cuda backend, callable from C.
  * Semantics are those of cb_dtype.h (the host kernels), element for element:
  * integer sum/prod wrap, avg combines as sum and divides once at the end,
- * half/bfloat16 combine in float and round once to the dtype. */
+ * half/bfloat16 combine in float and round once to the dtype, min/max as
+ * cb_minmax.h. The element functions (cb_cuda_elem.cuh) are unit-tested on
+ * the host against cb_reduce_host. */
 #ifndef CB_CUDA_KERNELS_H
 #define CB_CUDA_KERNELS_H
 
@@ -16,17 +18,17 @@ extern "C" {
 
 /* Enqueues dst[i] = a[i] op b[i], i < count (elements), on stream. a, b and dst
  * are device pointers of this GPU or of a peer mapped through CUDA IPC; dst
- * may alias a or b exactly. max_blocks caps the grid (e.g. 4 per
- * multiprocessor). Returns the launch error (cudaGetLastError), cudaSuccess
- * for count == 0. */
+ * may alias a or b exactly. sm_count: the GPU's multiprocessors; each
+ * kernel's grid is capped at the blocks they hold at once (occupancy API).
+ * Returns the launches' own error (never one an earlier call left in the
+ * last-error slot), cudaSuccess for count == 0. */
 cudaError_t cb_cuda_reduce(void *dst, const void *a, const void *b, size_t count,
-			   enum cb_dtype dt, enum cb_op op, unsigned max_blocks,
-			   cudaStream_t stream);
+			   enum cb_dtype dt, enum cb_op op, int sm_count, cudaStream_t stream);
 
 /* Enqueues the op's last step on count elements in place: avg divides by
- * nranks; other ops launch nothing. */
+ * nranks; other ops launch nothing. Errors as cb_cuda_reduce. */
 cudaError_t cb_cuda_finalize(void *buf, size_t count, enum cb_dtype dt, enum cb_op op,
-			     int nranks, unsigned max_blocks, cudaStream_t stream);
+			     int nranks, int sm_count, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

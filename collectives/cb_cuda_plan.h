@@ -67,7 +67,8 @@ static inline struct cb_vec_plan cb_vec_split(uintptr_t dst, uintptr_t a, uintpt
 
 /* Blocks for a grid-stride loop over `items` work items, `threads` per block,
  * each thread taking up to `unroll` items per pass, capped at max_blocks
- * (a few resident blocks per multiprocessor); at least 1. */
+ * (the blocks the multiprocessors hold at once, from the occupancy API);
+ * at least 1. */
 static inline unsigned cb_grid_blocks(size_t items, unsigned threads, unsigned unroll,
 				      unsigned max_blocks)
 {

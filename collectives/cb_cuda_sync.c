@@ -1,8 +1,8 @@
 /* Progress flags of the cuda backend, in the two modes of cb_backend_cuda.h.
- * The driver's stream memory operations are resolved at run time through
- * cudaGetDriverEntryPointByVersion, so the binary never links libcuda and
- * starts (and reports "no GPU") on machines without a driver. <cuda.h> is
- * included for the driver API's types and constants only. */
+ * The driver's stream memory operations are resolved at run time
+ * (cb_cuda_driver_fn), so the binary never links libcuda and starts (and
+ * reports "no GPU") on machines without a driver. <cuda.h> is included for
+ * the driver API's types and constants only. */
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <stdint.h>
@@ -23,30 +23,19 @@ struct cuda_flags {
 	cudaEvent_t drained;         /* host mode: marks the end of the work to post */
 };
 
-static void *entry_point(const char *name)
-{
-	enum cudaDriverEntryPointQueryResult q;
-	void *fn = NULL;
-
-	if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) !=
-	    cudaSuccess || q != cudaDriverEntryPointSuccess)
-		return NULL;
-	return fn;
-}
-
 /* 1 if this rank's GPU takes 64-bit stream waits and writes. */
 static int stream_ops_usable(struct cb_cuda_state *cs)
 {
-	device_get_fn dev_get = (device_get_fn)entry_point("cuDeviceGet");
-	attribute_fn attr = (attribute_fn)entry_point("cuDeviceGetAttribute");
+	device_get_fn dev_get = (device_get_fn)cb_cuda_driver_fn("cuDeviceGet");
+	attribute_fn attr = (attribute_fn)cb_cuda_driver_fn("cuDeviceGetAttribute");
 	CUdevice dev;
 	int yes = 0;
 
-	cs->wait_value = entry_point("cuStreamWaitValue64");
-	cs->write_value = entry_point("cuStreamWriteValue64");
+	cs->wait_value = cb_cuda_driver_fn("cuStreamWaitValue64");
+	cs->write_value = cb_cuda_driver_fn("cuStreamWriteValue64");
 	if (!dev_get || !attr || !cs->wait_value || !cs->write_value ||
-	    dev_get(&dev, cs->device) != CUDA_SUCCESS ||
-	    attr(&yes, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev) != CUDA_SUCCESS)
+	    CB_CU(dev_get(&dev, cs->device)) != CB_OK ||
+	    CB_CU(attr(&yes, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev)) != CB_OK)
 		return 0;
 	return yes;
 }
@@ -80,14 +69,16 @@ enum cb_status cb_cuda_sync_init(struct cb_backend *be)
 enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
 {
 	struct cb_cuda_state *cs = be->impl;
+	enum cb_status st;
 
 	for (unsigned long polls = 0;; polls++) {
-		cudaError_t err = cudaEventQuery(ev);
+		/* not-ready is cleared from the last-error slot in there */
+		enum cb_cuda_poll p = CB_CUDA_POLL(ev, &st);
 
-		if (err == cudaSuccess)
+		if (p == CB_CUDA_DONE)
 			return CB_OK;
-		if (err != cudaErrorNotReady)
-			return cb_cuda_status(err, "waiting for the stream");
+		if (p == CB_CUDA_FAILED)
+			return st;
 		cb_backoff(polls);
 		if (*be->abort_flag) {
 			cb_log("gave up waiting for this rank's GPU work (a peer never posted?)");
@@ -114,8 +105,7 @@ enum cb_status cb_cuda_flags_alloc(struct cb_backend *be, struct cb_flags **out)
 	if (cs->sync == CB_CUDA_SYNC_STREAM) {
 		st = be->ops->buf_alloc(be, sizeof(uint64_t), &f->dev); /* zeroed */
 	} else {
-		st = cb_cuda_status(cudaEventCreateWithFlags(&f->drained, cudaEventDisableTiming),
-				    "cudaEventCreate");
+		st = CB_CUDA(cudaEventCreateWithFlags(&f->drained, cudaEventDisableTiming));
 		if (st == CB_OK)
 			st = cb_host_flags_alloc(be, &f->host);
 	}
@@ -144,14 +134,6 @@ void cb_cuda_flags_free(struct cb_backend *be, struct cb_flags *flags)
 	free(f);
 }
 
-static enum cb_status driver_status(CUresult r, const char *what)
-{
-	if (r == CUDA_SUCCESS)
-		return CB_OK;
-	cb_log("%s failed: CUresult %d", what, (int)r);
-	return CB_ERR_CUDA;
-}
-
 enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *flags, uint64_t value)
 {
 	struct cb_cuda_state *cs = be->impl;
@@ -159,12 +141,10 @@ enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *flags, uint6
 	enum cb_status st;
 
 	if (f->dev) /* written once the work before it is done and visible */
-		return driver_status(((value_fn)cs->write_value)(
-					     (CUstream)cs->stream,
-					     (CUdeviceptr)(uintptr_t)f->dev->peer[be->rank], value,
-					     CU_STREAM_WRITE_VALUE_DEFAULT),
-				     "cuStreamWriteValue64");
-	st = cb_cuda_status(cudaEventRecord(f->drained, cs->stream), "cudaEventRecord");
+		return CB_CU(((value_fn)cs->write_value)((CUstream)cs->stream,
+							 (CUdeviceptr)(uintptr_t)f->dev->peer[be->rank],
+							 value, CU_STREAM_WRITE_VALUE_DEFAULT));
+	st = CB_CUDA(cudaEventRecord(f->drained, cs->stream));
 	if (st == CB_OK)
 		st = cb_cuda_drain(be, f->drained);
 	if (st == CB_OK)
@@ -179,10 +159,8 @@ enum cb_status cb_cuda_wait(struct cb_backend *be, struct cb_flags *flags, int p
 	struct cuda_flags *f = (struct cuda_flags *)flags;
 
 	if (f->dev) /* the stream, not the host, waits: later work queues behind it */
-		return driver_status(((value_fn)cs->wait_value)(
-					     (CUstream)cs->stream,
-					     (CUdeviceptr)(uintptr_t)f->dev->peer[peer], value,
-					     CU_STREAM_WAIT_VALUE_GEQ),
-				     "cuStreamWaitValue64");
+		return CB_CU(((value_fn)cs->wait_value)((CUstream)cs->stream,
+							(CUdeviceptr)(uintptr_t)f->dev->peer[peer],
+							value, CU_STREAM_WAIT_VALUE_GEQ));
 	return cb_host_flags_wait(be, f->host, peer, value);
 }

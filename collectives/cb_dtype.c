@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "cb_minmax.h"
+
 static const char *const cb_dtype_names[CB_DTYPE_COUNT] = {
 	"int8", "uint8", "int32", "uint32", "int64", "uint64",
 	"half", "bfloat16", "float", "double",
@@ -162,8 +164,9 @@ uint16_t cb_float_to_bf16(float f) { return cb_f2b(f); }
 	} while (0)
 
 /* Kernels for one dtype: sum and prod in U (the unsigned type of the same
- * width for integers, so they wrap), min and max in T. */
-#define CB_DEFINE_REDUCE(NAME, T, U)					\
+ * width for integers, so they wrap), min and max in T: MIN_B(x, y) and
+ * MAX_B(x, y) say whether the result is y (cb_minmax.h for floating types). */
+#define CB_DEFINE_REDUCE(NAME, T, U, MIN_B, MAX_B)			\
 static void NAME(void *dst, const void *a, const void *b, size_t count,	\
 		 enum cb_op op)						\
 {									\
@@ -171,11 +174,14 @@ static void NAME(void *dst, const void *a, const void *b, size_t count,	\
 	case CB_SUM:							\
 	case CB_AVG: CB_LOOP(U, x + y); break;				\
 	case CB_PROD: CB_LOOP(U, x * y); break;				\
-	case CB_MIN: CB_LOOP(T, x < y ? x : y); break;			\
-	case CB_MAX: CB_LOOP(T, x > y ? x : y); break;			\
+	case CB_MIN: CB_LOOP(T, MIN_B(x, y) ? y : x); break;		\
+	case CB_MAX: CB_LOOP(T, MAX_B(x, y) ? y : x); break;		\
 	default: break;							\
 	}								\
 }
+
+#define CB_INT_MIN_B(x, y) ((y) < (x))
+#define CB_INT_MAX_B(x, y) ((y) > (x))
 
 /* 16-bit floats: widen to float per element, round back once. */
 #define CB_DEFINE_REDUCE16(NAME, TO_F, FROM_F)				\
@@ -187,21 +193,23 @@ static void NAME(void *dst, const void *a, const void *b, size_t count,	\
 	case CB_AVG: CB_LOOP(uint16_t, FROM_F(TO_F(x) + TO_F(y))); break; \
 	case CB_PROD: CB_LOOP(uint16_t, FROM_F(TO_F(x) * TO_F(y))); break; \
 	case CB_MIN:							\
-		CB_LOOP(uint16_t, TO_F(x) < TO_F(y) ? x : y); break;	\
+		CB_LOOP(uint16_t, cb_min_takes_b_f(TO_F(x), TO_F(y)) ? y : x); \
+		break;							\
 	case CB_MAX:							\
-		CB_LOOP(uint16_t, TO_F(x) > TO_F(y) ? x : y); break;	\
+		CB_LOOP(uint16_t, cb_max_takes_b_f(TO_F(x), TO_F(y)) ? y : x); \
+		break;							\
 	default: break;							\
 	}								\
 }
 
-CB_DEFINE_REDUCE(cb_reduce_i8, int8_t, uint8_t)
-CB_DEFINE_REDUCE(cb_reduce_u8, uint8_t, uint8_t)
-CB_DEFINE_REDUCE(cb_reduce_i32, int32_t, uint32_t)
-CB_DEFINE_REDUCE(cb_reduce_u32, uint32_t, uint32_t)
-CB_DEFINE_REDUCE(cb_reduce_i64, int64_t, uint64_t)
-CB_DEFINE_REDUCE(cb_reduce_u64, uint64_t, uint64_t)
-CB_DEFINE_REDUCE(cb_reduce_f32, float, float)
-CB_DEFINE_REDUCE(cb_reduce_f64, double, double)
+CB_DEFINE_REDUCE(cb_reduce_i8, int8_t, uint8_t, CB_INT_MIN_B, CB_INT_MAX_B)
+CB_DEFINE_REDUCE(cb_reduce_u8, uint8_t, uint8_t, CB_INT_MIN_B, CB_INT_MAX_B)
+CB_DEFINE_REDUCE(cb_reduce_i32, int32_t, uint32_t, CB_INT_MIN_B, CB_INT_MAX_B)
+CB_DEFINE_REDUCE(cb_reduce_u32, uint32_t, uint32_t, CB_INT_MIN_B, CB_INT_MAX_B)
+CB_DEFINE_REDUCE(cb_reduce_i64, int64_t, uint64_t, CB_INT_MIN_B, CB_INT_MAX_B)
+CB_DEFINE_REDUCE(cb_reduce_u64, uint64_t, uint64_t, CB_INT_MIN_B, CB_INT_MAX_B)
+CB_DEFINE_REDUCE(cb_reduce_f32, float, float, cb_min_takes_b_f, cb_max_takes_b_f)
+CB_DEFINE_REDUCE(cb_reduce_f64, double, double, cb_min_takes_b_d, cb_max_takes_b_d)
 CB_DEFINE_REDUCE16(cb_reduce_f16, cb_h2f, cb_f2h)
 CB_DEFINE_REDUCE16(cb_reduce_bf16, cb_b2f, cb_f2b)
 

@@ -11,7 +11,10 @@
  *     double, and float arithmetic rounded once to the dtype for half/bfloat16;
  *   - half (IEEE binary16) and bfloat16 are stored as uint16_t; on the host they
  *     are reduced "widened": converted to float, combined, rounded back to the
- *     dtype with round-to-nearest-even.
+ *     dtype with round-to-nearest-even;
+ *   - min and max on floating dtypes: IEEE 754-2019 minimumNumber/maximumNumber,
+ *     as NCCL (a NaN loses to a number, -0 < +0; cb_minmax.h); the result is
+ *     one of the operands, bit for bit.
  */
 #ifndef CB_DTYPE_H
 #define CB_DTYPE_H

@@ -65,4 +65,17 @@ static inline int cb_ps_slot(int worker, int root)
 	return worker < root ? worker : worker - 1;
 }
 
+/* Spacing of the ps slots: slots start 256 bytes apart at least, so every slot
+ * is as aligned as its allocation (cudaMalloc and the shm windows give 256 B
+ * or more) and the root's reduce keeps 16-byte vector access for any message
+ * size (a slot spaced max_bytes apart would start misaligned for most sizes).
+ * Bytes of one slot for messages up to max_bytes: max_bytes rounded up to a
+ * multiple of CB_PS_SLOT_ALIGN (max_bytes <= CB_MAX_MESSAGE, no overflow). */
+#define CB_PS_SLOT_ALIGN ((size_t)256)
+
+static inline size_t cb_ps_slot_bytes(size_t max_bytes)
+{
+	return (max_bytes + CB_PS_SLOT_ALIGN - 1) / CB_PS_SLOT_ALIGN * CB_PS_SLOT_ALIGN;
+}
+
 #endif

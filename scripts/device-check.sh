@@ -1,120 +1,282 @@
 #!/usr/bin/env bash
-# device-check.sh: everything a lent GPU box must run, in one call (< 8 min):
-# Open MPI from the carried kit, NCCL found on the box, build for sm_90, unit
-# and GPU integration tests, the device references (D2D copy and reduce-kernel
-# bandwidth), then allreduce_perf -B cuda with 1 rank (ps, ring, nccl, copy)
-# and 2 and 4 ranks sharing the GPU (ps, ring, copy; nccl says why it skips),
-# 8 B .. 1 GiB, checked, plus the host-ordered sync mode at 2 ranks. Writes
-# logs and results under $OUT (at most 8 files) and prints a short table last.
-# Without a GPU it stops after the build and unit tests, saying so.
+# device-check.sh: everything a lent GPU box (one H200, no package registry,
+# no Open MPI) must run, in one call of at most 7 minutes of steps. Each step
+# has its own time limit and is followed by packing its logs and the partial
+# results into $OUT, so a call cut short still brings its evidence back:
+#   0 prerequisites: the carried kit, nvcc, NCCL; says everything missing at once
+#   1 build          configure + build for sm_90 (Release)                    150 s
+#   2 unit + first GPU call: unit tests (no GPU), then cuda_bw (copy and
+#     reduce-kernel references); without a GPU it stops here: "no GPU visible" 45 s
+#   3 stream-ordered runs: every dtype x op checked at np 1 and 2, then the
+#     sweep np 1, 2, 4 (ps ring nccl copy), 8 B .. 1 GiB, checked             180 s
+#   4 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 128 MiB, and
+#     --timing loop (back to back, as nccl-tests) at np 1, 8 B .. 1 MiB        45 s
+# and prints a short table last (from summary.csv, or from the per-rank-count
+# np<N>.csv files when the sweep was cut short). Every -T is below its step's
+# limit, so a stuck run is named by the watchdog (rank, phase, size) first.
 #
-# Prepare once on a machine with apt (both paths are git-ignored, carry .device):
+# Prepare once on a machine with apt (.device/ is git-ignored; name it in carry):
 #   ../shared/device/fetch-openmpi.sh .device/ompi
 #   mkdir -p .device/nccl/include && cp /usr/local/cuda/include/nccl.h .device/nccl/include/
+# Carry .device without .device/ompi/root (9 MB, not 45: the kit unpacks itself
+# on the box; a run here leaves root/ behind: rm -rf .device/ompi/root).
 # Run:  scripts/device-check.sh        (OUT defaults to ./device-out)
+# $OUT receives at most 6 files: summary.txt, facts.txt, table.txt, roofline.txt,
+# logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
+# timed out, 2 prerequisites missing, 4 no GPU visible (build and unit tests ran).
 set -uo pipefail
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-OUT=${OUT:-$root/device-out}
-mkdir -p "$OUT"
-work=$(mktemp -d)
-log="$work/device-check.log"
-summary="$OUT/summary.txt"
-: >"$summary"
-say() { echo "[device-check $(date +%T)] $*" | tee -a "$summary" >&2; }
-die() { say "STOP: $*"; pack; exit 1; }
-pack() {
-	tar -czf "$OUT/logs.tgz" -C "$work" . 2>/dev/null
-	[ -d "$work/run" ] && tar -czf "$OUT/run.tgz" -C "$work" run 2>/dev/null
-	true
+cd "$root" || exit 2
+
+# ---- the steps, each run as "device-check.sh --step NAME" under timeout ----
+# (context comes through the environment: DC_WORK, DC_BUILD, DC_NCCL_*)
+
+step_build() {
+	local gen=()
+	command -v ninja >/dev/null && gen=(-G Ninja)
+	cmake -S "$root" -B "$DC_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" \
+		-DNCCL_INCLUDE_DIR="$DC_NCCL_INC" -DNCCL_LIBRARY="$DC_NCCL_LIB" \
+		${MPI_C_COMPILER:+-DMPI_C_COMPILER="$MPI_C_COMPILER"} >"$DC_WORK/logs/configure.log" 2>&1 ||
+		{ tail -20 "$DC_WORK/logs/configure.log"; return 1; }
+	cmake --build "$DC_BUILD" -j "$(nproc)" >"$DC_WORK/logs/build.log" 2>&1 ||
+		{ tail -30 "$DC_WORK/logs/build.log"; return 1; }
+	grep -q 'backends built: host,cuda' <("$DC_BUILD/bin/allreduce_perf" --help 2>&1) ||
+		{ echo "the build has no cuda backend (configure.log)"; return 1; }
+	grep 'collbench: cuda backend' "$DC_WORK/logs/configure.log"
+	# where every dependency came from (the kit, where one was carried)
+	grep -E '^(MPI_C_COMPILER|MPI_mpi_LIBRARY|PKG_CONFIG_EXECUTABLE|pkgcfg_lib_|CSV_|NCCL_|CMAKE_CUDA_COMPILER)[A-Za-z_]*:' \
+		"$DC_BUILD/CMakeCache.txt"
+	ldd "$DC_BUILD/bin/allreduce_perf" "$DC_BUILD/bin/collbench-compare" "$DC_BUILD/bin/test_dtype" |
+		grep -E 'libmpi|jansson|libcsv|cmocka|nccl|cudart|not found'
+	return 0
 }
 
-# 1. Open MPI: the box has none; the kit travels in .device/ompi
-if ! command -v mpirun >/dev/null; then
-	[ -f .device/ompi/use-openmpi.sh ] || die "no mpirun and no .device/ompi kit (see the header of this script)"
-	# shellcheck disable=SC1091
-	. .device/ompi/use-openmpi.sh .device/ompi
-fi
-command -v mpirun >/dev/null || die "Open MPI kit did not provide mpirun"
-mpirun --version 2>&1 | head -1 | tee -a "$summary"
+step_unit_gpu() {
+	(cd "$DC_BUILD" && ctest -L unit --output-on-failure) >"$DC_WORK/logs/ctest-unit.log" 2>&1 ||
+		{ echo "unit tests FAILED (ctest-unit.log)"; return 1; }
+	echo "unit tests: passed ($(grep -c 'Passed' "$DC_WORK/logs/ctest-unit.log"))"
+	# the first GPU call: device references, bytes read + written per second
+	"$DC_BUILD/bin/cuda_bw" -n 20 64M 256M 1G >"$DC_WORK/roofline.txt" 2>&1
+	case $? in
+	0) cat "$DC_WORK/roofline.txt" ;;
+	1) grep -q 'no usable GPU' "$DC_WORK/roofline.txt" && { cat "$DC_WORK/roofline.txt"; return 4; }
+	   cat "$DC_WORK/roofline.txt"; return 1 ;;
+	*) cat "$DC_WORK/roofline.txt"; return 1 ;;
+	esac
+}
 
-# 2. NCCL: NCCL_HOME, else the toolkit, else a Python wheel (nvidia-nccl-cu13)
-find_nccl() {
-	local d
-	for d in "${NCCL_HOME:-}" /usr/local/cuda /usr \
-		$(python3 -c 'import nvidia.nccl as n, os; print(os.path.dirname(n.__file__))' 2>/dev/null) \
-		$(find / -xdev -name 'libnccl.so.2' 2>/dev/null | head -3 | xargs -r -n1 dirname | xargs -r -n1 dirname); do
-		[ -n "$d" ] || continue
-		if ls "$d"/lib*/libnccl.so* >/dev/null 2>&1 || ls "$d"/libnccl.so* >/dev/null 2>&1; then
-			echo "$d"
-			return 0
+# One allreduce_perf launch: NP, a name for its files, then its options.
+launch() {
+	local np=$1 name=$2
+	shift 2
+	mpirun --oversubscribe -x NCCL_DEBUG -x CUDA_MODULE_LOADING -x CB_CUDA_SYNC -np "$np" \
+		"$DC_BUILD/bin/allreduce_perf" -B cuda "$@" --csv "$DC_WORK/run/$name.csv" \
+		--rank-csv "$DC_WORK/run/$name.ranks.csv" >"$DC_WORK/run/$name.txt" 2>"$DC_WORK/logs/$name.err"
+}
+
+step_stream() {
+	local rc=0 np
+	export CB_CUDA_SYNC=stream
+	# every dtype x op, uneven counts, in place and not, traffic formulas
+	for np in 1 2; do
+		if ! launch "$np" "dtypes-np$np" -d all -o all --counts 0,1,3,5,1048573 -n 1 -w 1 -c 1 -T 20 ||
+			! "$DC_BUILD/bin/check_results" "$DC_WORK/run/dtypes-np$np.csv" \
+				"$DC_WORK/run/dtypes-np$np.ranks.csv" "$np" 0 >>"$DC_WORK/logs/dtypes.log" 2>&1; then
+			echo "every dtype x op at np $np: FAILED (dtypes-np$np.err, dtypes.log)"
+			rc=1
 		fi
 	done
+	[ "$rc" = 0 ] && echo "every dtype x op, np 1 and 2: checked, traffic formulas hold"
+	CB_BIN="$DC_BUILD/bin" "$root/scripts/sweep.sh" -B cuda -n "1 2 4" -b 8 -e 1G -f 2 -i 20 -w 5 \
+		-c 1 -o "$DC_WORK/run/stream" -- -T 30 >"$DC_WORK/logs/sweep.log" 2>&1 ||
+		{ echo "sweep reported a failure (sweep.log)"; rc=1; }
+	return "$rc"
+}
+
+step_host_loop() {
+	local rc=0 np
+	export CB_CUDA_SYNC=host # np 1 orders nothing between ranks: 2 and 4 only
+	for np in 2 4; do
+		launch "$np" "hostsync-np$np" -a ps,ring,copy -b 8 -e 128M -f 2 -n 10 -w 2 -c 1 -T 15 ||
+			{ echo "host-ordered run at np $np failed (hostsync-np$np.err)"; rc=1; }
+	done
+	export CB_CUDA_SYNC=stream
+	launch 1 loop-np1 --timing loop -b 8 -e 1M -f 2 -n 100 -w 10 -c 0 -T 15 ||
+		{ echo "--timing loop run failed (loop-np1.err)"; rc=1; }
+	return "$rc"
+}
+
+if [ "${1:-}" = --step ]; then
+	"step_$2"
+	exit $?
+fi
+
+# ---- the driver ---------------------------------------------------------------
+
+say() { echo "[device-check $(date +%T)] $*" | tee -a "$OUT/summary.txt" >&2; }
+
+# Logs and results so far into $OUT, each archive replaced whole (a call cut
+# short mid-pack keeps the previous one).
+pack() {
+	tar -czf "$OUT/logs.tgz.part" -C "$DC_WORK" logs roofline.txt 2>/dev/null ||
+		tar -czf "$OUT/logs.tgz.part" -C "$DC_WORK" logs 2>/dev/null
+	mv -f "$OUT/logs.tgz.part" "$OUT/logs.tgz"
+	tar -czf "$OUT/results.tgz.part" -C "$DC_WORK" run 2>/dev/null &&
+		mv -f "$OUT/results.tgz.part" "$OUT/results.tgz"
+	[ -f "$DC_WORK/roofline.txt" ] && cp "$DC_WORK/roofline.txt" "$OUT/roofline.txt"
+	true
+}
+finish() { pack; table >"$OUT/table.txt" 2>&1; cat "$OUT/table.txt"; rm -rf "$DC_WORK"; exit "$1"; }
+die() { say "STOP: $1"; finish "${2:-1}"; }
+
+# The arguments that are non-empty files (a glob that matched nothing, a
+# launch that wrote nothing), one per line.
+present() { local f; for f in "$@"; do [ -s "$f" ] && echo "$f"; done; }
+
+# Rows of the CSV files given, columns read by name from each file's header
+# (statuses never hold commas): the small, 1 MiB and largest sizes.
+rows() {
+	local files
+	mapfile -t files < <(present "$@")
+	set -- "${files[@]}"
+	[ $# -gt 0 ] || { echo "(none)"; return 0; }
+	awk -F, 'FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+		($(c["bytes"]) == 8 || $(c["bytes"]) == 1048576 || $(c["bytes"]) >= 134217728) {
+		printf "%-5s n=%-2s %11s B  time %10s us  busbw %8s  algbw %8s  wrong %3s  %s\n",
+			$(c["algo"]), $(c["nranks"]), $(c["bytes"]), $(c["time_us"]), $(c["busbw_GBps"]),
+			$(c["algbw_GBps"]), $(c["wrong"]), $(c["status"]) }' "$@" 2>/dev/null
+}
+not_ok() {
+	local files
+	mapfile -t files < <(present "$@")
+	set -- "${files[@]}"
+	[ $# -gt 0 ] || { echo 0; return 0; }
+	awk -F, 'FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$(c["status"]) != "ok" && $(c["status"]) !~ /^skipped/' "$@" 2>/dev/null | wc -l
+}
+table() {
+	local d="$DC_WORK/run" s=()
+	echo "== device references (bytes read + written per second)"
+	cat "$DC_WORK/roofline.txt" 2>/dev/null || echo "(not run)"
+	echo "== stream-ordered sweep (busbw GB/s; copy: algbw)"
+	if [ -s "$d/stream/summary.csv" ]; then
+		s=("$d/stream/summary.csv")
+	else # cut short: whatever the launches wrote, np by np
+		mapfile -t s < <(present "$d"/stream/np1.csv "$d"/stream/np2.csv "$d"/stream/np4.csv)
+		[ ${#s[@]} -gt 0 ] && echo "(no summary.csv: from ${s[*]##*/})"
+	fi
+	rows "${s[@]}"
+	echo "== host-ordered sync (CB_CUDA_SYNC=host)"
+	rows "$d"/hostsync-np*.csv
+	echo "== --timing loop, np 1 (compare the small sizes with the sweep's np 1 rows)"
+	rows "$d"/loop-np1.csv
+	echo "== rows not ok (error: or wrong): $(not_ok "${s[@]}" "$d"/dtypes-np*.csv "$d"/hostsync-np*.csv "$d"/loop-np1.csv)"
+}
+
+run_step() { # NAME LIMIT
+	local t0=$SECONDS rc
+	say "step $1: start (limit $2 s)"
+	timeout -k 10 "$2" "$self" --step "$1" >"$DC_WORK/logs/step-$1.log" 2>&1
+	rc=$?
+	tee -a "$OUT/summary.txt" <"$DC_WORK/logs/step-$1.log" >&2
+	[ $rc = 124 ] || [ $rc = 137 ] && say "step $1: TIMED OUT after $2 s"
+	say "step $1: exit $rc after $((SECONDS - t0)) s"
+	pack
+	return "$rc"
+}
+
+# "--table DIR": the table again from an unpacked logs.tgz + results.tgz
+if [ "${1:-}" = --table ]; then
+	DC_WORK=$2
+	table
+	exit 0
+fi
+
+OUT=${OUT:-$root/device-out}
+mkdir -p "$OUT" || exit 2
+OUT=$(cd "$OUT" && pwd)
+DC_WORK=$(mktemp -d)
+DC_BUILD="$root/build-device"
+export DC_WORK DC_BUILD
+mkdir -p "$DC_WORK/logs" "$DC_WORK/run"
+: >"$OUT/summary.txt"
+
+# ---- 0. prerequisites: say first what is missing ----------------------------
+if [ -f .device/ompi/use-openmpi.sh ]; then
+	# shellcheck disable=SC1091
+	. .device/ompi/use-openmpi.sh .device/ompi # the kit first, also where the machine has some
+	say "kit: .device/ompi ($(ls .device/ompi/debs 2>/dev/null | wc -l) packages)"
+fi
+if ! command -v nvcc >/dev/null; then
+	for d in /usr/local/cuda/bin /usr/local/cuda-*/bin /opt/cuda/bin; do
+		[ -x "$d/nvcc" ] && { PATH="$d:$PATH"; break; }
+	done
+fi
+export NCCL_DEBUG=${NCCL_DEBUG:-WARN} CUDA_MODULE_LOADING=${CUDA_MODULE_LOADING:-EAGER} PATH
+
+nccl_lib_in() { ls "$1"/lib/libnccl.so* "$1"/lib64/libnccl.so* "$1"/libnccl.so* 2>/dev/null | head -1; }
+find_nccl() { # NCCL_HOME, the toolkit, the system, a Python wheel; find / only as a last resort
+	local d py
+	for d in "${NCCL_HOME:-}" /usr/local/cuda /usr /usr/lib/x86_64-linux-gnu; do
+		[ -n "$d" ] && [ -n "$(nccl_lib_in "$d")" ] && { echo "$d"; return 0; }
+	done
+	# nvidia.nccl may be a namespace package (__file__ is None): use __path__
+	py=$(python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null)
+	[ -n "$py" ] && [ -n "$(nccl_lib_in "$py")" ] && { echo "$py"; return 0; }
+	d=$(find / -xdev -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
+	[ -n "$d" ] && { dirname "$(dirname "$d")"; return 0; }
 	return 1
 }
-nccl_home=$(find_nccl) || die "no libnccl.so found on this machine"
-nccl_lib=$(ls "$nccl_home"/lib*/libnccl.so* "$nccl_home"/libnccl.so* 2>/dev/null | head -1)
-nccl_inc="$nccl_home/include"
-[ -f "$nccl_inc/nccl.h" ] || nccl_inc="$root/.device/nccl/include"
-[ -f "$nccl_inc/nccl.h" ] || die "nccl.h not found (carry .device/nccl/include/nccl.h)"
-export LD_LIBRARY_PATH="$(dirname "$nccl_lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-say "NCCL: $nccl_lib, header $nccl_inc/nccl.h"
-
-# 3. facts
-{ nvidia-smi 2>&1; nvcc --version 2>&1; nproc; } >"$work/facts.txt"
-gpu=0
-nvidia-smi -L 2>/dev/null | grep -q '^GPU' && gpu=1
-say "GPU: $(nvidia-smi -L 2>/dev/null | head -1 || echo none)"
-
-# 4. build for Hopper (sm_90), Release
-build="$root/build-device"
-gen=()
-command -v ninja >/dev/null && gen=(-G Ninja)
-if ! cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-	-DNCCL_INCLUDE_DIR="$nccl_inc" -DNCCL_LIBRARY="$nccl_lib" \
-	${MPI_C_COMPILER:+-DMPI_C_COMPILER="$MPI_C_COMPILER"} >"$work/configure.log" 2>&1 ||
-	! cmake --build "$build" -j "$(nproc)" >"$work/build.log" 2>&1; then
-	tail -20 "$work/configure.log" "$work/build.log" >&2
-	die "build failed (logs.tgz)"
+missing=()
+for c in cmake cc nvcc mpicc mpirun pkg-config tar timeout; do
+	command -v "$c" >/dev/null || missing+=("$c (command)")
+done
+if command -v pkg-config >/dev/null; then
+	for p in jansson cmocka; do pkg-config --exists "$p" || missing+=("$p (pkg-config --exists $p)"); done
 fi
-grep -q 'backends built: host,cuda' <("$build/bin/allreduce_perf" --help) || die "the build has no cuda backend (configure.log)"
-say "built: $(grep 'collbench: cuda backend' "$work/configure.log" | head -1)"
+csv_h=""
+for d in ${CMAKE_PREFIX_PATH//:/ } /usr /usr/local; do
+	[ -f "$d/include/csv.h" ] && { csv_h="$d/include/csv.h"; break; }
+done
+[ -n "$csv_h" ] || missing+=("libcsv (csv.h under CMAKE_PREFIX_PATH, /usr or /usr/local)")
+nccl_home=$(find_nccl) || missing+=("NCCL (libnccl.so: set NCCL_HOME)")
+DC_NCCL_LIB=$([ -n "${nccl_home:-}" ] && nccl_lib_in "$nccl_home")
+DC_NCCL_INC="${nccl_home:-/nonexistent}/include"
+[ -f "$DC_NCCL_INC/nccl.h" ] || DC_NCCL_INC="$root/.device/nccl/include"
+[ -f "$DC_NCCL_INC/nccl.h" ] || missing+=("nccl.h (carry .device/nccl/include/nccl.h)")
+export DC_NCCL_LIB DC_NCCL_INC
+[ ${#missing[@]} = 0 ] || die "missing: $(printf '%s; ' "${missing[@]}")(see this script's header)" 2
+LD_LIBRARY_PATH="$(dirname "$DC_NCCL_LIB")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+say "NCCL: $DC_NCCL_LIB, header $DC_NCCL_INC/nccl.h; nvcc: $(command -v nvcc); mpirun: $(command -v mpirun)"
 
-# 5. unit tests (no GPU needed), then stop here without a GPU
-(cd "$build" && ctest -L unit --output-on-failure) >"$work/ctest-unit.log" 2>&1 &&
-	say "unit tests: passed" || die "unit tests failed (logs.tgz: ctest-unit.log)"
-[ "$gpu" = 1 ] || die "no GPU visible: build and unit tests done, nothing to run on a GPU"
-
-# 6. GPU integration tests: every dtype x op, uneven counts, traffic formulas;
-#    1 rank out of place, 2 in place, 4 out of place (the rest: ctest -L cuda)
-(cd "$build" && timeout 180 ctest -R 'cuda_np1_inplace0|cuda_np2_inplace1|cuda_np4_inplace0' \
-	--output-on-failure) >"$work/ctest-cuda.log" 2>&1 &&
-	say "cuda integration tests: passed" || say "cuda integration tests: FAILED (logs.tgz: ctest-cuda.log)"
-
-# 7. device references: copy and reduce-kernel bandwidth (bytes read + written)
-timeout 60 "$build/bin/cuda_bw" -n 20 64M 256M 1G >"$work/roofline.txt" 2>&1 || say "cuda_bw failed"
-cp "$work/roofline.txt" "$OUT/roofline.txt"
-
-# 8. the sweep: 1 rank (ps ring nccl copy), 2 and 4 sharing the GPU; then host sync at 2 ranks
-CB_BIN="$build/bin" timeout 240 scripts/sweep.sh -B cuda -n "1 2 4" -b 8 -e 1G -f 2 -i 20 -w 5 -c 1 \
-	-o "$work/run" >"$work/sweep.log" 2>&1 || say "sweep reported a failure (sweep.log)"
-CB_CUDA_SYNC=host timeout 60 mpirun -x CB_CUDA_SYNC -np 2 "$build/bin/allreduce_perf" -B cuda -a ring,ps \
-	-b 256M -e 1G -f 4 -c 1 --csv "$work/run/hostsync-np2.csv" >"$work/hostsync.log" 2>&1 ||
-	say "host-sync run failed (hostsync.log)"
-command -v gnuplot >/dev/null && scripts/plot.sh "$work/run" "$work/run/plots" >/dev/null 2>&1
-pack
-
-# 9. the short table, last
+# facts: the GPU as found (compute mode included), tools, the environment that matters
 {
-	echo "== device references (bytes read + written per second)"
-	cat "$work/roofline.txt"
-	echo "== allreduce_perf -B cuda (busbw GB/s; copy: algbw)"
-	awk -F, 'NR > 1 && ($5 == 8 || $5 == 1073741824) {
-		printf "%-5s n=%-2s %11s B  time %10s us  busbw %8s  algbw %8s  wrong %s  %s\n",
-		$3, $4, $5, $11, $16, $15, $17, $21 }' "$work/run/summary.csv" 2>/dev/null
-	echo "== host-ordered sync (CB_CUDA_SYNC=host), 2 ranks"
-	awk -F, 'NR > 1 { printf "%-5s %11s B  busbw %8s  wrong %s  %s\n", $3, $5, $16, $17, $21 }' \
-		"$work/run/hostsync-np2.csv" 2>/dev/null
-	echo "== rows not ok: $(awk -F, 'NR > 1 && $21 != "ok" && $21 !~ /^skipped/' "$work/run/summary.csv" 2>/dev/null | wc -l)"
-} | tee -a "$summary"
-rm -rf "$work"
+	nvidia-smi 2>&1
+	nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,compute_mode,persistence_mode,clocks.sm,clocks.mem,memory.total --format=csv 2>&1
+	nvcc --version 2>&1
+	mpirun --version 2>&1 | head -1
+	echo "cpus: $(nproc)"
+	echo "NCCL: $DC_NCCL_LIB"
+	env | grep -E '^(NCCL_|CUDA_|CB_|OMPI_MCA_|PKG_CONFIG|CMAKE_PREFIX_PATH|LD_LIBRARY_PATH|PATH=)' | sort
+} >"$OUT/facts.txt" 2>&1
+gpu=$(nvidia-smi -L 2>/dev/null | head -1)
+say "GPU: ${gpu:-none listed by nvidia-smi$(command -v nvidia-smi >/dev/null || echo ' (no nvidia-smi)')}"
+
+# ---- 1 .. 4 -------------------------------------------------------------------
+# step limits in seconds (DC_LIMITS overrides, e.g. to try the time-out path)
+read -r lim_build lim_unit lim_stream lim_host <<<"${DC_LIMITS:-150 45 180 45}"
+run_step build "$lim_build" || die "build failed (logs.tgz: configure.log, build.log)"
+run_step unit_gpu "$lim_unit"
+case $? in
+0) ;;
+4) die "no GPU visible: build and unit tests done, nothing was run on a GPU" 4 ;;
+*) die "unit tests or the first GPU call failed (logs.tgz: ctest-unit.log, roofline.txt)" ;;
+esac
+status=0
+run_step stream "$lim_stream" || status=1
+run_step host_loop "$lim_host" || status=1
+say "done: $([ $status = 0 ] && echo 'every step passed' || echo 'a step failed (see above and logs.tgz)')"
+finish $status

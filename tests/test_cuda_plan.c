@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "cb_cuda_plan.h"
+#include "cb_pattern.h"
 
 static void test_ipc_alloc_bytes(void **state)
 {
@@ -74,6 +75,31 @@ static void test_vec_split_misaligned_is_scalar(void **state)
 	assert_int_equal(p.tail, 2);
 }
 
+/* The root's ps reduce (recv = send op slot) keeps 16-byte vectors for every
+ * slot and message size: slots are 256 B apart on 256 B-aligned allocations
+ * (cudaMalloc). Spaced max_bytes apart, a 12-byte message would put slot 1
+ * at offset 12 (a 1000-byte one at 1000), and the whole reduce would be scalar. */
+static void test_ps_slots_vector_aligned(void **state)
+{
+	static const size_t sizes[] = { 4, 12, 20, 1000, 1048572, 4194300 };
+	uintptr_t send = 0x7f0000000000, recv = 0x7f0040000000, slots = 0x7f0080000000;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t stride = cb_ps_slot_bytes(sizes[i]), count = sizes[i] / 4;
+
+		for (int w = 1; w < 8; w++) {
+			struct cb_vec_plan p = cb_vec_split(recv, send, slots + (size_t)cb_ps_slot(w, 0) * stride,
+							    count, 4);
+
+			assert_int_equal(p.head, 0);
+			assert_int_equal(p.nvec, count / 4);
+		}
+	}
+	/* the old spacing, for contrast: slot 1 of a 1000-byte message is scalar */
+	assert_int_equal(cb_vec_split(recv, send, slots + 1000, 250, 4).nvec, 0);
+}
+
 static void test_grid_blocks(void **state)
 {
 	(void)state;
@@ -92,6 +118,7 @@ int main(void)
 		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_vec_split_covers),
 		cmocka_unit_test(test_vec_split_misaligned_is_scalar),
+		cmocka_unit_test(test_ps_slots_vector_aligned),
 		cmocka_unit_test(test_grid_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -408,6 +408,46 @@ static void test_reduce_alias(void **state)
 	free(a);
 }
 
+/* min/max on floating dtypes (cb_minmax.h): a NaN loses to a number, two
+ * NaNs give a NaN, -0 < +0, in either operand order; the result keeps the
+ * chosen operand's bits (16-bit types too). */
+static void test_reduce_minmax_nan_zero(void **state)
+{
+	/* pairs (a, b) and the expected min, max; NAN expected = any NaN */
+	static const float pairs[][4] = {
+		{ NAN, 1.0f, 1.0f, 1.0f },   { 1.0f, NAN, 1.0f, 1.0f },
+		{ NAN, -2.0f, -2.0f, -2.0f }, { NAN, NAN, NAN, NAN },
+		{ -0.0f, 0.0f, -0.0f, 0.0f }, { 0.0f, -0.0f, -0.0f, 0.0f },
+		{ -0.0f, -0.0f, -0.0f, -0.0f }, { INFINITY, NAN, INFINITY, INFINITY },
+		{ -INFINITY, 3.0f, -INFINITY, 3.0f }, { 2.0f, -1.0f, -1.0f, 2.0f },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		for (int o = 0; o < 2; o++) {
+			enum cb_op op = o ? CB_MAX : CB_MIN;
+			float want = pairs[i][2 + o], f;
+			double d, da = pairs[i][0], db = pairs[i][1];
+			uint16_t ha = cb_float_to_half(pairs[i][0]), hb = cb_float_to_half(pairs[i][1]);
+			uint16_t ba = cb_float_to_bf16(pairs[i][0]), bb = cb_float_to_bf16(pairs[i][1]);
+			uint16_t h, b;
+
+			cb_reduce_host(&f, &pairs[i][0], &pairs[i][1], 1, CB_FLOAT, op);
+			cb_reduce_host(&d, &da, &db, 1, CB_DOUBLE, op);
+			cb_reduce_host(&h, &ha, &hb, 1, CB_HALF, op);
+			cb_reduce_host(&b, &ba, &bb, 1, CB_BFLOAT16, op);
+			if (isnan(want)) {
+				assert_true(isnan(f) && isnan(d));
+				assert_true(isnan(cb_half_to_float(h)) && isnan(cb_bf16_to_float(b)));
+				continue;
+			}
+			assert_memory_equal(&f, &want, sizeof(f)); /* bits: -0 is not +0 */
+			assert_true(d == (double)want && !signbit(d) == !signbit(want));
+			assert_int_equal(h, cb_float_to_half(want));
+			assert_int_equal(b, cb_float_to_bf16(want));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_reduce_float),
 		cmocka_unit_test(test_finalize),
 		cmocka_unit_test(test_reduce_alias),
+		cmocka_unit_test(test_reduce_minmax_nan_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

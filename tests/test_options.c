@@ -187,6 +187,26 @@ static void test_canonical_differs(void **state)
 	assert_string_not_equal(ca, cb);
 }
 
+/* --timing: iter by default, loop on request, anything else refused; the
+ * mode is part of what ranks must agree on. */
+static void test_timing(void **state)
+{
+	struct cb_options a, b;
+	char err[256], ca[1024], cb[1024];
+
+	(void)state;
+	assert_int_equal(PARSE(&a, err, "-e", "64M"), CB_OK);
+	assert_int_equal(a.timing, CB_TIMING_ITER);
+	assert_int_equal(PARSE(&b, err, "-e", "64M", "--timing", "loop"), CB_OK);
+	assert_int_equal(b.timing, CB_TIMING_LOOP);
+	cb_options_canonical(&a, ca, sizeof(ca));
+	cb_options_canonical(&b, cb, sizeof(cb));
+	assert_non_null(strstr(ca, ";timing=iter;"));
+	assert_non_null(strstr(cb, ";timing=loop;"));
+	assert_int_equal(PARSE(&b, err, "--timing", "graph"), CB_ERR_ARG);
+	assert_non_null(strstr(err, "--timing"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_canonical_differs),
+		cmocka_unit_test(test_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,6 +136,27 @@ static void test_ps_slots(void **state)
 	assert_int_equal(cb_ps_slot(1, 0), 0);
 }
 
+/* Slots are 256 B apart (16-byte vector access at the root for any size),
+ * never closer than the largest message. */
+static void test_ps_slot_bytes(void **state)
+{
+	static const size_t max[] = { 0, 1, 4, 12, 255, 256, 257, 1000, 1048573, (size_t)1 << 30 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(max) / sizeof(max[0]); i++) {
+		size_t s = cb_ps_slot_bytes(max[i]);
+
+		assert_true(s >= max[i]);
+		assert_true(s < max[i] + CB_PS_SLOT_ALIGN);
+		assert_int_equal(s % CB_PS_SLOT_ALIGN, 0);
+		for (int w = 1; w < 8; w++) /* root 0: worker w's slot offset */
+			assert_int_equal((size_t)cb_ps_slot(w, 0) * s % 256, 0);
+	}
+	assert_int_equal(cb_ps_slot_bytes(12), 256);
+	assert_int_equal(cb_ps_slot_bytes(256), 256);
+	assert_int_equal(cb_ps_slot_bytes((size_t)1 << 40), (size_t)1 << 40);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_ring_steps),
 		cmocka_unit_test(test_ring_pulls_left_partial),
 		cmocka_unit_test(test_ps_slots),
+		cmocka_unit_test(test_ps_slot_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
