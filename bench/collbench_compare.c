@@ -175,10 +175,13 @@ static void usage(FILE *f)
 		"  same         otherwise; mirrored for --metric time (lower is better)\n"
 		"A row with an error: status in the current run is 'failed' and counts as a\n"
 		"regression; rows only in one run, or skipped in one, are 'missing' (warned).\n"
-		"\nRefuses (exit 2) runs that differ in backend, GPU model, ranks per node for a\n"
-		"rank count, or the set of dtypes, unless --force; warns on other CPU models.\n"
+		"A row whose bandwidth is absent or 0 (copy, n = 1, 0 bytes) uses the next metric\n"
+		"down, busbw -> algbw -> time, named in its metric column.\n"
+		"\nRefuses (exit 2) runs that differ in backend, GPU model, machine (label, CPU\n"
+		"model, CPU count, memory, GPU model: a baseline belongs to one machine), ranks\n"
+		"per node for a rank count, or the set of dtypes, unless --force.\n"
 		"\nexit status: 0 no regression, 1 regression or failed row (or missing with\n"
-		"--strict), 2 usage or input error. The last line of table and markdown output\n"
+		"--strict), 2 usage, input or output error. The last line of table and markdown output\n"
 		"is the summary (\"1 regression, 0 improvements, 14 same, 0 missing\"); csv and\n"
 		"json print it on stderr. Diagnostics go to stderr.\n");
 }

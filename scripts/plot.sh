@@ -123,7 +123,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # --- awk helpers shared by every pass ---------------------------------------------------------
 # csv_split(line, f): split one CSV line into f[1..n] (RFC 4180 quoting, "" = one quote), return n.
-# header(line, col): map each header name to its column number in col[]; return the count.
+# header(line, col): map each header name to its column number in col[] (a leading UTF-8
+#                   byte-order mark skipped); return the count.
 # num(s): s if it is a number, else "" (empty = unmeasured).
 # hbytes(b): b bytes as a human size with binary units ("64 MiB").
 AWK_LIB='
@@ -145,6 +146,7 @@ function csv_split(line, f,    n, i, c, fld, inq, len) {
 	return n
 }
 function header(line, col,    h, n, i, name) {
+	sub(/^\357\273\277/, "", line)   # a UTF-8 byte-order mark (spreadsheets) is not in a name
 	n = csv_split(line, h)
 	for (i = 1; i <= n; i++) {
 		name = h[i]; gsub(/^[ \t]+|[ \t]+$/, "", name)
