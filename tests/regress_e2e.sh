@@ -16,6 +16,7 @@ base=$src/results/baseline/host-2core
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export CB_BIN=$bin LC_ALL=C CB_RESULTS=$t/results CB_PLOTS=$t/plots
+cb_launch_env
 summary_re='^[0-9]+ regressions?( \([0-9]+ failed\))?, [0-9]+ improvements?, [0-9]+ same, [0-9]+ missing(, [0-9]+ skipped)?$'
 
 [ -s "$base/summary.csv" ] && [ -s "$base/regress.conf" ] || fail "no committed baseline at $base"

@@ -11,9 +11,7 @@ src=$(cd "$CB_TESTS_DIR/.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export CB_BIN=$bin LC_ALL=C CB_RESULTS=$t/results CB_PLOTS=$t/plots
-if [ "$(id -u)" = 0 ]; then
-	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+cb_launch_env
 tiny=(-b 8 -e 8 -i 2 -w 0 -a ring)
 
 # sweep ARGS...: runs sweep.sh, stdout and stderr in $t/out, $t/err; sets rc.
