@@ -237,6 +237,8 @@ overlay_plots() {
 	awk -F, -v dir="$tmp" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
+			# a bandwidth figure on a log size axis: no 0-byte rows, no rows judged on time
+			if ($c["metric"] == "time" || $c["bytes"] + 0 <= 0) next
 			combo = $c["backend"] " " $c["dtype"] " " $c["op"] " " ($c["in_place"] ? "in-place" : "out-of-place")
 			if (first == "") first = combo
 			if (combo != first) next
@@ -291,6 +293,8 @@ if [ -s "$base_dir/summary.csv" ]; then
 		"${force[@]}" --format csv "$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null ||
 		[ $? = 1 ]; then
 		overlay_plots "$tmp/overlay.csv" || status=2
+	elif [ $status -le 1 ]; then
+		note "warning: no overlay plot: collbench-compare --format csv failed"
 	fi
 fi
 if [ $sweep_status != 0 ]; then

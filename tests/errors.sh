@@ -126,6 +126,18 @@ empty_list_entry)
 	run 2 2 "'1,,2' has an empty entry" -N 1,,2
 	run 2 2 "'float,' has an empty entry" -d float,
 	run 2 2 "'ring,,ps' has an empty entry" -a ring,,ps ;;
+table_every_row)
+	# every row of the CSV is a row of the table, with its status (mpi has no
+	# avg: those rows are skipped, and still in the table)
+	run 2 0 "" -b 8 -e 64 -f 8 -a ring,mpi -o sum,avg --csv "$out/s.csv"
+	# table columns: algo size count type redop ip ... imbal status (status may hold spaces)
+	grep -v '^#' "$out/stdout" |
+		awk '{ s = $15; for (i = 16; i <= NF; i++) s = s " " $i; print $1, $2, $5, s }' >"$out/table"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["algo"], $c["bytes"], $c["op"], $c["status"] }' "$out/s.csv" >"$out/csv"
+	[ "$(wc -l <"$out/csv")" = 8 ] || { cat "$out/s.csv" >&2; fail "expected 8 CSV rows"; }
+	cmp -s "$out/table" "$out/csv" || { diff "$out/csv" "$out/table" >&2; fail "table rows differ from CSV rows"; }
+	grep -q "^mpi 64 avg skipped:MPI has no avg op$" "$out/table" || fail "no skipped row in the table" ;;
 stdout_full)
 	# the table on stdout is a results stream: a failed write is an error,
 	# named (singleton: under mpirun, mpirun forwards stdout and would be
