@@ -271,7 +271,7 @@ overlay_plots() {
 		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
 		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
 			prefix=$(cb_gp_str "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_str "$reg");
-			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
 			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
 			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot_regress.gp" ||
