@@ -50,14 +50,17 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	*meta = cb_meta_collect(o, be, argc, argv, pf->distinct, pf->nhosts, pf->ranks_per_node);
 	if (!*meta)
 		cb_log("cannot build the run metadata: out of memory");
-	st = *meta ? cb_meta_write(o->meta, *meta, "incomplete", NULL) : CB_ERR_NOMEM;
-	if (st == CB_OK)
-		st = cb_report_start(*rep);
-	/* the header and the table's column names: stdout is a results stream */
+	st = *meta ? CB_OK : CB_ERR_NOMEM;
+	/* the header and the table's column names first: stdout is a results
+	 * stream too, and one that cannot be written changes no file */
 	if (st == CB_OK)
 		st = cb_meta_print_header(stdout, *meta);
 	if (st == CB_OK)
 		st = cb_report_table_header(*rep);
+	if (st == CB_OK)
+		st = cb_meta_write(o->meta, *meta, "incomplete", NULL);
+	if (st == CB_OK)
+		st = cb_report_start(*rep);
 	if (st != CB_OK) {
 		json_decref(*meta);
 		*meta = NULL; /* not written again at the end */

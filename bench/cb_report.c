@@ -155,7 +155,6 @@ static const char *u64_or_empty(char *buf, size_t len, int measured, uint64_t v)
 /* Writes a complete line in one call and flushes it; file i of path[]. */
 static void put_line(struct cb_report *r, FILE *f, int i, const char *line)
 {
-
 	if (!f)
 		return;
 	errno = 0;

@@ -142,12 +142,17 @@ stdout_full)
 	# the table on stdout is a results stream: a failed write is an error,
 	# named (singleton: under mpirun, mpirun forwards stdout and would be
 	# the one to see the failure)
+	# (an earlier run's files are kept: the run stops before changing them)
+	run 2 0 "" -b 8 -e 64 -f 8 -a ring --csv "$out/s.csv"
+	cp "$out/s.csv" "$out/before.csv"
 	timeout 60 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" -b 8 -e 64 -f 2 -a ring \
-		>/dev/full 2>"$out/stderr"
+		--csv "$out/s.csv" >/dev/full 2>"$out/stderr"
 	rc=$?
 	[ "$rc" = 2 ] || { cat "$out/stderr" >&2; fail "exit $rc with stdout on /dev/full, expected 2"; }
 	grep -q "cannot write the run header to stdout: No space left on device" "$out/stderr" ||
-		{ cat "$out/stderr" >&2; fail "no message naming stdout"; } ;;
+		{ cat "$out/stderr" >&2; fail "no message naming stdout"; }
+	cmp -s "$out/s.csv" "$out/before.csv" || fail "the earlier results were changed"
+	grep -q '"status": "complete"' "$out/s.meta.json" || fail "the earlier metadata was changed" ;;
 stdout_closed)
 	# the reader of stdout goes away after the first row: the next row's write
 	# fails (EPIPE, SIGPIPE ignored as by many launchers) and the run ends
