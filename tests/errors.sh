@@ -17,7 +17,7 @@ cleanup() {
 	rm -rf "$out"
 }
 trap cleanup EXIT
-export -f cb_mpirun cb_singleton
+export -f cb_mpirun cb_singleton cb_launch_env
 
 # run NP EXPECTED_STATUS PATTERN ARGS...: runs allreduce_perf on NP ranks
 # (at most 60 s), expects exit status EXPECTED_STATUS ("nonzero" for any
