@@ -4,8 +4,10 @@
  * main() is the only place that decides how the job ends: a clean non-zero
  * exit on every rank when all ranks agree something is wrong (bad arguments,
  * wrong results), MPI_Abort when one rank failed and the others may be stuck.
- * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments;
- * 3 aborted run (error, timeout, dead peer). */
+ * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments or an
+ * output that cannot be written at the start; 3 aborted run (error, timeout,
+ * dead peer) or results lost (a write to stdout, CSV, JSON or metadata
+ * failed). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <stdio.h>
@@ -33,11 +35,21 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 
 	/* every path is checked before any file changes: a run that cannot write
 	 * one of them leaves an earlier run's results and metadata as they were */
-	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet);
+	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet ? NULL : stdout);
 	if (st != CB_OK)
 		return st;
 	*meta = cb_meta_collect(o, be, argc, argv, pf->distinct, pf->nhosts, pf->ranks_per_node);
-	st = *meta ? cb_meta_write(o->meta, *meta, "incomplete", NULL) : CB_ERR_NOMEM;
+	if (!*meta)
+		cb_log("cannot build the run metadata: out of memory");
+	st = *meta ? CB_OK : CB_ERR_NOMEM;
+	/* the header and the table's column names first: stdout is a results
+	 * stream too, and one that cannot be written changes no file */
+	if (st == CB_OK)
+		st = cb_meta_print_header(stdout, *meta);
+	if (st == CB_OK)
+		st = cb_report_table_header(*rep);
+	if (st == CB_OK)
+		st = cb_meta_write(o->meta, *meta, "incomplete", NULL);
 	if (st == CB_OK)
 		st = cb_report_start(*rep);
 	if (st != CB_OK) {
@@ -45,8 +57,6 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 		*meta = NULL; /* not written again at the end */
 		return st;
 	}
-	cb_meta_print_header(stdout, *meta);
-	cb_report_table_header(*rep);
 	return CB_OK;
 }
 
@@ -71,7 +81,7 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	json_t *meta = NULL;
 	struct cb_harness h;
 	enum cb_status st = CB_OK;
-	int failed = 0, rank = be->world_rank;
+	int failed = 0, lost = 0, rank = be->world_rank;
 
 	memset(&h, 0, sizeof(h));
 	if (rank == 0)
@@ -94,19 +104,24 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
 	cb_harness_fini(&h);
 	if (rank == 0) {
-		if (cb_report_close(rep) != CB_OK && st == CB_OK) {
-			cb_log("writing the results files failed");
-			failed++;
-		}
+		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
 		json_object_set_new(meta, "failed_rows", json_integer(failed));
-		cb_meta_write(o->meta, meta, st == CB_OK ? "complete" : "error",
-			      st == CB_OK ? NULL : cb_status_str(st));
+		/* a run that lost output never says "complete" */
+		if (cb_meta_write(o->meta, meta, st != CB_OK || lost ? "error" : "complete",
+				  st != CB_OK ? cb_status_str(st) :
+				  lost ? "writing the results failed" : NULL) != CB_OK)
+			lost = 1; /* logged */
 		json_decref(meta);
 		if (failed)
 			cb_log("%d row(s) had wrong results or errors", failed);
 	}
-	if (st != CB_OK) /* agreed before any timed work: arguments or output paths */
+	if (st != CB_OK) { /* agreed before any timed work: arguments or output paths */
+		if (rank == 0)
+			cb_log("the run did not start: %s", cb_status_str(st));
 		return st == CB_ERR_ARG || st == CB_ERR_IO ? EXIT_USAGE : EXIT_ABORTED;
+	}
+	if (lost) /* as when a write fails mid-run (the job is aborted then) */
+		return EXIT_ABORTED;
 	return failed ? EXIT_FAILED_ROWS : 0;
 }
 
@@ -127,8 +142,13 @@ int main(int argc, char **argv)
 	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
 	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
 	if (st != CB_OK || o.help) {
-		if (st == CB_OK && rank == 0)
+		if (st == CB_OK && rank == 0) {
 			cb_options_usage(stdout, argv[0]);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				cb_log("cannot write the help to stdout: %m");
+				st = CB_ERR_IO;
+			}
+		}
 		cb_preflight_free(&pf);
 		MPI_Finalize();
 		return st == CB_OK ? 0 : EXIT_USAGE;

@@ -111,40 +111,47 @@ int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v)
 	return 1;
 }
 
-/* The band of one side for metric m and the chosen statistic; busbw falls
- * back to algbw (copy rows). Sets *inconsistent when the file's repeat band
- * had to be ignored, *no_median when the median was asked for but absent. */
-static enum cb_metric side_band(const struct cb_res_row *r, enum cb_metric m, enum cb_stat stat,
-				struct cb_band *out, int *inconsistent, int *no_median)
+/* The metric row r can be judged on: m itself, or, for a bandwidth that is
+ * absent or 0, the next one down, busbw -> algbw -> time: copy has no busbw,
+ * busbw is 0 by definition for n = 1, and both are 0 for 0-byte rows, where
+ * a slower row would otherwise look the same as the baseline. The enum is in
+ * that order, so a pair uses the larger of its two sides' metrics. */
+static enum cb_metric usable_metric(const struct cb_res_row *r, enum cb_metric m)
+{
+	if (m == CB_METRIC_BUSBW && !(r->busbw > 0))
+		m = CB_METRIC_ALGBW;
+	if (m == CB_METRIC_ALGBW && !(r->algbw > 0))
+		m = CB_METRIC_TIME;
+	return m;
+}
+
+/* The band of one side for metric m and the chosen statistic. Sets
+ * *inconsistent when the file's repeat band had to be ignored, *no_median
+ * when the median was asked for but absent. */
+static void side_band(const struct cb_res_row *r, enum cb_metric m, enum cb_stat stat,
+		      struct cb_band *out, int *inconsistent, int *no_median)
 {
 	struct cb_res_row view;
-	int rc;
 
 	if (stat == CB_STAT_MEDIAN && !cb_row_median_view(r, &view))
 		*no_median = 1;
 	if (stat != CB_STAT_MEDIAN)
 		view = *r;
-	rc = cb_row_band(&view, m, out);
-	if (rc < 0 && m == CB_METRIC_BUSBW) {
-		m = CB_METRIC_ALGBW;
-		rc = cb_row_band(&view, m, out);
-	}
-	*inconsistent |= rc == 1;
-	return m;
+	*inconsistent |= cb_row_band(&view, m, out) == 1;
 }
 
-/* Both sides ok: the metric (busbw, else algbw for rows without busbw), the
- * bands, the change and the rule's verdict. */
+/* Both sides ok: the metric (o->metric, or the one both rows can be judged
+ * on), the bands, the change and the rule's verdict. */
 static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 			   struct cb_comparison *out)
 {
-	enum cb_metric m = o->metric;
+	enum cb_metric mb = usable_metric(row->base, o->metric);
+	enum cb_metric mc = usable_metric(row->cur, o->metric);
+	enum cb_metric m = mb > mc ? mb : mc;
 	int bad = 0, no_median = 0;
 
-	if (m == CB_METRIC_BUSBW && (isnan(row->base->busbw) || isnan(row->cur->busbw))) {
-		m = CB_METRIC_ALGBW;
-		out->fallback++;
-	}
+	out->fallback += m != o->metric && m == CB_METRIC_ALGBW;
+	out->fallback_time += m != o->metric && m == CB_METRIC_TIME;
 	row->metric = m;
 	side_band(row->base, m, o->stat, &row->b, &bad, &no_median);
 	side_band(row->cur, m, o->stat, &row->c, &bad, &no_median);
@@ -153,6 +160,8 @@ static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts 
 		out->inconsistent++;
 		snprintf(row->note, sizeof(row->note), "repeat band without the value: ignored");
 	}
+	/* no change in percent from a zero or absent baseline (never a NaN verdict:
+	 * the rule compares finite values only) */
 	row->change = row->b.value > 0 ? (row->c.value - row->b.value) / row->b.value : NAN;
 	row->verdict = cb_verdict_of(&row->b, &row->c, o->tolerance, m != CB_METRIC_TIME);
 }
@@ -173,10 +182,14 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 		judge_measured(row, o, out);
 		return;
 	}
-	if (b && bs == CB_ROW_OK)
-		row->metric = side_band(b, o->metric, o->stat, &row->b, &ignored, &no_median);
-	if (c && cs == CB_ROW_OK)
-		row->metric = side_band(c, o->metric, o->stat, &row->c, &ignored, &no_median);
+	if (b && bs == CB_ROW_OK) {
+		row->metric = usable_metric(b, o->metric);
+		side_band(b, row->metric, o->stat, &row->b, &ignored, &no_median);
+	}
+	if (c && cs == CB_ROW_OK) {
+		row->metric = usable_metric(c, o->metric);
+		side_band(c, row->metric, o->stat, &row->c, &ignored, &no_median);
+	}
 	if (cs == CB_ROW_ERROR) {
 		row->verdict = CB_V_FAILED;
 		snprintf(row->note, sizeof(row->note), "current %.80s", c->status);

@@ -21,8 +21,10 @@
  *   ok or error / skipped, skipped / ok, absent on one side:
  *                        missing (a warning; a failure with --strict)
  *   skipped / skipped    skipped (counted, not listed)
- * copy rows have no busbw: under --metric busbw they are compared on algbw,
- * and the row says so. */
+ * A bandwidth that is absent or 0 cannot show a slower row, so such rows are
+ * compared on the next metric down, busbw -> algbw -> time, and each row
+ * names the metric it used: copy rows (no busbw) and n = 1 rows (busbw is 0
+ * by definition) on algbw, 0-byte rows (algbw 0 too) on time. */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
@@ -32,6 +34,7 @@
 #include "cb_results.h"
 #include "cb_status.h"
 
+/* In fallback order (see the top): busbw, then algbw, then time. */
 enum cb_metric { CB_METRIC_BUSBW, CB_METRIC_ALGBW, CB_METRIC_TIME };
 
 enum cb_verdict {
@@ -61,7 +64,7 @@ struct cb_compare_opts {
 
 struct cb_cmp_row {
 	const struct cb_res_row *base, *cur; /* NULL on the side that lacks it */
-	enum cb_metric metric;               /* the one compared (algbw for copy) */
+	enum cb_metric metric;               /* the one compared (see the top) */
 	struct cb_band b, c;                 /* NaN bands where not measured */
 	double change;                       /* (c - b) / b; NaN if b is 0 or absent */
 	enum cb_verdict verdict;
@@ -73,6 +76,7 @@ struct cb_comparison {
 	size_t nrows;
 	size_t count[CB_V_COUNT];            /* rows per verdict, skipped included */
 	size_t fallback;                     /* rows compared on algbw instead of busbw */
+	size_t fallback_time;                /* rows compared on time: bandwidth 0 */
 	size_t inconsistent;                 /* rows whose repeat band was ignored */
 	size_t no_median;                    /* rows compared on the mean: no median columns */
 };

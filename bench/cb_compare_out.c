@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_text.h"
+
 static const char *unit(enum cb_metric m)
 {
 	return m == CB_METRIC_TIME ? "us" : "GB/s";
@@ -47,7 +49,8 @@ static void print_heading(FILE *f, const struct cb_out_info *in, const char *pre
 	const struct cb_compare_opts *o = in->opts;
 
 	fprintf(f, "%sbaseline %s, current %s\n", prefix, in->base_name, in->cur_name);
-	fprintf(f, "%smetric %s of the %s time (%s, %s is better; rows without busbw: algbw), "
+	fprintf(f, "%smetric %s of the %s time (%s, %s is better; a row whose bandwidth is absent "
+		"or 0 uses the next of busbw, algbw, time: see its metric), "
 		"tolerance %g%%, bands: [min, max] over the -R repeats%s%s\n", prefix,
 		cb_metric_name(o->metric), o->stat == CB_STAT_MEDIAN ? "median" : "mean",
 		unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
@@ -166,14 +169,14 @@ static json_t *json_row(const struct cb_cmp_row *r)
 {
 	const struct cb_res_row *x = r->base ? r->base : r->cur;
 
-	return json_pack("{s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}",
+	return json_pack("{s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 			 "verdict", cb_verdict_name(r->verdict), "backend", x->backend, "algo",
 			 x->algo, "nranks", x->nranks, "bytes", (json_int_t)x->bytes, "dtype",
 			 x->dtype, "op", x->op, "in_place", x->in_place, "metric",
 			 cb_metric_name(r->metric), "baseline", jnum(r->b.value), "baseline_lo",
 			 jnum(r->b.lo), "baseline_hi", jnum(r->b.hi), "current", jnum(r->c.value),
 			 "current_lo", jnum(r->c.lo), "current_hi", jnum(r->c.hi), "change_pct",
-			 jnum(100 * r->change), "note", r->note);
+			 jnum(100 * r->change), "note", cb_json_text(r->note));
 }
 
 static enum cb_status print_json(FILE *f, const struct cb_comparison *c,
@@ -190,9 +193,10 @@ static enum cb_status print_json(FILE *f, const struct cb_comparison *c,
 	if (!rows)
 		return CB_ERR_NOMEM;
 	cb_compare_summary(c, line, sizeof(line));
-	o = json_pack("{s:s,s:s,s:s,s:s,s:f,s:I,s:b,s:b,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I},s:s}",
-		      "schema", "collbench-compare-1", "baseline", in->base_name, "current",
-		      in->cur_name, "metric", cb_metric_name(in->opts->metric), "tolerance_pct",
+	/* paths are bytes: cb_text's rule keeps the JSON valid */
+	o = json_pack("{s:s,s:o,s:o,s:s,s:f,s:I,s:b,s:b,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I},s:s}",
+		      "schema", "collbench-compare-1", "baseline", cb_json_text(in->base_name),
+		      "current", cb_json_text(in->cur_name), "metric", cb_metric_name(in->opts->metric), "tolerance_pct",
 		      100 * in->opts->tolerance, "min_bytes", (json_int_t)in->opts->min_bytes,
 		      "strict", in->opts->strict, "regressed", in->gate_failed, "rows", rows,
 		      "summary", "regressions", (json_int_t)(n[CB_V_REGRESSION] + n[CB_V_FAILED]),

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SET_TEXT 512
+#define SET_TEXT 1024
 
 struct checker {
 	FILE *diag;
@@ -46,7 +46,7 @@ static void set_text(const char **v, size_t n, char *out, size_t len)
 			k += (size_t)snprintf(out + k, len - k, "%s'%s'", k ? ", " : "", v[i]);
 }
 
-enum what { BACKENDS, DEVICES, DTYPES, CPUS };
+enum what { BACKENDS, DEVICES, DTYPES, MACHINES };
 
 /* The set of one property over the rows and/or launches of r. */
 static int property_set(const struct cb_results *r, enum what w, char *out, size_t len)
@@ -60,25 +60,28 @@ static int property_set(const struct cb_results *r, enum what w, char *out, size
 		v[n++] = w == BACKENDS ? r->rows[i].backend : r->rows[i].dtype;
 	for (size_t i = 0; i < r->nlaunches && w != DTYPES; i++)
 		v[n++] = w == BACKENDS ? r->launches[i].backend :
-			 w == DEVICES ? r->launches[i].device : r->launches[i].cpu_model;
+			 w == DEVICES ? r->launches[i].device : r->launches[i].machine;
 	set_text(v, n, out, len);
 	free(v);
 	return 0;
 }
 
-static void compare_sets(struct checker *k, const struct cb_results *b,
-			 const struct cb_results *c, enum what w, const char *label,
-			 int incomparable)
+/* Returns 1 when the sets differ (reported), else 0. */
+static int compare_sets(struct checker *k, const struct cb_results *b,
+			const struct cb_results *c, enum what w, const char *label,
+			int incomparable)
 {
 	char sb[SET_TEXT], sc[SET_TEXT];
 
 	if (property_set(b, w, sb, sizeof(sb)) || property_set(c, w, sc, sizeof(sc))) {
 		report(k, 1, "out of memory while checking %s", label);
-		return;
+		return 1;
 	}
-	if (strcmp(sb, sc) != 0)
-		report(k, incomparable, "%s differ: baseline %s, current %s", label,
-		       *sb ? sb : "(none)", *sc ? sc : "(none)");
+	if (strcmp(sb, sc) == 0)
+		return 0;
+	report(k, incomparable, "%s differ: baseline %s, current %s", label,
+	       *sb ? sb : "(none)", *sc ? sc : "(none)");
+	return 1;
 }
 
 /* Ranks per node and node count of every rank count launched in both. */
@@ -123,7 +126,13 @@ int cb_compat_check(const struct cb_results *base, const char *bname,
 	compare_sets(&k, base, cur, BACKENDS, "backends", 1);
 	if (base->nlaunches && cur->nlaunches) {
 		compare_sets(&k, base, cur, DEVICES, "GPU models", 1);
-		compare_sets(&k, base, cur, CPUS, "CPU models", 0);
+		if (compare_sets(&k, base, cur, MACHINES, "machines", 1) && !force)
+			fprintf(diag, "collbench-compare: a baseline belongs to the machine it was "
+				"recorded on: verdicts across machines describe the hardware, not "
+				"the change. Make a baseline on this machine (when it is quiet) with "
+				"scripts/regress.sh --update-baseline (it goes to "
+				"results/baseline/<machine label>-<backend>/; CB_MACHINE sets the "
+				"label), or compare two runs of one machine\n");
 	}
 	compare_placement(&k, base, cur);
 	if (base->nrows && cur->nrows) /* else: nothing to compare, said later */

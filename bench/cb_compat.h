@@ -7,11 +7,15 @@
  *   backend       the set of backends of the rows and of the metadata;
  *   GPU model     the set of GPU models of the launch metadata ("gpu_model",
  *                 else "device"; "" for the host backend);
+ *   machine       the set of machine identities of the launch metadata
+ *                 (label, CPU model, CPU count, memory in GiB, GPU model:
+ *                 cb_results_parse_meta), with advice on making a baseline
+ *                 of this machine;
  *   placement     for a rank count launched in both runs: ranks per node and
  *                 node count;
  *   dtypes        the set of dtypes of the rows.
- * Warnings only: different CPU models, an input without metadata (those
- * checks then use the rows alone), a launch that did not finish. */
+ * Warnings only: an input without metadata (those checks then use the rows
+ * alone), a launch that did not finish. */
 #ifndef CB_COMPAT_H
 #define CB_COMPAT_H
 

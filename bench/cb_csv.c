@@ -14,6 +14,7 @@ struct builder {
 	size_t rows_cap;
 	int bad_width, nomem;
 	size_t bad_row;
+	size_t fed;         /* bytes given to the parser so far */
 };
 
 static void on_field(void *s, size_t len, void *data)
@@ -103,10 +104,14 @@ static void on_row(int c, void *data)
 	t->rows[t->nrows++] = row;
 }
 
-/* Feeds n bytes of CSV text to the parser. */
+/* Feeds n bytes of CSV text to the parser; a UTF-8 byte-order mark at the
+ * very start (spreadsheets write one) is not part of the first column name. */
 static enum cb_status feed(struct csv_parser *p, struct builder *b, const char *buf, size_t n,
 			   char *err, size_t errlen)
 {
+	if (b->fed == 0 && n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+		buf += 3, n -= 3;
+	b->fed += n;
 	if (csv_parse(p, buf, n, on_field, on_row, b) != n) {
 		snprintf(err, errlen, "not valid CSV: %s", csv_strerror(csv_error(p)));
 		return CB_ERR_ARG;

@@ -14,7 +14,7 @@ struct cb_table {
 	char ***rows;   /* [nrows][ncols] */
 };
 
-/* Reads path. Errors (message in err, t left empty): CB_ERR_IO (cannot read),
+/* Reads path (a UTF-8 byte-order mark at its start is skipped). Errors (message in err, t left empty): CB_ERR_IO (cannot read),
  * CB_ERR_ARG (not CSV: bad quoting, a row whose field count differs from
  * the header's, an empty file, a file over max_bytes). A header-only file
  * is valid (nrows = 0). */

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cb_meta.h"
 
+#include <errno.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cb_text.h"
 #include "cb_version.h"
 
 /* Environment variables that change what is measured; recorded when set.
@@ -41,7 +43,7 @@ static json_t *cpu_model(void)
 		if (strncmp(line, "model name", 10) == 0 && colon) {
 			fclose(f);
 			colon[strcspn(colon, "\n")] = '\0';
-			return json_string(colon + 2);
+			return cb_json_text(colon[1] ? colon + 2 : "");
 		}
 	}
 	fclose(f);
@@ -58,10 +60,14 @@ static json_t *env_settings(void)
 			const char *eq = strchr(*e, '=');
 
 			if (eq && strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0) {
-				char key[256];
+				char key[256], *k;
 
+				/* names and values are bytes: both under cb_text's rule */
 				snprintf(key, sizeof(key), "%.*s", (int)(eq - *e), *e);
-				json_object_set_new(env, key, json_string(eq + 1));
+				k = cb_text_escape(key);
+				if (k)
+					json_object_set_new(env, k, cb_json_text(eq + 1));
+				free(k);
 				break;
 			}
 		}
@@ -75,7 +81,7 @@ static json_t *command_line(int argc, char **argv)
 
 	for (int i = 0; i < argc && k < sizeof(buf) - 1; i++)
 		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? " " : "", argv[i]);
-	return json_string(buf);
+	return cb_json_text(buf); /* paths and arguments are bytes, not UTF-8 */
 }
 
 /* What --timing means, for the metadata and the header. */
@@ -105,24 +111,65 @@ static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, i
 	lib[strcspn(lib, "\n")] = '\0';
 	MPI_Get_version(&ver, &sub);
 	for (int i = 0; i < nhosts; i++)
-		json_array_append_new(h, json_string(hosts[i]));
-	return json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:b}", "library", lib, "standard",
+		json_array_append_new(h, cb_json_text(hosts[i]));
+	return json_pack("{s:o,s:s,s:i,s:i,s:i,s:o,s:b}", "library", cb_json_text(lib), "standard",
 			 ver == 3 ? (sub == 1 ? "3.1" : "3.0") : "other", "nranks", be->world_size,
 			 "nnodes", nhosts, "ranks_per_node", ranks_per_node, "hosts", h,
 			 "oversubscribed", ranks_per_node > cpus);
 }
 
-json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
-			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
+/* The machine a run belongs to, what collbench-compare matches baselines on
+ * (README "Regression checking"): a label (CB_MACHINE, else the host name up
+ * to its first dot), the CPU model, CPUs online, memory in GiB rounded to the
+ * nearest (the kernel's total moves by a few pages between boots), and the
+ * GPU model ("" on host). */
+static json_t *machine_identity(const struct cb_backend *be, const char *host, json_t *cpu,
+				long cpus, json_int_t mem_bytes)
 {
-	char start[32], host[256] = "", opts[2048];
-	struct sysinfo si;
-	json_t *m;
+	const char *label = getenv("CB_MACHINE");
+	char shorthost[256];
+	int from_env = label && *label;
 
-	utc_now(start, sizeof(start));
+	snprintf(shorthost, sizeof(shorthost), "%.*s", (int)strcspn(host, "."), host);
+	return json_pack("{s:o,s:s,s:O,s:I,s:I,s:o}", "label",
+			 cb_json_text(from_env ? label : shorthost), "label_from",
+			 from_env ? "CB_MACHINE" : "hostname", "cpu_model", cpu, "cpus",
+			 (json_int_t)cpus,
+			 "mem_gib", (mem_bytes + ((json_int_t)1 << 29)) >> 30, "gpu_model",
+			 cb_json_text(be->device_model));
+}
+
+/* host: name, CPU, CPUs online, memory; and the machine identity from them. */
+static int add_host(json_t *m, const struct cb_backend *be)
+{
+	char host[256] = "";
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct sysinfo si;
+	json_int_t mem;
+	json_t *cpu = cpu_model(), *machine;
+
 	gethostname(host, sizeof(host) - 1);
 	if (sysinfo(&si) != 0)
 		memset(&si, 0, sizeof(si));
+	mem = (json_int_t)si.totalram * (json_int_t)si.mem_unit;
+	if (!cpu)
+		return -1;
+	machine = machine_identity(be, host, cpu, cpus, mem);
+	if (json_object_set_new(m, "host", json_pack("{s:o,s:o,s:I,s:I}", "hostname",
+						     cb_json_text(host), "cpu_model", cpu,
+						     "cpus_online", (json_int_t)cpus,
+						     "mem_bytes", mem)) != 0)
+		return -1;
+	return json_object_set_new(m, "machine", machine);
+}
+
+json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
+			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
+{
+	char start[32], opts[2048];
+	json_t *m;
+
+	utc_now(start, sizeof(start));
 	cb_options_canonical(o, opts, sizeof(opts));
 	m = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s}", "schema", "collbench-meta-1", "tool",
 		      "allreduce_perf", "version", CB_VERSION, "git_commit", CB_GIT_COMMIT,
@@ -130,17 +177,16 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 		      "incomplete", "backend", o->backend);
 	if (!m)
 		return NULL;
-	json_object_set_new(m, "host", json_pack("{s:s,s:o,s:I,s:I}", "hostname", host,
-						 "cpu_model", cpu_model(), "cpus_online",
-						 (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
-						 "mem_bytes",
-						 (json_int_t)si.totalram * (json_int_t)si.mem_unit));
-	json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node));
-	json_object_set_new(m, "device", json_string(be->device_desc));
-	/* what collbench-compare matches runs on: the model, not the bus ids */
-	json_object_set_new(m, "gpu_model", json_string(be->device_model));
-	json_object_set_new(m, "options", json_string(opts));
-	json_object_set_new(m, "environment", env_settings());
+	if (add_host(m, be) != 0 ||
+	    json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node)) != 0 ||
+	    json_object_set_new(m, "device", cb_json_text(be->device_desc)) != 0 ||
+	    /* what collbench-compare matches runs on: the model, not the bus ids */
+	    json_object_set_new(m, "gpu_model", cb_json_text(be->device_model)) != 0 ||
+	    json_object_set_new(m, "options", cb_json_text(opts)) != 0 ||
+	    json_object_set_new(m, "environment", env_settings()) != 0) {
+		json_decref(m);
+		return NULL;
+	}
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
@@ -170,18 +216,25 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 		return CB_ERR_IO;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(meta, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
-	    rename(tmp, path) != 0) {
-		cb_log("cannot write metadata %s", path);
+	errno = 0;
+	/* json_dump_file checks every write and fclose */
+	if (json_dump_file(meta, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
+		cb_log("cannot write metadata %s: %s", tmp, errno ? strerror(errno) : "JSON error");
+		unlink(tmp);
+		return CB_ERR_IO;
+	}
+	if (rename(tmp, path) != 0) {
+		cb_log("cannot rename %s to %s: %m", tmp, path);
 		unlink(tmp);
 		return CB_ERR_IO;
 	}
 	return CB_OK;
 }
 
-void cb_meta_print_header(FILE *f, json_t *meta)
+enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 {
 	json_t *mpi = json_object_get(meta, "mpi"), *host = json_object_get(meta, "host");
+	json_t *machine = json_object_get(meta, "machine");
 
 	fprintf(f, "# collbench allreduce_perf %s (git %s)\n",
 		json_string_value(json_object_get(meta, "version")),
@@ -192,6 +245,9 @@ void cb_meta_print_header(FILE *f, json_t *meta)
 		json_string_value(json_object_get(host, "hostname")),
 		json_string_value(json_object_get(host, "cpu_model")) ?: "unknown CPU",
 		(long long)json_integer_value(json_object_get(host, "cpus_online")));
+	fprintf(f, "# machine: %s (label from %s; baselines belong to one machine)\n",
+		json_string_value(json_object_get(machine, "label")),
+		json_string_value(json_object_get(machine, "label_from")));
 	fprintf(f, "# mpi: %s; %lld ranks on %lld host(s)%s\n",
 		json_string_value(json_object_get(mpi, "library")),
 		(long long)json_integer_value(json_object_get(mpi, "nranks")),
@@ -203,4 +259,9 @@ void cb_meta_print_header(FILE *f, json_t *meta)
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
 		"(nccl-tests doc/PERFORMANCE.md)\n");
+	if (fflush(f) != 0 || ferror(f)) {
+		cb_log("cannot write the run header to stdout: %m");
+		return CB_ERR_IO;
+	}
+	return CB_OK;
 }

@@ -14,8 +14,11 @@
 #include "cb_status.h"
 
 /* Builds the metadata object (rank 0). hosts: nhosts distinct host names of
- * the job; ranks_per_node: the largest number of ranks on one host. Never
- * fails except for memory (NULL). */
+ * the job; ranks_per_node: the largest number of ranks on one host. Text from
+ * outside (command line, host and CPU names, environment) follows cb_text's
+ * rule for bytes that are not UTF-8. "machine" is the identity baselines are
+ * matched on: label (CB_MACHINE, else the short host name), cpu_model, cpus,
+ * mem_gib, gpu_model. Never fails except for memory (NULL). */
 json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
 			char **argv, const char *const *hosts, int nhosts, int ranks_per_node);
 
@@ -24,7 +27,8 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 			     const char *error);
 
-/* Prints the run header (one '#' line per fact) from the metadata. */
-void cb_meta_print_header(FILE *f, json_t *meta);
+/* Prints the run header (one '#' line per fact) from the metadata, flushed.
+ * Errors: CB_ERR_IO (a write failed; logged, naming stdout). */
+enum cb_status cb_meta_print_header(FILE *f, json_t *meta);
 
 #endif

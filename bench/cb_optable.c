@@ -80,3 +80,10 @@ void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width)
 		fputc('\n', f);
 	}
 }
+
+int cb_list_has_empty(const char *v)
+{
+	size_t n = strlen(v);
+
+	return n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,") != NULL;
+}

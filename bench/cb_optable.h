@@ -32,6 +32,10 @@ struct cb_optdef {
 enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *target, int argc,
 				char **argv, char *err, size_t errlen);
 
+/* 1 when the comma list v has an empty entry ("1,,2", ",1", "1,", ""),
+ * which a list option must refuse rather than drop; else 0. */
+int cb_list_has_empty(const char *v);
+
 /* One line per option: "  -b, --minbytes SIZE   help [default]". */
 void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width);
 

@@ -99,6 +99,8 @@ static enum cb_status set_counts(void *target, const char *v, char *e, size_t n)
 
 	if (strlen(v) >= sizeof(buf))
 		return bad(e, n, "--counts: list too long");
+	if (cb_list_has_empty(v))
+		return bad(e, n, "-N/--counts: '%s' has an empty entry", v);
 	strcpy(buf, v);
 	o->ncounts = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -169,6 +171,8 @@ static enum cb_status set_mask(unsigned *mask, const char *v, int all_count, con
 	}
 	if (strlen(v) >= sizeof(buf) || !*v)
 		return bad(e, n, "%s: '%s' is not a valid list", opt, v);
+	if (cb_list_has_empty(v))
+		return bad(e, n, "%s: '%s' has an empty entry", opt, v);
 	strcpy(buf, v);
 	*mask = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -224,6 +228,8 @@ static enum cb_status set_algos(void *target, const char *v, char *e, size_t n)
 
 	if (strlen(v) >= sizeof(buf))
 		return bad(e, n, "%s: list too long", "-a/--algo");
+	if (*v && cb_list_has_empty(v))
+		return bad(e, n, "-a/--algo: '%s' has an empty entry", v);
 	strcpy(buf, v);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct cb_algo_ops *a = cb_algo_find(tok);
@@ -394,6 +400,12 @@ void cb_options_usage(FILE *f, const char *prog)
 		fprintf(f, "  %-6s %s%s\n", reg[i]->name, reg[i]->description,
 			reg[i]->backends == CB_BACKEND_HOST ? " [host]" :
 			reg[i]->backends == CB_BACKEND_CUDA ? " [cuda]" : "");
-	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n");
+	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n"
+		"Times: each rank times each iteration after a barrier; an iteration's time is\n"
+		"the max over ranks; a row's time (time_us) is the mean over its timed iterations\n"
+		"(all -R repeats together), with their median, min and max; algbw and busbw\n"
+		"come from the mean. The per-rank CSV's time_us is that rank's own mean.\n"
+		"Environment: CB_MACHINE names the machine in the metadata (default: the host\n"
+		"name); baselines are matched on it with the CPU, memory and GPU model.\n");
 }
 

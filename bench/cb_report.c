@@ -9,13 +9,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cb_text.h"
+
 struct cb_report {
-	FILE *csv, *rank_csv, *json;
-	char *created[3];   /* files this run created, removed if it never starts */
+	FILE *csv, *rank_csv, *json, *table;
+	const char *path[3]; /* of csv, rank_csv, json: for messages */
+	char *created[3];    /* files this run created, removed if it never starts */
 	int started;
-	int quiet, io_error;
-	char last_note[256]; /* rows of one algorithm come in a block: one note each */
+	int io_error;        /* a write failed (said once, naming the stream) */
 };
+
+/* the option of each file, for messages: index 0 csv, 1 rank_csv, 2 json */
+static const char *const what[3] = { "--csv ", "--rank-csv ", "--json " };
 
 static const char summary_header[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
@@ -60,14 +65,15 @@ static int start_file(FILE *f, const char *header)
 }
 
 enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
-			      const char *json, int quiet)
+			      const char *json, FILE *table)
 {
 	struct cb_report *r = calloc(1, sizeof(*r));
 	int failed = 0;
 
 	if (!r)
 		return CB_ERR_NOMEM;
-	r->quiet = quiet;
+	r->table = table;
+	r->path[0] = csv, r->path[1] = rank_csv, r->path[2] = json;
 	r->csv = open_one(csv, &failed, &r->created[0]);
 	r->rank_csv = open_one(rank_csv, &failed, &r->created[1]);
 	r->json = open_one(json, &failed, &r->created[2]);
@@ -90,16 +96,41 @@ enum cb_status cb_report_start(struct cb_report *r)
 	return CB_OK;
 }
 
-void cb_report_table_header(struct cb_report *r)
+/* A failed write, said once: which stream, and why (errno of the failure). */
+static void write_failed(struct cb_report *r, const char *stream, const char *path)
 {
-	if (r->quiet)
+	int e = errno;
+
+	if (!r->io_error)
+		cb_log("cannot write %s%s: %s; the results there are incomplete", stream,
+		       path ? path : "", e ? strerror(e) : "write error");
+	r->io_error = 1;
+}
+
+/* Writes line (a whole row or more) to the table stream and flushes it. */
+static void put_table(struct cb_report *r, const char *line)
+{
+	if (!r->table)
 		return;
-	printf("#%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s\n", "algo", "size",
-	       "count", "type", "redop", "ip", "time", "median", "algbw", "busbw", "#wrong",
-	       "tx_total", "txrx_max", "imbal");
-	printf("#%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s\n", "", "(B)",
-	       "(elements)", "", "", "", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "(B)", "(B)", "");
-	fflush(stdout);
+	errno = 0;
+	if (fputs(line, r->table) == EOF || fflush(r->table) != 0 || ferror(r->table))
+		write_failed(r, "the result table on stdout", NULL);
+}
+
+#define TABLE_FMT "%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s  %s\n"
+
+enum cb_status cb_report_table_header(struct cb_report *r)
+{
+	char line[512];
+	int k;
+
+	k = snprintf(line, sizeof(line), "#" TABLE_FMT, "algo", "size", "count", "type",
+		     "redop", "ip", "time", "median", "algbw", "busbw", "#wrong", "tx_total",
+		     "txrx_max", "imbal", "status");
+	snprintf(line + k, sizeof(line) - (size_t)k, "#" TABLE_FMT, "", "(B)", "(elements)", "", "",
+		 "", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "(B)", "(B)", "", "");
+	put_table(r, line);
+	return r->io_error ? CB_ERR_IO : CB_OK;
 }
 
 /* A number for CSV: "" for NaN (unmeasured), else %.6g. */
@@ -121,13 +152,14 @@ static const char *u64_or_empty(char *buf, size_t len, int measured, uint64_t v)
 	return buf;
 }
 
-/* Writes a complete line in one call and flushes it. */
-static void put_line(struct cb_report *r, FILE *f, const char *line)
+/* Writes a complete line in one call and flushes it; file i of path[]. */
+static void put_line(struct cb_report *r, FILE *f, int i, const char *line)
 {
 	if (!f)
 		return;
+	errno = 0;
 	if (fputs(line, f) == EOF || fflush(f) != 0)
-		r->io_error = 1;
+		write_failed(r, what[i], r->path[i]);
 }
 
 static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
@@ -156,7 +188,7 @@ static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
 		 num(b[11], 32, w->busbw_rep_min), num(b[12], 32, w->busbw_rep_max),
 		 num(b[13], 32, w->minflt_per_iter), num(b[14], 32, w->time_us_median_rep_min),
 		 num(b[15], 32, w->time_us_median_rep_max));
-	put_line(r, r->csv, line);
+	put_line(r, r->csv, 0, line);
 }
 
 static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
@@ -170,7 +202,7 @@ static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
 	/* all ranks of a row in one buffer: one write, no partial row set */
 	m = open_memstream(&buf, &len);
 	if (!m) {
-		r->io_error = 1;
+		write_failed(r, what[1], r->path[1]);
 		return;
 	}
 	for (int k = 0; k < w->nranks; k++) {
@@ -183,8 +215,10 @@ static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
 			num(t, 32, w->rank_time_us[k]), cb_dtype_name(w->dt), cb_op_name(w->op),
 			w->in_place);
 	}
-	fclose(m);
-	put_line(r, r->rank_csv, buf);
+	if (fclose(m) != 0)
+		write_failed(r, what[1], r->path[1]);
+	else
+		put_line(r, r->rank_csv, 1, buf);
 	free(buf);
 }
 
@@ -207,9 +241,10 @@ static void write_json(struct cb_report *r, const struct cb_row *w)
 		      "in_place", w->in_place, "iters", w->iters, "time_us", jnum(w->time_us.mean),
 		      "time_us_median", jnum(w->time_us.median), "time_us_min", jnum(w->time_us.min),
 		      "time_us_max", jnum(w->time_us.max), "algbw_GBps", jnum(w->algbw),
-		      "busbw_GBps", jnum(w->busbw), "status", w->status);
-	if (!o) {
-		r->io_error = 1;
+		      "busbw_GBps", jnum(w->busbw), "status", "");
+	if (!o || json_object_set_new(o, "status", cb_json_text(w->status)) != 0) {
+		json_decref(o);
+		write_failed(r, what[2], r->path[2]);
 		return;
 	}
 	json_object_set_new(o, "wrong", w->wrong < 0 ? json_null() : json_integer(w->wrong));
@@ -230,11 +265,11 @@ static void write_json(struct cb_report *r, const struct cb_row *w)
 	s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
 	json_decref(o);
 	if (!s) {
-		r->io_error = 1;
+		write_failed(r, what[2], r->path[2]);
 		return;
 	}
-	put_line(r, r->json, s);
-	put_line(r, r->json, "\n");
+	put_line(r, r->json, 2, s);
+	put_line(r, r->json, 2, "\n");
 	free(s);
 }
 
@@ -247,23 +282,46 @@ static const char *bw(char *buf, double v)
 	return buf;
 }
 
+/* A time for the table: "-" when the row was not measured. */
+static const char *us(char *buf, double v)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 32, "%.2f", v);
+	return buf;
+}
+
+static const char *u64_or_dash(char *buf, int measured, uint64_t v)
+{
+	if (!measured)
+		return "-";
+	snprintf(buf, 32, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/* Every row, measured or not, with its status last: the table holds the
+ * same rows as the CSV. */
 static void print_table_row(struct cb_report *r, const struct cb_row *w)
 {
-	char b[5][32], wrong[32];
+	char b[10][32], wrong[32], line[1024];
 
-	if (r->quiet)
+	if (!r->table)
 		return;
 	if (w->wrong < 0)
 		snprintf(wrong, sizeof(wrong), "-");
 	else
 		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
-	printf(" %6s %12zu %12zu %8s %6s %4d %11.2f %11.2f %8s %8s %7s %12s %12s %6s\n", w->algo,
-	       w->bytes, w->count, cb_dtype_name(w->dt), cb_op_name(w->op), w->in_place,
-	       w->time_us.mean, w->time_us.median, bw(b[2], w->algbw), bw(b[0], w->busbw), wrong,
-	       w->traffic_measured ? (snprintf(b[1], 32, "%llu", (unsigned long long)w->tx_total), b[1]) : "-",
-	       w->traffic_measured ? (snprintf(b[4], 32, "%llu", (unsigned long long)w->txrx_max), b[4]) : "-",
-	       isnan(w->imbalance) ? "-" : (snprintf(b[3], 32, "%.3f", w->imbalance), b[3]));
-	fflush(stdout);
+	snprintf(b[0], 32, "%zu", w->bytes);
+	snprintf(b[1], 32, "%zu", w->count);
+	snprintf(b[2], 32, "%d", w->in_place);
+	snprintf(line, sizeof(line), " " TABLE_FMT, w->algo, b[0], b[1], cb_dtype_name(w->dt),
+		 cb_op_name(w->op), b[2], us(b[3], w->time_us.mean), us(b[4], w->time_us.median),
+		 bw(b[5], w->algbw), bw(b[6], w->busbw), wrong,
+		 u64_or_dash(b[7], w->traffic_measured, w->tx_total),
+		 u64_or_dash(b[8], w->traffic_measured, w->txrx_max),
+		 isnan(w->imbalance) ? "-" : (snprintf(b[9], 32, "%.3f", w->imbalance), b[9]),
+		 w->status);
+	put_table(r, line);
 }
 
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *w)
@@ -271,20 +329,7 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *w)
 	write_summary_csv(r, w);
 	write_rank_csv(r, w);
 	write_json(r, w);
-	if (!isnan(w->time_us.mean)) { /* measured: ok, or wrong results (#wrong) */
-		print_table_row(r, w);
-	} else if (strncmp(w->status, "skipped:", 8) == 0 && !r->quiet) {
-		char note[256];
-
-		snprintf(note, sizeof(note), "%s %s %s %s", w->algo, cb_dtype_name(w->dt),
-			 cb_op_name(w->op), w->status + 8);
-		if (strcmp(note, r->last_note) != 0) {
-			printf("# skipped %s %s/%s: %s\n", w->algo, cb_dtype_name(w->dt),
-			       cb_op_name(w->op), w->status + 8);
-			fflush(stdout);
-			snprintf(r->last_note, sizeof(r->last_note), "%s", note);
-		}
-	}
+	print_table_row(r, w);
 	return r->io_error ? CB_ERR_IO : CB_OK;
 }
 
@@ -294,13 +339,14 @@ enum cb_status cb_report_close(struct cb_report *r)
 
 	if (!r)
 		return CB_OK;
+	for (int i = 0; i < 3; i++) {
+		FILE *f = i == 0 ? r->csv : i == 1 ? r->rank_csv : r->json;
+
+		errno = 0;
+		if (f && fclose(f) != 0 && r->started)
+			write_failed(r, what[i], r->path[i]);
+	}
 	err = r->io_error;
-	if (r->csv && fclose(r->csv) != 0)
-		err = 1;
-	if (r->rank_csv && fclose(r->rank_csv) != 0)
-		err = 1;
-	if (r->json && fclose(r->json) != 0)
-		err = 1;
 	for (int i = 0; i < 3; i++) {
 		if (r->created[i] && !r->started)
 			unlink(r->created[i]); /* a run that never started leaves no empty file */

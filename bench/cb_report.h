@@ -12,7 +12,8 @@
  *   busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,
  *   time_us_median_rep_min,time_us_median_rep_max
  * Per-rank CSV: schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,
- *   time_us, then: dtype,op,in_place.
+ *   time_us, then: dtype,op,in_place. Its time_us is the rank's own mean over
+ *   the timed iterations (its own clock, not the max over ranks).
  * Numbers are plain decimals, or empty when unmeasured or not applicable
  * (never "N/A"). */
 #ifndef CB_REPORT_H
@@ -20,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cb_dtype.h"
 #include "cb_stats.h"
@@ -53,25 +55,28 @@ struct cb_report;
 
 /* Opens the files named in the paths (NULL or "" = not written) without
  * changing them, so that a run that cannot open every output (or its
- * metadata) leaves an earlier run's files as they were. quiet suppresses the
- * stdout table. Errors: CB_ERR_IO with a message on stderr; nothing is left
- * open. */
+ * metadata) leaves an earlier run's files as they were. table: the stream of
+ * the aligned table (stdout), NULL for none (-q). Errors: CB_ERR_IO with a
+ * message on stderr; nothing is left open. */
 enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
-			      const char *json, int quiet);
+			      const char *json, FILE *table);
 
 /* Empties the opened files and writes their header rows. Errors: CB_ERR_IO. */
 enum cb_status cb_report_start(struct cb_report *r);
 
-/* Prints the table's column header on stdout (after the run header). */
-void cb_report_table_header(struct cb_report *r);
+/* Prints the table's column header (after the run header). Errors:
+ * CB_ERR_IO (logged, naming the stream). */
+enum cb_status cb_report_table_header(struct cb_report *r);
 
-/* Writes one row everywhere, flushed. Measured rows (ok, or with wrong
- * results) go to the table too; skipped rows as a '#' note on stdout (once per
- * distinct reason); rows that were not measured (errors) only to the files.
- * Errors: CB_ERR_IO. */
-enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *row);
+/* Writes one row everywhere, each stream flushed: every row of the CSV is a
+ * row of the table too, with its status last (measured or not: a skipped or
+ * failed row shows "-" where it has no number). Errors: CB_ERR_IO when a
+ * write to any stream (table, CSV, JSON) failed now or before; the first
+ * failure is logged once, naming the stream and the reason. */
+enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *w);
 
-/* Closes the files. Returns CB_ERR_IO if a write failed at any point. */
+/* Closes the files (fclose checked). Returns CB_ERR_IO if a write failed at
+ * any point, on any stream (logged). */
 enum cb_status cb_report_close(struct cb_report *r);
 
 #endif

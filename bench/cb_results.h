@@ -58,6 +58,9 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char device[CB_RES_TEXT];             /* GPU model ("gpu_model", else "device");
 					       * "" for host or absent */
 	char cpu_model[CB_RES_TEXT];          /* "" when absent */
+	char machine[2 * CB_RES_TEXT];        /* identity: "label (cpu, N CPUs, M GiB)",
+					       * ", GPU model" inside the parentheses where
+					       * there is one; see cb_results_parse_meta */
 	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
 	int complete;                         /* "status": "complete" */
 };
@@ -94,8 +97,12 @@ enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, cha
  * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
  * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
  * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
- * "status" when present. Errors: CB_ERR_ARG
- * (not JSON, with jansson's line and text; a missing or mistyped key). */
+ * "status" when present, and the machine identity: "machine" {label,
+ * cpu_model, cpus, mem_gib, gpu_model} when present, else the same facts from
+ * "host" (hostname up to its first dot, cpu_model, cpus_online, mem_bytes
+ * rounded to the nearest GiB) for files older than that key; what is absent
+ * shows as "?". Errors: CB_ERR_ARG (not JSON, with jansson's line and text;
+ * a missing or mistyped key). */
 enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
 				     struct cb_res_launch *out, char *err, size_t errlen);
 

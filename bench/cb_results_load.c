@@ -60,6 +60,46 @@ static int get_int(const json_t *obj, const char *key, long long lo, long long h
 	return 0;
 }
 
+/* An integer member as text, "?" when absent or not an integer. */
+static void int_text(const json_t *v, char *buf, size_t len, long long div)
+{
+	if (json_is_integer(v) && json_integer_value(v) >= 0)
+		snprintf(buf, len, "%lld",
+			 (json_integer_value(v) + (div > 1 ? div / 2 : 0)) / (div > 1 ? div : 1));
+	else
+		snprintf(buf, len, "?");
+}
+
+/* The machine identity text of a sidecar: "machine", else derived from
+ * "host" (older files); gpu is the GPU model already read. Returns -1 for a
+ * mistyped "machine". */
+static int machine_text(const json_t *root, const char *gpu, char *out, size_t len)
+{
+	const json_t *m = json_object_get(root, "machine"), *host = json_object_get(root, "host");
+	const char *label, *cpu;
+	char cpus[32], mem[32], lab[CB_RES_TEXT];
+
+	if (m && !json_is_object(m))
+		return -1;
+	if (m) {
+		label = json_string_value(json_object_get(m, "label"));
+		cpu = json_string_value(json_object_get(m, "cpu_model"));
+		int_text(json_object_get(m, "cpus"), cpus, sizeof(cpus), 1);
+		int_text(json_object_get(m, "mem_gib"), mem, sizeof(mem), 1);
+		snprintf(lab, sizeof(lab), "%s", label ? label : "?");
+	} else {
+		label = json_string_value(json_object_get(host, "hostname"));
+		cpu = json_string_value(json_object_get(host, "cpu_model"));
+		int_text(json_object_get(host, "cpus_online"), cpus, sizeof(cpus), 1);
+		int_text(json_object_get(host, "mem_bytes"), mem, sizeof(mem), 1LL << 30);
+		snprintf(lab, sizeof(lab), "%.*s", label ? (int)strcspn(label, ".") : 1,
+			 label ? label : "?");
+	}
+	snprintf(out, len, "%.60s (%.80s, %s CPUs, %s GiB%s%.60s)", lab, cpu ? cpu : "?", cpus,
+		 mem, *gpu ? ", GPU " : "", gpu);
+	return 0;
+}
+
 static enum cb_status meta_fields(const json_t *root, const char *name,
 				  struct cb_res_launch *out, char *err, size_t errlen)
 {
@@ -91,6 +131,8 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 				 "\"mpi.ranks_per_node\"");
 	if (get_int(mpi, "nnodes", 1, 1 << 24, 1, &out->nnodes))
 		return meta_fail(name, err, errlen, "invalid key", "\"mpi.nnodes\"");
+	if (machine_text(root, out->device, out->machine, sizeof(out->machine)))
+		return meta_fail(name, err, errlen, "invalid key", "\"machine\"");
 	out->complete = status && strcmp(status, "complete") == 0;
 	return CB_OK;
 }

@@ -91,8 +91,11 @@ static enum cb_status set_algo(void *target, const char *v, char *e, size_t n)
 {
 	struct cli *c = target;
 
-	(void)e, (void)n;
-	if (!*v || strlen(v) >= sizeof(c->algos))
+	if (cb_list_has_empty(v)) {
+		snprintf(e, n, "--algo: '%s' has an empty entry", v);
+		return CB_ERR_ARG;
+	}
+	if (strlen(v) >= sizeof(c->algos))
 		return CB_ERR_ARG;
 	strcpy(c->algos, v);
 	c->cmp.algos = c->algos;
@@ -144,7 +147,7 @@ static enum cb_status set_help(void *target, const char *v, char *e, size_t n)
 }
 
 static const struct cb_optdef table[] = {
-	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare (busbw: rows without one, such as copy, use algbw)", set_metric },
+	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare; a row whose bandwidth is absent or 0 uses the next one down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named in its metric column", set_metric },
 	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", set_stat },
 	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", set_tolerance },
 	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", set_min_bytes },
@@ -172,10 +175,13 @@ static void usage(FILE *f)
 		"  same         otherwise; mirrored for --metric time (lower is better)\n"
 		"A row with an error: status in the current run is 'failed' and counts as a\n"
 		"regression; rows only in one run, or skipped in one, are 'missing' (warned).\n"
-		"\nRefuses (exit 2) runs that differ in backend, GPU model, ranks per node for a\n"
-		"rank count, or the set of dtypes, unless --force; warns on other CPU models.\n"
+		"A row whose bandwidth is absent or 0 (copy, n = 1, 0 bytes) uses the next metric\n"
+		"down, busbw -> algbw -> time, named in its metric column.\n"
+		"\nRefuses (exit 2) runs that differ in backend, GPU model, machine (label, CPU\n"
+		"model, CPU count, memory, GPU model: a baseline belongs to one machine), ranks\n"
+		"per node for a rank count, or the set of dtypes, unless --force.\n"
 		"\nexit status: 0 no regression, 1 regression or failed row (or missing with\n"
-		"--strict), 2 usage or input error. The last line of table and markdown output\n"
+		"--strict), 2 usage, input or output error. The last line of table and markdown output\n"
 		"is the summary (\"1 regression, 0 improvements, 14 same, 0 missing\"); csv and\n"
 		"json print it on stderr. Diagnostics go to stderr.\n");
 }
@@ -223,8 +229,11 @@ static void warn_missing(const struct cb_comparison *c)
 			"band (an edited or inconsistent file): compared without that band\n",
 			c->inconsistent);
 	if (c->fallback)
-		fprintf(stderr, PROG ": note: %zu row(s) without busbw (copy) compared on algbw\n",
-			c->fallback);
+		fprintf(stderr, PROG ": note: %zu row(s) without a busbw (copy) or with busbw 0 "
+			"(n = 1) compared on algbw\n", c->fallback);
+	if (c->fallback_time)
+		fprintf(stderr, PROG ": note: %zu row(s) with bandwidth 0 (0 bytes) compared on "
+			"time\n", c->fallback_time);
 	if (c->no_median)
 		fprintf(stderr, PROG ": note: %zu row(s) lack the median columns (an older file): "
 			"compared on the mean\n", c->no_median);
@@ -263,8 +272,10 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 	}
 	warn_missing(&cmp);
 	info.gate_failed = cb_compare_failed(&cmp, c->cmp.strict);
+	errno = 0;
 	if (cb_compare_print(stdout, c->fmt, &cmp, &info) != CB_OK) {
-		fprintf(stderr, PROG ": cannot write the output\n");
+		fprintf(stderr, PROG ": cannot write the report to stdout: %s (the verdict is "
+			"not reported)\n", errno ? strerror(errno) : "out of memory");
 		goto out_free_cmp;
 	}
 	if (c->fmt == CB_FMT_CSV || c->fmt == CB_FMT_JSON) {
@@ -281,6 +292,19 @@ out_free_base:
 	return rc;
 }
 
+/* stdout carries the report: a write or close that failed must not end in
+ * a status that says the report was given. */
+static int close_stdout(int rc)
+{
+	errno = 0;
+	if (fclose(stdout) != 0 && rc != EXIT_USAGE) { /* else: said already */
+		fprintf(stderr, PROG ": cannot write stdout: %s\n",
+			errno ? strerror(errno) : "write error");
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -289,7 +313,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage(stdout);
-		return 0;
+		return close_stdout(0);
 	}
-	return run(&c, argv[optind], argv[optind + 1]);
+	return close_stdout(run(&c, argv[optind], argv[optind + 1]));
 }

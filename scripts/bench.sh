@@ -7,7 +7,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+PROG=bench.sh
 . scripts/deps.sh
+. scripts/lib.sh
 cb_install_deps
 
 build=${CB_BUILD_DIR:-build}
@@ -21,13 +23,15 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
 fi
 echo "collbench: backend $backend" >&2
 
-run_dir="$root/results/$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)"
-status=0
+# a folder of its own (created atomically: two runs never share one)
+run_dir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)") || exit 2
+status=0 plot_dir=""
 CB_BIN="$root/$build/bin" scripts/sweep.sh -B "$backend" -o "$run_dir" "$@" || status=$?
 if [ -s "$run_dir/summary.csv" ]; then
-	scripts/plot.sh "$run_dir" || status=$?
+	figures=$(scripts/plot.sh "$run_dir") || status=$?
+	[ -z "$figures" ] || plot_dir=$(dirname "$(head -n 1 <<<"$figures")")
 fi
 echo
 echo "results: $run_dir"
-echo "plots:   $root/plots/$(basename "$run_dir")"
+echo "plots:   ${plot_dir:-(none)}"
 exit $status

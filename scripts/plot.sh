@@ -12,13 +12,18 @@ export LC_ALL=C
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(dirname "$SCRIPT_DIR")
 PROG=plot.sh
+# shellcheck source=scripts/lib.sh
+. "$SCRIPT_DIR/lib.sh"
 
 usage() {
 	cat <<EOF
 Usage: scripts/plot.sh [options] RUN_DIR [OUT_DIR]
 
 Draw the figures of one collbench run folder (RUN_DIR/summary.csv, RUN_DIR/ranks.csv).
-OUT_DIR defaults to <repo>/plots/<basename of RUN_DIR>. Each figure is written as .png and .svg:
+OUT_DIR defaults to a new folder <repo>/plots/<basename of RUN_DIR> (-2, -3, ... when that
+name is taken: plots of two runs never mix); a given OUT_DIR must be new or empty unless
+--overwrite. The figures written are listed on stdout and in OUT_DIR/figures.txt.
+Each figure is written as .png and .svg:
   busbw_np<N>         bus bandwidth vs message size, one line per algorithm, one file per rank
                       count N; the copy algorithm's algbw is drawn dashed as the memcpy roofline
   time_vs_ranks       time per allreduce vs rank count at the largest message size
@@ -32,7 +37,10 @@ Options (default: the combination of the first "ok" row of summary.csv):
   --op Y          plot rows of reduction op Y (e.g. sum)
   --inplace 0|1   plot out-of-place (0) or in-place (1) rows
   --backend B     plot rows of backend B (host or cuda)
+  --overwrite     OUT_DIR may hold earlier figures: they are replaced
   -h, --help      show this help
+
+Environment: CB_PLOTS (root of the default OUT_DIR, default <repo>/plots).
 
 Needs gnuplot 5 with the pngcairo and svg terminals (Debian/Ubuntu: apt-get install gnuplot-nox).
 EOF
@@ -44,11 +52,12 @@ die() {
 }
 note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 
-# gp_str VALUE: VALUE as a gnuplot single-quoted string literal (a quote is written twice).
-gp_str() { printf "'%s'" "${1//\'/\'\'}"; }
+# gp_str VALUE: VALUE as a gnuplot single-quoted string literal (a quote is written twice;
+# bytes that are not UTF-8 as \xHH, or the SVG would not be valid XML).
+gp_str() { cb_gp_str "$1"; }
 
 # --- options ----------------------------------------------------------------------------------
-opt_dtype="" opt_op="" opt_inplace="" opt_backend=""
+opt_dtype="" opt_op="" opt_inplace="" opt_backend="" overwrite=0
 positional=()
 while (($# > 0)); do
 	case "$1" in
@@ -65,6 +74,10 @@ while (($# > 0)); do
 		--backend) opt_backend=$2 ;;
 		esac
 		shift 2
+		;;
+	--overwrite)
+		overwrite=1
+		shift
 		;;
 	--dtype=*) opt_dtype=${1#*=} && shift ;;
 	--op=*) opt_op=${1#*=} && shift ;;
@@ -103,14 +116,15 @@ SUMMARY=$RUN_DIR/summary.csv
 RANKS=$RUN_DIR/ranks.csv
 [[ -f "$SUMMARY" ]] || die "no summary.csv in '$RUN_DIR'"
 [[ -s "$SUMMARY" ]] || die "'$SUMMARY' is empty"
-OUT_DIR=${positional[1]:-$REPO_ROOT/plots/$RUN_ID}
+OUT_DIR=${positional[1]:-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-plot.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- awk helpers shared by every pass ---------------------------------------------------------
 # csv_split(line, f): split one CSV line into f[1..n] (RFC 4180 quoting, "" = one quote), return n.
-# header(line, col): map each header name to its column number in col[]; return the count.
+# header(line, col): map each header name to its column number in col[] (a leading UTF-8
+#                   byte-order mark skipped); return the count.
 # num(s): s if it is a number, else "" (empty = unmeasured).
 # hbytes(b): b bytes as a human size with binary units ("64 MiB").
 AWK_LIB='
@@ -132,6 +146,7 @@ function csv_split(line, f,    n, i, c, fld, inq, len) {
 	return n
 }
 function header(line, col,    h, n, i, name) {
+	sub(/^\357\273\277/, "", line)   # a UTF-8 byte-order mark (spreadsheets) is not in a name
 	n = csv_split(line, h)
 	for (i = 1; i <= n; i++) {
 		name = h[i]; gsub(/^[ \t]+|[ \t]+$/, "", name)
@@ -255,7 +270,13 @@ mapfile -t ALGOS < <(awk -F '\t' '
 	}' "$tmp/cur.tsv")
 mapfile -t NRANKS < <(cut -f2 "$tmp/cur.tsv" | sort -n -u)
 
-mkdir -p "$OUT_DIR" || die "cannot create output folder '$OUT_DIR'"
+# the output folder: claimed (figures.txt created exclusively) or new (atomic)
+if [[ -n "$OUT_DIR" ]]; then
+	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
+		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' || exit 2
+else
+	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
+fi
 written=()
 
 # run_gp SCRIPT OUTBASE ARGS: run scripts/SCRIPT with the -e assignments ARGS, record the files.
@@ -263,6 +284,8 @@ run_gp() {
 	local script=$1 outbase=$2 args=$3
 	gnuplot -e "gpdir=$(gp_str "$SCRIPT_DIR"); outbase=$(gp_str "$outbase"); $args" \
 		"$SCRIPT_DIR/$script" || die "gnuplot failed on $script (output $outbase)"
+	# gnuplot does not always fail on a write error: the files must be there
+	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
 	written+=("$outbase.png" "$outbase.svg")
 }
 
@@ -295,22 +318,30 @@ for n in "${NRANKS[@]}"; do
 			print $3, $5 }' "$tmp/cur.tsv" | sort -t $'\t' -k1,1g >"$roofline"
 	fi
 	if ((${#algos_n[@]} == 0)) && [[ -z "$roofline" ]]; then
-		note "skipping busbw_np$n: no rows with a bus bandwidth at n = $n"
+		if awk -F '\t' -v n="$n" '$2 == n && $3 > 0 { f = 1 } END { exit !f }' "$tmp/cur.tsv"; then
+			note "skipping busbw_np$n: no rows with a bus bandwidth at n = $n"
+		else
+			note "skipping busbw_np$n: every row at n = $n has 0 bytes (the size axis is logarithmic;" \
+				"their times are in time_vs_ranks)"
+		fi
 		continue
 	fi
+	roofpts=0
+	[[ -z "$roofline" ]] || roofpts=$(wc -l <"$roofline")
+	((roofpts != 1)) || rooflabel="$rooflabel, one size"
 	read -r xmin xmax ymax < <(cat "$prefix".*.dat | awk -F '\t' 'NR == 1 || $1 < lo { lo = $1 }
 		NR == 1 || $1 > hi { hi = $1 } $2 > y { y = $2 } END { print lo, hi, y + 0 }')
 	ranks_word="ranks"
 	[[ "$n" == 1 ]] && ranks_word="rank"
 	run_gp plot_busbw.gp "$OUT_DIR/busbw_np$n" "prefix=$(gp_str "$prefix");
 		algos=$(gp_str "${algos_n[*]}"); roofline=$(gp_str "$roofline");
-		rooflabel=$(gp_str "$rooflabel"); xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n;
+		rooflabel=$(gp_str "$rooflabel"); roofpts=$roofpts; xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n;
 		ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word"); sub=$(gp_str "$ctx");
 		runid=$(gp_str "run $RUN_ID")"
 done
 
 # --- (b) time_vs_ranks: time vs rank count at the largest message size ------------------------
-smax=$(awk -F '\t' '$4 != "" && $3 > m { m = $3 } END { if (m != "") printf "%.0f\n", m }' \
+smax=$(awk -F '\t' '$4 != "" && (m == "" || $3 > m) { m = $3 } END { if (m != "") printf "%.0f\n", m }' \
 	"$tmp/cur.tsv")
 if [[ -n "$smax" ]]; then
 	prefix="$tmp/time"
@@ -425,7 +456,7 @@ fi
 is=$(awk -F '\t' '($1 == "ps" || $1 == "ring") && $8 != "" && $3 > m { m = $3 }
 	END { if (m != "") printf "%.0f\n", m }' "$tmp/cur.tsv")
 if [[ -z "$is" ]]; then
-	note "skipping imbalance_vs_ranks: no ps or ring rows with a measured imbalance (needs n > 1)"
+	note "skipping imbalance_vs_ranks: no ps or ring rows with a measured imbalance (needs n > 1 and bytes > 0)"
 else
 	algos_d=()
 	for a in ps ring; do
@@ -443,4 +474,6 @@ else
 fi
 
 ((${#written[@]} > 0)) || die "no figure could be drawn from '$SUMMARY'"
-printf '%s\n' "${written[@]}"
+printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || die "cannot write $OUT_DIR/figures.txt"
+printf '%s\n' "${written[@]}" || die "cannot write the list of figures to stdout"
+note "figures in $OUT_DIR"

@@ -4,6 +4,7 @@
 #   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): bytes <TAB> busbw_GBps
 #   algos     space-separated algorithm names  roofline  file "bytes <TAB> algbw" of copy, or ''
 #   rooflabel key text of the roofline        xmin, xmax  smallest/largest message size (bytes)
+#   roofpts   points of the roofline (1: drawn as a point)
 #   ymax      largest y value (0: all zero)
 #   nranks    rank count                      ttl, sub, runid  title, its second line, run label
 load gpdir.'/plot_common.gp'
@@ -38,9 +39,12 @@ if (words(algos) > 0) {
         ' lw 2 ps 0.9 pt algo_pt(word(algos, i)) lc rgb algo_color(word(algos, i))' . \
         ' title word(algos, i)'
 }
+# a roofline of one size is one point: drawn as an open circle, not as a line
+# that would not show
 if (roofline ne '') {
-    P = P . (P ne '' ? ', ' : '') . 'roofline using 1:2 with lines lw 2 dt (8, 6)' . \
-        ' lc rgb algo_color("copy") title rooflabel'
+    P = P . (P ne '' ? ', ' : '') . 'roofline using 1:2' . \
+        (roofpts == 1 ? ' with points pt 6 ps 1.6' : ' with lines dt (8, 6)') . \
+        ' lw 2 lc rgb algo_color("copy") title rooflabel'
 }
 @PNG
 set output outbase.'.png'

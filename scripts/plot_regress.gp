@@ -7,11 +7,13 @@
 #   regfile   file "bytes <TAB> GB/s" of the regressions, or ''
 #   xmin, xmax  smallest/largest message size (bytes)   ymin, ymax  smallest/largest value
 #   ttl, sub, runid  title, its second line, run label
+#   nranks    rank count
 load gpdir.'/plot_common.gp'
 
 set title ttl."\n".sub
 set xlabel "message size per rank (bytes)"
-set ylabel "bus bandwidth, GB/s (copy: algbw)"
+# busbw is 0 for n = 1: collbench-compare judged (and plot.sh draws) algbw there
+set ylabel (nranks == 1 ? "algorithm bandwidth, GB/s (busbw is 0 for n = 1)" : "bus bandwidth, GB/s (copy: algbw)")
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
 # linear y shows a 20% drop as it is; log y when the curves span decades (small messages)

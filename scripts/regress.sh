@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # regress.sh: did performance regress? Runs a sweep with the baseline's
-# recorded settings (or takes a finished run folder), compares it with
-# results/baseline/<name>/ using collbench-compare, draws baseline-vs-current
-# overlay plots, and exits with collbench-compare's status:
+# recorded settings (or takes a finished run folder), compares it with this
+# machine's baseline, results/baseline/<machine label>-<backend>/, using
+# collbench-compare, draws baseline-vs-current overlay plots, and exits with
+# collbench-compare's status:
 #   0 no regression, 1 regression (or failed rows, or a failed sweep),
-#   2 usage or input error (no baseline, incomparable runs, bad files).
+#   2 usage or input error (no baseline for this machine, incomparable runs
+#     such as another machine's baseline, bad files, an output folder taken).
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${CB_BIN:-$root/build/bin}
+results=${CB_RESULTS:-$root/results}
+plots=${CB_PLOTS:-$root/plots}
 PROG=regress.sh
+. "$root/scripts/lib.sh"
 
 # Settings of a new baseline (stored in its regress.conf; measured on a
 # 2-core VM, see README "Regression checking"): 2 ranks only (more are
@@ -25,25 +30,37 @@ default_metric=busbw
 usage() {
 	cat <<EOF
 usage: scripts/regress.sh [options] [-- sweep.sh options]
+  --machine LABEL      this machine's label (sets CB_MACHINE)  [\$CB_MACHINE, else
+                       the host name]
   --baseline NAME      baseline folder results/baseline/NAME; a value with a '/'
-                       is a folder path                 [<backend>-<nproc>core]
+                       is a folder path                 [<machine label>-<backend>]
   --run DIR            compare this finished run folder instead of running a sweep
   -B NAME              backend of the sweep: host or cuda  [cuda when a GPU is
                        visible and built, else host]
   --update-baseline    make the run the baseline (replaces the old one, saying so;
                        compares with the old one first, for information)
-  -o DIR               run folder of the new sweep      [results/<host>-<UTC time>]
-  --plots DIR          where the overlay plots go       [plots/<run id>]
+  -o DIR               run folder of the new sweep (new or empty)
+                                                        [results/<host>-<UTC time>]
+  --plots DIR          where the overlay plots go (new or empty)  [plots/<run id>]
+  --overwrite          -o and --plots may hold an earlier run's files (replaced)
+  --force              compare even when collbench-compare finds the runs
+                       incomparable (another machine, GPU, backend)
   --format FMT         collbench-compare output: table, markdown, csv, json [table]
   --tolerance PCT      override the baseline's tolerance
   --strict             rows in only one run count as failures
   -h, --help           this help
+A baseline belongs to one machine (label, CPU model, CPU count, memory, GPU
+model: collbench-compare refuses another machine's unless --force). On a
+machine without one, make it first, when the machine is quiet:
+  scripts/regress.sh --update-baseline
 The sweep uses the baseline's settings (regress.conf in its folder: ranks,
 sweep, tolerance, min_bytes, metric); options after -- replace the sweep's.
 New baselines get: ranks "$default_ranks", sweep "$default_sweep",
 tolerance $default_tolerance (percent).
 Plots: regress_np<N>.png/.svg, busbw vs size, baseline dashed, current solid,
-regressions circled. Environment: CB_BIN (binaries, default build/bin).
+regressions circled. Environment: CB_BIN (binaries, default build/bin), CB_MACHINE
+(machine label), CB_RESULTS (results root, default results/; baselines in its
+baseline/), CB_PLOTS (plots root, default plots/).
 EOF
 }
 
@@ -51,7 +68,7 @@ die() { echo "$PROG: $*" >&2; exit 2; }
 note() { echo "$PROG: $*" >&2; }
 
 backend="" baseline="" run="" update=0 outdir="" plotdir="" format=table tol_override="" strict=()
-sweep_override=()
+sweep_override=() force=() overwrite=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--baseline) [ $# -ge 2 ] || die "--baseline needs a value"; baseline=$2; shift 2 ;;
@@ -63,6 +80,9 @@ while [ $# -gt 0 ]; do
 	--format) [ $# -ge 2 ] || die "--format needs a value"; format=$2; shift 2 ;;
 	--tolerance) [ $# -ge 2 ] || die "--tolerance needs a value"; tol_override=$2; shift 2 ;;
 	--strict) strict=(--strict); shift ;;
+	--force) force=(--force); shift ;;
+	--overwrite) overwrite=1; shift ;;
+	--machine) [ $# -ge 2 ] || die "--machine needs a value"; export CB_MACHINE=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; sweep_override=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -95,14 +115,24 @@ if [ -z "$backend" ]; then
 		backend=cuda
 	fi
 fi
-[ -n "$baseline" ] || baseline="$backend-$(nproc)core"
+host=$(hostname -s 2>/dev/null || hostname)
+case ${CB_MACHINE-unset} in
+unset) machine=$host ;;
+'' | *[!A-Za-z0-9_.-]*) die "--machine/CB_MACHINE: '$CB_MACHINE' is not a label ([A-Za-z0-9_.-])" ;;
+*) machine=$CB_MACHINE ;;
+esac
+# baselines are looked up per machine: <label>-<backend>
+[ -n "$baseline" ] || baseline="$machine-$backend"
 case $baseline in
 */*) base_dir=$baseline ;;
-*) base_dir=$root/results/baseline/$baseline ;;
+*) base_dir=$results/baseline/$baseline ;;
 esac
 conf=$base_dir/regress.conf
 if [ ! -s "$base_dir/summary.csv" ] && [ $update = 0 ]; then
-	die "no baseline at $base_dir: create one with --update-baseline (on a quiet machine)"
+	die "no baseline at $base_dir (machine '$machine', backend $backend). A baseline belongs to one
+machine: make this machine's, when it is quiet, with
+  scripts/regress.sh --update-baseline${run:+ --run $run}
+(then commit $base_dir), or name one with --baseline; CB_MACHINE or --machine sets the label"
 fi
 
 # settings: the baseline's, else the defaults; -- options replace the sweep's
@@ -126,6 +156,11 @@ if [ ${#sweep_override[@]} -gt 0 ]; then
 		fi
 	done
 	[ $update = 1 ] || note "warning: sweep options differ from the baseline's: expect missing rows"
+fi
+
+# --plots: claimed (regress.txt created exclusively) before anything is written
+if [ -n "$plotdir" ]; then
+	cb_claim_dir "$plotdir" regress.txt "$overwrite" 'regress_np*.png' 'regress_np*.svg' || exit 2
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
@@ -166,13 +201,17 @@ sweep_status=0
 if [ -n "$run" ]; then
 	run_dir=$(cd "$run" && pwd)
 else
-	[ -n "$outdir" ] || outdir="$root/results/$(hostname -s 2>/dev/null || hostname)-$(date -u +%Y%m%dT%H%M%SZ)"
+	# a new folder (atomic: never another run's), or -o (sweep.sh claims it)
+	[ -n "$outdir" ] || outdir=$(cb_new_dir "$results" "$host-$(date -u +%Y%m%dT%H%M%SZ)") || exit 2
+	over=()
+	[ $overwrite = 0 ] || over=(--overwrite)
 	note "sweep: -n \"$ranks\" ${sweep_args[*]} -B $backend -o $outdir"
 	own0=0 own1=0
 	own_seconds own0
 	cpu0=$(busy_seconds) t0=$(date +%s.%N)
-	CB_BIN=$bin "$root/scripts/sweep.sh" -n "$ranks" "${sweep_args[@]}" -B "$backend" -o "$outdir" >/dev/null ||
-		sweep_status=$?
+	CB_BIN=$bin "$root/scripts/sweep.sh" -n "$ranks" "${sweep_args[@]}" -B "$backend" -o "$outdir" \
+		"${over[@]}" >/dev/null || sweep_status=$?
+	[ $sweep_status != 2 ] || die "the sweep did not start (see above)"
 	cpu1=$(busy_seconds) t1=$(date +%s.%N)
 	own_seconds own1
 	warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
@@ -180,21 +219,26 @@ else
 	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"
 fi
 run_id=$(basename "$run_dir")
-[ -n "$plotdir" ] || plotdir=$root/plots/$run_id
 
-compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${strict[@]}")
+compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${strict[@]}"
+	"${force[@]}")
 
 # overlay_plots CSV: one figure per rank count from collbench-compare --format csv
 overlay_plots() {
 	local csv=$1 n
 	command -v gnuplot >/dev/null || { note "warning: gnuplot not installed: no overlay plot"; return 0; }
-	mkdir -p "$plotdir"
+	# the plot folder: --plots was claimed at the start; else a new one (atomic)
+	[ -n "$plotdir" ] || plotdir=$(cb_new_dir "$plots" "$run_id") || return 2
+	printf 'baseline %s\nrun %s\n' "$base_dir" "$run_dir" >"$plotdir/regress.txt" ||
+		{ note "cannot write $plotdir/regress.txt"; return 2; }
 	# per rank count N: N.<i>.base.dat / N.<i>.cur.dat for the i-th algorithm,
 	# N.reg.dat for regressions; N.info: algos, x and y ranges (first
 	# backend/dtype/op/in_place combination only, named in the subtitle)
 	awk -F, -v dir="$tmp" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
+			# a bandwidth figure on a log size axis: no 0-byte rows, no rows judged on time
+			if ($c["metric"] == "time" || $c["bytes"] + 0 <= 0) next
 			combo = $c["backend"] " " $c["dtype"] " " $c["op"] " " ($c["in_place"] ? "in-place" : "out-of-place")
 			if (first == "") first = combo
 			if (combo != first) next
@@ -225,12 +269,17 @@ overlay_plots() {
 		IFS=$'\t' read -r algos xmin xmax ymin ymax combo <"$info"
 		local reg=""
 		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
-		gnuplot -e "gpdir='$root/scripts'; outbase='$plotdir/regress_np$n'; prefix='$tmp/$n';
-			algos='$algos'; regfile='$reg'; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
+			prefix=$(cb_gp_str "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_str "$reg");
+			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
-			sub='$combo; baseline $(basename "$base_dir"), tolerance $tolerance%';
-			runid='$run_id'" "$root/scripts/plot_regress.gp" ||
+			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
+			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot_regress.gp" ||
 			{ note "warning: gnuplot failed for $n ranks"; continue; }
+		if [ ! -s "$plotdir/regress_np$n.png" ] || [ ! -s "$plotdir/regress_np$n.svg" ]; then
+			note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"
+			continue
+		fi
 		note "plot: $plotdir/regress_np$n.png (.svg)"
 	done
 }
@@ -241,9 +290,11 @@ if [ -s "$base_dir/summary.csv" ]; then
 	"$bin/collbench-compare" "${compare_opts[@]}" --format "$format" "$base_dir" "$run_dir" || status=$?
 	# every size on the plots (no --min-bytes), busbw whatever the gate's metric
 	if [ $status -le 1 ] && "$bin/collbench-compare" --metric busbw --tolerance "$tolerance" \
-		--format csv "$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null ||
+		"${force[@]}" --format csv "$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null ||
 		[ $? = 1 ]; then
-		overlay_plots "$tmp/overlay.csv"
+		overlay_plots "$tmp/overlay.csv" || status=2
+	elif [ $status -le 1 ]; then
+		note "warning: no overlay plot: collbench-compare --format csv failed"
 	fi
 fi
 if [ $sweep_status != 0 ]; then
@@ -271,9 +322,11 @@ if [ $update = 1 ]; then
 	rm -rf "$base_dir.new"
 	mkdir -p "$(dirname "$base_dir")"
 	cp -r "$run_dir" "$base_dir.new"
-	cat >"$base_dir.new/regress.conf" <<CONF
+	cat >"$base_dir.new/regress.conf" <<CONF || die "cannot write $base_dir.new/regress.conf"
 # regress.sh settings of this baseline (key=value, read by regress.sh, not sourced)
-# ranks: sweep.sh -n; sweep: its other options; tolerance: percent; min_bytes: rows below are ignored
+# machine: the label it was made for; ranks: sweep.sh -n; sweep: its other options;
+# tolerance: percent; min_bytes: rows below are ignored
+machine=$machine
 ranks=$ranks
 sweep=$sweep_text
 tolerance=$tolerance
@@ -282,7 +335,11 @@ metric=$metric
 CONF
 	rm -rf "$base_dir"
 	mv "$base_dir.new" "$base_dir"
-	note "baseline $(basename "$base_dir") REPLACED (deliberately, --update-baseline): was run ${old:-?}, now run $run_id"
+	if [ "$old" = "(none)" ]; then
+		note "baseline $(basename "$base_dir") CREATED for machine '$machine' (--update-baseline): run $run_id"
+	else
+		note "baseline $(basename "$base_dir") REPLACED (deliberately, --update-baseline): was run ${old:-?}, now run $run_id"
+	fi
 	note "baseline folder: $base_dir (commit it)"
 	exit 0
 fi

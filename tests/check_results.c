@@ -11,7 +11,13 @@
  *         first count % n chunks have one extra element;
  * and tx_total = 2(n-1)S, ps imbalance = n/2, ring imbalance = 1 when n
  * divides the count. mpi traffic must be empty, copy traffic 0.
- * Exit 0 when everything holds, 1 with one line per failure otherwise. */
+ * Exit 0 when everything holds, 1 with one line per failure otherwise.
+ *
+ *   check_results --json FILE
+ *
+ * checks that FILE is one valid JSON text (UTF-8, as jansson reads it), for
+ * the script tests' metadata. */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +200,15 @@ int main(int argc, char **argv)
 	char err[256];
 	int n, root;
 
+	if (argc == 3 && strcmp(argv[1], "--json") == 0) {
+		json_error_t je;
+		json_t *j = json_load_file(argv[2], JSON_REJECT_DUPLICATES, &je);
+
+		if (!j)
+			fprintf(stderr, "check_results: %s: line %d: %s\n", argv[2], je.line, je.text);
+		json_decref(j);
+		return j ? 0 : 1;
+	}
 	if (argc < 4) {
 		fprintf(stderr, "usage: check_results SUMMARY.csv RANKS.csv NRANKS [ROOT]\n");
 		return 2;

@@ -26,12 +26,26 @@ row() {
 			a, b, b / 4, t, t, lo, hi, bw, busbw, lo, hi, blo, bhi, lo, hi }'
 }
 
-# meta FILE [BACKEND DEVICE RANKS_PER_NODE CPU]: a launch sidecar.
+# meta FILE [BACKEND DEVICE RANKS_PER_NODE CPU MEM_BYTES NRANKS]: a launch
+# sidecar as older allreduce_perf wrote it (no "machine": derived from "host").
 meta() {
 	cat >"$1" <<EOF
 {"schema": "collbench-meta-1", "backend": "${2:-host}", "device": "${3:-}",
- "host": {"cpu_model": "${5:-Test CPU}", "cpus_online": 2, "hostname": "t"},
- "mpi": {"nranks": 2, "ranks_per_node": ${4:-2}, "nnodes": 1},
+ "host": {"cpu_model": "${5:-Test CPU}", "cpus_online": 2, "hostname": "t.example.org",
+          "mem_bytes": ${6:-25276063744}},
+ "mpi": {"nranks": ${7:-2}, "ranks_per_node": ${4:-2}, "nnodes": 1},
+ "status": "complete", "tool": "allreduce_perf"}
+EOF
+}
+
+# meta_machine FILE LABEL CPU: a sidecar with a "machine" identity.
+meta_machine() {
+	cat >"$1" <<EOF
+{"schema": "collbench-meta-1", "backend": "host", "device": "", "gpu_model": "",
+ "host": {"cpu_model": "$3", "cpus_online": 2, "hostname": "t", "mem_bytes": 25276063744},
+ "machine": {"label": "$2", "label_from": "CB_MACHINE", "cpu_model": "$3", "cpus": 2,
+             "mem_gib": 24, "gpu_model": ""},
+ "mpi": {"nranks": 2, "ranks_per_node": 2, "nnodes": 1},
  "status": "complete", "tool": "allreduce_perf"}
 EOF
 }
@@ -212,9 +226,70 @@ meta_dtype)
 	sed -i 's/,float,/,double,/' "$t/cur/summary.csv"
 	expect 2 "dtypes differ: baseline 'float', current 'double'" "$t/base" "$t/cur"
 	;;
-meta_cpu_warns)
-	meta "$t/cur/np2.meta.json" host "" 2 "Other CPU"
-	expect 0 "warning: CPU models differ" "$t/base" "$t/cur"
+machine)
+	# a baseline belongs to one machine: another CPU is refused, with advice
+	meta "$t/cur/np2.meta.json" host "" 2 "AMD EPYC 7B13"
+	expect 2 "machines differ: baseline 't (Test CPU, 2 CPUs, 24 GiB)', current 't (AMD EPYC 7B13" \
+		"$t/base" "$t/cur"
+	grep -q "scripts/regress.sh --update-baseline" "$t/err" || fail "no advice on a local baseline"
+	expect 0 "compared anyway: --force" --force "$t/base" "$t/cur"
+	# memory a few pages apart (another boot) is the same machine; 8 GiB less is not
+	meta "$t/cur/np2.meta.json" host "" 2 "Test CPU" 25276502016
+	expect 0 "8 same" "$t/base" "$t/cur"
+	meta "$t/cur/np2.meta.json" host "" 2 "Test CPU" 16686129152
+	expect 2 "machines differ" "$t/base" "$t/cur"
+	# labels (CB_MACHINE): the same hardware under two labels is two machines
+	meta_machine "$t/base/np2.meta.json" ci-a "Test CPU"
+	meta_machine "$t/cur/np2.meta.json" ci-b "Test CPU"
+	expect 2 "machines differ: baseline 'ci-a (Test CPU, 2 CPUs, 24 GiB)', current 'ci-b" \
+		"$t/base" "$t/cur"
+	meta_machine "$t/cur/np2.meta.json" ci-a "Test CPU"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	;;
+n1_busbw0)
+	# busbw is 0 at n = 1 and for 0 bytes: a row 75x slower must not be "same"
+	n1() { # ALGO BYTES TIME: an ok row on 1 rank, busbw 0
+		awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+			printf "collbench-summary-1,host,%s,1,%d,%d,float,sum,0,20,%.6g,%.6g,%.6g,%.6g,%.6g,0,0,,,,ok,5,1,%.6g,%.6g,0,0,0,%.6g,%.6g\n",
+				a, b, b / 4, t, t, t, t, b / t / 1e3, t, t, t, t }'
+	}
+	{ echo "$header"; n1 ring 1048576 100; n1 ring 0 0.5; n1 ps 1048576 200; } >"$t/base/summary.csv"
+	{ echo "$header"; n1 ring 1048576 7500; n1 ring 0 37.5; n1 ps 1048576 200; } >"$t/cur/summary.csv"
+	meta "$t/base/np2.meta.json" host "" 1 "Test CPU" 25276063744 1
+	meta "$t/cur/np2.meta.json" host "" 1 "Test CPU" 25276063744 1
+	expect 1 "regression  *ring np1 1M float sum  *algbw " "$t/base" "$t/cur"
+	grep -q "regression  *ring np1 0 float sum  *time " "$t/out" || { cat "$t/out" >&2; fail "0-byte row"; }
+	grep -q "same  *ps np1 1M float sum  *algbw " "$t/out" || { cat "$t/out" >&2; fail "ps row"; }
+	last_line_is "2 regressions, 0 improvements, 1 same, 0 missing"
+	grep -q "compared on algbw" "$t/err" && grep -q "compared on time" "$t/err" ||
+		{ cat "$t/err" >&2; fail "no note on the metrics used"; }
+	! grep -Eqi "nan|inf" "$t/out" || { cat "$t/out" >&2; fail "NaN or inf in the report"; }
+	expect 1 '"metric": "time"' --format json "$t/base" "$t/cur"
+	! grep -Eqi "nan|inf" "$t/out" || fail "NaN or inf in the JSON report"
+	expect 1 "^regression,host,ring,1,1048576,float,sum,0,algbw," --format csv "$t/base" "$t/cur"
+	! grep -Eqi "nan|inf" "$t/out" || fail "NaN or inf in the CSV report"
+	;;
+bom)
+	# a spreadsheet's byte-order mark before the header is not part of "schema"
+	printf '\xef\xbb\xbf' | cat - "$t/base/summary.csv" >"$t/cur/summary.csv"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	;;
+non_utf8)
+	# paths are bytes: the JSON report carries them under the \xHH rule
+	odd=$t/$(printf 'run\xff\xe9')
+	cp -r "$t/cur" "$odd"
+	expect 0 '"current": ".*run\\\\xff\\\\xe9"' --format json "$t/base" "$odd"
+	expect 0 "8 same" "$t/base" "$odd"
+	;;
+stdout_full)
+	# a report that cannot be written is an error, named, never a verdict
+	"$cmp" "$t/base" "$t/cur" >/dev/full 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] || fail "exit $rc with stdout on /dev/full, expected 2"
+	grep -q "cannot write the report to stdout: No space left on device" "$t/err" ||
+		{ cat "$t/err" >&2; fail "no message naming stdout"; }
+	"$cmp" --format json "$t/base" "$t/cur" >/dev/full 2>"$t/err"
+	[ $? = 2 ] || fail "json on /dev/full: exit status is not 2"
 	;;
 meta_absent_warns)
 	rm "$t/cur/np2.meta.json"
@@ -261,6 +336,7 @@ usage)
 	expect 2 "expected BASELINE and CURRENT" "$t/base"
 	expect 2 "expected BASELINE and CURRENT" "$t/base" "$t/cur" "$t/cur"
 	expect 2 "'--nope' is not a known option" --nope "$t/base" "$t/cur"
+	expect 2 "--algo: 'ring,,mpi' has an empty entry" --algo ring,,mpi "$t/base" "$t/cur"
 	expect 2 "--tolerance: invalid value 'five'" --tolerance five "$t/base" "$t/cur"
 	expect 2 "--metric: invalid value" --metric speed "$t/base" "$t/cur"
 	expect 2 "needs a value" "$t/base" "$t/cur" --format

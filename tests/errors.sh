@@ -17,7 +17,7 @@ cleanup() {
 	rm -rf "$out"
 }
 trap cleanup EXIT
-export -f cb_mpirun
+export -f cb_mpirun cb_singleton cb_launch_env
 
 # run NP EXPECTED_STATUS PATTERN ARGS...: runs allreduce_perf on NP ranks
 # (at most 60 s), expects exit status EXPECTED_STATUS ("nonzero" for any
@@ -122,6 +122,68 @@ keep_old_results)
 	run 2 2 "cannot write /nonexistent/r.csv" -b 8 -e 8 --csv "$out/s.csv" --rank-csv /nonexistent/r.csv
 	[ "$(wc -l <"$out/s.csv")" = "$before" ] || fail "the earlier results were truncated"
 	grep -q '"status": "complete"' "$out/s.meta.json" || fail "the earlier metadata was changed" ;;
+empty_list_entry)
+	run 2 2 "'1,,2' has an empty entry" -N 1,,2
+	run 2 2 "'float,' has an empty entry" -d float,
+	run 2 2 "'ring,,ps' has an empty entry" -a ring,,ps ;;
+table_every_row)
+	# every row of the CSV is a row of the table, with its status (mpi has no
+	# avg: those rows are skipped, and still in the table)
+	run 2 0 "" -b 8 -e 64 -f 8 -a ring,mpi -o sum,avg --csv "$out/s.csv"
+	# table columns: algo size count type redop ip ... imbal status (status may hold spaces)
+	grep -v '^#' "$out/stdout" |
+		awk '{ s = $15; for (i = 16; i <= NF; i++) s = s " " $i; print $1, $2, $5, s }' >"$out/table"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["algo"], $c["bytes"], $c["op"], $c["status"] }' "$out/s.csv" >"$out/csv"
+	[ "$(wc -l <"$out/csv")" = 8 ] || { cat "$out/s.csv" >&2; fail "expected 8 CSV rows"; }
+	cmp -s "$out/table" "$out/csv" || { diff "$out/csv" "$out/table" >&2; fail "table rows differ from CSV rows"; }
+	grep -q "^mpi 64 avg skipped:MPI has no avg op$" "$out/table" || fail "no skipped row in the table" ;;
+stdout_full)
+	# the table on stdout is a results stream: a failed write is an error,
+	# named (singleton: under mpirun, mpirun forwards stdout and would be
+	# the one to see the failure)
+	# (an earlier run's files are kept: the run stops before changing them)
+	run 2 0 "" -b 8 -e 64 -f 8 -a ring --csv "$out/s.csv"
+	cp "$out/s.csv" "$out/before.csv"
+	timeout 60 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" -b 8 -e 64 -f 2 -a ring \
+		--csv "$out/s.csv" >/dev/full 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 2 ] || { cat "$out/stderr" >&2; fail "exit $rc with stdout on /dev/full, expected 2"; }
+	grep -q "cannot write the run header to stdout: No space left on device" "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "no message naming stdout"; }
+	cmp -s "$out/s.csv" "$out/before.csv" || fail "the earlier results were changed"
+	grep -q '"status": "complete"' "$out/s.meta.json" || fail "the earlier metadata was changed" ;;
+stdout_closed)
+	# the reader of stdout goes away after the first row: the next row's write
+	# fails (EPIPE, SIGPIPE ignored as by many launchers) and the run ends
+	# non-zero, naming stdout, instead of exiting 0 with a cut table
+	timeout 120 bash -c 'trap "" PIPE; cb_singleton "$@" | head -n 13 >/dev/null; exit "${PIPESTATUS[0]}"' \
+		_ "$bin/allreduce_perf" -b 1M -e 64M -f 2 -n 5 -w 1 -T 60 --csv "$out/s.csv" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" != 124 ] || fail "timed out"
+	[ "$rc" != 0 ] || { cat "$out/stderr" >&2; fail "exit 0 after stdout was closed"; }
+	grep -q "cannot write the result table on stdout: Broken pipe" "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "no message naming stdout"; }
+	cb_complete_lines "$out/s.csv"
+	! grep -q '"status": "complete"' "$out/s.meta.json" || fail "metadata says complete" ;;
+non_utf8)
+	# bytes that are not UTF-8 in the program path, an output path, an
+	# environment value and the machine label: the run completes and the
+	# metadata carries them under the \xHH rule, readable by collbench-compare
+	odd=$out/$(printf 'run\xff-caf\xe9')
+	mkdir "$odd" && ln -s "$bin/allreduce_perf" "$odd/allreduce_perf"
+	CB_MACHINE=$(printf 'lab\xe9l') MALLOC_ARENA_TEST=$(printf '\xff') \
+		timeout 60 bash -c 'cb_mpirun -x CB_MACHINE -x MALLOC_ARENA_TEST "$@"' _ -np 2 \
+		"$odd/allreduce_perf" -b 8 -e 64 -f 8 -a ring --csv "$odd/s.csv" >"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "exit $rc, expected 0"; }
+	cb_complete_lines "$odd/s.csv"
+	grep -q '"status": "complete"' "$odd/s.meta.json" || fail "metadata does not say complete"
+	grep -q 'run\\\\xff-caf\\\\xe9/allreduce_perf' "$odd/s.meta.json" || fail "argv[0] not escaped"
+	grep -q '"MALLOC_ARENA_TEST": "\\\\xff"' "$odd/s.meta.json" || fail "environment value not escaped"
+	grep -q '"label": "lab\\\\xe9l"' "$odd/s.meta.json" || fail "machine label not escaped"
+	"$bin/collbench-compare" "$odd/s.csv" "$odd/s.csv" >"$out/cmp" 2>&1 ||
+		{ cat "$out/cmp" >&2; fail "collbench-compare cannot read what allreduce_perf wrote"; } ;;
 killed_rank) hurt_a_rank KILL "exited on signal 9" ;;
 cuda_no_gpu)
 	# without a GPU the cuda backend says so, in words, and every rank exits

@@ -22,6 +22,24 @@ cb_mpirun() {
 	mpirun --oversubscribe --mca op ^avx -x LSAN_OPTIONS "$@"
 }
 
+# cb_mpirun's environment for launches the scripts make (sweep.sh calls
+# mpirun itself; local ranks inherit it): as root, and in sanitizer builds
+# Open MPI's own leaks suppressed.
+cb_launch_env() {
+	if [ "$(id -u)" = 0 ]; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi
+	export LSAN_OPTIONS="suppressions=$CB_TESTS_DIR/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
+	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+}
+
+# A singleton launch (no mpirun: one rank, its stdout is the caller's, not
+# forwarded by mpirun), with cb_mpirun's environment.
+cb_singleton() {
+	cb_launch_env
+	"$@"
+}
+
 # 0 when an NVIDIA GPU is visible
 cb_have_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'

@@ -1,0 +1,82 @@
+# shellcheck shell=bash
+# lib.sh: sourced by sweep.sh, regress.sh, plot.sh and bench.sh.
+#  - output folders that two runs never share: a default folder is created
+#    with mkdir, which is atomic (the first run gets NAME, the next NAME-2, ...);
+#    an explicit one is claimed by creating a file in it with O_EXCL, and one
+#    that already holds files is refused unless the caller overwrites;
+#  - text for JSON and for plot titles under the rule of bench/cb_text.h: a
+#    byte that is not part of valid UTF-8 becomes the four characters \xHH.
+# Functions print their errors on stderr prefixed with $PROG and return 2.
+
+# cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
+# (lower-case hex), everything else unchanged. (perl is in every Debian.)
+cb_text() {
+	perl -e '
+		my $s = $ARGV[0];
+		$s =~ s/([\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})|(.)/defined $1 ? $1 : sprintf("\\x%02x", ord $2)/gse;
+		print $s' -- "$1"
+}
+
+# cb_json_str STRING: a JSON string literal of cb_text STRING (backslash,
+# quote and control characters escaped as JSON wants).
+cb_json_str() {
+	perl -e '
+		my $s = $ARGV[0];
+		$s =~ s/([\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})|(.)/defined $1 ? $1 : sprintf("\\x%02x", ord $2)/gse;
+		$s =~ s/(["\\])/\\$1/g;
+		$s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord $1)/ge;
+		print "\"$s\""' -- "$1"
+}
+
+# cb_gp_str STRING: a gnuplot single-quoted string of cb_text STRING (a quote
+# is written twice).
+cb_gp_str() {
+	local s
+	s=$(cb_text "$1")
+	printf "'%s'" "${s//\'/\'\'}"
+}
+
+# cb_new_dir PARENT NAME: creates PARENT/NAME, else PARENT/NAME-2, -3, ...
+# (the first that mkdir creates: never a folder another run holds) and prints
+# its path. Returns 2 (said) when none can be created.
+cb_new_dir() {
+	local parent=$1 name=$2 dir i=1
+	mkdir -p -- "$parent" || { echo "$PROG: cannot create $parent" >&2; return 2; }
+	dir=$parent/$name
+	until mkdir -- "$dir" 2>/dev/null; do
+		if [ ! -e "$dir" ] || [ $i -ge 1000 ]; then
+			echo "$PROG: cannot create a folder in $parent (tried $dir)" >&2
+			return 2
+		fi
+		i=$((i + 1))
+		dir=$parent/$name-$i
+	done
+	printf '%s\n' "$dir"
+}
+
+# cb_claim_dir DIR CLAIM OVERWRITE [PATTERN...]: makes DIR this run's output
+# folder: creates it (and its parents) or takes an existing empty one, then
+# creates DIR/CLAIM exclusively (O_EXCL: of two runs that found DIR empty, one
+# gets it). A DIR that holds files is refused unless OVERWRITE is 1; then the
+# files matching PATTERNs (globs, the caller's own output names) are removed
+# first, other files are left. Returns 2 (said) on refusal.
+cb_claim_dir() {
+	local dir=$1 claim=$2 overwrite=$3 p
+	shift 3
+	mkdir -p -- "$dir" 2>/dev/null || { echo "$PROG: cannot create the folder $dir" >&2; return 2; }
+	if [ -n "$(ls -A -- "$dir")" ]; then
+		if [ "$overwrite" != 1 ]; then
+			echo "$PROG: $dir already holds files (another run's?): give a new folder, or" \
+				"--overwrite to replace this tool's files there" >&2
+			return 2
+		fi
+		for p in "$claim" "$@"; do
+			# shellcheck disable=SC2086 # p is a glob of the caller's file names
+			(cd -- "$dir" && rm -f -- $p) || return 2
+		done
+	fi
+	if ! (set -C && : >"$dir/$claim") 2>/dev/null; then
+		echo "$PROG: $dir was taken by another run at the same time: give another folder" >&2
+		return 2
+	fi
+}

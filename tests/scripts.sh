@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# sweep.sh, plot.sh and bench.sh's output folders and files: every run gets a
+# folder of its own (never shared, never silently overwritten), the files in
+# it are valid (JSON is UTF-8 whatever the bytes of the paths), and plot.sh
+# says what is really missing. Small sweeps (1-2 ranks, a few sizes).
+#   scripts.sh BIN CASE
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+bin=$1 case=$2
+src=$(cd "$CB_TESTS_DIR/.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export CB_BIN=$bin LC_ALL=C CB_RESULTS=$t/results CB_PLOTS=$t/plots
+cb_launch_env
+tiny=(-b 8 -e 8 -i 2 -w 0 -a ring)
+
+# sweep ARGS...: runs sweep.sh, stdout and stderr in $t/out, $t/err; sets rc.
+sweep() {
+	"$src/scripts/sweep.sh" "$@" >"$t/out" 2>"$t/err"
+	rc=$?
+}
+show() { cat "$t/out" "$t/err" >&2; }
+# one_run DIR ROWS: DIR holds one complete run with ROWS summary rows.
+one_run() {
+	[ "$(($(wc -l <"$1/summary.csv") - 1))" = "$2" ] ||
+		{ cat "$1/summary.csv" >&2; fail "$1/summary.csv does not hold $2 rows"; }
+	cb_complete_lines "$1/summary.csv"
+	grep -q '"status": "complete"' "$1/meta.json" || fail "$1/meta.json does not say complete"
+	"$bin/check_results" --json "$1/meta.json" || fail "$1/meta.json is not valid JSON"
+}
+
+case $case in
+sweep_same_second)
+	# six sweeps whose clock says the same second: three at once, three in a
+	# row; each gets its own folder (NAME, NAME-2, ...) with its own rows
+	mkdir "$t/shim"
+	printf '#!/bin/sh\necho 20260101T000000Z\n' >"$t/shim/date" && chmod +x "$t/shim/date"
+	for i in 1 2 3; do
+		PATH=$t/shim:$PATH "$src/scripts/sweep.sh" -n 1 "${tiny[@]}" >/dev/null 2>"$t/err.$i" &
+	done
+	for i in 1 2 3; do
+		wait -n || { cat "$t"/err.* >&2; fail "a parallel sweep failed"; }
+	done
+	for i in 4 5 6; do
+		PATH=$t/shim:$PATH sweep -n 1 "${tiny[@]}"
+		[ $rc = 0 ] || { show; fail "sweep $i: exit $rc"; }
+	done
+	[ "$(find "$t/results" -mindepth 1 -maxdepth 1 -type d | wc -l)" = 6 ] ||
+		{ ls "$t/results" >&2; fail "six runs did not get six folders"; }
+	for d in "$t"/results/*; do one_run "$d" 1; done
+	;;
+sweep_o_taken)
+	# -o to a folder that holds files: refused before anything is written
+	mkdir -p "$t/old" && echo keep >"$t/old/notes.txt"
+	sweep -n 1 "${tiny[@]}" -o "$t/old"
+	[ $rc = 2 ] && grep -q "already holds files" "$t/err" || { show; fail "non-empty -o: exit $rc"; }
+	[ "$(ls "$t/old")" = notes.txt ] || fail "the refused run wrote into $t/old"
+	# two sweeps to one new -o at once: one gets it, the other is refused
+	"$src/scripts/sweep.sh" -n 1 "${tiny[@]}" -o "$t/both" >/dev/null 2>"$t/err.a" &
+	"$src/scripts/sweep.sh" -n 1 "${tiny[@]}" -o "$t/both" >/dev/null 2>"$t/err.b" &
+	wait -n
+	ra=$?
+	wait -n
+	rb=$?
+	[ "$((ra + rb))" = 2 ] && { [ $ra = 2 ] || [ $rb = 2 ]; } ||
+		{ cat "$t/err.a" "$t/err.b" >&2; fail "two sweeps into one folder: exits $ra and $rb"; }
+	one_run "$t/both" 1
+	# --overwrite replaces an earlier run's files, and only those
+	sweep -n "1 2" "${tiny[@]}" -o "$t/over"
+	echo keep >"$t/over/notes.txt"
+	sweep -n 1 "${tiny[@]}" -o "$t/over" --overwrite
+	[ $rc = 0 ] || { show; fail "--overwrite: exit $rc"; }
+	[ ! -e "$t/over/np2.csv" ] && [ -e "$t/over/notes.txt" ] || fail "--overwrite left np2.* or removed notes.txt"
+	one_run "$t/over" 1
+	;;
+sweep_non_utf8)
+	# a run folder whose name is not UTF-8: meta.json stays valid JSON (\xHH)
+	odd=$t/$(printf 'run\xff-caf\xe9')
+	sweep -n 1 "${tiny[@]}" -o "$odd"
+	[ $rc = 0 ] || { show; fail "exit $rc"; }
+	one_run "$odd" 1
+	grep -q '"run_id": "run\\\\xff-caf\\\\xe9"' "$odd/meta.json" || { cat "$odd/meta.json" >&2; fail "run_id not escaped"; }
+	"$bin/check_results" --json "$odd/np1.meta.json" || fail "np1.meta.json is not valid JSON"
+	# and plot.sh's figures: an SVG is XML, which must be UTF-8
+	"$src/scripts/plot.sh" "$odd" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	for f in "$t"/fig/*.svg; do
+		iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || fail "$f is not valid UTF-8"
+	done
+	;;
+plot_folders)
+	sweep -n 1 -b 8 -e 64 -f 8 -i 2 -w 0 -a ring,copy -o "$t/run"
+	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
+	# default folders: a second plot of one run gets a folder of its own
+	"$src/scripts/plot.sh" "$t/run" >"$t/out1" 2>"$t/err" || { show; fail "plot.sh: exit $?"; }
+	"$src/scripts/plot.sh" "$t/run" >"$t/out2" 2>"$t/err" || { show; fail "plot.sh again: exit $?"; }
+	grep -q "^$t/plots/run/busbw_np1.png$" "$t/out1" && grep -q "^$t/plots/run-2/busbw_np1.png$" "$t/out2" ||
+		{ cat "$t/out1" "$t/out2" >&2; fail "the second plot did not get plots/run-2"; }
+	cmp -s "$t/out1" "$t/plots/run/figures.txt" || fail "figures.txt does not list the figures"
+	# an explicit folder that holds files: refused, untouched
+	mkdir -p "$t/fig" && echo keep >"$t/fig/notes.txt"
+	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "already holds files" "$t/err" || { show; fail "non-empty OUT_DIR: exit $rc"; }
+	[ "$(ls "$t/fig")" = notes.txt ] || fail "the refused plot wrote into $t/fig"
+	"$src/scripts/plot.sh" --overwrite "$t/run" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "--overwrite"; }
+	;;
+plot_one_size)
+	# one message size: the copy roofline is one point, drawn as one (pt 6)
+	sweep -n 2 -b 64K -e 64K -i 2 -w 0 -a ring,copy -o "$t/run"
+	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
+	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	grep -q "copy roofline (algbw), one size" "$t/fig/busbw_np2.svg" || fail "roofline key does not say one size"
+	grep -q "gpPt5'" "$t/fig/busbw_np2.svg" || fail "the one-size roofline is not drawn (no point)"
+	;;
+plot_zero_bytes)
+	# only 0-byte rows: they have times (time_vs_ranks), no bandwidth to plot
+	sweep -n "1 2" -i 2 -w 0 -a ring,copy -o "$t/run" -- -N 0
+	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
+	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ $rc = 0 ] || { show; fail "plot.sh: exit $rc, expected 0 (the rows have times)"; }
+	[ -s "$t/fig/time_vs_ranks.png" ] || fail "no time_vs_ranks figure"
+	! grep -q "no rows with a time" "$t/err" || { show; fail "says 'no rows with a time'"; }
+	grep -q "every row at n = 2 has 0 bytes" "$t/err" || { show; fail "does not say the rows have 0 bytes"; }
+	;;
+*)
+	fail "unknown case '$case'"
+	;;
+esac
+echo "scripts.sh $case: ok"
