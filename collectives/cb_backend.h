@@ -24,6 +24,7 @@
 
 #include "cb_dtype.h"
 #include "cb_status.h"
+#include "cb_wait.h"
 
 struct cb_backend;
 
@@ -84,7 +85,7 @@ struct cb_backend_ops {
 	 * reduce issued before it is visible to peers. */
 	enum cb_status (*post)(struct cb_backend *be, struct cb_flags *flags, uint64_t value);
 	/* Returns once peer's progress is >= value and its writes before that post
-	 * are visible. Errors: CB_ERR_TIMEOUT when *be->abort_flag is set (the
+	 * are visible. A wait on the host waits as be->wait says. Errors: CB_ERR_TIMEOUT when *be->abort_flag is set (the
 	 * watchdog fired), CB_ERR_PEER when the peer process died. */
 	enum cb_status (*wait)(struct cb_backend *be, struct cb_flags *flags, int peer,
 			       uint64_t value);
@@ -107,6 +108,8 @@ struct cb_backend {
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	size_t pipeline_bytes; /* preferred ring slice: small on the host (cache),
 				* large on a GPU (launch and flag costs) */
+	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
+				  * default, or cb_backend_set_wait */
 	void *impl;
 };
 
@@ -122,6 +125,12 @@ const char *cb_backend_names(void);
 enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_ops *ops,
 			       MPI_Comm world, volatile int *abort_flag);
 void cb_backend_fini(struct cb_backend *be);
+
+/* Sets how this process waits for its peers on the host (cb_wait.h): the
+ * spin before sleeping or yielding is short when the ranks of this host
+ * outnumber its online CPUs (oversubscribed), long otherwise. cb_backend_init
+ * sets CB_WAIT_FUTEX. Local: every rank should pass the same mode. */
+void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode);
 
 /* Adds `bytes` moved from src_rank's memory into dst_rank's to the counters;
  * nothing when the two are the same rank. For backends' copy/reduce only. */
