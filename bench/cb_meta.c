@@ -97,6 +97,17 @@ static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, i
 			 "oversubscribed", ranks_per_node > cpus);
 }
 
+/* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
+static json_t *wait_info(const struct cb_wait_cfg *w)
+{
+	char text[192];
+
+	cb_wait_describe(w, text, sizeof(text));
+	return json_pack("{s:s,s:I,s:I,s:I,s:s}", "strategy", cb_wait_mode_name(w->mode),
+			 "spin_ns", (json_int_t)w->spin_ns, "yield_ns", (json_int_t)w->yield_ns,
+			 "tick_ms", (json_int_t)w->tick_ms, "description", text);
+}
+
 json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
 			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
 {
@@ -125,6 +136,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	/* what collbench-compare matches runs on: the model, not the bus ids */
 	json_object_set_new(m, "gpu_model", json_string(be->device_model));
 	json_object_set_new(m, "options", json_string(opts));
+	json_object_set_new(m, "wait", wait_info(&be->wait));
 	json_object_set_new(m, "environment", env_settings());
 	json_object_set_new(m, "timing",
 			    json_string("each rank times each iteration after MPI_Barrier "
@@ -188,6 +200,9 @@ void cb_meta_print_header(FILE *f, json_t *meta)
 	fprintf(f, "# backend: %s%s%s\n", json_string_value(json_object_get(meta, "backend")),
 		*json_string_value(json_object_get(meta, "device")) ? ", " : "",
 		json_string_value(json_object_get(meta, "device")));
+	fprintf(f, "# wait: %s: %s\n",
+		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
+		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
 		"(nccl-tests doc/PERFORMANCE.md)\n");

@@ -91,10 +91,10 @@ void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
 	k = snprintf(buf, len,
 		     "minbytes=%zu;maxbytes=%zu;stepfactor=%lu;stepbytes=%zu;iters=%d;warmup=%d;"
 		     "check=%d;repeat=%d;datatype=%s;op=%s;algo=%s;backend=%s;root=%d;"
-		     "inplace=%d;slicebytes=%zu;help=%d;counts=",
+		     "inplace=%d;slicebytes=%zu;wait=%s;help=%d;counts=",
 		     o->minbytes, o->maxbytes, o->stepfactor, o->stepbytes, o->iters, o->warmup,
 		     o->check, o->repeat, dts, ops, o->algos, o->backend, o->root, o->in_place,
-		     o->slice_bytes, o->help);
+		     o->slice_bytes, cb_wait_mode_name(o->wait), o->help);
 	for (size_t i = 0; i < o->ncounts && k > 0 && (size_t)k < len; i++)
 		k += snprintf(buf + k, len - (size_t)k, "%s%zu", i ? "," : "", o->counts[i]);
 }
