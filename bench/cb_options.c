@@ -349,7 +349,7 @@ static const struct cb_optdef table[] = {
 	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", set_inplace },
 	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", set_timeout },
 	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: the backend's, host 256K, cuda 16M)", set_slicebytes },
-	{ "wait", 0, "MODE", "futex", "how a rank waits for a peer on the host: futex (poll, then sleep until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then sched_yield)", set_wait },
+	{ "wait", 0, "MODE", "futex", "how a rank waits for a peer on the host: futex (poll, yield, then sleep until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then sched_yield)", set_wait },
 	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", set_csv },
 	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", set_rank_csv },
 	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", set_json },

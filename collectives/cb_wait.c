@@ -61,7 +61,7 @@ void cb_wait_configure(struct cb_wait_cfg *cfg, enum cb_wait_mode mode, int npro
 
 	cfg->mode = mode;
 	cfg->spin_ns = over ? CB_WAIT_SPIN_NS_OVER : CB_WAIT_SPIN_NS_FREE;
-	cfg->yield_ns = CB_WAIT_YIELD_NS;
+	cfg->yield_ns = over ? CB_WAIT_YIELD_NS_OVER : CB_WAIT_YIELD_NS_FREE;
 	cfg->tick_ms = CB_WAIT_TICK_MS;
 	if (env_number("CB_WAIT_SPIN_NS", 0, NS_MAX, &v))
 		cfg->spin_ns = (uint32_t)v;

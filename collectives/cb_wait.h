@@ -25,8 +25,9 @@
  *          Why poll and yield first: waking a sleeper costs the poster a
  *          system call and the sleeper a trip through the scheduler (on a
  *          VM, often an idle vCPU to wake); a peer that posts within the
- *          window is cheaper to catch awake. With more processes than cores
- *          the poll is short: a spinning waiter holds the core its peer needs.
+ *          window is cheaper to catch awake, and a yield lets any runnable
+ *          process have the core. With more processes than cores the poll is
+ *          short: a polling waiter holds the core its peer needs.
  *   yield: poll for spin_ns, then sched_yield() between polls, never sleeps.
  *   spin:  collbench 0.1's wait, kept for comparison: 4000 pause
  *          instructions (66 us on the reference VM), then sched_yield()
@@ -49,12 +50,23 @@ enum cb_wait_mode {
 	CB_WAIT_MODE_COUNT
 };
 
-/* Defaults of cb_wait_configure; see README "Host backend" for how they were
- * chosen (issue 14). */
-#define CB_WAIT_SPIN_NS_FREE 20000u /* a core per process: about a futex round trip */
-#define CB_WAIT_SPIN_NS_OVER 500u   /* oversubscribed: a few cache-line round trips */
-#define CB_WAIT_YIELD_NS 50000u
-#define CB_WAIT_TICK_MS 5u
+/* Defaults of cb_wait_configure, from measurements on a 2-core VM (README
+ * "Host backend", issue 14). With more ranks than cores, any poll longer than
+ * a few microseconds costs the peer its core (collbench 0.1 polled 66 us
+ * before its first yield: the ring 40x slower than MPI_Allreduce at 8
+ * ranks); yielding hands the core to a runnable rank at once, while sleeping
+ * costs the wake-up: sleeping at once was 4-10x slower than yielding for
+ * small messages, a 50 us window 13-24% slower at 1 MiB, and even a 1-10 ms
+ * window 5-10% slower for ps at 8 ranks and 16-64 MiB (seven workers woken
+ * together by the root, on two cores). So the window before sleeping is 1 ms
+ * when every rank has a core (a wake-up then adds a few percent at most to a
+ * wait that long) and 100 ms when they outnumber the cores; a longer wait (a
+ * stopped or hung peer, a reduction of hundreds of MiB) holds no core. */
+#define CB_WAIT_SPIN_NS_FREE 20000u     /* a core per process: a few futex round trips */
+#define CB_WAIT_SPIN_NS_OVER 500u       /* oversubscribed: a few cache-line round trips */
+#define CB_WAIT_YIELD_NS_FREE 1000000u
+#define CB_WAIT_YIELD_NS_OVER 100000000u
+#define CB_WAIT_TICK_MS 5u              /* abort flag and dead peers noticed within 5 ms */
 
 struct cb_wait_cfg {
 	enum cb_wait_mode mode;
@@ -85,10 +97,10 @@ const char *cb_wait_mode_name(enum cb_wait_mode mode);
 int cb_wait_mode_parse(const char *name, enum cb_wait_mode *mode);
 
 /* The configuration for `mode` with `nprocs` waiting processes on a host of
- * `ncpus` online CPUs: the poll is long (CB_WAIT_SPIN_NS_FREE) when every
- * process has a core, short (CB_WAIT_SPIN_NS_OVER) when they outnumber the
- * cores; yield window CB_WAIT_YIELD_NS, tick CB_WAIT_TICK_MS. The environment
- * variables CB_WAIT_SPIN_NS, CB_WAIT_YIELD_NS (0 .. 1e9) and CB_WAIT_TICK_MS
+ * `ncpus` online CPUs: poll and yield window CB_WAIT_SPIN_NS_FREE and
+ * CB_WAIT_YIELD_NS_FREE when every process has a core, the _OVER ones when
+ * they outnumber the cores; tick CB_WAIT_TICK_MS. The environment variables
+ * CB_WAIT_SPIN_NS, CB_WAIT_YIELD_NS (0 .. 1e9) and CB_WAIT_TICK_MS
  * (1 .. 3600000) override them, for measuring alternatives; tests set a long
  * tick so that a lost wake-up hangs instead of costing one tick. Values out
  * of range are ignored. */

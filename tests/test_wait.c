@@ -332,10 +332,11 @@ static void test_configure(void **state)
 	unsetenv("CB_WAIT_TICK_MS");
 	cb_wait_configure(&c, CB_WAIT_FUTEX, 2, 2);
 	assert_int_equal(c.spin_ns, CB_WAIT_SPIN_NS_FREE);
-	assert_int_equal(c.yield_ns, CB_WAIT_YIELD_NS);
+	assert_int_equal(c.yield_ns, CB_WAIT_YIELD_NS_FREE);
 	assert_int_equal(c.tick_ms, CB_WAIT_TICK_MS);
 	cb_wait_configure(&c, CB_WAIT_FUTEX, 3, 2); /* oversubscribed */
 	assert_int_equal(c.spin_ns, CB_WAIT_SPIN_NS_OVER);
+	assert_int_equal(c.yield_ns, CB_WAIT_YIELD_NS_OVER);
 	cb_wait_configure(&c, CB_WAIT_SPIN, 3, 2);
 	assert_int_equal(c.spin_ns + c.yield_ns + c.tick_ms, 0);
 	setenv("CB_WAIT_TICK_MS", "0", 1); /* out of range: ignored */
