@@ -18,7 +18,7 @@
 #define LIVENESS_EVERY 1024u  /* yield, spin: yields between liveness checks */
 #define CLOCK_EVERY 16u       /* polls between clock reads while spinning */
 #define TICK_MS_MAX 3600000ul /* an hour */
-#define NS_MAX 1000000000ul    /* a second */
+#define NS_MAX 1000000000ul   /* a second */
 
 static const char *const mode_names[CB_WAIT_MODE_COUNT] = { "futex", "yield", "spin" };
 
@@ -37,7 +37,8 @@ int cb_wait_mode_parse(const char *name, enum cb_wait_mode *mode)
 	return -1;
 }
 
-/* 0 unless s is a whole number in [lo, hi], then *out. */
+/* 1 and *out when environment variable `name` holds a whole number in
+ * [lo, hi]; 0 otherwise (unset, empty, garbage, out of range). */
 static int env_number(const char *name, unsigned long lo, unsigned long hi, unsigned long *out)
 {
 	const char *s = getenv(name);
@@ -167,8 +168,10 @@ static int spin_for(struct cb_flag *f, uint64_t value, uint32_t ns)
 	}
 }
 
-/* Yields between polls for about ns; 1 as soon as value is there. */
-static int yield_for(struct cb_flag *f, uint64_t value, uint32_t ns, struct cb_wait_stats *stats)
+/* Yields between polls for about ns; 1 as soon as value is there, 0 when the
+ * time is up or the abort flag is set. */
+static int yield_for(struct cb_flag *f, uint64_t value, uint32_t ns, volatile int *abort_flag,
+		     struct cb_wait_stats *stats)
 {
 	uint64_t end;
 
@@ -178,6 +181,8 @@ static int yield_for(struct cb_flag *f, uint64_t value, uint32_t ns, struct cb_w
 	for (;;) {
 		if (ready(f, value))
 			return 1;
+		if (*abort_flag)
+			return 0;
 		sched_yield();
 		stats->yields++;
 		if (now_ns() >= end)
@@ -253,7 +258,7 @@ enum cb_status cb_flag_wait(struct cb_flag *f, uint64_t value, const struct cb_w
 	case CB_WAIT_FUTEX:
 		if (spin_for(f, value, cfg->spin_ns))
 			return CB_OK;
-		if (yield_for(f, value, cfg->yield_ns, stats))
+		if (yield_for(f, value, cfg->yield_ns, abort_flag, stats))
 			return CB_OK;
 		return sleep_until(f, value, cfg, abort_flag, stats);
 	case CB_WAIT_YIELD:

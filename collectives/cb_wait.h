@@ -20,7 +20,9 @@
  *          then reads `waiters` (both sequentially consistent), so at least
  *          one of them sees the other: no lost wake-up. FUTEX_WAIT compares
  *          the word under the kernel's lock, so a post between the re-read
- *          and the sleep returns at once (EAGAIN). The sleep is timed
+ *          and the sleep returns at once (EAGAIN); it sees the low 32 bits
+ *          only, so 2^32 posts exactly between re-read and sleep would go
+ *          unnoticed until the tick. The sleep is timed
  *          (tick_ms) to re-check the abort flag and the peer's liveness.
  *          Why poll and yield first: waking a sleeper costs the poster a
  *          system call and the sleeper a trip through the scheduler (on a
@@ -118,8 +120,9 @@ void cb_flag_post(struct cb_flag *f, uint64_t value);
 
 /* Returns CB_OK once f's progress is >= value (its owner's stores before that
  * post are then visible). Errors: CB_ERR_TIMEOUT when *abort_flag becomes
- * non-zero, CB_ERR_PEER when the owner's process is gone; each is noticed
- * within about one tick (futex) or a few thousand polls (yield, spin).
+ * non-zero (noticed within one yield, or one tick while asleep),
+ * CB_ERR_PEER when the owner's process is gone (noticed after the yield
+ * window and one tick, or every 1024 yields in the yield and spin modes).
  * Logs nothing. stats may be NULL. */
 enum cb_status cb_flag_wait(struct cb_flag *f, uint64_t value, const struct cb_wait_cfg *cfg,
 			    volatile int *abort_flag, struct cb_wait_stats *stats);
