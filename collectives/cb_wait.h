@@ -22,8 +22,8 @@
  *          the word under the kernel's lock, so a post between the re-read
  *          and the sleep returns at once (EAGAIN); it sees the low 32 bits
  *          only, so 2^32 posts exactly between re-read and sleep would go
- *          unnoticed until the tick. The sleep is timed
- *          (tick_ms) to re-check the abort flag and the peer's liveness.
+ *          unnoticed until the tick. The sleep is timed (tick_ms) to
+ *          re-check the abort flag and the peer's liveness.
  *          Why poll and yield first: waking a sleeper costs the poster a
  *          system call and the sleeper a trip through the scheduler (on a
  *          VM, often an idle vCPU to wake); a peer that posts within the
@@ -68,7 +68,7 @@ enum cb_wait_mode {
 #define CB_WAIT_SPIN_NS_OVER 500u       /* oversubscribed: a few cache-line round trips */
 #define CB_WAIT_YIELD_NS_FREE 1000000u
 #define CB_WAIT_YIELD_NS_OVER 100000000u
-#define CB_WAIT_TICK_MS 5u              /* abort flag and dead peers noticed within 5 ms */
+#define CB_WAIT_TICK_MS 5u              /* asleep: abort, dead peer noticed within 5 ms */
 
 struct cb_wait_cfg {
 	enum cb_wait_mode mode;
