@@ -166,6 +166,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return EXIT_ABORTED;
 	}
+	cb_backend_set_wait(&be, o.wait);
 	rc = run(&o, &be, &pf, argc, argv);
 	cb_backend_fini(&be);
 	cb_preflight_free(&pf);

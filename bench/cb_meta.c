@@ -118,6 +118,17 @@ static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, i
 			 "oversubscribed", ranks_per_node > cpus);
 }
 
+/* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
+static json_t *wait_info(const struct cb_wait_cfg *w)
+{
+	char text[192];
+
+	cb_wait_describe(w, text, sizeof(text));
+	return json_pack("{s:s,s:I,s:I,s:I,s:s}", "strategy", cb_wait_mode_name(w->mode),
+			 "spin_ns", (json_int_t)w->spin_ns, "yield_ns", (json_int_t)w->yield_ns,
+			 "tick_ms", (json_int_t)w->tick_ms, "description", text);
+}
+
 /* The machine a run belongs to, what collbench-compare matches baselines on
  * (README "Regression checking"): a label (CB_MACHINE, else the host name up
  * to its first dot), the CPU model, CPUs online, memory in GiB rounded to the
@@ -187,6 +198,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 		json_decref(m);
 		return NULL;
 	}
+	json_object_set_new(m, "wait", wait_info(&be->wait));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
@@ -256,6 +268,9 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 	fprintf(f, "# backend: %s%s%s\n", json_string_value(json_object_get(meta, "backend")),
 		*json_string_value(json_object_get(meta, "device")) ? ", " : "",
 		json_string_value(json_object_get(meta, "device")));
+	fprintf(f, "# wait: %s: %s\n",
+		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
+		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
 		"(nccl-tests doc/PERFORMANCE.md)\n");

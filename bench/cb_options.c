@@ -286,6 +286,15 @@ static enum cb_status set_timing(void *target, const char *v, char *e, size_t n)
 	return bad(e, n, "--timing: '%s' is not iter or loop", v);
 }
 
+static enum cb_status set_wait(void *target, const char *v, char *e, size_t n)
+{
+	struct cb_options *o = target;
+
+	if (cb_wait_mode_parse(v, &o->wait) != 0)
+		return bad(e, n, "--wait: unknown strategy '%s' (futex, yield or spin)", v);
+	return CB_OK;
+}
+
 static enum cb_status set_path(char *dst, const char *opt, const char *v, char *e, size_t n)
 {
 	if (strlen(v) >= CB_PATH_MAX)
@@ -359,6 +368,7 @@ static const struct cb_optdef table[] = {
 	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", set_timeout },
 	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: the backend's, host 256K, cuda 16M)", set_slicebytes },
 	{ "timing", 0, "MODE", "iter", "iter: barrier, then each call timed, max over ranks; loop: -n calls back to back between two timestamps (nccl-tests' way), their mean, max over ranks", set_timing },
+	{ "wait", 0, "MODE", "futex", "how a rank waits for a peer on the host: futex (poll, yield, then sleep until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then sched_yield)", set_wait },
 	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", set_csv },
 	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", set_rank_csv },
 	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", set_json },

@@ -9,6 +9,7 @@
 
 #include "cb_dtype.h"
 #include "cb_status.h"
+#include "cb_wait.h"
 
 #define CB_PATH_MAX 1024
 #define CB_MAX_COUNTS 64
@@ -45,6 +46,7 @@ struct cb_options {
 	double timeout_s;
 	size_t slice_bytes;                   /* ring slice; 0 = default */
 	enum cb_timing timing;                /* --timing */
+	enum cb_wait_mode wait;               /* how host-side waits wait */
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
 	int quiet, help;
 };

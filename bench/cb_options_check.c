@@ -96,10 +96,11 @@ void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
 	k = snprintf(buf, len,
 		     "minbytes=%zu;maxbytes=%zu;stepfactor=%lu;stepbytes=%zu;iters=%d;warmup=%d;"
 		     "check=%d;repeat=%d;datatype=%s;op=%s;algo=%s;backend=%s;root=%d;"
-		     "inplace=%d;slicebytes=%zu;timing=%s;help=%d;counts=",
+		     "inplace=%d;slicebytes=%zu;timing=%s;wait=%s;help=%d;counts=",
 		     o->minbytes, o->maxbytes, o->stepfactor, o->stepbytes, o->iters, o->warmup,
 		     o->check, o->repeat, dts, ops, o->algos, o->backend, o->root, o->in_place,
-		     o->slice_bytes, cb_timing_name(o->timing), o->help);
+		     o->slice_bytes, cb_timing_name(o->timing),
+		     cb_wait_mode_name(o->wait), o->help);
 	for (size_t i = 0; i < o->ncounts && k > 0 && (size_t)k < len; i++)
 		k += snprintf(buf + k, len - (size_t)k, "%s%zu", i ? "," : "", o->counts[i]);
 }

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const struct cb_backend_ops cb_backend_host_ops;
 #ifdef CB_HAVE_CUDA
@@ -60,6 +61,7 @@ enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_op
 	MPI_Comm_rank(be->node, &be->rank);
 	MPI_Comm_size(be->node, &be->nranks);
 	be->single_node = be->nranks == be->world_size;
+	cb_backend_set_wait(be, CB_WAIT_FUTEX);
 	be->tx = calloc((size_t)be->nranks, sizeof(*be->tx));
 	be->rx = calloc((size_t)be->nranks, sizeof(*be->rx));
 	if (!be->tx || !be->rx) {
@@ -108,6 +110,11 @@ enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm)
 	if (CB_MPI(MPI_Allreduce(&m, &worst, 1, MPI_INT, MPI_MAX, comm)) != CB_OK)
 		return CB_ERR_MPI;
 	return worst == 0 ? CB_OK : worst == 1 ? CB_ERR_PEER : (enum cb_status)(worst - 2);
+}
+
+void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode)
+{
+	cb_wait_configure(&be->wait, mode, be->nranks, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 void cb_traffic_reset(struct cb_backend *be)

@@ -24,6 +24,7 @@
 
 #include "cb_dtype.h"
 #include "cb_status.h"
+#include "cb_wait.h"
 
 struct cb_backend;
 
@@ -84,8 +85,9 @@ struct cb_backend_ops {
 	 * reduce issued before it is visible to peers. */
 	enum cb_status (*post)(struct cb_backend *be, struct cb_flags *flags, uint64_t value);
 	/* Returns once peer's progress is >= value and its writes before that post
-	 * are visible. Errors: CB_ERR_TIMEOUT when *be->abort_flag is set (the
-	 * watchdog fired), CB_ERR_PEER when the peer process died. */
+	 * are visible; a wait on the host waits as be->wait says. Errors:
+	 * CB_ERR_TIMEOUT when *be->abort_flag is set (the watchdog fired),
+	 * CB_ERR_PEER when the peer process died. */
 	enum cb_status (*wait)(struct cb_backend *be, struct cb_flags *flags, int peer,
 			       uint64_t value);
 	/* Time one iteration of this rank: begin, then end returns microseconds
@@ -111,6 +113,8 @@ struct cb_backend {
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	size_t pipeline_bytes; /* preferred ring slice: small on the host (cache),
 				* large on a GPU (launch and flag costs) */
+	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
+				  * default, or cb_backend_set_wait */
 	void *impl;
 };
 
@@ -126,6 +130,13 @@ const char *cb_backend_names(void);
 enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_ops *ops,
 			       MPI_Comm world, volatile int *abort_flag);
 void cb_backend_fini(struct cb_backend *be);
+
+/* Sets how this process waits for its peers on the host (cb_wait.h,
+ * cb_wait_configure): the poll and the yield window depend on whether the
+ * ranks of this host (be->nranks) outnumber its online CPUs. cb_backend_init
+ * sets CB_WAIT_FUTEX. Local: the caller makes every rank pass the same mode
+ * (allreduce_perf: --wait, checked by the pre-flight). */
+void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode);
 
 /* Adds `bytes` moved from src_rank's memory into dst_rank's to the counters;
  * nothing when the two are the same rank. For backends' copy/reduce only. */

@@ -2,32 +2,21 @@
 #define _GNU_SOURCE
 #include "cb_shm.h"
 
-#include <errno.h>
 #include <sched.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
-#include <unistd.h>
+
+#include "cb_wait.h"
 
 #define CB_PAGE 4096u
-/* Spins before the first yield: a few microseconds, the latency of a peer
- * that is already running. Past it a waiting rank yields its core so that
- * oversubscribed runs (more ranks than cores) still progress. */
+/* cb_backoff's spins before the first yield (collbench 0.1's wait) */
 #define CB_SPIN_LIMIT 4000u
-#define CB_LIVENESS_EVERY 1024u
 
 struct shm_buf {
 	MPI_Win win;
-};
-
-struct host_flag {
-	_Atomic uint64_t progress;
-	int32_t pid;
-	char pad[64 - sizeof(uint64_t) - sizeof(int32_t)];
 };
 
 struct cb_host_flags {
@@ -152,19 +141,16 @@ void cb_shm_free(struct cb_backend *be, struct cb_buf *buf)
 enum cb_status cb_host_flags_alloc(struct cb_backend *be, struct cb_host_flags **out)
 {
 	struct cb_host_flags *f = calloc(1, sizeof(*f));
-	struct host_flag *mine;
 	enum cb_status st;
 
 	if (!f)
 		return CB_ERR_NOMEM;
-	st = cb_shm_alloc(be, sizeof(struct host_flag), &f->buf);
+	st = cb_shm_alloc(be, sizeof(struct cb_flag), &f->buf);
 	if (st != CB_OK) {
 		free(f);
 		return st;
 	}
-	mine = f->buf->peer[be->rank];
-	atomic_store(&mine->progress, 0);
-	mine->pid = (int32_t)getpid();
+	cb_flag_init(f->buf->peer[be->rank]);
 	st = CB_MPI(MPI_Barrier(be->node)); /* pids visible before any wait */
 	if (st != CB_OK) {
 		cb_shm_free(be, f->buf);
@@ -185,41 +171,24 @@ void cb_host_flags_free(struct cb_backend *be, struct cb_host_flags *f)
 
 void cb_host_flags_post(struct cb_backend *be, struct cb_host_flags *f, uint64_t value)
 {
-	struct host_flag *mine = f->buf->peer[be->rank];
-
-	/* a full fence: orders non-temporal stores of a large memcpy too */
-	atomic_thread_fence(memory_order_seq_cst);
-	atomic_store_explicit(&mine->progress, value, memory_order_release);
+	cb_flag_post(f->buf->peer[be->rank], value);
 }
 
 int cb_host_flags_peer_alive(const struct cb_host_flags *f, int peer)
 {
-	const struct host_flag *pf = f->buf->peer[peer];
-
-	return kill((pid_t)pf->pid, 0) == 0 || errno != ESRCH;
+	return cb_flag_owner_alive(f->buf->peer[peer]);
 }
 
 enum cb_status cb_host_flags_wait(struct cb_backend *be, struct cb_host_flags *f, int peer,
 				  uint64_t value)
 {
-	struct host_flag *pf = f->buf->peer[peer];
+	struct cb_flag *pf = f->buf->peer[peer];
+	enum cb_status st = cb_flag_wait(pf, value, &be->wait, be->abort_flag, NULL);
 
-	for (unsigned long spins = 0;; spins++) {
-		if (atomic_load_explicit(&pf->progress, memory_order_acquire) >= value)
-			return CB_OK;
-		cb_backoff(spins);
-		if (spins < CB_SPIN_LIMIT)
-			continue;
-		if (*be->abort_flag) {
-			cb_log("gave up waiting for rank %d (its progress %llu, needed %llu)", peer,
-			       (unsigned long long)atomic_load(&pf->progress),
-			       (unsigned long long)value);
-			return CB_ERR_TIMEOUT;
-		}
-		if (spins % CB_LIVENESS_EVERY == 0 && !cb_host_flags_peer_alive(f, peer)) {
-			cb_log("rank %d (pid %d) died while this rank waited for it", peer,
-			       (int)pf->pid);
-			return CB_ERR_PEER;
-		}
-	}
+	if (st == CB_ERR_TIMEOUT)
+		cb_log("gave up waiting for rank %d (its progress %llu, needed %llu)", peer,
+		       (unsigned long long)atomic_load(&pf->progress), (unsigned long long)value);
+	else if (st == CB_ERR_PEER)
+		cb_log("rank %d (pid %d) died while this rank waited for it", peer, (int)pf->pid);
+	return st;
 }

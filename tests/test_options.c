@@ -86,6 +86,9 @@ static void test_defaults_and_good_values(void **state)
 	assert_int_equal(o.dtype_mask, 1u << CB_FLOAT);
 	assert_int_equal(o.op_mask, 1u << CB_SUM);
 	assert_string_equal(o.backend, "host");
+	assert_int_equal(o.wait, CB_WAIT_FUTEX);
+	assert_int_equal(PARSE(&o, err, "--wait", "spin"), CB_OK);
+	assert_int_equal(o.wait, CB_WAIT_SPIN);
 	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "64M", "-f", "2", "-n", "5", "-w", "0",
 			       "-c", "0", "-d", "all", "-o", "sum,max", "-a", "ring,ps", "-r", "3",
 			       "--inplace", "1", "-T", "2.5", "--csv", "/tmp/x.csv", "-R", "3"),
@@ -137,6 +140,7 @@ static void test_bad_values(void **state)
 	EXPECT_ERROR("-T/--timeout", "-T", "-1");
 	EXPECT_ERROR("-T/--timeout", "-T", "nan");
 	EXPECT_ERROR("unknown backend", "-B", "tpu");
+	EXPECT_ERROR("--wait: unknown strategy 'sleep'", "--wait", "sleep");
 	EXPECT_ERROR("is not a known option", "--bogus");
 	EXPECT_ERROR("needs a value", "-b");
 	EXPECT_ERROR("unexpected argument", "stray");
@@ -185,6 +189,9 @@ static void test_canonical_differs(void **state)
 	assert_int_equal(PARSE(&b, err, "-e", "32M"), CB_OK);
 	cb_options_canonical(&b, cb, sizeof(cb));
 	assert_string_not_equal(ca, cb);
+	assert_int_equal(PARSE(&b, err, "-e", "64M", "--wait", "yield"), CB_OK);
+	cb_options_canonical(&b, cb, sizeof(cb));
+	assert_string_not_equal(ca, cb); /* the wait strategy must agree */
 }
 
 /* --timing: iter by default, loop on request, anything else refused; the
