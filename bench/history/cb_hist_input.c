@@ -1,0 +1,291 @@
+/* cb_hist_input: a run folder (or CSV) as a history run, through the
+ * results reader (contract in cb_hist_input.h). */
+#define _GNU_SOURCE
+#include "cb_hist_input.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cb_results.h"
+
+/* The reader's field of each CB_HIST_METRICS column (repeats is an int). */
+static const struct {
+	const char *name;
+	size_t off;
+} reader_fields[] = {
+	{ "time_us", offsetof(struct cb_res_row, time_us) },
+	{ "time_us_median", offsetof(struct cb_res_row, time_us_median) },
+	{ "time_us_rep_min", offsetof(struct cb_res_row, time_us_rep_min) },
+	{ "time_us_rep_max", offsetof(struct cb_res_row, time_us_rep_max) },
+	{ "time_us_median_rep_min", offsetof(struct cb_res_row, time_us_median_rep_min) },
+	{ "time_us_median_rep_max", offsetof(struct cb_res_row, time_us_median_rep_max) },
+	{ "algbw_GBps", offsetof(struct cb_res_row, algbw) },
+	{ "busbw_GBps", offsetof(struct cb_res_row, busbw) },
+	{ "busbw_GBps_rep_min", offsetof(struct cb_res_row, busbw_rep_min) },
+	{ "busbw_GBps_rep_max", offsetof(struct cb_res_row, busbw_rep_max) },
+};
+
+static double reader_value(const struct cb_res_row *r, const char *name)
+{
+	if (strcmp(name, "repeats") == 0)
+		return r->repeats > 0 ? (double)r->repeats : NAN;
+	for (size_t i = 0; i < sizeof(reader_fields) / sizeof(reader_fields[0]); i++)
+		if (strcmp(reader_fields[i].name, name) == 0)
+			return *(const double *)((const char *)r + reader_fields[i].off);
+	return NAN; /* a column the reader does not give (yet) */
+}
+
+static void convert_row(const struct cb_res_row *r, struct cb_hist_row *h)
+{
+	memset(h, 0, sizeof(*h));
+	snprintf(h->key.backend, sizeof(h->key.backend), "%s", r->backend);
+	snprintf(h->key.algo, sizeof(h->key.algo), "%s", r->algo);
+	snprintf(h->key.dtype, sizeof(h->key.dtype), "%s", r->dtype);
+	snprintf(h->key.op, sizeof(h->key.op), "%s", r->op);
+	h->key.nranks = r->nranks;
+	h->key.in_place = r->in_place;
+	h->key.bytes = r->bytes;
+	snprintf(h->status, sizeof(h->status), "%s", r->status);
+	for (int m = 0; m < CB_HIST_NMETRICS; m++)
+		h->v[m] = reader_value(r, cb_hist_metric_names[m]);
+}
+
+/* Adds one file to the hash: its base name, its length, its bytes. */
+static enum cb_status hash_file(EVP_MD_CTX *ctx, const char *path, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[65536];
+	unsigned long long total = 0;
+	size_t n;
+	struct stat sb;
+
+	base = base ? base + 1 : path;
+	if (!f || fstat(fileno(f), &sb) != 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return CB_ERR_IO;
+	}
+	total = (unsigned long long)sb.st_size;
+	EVP_DigestUpdate(ctx, base, strlen(base) + 1);
+	EVP_DigestUpdate(ctx, &total, sizeof(total));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		EVP_DigestUpdate(ctx, buf, n);
+	n = (size_t)ferror(f);
+	fclose(f);
+	if (n) {
+		snprintf(err, errlen, "cannot read %s: read error", path);
+		return CB_ERR_IO;
+	}
+	return CB_OK;
+}
+
+/* The run folder's meta.json next to the summary, "" when there is none. */
+static void run_meta_path(const struct cb_results *res, char *out, size_t len)
+{
+	const char *slash = strrchr(res->csv, '/');
+	struct stat sb;
+
+	out[0] = '\0';
+	if (!slash || strcmp(slash + 1, "summary.csv") != 0)
+		return;
+	snprintf(out, len, "%.*smeta.json", (int)(slash + 1 - res->csv), res->csv);
+	if (stat(out, &sb) != 0 || !S_ISREG(sb.st_mode))
+		out[0] = '\0';
+}
+
+static enum cb_status run_hash(const struct cb_results *res, const char *meta,
+			       struct cb_hist_run *run, char *err, size_t errlen)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	enum cb_status st;
+
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		snprintf(err, errlen, "cannot set up SHA-256 (OpenSSL)");
+		return CB_ERR_NOMEM;
+	}
+	st = hash_file(ctx, res->csv, err, errlen);
+	for (size_t i = 0; i < res->nlaunches && st == CB_OK; i++)
+		st = hash_file(ctx, res->launches[i].file, err, errlen);
+	if (st == CB_OK && *meta)
+		st = hash_file(ctx, meta, err, errlen);
+	if (st == CB_OK && !EVP_DigestFinal_ex(ctx, md, &mdlen))
+		st = CB_ERR_INTERNAL;
+	EVP_MD_CTX_free(ctx);
+	for (unsigned int i = 0; st == CB_OK && i < mdlen && i < 32; i++)
+		snprintf(run->hash + 2 * i, 3, "%02x", md[i]);
+	return st;
+}
+
+static void copy_json_str(char *dst, size_t cap, const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	snprintf(dst, cap, "%s", s ? s : "");
+}
+
+/* versions: "collbench V; <MPI library up to its first comma>[; <device from
+ * "CUDA driver" up to ", up to">]": what an upgrade changes. */
+static void versions_text(const json_t *root, char *out, size_t len)
+{
+	const char *ver = json_string_value(json_object_get(root, "version"));
+	const char *lib = json_string_value(json_object_get(json_object_get(root, "mpi"),
+							    "library"));
+	const char *dev = json_string_value(json_object_get(root, "device"));
+	const char *cuda = dev ? strstr(dev, "CUDA driver") : NULL;
+	const char *end = cuda ? strstr(cuda, ", up to") : NULL;
+
+	snprintf(out, len, "collbench %s; %.*s%s%.*s", ver ? ver : "?",
+		 lib ? (int)strcspn(lib, ",") : 1, lib ? lib : "?", cuda ? "; " : "",
+		 cuda ? (end ? (int)(end - cuda) : 120) : 0, cuda ? cuda : "");
+}
+
+/* Machine label, versions, commit and launcher of one sidecar; the
+ * earliest start time of all. */
+static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_run *run,
+				   char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je), *m;
+	const char *start, *host;
+
+	if (!root) {
+		snprintf(err, errlen, "%s: not valid JSON: line %d: %s", file, je.line, je.text);
+		return CB_ERR_ARG;
+	}
+	start = json_string_value(json_object_get(root, "start_utc"));
+	if (start && strlen(start) < sizeof(run->time_utc) &&
+	    (!run->time_utc[0] || strcmp(start, run->time_utc) < 0))
+		strcpy(run->time_utc, start);
+	if (first) {
+		m = json_object_get(root, "machine");
+		host = json_string_value(json_object_get(json_object_get(root, "host"), "hostname"));
+		if (json_string_value(json_object_get(m, "label")))
+			copy_json_str(run->machine.label, sizeof(run->machine.label),
+				      json_object_get(m, "label"));
+		else
+			snprintf(run->machine.label, sizeof(run->machine.label), "%.*s",
+				 host ? (int)strcspn(host, ".") : 1, host ? host : "?");
+		copy_json_str(run->version, sizeof(run->version), json_object_get(root, "version"));
+		copy_json_str(run->git_commit, sizeof(run->git_commit),
+			      json_object_get(root, "git_commit"));
+		copy_json_str(run->launcher, sizeof(run->launcher), json_object_get(root, "launcher"));
+		copy_json_str(run->job_id, sizeof(run->job_id), json_object_get(root, "job_id"));
+		versions_text(root, run->versions, sizeof(run->versions));
+	}
+	json_decref(root);
+	return CB_OK;
+}
+
+/* name and, failing the sidecars, the time from the folder's meta.json
+ * ("created_utc": "20261129T102150Z"). */
+static void read_run_meta(const char *meta, struct cb_hist_run *run)
+{
+	json_t *root = *meta ? json_load_file(meta, 0, NULL) : NULL;
+	const char *id = json_string_value(json_object_get(root, "run_id"));
+	const char *c = json_string_value(json_object_get(root, "created_utc"));
+
+	if (id)
+		snprintf(run->name, sizeof(run->name), "%s", id);
+	if (!run->time_utc[0] && c && strlen(c) == 16 && c[8] == 'T' && c[15] == 'Z')
+		snprintf(run->time_utc, sizeof(run->time_utc), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", c,
+			 c + 4, c + 6, c + 9, c + 11, c + 13);
+	json_decref(root);
+}
+
+/* The folder's (or CSV's) base name, as the run's name. */
+static void base_name(const char *csv, char *out, size_t len)
+{
+	const char *slash = strrchr(csv, '/'), *end = csv + strlen(csv), *start;
+
+	if (slash && strcmp(slash + 1, "summary.csv") == 0) {
+		end = slash;
+		for (start = end; start > csv && start[-1] != '/'; start--)
+			;
+	} else {
+		start = slash ? slash + 1 : csv;
+	}
+	snprintf(out, len, "%.*s", (int)(end - start), start);
+	if (!out[0])
+		snprintf(out, len, ".");
+}
+
+static enum cb_status check_launches(const struct cb_results *res, char *err, size_t errlen)
+{
+	if (res->nlaunches == 0) {
+		snprintf(err, errlen, "%s: no metadata sidecar (*.meta.json): the machine is unknown, "
+			 "and a history series belongs to one machine", res->csv);
+		return CB_ERR_ARG;
+	}
+	for (size_t i = 1; i < res->nlaunches; i++)
+		if (strcmp(res->launches[i].machine, res->launches[0].machine) != 0) {
+			snprintf(err, errlen, "%s and %s: launches of one run on two machines ('%s', "
+				 "'%s'): not one run of one machine", res->launches[0].file,
+				 res->launches[i].file, res->launches[0].machine,
+				 res->launches[i].machine);
+			return CB_ERR_ARG;
+		}
+	return CB_OK;
+}
+
+static enum cb_status fill_run(const struct cb_results *res, struct cb_hist_run *run,
+			       char *err, size_t errlen)
+{
+	char meta[CB_HIST_PATH + 16];
+	enum cb_status st = check_launches(res, err, errlen);
+
+	run_meta_path(res, meta, sizeof(meta));
+	if (st == CB_OK)
+		st = run_hash(res, meta, run, err, errlen);
+	for (size_t i = 0; i < res->nlaunches && st == CB_OK; i++)
+		st = read_sidecar(res->launches[i].file, i == 0, run, err, errlen);
+	if (st != CB_OK)
+		return st;
+	snprintf(run->machine.identity, sizeof(run->machine.identity), "%s",
+		 res->launches[0].machine);
+	base_name(res->csv, run->name, sizeof(run->name));
+	read_run_meta(meta, run);
+	if (!run->time_utc[0]) {
+		snprintf(err, errlen, "%s: no start time (\"start_utc\" in the sidecars, "
+			 "\"created_utc\" in meta.json): cannot place the run in time", res->csv);
+		return CB_ERR_ARG;
+	}
+	run->rows = calloc(res->nrows ? res->nrows : 1, sizeof(*run->rows));
+	if (!run->rows) {
+		snprintf(err, errlen, "%s: out of memory", res->csv);
+		return CB_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < res->nrows; i++)
+		convert_row(&res->rows[i], &run->rows[i]);
+	run->nrows = res->nrows;
+	return CB_OK;
+}
+
+enum cb_status cb_hist_run_load(const char *path, const char *label, struct cb_hist_run *run,
+				char *err, size_t errlen)
+{
+	struct cb_results res;
+	enum cb_status st;
+
+	memset(run, 0, sizeof(*run));
+	st = cb_results_load(path, &res, err, errlen);
+	if (st != CB_OK)
+		return st;
+	snprintf(run->source, sizeof(run->source), "%s", path);
+	snprintf(run->label, sizeof(run->label), "%s", label ? label : "");
+	st = fill_run(&res, run, err, errlen);
+	cb_results_free(&res);
+	if (st != CB_OK)
+		cb_hist_run_free(run);
+	return st;
+}

@@ -1,0 +1,38 @@
+/* cb_hist_input: reads one run for the history, the only file of
+ * collbench-history that knows the results reader (cb_results.h) and the
+ * metadata sidecars' keys. A run is what cb_results_load reads (a run folder
+ * of sweep.sh, or a summary CSV of allreduce_perf --csv with its X.meta.json).
+ *
+ * What is taken from where:
+ *   rows        every summary row (ok, skipped and error), its key and the
+ *               CB_HIST_METRICS columns by name;
+ *   machine     the identity cb_results_parse_meta derives (its "machine"
+ *               object, else the same facts from "host" for older files);
+ *               every launch of the run must agree on it;
+ *   time_utc    the earliest "start_utc" of the launches, else the folder's
+ *               meta.json "created_utc";
+ *   name        meta.json "run_id", else the folder's (or CSV's) base name;
+ *   version, git_commit, versions (collbench, the MPI library's first
+ *               field, the CUDA/NCCL part of "device"), launcher and job_id
+ *               ("launcher"/"job_id" keys when a sidecar has them, else "")
+ *               from the first launch's sidecar;
+ *   hash        SHA-256 over the summary CSV, every sidecar and meta.json
+ *               (name, length and bytes of each, in a fixed order): the same
+ *               files give the same run, wherever they are copied. */
+#ifndef CB_HIST_INPUT_H
+#define CB_HIST_INPUT_H
+
+#include <stddef.h>
+
+#include "cb_hist_schema.h"
+#include "cb_status.h"
+
+/* Loads the run at path into *run (label: stored as the run's label, may be
+ * NULL). Errors, with a one-line message naming the file in err and *run
+ * left empty: CB_ERR_IO (unreadable), CB_ERR_ARG (invalid content, no
+ * metadata sidecar: the machine would be unknown, launches of two machines,
+ * no start time), CB_ERR_NOMEM. */
+enum cb_status cb_hist_run_load(const char *path, const char *label, struct cb_hist_run *run,
+				char *err, size_t errlen);
+
+#endif
