@@ -156,7 +156,7 @@ int cb_hist_print_trend(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < a[i].s->n; j++)
-			trend_point(f, fmt, a, i, j, in);
+			trend_point(f, fmt, &a[i], i, j, in);
 	return ferror(f) ? -1 : 0;
 }
 
