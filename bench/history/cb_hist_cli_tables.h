@@ -19,7 +19,7 @@
 #define O_MIN_BYTES { "min-bytes", 0, "SIZE", "0", "leave out rows below SIZE bytes (latency-bound sizes)", set_min_bytes }
 #define O_METRIC { "metric", 'm', "busbw|algbw|time", "busbw", "the metric of each series; a series whose bandwidth is absent or 0 uses the next one down (copy, n = 1: algbw; 0 bytes: time)", set_metric }
 #define O_STAT { "stat", 's', "median|mean", "median", "each row's median time over iterations (as collbench-compare), or its mean", set_stat }
-#define O_PVALUE { "pvalue", 'p', "P", "0.001", "significance level of the t-test of a change point", set_pvalue }
+#define O_PVALUE { "pvalue", 'p', "P", "1e-5", "significance level of the t-test of a change point", set_pvalue }
 #define O_WINDOW { "window", 'w', "N", "50", "points per window of the E-divisive search", set_window }
 #define O_MIN_CHANGE { "min-change", 0, "PCT", "0", "drop change points whose step is at most PCT percent", set_min_change }
 #define O_FORMAT { "format", 'f', "FMT", "table", "table, csv, markdown, or tsv (for scripts/plot_history.sh)", set_format }
