@@ -276,7 +276,7 @@ static void merge(const double *x, size_t n, struct cp_list *l, const struct cb_
 		for (size_t i = 1; i < l->n; i++)
 			if (l->v[i].pvalue > l->v[w].pvalue)
 				w = i;
-		if (l->v[w].pvalue <= o->max_pvalue) {
+		if (l->v[w].pvalue < o->max_pvalue) {
 			w = 0;
 			for (size_t i = 1; i < l->n; i++)
 				if (cb_cpd_magnitude(&l->v[i]) < cb_cpd_magnitude(&l->v[w]))
