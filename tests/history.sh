@@ -218,7 +218,7 @@ plot)
 	for i in $(seq 21 30); do mkrun "$t/r$i" "$i" 0.8 vm c1; done
 	expect 0 "$hist" ingest --db "$db" "$t"/r*
 	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/trend" -b 64M
-	[ -s "$t/p/trend.png" ] && [ -s "$t/p/trend.svg" ] || fail "no figure"
+	{ [ -s "$t/p/trend.png" ] && [ -s "$t/p/trend.svg" ]; } || fail "no figure"
 	has "change: regression" "$t/p/trend.svg"
 	has "ring np2 64M float sum" "$t/p/trend.svg"
 	expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/none" -a nccl
