@@ -6,17 +6,20 @@
 #   datafile TSV: one block per series (index i-1), columns
 #            time_utc value lo hi segment_mean mark(0/1 regression/2 improvement)
 #   titles   the series names as quoted words ("ring np2 64M float sum" ...)
-#   ttl, sub title and its second line     ylab  y axis label
+#   ttl, sub title and its second line (the machine)     ylab  y axis label
 load gpdir.'/plot_common.gp'
 
 set title ttl."\n".sub
 set xdata time
 set timefmt "%Y-%m-%dT%H:%M:%SZ"
-set format x "%m-%d\n%H:%M"
-set xlabel "run start (UTC)"
+set format x "%m-%d %H:%M"
+set xtics rotate by 25 right
+unset xlabel  # the run start, UTC: said in the subtitle
+set lmargin 14
 set ylabel ylab
 set format y "%g"
-set key outside right top Left reverse
+set key outside below center horizontal Left reverse maxrows 3 width 2
+set key title "x: run start (UTC); bars: repeat band; dashed: mean between change points" font ",11"
 set offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08
 
 # Okabe-Ito, then black: one colour per series

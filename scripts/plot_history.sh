@@ -65,7 +65,7 @@ done < <(grep '^# series ' "$tmp/trend.tsv")
 ((n <= MAX_SERIES)) || die "$n series selected: at most $MAX_SERIES in one figure (narrow with -a, -n, -b)"
 [ -n "$title" ] || title="collbench history: $metric over time"
 mkdir -p "$(dirname "$outbase")"
-sub="machine: $machine; points: median run, bars: repeat band; dashed: segment mean"
+sub="machine: $machine"
 gnuplot -e "gpdir=$(cb_gp_str "$SCRIPT_DIR"); outbase=$(cb_gp_str "$outbase"); datafile=$(cb_gp_str "$tmp/data.tsv"); titles=$(cb_gp_str "$titles"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
 	"$SCRIPT_DIR/plot_history.gp"
 printf '%s\n' "$outbase.png" "$outbase.svg"
