@@ -201,6 +201,10 @@ cli)
 	expect 2 "$hist" trend --db "$db" extra-operand
 	mkrun "$t/r1" 1 1
 	expect 0 "$hist" ingest --db "$db" --label main "$t/r1"
+	mkrun "$t/r2" 2 1
+	sed -i 's/"status": "complete"/"status": "incomplete"/' "$t/r2/np2.meta.json"
+	expect 0 "$hist" ingest --db "$db" "$t/r2"
+	has "did not finish" "$t/err"
 	expect 2 "$hist" gate --db "$db" --format csv
 	expect 2 "$hist" trend --db "$db" -a nccl
 	has "no series" "$t/err"

@@ -253,6 +253,9 @@ static enum cb_status fill_run(const struct cb_results *res, struct cb_hist_run 
 		return st;
 	snprintf(run->machine.identity, sizeof(run->machine.identity), "%s",
 		 res->launches[0].machine);
+	run->complete = 1;
+	for (size_t i = 0; i < res->nlaunches; i++)
+		run->complete &= res->launches[i].complete;
 	base_name(res->csv, run->name, sizeof(run->name));
 	read_run_meta(meta, run);
 	if (!run->time_utc[0]) {

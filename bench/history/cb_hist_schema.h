@@ -74,6 +74,7 @@ struct cb_hist_run {
 	char versions[2 * CB_HIST_TEXT]; /* "collbench V; MPI ...[; CUDA ..., NCCL ...]" */
 	char launcher[64], job_id[64];   /* "" where the metadata does not say */
 	char label[CB_HIST_TEXT];     /* --label at ingest (a branch, a build), else "" */
+	int complete;                 /* every launch's metadata says "complete" */
 	struct cb_hist_row *rows;
 	size_t nrows;
 };

@@ -37,6 +37,10 @@ static int ingest(const struct cb_hist_cli *c, struct cb_hist_db *db, int argc, 
 			rc = EXIT_USAGE;
 			continue;
 		}
+		if (!run.complete)
+			fprintf(stderr, PROG " ingest: warning: %s: a launch did not finish (its "
+				"metadata status is not \"complete\"): its rows are kept as written\n",
+				argv[i]);
 		if (cb_hist_db_ingest(db, &run, &id, &added, err, sizeof(err)) != CB_OK) {
 			fprintf(stderr, PROG " ingest: %s: %s\n", argv[i], err);
 			rc = EXIT_USAGE;
