@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_options.h"
+#include "cb_size.h"
 
 enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
 			      int higher_is_better)

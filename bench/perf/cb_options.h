@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cb_dtype.h"
+#include "cb_size.h"
 #include "cb_status.h"
 #include "cb_wait.h"
 
@@ -50,15 +51,6 @@ struct cb_options {
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
 	int quiet, help;
 };
-
-/* Parses a byte size: decimal digits with an optional K, M or G suffix
- * (powers of 1024; a trailing "B" or "iB" is accepted: 4K, 4KB, 4KiB).
- * Returns 0 and sets *out, or -1 for empty, negative, garbage or values that
- * overflow size_t (out untouched). */
-int cb_parse_size(const char *s, size_t *out);
-
-/* Formats bytes as a short human size ("8", "1K", "64M", "1.5G"). */
-void cb_format_size(size_t bytes, char *buf, size_t len);
 
 /* Parses argv into *o, defaults first. On a bad value returns CB_ERR_ARG with
  * a one-line message in err (nothing printed). Checks that need the world

@@ -15,8 +15,8 @@
 #include "cb_compare_out.h"
 #include "cb_compat.h"
 #include "cb_optable.h"
-#include "cb_options.h"
 #include "cb_results.h"
+#include "cb_size.h"
 
 #define PROG "collbench-compare"
 #define EXIT_REGRESSION 1

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cb_cuda_kernels.h"
-#include "cb_options.h"
+#include "cb_size.h"
 #include "cb_stats.h"
 
 /* A failed CUDA call: where, which, and the error's name; the caller returns. */
