@@ -85,7 +85,7 @@ static void mpi_teardown(void *state)
 
 const struct cb_algo_ops cb_algo_mpi_ops = {
 	.name = "mpi",
-	.backends = CB_BACKEND_HOST,
+	.needs = CB_CAP_HOST_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 0,
 	.description = "MPI_Allreduce of the MPI library (baseline; traffic unmeasured)",

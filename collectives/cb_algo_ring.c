@@ -95,16 +95,16 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 		struct cb_buf *src = step->peer_send ? a->send : a->recv;
 
 		/* recv[c] = left's partial (or input) + my input */
-		st = be->ops->reduce(be, cb_buf_ref(a->recv, be->rank, off),
-				     cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->rank, off),
-				     scount, a->dt, a->op);
+		st = cb_be_reduce(be, cb_buf_ref(a->recv, be->rank, off),
+				  cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->rank, off),
+				  scount, a->dt, a->op);
 		if (st == CB_OK && s == n - 2) /* my chunk is complete: finish it */
 			st = be->ops->finalize(be, cb_buf_ref(a->recv, be->rank, off), scount,
 					       a->dt, a->op);
 	} else {
 		/* recv[c] = left's final chunk */
-		st = be->ops->copy(be, cb_buf_ref(a->recv, be->rank, off),
-				   cb_buf_ref(a->recv, left, off), scount * esz);
+		st = cb_be_copy(be, cb_buf_ref(a->recv, be->rank, off),
+				cb_buf_ref(a->recv, left, off), scount * esz);
 	}
 	if (st != CB_OK)
 		return st;
@@ -145,7 +145,7 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 
 const struct cb_algo_ops cb_algo_ring_ops = {
 	.name = "ring",
-	.backends = CB_BACKEND_HOST | CB_BACKEND_CUDA,
+	.needs = CB_CAP_PEER_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
 	.description = "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",

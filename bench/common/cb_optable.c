@@ -87,3 +87,23 @@ int cb_list_has_empty(const char *v)
 
 	return n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,") != NULL;
 }
+
+void cb_join_names(char *buf, size_t len, const char *(*name)(const void *ctx, int i),
+		   const void *ctx, int n, const char *sep, const char *last)
+{
+	int total = 0, done = 0;
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		total += name(ctx, i) != NULL;
+	buf[0] = '\0';
+	for (int i = 0; i < n && k < len; i++) {
+		const char *s = name(ctx, i);
+
+		if (!s)
+			continue;
+		k += (size_t)snprintf(buf + k, len - k, "%s%s",
+				      done == 0 ? "" : done == total - 1 ? last : sep, s);
+		done++;
+	}
+}

@@ -36,6 +36,12 @@ enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *targe
  * which a list option must refuse rather than drop; else 0. */
 int cb_list_has_empty(const char *v);
 
+/* Joins name(ctx, i) for i in [0, n), leaving out NULLs, into buf
+ * (truncated to len): sep between names, last before the final one:
+ * "a, b or c" with (", ", " or "); "" when there is none. */
+void cb_join_names(char *buf, size_t len, const char *(*name)(const void *ctx, int i),
+		   const void *ctx, int n, const char *sep, const char *last);
+
 /* One line per option: "  -b, --minbytes SIZE   help [default]". */
 void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width);
 

@@ -11,13 +11,13 @@
 
 static enum cb_status select_algos(struct cb_harness *h)
 {
-	unsigned bit = cb_backend_bit(h->o->backend);
+	const struct cb_backend_ops *be = h->be->ops;
 	size_t n;
 	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
 
 	if (!*h->o->algos) {
 		for (size_t i = 0; i < n && h->nalgos < CB_MAX_ALGOS; i++)
-			if (reg[i]->backends & bit)
+			if (cb_algo_runs_on(reg[i], be))
 				h->algo[h->nalgos++] = reg[i];
 		return CB_OK;
 	}
@@ -27,7 +27,7 @@ static enum cb_status select_algos(struct cb_harness *h)
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		const struct cb_algo_ops *a = cb_algo_find(t);
 
-		if (!(a->backends & bit)) {
+		if (!cb_algo_runs_on(a, be)) {
 			if (h->be->world_rank == 0)
 				cb_log("-a/--algo: %s does not run on the %s backend", t, h->o->backend);
 			return CB_ERR_ARG;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cb_algo.h"
 #include "cb_text.h"
 #include "cb_version.h"
 
@@ -174,6 +175,26 @@ static int add_host(json_t *m, const struct cb_backend *be)
 	return json_object_set_new(m, "machine", machine);
 }
 
+/* The backend's device text, then the library of each algorithm that runs on
+ * the backend and names one ("..., sync stream, NCCL 2.28.3"). */
+static json_t *device_text(const struct cb_backend *be)
+{
+	size_t n, k = strlen(be->device_desc);
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	char text[sizeof(be->device_desc) + 256];
+
+	memcpy(text, be->device_desc, k + 1);
+	for (size_t i = 0; i < n; i++) {
+		if (!reg[i]->describe || !cb_algo_runs_on(reg[i], be->ops))
+			continue;
+		snprintf(text + k, sizeof(text) - k, "%s", k ? ", " : "");
+		k = strlen(text);
+		reg[i]->describe(text + k, sizeof(text) - k);
+		k = strlen(text);
+	}
+	return cb_json_text(text);
+}
+
 json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
 			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
 {
@@ -190,7 +211,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 		return NULL;
 	if (add_host(m, be) != 0 ||
 	    json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node)) != 0 ||
-	    json_object_set_new(m, "device", cb_json_text(be->device_desc)) != 0 ||
+	    json_object_set_new(m, "device", device_text(be)) != 0 ||
 	    /* what collbench-compare matches runs on: the model, not the bus ids */
 	    json_object_set_new(m, "gpu_model", cb_json_text(be->device_model)) != 0 ||
 	    json_object_set_new(m, "options", cb_json_text(opts)) != 0 ||

@@ -249,15 +249,48 @@ static enum cb_status set_algos(void *target, const char *v, char *e, size_t n)
 	return CB_OK;
 }
 
+/* Backend i of the table, by name: every one, or only those built. */
+static const char *known_backend(const void *ctx, int i)
+{
+	size_t n;
+	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
+
+	(void)ctx;
+	return (size_t)i < n ? reg[i]->name : NULL;
+}
+
+static const char *built_backend(const void *ctx, int i)
+{
+	size_t n;
+	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
+
+	(void)ctx;
+	return (size_t)i < n && !reg[i]->missing ? reg[i]->name : NULL;
+}
+
+static int nbackends(void)
+{
+	size_t n;
+
+	cb_backend_registry(&n);
+	return (int)n;
+}
+
 static enum cb_status set_backend(void *target, const char *v, char *e, size_t n)
 {
 	struct cb_options *o = target;
+	const struct cb_backend_ops *be = cb_backend_find(v);
+	char names[128];
 
-	if (!cb_backend_bit(v))
-		return bad(e, n, "-B/--backend: unknown backend '%s' (host or cuda)", v);
-	if (!cb_backend_find(v))
+	if (!be) {
+		cb_join_names(names, sizeof(names), known_backend, NULL, nbackends(), ", ", " or ");
+		return bad(e, n, "-B/--backend: unknown backend '%s' (%s)", v, names);
+	}
+	if (be->missing) {
+		cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
 		return bad(e, n, "-B/--backend: backend '%s' is not built into this binary (built: %s)",
-			   v, cb_backend_names());
+			   v, names);
+	}
 	snprintf(o->backend, sizeof(o->backend), "%s", v);
 	return CB_OK;
 }
@@ -397,19 +430,36 @@ enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, cha
 	return cb_options_check(o, err, errlen);
 }
 
+/* Backend i of the table when algorithm ctx runs on it. */
+static const char *algo_backend(const void *ctx, int i)
+{
+	size_t n;
+	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
+
+	return cb_algo_runs_on(ctx, reg[i]) ? reg[i]->name : NULL;
+}
+
 void cb_options_usage(FILE *f, const char *prog)
 {
 	size_t n;
 	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	char every[128];
 
+	cb_join_names(every, sizeof(every), known_backend, NULL, nbackends(), ",", ",");
 	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
 		"Allreduce benchmark: ps, ring and library allreduce side by side.\n\noptions:\n", prog);
 	cb_optable_usage(f, table, NOPTS, 28);
-	fprintf(f, "\nalgorithms (backends built: %s):\n", cb_backend_names());
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-6s %s%s\n", reg[i]->name, reg[i]->description,
-			reg[i]->backends == CB_BACKEND_HOST ? " [host]" :
-			reg[i]->backends == CB_BACKEND_CUDA ? " [cuda]" : "");
+	char names[128];
+
+	cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
+	fprintf(f, "\nalgorithms (backends built: %s):\n", names);
+	for (size_t i = 0; i < n; i++) {
+		/* the backends it runs on, built or not, when not every one */
+		cb_join_names(names, sizeof(names), algo_backend, reg[i], nbackends(), ",", ",");
+		fprintf(f, "  %-6s %s%s%s%s\n", reg[i]->name, reg[i]->description,
+			strcmp(names, every) ? " [" : "", strcmp(names, every) ? names : "",
+			strcmp(names, every) ? "]" : "");
+	}
 	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n"
 		"Times: each rank times each iteration after a barrier; an iteration's time is\n"
 		"the max over ranks; a row's time (time_us) is the mean over its timed iterations\n"
