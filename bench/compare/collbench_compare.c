@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,134 +28,44 @@ struct cli {
 	enum cb_format fmt;
 	int force, help;
 	char algos[256];
+	double tolerance_pct;
+	size_t min_bytes;
 };
 
-/* Setters: CB_ERR_ARG with err left empty makes cb_optable_parse name the
- * option and its expected values. */
-static enum cb_status set_metric(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
-	static const char *const names[] = { "busbw", "algbw", "time" };
+/* ENUM rows store through an int */
+_Static_assert(sizeof(enum cb_metric) == sizeof(int), "enum cb_metric is int-sized");
+_Static_assert(sizeof(enum cb_stat) == sizeof(int), "enum cb_stat is int-sized");
+_Static_assert(sizeof(enum cb_format) == sizeof(int), "enum cb_format is int-sized");
 
-	(void)e, (void)n;
-	for (int m = 0; m < 3; m++)
-		if (strcmp(v, names[m]) == 0) {
-			c->cmp.metric = (enum cb_metric)m;
-			return CB_OK;
-		}
-	return CB_ERR_ARG;
+static const char *metric_name(int i)
+{
+	return cb_metric_name((enum cb_metric)i);
 }
 
-static enum cb_status set_stat(void *target, const char *v, char *e, size_t n)
+static const char *stat_name(int i)
 {
-	struct cli *c = target;
-
-	(void)e, (void)n;
-	if (strcmp(v, "median") == 0)
-		c->cmp.stat = CB_STAT_MEDIAN;
-	else if (strcmp(v, "mean") == 0)
-		c->cmp.stat = CB_STAT_MEAN;
-	else
-		return CB_ERR_ARG;
-	return CB_OK;
+	return i == CB_STAT_MEDIAN ? "median" : "mean";
 }
 
-static enum cb_status set_tolerance(void *target, const char *v, char *e, size_t n)
+static const char *format_name(int i)
 {
-	struct cli *c = target;
-	char *end;
-	double pct;
-
-	(void)e, (void)n;
-	errno = 0;
-	pct = strtod(v, &end);
-	if (errno || end == v || *end || !(pct >= 0 && pct < 100))
-		return CB_ERR_ARG;
-	c->cmp.tolerance = pct / 100;
-	return CB_OK;
-}
-
-static enum cb_status set_min_bytes(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
-	size_t b;
-
-	(void)e, (void)n;
-	if (cb_parse_size(v, &b) != 0)
-		return CB_ERR_ARG;
-	c->cmp.min_bytes = b;
-	return CB_OK;
-}
-
-static enum cb_status set_algo(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
-
-	if (cb_list_has_empty(v)) {
-		snprintf(e, n, "--algo: '%s' has an empty entry", v);
-		return CB_ERR_ARG;
-	}
-	if (strlen(v) >= sizeof(c->algos))
-		return CB_ERR_ARG;
-	strcpy(c->algos, v);
-	c->cmp.algos = c->algos;
-	return CB_OK;
-}
-
-static enum cb_status set_format(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
 	static const char *const names[] = { "table", "csv", "markdown", "json" };
 
-	(void)e, (void)n;
-	for (int k = 0; k < 4; k++)
-		if (strcmp(v, names[k]) == 0) {
-			c->fmt = (enum cb_format)k;
-			return CB_OK;
-		}
-	return CB_ERR_ARG;
+	return names[i];
 }
 
-static enum cb_status set_strict(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
-
-	(void)e, (void)n;
-	(void)v;
-	c->cmp.strict = 1;
-	return CB_OK;
-}
-
-static enum cb_status set_force(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
-
-	(void)e, (void)n;
-	(void)v;
-	c->force = 1;
-	return CB_OK;
-}
-
-static enum cb_status set_help(void *target, const char *v, char *e, size_t n)
-{
-	struct cli *c = target;
-
-	(void)e, (void)n;
-	(void)v;
-	c->help = 1;
-	return CB_OK;
-}
+#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
 
 static const struct cb_optdef table[] = {
-	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare; a row whose bandwidth is absent or 0 uses the next one down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named in its metric column", set_metric },
-	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", set_stat },
-	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", set_tolerance },
-	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", set_min_bytes },
-	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", set_algo },
-	{ "format", 'f', "FMT", "table", "table, csv, markdown (for CI summaries) or json", set_format },
-	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", set_strict },
-	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", set_force },
-	{ "help", 'h', NULL, NULL, "print this help", set_help },
+	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare; a row whose bandwidth is absent or 0 uses the next one down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named in its metric column", .kind = CB_OPT_ENUM, OFF(cmp.metric), .name = metric_name, .count = CB_METRIC_TIME + 1 },
+	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", .kind = CB_OPT_ENUM, OFF(cmp.stat), .name = stat_name, .count = CB_STAT_MEAN + 1 },
+	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", .kind = CB_OPT_DOUBLE, OFF(tolerance_pct), .lo = 0, .hi = 100, .flags = CB_OPT_HI_OPEN },
+	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", .kind = CB_OPT_SIZE, OFF(min_bytes) },
+	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
+	{ "format", 'f', "FMT", "table", "table, csv, markdown (for CI summaries) or json", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_FMT_JSON + 1 },
+	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", .kind = CB_OPT_FLAG, OFF(cmp.strict) },
+	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", .kind = CB_OPT_FLAG, OFF(force) },
+	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
@@ -197,6 +107,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		fprintf(stderr, PROG ": %s\n", err);
 		return -1;
 	}
+	c->cmp.tolerance = c->tolerance_pct / 100;
+	c->cmp.min_bytes = c->min_bytes;
+	c->cmp.algos = c->algos[0] ? c->algos : NULL;
 	if (!c->help && argc - optind != 2) {
 		fprintf(stderr, PROG ": expected BASELINE and CURRENT, got %d argument(s) "
 			"(see --help)\n", argc - optind);

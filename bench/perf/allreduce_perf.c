@@ -150,6 +150,7 @@ int main(int argc, char **argv)
 			}
 		}
 		cb_preflight_free(&pf);
+		cb_options_free(&o);
 		MPI_Finalize();
 		return st == CB_OK ? 0 : EXIT_USAGE;
 	}
@@ -163,6 +164,7 @@ int main(int argc, char **argv)
 		if (st == CB_OK)
 			cb_backend_fini(&be);
 		cb_preflight_free(&pf);
+		cb_options_free(&o);
 		MPI_Finalize();
 		return EXIT_ABORTED;
 	}
@@ -170,6 +172,7 @@ int main(int argc, char **argv)
 	rc = run(&o, &be, &pf, argc, argv);
 	cb_backend_fini(&be);
 	cb_preflight_free(&pf);
+	cb_options_free(&o);
 	MPI_Finalize();
 	return rc;
 }

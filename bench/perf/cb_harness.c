@@ -39,23 +39,6 @@ static enum cb_status select_algos(struct cb_harness *h)
 	return CB_OK;
 }
 
-/* Largest message over the dtypes of the run (options were validated). */
-static size_t largest_message(const struct cb_options *o)
-{
-	size_t sizes[CB_MAX_SIZES], n, max = 0;
-	char err[256];
-
-	for (int dt = 0; dt < CB_DTYPE_COUNT; dt++) {
-		if (!(o->dtype_mask & (1u << dt)) ||
-		    cb_options_sizes(o, (enum cb_dtype)dt, sizes, CB_MAX_SIZES, &n, err, sizeof(err)))
-			continue;
-		for (size_t i = 0; i < n; i++)
-			if (sizes[i] > max)
-				max = sizes[i];
-	}
-	return max;
-}
-
 /* Sets algorithm i up; a failure on any rank marks it on every rank. */
 static enum cb_status setup_algo(struct cb_harness *h, size_t i)
 {
@@ -113,7 +96,7 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 		st = alloc_arrays(h);
 	if (st != CB_OK)
 		return st;
-	h->max_bytes = largest_message(o);
+	h->max_bytes = o->sweep.max_bytes;
 	alloc_bytes = h->max_bytes < 64 ? 64 : h->max_bytes;
 	st = cb_verify_init(&h->verify, be, alloc_bytes);
 	if (st != CB_OK)
@@ -178,19 +161,14 @@ static enum cb_status run_algo(struct cb_harness *h, size_t ai, enum cb_dtype dt
 
 enum cb_status cb_harness_run(struct cb_harness *h)
 {
-	size_t sizes[CB_MAX_SIZES], nsizes;
-	char err[256];
 	enum cb_status st = CB_OK;
 
 	for (int dt = 0; dt < CB_DTYPE_COUNT && st == CB_OK; dt++) {
+		const size_t *sizes = h->o->sweep.bytes[dt];
+		size_t nsizes = h->o->sweep.n[dt], largest = nsizes ? sizes[nsizes - 1] : 0;
+
 		if (!(h->o->dtype_mask & (1u << dt)))
 			continue;
-		st = cb_options_sizes(h->o, (enum cb_dtype)dt, sizes, CB_MAX_SIZES, &nsizes, err,
-				      sizeof(err));
-		size_t largest = 0;
-
-		for (size_t k = 0; k < nsizes; k++)
-			largest = sizes[k] > largest ? sizes[k] : largest;
 		for (int op = 0; op < CB_OP_COUNT && st == CB_OK; op++) {
 			if (!(h->o->op_mask & (1u << op)))
 				continue;

@@ -1,6 +1,9 @@
-/* cb_options: allreduce_perf's command line, from one option table that
- * generates getopt_long's strings and the --help text alike.
- * Names follow nccl-tests where one exists (-b -e -f -i -n -w -c -d -o). */
+/* cb_options: allreduce_perf's command line, from one typed option table
+ * (cb_optable.h) that generates getopt_long's strings, the --help text, the
+ * checks of each value and the canonical text the pre-flight compares across
+ * ranks. Names follow nccl-tests where one exists (-b -e -f -i -n -w -c -d
+ * -o). A new option is one row in cb_options.c plus its field here; its
+ * flag CB_OPT_AGREE (or not) says whether ranks must agree on it. */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H
 
@@ -8,12 +11,13 @@
 #include <stdio.h>
 
 #include "cb_dtype.h"
+#include "cb_optable.h"
 #include "cb_size.h"
 #include "cb_status.h"
 #include "cb_wait.h"
 
 #define CB_PATH_MAX 1024
-#define CB_MAX_COUNTS 64
+#define CB_MAX_COUNTS CB_SIZE_LIST_MAX
 #define CB_MAX_SIZES 4096   /* message sizes in one run */
 #define CB_MAX_ALGOS 16     /* algorithms in one run */
 /* Largest message per rank: 1 TiB, far above any memory, far below where
@@ -33,11 +37,18 @@ enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
 /* "iter" or "loop". */
 const char *cb_timing_name(enum cb_timing t);
 
+/* The message sizes of a run, per dtype, made once by cb_options_parse from
+ * -b/-e/-f/-i or --counts and checked for every dtype of the run. */
+struct cb_sweep {
+	size_t *bytes[CB_DTYPE_COUNT]; /* [n[dt]] ascending; NULL for dtypes not run */
+	size_t n[CB_DTYPE_COUNT];
+	size_t max_bytes;              /* the largest over every dtype of the run */
+};
+
 struct cb_options {
 	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
-	unsigned long stepfactor;             /* > 1: multiply; 1: add stepbytes */
-	size_t counts[CB_MAX_COUNTS];         /* --counts: element counts, instead of -b/-e */
-	size_t ncounts;
+	int stepfactor;                       /* > 1: multiply; 1: add stepbytes */
+	struct cb_size_list counts;           /* --counts: element counts, instead of -b/-e */
 	int iters, warmup, check, repeat;
 	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */
@@ -50,29 +61,27 @@ struct cb_options {
 	enum cb_wait_mode wait;               /* how host-side waits wait */
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
 	int quiet, help;
+	struct cb_sweep sweep;                /* derived: see above */
 };
 
 /* Parses argv into *o, defaults first. On a bad value returns CB_ERR_ARG with
- * a one-line message in err (nothing printed). Checks that need the world
- * size (root) are the harness's. --help sets o->help and returns CB_OK.
- * Also derives o->meta from o->csv when not given (x.csv -> x.meta.json) and
- * checks that the output paths are distinct. */
+ * a one-line message in err (nothing printed, nothing left allocated).
+ * Checks that need the world size (root) are the pre-flight's. --help sets
+ * o->help and returns CB_OK (no sweep). Also derives o->meta from o->csv
+ * when not given (x.csv -> x.meta.json), checks that the output paths are
+ * distinct and makes o->sweep. Free a parsed *o with cb_options_free. */
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen);
+
+/* Frees o->sweep; o stays readable otherwise. */
+void cb_options_free(struct cb_options *o);
 
 /* Prints the usage text generated from the option table. */
 void cb_options_usage(FILE *f, const char *prog);
 
-/* The message sizes to run for dtype dt, in bytes, ascending: --counts times
- * the dtype size, or -b, then *f or +i, up to -e (a 0 start is followed by one
- * element). Writes at most cap entries to sizes and sets *n. Errors
- * (CB_ERR_ARG, message in err): a size that is not a multiple of the dtype
- * size, more than cap sizes. */
-enum cb_status cb_options_sizes(const struct cb_options *o, enum cb_dtype dt, size_t *sizes,
-				size_t cap, size_t *n, char *err, size_t errlen);
-
 /* Canonical one-line text of every option that must agree across ranks
- * ("minbytes=8;maxbytes=67108864;..."), for the pre-flight check. */
+ * ("minbytes=8;maxbytes=67108864;..."), generated from the table's
+ * CB_OPT_AGREE rows, for the pre-flight check and the metadata. */
 void cb_options_canonical(const struct cb_options *o, char *buf, size_t len);
 
 #endif
