@@ -64,20 +64,21 @@ static void test_verdict_time_mirrored(void **state)
 static struct cb_res_row ok_row(double t, double tlo, double thi, double busbw, double blo,
 				double bhi)
 {
-	struct cb_res_row r;
+	struct cb_res_row row;
+	struct cb_summary *r = &row.v;
 
-	memset(&r, 0, sizeof(r));
-	strcpy(r.backend, "host");
-	strcpy(r.algo, "ring");
-	strcpy(r.dtype, "float");
-	strcpy(r.op, "sum");
-	r.nranks = 2;
-	r.bytes = 1000;
-	r.time_us = t, r.time_us_rep_min = tlo, r.time_us_rep_max = thi;
-	r.algbw = 1000 / t / 1e3;
-	r.busbw = busbw, r.busbw_rep_min = blo, r.busbw_rep_max = bhi;
-	r.state = CB_ROW_OK;
-	return r;
+	memset(&row, 0, sizeof(row));
+	cb_schema_clear(&cb_schema_summary, r);
+	strcpy(r->backend, "host");
+	strcpy(r->algo, "ring");
+	strcpy(r->dtype, "float");
+	strcpy(r->op, "sum");
+	r->nranks = 2;
+	r->bytes = 1000;
+	r->time_us = t, r->time_us_rep_min = tlo, r->time_us_rep_max = thi;
+	r->algbw = 1000 / t / 1e3;
+	r->busbw = busbw, r->busbw_rep_min = blo, r->busbw_rep_max = bhi;
+	return row;
 }
 
 static void test_row_band(void **state)
@@ -123,23 +124,23 @@ static void test_median_view(void **state)
 	struct cb_band b, c;
 
 	(void)state;
-	base.time_us_median = 10, base.time_us_median_rep_min = 9.9, base.time_us_median_rep_max = 10.1;
-	cur.time_us_median = 10.2, cur.time_us_median_rep_min = 10, cur.time_us_median_rep_max = 10.5;
+	base.v.time_us_median = 10, base.v.time_us_median_rep_min = 9.9, base.v.time_us_median_rep_max = 10.1;
+	cur.v.time_us_median = 10.2, cur.v.time_us_median_rep_min = 10, cur.v.time_us_median_rep_max = 10.5;
 	assert_int_equal(cb_row_band(&base, CB_METRIC_BUSBW, &b), 0);
 	assert_int_equal(cb_row_band(&cur, CB_METRIC_BUSBW, &c), 0);
 	assert_int_equal(cb_verdict_of(&b, &c, 0.10, 1), CB_V_REGRESSION);
 	assert_int_equal(cb_row_median_view(&base, &vb), 1);
 	assert_int_equal(cb_row_median_view(&cur, &vc), 1);
-	assert_near(vc.time_us, 10.2, 1e-12);
-	assert_near(vc.busbw, 1.0 * 20 / 10.2, 1e-12);        /* busbw of the median time */
-	assert_near(vc.busbw_rep_min, vc.busbw * 10.2 / 10.5, 1e-12); /* slowest median */
+	assert_near(vc.v.time_us, 10.2, 1e-12);
+	assert_near(vc.v.busbw, 1.0 * 20 / 10.2, 1e-12);        /* busbw of the median time */
+	assert_near(vc.v.busbw_rep_min, vc.v.busbw * 10.2 / 10.5, 1e-12); /* slowest median */
 	assert_int_equal(cb_row_band(&vb, CB_METRIC_BUSBW, &b), 0);
 	assert_int_equal(cb_row_band(&vc, CB_METRIC_BUSBW, &c), 0);
 	assert_int_equal(cb_verdict_of(&b, &c, 0.10, 1), CB_V_SAME);
 	/* a row without the median columns stays as it is */
-	cur.time_us_median = NAN;
+	cur.v.time_us_median = NAN;
 	assert_int_equal(cb_row_median_view(&cur, &vc), 0);
-	assert_near(vc.time_us, 20, 0);
+	assert_near(vc.v.time_us, 20, 0);
 }
 
 /* Parses text (header + rows) into res; returns the status. */
@@ -168,12 +169,14 @@ static void test_parse_valid_sorted(void **state)
 			       ROW("ring", "1024", "", "", "", "skipped:no reason"),
 			       &r, err), CB_OK);
 	assert_int_equal(r.nrows, 3);
-	assert_string_equal(r.rows[0].algo, "ps");
-	assert_string_equal(r.rows[1].algo, "ring");
-	assert_true(r.rows[1].bytes == 1024 && r.rows[1].state == CB_ROW_SKIPPED);
-	assert_true(isnan(r.rows[1].busbw));
-	assert_true(r.rows[2].bytes == 4096 && r.rows[2].repeats == 3);
-	assert_near(r.rows[2].busbw_rep_max, 2.5, 0);
+	assert_string_equal(r.rows[0].v.algo, "ps");
+	assert_string_equal(r.rows[1].v.algo, "ring");
+	assert_true(r.rows[1].v.bytes == 1024 && r.rows[1].v.status.state == CB_ROW_SKIPPED);
+	assert_string_equal(r.rows[1].v.status.reason, "no reason");
+	assert_true(isnan(r.rows[1].v.busbw));
+	assert_true(r.rows[2].v.bytes == 4096 && r.rows[2].v.repeats == 3);
+	assert_near(r.rows[2].v.busbw_rep_max, 2.5, 0);
+	assert_true(r.rows[2].v.count == CB_NO_U64); /* a column the reader does not read */
 	cb_results_free(&r);
 	/* header only: valid, no rows */
 	assert_int_equal(parse("", &r, err), CB_OK);

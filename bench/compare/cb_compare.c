@@ -46,21 +46,21 @@ static int make_band(double value, double lo, double hi, struct cb_band *out)
 
 int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *out)
 {
-	double t = r->time_us, tlo = r->time_us_rep_min, thi = r->time_us_rep_max;
+	double t = r->v.time_us, tlo = r->v.time_us_rep_min, thi = r->v.time_us_rep_max;
 
 	out->value = out->lo = out->hi = NAN;
 	switch (m) {
 	case CB_METRIC_BUSBW:
-		if (isnan(r->busbw))
+		if (isnan(r->v.busbw))
 			return -1;
-		return make_band(r->busbw, r->busbw_rep_min, r->busbw_rep_max, out);
+		return make_band(r->v.busbw, r->v.busbw_rep_min, r->v.busbw_rep_max, out);
 	case CB_METRIC_ALGBW:
-		if (isnan(r->algbw))
+		if (isnan(r->v.algbw))
 			return -1;
 		/* algbw = S / t: the slowest repeat gives the lowest algbw */
 		if (t > 0 && tlo > 0 && thi > 0 && make_band(t, tlo, thi, out) == 0)
-			return make_band(r->algbw, r->algbw * t / thi, r->algbw * t / tlo, out);
-		make_band(r->algbw, NAN, NAN, out);
+			return make_band(r->v.algbw, r->v.algbw * t / thi, r->v.algbw * t / tlo, out);
+		make_band(r->v.algbw, NAN, NAN, out);
 		return t > 0 && tlo > 0 && thi > 0; /* 1: the time band was inconsistent */
 	case CB_METRIC_TIME:
 		if (isnan(t))
@@ -89,20 +89,22 @@ static int algo_selected(const char *list, const char *algo)
 
 static int kept(const struct cb_res_row *r, const struct cb_compare_opts *o)
 {
-	return r && r->bytes >= o->min_bytes && algo_selected(o->algos, r->algo);
+	return r && r->v.bytes >= o->min_bytes && algo_selected(o->algos, r->v.algo);
 }
 
-int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v)
+int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *view)
 {
-	double k, lo = r->time_us_median_rep_min, hi = r->time_us_median_rep_max;
+	const struct cb_summary *x = &r->v;
+	struct cb_summary *v = &view->v;
+	double k, lo = x->time_us_median_rep_min, hi = x->time_us_median_rep_max;
 
-	*v = *r;
-	if (!(r->time_us_median > 0) || !(r->time_us > 0))
+	*view = *r;
+	if (!(x->time_us_median > 0) || !(x->time_us > 0))
 		return 0;
-	k = r->time_us / r->time_us_median;
-	v->time_us = r->time_us_median;
-	v->algbw = r->algbw * k;
-	v->busbw = r->busbw * k; /* NaN stays NaN (copy rows) */
+	k = x->time_us / x->time_us_median;
+	v->time_us = x->time_us_median;
+	v->algbw = x->algbw * k;
+	v->busbw = x->busbw * k; /* NaN stays NaN (copy rows) */
 	v->time_us_rep_min = lo;
 	v->time_us_rep_max = hi;
 	/* bandwidth = constant / time: the slowest repeat's median gives the lowest */
@@ -118,9 +120,9 @@ int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v)
  * that order, so a pair uses the larger of its two sides' metrics. */
 static enum cb_metric usable_metric(const struct cb_res_row *r, enum cb_metric m)
 {
-	if (m == CB_METRIC_BUSBW && !(r->busbw > 0))
+	if (m == CB_METRIC_BUSBW && !(r->v.busbw > 0))
 		m = CB_METRIC_ALGBW;
-	if (m == CB_METRIC_ALGBW && !(r->algbw > 0))
+	if (m == CB_METRIC_ALGBW && !(r->v.algbw > 0))
 		m = CB_METRIC_TIME;
 	return m;
 }
@@ -171,7 +173,9 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 		  struct cb_comparison *out)
 {
 	const struct cb_res_row *b = row->base, *c = row->cur;
-	enum cb_row_state bs = b ? b->state : CB_ROW_SKIPPED, cs = c ? c->state : CB_ROW_SKIPPED;
+	enum cb_row_state bs = b ? b->v.status.state : CB_ROW_SKIPPED;
+	enum cb_row_state cs = c ? c->v.status.state : CB_ROW_SKIPPED;
+	char text[CB_REASON_MAX + 16];
 	int ignored = 0, no_median = 0; /* one side only: shown, not judged */
 
 	row->metric = o->metric;
@@ -190,12 +194,14 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 		row->metric = usable_metric(c, o->metric);
 		side_band(c, row->metric, o->stat, &row->c, &ignored, &no_median);
 	}
-	if (cs == CB_ROW_ERROR) {
+	if (cb_row_state_failed(cs)) {
 		row->verdict = CB_V_FAILED;
-		snprintf(row->note, sizeof(row->note), "current %.80s", c->status);
-	} else if (bs == CB_ROW_ERROR && cs == CB_ROW_OK) {
+		cb_row_status_format(&c->v.status, text, sizeof(text));
+		snprintf(row->note, sizeof(row->note), "current %.80s", text);
+	} else if (cb_row_state_failed(bs) && cs == CB_ROW_OK) {
 		row->verdict = CB_V_IMPROVEMENT;
-		snprintf(row->note, sizeof(row->note), "baseline %.80s", b->status);
+		cb_row_status_format(&b->v.status, text, sizeof(text));
+		snprintf(row->note, sizeof(row->note), "baseline %.80s", text);
 	} else if (bs == CB_ROW_SKIPPED && cs == CB_ROW_SKIPPED && b && c) {
 		row->verdict = CB_V_SKIPPED;
 	} else {
@@ -265,7 +271,7 @@ void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len)
 
 void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
 {
-	const struct cb_res_row *x = r->base ? r->base : r->cur;
+	const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
 	char size[32];
 
 	cb_format_size((size_t)x->bytes, size, sizeof(size));

@@ -92,7 +92,7 @@ static void print_csv(FILE *f, const struct cb_comparison *c)
 	      "baseline_hi,current,current_lo,current_hi,change_pct,note\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cb_cmp_row *r = &c->rows[i];
-		const struct cb_res_row *x = r->base ? r->base : r->cur;
+		const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
 		const double v[7] = { r->b.value, r->b.lo, r->b.hi, r->c.value, r->c.lo, r->c.hi,
 				      100 * r->change };
 
@@ -167,7 +167,7 @@ static json_t *jnum(double v)
 
 static json_t *json_row(const struct cb_cmp_row *r)
 {
-	const struct cb_res_row *x = r->base ? r->base : r->cur;
+	const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
 
 	return json_pack("{s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 			 "verdict", cb_verdict_name(r->verdict), "backend", x->backend, "algo",

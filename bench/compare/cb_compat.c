@@ -57,7 +57,7 @@ static int property_set(const struct cb_results *r, enum what w, char *out, size
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < r->nrows && (w == BACKENDS || w == DTYPES); i++)
-		v[n++] = w == BACKENDS ? r->rows[i].backend : r->rows[i].dtype;
+		v[n++] = w == BACKENDS ? r->rows[i].v.backend : r->rows[i].v.dtype;
 	for (size_t i = 0; i < r->nlaunches && w != DTYPES; i++)
 		v[n++] = w == BACKENDS ? r->launches[i].backend :
 			 w == DEVICES ? r->launches[i].device : r->launches[i].machine;

@@ -3,7 +3,9 @@
  * iteration) and each message size: warm-up, timed iterations (each rank times
  * each iteration after a barrier; an iteration's time is the max over ranks),
  * optional repeats of the timed block, one more iteration that is checked
- * element by element, traffic counters, then one report row. */
+ * element by element, traffic counters, then one report row. One row's
+ * measurement is cb_row.h's; the harness selects and sets up the algorithms,
+ * allocates the buffers and walks the sweep. */
 #ifndef CB_HARNESS_H
 #define CB_HARNESS_H
 
@@ -13,30 +15,24 @@
 #include "cb_backend.h"
 #include "cb_options.h"
 #include "cb_report.h"
-#include "cb_verify.h"
+#include "cb_row.h"
 
 struct cb_harness {
 	const struct cb_options *o;
 	struct cb_backend *be;
 	struct cb_report *rep;    /* rank 0 only; NULL elsewhere */
-	const struct cb_algo_ops *algo[CB_MAX_ALGOS];
-	void *state[CB_MAX_ALGOS];
-	char setup_error[CB_MAX_ALGOS][128]; /* "" when set up */
+	struct cb_algo_slot slot[CB_MAX_ALGOS];
 	size_t nalgos;
-	struct cb_buf *send, *recv;
-	size_t max_bytes;
-	struct cb_verify verify;
-	double *times, *tmax;     /* [repeat * iters] this rank's / max over ranks */
-	uint64_t *tx, *rx, *node_tx, *node_rx; /* per rank of the world / node */
-	double *rank_time;        /* [world size] */
+	struct cb_measure m;      /* what every row is measured with */
+	struct cb_row row;        /* the row being measured */
 	int failed_rows;          /* rows with wrong results or an error */
 };
 
-/* Selects the algorithms (-a, or every one of the backend), allocates the
- * buffers for the largest message and sets every algorithm up. Collective.
- * A setup that fails on any rank marks that algorithm's rows as errors; other
- * errors are returned (CB_ERR_ARG for an algorithm that does not run on the
- * backend, with a message). */
+/* Selects the algorithms (-a, or every one that runs on the backend),
+ * allocates the buffers for the largest message and sets every algorithm
+ * up. Collective. A setup that fails on any rank marks that algorithm's
+ * rows as errors; other errors are returned (CB_ERR_ARG for an algorithm
+ * that does not run on the backend, with a message). */
 enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 			       struct cb_backend *be, struct cb_report *rep);
 

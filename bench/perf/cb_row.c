@@ -1,52 +1,95 @@
+/* cb_row: measuring one row (contract in cb_row.h); its statistics are in
+ * cb_row_stats.c. */
 #define _GNU_SOURCE
 #include "cb_row.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
-#include "cb_stats.h"
 #include "cb_watchdog.h"
 
-enum cb_status cb_row_prepare(struct cb_harness *h, enum cb_dtype dt, enum cb_op op,
+enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
+{
+	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters;
+	size_t w = (size_t)m->be->world_size, nn = (size_t)m->be->nranks;
+
+	m->times = calloc(k, sizeof(double));
+	m->tmax = calloc(k, sizeof(double));
+	m->node_tx = calloc(nn, sizeof(uint64_t));
+	m->node_rx = calloc(nn, sizeof(uint64_t));
+	m->tx_sum = calloc(w, sizeof(uint64_t));
+	m->rx_sum = calloc(w, sizeof(uint64_t));
+	if (!m->times || !m->tmax || !m->node_tx || !m->node_rx || !m->tx_sum || !m->rx_sum)
+		return CB_ERR_NOMEM;
+	return cb_verify_init(&m->verify, m->be, alloc_bytes);
+}
+
+void cb_measure_fini(struct cb_measure *m)
+{
+	cb_verify_fini(&m->verify);
+	free(m->times);
+	free(m->tmax);
+	free(m->node_tx);
+	free(m->node_rx);
+	free(m->tx_sum);
+	free(m->rx_sum);
+}
+
+enum cb_status cb_row_init(struct cb_row *row, int nranks)
+{
+	memset(row, 0, sizeof(*row));
+	row->tx = calloc((size_t)nranks, sizeof(uint64_t));
+	row->rx = calloc((size_t)nranks, sizeof(uint64_t));
+	row->rank_time_us = calloc((size_t)nranks, sizeof(double));
+	return row->tx && row->rx && row->rank_time_us ? CB_OK : CB_ERR_NOMEM;
+}
+
+void cb_row_fini(struct cb_row *row)
+{
+	free(row->tx);
+	free(row->rx);
+	free(row->rank_time_us);
+	memset(row, 0, sizeof(*row));
+}
+
+enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op op,
 			      size_t largest_bytes)
 {
 	size_t count = largest_bytes / cb_dtype_size(dt);
 	enum cb_status st = CB_OK;
 
 	cb_watchdog_phase("input upload", cb_dtype_name(dt), largest_bytes, -1);
-	if (!h->o->in_place)
-		st = cb_verify_fill_input(&h->verify, h->send, count, dt, op);
-	if (st == CB_OK && h->o->check) {
+	if (!m->o->in_place)
+		st = cb_verify_fill_input(&m->verify, m->send, count, dt, op);
+	if (st == CB_OK && m->o->check) {
 		cb_watchdog_phase("reference", cb_dtype_name(dt), largest_bytes, -1);
-		st = cb_verify_prepare(&h->verify, dt, op, count);
+		st = cb_verify_prepare(&m->verify, dt, op, count);
 	}
 	return st;
 }
 
-static void row_init(const struct cb_harness *h, size_t ai, size_t bytes, enum cb_dtype dt,
-		     enum cb_op op, struct cb_row *row)
+/* The row's key and settings; every measured column empty, status ok. */
+static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slot, size_t bytes,
+		      enum cb_dtype dt, enum cb_op op, struct cb_row *row)
 {
-	memset(row, 0, sizeof(*row));
-	row->backend = h->o->backend;
-	row->algo = h->algo[ai]->name;
-	row->nranks = h->be->world_size;
-	row->bytes = bytes;
-	row->count = bytes / cb_dtype_size(dt);
-	row->dt = dt;
-	row->op = op;
-	row->in_place = h->o->in_place;
-	row->iters = h->o->iters;
-	row->warmup = h->o->warmup;
-	row->repeats = h->o->repeat;
-	row->time_us.mean = row->time_us.median = row->time_us.min = row->time_us.max = NAN;
-	row->time_us_rep_min = row->time_us_rep_max = NAN;
-	row->time_us_median_rep_min = row->time_us_median_rep_max = NAN;
-	row->algbw = row->busbw = row->busbw_rep_min = row->busbw_rep_max = NAN;
-	row->imbalance = row->minflt_per_iter = NAN;
-	row->wrong = -1;
-	snprintf(row->status, sizeof(row->status), "ok");
+	struct cb_summary *s = &row->s;
+
+	cb_schema_clear(&cb_schema_summary, s);
+	row->measured = row->traffic = 0;
+	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
+	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->name);
+	s->nranks = m->be->world_size;
+	s->bytes = bytes;
+	s->count = bytes / cb_dtype_size(dt);
+	snprintf(s->dtype, sizeof(s->dtype), "%s", cb_dtype_name(dt));
+	snprintf(s->op, sizeof(s->op), "%s", cb_op_name(op));
+	s->in_place = m->o->in_place;
+	s->iters = m->o->iters;
+	s->warmup_iters = m->o->warmup;
+	s->repeats = m->o->repeat;
 }
 
 static long minflt_now(void)
@@ -60,10 +103,11 @@ static long minflt_now(void)
 /* --timing loop: one barrier, then n calls back to back between two
  * timestamps of the backend (nccl-tests' way); every call of the block gets
  * the block's mean. */
-static enum cb_status iterate_loop(struct cb_harness *h, size_t ai, const struct cb_run_args *a,
-				   const char *what, int n, double *times)
+static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_slot *slot,
+				   const struct cb_run_args *a, const char *what, int n,
+				   double *times)
 {
-	struct cb_backend *be = h->be;
+	struct cb_backend *be = m->be;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
 	double us = 0;
 	enum cb_status st = CB_MPI(MPI_Barrier(be->world));
@@ -71,66 +115,66 @@ static enum cb_status iterate_loop(struct cb_harness *h, size_t ai, const struct
 	if (st == CB_OK)
 		st = be->ops->time_begin(be);
 	for (int i = 0; i < n && st == CB_OK; i++) {
-		cb_watchdog_phase(what, h->algo[ai]->name, bytes, i);
-		st = h->algo[ai]->run(h->state[ai], a);
+		cb_watchdog_phase(what, slot->ops->name, bytes, i);
+		st = slot->ops->run(slot->state, a);
 	}
 	if (st == CB_OK)
 		st = be->ops->time_end(be, &us);
 	for (int i = 0; i < n && times; i++)
 		times[i] = us / n;
 	if (st != CB_OK)
-		cb_log("%s failed in %s (back to back) at %zu B: %s", h->algo[ai]->name, what,
-		       bytes, cb_status_str(st));
+		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->name, what, bytes,
+		       cb_status_str(st));
 	return st;
 }
 
 /* n iterations, each after a barrier, each timed by the backend; with
  * --timing loop (and more than the checked single call), back to back. */
-static enum cb_status iterate(struct cb_harness *h, size_t ai, const struct cb_run_args *a,
-			      const char *what, int n, double *times)
+static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      const struct cb_run_args *a, const char *what, int n, double *times)
 {
-	struct cb_backend *be = h->be;
+	struct cb_backend *be = m->be;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
 	enum cb_status st = CB_OK;
 
-	if (h->o->timing == CB_TIMING_LOOP && n > 1)
-		return iterate_loop(h, ai, a, what, n, times);
+	if (m->o->timing == CB_TIMING_LOOP && n > 1)
+		return iterate_loop(m, slot, a, what, n, times);
 	for (int i = 0; i < n && st == CB_OK; i++) {
 		double us = 0;
 
-		cb_watchdog_phase(what, h->algo[ai]->name, a->count * cb_dtype_size(a->dt), i);
+		cb_watchdog_phase(what, slot->ops->name, bytes, i);
 		st = CB_MPI(MPI_Barrier(be->world));
 		if (st == CB_OK)
 			st = be->ops->time_begin(be);
 		if (st == CB_OK)
-			st = h->algo[ai]->run(h->state[ai], a);
+			st = slot->ops->run(slot->state, a);
 		if (st == CB_OK)
 			st = be->ops->time_end(be, &us);
 		if (times)
 			times[i] = us;
 	}
 	if (st != CB_OK)
-		cb_log("%s failed in %s at %zu B: %s", h->algo[ai]->name, what,
-		       a->count * cb_dtype_size(a->dt), cb_status_str(st));
+		cb_log("%s failed in %s at %zu B: %s", slot->ops->name, what, bytes, cb_status_str(st));
 	return st;
 }
 
 /* Warm-up, then repeat x iters timed iterations; counts traffic and faults. */
-static enum cb_status timed(struct cb_harness *h, size_t ai, const struct cb_run_args *a,
-			    long *minflt)
+static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, long *minflt)
 {
 	enum cb_status st;
 	long f0;
 
-	if (h->o->in_place) {
-		st = cb_verify_fill_input(&h->verify, a->recv, a->count, a->dt, a->op);
+	if (m->o->in_place) {
+		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 		if (st != CB_OK)
 			return st;
 	}
-	st = iterate(h, ai, a, "warm-up", h->o->warmup, NULL);
-	cb_traffic_reset(h->be);
+	st = iterate(m, slot, a, "warm-up", m->o->warmup, NULL);
+	cb_traffic_reset(m->be);
 	f0 = minflt_now();
-	for (int r = 0; r < h->o->repeat && st == CB_OK; r++)
-		st = iterate(h, ai, a, "timed", h->o->iters, h->times + (size_t)r * h->o->iters);
+	for (int r = 0; r < m->o->repeat && st == CB_OK; r++)
+		st = iterate(m, slot, a, "timed", m->o->iters, m->times + (size_t)r * m->o->iters);
 	*minflt = minflt_now() - f0;
 	return st;
 }
@@ -138,147 +182,106 @@ static enum cb_status timed(struct cb_harness *h, size_t ai, const struct cb_run
 /* One more iteration on fresh inputs, compared element by element. On rank 0
  * *wrong is the sum over ranks; *differ is set on every rank when outputs
  * differ between ranks. */
-static enum cb_status check(struct cb_harness *h, size_t ai, const struct cb_run_args *a,
-			    long long *wrong, int *differ)
+static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, long long *wrong, int *differ)
 {
 	long long mine = 0;
 	uint64_t hash = 0, hmin, hmax;
+	MPI_Comm w = m->be->world;
 	enum cb_status st;
 
-	if (h->o->in_place)
-		st = cb_verify_fill_input(&h->verify, a->recv, a->count, a->dt, a->op);
+	if (m->o->in_place)
+		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 	else
-		st = cb_verify_poison(&h->verify, a->recv, a->count, a->dt);
+		st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
 	if (st == CB_OK)
-		st = iterate(h, ai, a, "check", 1, NULL);
+		st = iterate(m, slot, a, "check", 1, NULL);
 	if (st != CB_OK)
 		return st;
-	cb_watchdog_phase("compare", h->algo[ai]->name, a->count * cb_dtype_size(a->dt), -1);
-	st = cb_verify_check(&h->verify, a->recv, a->count, a->dt, a->op, h->algo[ai]->result,
+	cb_watchdog_phase("compare", slot->ops->name, a->count * cb_dtype_size(a->dt), -1);
+	st = cb_verify_check(&m->verify, a->recv, a->count, a->dt, a->op, slot->ops->result,
 			     &mine, &hash);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Reduce(&mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, h->be->world));
+		st = CB_MPI(MPI_Reduce(&mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, w));
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Allreduce(&hash, &hmin, 1, MPI_UINT64_T, MPI_MIN, h->be->world));
+		st = CB_MPI(MPI_Allreduce(&hash, &hmin, 1, MPI_UINT64_T, MPI_MIN, w));
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Allreduce(&hash, &hmax, 1, MPI_UINT64_T, MPI_MAX, h->be->world));
-	*differ = h->algo[ai]->result == CB_RESULT_ALLREDUCE && hmin != hmax;
+		st = CB_MPI(MPI_Allreduce(&hash, &hmax, 1, MPI_UINT64_T, MPI_MAX, w));
+	*differ = slot->ops->result == CB_RESULT_ALLREDUCE && hmin != hmax;
 	return st;
 }
 
-/* Max over ranks of each iteration, per-rank means, faults and traffic to rank 0. */
-static enum cb_status gather(struct cb_harness *h, size_t ai, long minflt, double *flt_max)
+/* To rank 0: the max over ranks of each iteration, each rank's mean (into
+ * the row), the faults and, where measured, each rank's traffic. */
+static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *slot, long minflt,
+			     struct cb_row *row)
 {
-	struct cb_backend *be = h->be;
-	int k = h->o->repeat * h->o->iters;
+	struct cb_backend *be = m->be;
+	int k = m->o->repeat * m->o->iters;
 	double mean = 0, flt = (double)minflt / k;
-	uint64_t tx = 0, rx = 0;
+	uint64_t tx, rx;
 	enum cb_status st;
 
 	for (int i = 0; i < k; i++)
-		mean += h->times[i] / k;
-	st = CB_MPI(MPI_Reduce(h->times, h->tmax, k, MPI_DOUBLE, MPI_MAX, 0, be->world));
+		mean += m->times[i] / k;
+	st = CB_MPI(MPI_Reduce(m->times, m->tmax, k, MPI_DOUBLE, MPI_MAX, 0, be->world));
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(&mean, 1, MPI_DOUBLE, h->rank_time, 1, MPI_DOUBLE, 0, be->world));
+		st = CB_MPI(MPI_Gather(&mean, 1, MPI_DOUBLE, row->rank_time_us, 1, MPI_DOUBLE, 0,
+				       be->world));
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Reduce(&flt, flt_max, 1, MPI_DOUBLE, MPI_MAX, 0, be->world));
-	if (st != CB_OK || !h->algo[ai]->traffic_measured)
+		st = CB_MPI(MPI_Reduce(&flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0,
+				       be->world));
+	if (st != CB_OK || !slot->ops->traffic_measured)
 		return st;
-	st = cb_traffic_collect(be, h->node_tx, h->node_rx);
-	tx = h->node_tx[be->rank];
-	rx = h->node_rx[be->rank];
+	st = cb_traffic_collect(be, m->node_tx, m->node_rx);
+	tx = m->node_tx[be->rank];
+	rx = m->node_rx[be->rank];
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(&tx, 1, MPI_UINT64_T, h->tx, 1, MPI_UINT64_T, 0, be->world));
+		st = CB_MPI(MPI_Gather(&tx, 1, MPI_UINT64_T, m->tx_sum, 1, MPI_UINT64_T, 0, be->world));
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(&rx, 1, MPI_UINT64_T, h->rx, 1, MPI_UINT64_T, 0, be->world));
+		st = CB_MPI(MPI_Gather(&rx, 1, MPI_UINT64_T, m->rx_sum, 1, MPI_UINT64_T, 0, be->world));
 	return st;
 }
 
-/* Per-allreduce traffic from the counters of k allreduces (rank 0). */
-static void traffic_summary(struct cb_harness *h, size_t ai, struct cb_row *row)
+/* The status of a measured row on rank 0, from its check. */
+static void judge(const struct cb_measure *m, long long wrong, int differ, struct cb_row *row)
 {
-	uint64_t k = (uint64_t)h->o->repeat * (uint64_t)h->o->iters;
-
-	if (!h->algo[ai]->traffic_measured)
+	if (!m->o->check)
 		return;
-	row->traffic_measured = 1;
-	for (int r = 0; r < row->nranks; r++) {
-		if (h->tx[r] % k || h->rx[r] % k)
-			snprintf(row->status, sizeof(row->status),
-				 "error:traffic differs between iterations");
-		h->tx[r] /= k;
-		h->rx[r] /= k;
-		row->tx_total += h->tx[r];
-		if (h->tx[r] + h->rx[r] > row->txrx_max)
-			row->txrx_max = h->tx[r] + h->rx[r];
-	}
-	row->tx = h->tx;
-	row->rx = h->rx;
-	row->imbalance = cb_imbalance(h->tx, h->rx, row->nranks);
+	row->s.wrong = (unsigned long long)wrong;
+	if (wrong)
+		cb_row_status_wrong(&row->s.status, wrong);
+	else if (differ)
+		cb_row_status_set(&row->s.status, CB_ROW_ERROR, "outputs differ across ranks");
 }
 
-/* Times, bandwidths and status on rank 0. */
-static void summarize(struct cb_harness *h, size_t ai, struct cb_row *row)
+enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row)
 {
-	int iters = h->o->iters;
-	double factor = h->algo[ai]->result == CB_RESULT_ALLREDUCE ?
-				cb_allreduce_bus_factor(row->nranks) : NAN;
-
-	cb_stats_compute(h->tmax, (size_t)(h->o->repeat * iters), &row->time_us);
-	row->time_us_rep_min = row->time_us_median_rep_min = INFINITY;
-	row->time_us_rep_max = row->time_us_median_rep_max = 0;
-	for (int r = 0; r < h->o->repeat; r++) { /* each repeat's mean and median */
-		struct cb_stats rs;
-
-		cb_stats_compute(h->tmax + (size_t)r * iters, (size_t)iters, &rs);
-		row->time_us_rep_min = fmin(row->time_us_rep_min, rs.mean);
-		row->time_us_rep_max = fmax(row->time_us_rep_max, rs.mean);
-		row->time_us_median_rep_min = fmin(row->time_us_median_rep_min, rs.median);
-		row->time_us_median_rep_max = fmax(row->time_us_median_rep_max, rs.median);
-	}
-	row->algbw = cb_algbw_GBps(row->bytes, row->time_us.mean);
-	row->busbw = row->algbw * factor;
-	row->busbw_rep_min = cb_algbw_GBps(row->bytes, row->time_us_rep_max) * factor;
-	row->busbw_rep_max = cb_algbw_GBps(row->bytes, row->time_us_rep_min) * factor;
-	row->rank_time_us = h->rank_time;
-	traffic_summary(h, ai, row);
-}
-
-enum cb_status cb_row_measure(struct cb_harness *h, size_t ai, size_t bytes, enum cb_dtype dt,
-			      enum cb_op op, struct cb_row *row)
-{
-	struct cb_run_args a = { h->send, h->recv, bytes / cb_dtype_size(dt), dt, op };
-	const char *why;
+	struct cb_run_args a = { m->send, m->recv, bytes / cb_dtype_size(dt), dt, op };
+	const char *why = slot->ops->supports(m->be, dt, op, m->o->in_place);
 	long long wrong = 0;
 	int differ = 0;
 	long minflt = 0;
 	enum cb_status st;
 
-	row_init(h, ai, bytes, dt, op, row);
-	why = h->algo[ai]->supports(h->be, dt, op, h->o->in_place);
-	if (why || h->setup_error[ai][0]) {
+	row_start(m, slot, bytes, dt, op, row);
+	if (why || slot->setup_st != CB_OK) {
 		if (why)
-			snprintf(row->status, sizeof(row->status), "skipped:%s", why);
+			cb_row_status_set(&row->s.status, CB_ROW_SKIPPED, "%s", why);
 		else
-			snprintf(row->status, sizeof(row->status), "%s", h->setup_error[ai]);
+			cb_row_status_set(&row->s.status, CB_ROW_ERROR, "set-up failed (%s)",
+					  cb_status_str(slot->setup_st));
 		return CB_OK;
 	}
-	st = timed(h, ai, &a, &minflt);
+	st = timed(m, slot, &a, &minflt);
 	if (st == CB_OK)
-		st = gather(h, ai, minflt, &row->minflt_per_iter);
-	if (st == CB_OK && h->o->check)
-		st = check(h, ai, &a, &wrong, &differ);
-	if (st != CB_OK)
+		st = gather(m, slot, minflt, row);
+	if (st == CB_OK && m->o->check)
+		st = check(m, slot, &a, &wrong, &differ);
+	if (st != CB_OK || m->be->world_rank != 0)
 		return st;
-	if (h->be->world_rank != 0)
-		return CB_OK;
-	summarize(h, ai, row);
-	if (h->o->check) {
-		row->wrong = wrong;
-		if (wrong)
-			snprintf(row->status, sizeof(row->status), "error:%lld wrong elements", wrong);
-		else if (differ)
-			snprintf(row->status, sizeof(row->status), "error:outputs differ across ranks");
-	}
+	cb_row_summarize(m, slot, row);
+	judge(m, wrong, differ, row);
 	return CB_OK;
 }

@@ -1,3 +1,5 @@
+/* cb_report: the results files and the table on stdout (contract in
+ * cb_report.h); the files' lines come from the schema table. */
 #define _GNU_SOURCE
 #include "cb_report.h"
 
@@ -8,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "cb_text.h"
 
 struct cb_report {
 	FILE *csv, *rank_csv, *json, *table;
@@ -22,15 +22,8 @@ struct cb_report {
 /* the option of each file, for messages: index 0 csv, 1 rank_csv, 2 json */
 static const char *const what[3] = { "--csv ", "--rank-csv ", "--json " };
 
-static const char summary_header[] =
-	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
-	"time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,"
-	"tx_total_bytes,txrx_max_bytes,imbalance,status,"
-	"warmup_iters,repeats,time_us_rep_min,time_us_rep_max,"
-	"busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
-	"time_us_median_rep_min,time_us_median_rep_max\n";
-static const char rank_header[] =
-	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n";
+/* A CSV line of either schema fits (checked by cb_schema_csv_*) */
+#define CB_LINE_MAX 2048
 
 /* Opens path for appending, creating it, without truncating: the caller
  * truncates only once every output opened, so a run that fails here leaves
@@ -53,13 +46,16 @@ static FILE *open_one(const char *path, int *failed, char **created)
 	return f;
 }
 
-static int start_file(FILE *f, const char *header)
+/* Empties f and writes the header of schema s (none for NULL: JSON Lines). */
+static int start_file(FILE *f, const struct cb_schema *s)
 {
+	char header[CB_LINE_MAX];
+
 	if (!f)
 		return 0;
 	if (ftruncate(fileno(f), 0) != 0 && errno != EINVAL) /* EINVAL: /dev/null, a FIFO */
 		return -1;
-	if (header && fputs(header, f) == EOF)
+	if (s && (cb_schema_csv_header(s, header, sizeof(header)) < 0 || fputs(header, f) == EOF))
 		return -1;
 	return fflush(f);
 }
@@ -87,7 +83,7 @@ enum cb_status cb_report_open(struct cb_report **out, const char *csv, const cha
 
 enum cb_status cb_report_start(struct cb_report *r)
 {
-	if (start_file(r->csv, summary_header) || start_file(r->rank_csv, rank_header) ||
+	if (start_file(r->csv, &cb_schema_summary) || start_file(r->rank_csv, &cb_schema_rank) ||
 	    start_file(r->json, NULL)) {
 		cb_log("cannot start the results files: %m");
 		return CB_ERR_IO;
@@ -133,25 +129,6 @@ enum cb_status cb_report_table_header(struct cb_report *r)
 	return r->io_error ? CB_ERR_IO : CB_OK;
 }
 
-/* A number for CSV: "" for NaN (unmeasured), else %.6g. */
-static const char *num(char *buf, size_t len, double v)
-{
-	if (isnan(v))
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%.6g", v);
-	return buf;
-}
-
-static const char *u64_or_empty(char *buf, size_t len, int measured, uint64_t v)
-{
-	if (!measured)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
 /* Writes a complete line in one call and flushes it; file i of path[]. */
 static void put_line(struct cb_report *r, FILE *f, int i, const char *line)
 {
@@ -162,42 +139,43 @@ static void put_line(struct cb_report *r, FILE *f, int i, const char *line)
 		write_failed(r, what[i], r->path[i]);
 }
 
-static void write_summary_csv(struct cb_report *r, const struct cb_row *w)
+static void write_summary_csv(struct cb_report *r, const struct cb_summary *s)
 {
-	char line[2048], b[16][32], wrong[32];
+	char line[CB_LINE_MAX];
 
 	if (!r->csv)
 		return;
-	if (w->wrong < 0)
-		wrong[0] = '\0';
+	if (cb_schema_csv_row(&cb_schema_summary, s, line, sizeof(line)) < 0)
+		write_failed(r, what[0], r->path[0]);
 	else
-		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
-	/* statuses never hold commas or quotes: reasons are written that way */
-	snprintf(line, sizeof(line),
-		 "%s,%s,%s,%d,%zu,%zu,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,"
-		 "%s,%s\n",
-		 CB_SCHEMA_SUMMARY, w->backend, w->algo, w->nranks, w->bytes, w->count,
-		 cb_dtype_name(w->dt), cb_op_name(w->op), w->in_place, w->iters,
-		 num(b[0], 32, w->time_us.mean), num(b[1], 32, w->time_us.median),
-		 num(b[2], 32, w->time_us.min), num(b[3], 32, w->time_us.max),
-		 num(b[4], 32, w->algbw), num(b[5], 32, w->busbw), wrong,
-		 u64_or_empty(b[6], 32, w->traffic_measured, w->tx_total),
-		 u64_or_empty(b[7], 32, w->traffic_measured, w->txrx_max),
-		 num(b[8], 32, w->imbalance), w->status, w->warmup, w->repeats,
-		 num(b[9], 32, w->time_us_rep_min), num(b[10], 32, w->time_us_rep_max),
-		 num(b[11], 32, w->busbw_rep_min), num(b[12], 32, w->busbw_rep_max),
-		 num(b[13], 32, w->minflt_per_iter), num(b[14], 32, w->time_us_median_rep_min),
-		 num(b[15], 32, w->time_us_median_rep_max));
-	put_line(r, r->csv, 0, line);
+		put_line(r, r->csv, 0, line);
 }
 
-static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
+/* Rank k's record of summary row s. */
+static void rank_record(const struct cb_summary *s, const struct cb_rank_values *v, int k,
+			struct cb_rank_rec *out)
 {
-	char *buf = NULL;
+	memcpy(out->backend, s->backend, sizeof(out->backend));
+	memcpy(out->algo, s->algo, sizeof(out->algo));
+	out->nranks = s->nranks;
+	out->bytes = s->bytes;
+	out->rank = k;
+	out->tx = v->tx ? v->tx[k] : CB_NO_U64;
+	out->rx = v->rx ? v->rx[k] : CB_NO_U64;
+	out->time_us = v->time_us[k];
+	memcpy(out->dtype, s->dtype, sizeof(out->dtype));
+	memcpy(out->op, s->op, sizeof(out->op));
+	out->in_place = s->in_place;
+}
+
+static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,
+			   const struct cb_rank_values *v)
+{
+	char *buf = NULL, line[CB_LINE_MAX];
 	size_t len = 0;
 	FILE *m;
 
-	if (!r->rank_csv || !w->rank_time_us)
+	if (!r->rank_csv || !v)
 		return;
 	/* all ranks of a row in one buffer: one write, no partial row set */
 	m = open_memstream(&buf, &len);
@@ -205,15 +183,12 @@ static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
 		write_failed(r, what[1], r->path[1]);
 		return;
 	}
-	for (int k = 0; k < w->nranks; k++) {
-		char tx[32], rx[32], t[32];
+	for (int k = 0; k < s->nranks; k++) {
+		struct cb_rank_rec rec;
 
-		fprintf(m, "%s,%s,%s,%d,%zu,%d,%s,%s,%s,%s,%s,%d\n", CB_SCHEMA_RANK, w->backend,
-			w->algo, w->nranks, w->bytes, k,
-			u64_or_empty(tx, 32, w->traffic_measured && w->tx, w->tx ? w->tx[k] : 0),
-			u64_or_empty(rx, 32, w->traffic_measured && w->rx, w->rx ? w->rx[k] : 0),
-			num(t, 32, w->rank_time_us[k]), cb_dtype_name(w->dt), cb_op_name(w->op),
-			w->in_place);
+		rank_record(s, v, k, &rec);
+		if (cb_schema_csv_row(&cb_schema_rank, &rec, line, sizeof(line)) > 0)
+			fputs(line, m);
 	}
 	if (fclose(m) != 0)
 		write_failed(r, what[1], r->path[1]);
@@ -222,55 +197,23 @@ static void write_rank_csv(struct cb_report *r, const struct cb_row *w)
 	free(buf);
 }
 
-static json_t *jnum(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
-static void write_json(struct cb_report *r, const struct cb_row *w)
+static void write_json(struct cb_report *r, const struct cb_summary *s)
 {
 	json_t *o;
-	char *s;
+	char *text;
 
 	if (!r->json)
 		return;
-	o = json_pack("{s:s,s:s,s:s,s:i,s:I,s:I,s:s,s:s,s:b,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:s}",
-		      "schema", CB_SCHEMA_SUMMARY, "backend", w->backend, "algo", w->algo,
-		      "nranks", w->nranks, "bytes", (json_int_t)w->bytes, "count",
-		      (json_int_t)w->count, "dtype", cb_dtype_name(w->dt), "op", cb_op_name(w->op),
-		      "in_place", w->in_place, "iters", w->iters, "time_us", jnum(w->time_us.mean),
-		      "time_us_median", jnum(w->time_us.median), "time_us_min", jnum(w->time_us.min),
-		      "time_us_max", jnum(w->time_us.max), "algbw_GBps", jnum(w->algbw),
-		      "busbw_GBps", jnum(w->busbw), "status", "");
-	if (!o || json_object_set_new(o, "status", cb_json_text(w->status)) != 0) {
-		json_decref(o);
-		write_failed(r, what[2], r->path[2]);
-		return;
-	}
-	json_object_set_new(o, "wrong", w->wrong < 0 ? json_null() : json_integer(w->wrong));
-	json_object_set_new(o, "tx_total_bytes",
-			    w->traffic_measured ? json_integer((json_int_t)w->tx_total) : json_null());
-	json_object_set_new(o, "txrx_max_bytes",
-			    w->traffic_measured ? json_integer((json_int_t)w->txrx_max) : json_null());
-	json_object_set_new(o, "imbalance", jnum(w->imbalance));
-	json_object_set_new(o, "warmup_iters", json_integer(w->warmup));
-	json_object_set_new(o, "repeats", json_integer(w->repeats));
-	json_object_set_new(o, "time_us_rep_min", jnum(w->time_us_rep_min));
-	json_object_set_new(o, "time_us_rep_max", jnum(w->time_us_rep_max));
-	json_object_set_new(o, "busbw_GBps_rep_min", jnum(w->busbw_rep_min));
-	json_object_set_new(o, "busbw_GBps_rep_max", jnum(w->busbw_rep_max));
-	json_object_set_new(o, "minflt_per_iter", jnum(w->minflt_per_iter));
-	json_object_set_new(o, "time_us_median_rep_min", jnum(w->time_us_median_rep_min));
-	json_object_set_new(o, "time_us_median_rep_max", jnum(w->time_us_median_rep_max));
-	s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9));
+	o = cb_schema_json(&cb_schema_summary, s);
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
 	json_decref(o);
-	if (!s) {
+	if (!text) {
 		write_failed(r, what[2], r->path[2]);
 		return;
 	}
-	put_line(r, r->json, 2, s);
+	put_line(r, r->json, 2, text);
 	put_line(r, r->json, 2, "\n");
-	free(s);
+	free(text);
 }
 
 /* A bandwidth for the table: "-" when empty, 3 significant digits when tiny. */
@@ -291,45 +234,43 @@ static const char *us(char *buf, double v)
 	return buf;
 }
 
-static const char *u64_or_dash(char *buf, int measured, uint64_t v)
+/* A count for the table: "-" when empty. */
+static const char *u64_or_dash(char *buf, unsigned long long v)
 {
-	if (!measured)
+	if (v == CB_NO_U64)
 		return "-";
-	snprintf(buf, 32, "%llu", (unsigned long long)v);
+	snprintf(buf, 32, "%llu", v);
 	return buf;
 }
 
 /* Every row, measured or not, with its status last: the table holds the
  * same rows as the CSV. */
-static void print_table_row(struct cb_report *r, const struct cb_row *w)
+static void print_table_row(struct cb_report *r, const struct cb_summary *s)
 {
-	char b[10][32], wrong[32], line[1024];
+	char b[11][32], line[1024], status[CB_REASON_MAX + 16];
 
 	if (!r->table)
 		return;
-	if (w->wrong < 0)
-		snprintf(wrong, sizeof(wrong), "-");
-	else
-		snprintf(wrong, sizeof(wrong), "%lld", w->wrong);
-	snprintf(b[0], 32, "%zu", w->bytes);
-	snprintf(b[1], 32, "%zu", w->count);
-	snprintf(b[2], 32, "%d", w->in_place);
-	snprintf(line, sizeof(line), " " TABLE_FMT, w->algo, b[0], b[1], cb_dtype_name(w->dt),
-		 cb_op_name(w->op), b[2], us(b[3], w->time_us.mean), us(b[4], w->time_us.median),
-		 bw(b[5], w->algbw), bw(b[6], w->busbw), wrong,
-		 u64_or_dash(b[7], w->traffic_measured, w->tx_total),
-		 u64_or_dash(b[8], w->traffic_measured, w->txrx_max),
-		 isnan(w->imbalance) ? "-" : (snprintf(b[9], 32, "%.3f", w->imbalance), b[9]),
-		 w->status);
+	snprintf(b[0], 32, "%llu", s->bytes);
+	snprintf(b[1], 32, "%llu", s->count);
+	snprintf(b[2], 32, "%d", s->in_place);
+	cb_row_status_format(&s->status, status, sizeof(status));
+	snprintf(line, sizeof(line), " " TABLE_FMT, s->algo, b[0], b[1], s->dtype, s->op, b[2],
+		 us(b[3], s->time_us), us(b[4], s->time_us_median), bw(b[5], s->algbw),
+		 bw(b[6], s->busbw), u64_or_dash(b[7], s->wrong), u64_or_dash(b[8], s->tx_total),
+		 u64_or_dash(b[9], s->txrx_max),
+		 isnan(s->imbalance) ? "-" : (snprintf(b[10], 32, "%.3f", s->imbalance), b[10]),
+		 status);
 	put_table(r, line);
 }
 
-enum cb_status cb_report_row(struct cb_report *r, const struct cb_row *w)
+enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
+			     const struct cb_rank_values *ranks)
 {
-	write_summary_csv(r, w);
-	write_rank_csv(r, w);
-	write_json(r, w);
-	print_table_row(r, w);
+	write_summary_csv(r, s);
+	write_rank_csv(r, s, ranks);
+	write_json(r, s);
+	print_table_row(r, s);
 	return r->io_error ? CB_ERR_IO : CB_OK;
 }
 

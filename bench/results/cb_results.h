@@ -9,52 +9,42 @@
  *   other file X.csv  that file and X.meta.json when it exists (allreduce_perf
  *                     --csv writes it there by default).
  *
- * Validation (every failure is CB_ERR_ARG with "<file>: line N: ..." in err):
- * valid CSV (libcsv, strict quoting, equal field counts); the columns below
- * present by name, exactly once; every row's schema exactly
- * "collbench-summary-1"; names non-empty [A-Za-z0-9_.+-], at most 31 chars;
- * numbers strict decimals ([+-]digits[.digits][e[+-]digits], nothing else:
- * no NaN, inf, hex, spaces), finite, not negative, within the column's range;
- * an empty number means unmeasured (NaN) except in key columns; status "ok",
- * "skipped:<reason>" or "error:<reason>"; an ok row has time_us and algbw;
- * no two rows with the same join key. A header-only file gives zero rows
- * (valid here; the compare tool decides what nothing to compare means). */
+ * Which columns are read, which are required and what each may hold is the
+ * schema table's (cb_schema.c: flags CB_COL_READ, CB_COL_REQUIRED, ranges);
+ * other columns are ignored. Validation (every failure is CB_ERR_ARG with
+ * "<file>: line N: ..." in err): valid CSV (libcsv, strict quoting, equal
+ * field counts); the required columns present by name, and every read
+ * column at most once; every row's schema exactly "collbench-summary-1";
+ * names non-empty [A-Za-z0-9_.+-], at most 31 chars; numbers strict
+ * decimals ([+-]digits[.digits][e[+-]digits], nothing else: no NaN, inf,
+ * hex, spaces), finite, not negative, within the column's range; an empty
+ * number means unmeasured except in key columns; status "ok",
+ * "skipped:<reason>" or "error:<reason>" (cb_row_status_parse); an ok row
+ * has time_us and algbw; no two rows with the same join key. A header-only
+ * file gives zero rows (valid here; the compare tool decides what nothing to
+ * compare means). */
 #ifndef CB_RESULTS_H
 #define CB_RESULTS_H
 
 #include <stddef.h>
 
+#include "cb_schema.h"
 #include "cb_status.h"
 
-#define CB_RES_NAME 32
 #define CB_RES_TEXT 256
 #define CB_RES_PATH 1024
 
-/* Columns a summary CSV must have (by name). Others are ignored; the
- * repeat columns (repeats, time_us_rep_min/max, busbw_GBps_rep_min/max) and
- * the median ones (time_us_median, time_us_median_rep_min/max) are used when
- * present. */
-#define CB_RES_REQUIRED "schema backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps status"
-
-enum cb_row_state { CB_ROW_OK, CB_ROW_SKIPPED, CB_ROW_ERROR };
-
+/* One row read back. Join key: backend, algo, nranks, bytes, dtype, op,
+ * in_place. Columns the reader does not read, or the file lacks, hold their
+ * empty values (NaN, CB_NO_INT, CB_NO_U64). */
 struct cb_res_row {
-	/* join key: backend, algo, nranks, bytes, dtype, op, in_place */
-	char backend[CB_RES_NAME], algo[CB_RES_NAME], dtype[CB_RES_NAME], op[CB_RES_NAME];
-	int nranks, in_place;
-	unsigned long long bytes;
-	int repeats;                          /* 0: column absent or empty */
-	double time_us, time_us_rep_min, time_us_rep_max; /* us; NaN = empty */
-	double algbw, busbw, busbw_rep_min, busbw_rep_max; /* GB/s; NaN = empty */
-	double time_us_median, time_us_median_rep_min, time_us_median_rep_max; /* us; NaN */
-	enum cb_row_state state;
-	char status[CB_RES_TEXT];             /* the status field, truncated */
+	struct cb_summary v;
 	size_t line;                          /* 1-based line in the CSV */
 };
 
 struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char file[CB_RES_PATH];
-	char backend[CB_RES_NAME];
+	char backend[CB_NAME_MAX];
 	char device[CB_RES_TEXT];             /* GPU model ("gpu_model", else "device");
 					       * "" for host or absent */
 	char cpu_model[CB_RES_TEXT];          /* "" when absent */
