@@ -1,15 +1,19 @@
 /* Unit tests: collbench-compare's verdict rule, bands, join, summary line,
- * and the reader's validation of summary CSV and metadata text. */
+ * the reader's validation of summary CSV and metadata text, and what makes
+ * two runs incomparable (timing mode, wait strategy). */
+#define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "cb_compare.h"
+#include "cb_compat.h"
 #include "cb_results.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
@@ -312,6 +316,70 @@ static void test_join_and_summary(void **state)
 	cb_results_free(&c);
 }
 
+/* One launch sidecar with these timing and wait settings ("" leaves the key
+ * out, as older files do). */
+static void launch(struct cb_results *r, const char *timing, const char *wait)
+{
+	char json[512], err[256], t[64] = "", w[64] = "";
+
+	if (*timing)
+		snprintf(t, sizeof(t), ",\"timing_mode\":\"%s\"", timing);
+	if (*wait)
+		snprintf(w, sizeof(w), ",\"wait\":{\"strategy\":\"%s\"}", wait);
+	snprintf(json, sizeof(json), "{\"schema\":\"collbench-meta-1\",\"backend\":\"host\","
+		 "\"mpi\":{\"nranks\":2,\"ranks_per_node\":2},\"status\":\"complete\"%s%s}", t, w);
+	r->launches = calloc(1, sizeof(*r->launches));
+	r->nlaunches = 1;
+	assert_int_equal(cb_results_parse_meta(json, strlen(json), "x.meta.json", r->launches, err,
+					       sizeof(err)), CB_OK);
+}
+
+/* Findings of cb_compat_check on base and cur, as text; *problems set. */
+static char *compat(const struct cb_results *b, const struct cb_results *c, int *problems)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	*problems = cb_compat_check(b, "b", c, "c", 0, m);
+	fclose(m);
+	return text;
+}
+
+/* Runs timed (--timing) or waiting (--wait) differently are incomparable;
+ * a file from before --timing timed as iter; one from before --wait is
+ * warned about when the other records it. */
+static void test_compat_timing_wait(void **state)
+{
+	struct cb_results b = { 0 }, c = { 0 };
+	int n;
+	char *text;
+
+	(void)state;
+	launch(&b, "iter", "futex"), launch(&c, "loop", "futex");
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(text, "error: timing modes (--timing) differ: baseline 'iter', "
+				     "current 'loop'"));
+	free(text), cb_results_free(&c);
+	launch(&c, "", "spin"); /* no timing_mode: iter */
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(text, "wait strategies (--wait) differ: baseline 'futex', "
+				     "current 'spin'"));
+	free(text), cb_results_free(&c);
+	launch(&c, "iter", ""); /* from before --wait */
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(text, "warning: x.meta.json: the metadata does not record the wait"));
+	free(text), cb_results_free(&c), cb_results_free(&b);
+	launch(&b, "", ""), launch(&c, "", ""); /* both old: nothing to say */
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 0);
+	assert_string_equal(text, "");
+	free(text), cb_results_free(&c), cb_results_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_parse_malformed),
 		cmocka_unit_test(test_parse_meta),
 		cmocka_unit_test(test_join_and_summary),
+		cmocka_unit_test(test_compat_timing_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

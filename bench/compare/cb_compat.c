@@ -46,7 +46,21 @@ static void set_text(const char **v, size_t n, char *out, size_t len)
 			k += (size_t)snprintf(out + k, len - k, "%s'%s'", k ? ", " : "", v[i]);
 }
 
-enum what { BACKENDS, DEVICES, DTYPES, MACHINES };
+enum what { BACKENDS, DEVICES, DTYPES, MACHINES, TIMINGS, WAITS };
+
+/* Property w of launch l. */
+static const char *launch_property(const struct cb_res_launch *l, enum what w)
+{
+	switch (w) {
+	case BACKENDS: return l->backend;
+	case DEVICES: return l->device;
+	case MACHINES: return l->machine;
+	case TIMINGS: return l->timing_mode;
+	case WAITS: return l->wait;
+	case DTYPES: break;
+	}
+	return "";
+}
 
 /* The set of one property over the rows and/or launches of r. */
 static int property_set(const struct cb_results *r, enum what w, char *out, size_t len)
@@ -59,8 +73,7 @@ static int property_set(const struct cb_results *r, enum what w, char *out, size
 	for (size_t i = 0; i < r->nrows && (w == BACKENDS || w == DTYPES); i++)
 		v[n++] = w == BACKENDS ? r->rows[i].v.backend : r->rows[i].v.dtype;
 	for (size_t i = 0; i < r->nlaunches && w != DTYPES; i++)
-		v[n++] = w == BACKENDS ? r->launches[i].backend :
-			 w == DEVICES ? r->launches[i].device : r->launches[i].machine;
+		v[n++] = launch_property(&r->launches[i], w);
 	set_text(v, n, out, len);
 	free(v);
 	return 0;
@@ -105,6 +118,36 @@ static void compare_placement(struct checker *k, const struct cb_results *b,
 	}
 }
 
+/* How many launches of r record their wait strategy; *lacking: the first
+ * that does not, if any. */
+static size_t count_waits(const struct cb_results *r, const struct cb_res_launch **lacking)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		if (r->launches[i].wait[0])
+			n++;
+		else if (!*lacking)
+			*lacking = &r->launches[i];
+	}
+	return n;
+}
+
+/* The wait strategies, where every launch records one; launches that do
+ * not (older than --wait) beside some that do are warned about. */
+static void compare_waits(struct checker *k, const struct cb_results *b,
+			  const struct cb_results *c)
+{
+	const struct cb_res_launch *lacking = NULL;
+	size_t nb = count_waits(b, &lacking), nc = count_waits(c, &lacking);
+
+	if (!lacking)
+		compare_sets(k, b, c, WAITS, "wait strategies (--wait)", 1);
+	else if (nb || nc)
+		report(k, 0, "%s: the metadata does not record the wait strategy (older than "
+		       "--wait): wait strategies not checked", lacking->file);
+}
+
 static void warn_meta(struct checker *k, const struct cb_results *r, const char *name)
 {
 	if (r->meta_missing)
@@ -133,6 +176,10 @@ int cb_compat_check(const struct cb_results *base, const char *bname,
 				"scripts/regress.sh --update-baseline (it goes to "
 				"results/baseline/<machine label>-<backend>/; CB_MACHINE sets the "
 				"label), or compare two runs of one machine\n");
+	}
+	if (base->nlaunches && cur->nlaunches) {
+		compare_sets(&k, base, cur, TIMINGS, "timing modes (--timing)", 1);
+		compare_waits(&k, base, cur);
 	}
 	compare_placement(&k, base, cur);
 	if (base->nrows && cur->nrows) /* else: nothing to compare, said later */

@@ -13,9 +13,15 @@
  *                 of this machine;
  *   placement     for a rank count launched in both runs: ranks per node and
  *                 node count;
+ *   timing mode   the set of --timing modes of the launches ("timing_mode":
+ *                 loop hides launch gaps and barrier skew, so small messages
+ *                 look faster than in iter mode);
+ *   wait strategy the set of --wait strategies ("wait.strategy": how a rank
+ *                 waits for a peer changes latency on an oversubscribed host);
  *   dtypes        the set of dtypes of the rows.
  * Warnings only: an input without metadata (those checks then use the rows
- * alone), a launch that did not finish. */
+ * alone), a launch that did not finish, launches that do not record their
+ * wait strategy (older than --wait: not checked). */
 #ifndef CB_COMPAT_H
 #define CB_COMPAT_H
 

@@ -53,6 +53,10 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 					       * there is one; see cb_results_parse_meta */
 	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
 	int complete;                         /* "status": "complete" */
+	char timing_mode[CB_NAME_MAX];        /* "timing_mode"; "iter" when absent (files
+					       * from before --timing, which timed so) */
+	char wait[CB_NAME_MAX];               /* "wait"."strategy"; "" when absent (files
+					       * from before --wait) */
 };
 
 struct cb_results {
@@ -87,7 +91,8 @@ enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, cha
  * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
  * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
  * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
- * "status" when present, and the machine identity: "machine" {label,
+ * "status", "timing_mode" and "wait.strategy" when present, and the
+ * machine identity: "machine" {label,
  * cpu_model, cpus, mem_gib, gpu_model} when present, else the same facts from
  * "host" (hostname up to its first dot, cpu_model, cpus_online, mem_bytes
  * rounded to the nearest GiB) for files older than that key; what is absent

@@ -100,6 +100,25 @@ static int machine_text(const json_t *root, const char *gpu, char *out, size_t l
 	return 0;
 }
 
+/* How the launch timed and waited: "timing_mode" ("iter" when absent) and
+ * "wait": {"strategy"} ("" when absent). */
+static enum cb_status how_timed(const json_t *root, const char *name,
+				struct cb_res_launch *out, char *err, size_t errlen)
+{
+	const json_t *wait = json_object_get(root, "wait");
+
+	if (copy_str(out->timing_mode, sizeof(out->timing_mode),
+		     json_object_get(root, "timing_mode")))
+		return meta_fail(name, err, errlen, "invalid key", "\"timing_mode\"");
+	if (!out->timing_mode[0])
+		strcpy(out->timing_mode, "iter");
+	if (wait && !json_is_object(wait))
+		return meta_fail(name, err, errlen, "invalid key", "\"wait\"");
+	if (copy_str(out->wait, sizeof(out->wait), json_object_get(wait, "strategy")))
+		return meta_fail(name, err, errlen, "invalid key", "\"wait.strategy\"");
+	return CB_OK;
+}
+
 static enum cb_status meta_fields(const json_t *root, const char *name,
 				  struct cb_res_launch *out, char *err, size_t errlen)
 {
@@ -134,7 +153,7 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 	if (machine_text(root, out->device, out->machine, sizeof(out->machine)))
 		return meta_fail(name, err, errlen, "invalid key", "\"machine\"");
 	out->complete = status && strcmp(status, "complete") == 0;
-	return CB_OK;
+	return how_timed(root, name, out, err, errlen);
 }
 
 enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
