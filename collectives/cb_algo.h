@@ -75,9 +75,5 @@ const struct cb_algo_ops *const *cb_algo_registry(size_t *n);
 /* Registry entry by name, NULL if unknown. */
 const struct cb_algo_ops *cb_algo_find(const char *name);
 
-/* Skip reason shared by algorithms whose bytes move through shared memory or
- * IPC: NULL when every rank is on this host and can address every peer's
- * buffers (be->peer_unreachable); the same text on every rank. */
-const char *cb_algo_need_single_node(const struct cb_backend *be);
 
 #endif

@@ -4,21 +4,13 @@
  * copying at once). Reported as algbw only; its traffic is 0 by construction. */
 #include <stdlib.h>
 
-#include "cb_algo.h"
+#include "cb_algo_common.h"
 
 static const char *copy_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
 				 int in_place)
 {
 	(void)be, (void)dt, (void)op;
 	return in_place ? "in place there is nothing to copy" : NULL;
-}
-
-static enum cb_status copy_setup(struct cb_backend *be, const struct cb_setup_args *sa,
-				 void **state)
-{
-	(void)sa;
-	*state = be;
-	return CB_OK;
 }
 
 static enum cb_status copy_run(void *state, const struct cb_run_args *a)
@@ -29,11 +21,6 @@ static enum cb_status copy_run(void *state, const struct cb_run_args *a)
 			  a->count * cb_dtype_size(a->dt));
 }
 
-static void copy_teardown(void *state)
-{
-	(void)state;
-}
-
 const struct cb_algo_ops cb_algo_copy_ops = {
 	.name = "copy",
 	.needs = 0, /* any backend: a rank copies its own buffer */
@@ -41,7 +28,7 @@ const struct cb_algo_ops cb_algo_copy_ops = {
 	.traffic_measured = 1,
 	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
 	.supports = copy_supports,
-	.setup = copy_setup,
+	.setup = cb_algo_setup_backend,
 	.run = copy_run,
-	.teardown = copy_teardown,
+	.teardown = cb_algo_teardown_none,
 };

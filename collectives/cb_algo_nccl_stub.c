@@ -4,7 +4,7 @@
  * did not run. Replaces cb_algo_nccl.c in such builds (cmake/cuda.cmake). */
 #include <stdio.h>
 
-#include "cb_algo.h"
+#include "cb_algo_common.h"
 
 static const char why[] = "collbench was built without NCCL (set NCCL_HOME and rebuild)";
 
@@ -15,23 +15,10 @@ static const char *nccl_stub_supports(const struct cb_backend *be, enum cb_dtype
 	return why;
 }
 
-static enum cb_status nccl_stub_setup(struct cb_backend *be, const struct cb_setup_args *sa,
-				      void **state)
-{
-	(void)be, (void)sa;
-	*state = NULL;
-	return CB_OK;
-}
-
 static enum cb_status nccl_stub_run(void *state, const struct cb_run_args *args)
 {
 	(void)state, (void)args;
 	return CB_ERR_UNSUPPORTED;
-}
-
-static void nccl_stub_teardown(void *state)
-{
-	(void)state;
 }
 
 static void nccl_stub_describe(char *buf, size_t len)
@@ -46,8 +33,8 @@ const struct cb_algo_ops cb_algo_nccl_ops = {
 	.traffic_measured = 0,
 	.description = "ncclAllReduce of NCCL (baseline; one GPU per rank; traffic unmeasured)",
 	.supports = nccl_stub_supports,
-	.setup = nccl_stub_setup,
+	.setup = cb_algo_setup_backend, /* never run: supports() refuses */
 	.run = nccl_stub_run,
-	.teardown = nccl_stub_teardown,
+	.teardown = cb_algo_teardown_none,
 	.describe = nccl_stub_describe,
 };

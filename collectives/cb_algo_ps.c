@@ -28,13 +28,6 @@ struct ps_state {
 	uint64_t epoch;
 };
 
-static const char *ps_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
-			       int in_place)
-{
-	(void)dt, (void)op, (void)in_place;
-	return cb_algo_need_single_node(be);
-}
-
 static void ps_teardown(void *state)
 {
 	struct ps_state *ps = state;
@@ -150,7 +143,7 @@ const struct cb_algo_ops cb_algo_ps_ops = {
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
 	.description = "parameter server: workers push to the root (-r), it reduces, workers pull",
-	.supports = ps_supports,
+	.supports = cb_algo_supports_one_host,
 	.setup = ps_setup,
 	.run = ps_run,
 	.teardown = ps_teardown,

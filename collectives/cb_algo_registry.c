@@ -38,10 +38,3 @@ int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be
 {
 	return (be->caps & a->needs) == a->needs;
 }
-
-const char *cb_algo_need_single_node(const struct cb_backend *be)
-{
-	if (!be->single_node)
-		return "ranks span several hosts; shared memory and IPC reach one host only";
-	return be->peer_unreachable;
-}

@@ -32,13 +32,6 @@ struct ring_state {
 	uint64_t seq; /* this rank's progress counter at the end of the last call */
 };
 
-static const char *ring_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
-				 int in_place)
-{
-	(void)dt, (void)op, (void)in_place;
-	return cb_algo_need_single_node(be);
-}
-
 static void ring_teardown(void *state)
 {
 	struct ring_state *rg = state;
@@ -149,7 +142,7 @@ const struct cb_algo_ops cb_algo_ring_ops = {
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
 	.description = "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
-	.supports = ring_supports,
+	.supports = cb_algo_supports_one_host,
 	.setup = ring_setup,
 	.run = ring_run,
 	.teardown = ring_teardown,
