@@ -4,11 +4,10 @@
  *     section 4 and the columns added since, byte for byte), JSON order;
  *   - the row state's one text form, and its parser;
  *   - a record written through the table reads back the same;
- *   - README's column lists are the table's (cb_schema_markdown);
  *   - a real run of allreduce_perf (a singleton: one rank, no mpirun)
  *     writes exactly the table's header, columns and JSON keys and types.
- *   test_schema BIN_DIR SOURCE_DIR
- *   test_schema --markdown summary|rank     prints README's table */
+ * (README's column lists are checked against the table by test_readme.c.)
+ *   test_schema BIN_DIR SOURCE_DIR */
 #define _GNU_SOURCE
 #include <jansson.h>
 #include <math.h>
@@ -29,17 +28,18 @@
 static const char *bin_dir, *src_dir;
 
 /* The contract: the summary columns of DESIGN.md section 4, then those
- * added since, in this order; and the per-rank file's. */
+ * added since, in this order; and the per-rank file's. A new column goes at
+ * the end: these are prefixes of the table's headers. */
 static const char summary_header[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
 	"time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,"
 	"tx_total_bytes,txrx_max_bytes,imbalance,status,"
 	"warmup_iters,repeats,time_us_rep_min,time_us_rep_max,"
 	"busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
-	"time_us_median_rep_min,time_us_median_rep_max\n";
+	"time_us_median_rep_min,time_us_median_rep_max";
 static const char rank_header[] =
-	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n";
-/* JSON Lines keys, in the order the writer has always used */
+	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place";
+/* JSON Lines keys, in the order the writer has always used (a prefix too) */
 static const char json_keys[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
 	"time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,status,wrong,"
@@ -47,18 +47,25 @@ static const char json_keys[] =
 	"time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
 	"time_us_median_rep_min,time_us_median_rep_max";
 
+/* 1 when the header line (or key list) h starts with the columns of prefix,
+ * whole columns only. */
+static int starts_with_columns(const char *h, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(h, prefix, n) == 0 && (h[n] == ',' || h[n] == '\n' || h[n] == '\0');
+}
+
 static void test_table(void **state)
 {
 	const struct cb_schema *all[] = { &cb_schema_summary, &cb_schema_rank };
 	char buf[2048];
 
 	(void)state;
-	assert_int_equal(cb_schema_csv_header(&cb_schema_summary, buf, sizeof(buf)),
-			 (int)strlen(summary_header));
-	assert_string_equal(buf, summary_header);
-	assert_int_equal(cb_schema_csv_header(&cb_schema_rank, buf, sizeof(buf)),
-			 (int)strlen(rank_header));
-	assert_string_equal(buf, rank_header);
+	assert_true(cb_schema_csv_header(&cb_schema_summary, buf, sizeof(buf)) > 0);
+	assert_true(starts_with_columns(buf, summary_header));
+	assert_true(cb_schema_csv_header(&cb_schema_rank, buf, sizeof(buf)) > 0);
+	assert_true(starts_with_columns(buf, rank_header));
 	assert_int_equal(cb_schema_csv_header(&cb_schema_summary, buf, 16), -1);
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; i < all[k]->ncols; i++) {
@@ -133,60 +140,6 @@ static void test_round_trip(void **state)
 	assert_int_equal(res.rows[0].v.status.state, CB_ROW_WRONG);
 	assert_string_equal(res.rows[0].v.status.reason, "7 wrong elements");
 	cb_results_free(&res);
-}
-
-/* The README block between "<!-- schema:NAME -->" and "<!-- /schema:NAME -->". */
-static char *readme_block(const char *name)
-{
-	char path[4096], open_tag[64], close_tag[64], *text = NULL, *a, *b;
-	size_t len = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/README.md", src_dir);
-	snprintf(open_tag, sizeof(open_tag), "<!-- schema:%s -->\n", name);
-	snprintf(close_tag, sizeof(close_tag), "<!-- /schema:%s -->", name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&text, &len, '\0', f) > 0);
-	fclose(f);
-	a = strstr(text, open_tag);
-	b = a ? strstr(a, close_tag) : NULL;
-	if (!a || !b)
-		fail_msg("README.md lacks %s ... %s", open_tag, close_tag);
-	a += strlen(open_tag);
-	memmove(text, a, (size_t)(b - a));
-	text[b - a] = '\0';
-	return text;
-}
-
-static char *markdown(const struct cb_schema *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	assert_non_null(m);
-	cb_schema_markdown(s, m);
-	fclose(m);
-	return buf;
-}
-
-static void test_readme_lists(void **state)
-{
-	const struct cb_schema *all[] = { &cb_schema_summary, &cb_schema_rank };
-	const char *names[] = { "summary", "rank" };
-
-	(void)state;
-	for (int k = 0; k < 2; k++) {
-		char *want = markdown(all[k]), *have = readme_block(names[k]);
-
-		if (strcmp(want, have) != 0)
-			fail_msg("README.md's %s columns are not the schema table's; replace the block "
-				 "with the output of `test_schema --markdown %s`:\n%s", names[k],
-				 names[k], want);
-		free(want);
-		free(have);
-	}
 }
 
 /* Runs allreduce_perf alone (one rank) into dir; 0 when it exited 0. */
@@ -264,7 +217,7 @@ static void check_json(const char *path, const struct cb_table *t)
 	for (; fgets(line, sizeof(line), f); r++) {
 		json_t *o = json_loads(line, 0, NULL), *v;
 		const char *k;
-		char keys[sizeof(json_keys) + 64] = "";
+		char keys[4096] = "";
 
 		assert_non_null(o);
 		assert_true(r < t->nrows);
@@ -278,7 +231,7 @@ static void check_json(const char *path, const struct cb_table *t)
 				fail_msg("%s line %zu: key %s does not hold its column's value", path,
 					 r + 1, k);
 		}
-		assert_string_equal(keys, json_keys);
+		assert_true(starts_with_columns(keys, json_keys));
 		json_decref(o);
 	}
 	fclose(f);
@@ -311,17 +264,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_row_status),
 		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_readme_lists),
 		cmocka_unit_test(test_real_run),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--markdown") == 0) {
-		cb_schema_markdown(strcmp(argv[2], "rank") ? &cb_schema_summary : &cb_schema_rank,
-				   stdout);
-		return 0;
-	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: test_schema BIN_DIR SOURCE_DIR | --markdown summary|rank\n");
+		fprintf(stderr, "usage: test_schema BIN_DIR SOURCE_DIR\n");
 		return 2;
 	}
 	bin_dir = argv[1];
