@@ -61,7 +61,7 @@ static const struct cb_optdef table[] = {
 	{ "datatype", 'd', "TYPE", "float", "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double; comma list or all", .kind = CB_OPT_MASK, OFF(dtype_mask), .name = dtype_name, .count = CB_DTYPE_COUNT, .flags = AGREE },
 	{ "op", 'o', "OP", "sum", "sum prod min max avg; comma list or all", .kind = CB_OPT_MASK, OFF(op_mask), .name = op_name, .count = CB_OP_COUNT, .flags = AGREE },
 	{ "algo", 'a', "LIST", "", "comma list of algorithms (default: all on the backend)", .kind = CB_OPT_TEXT, OFF(algos), .flags = AGREE, .set = cb_set_algos },
-	{ "backend", 'B', "NAME", "host", "where buffers live: host or cuda", .kind = CB_OPT_TEXT, OFF(backend), .flags = AGREE, .set = cb_set_backend },
+	{ "backend", 'B', "NAME", "host", "where buffers live: a backend built into this binary (listed below)", .kind = CB_OPT_TEXT, OFF(backend), .flags = AGREE, .set = cb_set_backend },
 	{ "root", 'r', "RANK", "0", "root rank of ps", .kind = CB_OPT_INT, OFF(root), RANGE(0, 1 << 20), .flags = AGREE },
 	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", .kind = CB_OPT_INT, OFF(in_place), RANGE(0, 1), .flags = AGREE },
 	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", .kind = CB_OPT_DOUBLE, OFF(timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]", .flags = CB_OPT_LO_OPEN },
