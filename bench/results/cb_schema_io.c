@@ -1,10 +1,8 @@
-/* cb_schema: records to CSV and JSON and CSV fields back, each driven by
- * the column tables (contract in cb_schema.h). */
+/* cb_schema: records to CSV lines, JSON objects and README's lists, driven
+ * by the column tables (contract in cb_schema.h); fields back into records:
+ * cb_schema_parse.c. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cb_schema.h"
