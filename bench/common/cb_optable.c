@@ -101,7 +101,7 @@ void cb_optable_canonical(const struct cb_optdef *t, size_t n, const void *targe
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && k + 1 < len; i++) {
-		if (!(t[i].flags & CB_OPT_AGREE))
+		if (t[i].flags & CB_OPT_LOCAL)
 			continue;
 		snprintf(buf + k, len - k, "%s%s=", k ? ";" : "", t[i].lname);
 		k = strlen(buf);

@@ -1,6 +1,6 @@
 /* cb_optable: one option table per program. Each row is typed (what the
  * value is, where it goes, its bounds or names, whether every rank must give
- * the same), and that one row generates getopt_long's short and long option
+ * the same unless it is marked local), and that one row generates getopt_long's short and long option
  * strings, the default, the check of a value and its message, the usage line,
  * and the option's part of the canonical text that ranks compare before a run
  * (cb_optable_canonical): the table is the only place an option is spelled.
@@ -41,8 +41,10 @@ enum cb_opt_kind {
 	CB_OPT_SIZES,  /* struct cb_size_list (only with a setter of its own) */
 };
 
-/* Row flags. */
-#define CB_OPT_AGREE 1u   /* every rank must give the same value: part of the canonical text */
+/* Row flags. Every rank must give the same value of an option (it is part
+ * of the canonical text) unless its row says CB_OPT_LOCAL: a new option is
+ * checked across ranks unless it says otherwise. */
+#define CB_OPT_LOCAL 1u   /* each rank's own (output paths, the watchdog): not compared */
 #define CB_OPT_LIST 2u    /* TEXT: a comma list without empty entries */
 #define CB_OPT_LO_OPEN 4u /* DOUBLE: lo itself is refused */
 #define CB_OPT_HI_OPEN 8u /* DOUBLE: hi itself is refused */
@@ -86,7 +88,8 @@ struct cb_size_list {
 enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *target, int argc,
 				char **argv, char *err, size_t errlen);
 
-/* The canonical text of the CB_OPT_AGREE rows of target, in table order:
+/* The canonical text of the rows of target not marked CB_OPT_LOCAL, in
+ * table order:
  * "lname=value;lname=value;..." (sizes and integers in decimal, enums and
  * masks by name, lists comma-separated), truncated to len. Two ranks whose
  * texts are equal were given the same such options. */

@@ -2,8 +2,9 @@
  * (cb_optable.h) that generates getopt_long's strings, the --help text, the
  * checks of each value and the canonical text the pre-flight compares across
  * ranks. Names follow nccl-tests where one exists (-b -e -f -i -n -w -c -d
- * -o). A new option is one row in cb_options.c plus its field here; its
- * flag CB_OPT_AGREE (or not) says whether ranks must agree on it. */
+ * -o). A new option is one row in cb_options.c plus its field here; ranks
+ * must agree on it (the pre-flight compares it) unless its row says
+ * CB_OPT_LOCAL. */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H
 
@@ -80,8 +81,8 @@ void cb_options_free(struct cb_options *o);
 void cb_options_usage(FILE *f, const char *prog);
 
 /* Canonical one-line text of every option that must agree across ranks
- * ("minbytes=8;maxbytes=67108864;..."), generated from the table's
- * CB_OPT_AGREE rows, for the pre-flight check and the metadata. */
+ * ("minbytes=8;maxbytes=67108864;..."), generated from the table's rows
+ * not marked CB_OPT_LOCAL, for the pre-flight check and the metadata. */
 void cb_options_canonical(const struct cb_options *o, char *buf, size_t len);
 
 #endif
