@@ -269,12 +269,12 @@ overlay_plots() {
 		IFS=$'\t' read -r algos xmin xmax ymin ymax combo <"$info"
 		local reg=""
 		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
-		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
+		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts/plot"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
 			prefix=$(cb_gp_str "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_str "$reg");
 			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
 			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
-			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot_regress.gp" ||
+			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot/regress.gp" ||
 			{ note "warning: gnuplot failed for $n ranks"; continue; }
 		if [ ! -s "$plotdir/regress_np$n.png" ] || [ ! -s "$plotdir/regress_np$n.svg" ]; then
 			note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"

@@ -87,6 +87,22 @@ sweep_non_utf8)
 		iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || fail "$f is not valid UTF-8"
 	done
 	;;
+plot_traffic_algos)
+	# every algorithm whose traffic is measured is drawn, not only ps and ring: the reference
+	# run with its ring rows once more as "ring_b"; mpi's traffic is not measured: not drawn
+	cp -r "$src/results/reference" "$t/run"
+	for f in summary.csv ranks.csv; do
+		awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } { print }
+			NR > 1 && $c["algo"] == "ring" { $c["algo"] = "ring_b"; print }' \
+			"$src/results/reference/$f" >"$t/run/$f"
+	done
+	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	for a in ps ring ring_b; do
+		grep -q ">$a (total tx 896 MiB)<" "$t/fig/traffic_per_rank.svg" || fail "no $a bars in traffic_per_rank"
+		grep -q ">$a<" "$t/fig/imbalance_vs_ranks.svg" || fail "no $a line in imbalance_vs_ranks"
+	done
+	! grep -q ">mpi" "$t/fig/traffic_per_rank.svg" || fail "mpi (unmeasured traffic) drawn in traffic_per_rank"
+	;;
 plot_folders)
 	sweep -n 1 -b 8 -e 64 -f 8 -i 2 -w 0 -a ring,copy -o "$t/run"
 	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
