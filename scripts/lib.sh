@@ -5,7 +5,9 @@
 #    an explicit one is claimed by creating a file in it with O_EXCL, and one
 #    that already holds files is refused unless the caller overwrites;
 #  - text for JSON and for plot titles under the rule of bench/cb_text.h: a
-#    byte that is not part of valid UTF-8 becomes the four characters \xHH.
+#    byte that is not part of valid UTF-8 becomes the four characters \xHH;
+#  - sweep.sh's option letters and their long names (regress.sh passes
+#    sweep options on and reads them from a baseline's regress.conf).
 # Functions print their errors on stderr prefixed with $PROG and return 2.
 
 # cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
@@ -79,4 +81,39 @@ cb_claim_dir() {
 		echo "$PROG: $dir was taken by another run at the same time: give another folder" >&2
 		return 2
 	fi
+}
+
+# cb_sweep_long OPTION: sweep.sh's long name for OPTION. Its letters mean what
+# they mean to allreduce_perf (-b -e -f -a -B -R -w -c); the deprecated -n
+# (rank counts), -i (iterations) and -o (run folder) map to --ranks, --iters
+# and --out. Anything else is printed unchanged.
+cb_sweep_long() {
+	case $1 in
+	-b) echo --minbytes ;;
+	-e) echo --maxbytes ;;
+	-f) echo --stepfactor ;;
+	-a) echo --algo ;;
+	-B) echo --backend ;;
+	-R) echo --repeat ;;
+	-w) echo --warmup_iters ;;
+	-c) echo --check ;;
+	-h) echo --help ;;
+	-n) echo --ranks ;;
+	-i) echo --iters ;;
+	-o) echo --out ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+
+# cb_sweep_deprecated LETTER: the note on stderr for sweep.sh's old -n, -i, -o
+# (they meant other things than allreduce_perf's -n, -i and -o).
+cb_sweep_deprecated() {
+	local what
+	case $1 in
+	-n) what="rank counts; to allreduce_perf -n is the iteration count" ;;
+	-i) what="iterations; to allreduce_perf -i is the size step" ;;
+	-o) what="run folder; to allreduce_perf -o is the reduction op" ;;
+	*) return 0 ;;
+	esac
+	echo "$PROG: note: $1 ($what) is deprecated: use $(cb_sweep_long "$1")" >&2
 }
