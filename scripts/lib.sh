@@ -7,7 +7,9 @@
 #  - text for JSON and for plot titles under the rule of bench/cb_text.h: a
 #    byte that is not part of valid UTF-8 becomes the four characters \xHH;
 #  - sweep.sh's option letters and their long names (regress.sh passes
-#    sweep options on and reads them from a baseline's regress.conf).
+#    sweep options on and reads them from a baseline's regress.conf);
+#  - how much of the CPUs other work took while a command ran (regress.sh's
+#    contention warning, test.sh's report).
 # Functions print their errors on stderr prefixed with $PROG and return 2.
 
 # cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
@@ -116,4 +118,32 @@ cb_sweep_deprecated() {
 	*) return 0 ;;
 	esac
 	echo "$PROG: note: $1 ($what) is deprecated: use $(cb_sweep_long "$1")" >&2
+}
+
+# cb_busy_seconds: the CPU seconds the whole machine has spent busy (user,
+# nice, system, irq, softirq, and steal: time the hypervisor gave to other
+# guests), from /proc/stat; 0 where there is none.
+cb_busy_seconds() {
+	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
+		/proc/stat 2>/dev/null || echo 0
+}
+
+# cb_children_cpu FILE: sets cb_cpu to the CPU seconds (user + system) of this
+# shell's finished children. Call it in this shell, never in a pipe or $(...):
+# a subshell has no children of its own. FILE: a scratch file.
+cb_children_cpu() {
+	times >"$1"
+	# shellcheck disable=SC2034 # the caller reads it
+	cb_cpu=$(tail -n 1 "$1" |
+		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')
+}
+
+# cb_other_share BUSY0 BUSY1 OWN0 OWN1 WALL: the percent (0-100, rounded) of
+# the CPUs (nproc) that other work used during WALL seconds: the machine's
+# busy seconds (cb_busy_seconds) minus our own (cb_children_cpu), over WALL x
+# CPUs.
+cb_other_share() {
+	awk -v c="$(nproc)" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v wall="$5" 'BEGIN {
+		share = wall > 0 ? ((b1 - b0) - (o1 - o0)) / (wall * c) : 0
+		printf "%.0f\n", (share > 0 ? 100 * share : 0) }'
 }

@@ -227,34 +227,18 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# CPU seconds the whole machine spent busy (user, nice, system, irq, softirq,
-# and steal: time the hypervisor gave to other guests), from /proc/stat.
-busy_seconds() {
-	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
-		/proc/stat 2>/dev/null || echo 0
-}
-# own_seconds VAR: sets VAR to the CPU seconds of this script's finished
-# children (the sweep: mpirun and the ranks). `times` runs in this shell,
-# never in a pipe or $(...): a subshell has no children of its own.
-own_seconds() {
-	times >"$tmp/times"
-	printf -v "$1" '%s' "$(tail -n 1 "$tmp/times" |
-		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')"
-}
 # warn_contention CPU0 CPU1 OWN0 OWN1 T0 T1: a sweep that shared the CPUs
 # measured the other work too; say how much of the machine that work took.
 warn_contention() {
-	awk -v c="$(($(nproc)))" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v t0="$5" -v t1="$6" 'BEGIN {
-		wall = t1 - t0; other = (b1 - b0) - (o1 - o0)
-		share = wall > 0 ? other / (wall * c) : 0
-		if (share > 0.10) {
-			printf "regress.sh: warning: other work (other processes, or the hypervisor'"'"'s steal time) " \
-			       "used %.0f%% of the %d CPUs during the sweep: its numbers measure that contention too; " \
-			       "a drop may not be a regression (rerun on a quiet machine)\n", 100 * share, c > "/dev/stderr"
-		} else {
-			printf "regress.sh: other work used %.0f%% of the CPUs during the sweep\n", 100 * (share > 0 ? share : 0) > "/dev/stderr"
-		}
-	}'
+	local share
+	share=$(cb_other_share "$1" "$2" "$3" "$4" "$(awk -v a="$5" -v b="$6" 'BEGIN { print b - a }')")
+	if [ "$share" -gt 10 ]; then
+		note "warning: other work (other processes, or the hypervisor's steal time) used $share% of" \
+			"the $(nproc) CPUs during the sweep: its numbers measure that contention too; a drop may" \
+			"not be a regression (rerun on a quiet machine)"
+	else
+		note "other work used $share% of the CPUs during the sweep"
+	fi
 }
 
 # the run: a finished folder, or a new sweep
@@ -267,9 +251,9 @@ else
 	over=()
 	[ $overwrite = 0 ] || over=(--overwrite)
 	note "sweep: --ranks \"$ranks\" ${sweep_args[*]} --backend $backend --out $outdir"
-	own0=0 own1=0
-	own_seconds own0
-	cpu0=$(busy_seconds) t0=$(date +%s.%N)
+	cb_children_cpu "$tmp/times"
+	own0=$cb_cpu
+	cpu0=$(cb_busy_seconds) t0=$(date +%s.%N)
 	# ours after the sweep options, before allreduce_perf's (after a --)
 	pre=() post=()
 	for ((i = 0; i < ${#sweep_args[@]}; i++)); do
@@ -279,8 +263,9 @@ else
 	CB_BIN=$bin "$root/scripts/sweep.sh" --ranks "$ranks" "${pre[@]}" --backend "$backend" \
 		--out "$outdir" "${over[@]}" "${post[@]}" >/dev/null || sweep_status=$?
 	[ $sweep_status != 2 ] || die "the sweep did not start (see above)"
-	cpu1=$(busy_seconds) t1=$(date +%s.%N)
-	own_seconds own1
+	cpu1=$(cb_busy_seconds) t1=$(date +%s.%N)
+	cb_children_cpu "$tmp/times"
+	own1=$cb_cpu
 	warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
 	run_dir=$(cd "$outdir" && pwd)
 	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"

@@ -8,8 +8,9 @@
 #   scripts/test.sh --full   the full matrix (CI): the default run, then the
 #                            labels it leaves out (FULL_LABELS), then the
 #                            further builds and their tests (FULL_BUILDS)
-# --quick is the default's old name. Each step says its wall and CPU time and
-# the load average, so a slow run on a shared machine can be told apart.
+# --quick is the default's old name. Each step says its wall and CPU time, the
+# load average and how much of the CPUs other work took meanwhile, so a slow
+# run on a shared machine can be told apart.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -46,7 +47,10 @@ case ${1:-} in
 *) echo "test.sh: unknown option '$1' (--full, --help)" >&2; exit 2 ;;
 esac
 
+# shellcheck disable=SC2034 # lib.sh's messages name it
+PROG=test.sh
 . scripts/deps.sh
+. scripts/lib.sh
 packages=$CB_DEB_TEST_PACKAGES
 [ $full = 0 ] || packages="$packages $CB_DEB_FULL_PACKAGES"
 # shellcheck disable=SC2086 # package lists
@@ -60,31 +64,35 @@ ctest_jobs=$((jobs * 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# cpu_now: sets cpu to the CPU seconds (user + system) of this shell's
-# finished children; `times` runs in this shell, never in $(...) (a subshell
-# has no children of its own).
-cpu_now() {
-	times >"$tmp/times"
-	cpu=$(tail -n 1 "$tmp/times" |
-		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')
-}
-# since T0 C0: sets took to the wall seconds since $SECONDS was T0 and the CPU
-# seconds since cpu was C0 (in this shell too)
-since() {
-	cpu_now
-	took="$((SECONDS - $1)) s wall, $(awk -v a="$2" -v b="$cpu" 'BEGIN { printf "%.0f", b - a }') s CPU"
-}
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-# step NAME COMMAND...: runs COMMAND, then says its wall and CPU time
+# mark: sets mark to "wall own-CPU machine-busy" seconds now (in this shell:
+# cb_children_cpu must not run in a subshell)
+mark() {
+	cb_children_cpu "$tmp/times"
+	# shellcheck disable=SC2154 # cb_children_cpu (lib.sh) sets cb_cpu
+	mark="$SECONDS $cb_cpu $(cb_busy_seconds)"
+}
+# since MARK: sets took to what happened since MARK: wall and CPU seconds, the
+# share of the CPUs other work used, the load average now
+since() {
+	local t0 c0 b0 t1 c1 b1
+	read -r t0 c0 b0 <<<"$1"
+	mark
+	read -r t1 c1 b1 <<<"$mark"
+	took="$((t1 - t0)) s wall, $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.0f", b - a }') s CPU;"
+	took+=" other work used $(cb_other_share "$b0" "$b1" "$c0" "$c1" "$((t1 - t0))")% of the $jobs CPUs"
+	took+=" meanwhile; load average $(load)"
+}
+# step NAME COMMAND...: runs COMMAND, then says what it took
 step() {
-	local name=$1 t0=$SECONDS c0
+	local name=$1 m0
 	shift
-	cpu_now
-	c0=$cpu
+	mark
+	m0=$mark
 	echo "== test.sh: $name (load average $(load))" >&2
-	"$@" || { echo "== test.sh: $name FAILED after $((SECONDS - t0)) s (see above)" >&2; exit 1; }
-	since "$t0" "$c0"
-	echo "== test.sh: $name: $took (load average $(load))" >&2
+	"$@" || { echo "== test.sh: $name FAILED after $((SECONDS - ${m0%% *})) s (see above)" >&2; exit 1; }
+	since "$m0"
+	echo "== test.sh: $name: $took" >&2
 }
 build() {
 	local dir=$1
@@ -99,9 +107,8 @@ run_ctest() {
 }
 labels_re() { local IFS='|'; echo "^($*)\$"; }
 
-t_start=$SECONDS
-cpu_now
-c_start=$cpu
+mark
+m_start=$mark
 fuzz=OFF
 [ $full = 0 ] || fuzz=ON
 step "build" build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=$fuzz
@@ -112,6 +119,5 @@ if [ $full = 1 ]; then
 		step "full: $b" "full_$b"
 	done
 fi
-since "$t_start" "$c_start"
-echo "collbench: all tests passed ($([ $full = 1 ] && echo "--full" || echo "default run"): $took;" \
-	"load average now $(load))"
+since "$m_start"
+echo "collbench: all tests passed ($([ $full = 1 ] && echo "--full" || echo "default run"): $took)"
