@@ -43,7 +43,7 @@ full=0
 case ${1:-} in
 --full) full=1 ;;
 "" | --quick) ;;
--h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
 *) echo "test.sh: unknown option '$1' (--full, --help)" >&2; exit 2 ;;
 esac
 
