@@ -30,18 +30,14 @@ END {
 			best = copies[n]; copy_any = n
 		}
 	nn = split(keys_sorted(seen_n), ns, " ")
-	nalgo = split(algo_list(0), algos, " ")
+	algos = algo_list(0)
 	for (i = 1; i <= nn; i++) busbw_np(ns[i])
 }
-function busbw_np(n,    k, j, list, roof_n, roofpts, s, prefix) {
+function busbw_np(n,    k, j, list, l, roof_n, roofpts, prefix) {
 	prefix = dir "/busbw_np" n
-	list = ""; k = 0
-	for (j = 1; j <= nalgo; j++) {
-		s = n SUBSEP algos[j]
-		if (!lib_pts[s]) continue
-		write_pts(s, prefix "." ++k ".dat"); span(s)
-		list = list " " algos[j]
-	}
+	list = write_algos(algos, n SUBSEP, prefix)
+	k = split(list, l, " ")
+	for (j = 1; j <= k; j++) span(n SUBSEP l[j])
 	roof_n = (n in copies) ? n : copy_any
 	roofpts = roof_n != "" ? write_pts("copy" SUBSEP roof_n, prefix ".copy.dat") : 0
 	if (roofpts) span("copy" SUBSEP roof_n)
@@ -51,7 +47,7 @@ function busbw_np(n,    k, j, list, roof_n, roofpts, s, prefix) {
 		                      " their times are in time_vs_ranks)"
 		return
 	}
-	printf "plot\037%s\037%s\037%s\037%d\037%.0f\037%.0f\037%g\n", n, substr(list, 2), roof_n,
+	printf "plot\037%s\037%s\037%s\037%d\037%.0f\037%.0f\037%g\n", n, list, roof_n,
 	       roofpts, xmin, xmax, ymax
 	xmin = xmax = ymax = ""
 }

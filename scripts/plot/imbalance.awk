@@ -8,27 +8,12 @@
 
 BEGIN { FS = "\t"; OFS = "\037" }   # lines for plot.sh: fields apart by US
 NR == 1 { tsv_header(); next }
-{
-	see_algo(get("algo"))
-	if (get("imbalance") == "") next
-	by = get("bytes") + 0
-	if (is == "" || by > is) is = by
-	v[NR] = get("imbalance"); a[NR] = get("algo"); n[NR] = get("nranks"); b[NR] = by
-}
+{ see_algo(get("algo")); vs_ranks_row(get("imbalance")) }
 END {
-	if (is == "") {
+	if (lib_big == "") {
 		print "skip", "no rows with a measured imbalance (needs traffic counted, n > 1 and bytes > 0)"
 		exit 0
 	}
-	for (r in v)
-		if (b[r] == is) {
-			add_pt(a[r], n[r], v[r])
-			if (v[r] + 0 > ymax) ymax = v[r] + 0
-			ranks[n[r]] = 1
-		}
-	na = split(algo_list(0), algos, " ")
-	k = 0; list = ""
-	for (i = 1; i <= na; i++)
-		if (write_pts(algos[i], dir "/imb." (k + 1) ".dat")) { k++; list = list " " algos[i] }
-	print "plot", hbytes(is), substr(list, 2), keys_sorted(ranks), ymax + 0
+	vs_ranks_points(0)
+	print "plot", hbytes(lib_big), write_algos(algo_list(0), "", dir "/imb"), ranks, vmax + 0
 }

@@ -18,7 +18,16 @@
 #   add_pt(s, x, y)       add the point (x, y) to the series named s
 #   write_pts(s, file)    write series s as "x<TAB>y" lines sorted by x into file; returns the
 #                         number of points (0: no file written)
+#   write_algos(list, key, prefix)  the series key a of each algorithm a of list (space-
+#                         separated) that has points, into prefix.1.dat, prefix.2.dat, ... in
+#                         that order; returns the algorithms written, space-separated
 #   keys_sorted(set)      the keys of the array set (numbers), space-separated, ascending
+# Figures of a value vs rank count at the largest message size that has the value:
+#   vs_ranks_row(v)       call for every row, v its value (empty: none); lib_big is the largest
+#                         size seen with a value (empty: none)
+#   vs_ranks_points(pos)  the rows at lib_big as points (nranks, v) of their algorithm's series
+#                         (only v > 0 when pos is 1); sets vmin and vmax (their range) and
+#                         ranks (their rank counts, ascending); returns the number of points
 
 function csv_split(line, f,    n, i, c, fld, inq, len) {
 	sub(/\r$/, "", line)
@@ -125,4 +134,33 @@ function keys_sorted(set,    k, n, j, l, out) {
 	out = ""
 	for (j = 1; j <= n; j++) out = out " " l[j]
 	return substr(out, 2)
+}
+
+function write_algos(list, key, prefix,    n, i, l, k, out) {
+	n = split(list, l, " "); k = 0; out = ""
+	for (i = 1; i <= n; i++)
+		if (write_pts(key l[i], prefix "." (k + 1) ".dat")) { k++; out = out " " l[i] }
+	return substr(out, 2)
+}
+
+function vs_ranks_row(v,    by) {
+	if (v == "") return
+	by = get("bytes") + 0
+	if (lib_big == "" || by > lib_big) lib_big = by
+	lib_nv++
+	lib_v[lib_nv] = v; lib_a[lib_nv] = get("algo"); lib_r[lib_nv] = get("nranks"); lib_b[lib_nv] = by
+}
+
+function vs_ranks_points(pos,    i, v, set, np) {
+	vmin = vmax = ""; np = 0
+	for (i = 1; i <= lib_nv; i++) {
+		v = lib_v[i] + 0
+		if (lib_b[i] != lib_big || (pos && v <= 0)) continue
+		add_pt(lib_a[i], lib_r[i], lib_v[i]); np++
+		if (vmin == "" || v < vmin) vmin = v
+		if (vmax == "" || v > vmax) vmax = v
+		set[lib_r[i]] = 1
+	}
+	ranks = keys_sorted(set)
+	return np
 }
