@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the MPI integration tests (sourced by tests/*.sh).
 # BIN: the build's bin directory (ctest passes it as $1 of each test).
 set -u

@@ -1,13 +1,14 @@
-# plot_traffic.gp - tx+rx bytes of each rank for ps and ring (figure traffic_per_rank).
+# traffic.gp - tx+rx bytes of each rank, per algorithm with measured traffic (figure
+# traffic_per_rank).
 # Called by plot.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): rank <TAB> tx+rx bytes
-#   algos     space-separated algorithm names (ps, ring)
-#   lab1, lab2  key text of algorithm 1 and 2, e.g. "ps (total tx 896 MiB)"
+#   algos     space-separated algorithm names (e.g. ps ring)
+#   lab1, lab2, ...  key text of algorithm 1, 2, ..., e.g. "ps (total tx 896 MiB)"
 #   nranks    rank count                      unit, div  y unit name and its size in bytes
 #   ymax      tallest bar (bytes)
 #   ttl, sub, runid  title, its second line, run label
-load gpdir.'/plot_common.gp'
+load gpdir.'/common.gp'
 
 set title ttl."\n".sub
 set xlabel "rank"
@@ -15,10 +16,10 @@ set ylabel sprintf("tx + rx per rank (%s)", unit)
 set yrange [0 : ymax / div * 1.3]     # bars from 0; head room above the tallest bar for the key
 set format y "%g"
 
-# Bars side by side around each rank: width w each, centred on rank + offset.
+# Bars side by side around each rank: width w each (0.8 of a rank in all), centred on rank + offset.
 nalg = words(algos)
-w = nalg > 1 ? 0.4 : 0.6
-off(i) = nalg > 1 ? (i - 1.5) * w : 0
+w = nalg > 1 ? 0.8 / nalg : 0.6
+off(i) = (i - (nalg + 1) / 2.0) * w
 set boxwidth w absolute
 if (nranks <= 24) {
     set style fill solid 0.85 border lc rgb "#333333"
@@ -32,7 +33,7 @@ if (nranks > 16) { set xtics int(ceil(nranks / 16.0)) }
 set grid noxtics ytics
 set key top right Left reverse width 1
 
-lab(i) = i == 1 ? lab1 : lab2
+lab(i) = value(sprintf("lab%d", i))
 set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'

@@ -1,12 +1,12 @@
-# plot_imbalance.gp - traffic imbalance vs rank count for ps and ring (figure imbalance_vs_ranks).
+# imbalance.gp - traffic imbalance vs rank count (figure imbalance_vs_ranks).
 # imbalance = max over ranks of (tx+rx) / mean over ranks of (tx+rx); 1 = perfectly even.
 # Called by plot.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): nranks <TAB> imbalance
-#   algos     space-separated algorithm names (ps, ring)
+#   algos     space-separated algorithm names (those with a measured imbalance: ps, ring)
 #   ranks     space-separated rank counts present (the x tics)
 #   ymax      largest imbalance               ttl, sub, runid  title, its second line, run label
-load gpdir.'/plot_common.gp'
+load gpdir.'/common.gp'
 
 set title ttl."\n".sub
 set xlabel "rank count n"

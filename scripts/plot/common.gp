@@ -1,4 +1,4 @@
-# plot_common.gp - look shared by the collbench figures; loaded by plot_*.gp.
+# common.gp - look shared by the collbench figures; loaded by the other *.gp here.
 # Defines: PNG and SVG (terminal macros, 1000x650, white background), hsize(bytes) (a power of
 # 1024 as a tic label), algo_color(name) and algo_pt(name) (one look per algorithm everywhere).
 # Strings are UTF-8 and go to cairo/svg untouched (no "set encoding": it warns in the C locale).

@@ -1,11 +1,11 @@
-# plot_time.gp - time per allreduce vs rank count at one message size (figure time_vs_ranks).
+# time.gp - time per allreduce vs rank count at one message size (figure time_vs_ranks).
 # Called by plot.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): nranks <TAB> time_us
 #   algos     space-separated algorithm names ("copy" is drawn dashed, as a reference)
 #   ranks     space-separated rank counts present (the x tics)
 #   tmin, tmax  smallest/largest time (us)    ttl, sub, runid  title, its second line, run label
-load gpdir.'/plot_common.gp'
+load gpdir.'/common.gp'
 
 set title ttl."\n".sub
 set xlabel "rank count n"

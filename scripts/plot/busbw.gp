@@ -1,4 +1,4 @@
-# plot_busbw.gp - bus bandwidth vs message size for one rank count (figure busbw_np<N>).
+# busbw.gp - bus bandwidth vs message size for one rank count (figure busbw_np<N>).
 # Called by plot.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): bytes <TAB> busbw_GBps
@@ -7,7 +7,7 @@
 #   roofpts   points of the roofline (1: drawn as a point)
 #   ymax      largest y value (0: all zero)
 #   nranks    rank count                      ttl, sub, runid  title, its second line, run label
-load gpdir.'/plot_common.gp'
+load gpdir.'/common.gp'
 
 set title ttl."\n".sub.(nranks == 1 ? " (busbw = algbw x 2(n-1)/n is 0 for n = 1)" : "")
 set xlabel "message size per rank (bytes)"

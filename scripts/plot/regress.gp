@@ -1,4 +1,4 @@
-# plot_regress.gp - baseline (dashed) vs current (solid) bandwidth vs message size, one line pair
+# regress.gp - baseline (dashed) vs current (solid) bandwidth vs message size, one line pair
 # per algorithm, for one rank count (figure regress_np<N>); rows judged a regression circled.
 # Called by regress.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
@@ -8,7 +8,7 @@
 #   xmin, xmax  smallest/largest message size (bytes)   ymin, ymax  smallest/largest value
 #   ttl, sub, runid  title, its second line, run label
 #   nranks    rank count
-load gpdir.'/plot_common.gp'
+load gpdir.'/common.gp'
 
 set title ttl."\n".sub
 set xlabel "message size per rank (bytes)"
