@@ -21,7 +21,9 @@ cd "$root"
 # fuzz:    the reader's fuzz target, CB_FUZZ_SECONDS (60 s), clang + libFuzzer
 # count1m: the MPI integration tests again with 1048573 elements in the host
 #          backend's own slices (the default run has one of them)
-FULL_LABELS=(large fuzz count1m)
+# multihost: the multi-host test bed (tests/multihost/README.md): as root,
+#          several "hosts" on this machine; skipped elsewhere
+FULL_LABELS=(large fuzz count1m multihost)
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
 FULL_BUILDS=(host_only sanitizer)
