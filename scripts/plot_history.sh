@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # plot_history.sh - the trend of a metric over time from the history database, with its change
-# points, as PNG and SVG (gnuplot, plot_history.gp): collbench-history trend --format tsv with
-# the same selection options, one colour per series.
+# points, as PNG and SVG: collbench-history trend --format tsv with the same selection options,
+# then the figure's two steps in scripts/plot/ as for plot.sh's figures: history.awk picks the
+# data (one block per series), history.gp draws it (common.gp's look), one colour per series.
 set -euo pipefail
 export LC_ALL=C
 
@@ -51,21 +52,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin/collbench-history" trend --format tsv "${args[@]}" >"$tmp/trend.tsv" || exit 2
 
-# one block per series (two blank lines between): gnuplot's "index"
-awk -F'\t' '/^#/ { next } { if (NR > 1 && $1 != last) printf "\n\n"; last = $1
-	print $2 "\t" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }' "$tmp/trend.tsv" >"$tmp/data.tsv"
-machine=$(awk -F'\t' '$1 == "# machine" { print $2; exit }' "$tmp/trend.tsv")
-titles="" n=0 metric=""
-while IFS=$'\t' read -r _ name m; do
-	n=$((n + 1))
-	metric=$m
-	titles="$titles \"$(cb_text "$name" | tr -d '"')\""
-done < <(grep '^# series ' "$tmp/trend.tsv")
-((n > 0)) || die "no series to plot"
+# what history.awk says: plot US n US metric US machine US names (tab-separated), or skip US why
+awk -v dir="$tmp" -f "$SCRIPT_DIR/plot/history.awk" "$tmp/trend.tsv" >"$tmp/info" ||
+	die "history.awk failed"
+IFS=$'\037' read -r verdict n metric machine names <"$tmp/info" || true
+[ "$verdict" = plot ] || die "${n:-no series to plot}"
 ((n <= MAX_SERIES)) || die "$n series selected: at most $MAX_SERIES in one figure (narrow with -a, -n, -b)"
+titles=""
+while IFS= read -r name; do
+	titles="$titles \"$(cb_text "$name" | tr -d '"')\""
+done < <(tr '\t' '\n' <<<"$names")
 [ -n "$title" ] || title="collbench history: $metric over time"
 mkdir -p "$(dirname "$outbase")"
 sub="machine: $machine"
-gnuplot -e "gpdir=$(cb_gp_str "$SCRIPT_DIR"); outbase=$(cb_gp_str "$outbase"); datafile=$(cb_gp_str "$tmp/data.tsv"); titles=$(cb_gp_str "$titles"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
-	"$SCRIPT_DIR/plot_history.gp"
+gnuplot -e "gpdir=$(cb_gp_str "$SCRIPT_DIR/plot"); outbase=$(cb_gp_str "$outbase"); datafile=$(cb_gp_str "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
+	"$SCRIPT_DIR/plot/history.gp"
 printf '%s\n' "$outbase.png" "$outbase.svg"

@@ -34,7 +34,7 @@ enum cb_status cb_hist_changes(const struct cb_hist_series *s, const struct cb_c
 		c->cp = cps[i];
 		c->change = cps[i].mean_before != 0 ?
 			    (cps[i].mean_after - cps[i].mean_before) / cps[i].mean_before : 0;
-		c->dir = up == cb_hist_higher_is_better(s->metric) ? CB_HIST_IMPROVEMENT :
+		c->dir = up == cb_metric_higher_is_better(s->metric) ? CB_HIST_IMPROVEMENT :
 								     CB_HIST_REGRESSION;
 		c->at = &s->pts[cps[i].index];
 		c->prev = &s->pts[cps[i].index - 1];

@@ -3,244 +3,99 @@
 #define _GNU_SOURCE
 #include "cb_hist_cli.h"
 
-#include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_optable.h"
-#include "cb_options.h"
 
 #define PROG "collbench-history"
-#define CLI(t) ((struct cb_hist_cli *)(t))
 
-static enum cb_status copy_text(char *dst, size_t cap, const char *v)
+/* ENUM rows store through an int */
+_Static_assert(sizeof(enum cb_metric) == sizeof(int), "enum cb_metric is int-sized");
+_Static_assert(sizeof(enum cb_stat) == sizeof(int), "enum cb_stat is int-sized");
+_Static_assert(sizeof(enum cb_hist_fmt) == sizeof(int), "enum cb_hist_fmt is int-sized");
+
+static const char *metric_name(int i)
 {
-	if (strlen(v) >= cap)
-		return CB_ERR_ARG;
-	strcpy(dst, v);
-	return CB_OK;
+	return cb_metric_name((enum cb_metric)i);
 }
 
-/* A setter that copies the value into a text field (and points the filter
- * at it where there is one). */
-#define TEXT_SETTER(fn, field, filter_field)                                             \
-	static enum cb_status fn(void *t, const char *v, char *e, size_t n)             \
-	{                                                                                \
-		(void)e, (void)n;                                                        \
-		if (copy_text(CLI(t)->field, sizeof(CLI(t)->field), v) != CB_OK || !*v) \
-			return CB_ERR_ARG;                                               \
-		filter_field;                                                            \
-		return CB_OK;                                                            \
-	}
-TEXT_SETTER(set_db, db, (void)0)
-TEXT_SETTER(set_label, label, (void)0)
-TEXT_SETTER(set_machine, machine, CLI(t)->has_machine = 1)
-TEXT_SETTER(set_backend, backend, CLI(t)->filter.backend = CLI(t)->backend)
-TEXT_SETTER(set_dtype, dtype, CLI(t)->filter.dtype = CLI(t)->dtype)
-TEXT_SETTER(set_op, op, CLI(t)->filter.op = CLI(t)->op)
-TEXT_SETTER(set_transport, transport, CLI(t)->filter.transport = CLI(t)->transport)
-
-static enum cb_status set_algo(void *t, const char *v, char *e, size_t n)
+static const char *stat_name(int i)
 {
-	if (cb_list_has_empty(v)) {
-		snprintf(e, n, "--algo: '%s' has an empty entry", v);
-		return CB_ERR_ARG;
-	}
-	if (copy_text(CLI(t)->algos, sizeof(CLI(t)->algos), v) != CB_OK)
-		return CB_ERR_ARG;
-	CLI(t)->filter.algos = CLI(t)->algos;
-	return CB_OK;
+	return cb_stat_name((enum cb_stat)i);
 }
 
-/* A whole number in [lo, hi]. */
-static int parse_int(const char *v, long lo, long hi, long *out)
+static const char *format_name(int i)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtol(v, &end, 10);
-	return errno || end == v || *end || *out < lo || *out > hi ? -1 : 0;
-}
-
-static enum cb_status set_nranks(void *t, const char *v, char *e, size_t n)
-{
-	long x;
-
-	(void)e, (void)n;
-	if (parse_int(v, 1, 1 << 24, &x))
-		return CB_ERR_ARG;
-	CLI(t)->filter.nranks = (int)x;
-	return CB_OK;
-}
-
-static enum cb_status set_in_place(void *t, const char *v, char *e, size_t n)
-{
-	long x;
-
-	(void)e, (void)n;
-	if (parse_int(v, 0, 1, &x))
-		return CB_ERR_ARG;
-	CLI(t)->filter.in_place = (int)x;
-	return CB_OK;
-}
-
-static enum cb_status set_bytes(void *t, const char *v, char *e, size_t n)
-{
-	size_t b;
-
-	(void)e, (void)n;
-	if (cb_parse_size(v, &b) != 0)
-		return CB_ERR_ARG;
-	CLI(t)->filter.bytes = (long long)b;
-	return CB_OK;
-}
-
-static enum cb_status set_min_bytes(void *t, const char *v, char *e, size_t n)
-{
-	size_t b;
-
-	(void)e, (void)n;
-	if (cb_parse_size(v, &b) != 0)
-		return CB_ERR_ARG;
-	CLI(t)->filter.min_bytes = b;
-	return CB_OK;
-}
-
-/* v is one of names[0..k-1]: *out = its index. */
-static enum cb_status pick(const char *v, const char *const *names, int k, int *out)
-{
-	for (int i = 0; i < k; i++)
-		if (strcmp(v, names[i]) == 0) {
-			*out = i;
-			return CB_OK;
-		}
-	return CB_ERR_ARG;
-}
-
-static enum cb_status set_metric(void *t, const char *v, char *e, size_t n)
-{
-	static const char *const names[] = { "busbw", "algbw", "time" };
-	int i;
-
-	(void)e, (void)n;
-	if (pick(v, names, 3, &i) != CB_OK)
-		return CB_ERR_ARG;
-	CLI(t)->metric = (enum cb_hist_metric)i;
-	return CB_OK;
-}
-
-static enum cb_status set_stat(void *t, const char *v, char *e, size_t n)
-{
-	static const char *const names[] = { "median", "mean" };
-	int i;
-
-	(void)e, (void)n;
-	if (pick(v, names, 2, &i) != CB_OK)
-		return CB_ERR_ARG;
-	CLI(t)->stat = (enum cb_hist_stat)i;
-	return CB_OK;
-}
-
-static enum cb_status set_format(void *t, const char *v, char *e, size_t n)
-{
-	static const char *const names[] = { "table", "csv", "markdown", "tsv" };
-	int i;
-
-	(void)e, (void)n;
-	if (pick(v, names, 4, &i) != CB_OK)
-		return CB_ERR_ARG;
-	CLI(t)->fmt = (enum cb_hist_fmt)i;
-	return CB_OK;
-}
-
-static enum cb_status set_pvalue(void *t, const char *v, char *e, size_t n)
-{
-	char *end;
-	double p;
-
-	(void)e, (void)n;
-	errno = 0;
-	p = strtod(v, &end);
-	if (errno || end == v || *end || !(p > 0 && p < 1))
-		return CB_ERR_ARG;
-	CLI(t)->cpd.max_pvalue = p;
-	return CB_OK;
-}
-
-static enum cb_status set_window(void *t, const char *v, char *e, size_t n)
-{
-	long x;
-
-	(void)e, (void)n;
-	if (parse_int(v, 4, 100000, &x))
-		return CB_ERR_ARG;
-	CLI(t)->cpd.window = (size_t)x;
-	return CB_OK;
-}
-
-static enum cb_status set_min_change(void *t, const char *v, char *e, size_t n)
-{
-	char *end;
-	double pct;
-
-	(void)e, (void)n;
-	errno = 0;
-	pct = strtod(v, &end);
-	if (errno || end == v || *end || !(pct >= 0 && pct < 1000))
-		return CB_ERR_ARG;
-	CLI(t)->cpd.min_magnitude = pct / 100;
-	return CB_OK;
-}
-
-static enum cb_status set_recent(void *t, const char *v, char *e, size_t n)
-{
-	long x;
-
-	(void)e, (void)n;
-	if (parse_int(v, 0, 1L << 30, &x))
-		return CB_ERR_ARG;
-	CLI(t)->recent = (size_t)x;
-	return CB_OK;
-}
-
-static enum cb_status set_help(void *t, const char *v, char *e, size_t n)
-{
-	(void)v, (void)e, (void)n;
-	CLI(t)->help = 1;
-	return CB_OK;
+	return cb_hist_fmt_name((enum cb_hist_fmt)i);
 }
 
 #include "cb_hist_cli_tables.h"
 
+/* The filter and the search options from the parsed fields. */
+static void derive(struct cb_hist_cli *c)
+{
+	struct cb_hist_filter *f = &c->filter;
+
+	f->backend = c->backend[0] ? c->backend : NULL;
+	f->algos = c->algos[0] ? c->algos : NULL;
+	f->dtype = c->dtype[0] ? c->dtype : NULL;
+	f->op = c->op[0] ? c->op : NULL;
+	f->transport = c->transport[0] ? c->transport : NULL;
+	f->nranks = c->nranks;
+	f->in_place = c->in_place;
+	f->bytes = c->bytes == SIZE_MAX ? -1 : (long long)c->bytes;
+	f->min_bytes = c->min_bytes;
+	c->cpd.max_pvalue = c->pvalue;
+	c->cpd.window = (size_t)c->window;
+	c->cpd.min_magnitude = c->min_change_pct / 100;
+}
+
+/* The verb named by argv[1]; CB_VERB_COUNT after a message when none. */
+static enum cb_hist_verb find_verb(int argc, char **argv)
+{
+	int v;
+
+	for (v = 0; v < CB_VERB_COUNT && argc >= 2; v++)
+		if (strcmp(argv[1], verbs[v].name) == 0)
+			return (enum cb_hist_verb)v;
+	fprintf(stderr, PROG ": %s%s%s: expected a verb: ingest, trend, detect, gate, runs or "
+		"check (see --help)\n", argc < 2 ? "no verb" : "unknown verb '",
+		argc < 2 ? "" : argv[1], argc < 2 ? "" : "'");
+	return CB_VERB_COUNT;
+}
+
 int cb_hist_cli_parse(int argc, char **argv, struct cb_hist_cli *c)
 {
 	char err[512];
-	int v;
+	enum cb_hist_verb v;
 
 	memset(c, 0, sizeof(*c));
-	c->filter = (struct cb_hist_filter){ .nranks = -1, .in_place = -1, .bytes = -1 };
+	c->nranks = c->in_place = -1;
+	c->bytes = SIZE_MAX;
 	c->verb = CB_VERB_COUNT;
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		c->help = 1;
 		return 0;
 	}
-	for (v = 0; v < CB_VERB_COUNT && argc >= 2; v++)
-		if (strcmp(argv[1], verbs[v].name) == 0)
-			break;
-	if (argc < 2 || v == CB_VERB_COUNT) {
-		fprintf(stderr, PROG ": %s%s%s: expected a verb: ingest, trend, detect, gate, runs or "
-			"check (see --help)\n", argc < 2 ? "no verb" : "unknown verb '",
-			argc < 2 ? "" : argv[1], argc < 2 ? "" : "'");
+	v = find_verb(argc, argv);
+	if (v == CB_VERB_COUNT)
 		return -1;
-	}
-	c->verb = (enum cb_hist_verb)v;
+	c->verb = v;
 	if (cb_optable_parse(verbs[v].opts, verbs[v].nopts, c, argc - 1, argv + 1, err,
 			     sizeof(err)) != CB_OK) {
 		fprintf(stderr, PROG " %s: %s\n", verbs[v].name, err);
 		return -1;
 	}
 	optind += 1; /* past the verb, in argv's numbering */
+	derive(c);
+	if (!c->help && !c->db[0]) {
+		fprintf(stderr, PROG " %s: --db: an empty path\n", verbs[v].name);
+		return -1;
+	}
 	if (!c->help && (v == CB_VERB_INGEST ? argc - optind < 1 : argc - optind > 0)) {
 		fprintf(stderr, PROG " %s: %s (see %s --help)\n", verbs[v].name,
 			v == CB_VERB_INGEST ? "expected one or more run folders or summary CSV files"

@@ -8,10 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cb_hist_cols.h"
 #include "cb_hist_sql.h"
 
-/* migrations[v] takes the schema from version v to v + 1; the metric columns
- * are added from CB_HIST_METRICS afterwards (ensure_metric_columns). */
+/* migrations[v] takes the schema from version v to v + 1; the measured
+ * columns are added from the schema table afterwards (ensure_columns). */
 static const char *const migrations[CB_HIST_SCHEMA_VERSION] = {
 	"CREATE TABLE history_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"INSERT INTO history_info VALUES('format', '" CB_HIST_FORMAT "');"
@@ -82,19 +83,26 @@ static int has_column(struct cb_hist_db *db, const char *name)
 	return found;
 }
 
-static enum cb_status ensure_metric_columns(struct cb_hist_db *db, char *err, size_t errlen)
+/* Adds the stored columns (cb_hist_cols.h) the rows table lacks. */
+static enum cb_status ensure_columns(struct cb_hist_db *db, char *err, size_t errlen)
 {
-	for (int m = 0; m < CB_HIST_NMETRICS; m++) {
-		char sql[256];
-		int has = has_column(db, cb_hist_metric_names[m]);
+	const struct cb_schema *sc = &cb_schema_summary;
 
+	for (size_t i = 0; i < sc->ncols; i++) {
+		const struct cb_column *c = &sc->cols[i];
+		char sql[256];
+		int has;
+
+		if (!cb_hist_col_stored(c))
+			continue;
+		has = has_column(db, c->name);
 		if (has < 0)
 			return cb_hist_sql_fail(db, "reading the rows table's columns", err, errlen);
 		if (has)
 			continue;
-		snprintf(sql, sizeof(sql), "ALTER TABLE rows ADD COLUMN \"%s\" REAL",
-			 cb_hist_metric_names[m]);
-		if (cb_hist_sql_exec(db, sql, "adding a metric column", err, errlen) != CB_OK)
+		snprintf(sql, sizeof(sql), "ALTER TABLE rows ADD COLUMN \"%s\" %s", c->name,
+			 cb_hist_col_sqltype(c));
+		if (cb_hist_sql_exec(db, sql, "adding a column", err, errlen) != CB_OK)
 			return CB_ERR_IO;
 	}
 	return CB_OK;
@@ -123,21 +131,21 @@ static enum cb_status migrate_locked(struct cb_hist_db *db, char *err, size_t er
 	for (; v < CB_HIST_SCHEMA_VERSION; v++)
 		if (cb_hist_sql_exec(db, migrations[v], "creating the schema", err, errlen) != CB_OK)
 			return CB_ERR_IO;
-	if (ensure_metric_columns(db, err, errlen) != CB_OK)
+	if (ensure_columns(db, err, errlen) != CB_OK)
 		return CB_ERR_IO;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", CB_HIST_SCHEMA_VERSION);
 	return cb_hist_sql_exec(db, sql, "recording the schema version", err, errlen);
 }
 
-/* Whether the schema needs work: version below ours or a metric missing. */
+/* Whether the schema needs work: version below ours or a column missing. */
 static int needs_migration(struct cb_hist_db *db)
 {
-	long long v = query_int(db, "PRAGMA user_version");
+	const struct cb_schema *sc = &cb_schema_summary;
 
-	if (v != CB_HIST_SCHEMA_VERSION)
+	if (query_int(db, "PRAGMA user_version") != CB_HIST_SCHEMA_VERSION)
 		return 1;
-	for (int m = 0; m < CB_HIST_NMETRICS; m++)
-		if (has_column(db, cb_hist_metric_names[m]) != 1)
+	for (size_t i = 0; i < sc->ncols; i++)
+		if (cb_hist_col_stored(&sc->cols[i]) && has_column(db, sc->cols[i].name) != 1)
 			return 1;
 	return 0;
 }

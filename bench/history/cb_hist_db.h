@@ -9,11 +9,11 @@
  *   runs(id, hash UNIQUE, time_utc, machine_id, name, source, version,
  *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc)
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
- *        transport, status, <CB_HIST_METRICS columns, REAL or NULL>),
- *        primary key (run_id, key), index on (key, run_id)
+ *        transport, status, <the schema table's other stored columns,
+ *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
  *   index runs(machine_id, time_utc, id): a machine's runs in time order.
- * A metric column added to CB_HIST_METRICS is added to rows (NULL in older
- * runs) at the next open.
+ * A column the schema table gains is added to rows (NULL in older runs) at
+ * the next open.
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cb_hist_schema.h"
+#include "cb_hist_run.h"
 #include "cb_status.h"
 
 #define CB_HIST_SCHEMA_VERSION 1

@@ -3,17 +3,14 @@
 #define _GNU_SOURCE
 #include "cb_hist_db.h"
 
-#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cb_hist_cols.h"
 #include "cb_hist_sql.h"
-
-#define KEY_COLS "backend, algo, nranks, bytes, dtype, op, in_place, transport"
-#define NKEY 8
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
 {
@@ -97,46 +94,41 @@ static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run
 	return CB_OK;
 }
 
-/* "INSERT INTO rows(run_id, <key>, status, <metrics>) VALUES(?, ...)". */
+/* "INSERT INTO rows(run_id, <stored columns>) VALUES(?, ...)"; transport
+ * is among them when the schema has it, else its default (''). */
 static char *row_insert_sql(void)
 {
-	size_t cap = 512 + CB_HIST_NMETRICS * 64, k;
+	size_t cap = 1024 + cb_schema_summary.ncols * 64, k;
 	char *sql = malloc(cap);
+	int n;
 
 	if (!sql)
 		return NULL;
-	k = (size_t)snprintf(sql, cap, "INSERT INTO rows(run_id, " KEY_COLS ", status");
-	for (int m = 0; m < CB_HIST_NMETRICS; m++)
-		k += (size_t)snprintf(sql + k, cap - k, ", \"%s\"", cb_hist_metric_names[m]);
+	snprintf(sql, cap, "INSERT INTO rows(run_id");
+	n = cb_hist_col_list(sql, cap, "");
+	if (n < 0) {
+		free(sql);
+		return NULL;
+	}
+	k = strlen(sql);
 	k += (size_t)snprintf(sql + k, cap - k, ") VALUES(?");
-	for (int i = 0; i < NKEY + 1 + CB_HIST_NMETRICS; i++)
+	for (int i = 0; i < n; i++)
 		k += (size_t)snprintf(sql + k, cap - k, ", ?");
 	snprintf(sql + k, cap - k, ")");
 	return sql;
 }
 
-static int bind_row(sqlite3_stmt *s, long long run_id, const struct cb_hist_row *r)
+static int bind_row(sqlite3_stmt *s, long long run_id, const struct cb_res_row *r)
 {
-	const struct cb_hist_key *k = &r->key;
+	const struct cb_schema *sc = &cb_schema_summary;
+	int idx = 1, rc;
 
 	sqlite3_reset(s);
-	sqlite3_bind_int64(s, 1, run_id);
-	bind_text(s, 2, k->backend);
-	bind_text(s, 3, k->algo);
-	sqlite3_bind_int(s, 4, k->nranks);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)k->bytes);
-	bind_text(s, 6, k->dtype);
-	bind_text(s, 7, k->op);
-	sqlite3_bind_int(s, 8, k->in_place);
-	bind_text(s, 9, k->transport);
-	bind_text(s, 10, r->status);
-	for (int m = 0; m < CB_HIST_NMETRICS; m++) {
-		if (isnan(r->v[m]))
-			sqlite3_bind_null(s, 11 + m);
-		else
-			sqlite3_bind_double(s, 11 + m, r->v[m]);
-	}
-	return sqlite3_step(s);
+	rc = sqlite3_bind_int64(s, idx++, run_id);
+	for (size_t i = 0; i < sc->ncols && rc == SQLITE_OK; i++)
+		if (cb_hist_col_stored(&sc->cols[i]))
+			rc = cb_hist_col_bind(s, idx++, &sc->cols[i], &r->v);
+	return rc == SQLITE_OK ? sqlite3_step(s) : rc;
 }
 
 /* The test hook (CB_HIST_PAUSE_ENV): a pause inside the transaction. */

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <math.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,48 +12,6 @@
 #include <sys/stat.h>
 
 #include "cb_results.h"
-
-/* The reader's field of each CB_HIST_METRICS column (repeats is an int). */
-static const struct {
-	const char *name;
-	size_t off;
-} reader_fields[] = {
-	{ "time_us", offsetof(struct cb_res_row, time_us) },
-	{ "time_us_median", offsetof(struct cb_res_row, time_us_median) },
-	{ "time_us_rep_min", offsetof(struct cb_res_row, time_us_rep_min) },
-	{ "time_us_rep_max", offsetof(struct cb_res_row, time_us_rep_max) },
-	{ "time_us_median_rep_min", offsetof(struct cb_res_row, time_us_median_rep_min) },
-	{ "time_us_median_rep_max", offsetof(struct cb_res_row, time_us_median_rep_max) },
-	{ "algbw_GBps", offsetof(struct cb_res_row, algbw) },
-	{ "busbw_GBps", offsetof(struct cb_res_row, busbw) },
-	{ "busbw_GBps_rep_min", offsetof(struct cb_res_row, busbw_rep_min) },
-	{ "busbw_GBps_rep_max", offsetof(struct cb_res_row, busbw_rep_max) },
-};
-
-static double reader_value(const struct cb_res_row *r, const char *name)
-{
-	if (strcmp(name, "repeats") == 0)
-		return r->repeats > 0 ? (double)r->repeats : NAN;
-	for (size_t i = 0; i < sizeof(reader_fields) / sizeof(reader_fields[0]); i++)
-		if (strcmp(reader_fields[i].name, name) == 0)
-			return *(const double *)((const char *)r + reader_fields[i].off);
-	return NAN; /* a column the reader does not give (yet) */
-}
-
-static void convert_row(const struct cb_res_row *r, struct cb_hist_row *h)
-{
-	memset(h, 0, sizeof(*h));
-	snprintf(h->key.backend, sizeof(h->key.backend), "%s", r->backend);
-	snprintf(h->key.algo, sizeof(h->key.algo), "%s", r->algo);
-	snprintf(h->key.dtype, sizeof(h->key.dtype), "%s", r->dtype);
-	snprintf(h->key.op, sizeof(h->key.op), "%s", r->op);
-	h->key.nranks = r->nranks;
-	h->key.in_place = r->in_place;
-	h->key.bytes = r->bytes;
-	snprintf(h->status, sizeof(h->status), "%s", r->status);
-	for (int m = 0; m < CB_HIST_NMETRICS; m++)
-		h->v[m] = reader_value(r, cb_hist_metric_names[m]);
-}
 
 /* Adds one file to the hash: its base name, its length, its bytes. */
 static enum cb_status hash_file(EVP_MD_CTX *ctx, const char *path, char *err, size_t errlen)
@@ -150,14 +107,39 @@ static void versions_text(const json_t *root, char *out, size_t len)
 		 cuda ? (end ? (int)(end - cuda) : 120) : 0, cuda ? cuda : "");
 }
 
-/* Machine label, versions, commit and launcher of one sidecar; the
- * earliest start time of all. */
+/* A launcher field as text: a string as it is, an integer in decimal (a
+ * job id may be written as a number); anything else (absent, null) "". */
+static void id_text(char *dst, size_t cap, const json_t *v)
+{
+	if (json_is_integer(v))
+		snprintf(dst, cap, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else
+		copy_json_str(dst, cap, v);
+}
+
+/* launcher and job_id from a metadata object, where run has none yet:
+ * "launcher" as an object {"name", "job_id"} (allreduce_perf's sidecar) or
+ * a string, and a top-level "job_id"; absent keys leave them "". */
+static void read_launcher(const json_t *root, struct cb_hist_run *run)
+{
+	const json_t *l = json_object_get(root, "launcher");
+	const json_t *name = json_is_object(l) ? json_object_get(l, "name") : l;
+	const json_t *job = json_is_object(l) ? json_object_get(l, "job_id") : NULL;
+
+	if (!run->launcher[0])
+		id_text(run->launcher, sizeof(run->launcher), name);
+	if (!run->job_id[0])
+		id_text(run->job_id, sizeof(run->job_id), job ? job : json_object_get(root, "job_id"));
+}
+
+/* Versions, commit and launcher of the first sidecar; the earliest start
+ * time of all. */
 static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_run *run,
 				   char *err, size_t errlen)
 {
 	json_error_t je;
-	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je), *m;
-	const char *start, *host;
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	const char *start;
 
 	if (!root) {
 		snprintf(err, errlen, "%s: not valid JSON: line %d: %s", file, je.line, je.text);
@@ -168,19 +150,10 @@ static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_r
 	    (!run->time_utc[0] || strcmp(start, run->time_utc) < 0))
 		strcpy(run->time_utc, start);
 	if (first) {
-		m = json_object_get(root, "machine");
-		host = json_string_value(json_object_get(json_object_get(root, "host"), "hostname"));
-		if (json_string_value(json_object_get(m, "label")))
-			copy_json_str(run->machine.label, sizeof(run->machine.label),
-				      json_object_get(m, "label"));
-		else
-			snprintf(run->machine.label, sizeof(run->machine.label), "%.*s",
-				 host ? (int)strcspn(host, ".") : 1, host ? host : "?");
 		copy_json_str(run->version, sizeof(run->version), json_object_get(root, "version"));
 		copy_json_str(run->git_commit, sizeof(run->git_commit),
 			      json_object_get(root, "git_commit"));
-		copy_json_str(run->launcher, sizeof(run->launcher), json_object_get(root, "launcher"));
-		copy_json_str(run->job_id, sizeof(run->job_id), json_object_get(root, "job_id"));
+		read_launcher(root, run);
 		versions_text(root, run->versions, sizeof(run->versions));
 	}
 	json_decref(root);
@@ -197,6 +170,7 @@ static void read_run_meta(const char *meta, struct cb_hist_run *run)
 
 	if (id)
 		snprintf(run->name, sizeof(run->name), "%s", id);
+	read_launcher(root, run);
 	if (!run->time_utc[0] && c && strlen(c) == 16 && c[8] == 'T' && c[15] == 'Z')
 		snprintf(run->time_utc, sizeof(run->time_utc), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", c,
 			 c + 4, c + 6, c + 9, c + 11, c + 13);
@@ -238,7 +212,7 @@ static enum cb_status check_launches(const struct cb_results *res, char *err, si
 	return CB_OK;
 }
 
-static enum cb_status fill_run(const struct cb_results *res, struct cb_hist_run *run,
+static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 			       char *err, size_t errlen)
 {
 	char meta[CB_HIST_PATH + 16];
@@ -253,6 +227,8 @@ static enum cb_status fill_run(const struct cb_results *res, struct cb_hist_run 
 		return st;
 	snprintf(run->machine.identity, sizeof(run->machine.identity), "%s",
 		 res->launches[0].machine);
+	snprintf(run->machine.label, sizeof(run->machine.label), "%s",
+		 res->launches[0].machine_label);
 	run->complete = 1;
 	for (size_t i = 0; i < res->nlaunches; i++)
 		run->complete &= res->launches[i].complete;
@@ -263,14 +239,11 @@ static enum cb_status fill_run(const struct cb_results *res, struct cb_hist_run 
 			 "\"created_utc\" in meta.json): cannot place the run in time", res->csv);
 		return CB_ERR_ARG;
 	}
-	run->rows = calloc(res->nrows ? res->nrows : 1, sizeof(*run->rows));
-	if (!run->rows) {
-		snprintf(err, errlen, "%s: out of memory", res->csv);
-		return CB_ERR_NOMEM;
-	}
-	for (size_t i = 0; i < res->nrows; i++)
-		convert_row(&res->rows[i], &run->rows[i]);
+	/* the reader's rows, taken over */
+	run->rows = res->rows;
 	run->nrows = res->nrows;
+	res->rows = NULL;
+	res->nrows = 0;
 	return CB_OK;
 }
 

@@ -4,18 +4,21 @@
  * of sweep.sh, or a summary CSV of allreduce_perf --csv with its X.meta.json).
  *
  * What is taken from where:
- *   rows        every summary row (ok, skipped and error), its key and the
- *               CB_HIST_METRICS columns by name;
- *   machine     the identity cb_results_parse_meta derives (its "machine"
- *               object, else the same facts from "host" for older files);
- *               every launch of the run must agree on it;
+ *   rows        every summary row (ok, skipped and error) as the reader
+ *               gives it (the schema table's read columns, cb_hist_cols.h);
+ *   machine     the identity and its label as cb_results_parse_meta derives
+ *               them (its "machine" object, else the same facts from "host"
+ *               for older files); every launch of the run must agree on it;
  *   time_utc    the earliest "start_utc" of the launches, else the folder's
  *               meta.json "created_utc";
  *   name        meta.json "run_id", else the folder's (or CSV's) base name;
  *   version, git_commit, versions (collbench, the MPI library's first
- *               field, the CUDA/NCCL part of "device"), launcher and job_id
- *               ("launcher"/"job_id" keys when a sidecar has them, else "")
- *               from the first launch's sidecar;
+ *               field, the CUDA/NCCL part of "device") from the first
+ *               launch's sidecar;
+ *   launcher, job_id  from the first launch's sidecar, else the folder's
+ *               meta.json: "launcher" as an object {"name": ..., "job_id":
+ *               ...} or as a string (the name), else a top-level "job_id";
+ *               a job id may be a string or an integer; absent or null: "";
  *   hash        SHA-256 over the summary CSV, every sidecar and meta.json
  *               (name, length and bytes of each, in a fixed order): the same
  *               files give the same run, wherever they are copied. */
@@ -24,7 +27,7 @@
 
 #include <stddef.h>
 
-#include "cb_hist_schema.h"
+#include "cb_hist_run.h"
 #include "cb_status.h"
 
 /* Loads the run at path into *run (label: stored as the run's label, may be

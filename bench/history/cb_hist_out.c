@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *unit(enum cb_hist_metric m)
+const char *cb_hist_fmt_name(enum cb_hist_fmt f)
 {
-	return m == CB_HIST_TIME ? "us" : "GB/s";
+	static const char *const names[] = { "table", "csv", "markdown", "tsv" };
+
+	return f <= CB_HIST_FMT_TSV ? names[f] : "?";
 }
 
 /* "%.4g", or "" (CSV, TSV) / "-" (table, markdown) for NaN. */
@@ -30,8 +32,10 @@ static void csv_str(FILE *f, const char *s, int last)
 
 static void csv_key(FILE *f, const struct cb_hist_key *k)
 {
-	fprintf(f, "%s,%s,%d,%llu,%s,%s,%d,%s,", k->backend, k->algo, k->nranks, k->bytes, k->dtype,
-		k->op, k->in_place, k->transport);
+	const struct cb_summary *x = &k->row.v;
+
+	fprintf(f, "%s,%s,%d,%llu,%s,%s,%d,%s,", x->backend, x->algo, x->nranks, x->bytes, x->dtype,
+		x->op, x->in_place, k->transport);
 }
 
 #define CSV_KEY "backend,algo,nranks,bytes,dtype,op,in_place,transport"
@@ -86,7 +90,7 @@ static void trend_heading(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_ou
 		"trend\n\n" : "", p, in->machine);
 	fprintf(f, "%s%s time over iterations; band: [min, max] over the -R repeats; change "
 		"points: E-divisive means, t-test p <= %g, window %zu\n", p,
-		in->stat == CB_HIST_MEDIAN ? "median" : "mean", in->cpd->max_pvalue,
+		cb_stat_name(in->stat), in->cpd->max_pvalue,
 		in->cpd->window);
 	if (fmt == CB_HIST_FMT_MARKDOWN)
 		fprintf(f, "\n| series | metric | run | time (UTC) | commit | value | band | "
@@ -120,8 +124,8 @@ static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 		break;
 	case CB_HIST_FMT_CSV:
 		csv_key(f, &a->s->key);
-		fprintf(f, "%s,%s,%lld,%s,", cb_hist_metric_name(a->s->metric),
-			in->stat == CB_HIST_MEDIAN ? "median" : "mean", p->run_id, p->time_utc);
+		fprintf(f, "%s,%s,%lld,%s,", cb_metric_name(a->s->metric),
+			cb_stat_name(in->stat), p->run_id, p->time_utc);
 		csv_str(f, p->run_name, 0);
 		csv_str(f, p->git_commit, 0);
 		csv_str(f, p->label, 0);
@@ -129,12 +133,12 @@ static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 		break;
 	case CB_HIST_FMT_MARKDOWN:
 		fprintf(f, "| %s | %s | %lld | %s | %s | %s | %s | %s | %s |\n", name,
-			cb_hist_metric_name(a->s->metric), p->run_id, p->time_utc, p->git_commit, v,
+			cb_metric_name(a->s->metric), p->run_id, p->time_utc, p->git_commit, v,
 			bandtxt, m, c ? ch : "");
 		break;
 	default:
 		fprintf(f, "%-30s %-6s %6lld %-20s %-14.14s %10s %-21s %10s %s\n", name,
-			cb_hist_metric_name(a->s->metric), p->run_id, p->time_utc, p->git_commit, v,
+			cb_metric_name(a->s->metric), p->run_id, p->time_utc, p->git_commit, v,
 			bandtxt, m, ch);
 	}
 }
@@ -149,7 +153,7 @@ int cb_hist_print_trend(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 
 			cb_hist_key_name(&a[i].s->key, name, sizeof(name));
 			fprintf(f, "# series %zu\t%s\t%s (%s)\n", i + 1, name,
-				cb_hist_metric_name(a[i].s->metric), unit(a[i].s->metric));
+				cb_metric_name(a[i].s->metric), cb_metric_unit(a[i].s->metric));
 		}
 	} else {
 		trend_heading(f, fmt, in);
@@ -164,7 +168,7 @@ static void change_line(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 			const struct cb_hist_change *c)
 {
 	char name[128], co[1200], b[32], af[32], p[32];
-	const char *dir = cb_hist_dir_name(c->dir), *metric = cb_hist_metric_name(a->s->metric);
+	const char *dir = cb_hist_dir_name(c->dir), *metric = cb_metric_name(a->s->metric);
 
 	cb_hist_key_name(&a->s->key, name, sizeof(name));
 	cb_hist_coincides(c, co, sizeof(co));
@@ -181,7 +185,7 @@ static void change_line(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	} else if (fmt == CB_HIST_FMT_MARKDOWN) {
 		fprintf(f, "| %s | %s | %s | %lld (%s) | **%s** | %+.1f%% | %s -> %s %s | %s | %s |\n",
 			name, metric, c->at->time_utc, c->at->run_id, c->at->run_name, dir,
-			100 * c->change, b, af, unit(a->s->metric), p, co);
+			100 * c->change, b, af, cb_metric_unit(a->s->metric), p, co);
 	} else {
 		fprintf(f, "%-30s %-6s %-20s %6lld %-11s %+7.1f%% %9s -> %-9s %-7s %s\n", name, metric,
 			c->at->time_utc, c->at->run_id, dir, 100 * c->change, b, af, p, co);

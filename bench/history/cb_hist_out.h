@@ -1,6 +1,6 @@
 /* cb_hist_out: trends and change points as text: an aligned table, CSV
  * (named columns, empty for absent numbers), markdown, and TSV for
- * scripts/plot_history.sh. Results go to the FILE given (stdout). */
+ * scripts/plot_history.sh (scripts/plot/history.awk). Results go to the FILE given (stdout). */
 #ifndef CB_HIST_OUT_H
 #define CB_HIST_OUT_H
 
@@ -9,6 +9,9 @@
 #include "cb_hist_analyze.h"
 
 enum cb_hist_fmt { CB_HIST_FMT_TABLE, CB_HIST_FMT_CSV, CB_HIST_FMT_MARKDOWN, CB_HIST_FMT_TSV };
+
+/* "table", "csv", "markdown", "tsv". */
+const char *cb_hist_fmt_name(enum cb_hist_fmt f);
 
 /* One series with its change points. */
 struct cb_hist_analysis {
@@ -19,7 +22,7 @@ struct cb_hist_analysis {
 
 struct cb_hist_out_info {
 	const char *machine;                /* identity */
-	enum cb_hist_stat stat;
+	enum cb_stat stat;
 	const struct cb_cpd_opts *cpd;
 };
 

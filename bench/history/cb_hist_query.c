@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_hist_cols.h"
 #include "cb_hist_sql.h"
+#include "cb_optable.h"
 
 #define MACHINE_LIST 1024
 
@@ -84,49 +86,24 @@ long long cb_hist_newest_run(struct cb_hist_db *db, long long mid)
 	return id;
 }
 
-int cb_hist_higher_is_better(enum cb_hist_metric m)
-{
-	return m != CB_HIST_TIME;
-}
+#define NRUN 7 /* w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions, r.label */
 
-const char *cb_hist_metric_name(enum cb_hist_metric m)
-{
-	return m == CB_HIST_BUSBW ? "busbw" : m == CB_HIST_ALGBW ? "algbw" : "time";
-}
-
-/* Whether algo is in the comma list (NULL = all). */
-static int algo_in(const char *list, const char *algo)
-{
-	size_t n = strlen(algo);
-
-	if (!list)
-		return 1;
-	for (const char *p = list; *p;) {
-		size_t k = strcspn(p, ",");
-
-		if (k == n && strncmp(p, algo, n) == 0)
-			return 1;
-		p += k + (p[k] == ',');
-	}
-	return 0;
-}
-
-#define NKEY 8
-#define NRUN 6 /* r.id, r.time_utc, r.name, r.git_commit, r.versions, r.label */
-
+/* The series query: the run's columns, then the stored ones (cb_hist_cols.h). */
 static char *series_sql(void)
 {
-	size_t cap = 2048 + CB_HIST_NMETRICS * 64, k;
+	size_t cap = 2048 + cb_schema_summary.ncols * 64, k;
 	char *sql = malloc(cap);
 
 	if (!sql)
 		return NULL;
-	k = (size_t)snprintf(sql, cap, "SELECT w.backend, w.algo, w.nranks, w.bytes, w.dtype, w.op,"
-			     " w.in_place, w.transport, r.id, r.time_utc, r.name, r.git_commit,"
-			     " r.versions, r.label");
-	for (int m = 0; m < CB_HIST_NMETRICS; m++)
-		k += (size_t)snprintf(sql + k, cap - k, ", w.\"%s\"", cb_hist_metric_names[m]);
-	snprintf(sql + k, cap - k, ", w.status FROM rows w JOIN runs r ON r.id = w.run_id"
+	snprintf(sql, cap, "SELECT w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions,"
+		 " r.label");
+	if (cb_hist_col_list(sql, cap, "w.") < 0) {
+		free(sql);
+		return NULL;
+	}
+	k = strlen(sql);
+	snprintf(sql + k, cap - k, " FROM rows w JOIN runs r ON r.id = w.run_id"
 		 " WHERE r.machine_id = ?1 AND (?2 IS NULL OR w.backend = ?2)"
 		 " AND (?3 IS NULL OR w.nranks = ?3) AND (?4 IS NULL OR w.bytes = ?4)"
 		 " AND (?5 IS NULL OR w.dtype = ?5) AND (?6 IS NULL OR w.op = ?6)"
@@ -160,31 +137,24 @@ static void text_col(sqlite3_stmt *s, int c, char *dst, size_t cap)
 	snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
-static void read_key(sqlite3_stmt *s, struct cb_hist_key *k)
+/* The statement's row as a point, its transport into transport[CB_NAME_MAX]. */
+static void read_point(sqlite3_stmt *s, struct cb_hist_point *p, char *transport)
 {
-	memset(k, 0, sizeof(*k));
-	text_col(s, 0, k->backend, sizeof(k->backend));
-	text_col(s, 1, k->algo, sizeof(k->algo));
-	k->nranks = sqlite3_column_int(s, 2);
-	k->bytes = (unsigned long long)sqlite3_column_int64(s, 3);
-	text_col(s, 4, k->dtype, sizeof(k->dtype));
-	text_col(s, 5, k->op, sizeof(k->op));
-	k->in_place = sqlite3_column_int(s, 6);
-	text_col(s, 7, k->transport, sizeof(k->transport));
-}
+	const struct cb_schema *sc = &cb_schema_summary;
+	int idx = NRUN;
 
-static void read_point(sqlite3_stmt *s, struct cb_hist_point *p)
-{
 	memset(p, 0, sizeof(*p));
-	p->run_id = sqlite3_column_int64(s, NKEY);
-	text_col(s, NKEY + 1, p->time_utc, sizeof(p->time_utc));
-	text_col(s, NKEY + 2, p->run_name, sizeof(p->run_name));
-	text_col(s, NKEY + 3, p->git_commit, sizeof(p->git_commit));
-	text_col(s, NKEY + 4, p->versions, sizeof(p->versions));
-	text_col(s, NKEY + 5, p->label, sizeof(p->label));
-	for (int m = 0; m < CB_HIST_NMETRICS; m++)
-		p->v[m] = sqlite3_column_type(s, NKEY + NRUN + m) == SQLITE_NULL ? NAN :
-			  sqlite3_column_double(s, NKEY + NRUN + m);
+	text_col(s, 0, transport, CB_NAME_MAX);
+	p->run_id = sqlite3_column_int64(s, 1);
+	text_col(s, 2, p->time_utc, sizeof(p->time_utc));
+	text_col(s, 3, p->run_name, sizeof(p->run_name));
+	text_col(s, 4, p->git_commit, sizeof(p->git_commit));
+	text_col(s, 5, p->versions, sizeof(p->versions));
+	text_col(s, 6, p->label, sizeof(p->label));
+	cb_schema_clear(sc, &p->row.v);
+	for (size_t i = 0; i < sc->ncols; i++)
+		if (cb_hist_col_stored(&sc->cols[i]))
+			cb_hist_col_read(s, idx++, &sc->cols[i], &p->row.v);
 }
 
 void cb_hist_series_free(struct cb_hist_series *s, size_t n)
@@ -194,23 +164,20 @@ void cb_hist_series_free(struct cb_hist_series *s, size_t n)
 	free(s);
 }
 
-static int key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b)
+/* Appends the statement's row to the last series, or starts a new one;
+ * rows of algorithms the filter leaves out are passed over. */
+static int add_row(sqlite3_stmt *s, const struct cb_hist_filter *f, struct cb_hist_series **v,
+		   size_t *n, size_t *cap)
 {
-	return !strcmp(a->backend, b->backend) && !strcmp(a->algo, b->algo) &&
-	       a->nranks == b->nranks && a->bytes == b->bytes && !strcmp(a->dtype, b->dtype) &&
-	       !strcmp(a->op, b->op) && a->in_place == b->in_place &&
-	       !strcmp(a->transport, b->transport);
-}
-
-/* Appends the statement's row to the last series, or starts a new one. */
-static int add_row(sqlite3_stmt *s, struct cb_hist_series **v, size_t *n, size_t *cap)
-{
+	struct cb_hist_point p;
 	struct cb_hist_key k;
 	struct cb_hist_series *cur;
-	const char *status = (const char *)sqlite3_column_text(s, NKEY + NRUN + CB_HIST_NMETRICS);
 
-	read_key(s, &k);
-	if (*n == 0 || !key_eq(&(*v)[*n - 1].key, &k)) {
+	read_point(s, &p, k.transport);
+	if (!cb_list_selects(f->algos, p.row.v.algo))
+		return 0;
+	k.row = p.row;
+	if (*n == 0 || !cb_hist_key_eq(&(*v)[*n - 1].key, &k)) {
 		if (*n == *cap) {
 			size_t c = *cap ? 2 * *cap : 16;
 			struct cb_hist_series *nv = realloc(*v, c * sizeof(*nv));
@@ -224,7 +191,7 @@ static int add_row(sqlite3_stmt *s, struct cb_hist_series **v, size_t *n, size_t
 		(*v)[(*n)++].key = k;
 	}
 	cur = &(*v)[*n - 1];
-	if (!status || strcmp(status, "ok") != 0) {
+	if (p.row.v.status.state != CB_ROW_OK) {
 		cur->not_ok++;
 		return 0;
 	}
@@ -237,13 +204,34 @@ static int add_row(sqlite3_stmt *s, struct cb_hist_series **v, size_t *n, size_t
 		cur->pts = np;
 		cur->cap = c;
 	}
-	read_point(s, &cur->pts[cur->n++]);
+	cur->pts[cur->n++] = p;
 	return 0;
 }
 
+void cb_hist_series_values(struct cb_hist_series *s, enum cb_metric metric, enum cb_stat stat)
+{
+	s->metric = metric;
+	s->no_median = s->inconsistent = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (cb_row_metric(&s->pts[i].row, metric) > s->metric)
+			s->metric = cb_row_metric(&s->pts[i].row, metric);
+	for (size_t i = 0; i < s->n; i++) {
+		struct cb_hist_point *p = &s->pts[i];
+		struct cb_band b;
+		int bad = 0, no_median = 0;
+
+		cb_row_read(&p->row, s->metric, stat, &b, &bad, &no_median);
+		s->no_median += (size_t)no_median;
+		s->inconsistent += (size_t)bad;
+		p->value = b.value;
+		p->lo = b.lo;
+		p->hi = b.hi;
+	}
+}
+
 /* Drops series without points, computes the values of the others. */
-static size_t finish(struct cb_hist_series *v, size_t n, enum cb_hist_metric metric,
-		     enum cb_hist_stat stat)
+static size_t finish(struct cb_hist_series *v, size_t n, enum cb_metric metric,
+		     enum cb_stat stat)
 {
 	size_t k = 0;
 
@@ -259,8 +247,8 @@ static size_t finish(struct cb_hist_series *v, size_t n, enum cb_hist_metric met
 }
 
 enum cb_status cb_hist_series_load(struct cb_hist_db *db, long long mid,
-				   const struct cb_hist_filter *f, enum cb_hist_metric metric,
-				   enum cb_hist_stat stat, struct cb_hist_series **out, size_t *n,
+				   const struct cb_hist_filter *f, enum cb_metric metric,
+				   enum cb_stat stat, struct cb_hist_series **out, size_t *n,
 				   char *err, size_t errlen)
 {
 	char *sql = series_sql();
@@ -277,8 +265,7 @@ enum cb_status cb_hist_series_load(struct cb_hist_db *db, long long mid,
 		bind_filter(s, mid, f);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		if (algo_in(f->algos, (const char *)sqlite3_column_text(s, 1)) &&
-		    add_row(s, out, n, &cap) != 0)
+		if (add_row(s, f, out, n, &cap) != 0)
 			rc = SQLITE_NOMEM;
 	}
 	sqlite3_finalize(s);

@@ -1,11 +1,11 @@
 /* cb_hist_query: series out of the history. A series is one row key (see
- * cb_hist_schema.h) on one machine, its points the runs that measured the
- * key with status ok, oldest first (by start time, then run id); a metric
- * the way collbench-compare reads a row:
+ * cb_hist_run.h) on one machine, its points the runs that measured the key
+ * with status ok, oldest first (by start time, then run id). Each point is
+ * read the way collbench-compare reads a row (cb_rowval.h, the same code):
  *   stat median (default): the row stands for its median time over
  *     iterations, bandwidths scaled by time_us / time_us_median, band from
- *     the repeats' medians (time_us_median_rep_min/max); rows without the
- *     median columns fall back to the mean (counted in no_median);
+ *     the repeats' medians; rows without the median columns fall back to the
+ *     mean (counted in no_median);
  *   stat mean: time_us, busbw, algbw and their *_rep_min/max bands;
  *   metric busbw -> algbw -> time: a series with a point whose bandwidth is
  *     absent or 0 (copy: no busbw; n = 1: busbw 0; 0 bytes) uses the next
@@ -16,10 +16,8 @@
 #include <stddef.h>
 
 #include "cb_hist_db.h"
-#include "cb_hist_schema.h"
-
-enum cb_hist_metric { CB_HIST_BUSBW, CB_HIST_ALGBW, CB_HIST_TIME };
-enum cb_hist_stat { CB_HIST_MEDIAN, CB_HIST_MEAN };
+#include "cb_hist_run.h"
+#include "cb_rowval.h"
 
 /* Which rows: NULL strings and -1 numbers match anything. algos is a comma
  * list; rows below min_bytes are left out. */
@@ -36,17 +34,18 @@ struct cb_hist_point {
 	char run_name[CB_HIST_TEXT], label[CB_HIST_TEXT];
 	char git_commit[64];
 	char versions[2 * CB_HIST_TEXT];
-	double v[CB_HIST_NMETRICS];         /* the stored columns */
+	struct cb_res_row row;              /* the stored columns (others empty) */
 	double value, lo, hi;               /* the metric and its repeat band */
 };
 
 struct cb_hist_series {
 	struct cb_hist_key key;
-	enum cb_hist_metric metric;         /* the one used (see the top) */
+	enum cb_metric metric;              /* the one used (see the top) */
 	struct cb_hist_point *pts;
 	size_t n, cap;
 	size_t not_ok;                      /* runs whose row was skipped or an error */
 	size_t no_median;                   /* points read on the mean: no median */
+	size_t inconsistent;                /* points whose repeat band was ignored */
 };
 
 struct cb_hist_machine_sel {
@@ -66,8 +65,8 @@ enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
  * op, in_place, algo, bytes, transport) into a new array *out of *n (series
  * without an ok point are left out). Errors: CB_ERR_IO, CB_ERR_NOMEM. */
 enum cb_status cb_hist_series_load(struct cb_hist_db *db, long long mid,
-				   const struct cb_hist_filter *f, enum cb_hist_metric metric,
-				   enum cb_hist_stat stat, struct cb_hist_series **out, size_t *n,
+				   const struct cb_hist_filter *f, enum cb_metric metric,
+				   enum cb_stat stat, struct cb_hist_series **out, size_t *n,
 				   char *err, size_t errlen);
 
 /* The id of the newest run (start time, then id) of machine mid; 0 if none. */
@@ -75,14 +74,10 @@ long long cb_hist_newest_run(struct cb_hist_db *db, long long mid);
 
 /* Computes value, lo and hi of every point of s from its stored columns,
  * for metric (after the fallback at the top, recorded in s->metric) and
- * stat; a missing band end gives lo = hi = value. Pure. */
-void cb_hist_series_values(struct cb_hist_series *s, enum cb_hist_metric metric,
-			   enum cb_hist_stat stat);
+ * stat (cb_row_read); a missing band end gives lo = hi = value. Pure. */
+void cb_hist_series_values(struct cb_hist_series *s, enum cb_metric metric,
+			   enum cb_stat stat);
 
 void cb_hist_series_free(struct cb_hist_series *s, size_t n);
-
-/* 1 when higher values are better (bandwidths), 0 for time. */
-int cb_hist_higher_is_better(enum cb_hist_metric m);
-const char *cb_hist_metric_name(enum cb_hist_metric m);
 
 #endif

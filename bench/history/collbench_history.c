@@ -4,7 +4,6 @@
  * regression), 1 gate: the newest run follows a change point that is a
  * regression, 2 usage, input or database error. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "cb_hist_input.h"
 #include "cb_hist_out.h"
 #include "cb_hist_query.h"
+#include "cb_optable.h"
 
 #define PROG "collbench-history"
 #define EXIT_REGRESSION 1
@@ -77,7 +77,7 @@ static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 	size_t no_median = 0;
 
 	memset(sel, 0, sizeof(*sel));
-	if (cb_hist_machine_find(db, c->has_machine ? c->machine : NULL, &sel->machine, err,
+	if (cb_hist_machine_find(db, c->machine[0] ? c->machine : NULL, &sel->machine, err,
 				 sizeof(err)) != CB_OK ||
 	    cb_hist_series_load(db, sel->machine.id, &c->filter, c->metric, c->stat, &sel->series,
 				&sel->n, err, sizeof(err)) != CB_OK) {
@@ -135,7 +135,7 @@ static void gate_line(const struct cb_hist_cli *c, const struct cb_hist_analysis
 	cb_hist_coincides(x, co, sizeof(co));
 	printf("%s%s: %s %+.1f%% (%.4g -> %.4g) since run %lld (%s, %s), %zu run(s) ago; p = "
 	       "%.2g; coincides with: %s\n", c->fmt == CB_HIST_FMT_MARKDOWN ? "- " : "REGRESSION ",
-	       name, cb_hist_metric_name(a->s->metric), 100 * x->change, x->cp.mean_before,
+	       name, cb_metric_name(a->s->metric), 100 * x->change, x->cp.mean_before,
 	       x->cp.mean_after, x->at->run_id, x->at->time_utc, x->at->run_name,
 	       a->s->n - x->cp.index, x->cp.pvalue, co);
 }
@@ -158,13 +158,14 @@ static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 	for (size_t i = 0; i < sel.n; i++) {
 		judged += sel.series[i].pts[sel.series[i].n - 1].run_id == newest;
 		failed += cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest,
-					     c->recent);
+					     (size_t)c->recent);
 	}
 	if (c->fmt == CB_HIST_FMT_MARKDOWN)
 		printf("### collbench-history gate: %s\n\nmachine: %s, newest run %lld\n\n",
 		       failed ? "REGRESSION" : "no regression", sel.machine.identity, newest);
 	for (size_t i = 0; i < sel.n; i++)
-		if (cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest, c->recent))
+		if (cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest,
+				       (size_t)c->recent))
 			gate_line(c, &sel.an[i]);
 	printf("%s%zu of %zu series measured by the newest run (%lld) follow a change point that "
 	       "is a regression%s\n", c->fmt == CB_HIST_FMT_MARKDOWN && failed ? "\n" : "", failed,
@@ -226,18 +227,6 @@ static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
 	return rc;
 }
 
-/* stdout carries the results: a failed write must not end in success. */
-static int close_stdout(int rc)
-{
-	errno = 0;
-	if (fclose(stdout) != 0 && rc != EXIT_USAGE) {
-		fprintf(stderr, PROG ": cannot write stdout: %s\n",
-			errno ? strerror(errno) : "write error");
-		return EXIT_USAGE;
-	}
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	struct cb_hist_cli c;
@@ -246,7 +235,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (c.help) {
 		cb_hist_cli_usage(stdout, c.verb);
-		return close_stdout(0);
+		return cb_close_stdout(PROG, 0, EXIT_USAGE);
 	}
-	return close_stdout(run_verb(&c, argc, argv));
+	return cb_close_stdout(PROG, run_verb(&c, argc, argv), EXIT_USAGE);
 }

@@ -1,0 +1,178 @@
+/* cb_compare: join and verdicts (contract and rule in cb_compare.h). */
+#define _GNU_SOURCE
+#include "cb_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_optable.h"
+
+enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
+			      int higher_is_better)
+{
+	if (higher_is_better) {
+		if (c->value < b->value * (1 - tol) && c->hi < b->lo)
+			return CB_V_REGRESSION;
+		if (c->value > b->value * (1 + tol) && c->lo > b->hi)
+			return CB_V_IMPROVEMENT;
+	} else {
+		if (c->value > b->value * (1 + tol) && c->lo > b->hi)
+			return CB_V_REGRESSION;
+		if (c->value < b->value * (1 - tol) && c->hi < b->lo)
+			return CB_V_IMPROVEMENT;
+	}
+	return CB_V_SAME;
+}
+
+static int kept(const struct cb_res_row *r, const struct cb_compare_opts *o)
+{
+	return r && r->v.bytes >= o->min_bytes && cb_list_selects(o->algos, r->v.algo);
+}
+
+/* Both sides ok: the metric (o->metric, or the one both rows can be judged
+ * on), the bands, the change and the rule's verdict. */
+static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts *o,
+			   struct cb_comparison *out)
+{
+	enum cb_metric mb = cb_row_metric(row->base, o->metric);
+	enum cb_metric mc = cb_row_metric(row->cur, o->metric);
+	enum cb_metric m = mb > mc ? mb : mc;
+	int bad = 0, no_median = 0;
+
+	out->fallback += m != o->metric && m == CB_METRIC_ALGBW;
+	out->fallback_time += m != o->metric && m == CB_METRIC_TIME;
+	row->metric = m;
+	cb_row_read(row->base, m, o->stat, &row->b, &bad, &no_median);
+	cb_row_read(row->cur, m, o->stat, &row->c, &bad, &no_median);
+	out->no_median += no_median;
+	if (bad) {
+		out->inconsistent++;
+		snprintf(row->note, sizeof(row->note), "repeat band without the value: ignored");
+	}
+	/* no change in percent from a zero or absent baseline (never a NaN verdict:
+	 * the rule compares finite values only) */
+	row->change = row->b.value > 0 ? (row->c.value - row->b.value) / row->b.value : NAN;
+	row->verdict = cb_verdict_of(&row->b, &row->c, o->tolerance, m != CB_METRIC_TIME);
+}
+
+/* The verdict of one joined pair (either side may be NULL), by status. */
+static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
+		  struct cb_comparison *out)
+{
+	const struct cb_res_row *b = row->base, *c = row->cur;
+	enum cb_row_state bs = b ? b->v.status.state : CB_ROW_SKIPPED;
+	enum cb_row_state cs = c ? c->v.status.state : CB_ROW_SKIPPED;
+	char text[CB_REASON_MAX + 16];
+	int ignored = 0, no_median = 0; /* one side only: shown, not judged */
+
+	row->metric = o->metric;
+	row->b.value = row->b.lo = row->b.hi = NAN;
+	row->c = row->b;
+	row->change = NAN;
+	if (bs == CB_ROW_OK && cs == CB_ROW_OK) {
+		judge_measured(row, o, out);
+		return;
+	}
+	if (b && bs == CB_ROW_OK) {
+		row->metric = cb_row_metric(b, o->metric);
+		cb_row_read(b, row->metric, o->stat, &row->b, &ignored, &no_median);
+	}
+	if (c && cs == CB_ROW_OK) {
+		row->metric = cb_row_metric(c, o->metric);
+		cb_row_read(c, row->metric, o->stat, &row->c, &ignored, &no_median);
+	}
+	if (cb_row_state_failed(cs)) {
+		row->verdict = CB_V_FAILED;
+		cb_row_status_format(&c->v.status, text, sizeof(text));
+		snprintf(row->note, sizeof(row->note), "current %.80s", text);
+	} else if (cb_row_state_failed(bs) && cs == CB_ROW_OK) {
+		row->verdict = CB_V_IMPROVEMENT;
+		cb_row_status_format(&b->v.status, text, sizeof(text));
+		snprintf(row->note, sizeof(row->note), "baseline %.80s", text);
+	} else if (bs == CB_ROW_SKIPPED && cs == CB_ROW_SKIPPED && b && c) {
+		row->verdict = CB_V_SKIPPED;
+	} else {
+		row->verdict = CB_V_MISSING;
+		snprintf(row->note, sizeof(row->note), "%s", !b ? "only in current" :
+			 !c ? "only in baseline" : bs == CB_ROW_SKIPPED ? "skipped in baseline" :
+			 "skipped in current");
+	}
+}
+
+enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_results *cur,
+			       const struct cb_compare_opts *o, struct cb_comparison *out,
+			       char *err, size_t errlen)
+{
+	size_t i = 0, j = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(base->nrows + cur->nrows + 1, sizeof(*out->rows));
+	if (!out->rows) {
+		snprintf(err, errlen, "out of memory");
+		return CB_ERR_NOMEM;
+	}
+	/* merge join: both row lists are sorted by key and unique */
+	while (i < base->nrows || j < cur->nrows) {
+		const struct cb_res_row *b = i < base->nrows ? &base->rows[i] : NULL;
+		const struct cb_res_row *c = j < cur->nrows ? &cur->rows[j] : NULL;
+		int d = !b ? 1 : !c ? -1 : cb_res_key_cmp(b, c);
+		struct cb_cmp_row *row = &out->rows[out->nrows];
+
+		i += d <= 0;
+		j += d >= 0;
+		if (!kept(d <= 0 ? b : c, o))
+			continue;
+		memset(row, 0, sizeof(*row));
+		row->base = d <= 0 ? b : NULL;
+		row->cur = d >= 0 ? c : NULL;
+		judge(row, o, out);
+		out->count[row->verdict]++;
+		if (row->verdict != CB_V_SKIPPED)
+			out->nrows++;
+	}
+	return CB_OK;
+}
+
+int cb_compare_failed(const struct cb_comparison *c, int strict)
+{
+	return c->count[CB_V_REGRESSION] || c->count[CB_V_FAILED] ||
+	       (strict && c->count[CB_V_MISSING]);
+}
+
+void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len)
+{
+	size_t reg = c->count[CB_V_REGRESSION] + c->count[CB_V_FAILED];
+	size_t imp = c->count[CB_V_IMPROVEMENT];
+	int k;
+
+	k = snprintf(buf, len, "%zu regression%s", reg, reg == 1 ? "" : "s");
+	if (c->count[CB_V_FAILED] && k >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, " (%zu failed)", c->count[CB_V_FAILED]);
+	if (k >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, ", %zu improvement%s, %zu same, %zu missing",
+			      imp, imp == 1 ? "" : "s", c->count[CB_V_SAME],
+			      c->count[CB_V_MISSING]);
+	if (c->count[CB_V_SKIPPED] && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", %zu skipped", c->count[CB_V_SKIPPED]);
+}
+
+void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
+{
+	cb_row_name(&(r->base ? r->base : r->cur)->v, buf, len);
+}
+
+const char *cb_verdict_name(enum cb_verdict v)
+{
+	static const char *const names[CB_V_COUNT] = {
+		"failed", "regression", "improvement", "missing", "same", "skipped",
+	};
+
+	return v < CB_V_COUNT ? names[v] : "?";
+}
+
+void cb_comparison_free(struct cb_comparison *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
