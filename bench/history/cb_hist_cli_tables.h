@@ -61,7 +61,7 @@ static const struct {
 	{ "gate", "gate [--db PATH] [selection] [--recent N]",
 	  "  for CI: is the newest run of the machine after a change point that is a\n"
 	  "  regression? Exit 1 if so for any series it measured", gate_opts, N(gate_opts) },
-	{ "runs", "runs [--db PATH]", "  the runs of the history, oldest first (TSV)", plain_opts,
+	{ "runs", "runs [--db PATH]", "  the runs of the history, oldest first (TSV: id, time, machine, name, commit, rows,\n  label, launcher, job id)", plain_opts,
 	  N(plain_opts) },
 	{ "check", "check [--db PATH]",
 	  "  the database's consistency: SQLite's integrity and foreign-key checks, every run\n"

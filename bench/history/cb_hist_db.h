@@ -66,8 +66,9 @@ enum cb_status cb_hist_db_ingest(struct cb_hist_db *db, const struct cb_hist_run
 enum cb_status cb_hist_db_check(struct cb_hist_db *db, FILE *out, size_t *problems, char *err,
 				size_t errlen);
 
-/* Writes "id<TAB>time<TAB>machine label<TAB>name<TAB>commit<TAB>rows" per run,
- * oldest first, with a header line. Errors: CB_ERR_IO. */
+/* Writes "id<TAB>time<TAB>machine label<TAB>name<TAB>commit<TAB>rows<TAB>
+ * label<TAB>launcher<TAB>job id" per run, oldest first, with a header line.
+ * Errors: CB_ERR_IO. */
 enum cb_status cb_hist_db_list_runs(struct cb_hist_db *db, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -247,14 +247,15 @@ enum cb_status cb_hist_db_list_runs(struct cb_hist_db *db, FILE *out, char *err,
 {
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(db->sql, "SELECT r.id, r.time_utc, m.label, r.name,"
-				    " r.git_commit, r.nrows, r.label FROM runs r JOIN machines m"
-				    " ON m.id = r.machine_id ORDER BY r.time_utc, r.id", -1, &s, NULL);
+				    " r.git_commit, r.nrows, r.label, r.launcher, r.job_id FROM runs r"
+				    " JOIN machines m ON m.id = r.machine_id ORDER BY r.time_utc, r.id",
+				    -1, &s, NULL);
 
-	fprintf(out, "id\ttime_utc\tmachine\tname\tgit_commit\trows\tlabel\n");
+	fprintf(out, "id\ttime_utc\tmachine\tname\tgit_commit\trows\tlabel\tlauncher\tjob_id\n");
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		for (int c = 0; c < 7; c++)
-			fprintf(out, "%s%s", (const char *)sqlite3_column_text(s, c), c < 6 ? "\t" : "\n");
+		for (int c = 0; c < 9; c++)
+			fprintf(out, "%s%s", (const char *)sqlite3_column_text(s, c), c < 8 ? "\t" : "\n");
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? CB_OK : cb_hist_sql_fail(db, "listing the runs", err, errlen);

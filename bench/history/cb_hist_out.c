@@ -115,7 +115,7 @@ static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	num(m, sizeof(m), mean, fmt);
 	if (c)
 		snprintf(ch, sizeof(ch), "%s %+.1f%%", cb_hist_dir_name(c->dir), 100 * c->change);
-	if (p->lo != p->value || p->hi != p->value)
+	if (strcmp(lo, v) != 0 || strcmp(hi, v) != 0) /* a band, not a point, as printed */
 		snprintf(bandtxt, sizeof(bandtxt), "[%s, %s]", lo, hi);
 	switch (fmt) {
 	case CB_HIST_FMT_TSV:
