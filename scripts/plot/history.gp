@@ -10,9 +10,12 @@
 load gpdir.'/common.gp'
 
 set title ttl."\n".sub
+# tic labels by the span of the runs: seconds for a demo, dates for months
+stats datafile using (strptime("%Y-%m-%dT%H:%M:%SZ", strcol(1))) nooutput
+span = STATS_max - STATS_min
 set xdata time
 set timefmt "%Y-%m-%dT%H:%M:%SZ"
-set format x "%m-%d %H:%M"
+set format x (span < 3600 ? "%H:%M:%S" : span < 3 * 86400 ? "%m-%d %H:%M" : "%Y-%m-%d")
 set xtics rotate by 25 right
 unset xlabel  # the run start, UTC: said in the subtitle
 set lmargin 14
