@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # collbench-history end to end: the committed results folders, idempotent and
 # concurrent ingests, a process killed inside its transaction, change points
-# and the gate on synthetic histories, machines, usage errors, the plot.
+# and the gate on synthetic histories, machines, launcher metadata, usage
+# errors, the plot; sweep.sh and regress.sh --history (a failed ingest keeps
+# the run folder); scripts/history-demo.sh at a tiny size.
 #   history.sh BIN CASE
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 bin=$1 case=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 hist="$bin/collbench-history"
@@ -59,7 +62,22 @@ mkrun() {
 EOF
 }
 
-runs_count() { "$hist" runs --db "$db" | tail -n +2 | wc -l; }
+# runs_count [DB]: the number of runs in DB (default $db).
+runs_count() { "$hist" runs --db "${1:-$db}" | tail -n +2 | wc -l; }
+
+# fake_bin DIR: DIR holds this build's tools, but its collbench-history fails
+# every ingest (the real one checks the database first): a late failure.
+fake_bin() {
+	mkdir -p "$1"
+	for f in allreduce_perf collbench-compare; do ln -s "$bin/$f" "$1/$f"; done
+	printf '%s\n' '#!/usr/bin/env bash' \
+		'[ "$1" != ingest ] || { echo "collbench-history ingest: injected failure" >&2; exit 2; }' \
+		"exec \"$bin/collbench-history\" \"\$@\"" >"$1/collbench-history"
+	chmod +x "$1/collbench-history"
+}
+
+# tiny sweep options: 2 ranks, ring, 1K..4K, few iterations
+tiny=(--ranks 2 --algo ring --minbytes 1K --maxbytes 4K --iters 3 --warmup_iters 1)
 
 committed_folders() {
 	local d
@@ -226,6 +244,86 @@ plot)
 	has "change: regression" "$t/p/trend.svg"
 	has "ring np2 64M float sum" "$t/p/trend.svg"
 	expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/none" -a nccl
+	;;
+launcher)
+	# launcher and job id: the sidecar's "launcher" object, else meta.json's
+	# "launcher" string and "job_id" (string or number); absent: empty
+	mkrun "$t/a" 1 1
+	sed -i 's/"tool": "allreduce_perf"/"tool": "allreduce_perf", "launcher": {"name": "srun", "job_id": "4242", "step_id": "0"}/' "$t/a/np2.meta.json"
+	mkrun "$t/b" 2 1
+	echo '{"schema": "collbench-run-1", "run_id": "b", "launcher": "mpirun", "job_id": 77}' >"$t/b/meta.json"
+	mkrun "$t/c" 3 1
+	expect 0 "$hist" ingest --db "$db" "$t/a" "$t/b" "$t/c"
+	expect 0 "$hist" runs --db "$db"
+	has "^id	time_utc	machine	name	git_commit	rows	label	launcher	job_id$" "$t/out"
+	has "^1	.*	srun	4242$" "$t/out"
+	has "^2	.*	b	.*	mpirun	77$" "$t/out"
+	has "^3	.*		$" "$t/out"
+	;;
+sweep)
+	export CB_BIN=$bin CB_RESULTS=$t/results
+	cb_launch_env
+	sweep() { "$root/scripts/sweep.sh" "$@" >"$t/out" 2>"$t/err"; }
+	sweep "${tiny[@]}" --out "$t/run1" --history "$db" || { cat "$t/err" >&2; fail "sweep --history DB"; }
+	has "history: $t/run1 is in $db" "$t/err"
+	[ "$(runs_count)" = 1 ] || fail "expected 1 run in $db"
+	# the default database, --history followed by an option; --history=DB
+	sweep --history "${tiny[@]}" || { cat "$t/err" >&2; fail "sweep --history"; }
+	[ "$(runs_count "$t/results/history.sqlite")" = 1 ] || fail "no run in the default database"
+	sweep "${tiny[@]}" --out "$t/run2" --history="$db" || { cat "$t/err" >&2; fail "--history=DB"; }
+	[ "$(runs_count)" = 2 ] || fail "expected 2 runs in $db"
+	expect 0 "$hist" check --db "$db"
+	# refused before anything runs: a file that is not a history, no tool
+	echo "not a database, a text file of a reasonable length ..................." >"$t/text"
+	expect 2 "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run3" --history "$t/text"
+	has "cannot be used as the history" "$t/err"
+	[ ! -e "$t/run3" ] || fail "a refused --history still ran the sweep"
+	mkdir "$t/nohist" && ln -s "$bin/allreduce_perf" "$t/nohist/"
+	expect 2 env CB_BIN="$t/nohist" "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run3" --history "$db"
+	has "collbench-history not built" "$t/err"
+	# a late failure: exit 3, the run folder kept, the command to add it later
+	fake_bin "$t/fake"
+	expect 3 env CB_BIN="$t/fake" "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run4" --history "$db"
+	has "injected failure" "$t/err"
+	has "The run folder $t/run4 is kept as it is; add it later with: .*collbench-history ingest --db $db $t/run4" "$t/err"
+	{ [ -s "$t/run4/summary.csv" ] && grep -q '"status": "complete"' "$t/run4/meta.json"; } || fail "run4 not kept"
+	expect 0 "$hist" ingest --db "$db" "$t/run4"
+	[ "$(runs_count)" = 3 ] || fail "the kept run could not be added later"
+	;;
+regress)
+	export CB_BIN=$bin CB_RESULTS=$t/results CB_PLOTS=$t/plots
+	base=$root/results/baseline/host-2core
+	regress() { "$root/scripts/regress.sh" --baseline "$base" --run "$base" "$@"; }
+	expect 0 regress --history "$db" --plots "$t/p1"
+	has "history: $base is in $db" "$t/err"
+	[ "$(runs_count)" = 1 ] || fail "expected the run in $db"
+	expect 0 regress --history --plots "$t/p2"
+	[ "$(runs_count "$t/results/history.sqlite")" = 1 ] || fail "no run in the default database"
+	# the same run again: already there, nothing changes
+	expect 0 regress --history="$db" --plots "$t/p3"
+	has "already there" "$t/err"
+	[ "$(runs_count)" = 1 ] || fail "re-ingest added a run"
+	# a failed ingest: exit 3 where the verdict is 0, the run folder untouched
+	fake_bin "$t/fake"
+	before=$(cd "$base" && find . -type f -exec sha256sum {} + | sort)
+	expect 3 env CB_BIN="$t/fake" "$root/scripts/regress.sh" --baseline "$base" --run "$base" \
+		--history "$t/other.sqlite" --plots "$t/p4"
+	has "add it later with" "$t/err"
+	[ "$(cd "$base" && find . -type f -exec sha256sum {} + | sort)" = "$before" ] || fail "the run folder changed"
+	;;
+demo)
+	export CB_BIN=$bin
+	cb_launch_env
+	expect 0 "$root/scripts/history-demo.sh" --runs 3 --slow 1 --out "$t/demo" \
+		--plot "$t/p/trend" --plot-args "-b 4K" -- "${tiny[@]}"
+	[ "$(runs_count "$t/demo/history.sqlite")" = 3 ] || fail "expected 3 runs"
+	expect 0 "$hist" runs --db "$t/demo/history.sqlite"
+	[ "$(grep -c "	slowed-taskset-1cpu	" "$t/out")" = 1 ] || fail "expected 1 slowed run"
+	[ "$(grep -c "	normal	" "$t/out")" = 2 ] || fail "expected 2 normal runs"
+	{ [ -s "$t/p/trend.png" ] && [ -s "$t/p/trend.svg" ]; } || fail "no figure"
+	has "ring np2 4K float sum" "$t/p/trend.svg"
+	expect 2 "$root/scripts/history-demo.sh" --runs 3 --slow 3 --out "$t/demo2"
+	has "at least one normal run" "$t/err"
 	;;
 *)
 	fail "unknown case"
