@@ -150,6 +150,23 @@ cb_other_share() {
 		printf "%.0f\n", (share > 0 ? 100 * share : 0) }'
 }
 
+# cb_history_opt DEFAULT INLINE VALUE [NEXT]: the --history [DB] option of
+# sweep.sh and regress.sh, whose value is optional: VALUE when it was given
+# inline (INLINE 1: --history=DB), else NEXT, the word after the option, when
+# there is one that is not an option, else DEFAULT. Sets cb_history (the
+# database) and cb_history_take (the words used: 1 or 2). Returns 2 (said)
+# for an empty path.
+# shellcheck disable=SC2034 # the caller reads cb_history_take
+cb_history_opt() {
+	cb_history=$1 cb_history_take=1
+	if [ "$2" = 1 ]; then
+		cb_history=$3
+	elif [ $# -ge 4 ] && [ -n "$4" ] && [ "${4#-}" = "$4" ]; then
+		cb_history=$4 cb_history_take=2
+	fi
+	[ -n "$cb_history" ] || { echo "$PROG: --history: an empty path" >&2; return 2; }
+}
+
 # cb_history_usable BIN DB: before a run, whether its ingest into the history
 # DB can work: collbench-history built, DB's folder there (created if not),
 # and DB, when it exists, a collbench history this build can read. Returns 2

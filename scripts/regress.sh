@@ -105,14 +105,8 @@ while [ $# -gt 0 ]; do
 	--overwrite) overwrite=1 ;;
 	--machine) export CB_MACHINE=$val ;;
 	--history)
-		# the value is optional: --history=DB, or the next word unless it is an option
-		take=1 history=$results/history.sqlite
-		if [ $inline = 1 ]; then
-			history=$val
-		elif [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#-}" = "$2" ]; then
-			history=$2 take=2
-		fi
-		[ -n "$history" ] || die "--history: an empty path" ;;
+		cb_history_opt "$results/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
+		history=$cb_history take=$cb_history_take ;;
 	--help) usage; exit 0 ;;
 	--) shift; sweep_override=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;

@@ -89,14 +89,8 @@ while [ $# -gt 0 ]; do
 	--overwrite) overwrite=1 ;;
 	--default-malloc) default_malloc=1 ;;
 	--history)
-		# the value is optional: --history=DB, or the next word unless it is an option
-		take=1 history=${CB_RESULTS:-$root/results}/history.sqlite
-		if [ $inline = 1 ]; then
-			history=$val
-		elif [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#-}" = "$2" ]; then
-			history=$2 take=2
-		fi
-		[ -n "$history" ] || die "--history: an empty path" ;;
+		cb_history_opt "${CB_RESULTS:-$root/results}/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
+		history=$cb_history take=$cb_history_take ;;
 	--help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
