@@ -15,7 +15,7 @@ bin=${CB_BIN:-$root/build/bin}
 PROG=history-demo.sh
 . "$root/scripts/lib.sh"
 
-runs=12 slow=4 cpu=0 outdir="" plot="$root/plots/history/trend" plot_args="-n 2 -b 64M"
+runs=12 slow=4 cpu=0 outdir="" plot="$root/plots/reference-history/trend" plot_args="-n 2 -b 64M"
 sweep_args=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 4 --repeat 5)
 SLOW_LABEL=slowed-taskset-1cpu
 
@@ -28,7 +28,7 @@ usage: scripts/history-demo.sh [options] [-- sweep.sh options]
   --out DIR           the demo folder, new or empty: runs/NN/ (run folders),
                       history.sqlite, runs.tsv, detect.txt, trend.md
                                           [results/history-demo-<UTC time>]
-  --plot OUTBASE      the figure: OUTBASE.png and .svg   [plots/history/trend]
+  --plot OUTBASE      the figure: OUTBASE.png and .svg   [plots/reference-history/trend]
   --plot-args ARGS    its series: collbench-history trend options, one
                       string                                [$plot_args]
   -h, --help          this help
