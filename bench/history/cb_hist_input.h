@@ -1,7 +1,10 @@
 /* cb_hist_input: reads one run for the history, the only file of
- * collbench-history that knows the results reader (cb_results.h) and the
- * metadata sidecars' keys. A run is what cb_results_load reads (a run folder
- * of sweep.sh, or a summary CSV of allreduce_perf --csv with its X.meta.json).
+ * collbench-history that calls the results reader (cb_results_load) and
+ * knows the metadata keys the reader does not give. A run is what
+ * cb_results_load reads (a run folder of sweep.sh, or a summary CSV of
+ * allreduce_perf --csv with its X.meta.json); its rows stay the reader's
+ * records (struct cb_res_row), which the rest of the history stores and
+ * reads back by the schema table (cb_hist_cols.h).
  *
  * What is taken from where:
  *   rows        every summary row (ok, skipped and error) as the reader
