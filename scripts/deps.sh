@@ -2,7 +2,7 @@
 # deps.sh: sourced by bench.sh and test.sh. cb_install_deps installs what
 # collbench needs on Debian/Ubuntu with apt-get when run as root (or with
 # passwordless sudo), else lists what to install and fails.
-CB_DEB_PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox"
+CB_DEB_PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox libsqlite3-dev libssl-dev"
 # test.sh only: ShellCheck for the scripts' lint test (tests/lint.sh); with
 # --full also clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh)
 # shellcheck disable=SC2034 # used by test.sh, which sources this file
@@ -21,7 +21,7 @@ cb_install_deps() {
 	local missing sudo=""
 	if ! command -v dpkg-query >/dev/null; then
 		echo "collbench: not a Debian system; install: CMake >= 3.25, a C11 compiler, Open MPI," \
-			"jansson, libcsv, cmocka, gnuplot (CUDA and NCCL optional)" >&2
+			"jansson, libcsv, cmocka, gnuplot, SQLite 3, OpenSSL libcrypto (CUDA and NCCL optional)" >&2
 		return 0
 	fi
 	missing=$(cb_missing_packages "$@")

@@ -9,7 +9,9 @@
 #  - sweep.sh's option letters and their long names (regress.sh passes
 #    sweep options on and reads them from a baseline's regress.conf);
 #  - how much of the CPUs other work took while a command ran (regress.sh's
-#    contention warning, test.sh's report).
+#    contention warning, test.sh's report);
+#  - adding a run folder to the history database (sweep.sh and regress.sh
+#    --history).
 # Functions print their errors on stderr prefixed with $PROG and return 2.
 
 # cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
@@ -146,4 +148,52 @@ cb_other_share() {
 	awk -v c="$(nproc)" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v wall="$5" 'BEGIN {
 		share = wall > 0 ? ((b1 - b0) - (o1 - o0)) / (wall * c) : 0
 		printf "%.0f\n", (share > 0 ? 100 * share : 0) }'
+}
+
+# cb_history_opt DEFAULT INLINE VALUE [NEXT]: the --history [DB] option of
+# sweep.sh and regress.sh, whose value is optional: VALUE when it was given
+# inline (INLINE 1: --history=DB), else NEXT, the word after the option, when
+# there is one that is not an option, else DEFAULT. Sets cb_history (the
+# database) and cb_history_take (the words used: 1 or 2). Returns 2 (said)
+# for an empty path.
+# shellcheck disable=SC2034 # the caller reads cb_history_take
+cb_history_opt() {
+	cb_history=$1 cb_history_take=1
+	if [ "$2" = 1 ]; then
+		cb_history=$3
+	elif [ $# -ge 4 ] && [ -n "$4" ] && [ "${4#-}" = "$4" ]; then
+		cb_history=$4 cb_history_take=2
+	fi
+	[ -n "$cb_history" ] || { echo "$PROG: --history: an empty path" >&2; return 2; }
+}
+
+# cb_history_usable BIN DB: before a run, whether its ingest into the history
+# DB can work: collbench-history built, DB's folder there (created if not),
+# and DB, when it exists, a collbench history this build can read. Returns 2
+# (said) if not.
+cb_history_usable() {
+	local bin=$1 db=$2
+	[ -x "$bin/collbench-history" ] ||
+		{ echo "$PROG: --history: $bin/collbench-history not built (cmake --build build)" >&2; return 2; }
+	mkdir -p -- "$(dirname -- "$db")" 2>/dev/null ||
+		{ echo "$PROG: --history: cannot create the folder of $db" >&2; return 2; }
+	if [ -e "$db" ] && ! "$bin/collbench-history" runs --db "$db" >/dev/null; then
+		echo "$PROG: --history: $db cannot be used as the history (above)" >&2
+		return 2
+	fi
+}
+
+# cb_history_ingest BIN DB RUN_DIR: adds the run folder to the history DB
+# (collbench-history ingest: one transaction, a run already there changes
+# nothing). On failure the run folder stays as it is, and the message says
+# how to add it later; returns 3.
+cb_history_ingest() {
+	local bin=$1 db=$2 dir=$3
+	if "$bin/collbench-history" ingest --db "$db" "$dir" >&2; then
+		echo "$PROG: history: $dir is in $db" >&2
+		return 0
+	fi
+	echo "$PROG: error: adding the run to the history $db failed (above). The run folder $dir" \
+		"is kept as it is; add it later with: $bin/collbench-history ingest --db $db $dir" >&2
+	return 3
 }

@@ -6,7 +6,9 @@
 # collbench-compare's status:
 #   0 no regression, 1 regression (or failed rows, or a failed sweep),
 #   2 usage or input error (no baseline for this machine, incomparable runs
-#     such as another machine's baseline, bad files, an output folder taken).
+#     such as another machine's baseline, bad files, an output folder taken),
+#   3 with --history: all else went well (0), but adding the run to the
+#     history failed (the run folder is kept; the message says how to add it).
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +50,8 @@ usage: scripts/regress.sh [options] [-- sweep.sh options]
   --format FMT         collbench-compare output: table, markdown, csv, json [table]
   --tolerance PCT      override the baseline's tolerance
   --strict             rows in only one run count as failures
+  --history [DB]       also add the run to the history database DB (collbench-history
+                       ingest)                   [results/history.sqlite]
   -h, --help           this help
 Options take --name VALUE or --name=VALUE. Deprecated, still accepted with a
 note: -o DIR (use --out; to allreduce_perf -o is the reduction op).
@@ -71,7 +75,7 @@ die() { echo "$PROG: $*" >&2; exit 2; }
 note() { echo "$PROG: $*" >&2; }
 
 backend="" baseline="" run="" update=0 outdir="" plotdir="" format=table tol_override="" strict=()
-sweep_override=() force=() overwrite=0
+sweep_override=() force=() overwrite=0 history=""
 while [ $# -gt 0 ]; do
 	opt=$1 inline=0 val=${2-} take=2
 	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} inline=1 take=1 ;; esac
@@ -100,6 +104,9 @@ while [ $# -gt 0 ]; do
 	--force) force=(--force) ;;
 	--overwrite) overwrite=1 ;;
 	--machine) export CB_MACHINE=$val ;;
+	--history)
+		cb_history_opt "$results/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
+		history=$cb_history take=$cb_history_take ;;
 	--help) usage; exit 0 ;;
 	--) shift; sweep_override=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -109,6 +116,7 @@ done
 [ -x "$bin/collbench-compare" ] || die "$bin/collbench-compare not built (cmake --build build)"
 [ -z "$run" ] || [ -s "$run/summary.csv" ] || die "--run $run: not a run folder (no summary.csv)"
 [ -z "$run" ] || [ ${#sweep_override[@]} = 0 ] || die "--run and sweep options exclude each other"
+[ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
 
 # conf_get FILE KEY: the value of KEY=... in a regress.conf (read, never sourced).
 conf_get() {
@@ -353,6 +361,9 @@ if [ $sweep_status != 0 ]; then
 	note "the sweep failed (status $sweep_status): counted as a regression"
 	[ $status != 0 ] || status=1
 fi
+# the history: whatever the verdict, the run is a point of its trend
+hist_status=0
+[ -z "$history" ] || cb_history_ingest "$bin" "$history" "$run_dir" || hist_status=3
 
 if [ $update = 1 ]; then
 	[ $sweep_status = 0 ] || die "not updating the baseline from a sweep that failed"
@@ -392,6 +403,7 @@ CONF
 		note "baseline $(basename "$base_dir") REPLACED (deliberately, --update-baseline): was run ${old:-?}, now run $run_id"
 	fi
 	note "baseline folder: $base_dir (commit it)"
-	exit 0
+	exit $hist_status
 fi
+[ $status != 0 ] || status=$hist_status
 exit $status

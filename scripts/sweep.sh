@@ -14,7 +14,7 @@ PROG=sweep.sh
 nps="2 4 8"
 minb=8 maxb=64M factor=2 algos="" backend=host repeat=1 iters=20 warmup=5 check=1
 outdir="" extra=() overwrite=0
-default_malloc=0
+default_malloc=0 history=""
 
 usage() {
 	cat <<EOF
@@ -38,6 +38,8 @@ option has a long name (--name VALUE or --name=VALUE).
       --machine LABEL     name this machine in the metadata (sets CB_MACHINE; default:
                           \$CB_MACHINE, else the host name); baselines are matched on it
       --default-malloc    keep glibc's default allocator settings (see below)
+      --history [DB]      at the end, add the run to the history database DB
+                          (collbench-history ingest; default: results/history.sqlite)
   -h, --help              this help
 Deprecated, still accepted with a note on stderr: -n LIST (use --ranks), -i N
 (use --iters), -o DIR (use --out); to allreduce_perf -n is the iteration
@@ -46,8 +48,13 @@ Allocator: unless --default-malloc, ranks run with MALLOC_MMAP_MAX_=0 and a
 large MALLOC_TRIM_THRESHOLD_, so that libraries that allocate per call
 (MPI_Allreduce's temporaries) reuse heap memory instead of page-faulting a
 fresh mmap on every call; recorded in meta.json. Environment: CB_BIN (binaries),
-CB_MACHINE (the machine label), CB_RESULTS (root of the default folder: results/). Text that is not UTF-8 (paths, names) is written
+CB_MACHINE (the machine label), CB_RESULTS (root of the default folder and of
+the default history: results/). Text that is not UTF-8 (paths, names) is written
 to meta.json with each such byte as \xHH.
+Exit status: 0 done; 1 a launch failed or a results file could not be written
+(the rows written so far are kept); 2 usage (nothing run); 3 the run is complete
+and kept, but adding it to the history failed (said on stderr, with the command
+that adds it later).
 EOF
 }
 
@@ -81,6 +88,9 @@ while [ $# -gt 0 ]; do
 	--machine) export CB_MACHINE=$val ;;
 	--overwrite) overwrite=1 ;;
 	--default-malloc) default_malloc=1 ;;
+	--history)
+		cb_history_opt "${CB_RESULTS:-$root/results}/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
+		history=$cb_history take=$cb_history_take ;;
 	--help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
@@ -89,6 +99,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ -x "$bin/allreduce_perf" ] || die "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
+[ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
 command -v mpirun >/dev/null || die "mpirun not found (apt-get install openmpi-bin)"
 for np in $nps; do
 	case $np in '' | *[!0-9]*) die "--ranks: '$np' is not a rank count" ;; esac
@@ -198,4 +209,7 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
 EOF
 mv "$outdir/meta.json.tmp" "$outdir/meta.json" || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
 echo "sweep.sh: results in $outdir" >&2
+if [ -n "$history" ]; then
+	cb_history_ingest "$bin" "$history" "$outdir" || [ $status != 0 ] || status=3
+fi
 exit $status

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "cb_optable.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,11 +134,38 @@ void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width)
 	}
 }
 
+int cb_close_stdout(const char *prog, int rc, int failed_rc)
+{
+	errno = 0;
+	if (fclose(stdout) != 0 && rc != failed_rc) {
+		fprintf(stderr, "%s: cannot write stdout: %s\n", prog,
+			errno ? strerror(errno) : "write error");
+		return failed_rc;
+	}
+	return rc;
+}
+
 int cb_list_has_empty(const char *v)
 {
 	size_t n = strlen(v);
 
 	return n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,") != NULL;
+}
+
+int cb_list_selects(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && strncmp(p, name, n) == 0)
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
 }
 
 void cb_join_names(char *buf, size_t len, const char *(*name)(const void *ctx, int i),

@@ -108,11 +108,22 @@ enum cb_status cb_opt_refuse(const struct cb_optdef *row, char *err, size_t errl
  * which a list option must refuse rather than drop; else 0. */
 int cb_list_has_empty(const char *v);
 
+/* A list option used as a filter: 1 when name is an entry of the comma list,
+ * or list is NULL or "" (no filter); else 0. */
+int cb_list_selects(const char *list, const char *name);
+
 /* Joins name(ctx, i) for i in [0, n), leaving out NULLs, into buf
  * (truncated to len): sep between names, last before the final one:
  * "a, b or c" with (", ", " or "); "" when there is none. */
 void cb_join_names(char *buf, size_t len, const char *(*name)(const void *ctx, int i),
 		   const void *ctx, int n, const char *sep, const char *last);
+
+/* For a tool whose results go to stdout, at its end: closes stdout, so that
+ * a failed write (a full disk, a closed pipe) does not end in success. On
+ * such a failure it says "PROG: cannot write stdout: <reason>" on stderr
+ * (unless rc is already failed_rc: said before) and returns failed_rc;
+ * otherwise it returns rc. */
+int cb_close_stdout(const char *prog, int rc, int failed_rc);
 
 /* One line per option: "  -b, --minbytes SIZE   help [default]". */
 void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width);

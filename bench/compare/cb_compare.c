@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_size.h"
+#include "cb_optable.h"
 
 enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
 			      int higher_is_better)
@@ -25,121 +25,9 @@ enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, 
 	return CB_V_SAME;
 }
 
-/* Relative slack for a value just outside its band: the CSV holds 6
- * significant digits, and the mean and the repeat means are rounded apart. */
-#define BAND_SLACK 1e-5
-
-/* value with [lo, hi]. A missing end, or a band that does not hold the value
- * (beyond rounding: an edited or inconsistent file), gives a point: returns 1
- * for the latter, else 0. */
-static int make_band(double value, double lo, double hi, struct cb_band *out)
-{
-	out->value = out->lo = out->hi = value;
-	if (isnan(lo) || isnan(hi))
-		return 0;
-	if (lo > value * (1 + BAND_SLACK) || hi < value * (1 - BAND_SLACK))
-		return 1;
-	out->lo = fmin(lo, value);
-	out->hi = fmax(hi, value);
-	return 0;
-}
-
-int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *out)
-{
-	double t = r->v.time_us, tlo = r->v.time_us_rep_min, thi = r->v.time_us_rep_max;
-
-	out->value = out->lo = out->hi = NAN;
-	switch (m) {
-	case CB_METRIC_BUSBW:
-		if (isnan(r->v.busbw))
-			return -1;
-		return make_band(r->v.busbw, r->v.busbw_rep_min, r->v.busbw_rep_max, out);
-	case CB_METRIC_ALGBW:
-		if (isnan(r->v.algbw))
-			return -1;
-		/* algbw = S / t: the slowest repeat gives the lowest algbw */
-		if (t > 0 && tlo > 0 && thi > 0 && make_band(t, tlo, thi, out) == 0)
-			return make_band(r->v.algbw, r->v.algbw * t / thi, r->v.algbw * t / tlo, out);
-		make_band(r->v.algbw, NAN, NAN, out);
-		return t > 0 && tlo > 0 && thi > 0; /* 1: the time band was inconsistent */
-	case CB_METRIC_TIME:
-		if (isnan(t))
-			return -1;
-		return make_band(t, tlo, thi, out);
-	}
-	return -1;
-}
-
-/* Whether algo is in the comma list (NULL or "" = everything). */
-static int algo_selected(const char *list, const char *algo)
-{
-	size_t n = strlen(algo);
-
-	if (!list || !*list)
-		return 1;
-	for (const char *p = list; *p;) {
-		size_t k = strcspn(p, ",");
-
-		if (k == n && strncmp(p, algo, n) == 0)
-			return 1;
-		p += k + (p[k] == ',');
-	}
-	return 0;
-}
-
 static int kept(const struct cb_res_row *r, const struct cb_compare_opts *o)
 {
-	return r && r->v.bytes >= o->min_bytes && algo_selected(o->algos, r->v.algo);
-}
-
-int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *view)
-{
-	const struct cb_summary *x = &r->v;
-	struct cb_summary *v = &view->v;
-	double k, lo = x->time_us_median_rep_min, hi = x->time_us_median_rep_max;
-
-	*view = *r;
-	if (!(x->time_us_median > 0) || !(x->time_us > 0))
-		return 0;
-	k = x->time_us / x->time_us_median;
-	v->time_us = x->time_us_median;
-	v->algbw = x->algbw * k;
-	v->busbw = x->busbw * k; /* NaN stays NaN (copy rows) */
-	v->time_us_rep_min = lo;
-	v->time_us_rep_max = hi;
-	/* bandwidth = constant / time: the slowest repeat's median gives the lowest */
-	v->busbw_rep_min = hi > 0 ? v->busbw * v->time_us / hi : NAN;
-	v->busbw_rep_max = lo > 0 ? v->busbw * v->time_us / lo : NAN;
-	return 1;
-}
-
-/* The metric row r can be judged on: m itself, or, for a bandwidth that is
- * absent or 0, the next one down, busbw -> algbw -> time: copy has no busbw,
- * busbw is 0 by definition for n = 1, and both are 0 for 0-byte rows, where
- * a slower row would otherwise look the same as the baseline. The enum is in
- * that order, so a pair uses the larger of its two sides' metrics. */
-static enum cb_metric usable_metric(const struct cb_res_row *r, enum cb_metric m)
-{
-	if (m == CB_METRIC_BUSBW && !(r->v.busbw > 0))
-		m = CB_METRIC_ALGBW;
-	if (m == CB_METRIC_ALGBW && !(r->v.algbw > 0))
-		m = CB_METRIC_TIME;
-	return m;
-}
-
-/* The band of one side for metric m and the chosen statistic. Sets
- * *inconsistent when the file's repeat band had to be ignored, *no_median
- * when the median was asked for but absent. */
-static void side_band(const struct cb_res_row *r, enum cb_metric m, enum cb_stat stat,
-		      struct cb_band *out, int *inconsistent, int *no_median)
-{
-	struct cb_res_row view;
-
-	if (stat == CB_STAT_MEDIAN && !cb_row_median_view(r, &view))
-		*no_median = 1;
-	if (stat != CB_STAT_MEDIAN)
-		view = *r;
-	*inconsistent |= cb_row_band(&view, m, out) == 1;
+	return r && r->v.bytes >= o->min_bytes && cb_list_selects(o->algos, r->v.algo);
 }
 
 /* Both sides ok: the metric (o->metric, or the one both rows can be judged
@@ -147,16 +35,16 @@ static void side_band(const struct cb_res_row *r, enum cb_metric m, enum cb_stat
 static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 			   struct cb_comparison *out)
 {
-	enum cb_metric mb = usable_metric(row->base, o->metric);
-	enum cb_metric mc = usable_metric(row->cur, o->metric);
+	enum cb_metric mb = cb_row_metric(row->base, o->metric);
+	enum cb_metric mc = cb_row_metric(row->cur, o->metric);
 	enum cb_metric m = mb > mc ? mb : mc;
 	int bad = 0, no_median = 0;
 
 	out->fallback += m != o->metric && m == CB_METRIC_ALGBW;
 	out->fallback_time += m != o->metric && m == CB_METRIC_TIME;
 	row->metric = m;
-	side_band(row->base, m, o->stat, &row->b, &bad, &no_median);
-	side_band(row->cur, m, o->stat, &row->c, &bad, &no_median);
+	cb_row_read(row->base, m, o->stat, &row->b, &bad, &no_median);
+	cb_row_read(row->cur, m, o->stat, &row->c, &bad, &no_median);
 	out->no_median += no_median;
 	if (bad) {
 		out->inconsistent++;
@@ -187,12 +75,12 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 		return;
 	}
 	if (b && bs == CB_ROW_OK) {
-		row->metric = usable_metric(b, o->metric);
-		side_band(b, row->metric, o->stat, &row->b, &ignored, &no_median);
+		row->metric = cb_row_metric(b, o->metric);
+		cb_row_read(b, row->metric, o->stat, &row->b, &ignored, &no_median);
 	}
 	if (c && cs == CB_ROW_OK) {
-		row->metric = usable_metric(c, o->metric);
-		side_band(c, row->metric, o->stat, &row->c, &ignored, &no_median);
+		row->metric = cb_row_metric(c, o->metric);
+		cb_row_read(c, row->metric, o->stat, &row->c, &ignored, &no_median);
 	}
 	if (cb_row_state_failed(cs)) {
 		row->verdict = CB_V_FAILED;
@@ -271,18 +159,7 @@ void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len)
 
 void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
 {
-	const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
-	char size[32];
-
-	cb_format_size((size_t)x->bytes, size, sizeof(size));
-	snprintf(buf, len, "%s%s%s np%d %s %s %s%s", strcmp(x->backend, "host") ? x->backend : "",
-		 strcmp(x->backend, "host") ? " " : "", x->algo, x->nranks, size, x->dtype, x->op,
-		 x->in_place ? " in-place" : "");
-}
-
-const char *cb_metric_name(enum cb_metric m)
-{
-	return m == CB_METRIC_BUSBW ? "busbw" : m == CB_METRIC_ALGBW ? "algbw" : "time";
+	cb_row_name(&(r->base ? r->base : r->cur)->v, buf, len);
 }
 
 const char *cb_verdict_name(enum cb_verdict v)

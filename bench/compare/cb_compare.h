@@ -24,7 +24,9 @@
  * A bandwidth that is absent or 0 cannot show a slower row, so such rows are
  * compared on the next metric down, busbw -> algbw -> time, and each row
  * names the metric it used: copy rows (no busbw) and n = 1 rows (busbw is 0
- * by definition) on algbw, 0-byte rows (algbw 0 too) on time. */
+ * by definition) on algbw, 0-byte rows (algbw 0 too) on time. How a row is
+ * read (metric, median or mean, band) is cb_rowval.h's, shared with
+ * collbench-history. */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
@@ -32,26 +34,13 @@
 #include <stdio.h>
 
 #include "cb_results.h"
+#include "cb_rowval.h"
 #include "cb_status.h"
-
-/* In fallback order (see the top): busbw, then algbw, then time. */
-enum cb_metric { CB_METRIC_BUSBW, CB_METRIC_ALGBW, CB_METRIC_TIME };
 
 enum cb_verdict {
 	CB_V_FAILED, CB_V_REGRESSION, CB_V_IMPROVEMENT, CB_V_MISSING, CB_V_SAME, CB_V_SKIPPED,
 	CB_V_COUNT
 };
-
-/* A measured value with its repeat band, lo <= value <= hi; all NaN when
- * there is no value. Units: GB/s (busbw, algbw) or microseconds (time). */
-struct cb_band {
-	double value, lo, hi;
-};
-
-/* Which time a row stands for: the mean over iterations (the headline of
- * allreduce_perf, as nccl-tests) or the median, which one preempted
- * iteration cannot move; its band comes from each repeat's median. */
-enum cb_stat { CB_STAT_MEDIAN, CB_STAT_MEAN };
 
 struct cb_compare_opts {
 	enum cb_metric metric;
@@ -88,22 +77,6 @@ struct cb_comparison {
 enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
 			      int higher_is_better);
 
-/* The band of row r for metric m: busbw from busbw_GBps and its _rep_ columns;
- * algbw = bytes / time, its band from time_us_rep_max (lo) and
- * time_us_rep_min (hi) scaled the same way (algbw x time_us / time_us_rep_*);
- * time from time_us and its _rep_ columns. Missing repeat columns give a
- * point (lo = hi = value). A band that does not hold the value (beyond the
- * 6-digit rounding of the CSV: an edited or inconsistent file) is ignored:
- * a point, and returns 1. Returns 0 for a band or point from the file, -1
- * (all NaN) when r has no value for m. */
-int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *out);
-
-/* For CB_STAT_MEDIAN: a copy of r standing for its median time: time_us =
- * time_us_median, algbw and busbw scaled by time_us / time_us_median, the
- * time band from time_us_median_rep_min/max and the busbw band scaled from
- * it. Returns 1, or 0 with *v = *r when r lacks the median (older files). */
-int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v);
-
 /* Joins base and cur under o (filters: o->min_bytes, o->algos) into *out.
  * Errors (message in err, *out empty): CB_ERR_NOMEM. */
 enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_results *cur,
@@ -123,8 +96,7 @@ void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len);
  * backend first when it is not host). Uses whichever side is present. */
 void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len);
 
-/* Names: "busbw", "regression", ... */
-const char *cb_metric_name(enum cb_metric m);
+/* Names: "regression", "same", ... */
 const char *cb_verdict_name(enum cb_verdict v);
 
 void cb_comparison_free(struct cb_comparison *c);

@@ -10,11 +10,6 @@
 
 #include "cb_text.h"
 
-static const char *unit(enum cb_metric m)
-{
-	return m == CB_METRIC_TIME ? "us" : "GB/s";
-}
-
 /* "%.4g", or "-" for NaN. */
 static const char *num(char *buf, size_t len, double v)
 {
@@ -52,8 +47,8 @@ static void print_heading(FILE *f, const struct cb_out_info *in, const char *pre
 	fprintf(f, "%smetric %s of the %s time (%s, %s is better; a row whose bandwidth is absent "
 		"or 0 uses the next of busbw, algbw, time: see its metric), "
 		"tolerance %g%%, bands: [min, max] over the -R repeats%s%s\n", prefix,
-		cb_metric_name(o->metric), o->stat == CB_STAT_MEDIAN ? "median" : "mean",
-		unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
+		cb_metric_name(o->metric), cb_stat_name(o->stat),
+		cb_metric_unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
 		100 * o->tolerance, o->min_bytes ? ", rows below --min-bytes ignored" : "",
 		o->algos && *o->algos ? ", --algo filter" : "");
 }

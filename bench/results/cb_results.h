@@ -51,6 +51,8 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char machine[2 * CB_RES_TEXT];        /* identity: "label (cpu, N CPUs, M GiB)",
 					       * ", GPU model" inside the parentheses where
 					       * there is one; see cb_results_parse_meta */
+	char machine_label[CB_RES_TEXT];      /* its label: "machine"."label", else the
+					       * host name up to its first dot */
 	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
 	int complete;                         /* "status": "complete" */
 	char timing_mode[CB_NAME_MAX];        /* "timing_mode"; "iter" when absent (files

@@ -70,10 +70,11 @@ static void int_text(const json_t *v, char *buf, size_t len, long long div)
 		snprintf(buf, len, "?");
 }
 
-/* The machine identity text of a sidecar: "machine", else derived from
- * "host" (older files); gpu is the GPU model already read. Returns -1 for a
- * mistyped "machine". */
-static int machine_text(const json_t *root, const char *gpu, char *out, size_t len)
+/* The machine identity text of a sidecar into out->machine, its label into
+ * out->machine_label: "machine", else derived from "host" (older files);
+ * out->device is the GPU model already read. Returns -1 for a mistyped
+ * "machine". */
+static int machine_text(const json_t *root, struct cb_res_launch *out)
 {
 	const json_t *m = json_object_get(root, "machine"), *host = json_object_get(root, "host");
 	const char *label, *cpu;
@@ -95,8 +96,9 @@ static int machine_text(const json_t *root, const char *gpu, char *out, size_t l
 		snprintf(lab, sizeof(lab), "%.*s", label ? (int)strcspn(label, ".") : 1,
 			 label ? label : "?");
 	}
-	snprintf(out, len, "%.60s (%.80s, %s CPUs, %s GiB%s%.60s)", lab, cpu ? cpu : "?", cpus,
-		 mem, *gpu ? ", GPU " : "", gpu);
+	snprintf(out->machine, sizeof(out->machine), "%.60s (%.80s, %s CPUs, %s GiB%s%.60s)", lab,
+		 cpu ? cpu : "?", cpus, mem, *out->device ? ", GPU " : "", out->device);
+	snprintf(out->machine_label, sizeof(out->machine_label), "%.60s", lab);
 	return 0;
 }
 
@@ -150,7 +152,7 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 				 "\"mpi.ranks_per_node\"");
 	if (get_int(mpi, "nnodes", 1, 1 << 24, 1, &out->nnodes))
 		return meta_fail(name, err, errlen, "invalid key", "\"mpi.nnodes\"");
-	if (machine_text(root, out->device, out->machine, sizeof(out->machine)))
+	if (machine_text(root, out))
 		return meta_fail(name, err, errlen, "invalid key", "\"machine\"");
 	out->complete = status && strcmp(status, "complete") == 0;
 	return how_timed(root, name, out, err, errlen);

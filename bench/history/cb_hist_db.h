@@ -1,0 +1,74 @@
+/* cb_hist_db: the history database, one SQLite file (default
+ * results/history.sqlite).
+ *
+ * Schema (version CB_HIST_SCHEMA_VERSION, kept in PRAGMA user_version and
+ * reached from an empty file by the migrations in cb_hist_db.c, in one
+ * transaction at open):
+ *   history_info(key, value)   "format" = "collbench-history"
+ *   machines(id, identity UNIQUE, label)
+ *   runs(id, hash UNIQUE, time_utc, machine_id, name, source, version,
+ *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc)
+ *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
+ *        transport, status, <the schema table's other stored columns,
+ *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
+ *   index runs(machine_id, time_utc, id): a machine's runs in time order.
+ * A column the schema table gains is added to rows (NULL in older runs) at
+ * the next open.
+ *
+ * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
+ * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
+ * writers wait for each other, and a process killed in the middle of an
+ * ingest leaves the file as it was before that run (the journal is rolled
+ * back by the next opener). */
+#ifndef CB_HIST_DB_H
+#define CB_HIST_DB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cb_hist_run.h"
+#include "cb_status.h"
+
+#define CB_HIST_SCHEMA_VERSION 1
+#define CB_HIST_DEFAULT_DB "results/history.sqlite"
+#define CB_HIST_FORMAT "collbench-history"
+#define CB_HIST_BUSY_MS 60000
+/* Test hook: when set to N, ingest sleeps N ms inside its transaction after
+ * writing half of a new run's rows (tests kill it there). */
+#define CB_HIST_PAUSE_ENV "CB_HISTORY_TEST_PAUSE_MS"
+
+struct sqlite3;
+struct cb_hist_db {
+	struct sqlite3 *sql;
+	char path[CB_HIST_PATH];
+};
+
+/* Opens the database at path: create 1 makes the file (and migrates an
+ * empty one), 0 needs an existing history. Brings the schema up to
+ * CB_HIST_SCHEMA_VERSION. Errors (message in err, *db closed): CB_ERR_IO
+ * (cannot open or create; missing when create is 0; locked beyond the busy
+ * timeout), CB_ERR_ARG (not an SQLite file, an SQLite file that is not a
+ * collbench history, or a schema newer than this program's). */
+enum cb_status cb_hist_db_open(const char *path, int create, struct cb_hist_db *db, char *err,
+			       size_t errlen);
+
+void cb_hist_db_close(struct cb_hist_db *db);
+
+/* Adds run in one transaction. A run whose hash is already there changes
+ * nothing: *added = 0 and *run_id is the stored one's. Errors: CB_ERR_IO
+ * (SQLite error, the database then holds no part of the run). */
+enum cb_status cb_hist_db_ingest(struct cb_hist_db *db, const struct cb_hist_run *run,
+				 long long *run_id, int *added, char *err, size_t errlen);
+
+/* Consistency: SQLite's integrity and foreign-key checks, and every run
+ * holding the number of rows it was ingested with. Writes one line per
+ * problem on out; *problems is their number. Errors: CB_ERR_IO. */
+enum cb_status cb_hist_db_check(struct cb_hist_db *db, FILE *out, size_t *problems, char *err,
+				size_t errlen);
+
+/* Writes "id<TAB>time<TAB>machine label<TAB>name<TAB>commit<TAB>rows<TAB>
+ * label<TAB>launcher<TAB>job id" per run, oldest first, with a header line.
+ * Errors: CB_ERR_IO. */
+enum cb_status cb_hist_db_list_runs(struct cb_hist_db *db, FILE *out, char *err, size_t errlen);
+
+#endif

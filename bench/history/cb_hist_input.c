@@ -1,0 +1,267 @@
+/* cb_hist_input: a run folder (or CSV) as a history run, through the
+ * results reader (contract in cb_hist_input.h). */
+#define _GNU_SOURCE
+#include "cb_hist_input.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cb_results.h"
+
+/* Adds one file to the hash: its base name, its length, its bytes. */
+static enum cb_status hash_file(EVP_MD_CTX *ctx, const char *path, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[65536];
+	unsigned long long total = 0;
+	size_t n;
+	struct stat sb;
+
+	base = base ? base + 1 : path;
+	if (!f || fstat(fileno(f), &sb) != 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return CB_ERR_IO;
+	}
+	total = (unsigned long long)sb.st_size;
+	EVP_DigestUpdate(ctx, base, strlen(base) + 1);
+	EVP_DigestUpdate(ctx, &total, sizeof(total));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		EVP_DigestUpdate(ctx, buf, n);
+	n = (size_t)ferror(f);
+	fclose(f);
+	if (n) {
+		snprintf(err, errlen, "cannot read %s: read error", path);
+		return CB_ERR_IO;
+	}
+	return CB_OK;
+}
+
+/* The run folder's meta.json next to the summary, "" when there is none. */
+static void run_meta_path(const struct cb_results *res, char *out, size_t len)
+{
+	const char *slash = strrchr(res->csv, '/');
+	struct stat sb;
+
+	out[0] = '\0';
+	if (!slash || strcmp(slash + 1, "summary.csv") != 0)
+		return;
+	snprintf(out, len, "%.*smeta.json", (int)(slash + 1 - res->csv), res->csv);
+	if (stat(out, &sb) != 0 || !S_ISREG(sb.st_mode))
+		out[0] = '\0';
+}
+
+static enum cb_status run_hash(const struct cb_results *res, const char *meta,
+			       struct cb_hist_run *run, char *err, size_t errlen)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	enum cb_status st;
+
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		snprintf(err, errlen, "cannot set up SHA-256 (OpenSSL)");
+		return CB_ERR_NOMEM;
+	}
+	st = hash_file(ctx, res->csv, err, errlen);
+	for (size_t i = 0; i < res->nlaunches && st == CB_OK; i++)
+		st = hash_file(ctx, res->launches[i].file, err, errlen);
+	if (st == CB_OK && *meta)
+		st = hash_file(ctx, meta, err, errlen);
+	if (st == CB_OK && !EVP_DigestFinal_ex(ctx, md, &mdlen))
+		st = CB_ERR_INTERNAL;
+	EVP_MD_CTX_free(ctx);
+	for (unsigned int i = 0; st == CB_OK && i < mdlen && i < 32; i++)
+		snprintf(run->hash + 2 * i, 3, "%02x", md[i]);
+	return st;
+}
+
+static void copy_json_str(char *dst, size_t cap, const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	snprintf(dst, cap, "%s", s ? s : "");
+}
+
+/* versions: "collbench V; <MPI library up to its first comma>[; <device from
+ * "CUDA driver" up to ", up to">]": what an upgrade changes. */
+static void versions_text(const json_t *root, char *out, size_t len)
+{
+	const char *ver = json_string_value(json_object_get(root, "version"));
+	const char *lib = json_string_value(json_object_get(json_object_get(root, "mpi"),
+							    "library"));
+	const char *dev = json_string_value(json_object_get(root, "device"));
+	const char *cuda = dev ? strstr(dev, "CUDA driver") : NULL;
+	const char *end = cuda ? strstr(cuda, ", up to") : NULL;
+
+	snprintf(out, len, "collbench %s; %.*s%s%.*s", ver ? ver : "?",
+		 lib ? (int)strcspn(lib, ",") : 1, lib ? lib : "?", cuda ? "; " : "",
+		 cuda ? (end ? (int)(end - cuda) : 120) : 0, cuda ? cuda : "");
+}
+
+/* A launcher field as text: a string as it is, an integer in decimal (a
+ * job id may be written as a number); anything else (absent, null) "". */
+static void id_text(char *dst, size_t cap, const json_t *v)
+{
+	if (json_is_integer(v))
+		snprintf(dst, cap, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else
+		copy_json_str(dst, cap, v);
+}
+
+/* launcher and job_id from a metadata object, where run has none yet:
+ * "launcher" as an object {"name", "job_id"} (allreduce_perf's sidecar) or
+ * a string, and a top-level "job_id"; absent keys leave them "". */
+static void read_launcher(const json_t *root, struct cb_hist_run *run)
+{
+	const json_t *l = json_object_get(root, "launcher");
+	const json_t *name = json_is_object(l) ? json_object_get(l, "name") : l;
+	const json_t *job = json_is_object(l) ? json_object_get(l, "job_id") : NULL;
+
+	if (!run->launcher[0])
+		id_text(run->launcher, sizeof(run->launcher), name);
+	if (!run->job_id[0])
+		id_text(run->job_id, sizeof(run->job_id), job ? job : json_object_get(root, "job_id"));
+}
+
+/* Versions, commit and launcher of the first sidecar; the earliest start
+ * time of all. */
+static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_run *run,
+				   char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	const char *start;
+
+	if (!root) {
+		snprintf(err, errlen, "%s: not valid JSON: line %d: %s", file, je.line, je.text);
+		return CB_ERR_ARG;
+	}
+	start = json_string_value(json_object_get(root, "start_utc"));
+	if (start && strlen(start) < sizeof(run->time_utc) &&
+	    (!run->time_utc[0] || strcmp(start, run->time_utc) < 0))
+		strcpy(run->time_utc, start);
+	if (first) {
+		copy_json_str(run->version, sizeof(run->version), json_object_get(root, "version"));
+		copy_json_str(run->git_commit, sizeof(run->git_commit),
+			      json_object_get(root, "git_commit"));
+		read_launcher(root, run);
+		versions_text(root, run->versions, sizeof(run->versions));
+	}
+	json_decref(root);
+	return CB_OK;
+}
+
+/* name and, failing the sidecars, the time from the folder's meta.json
+ * ("created_utc": "20261129T102150Z"). */
+static void read_run_meta(const char *meta, struct cb_hist_run *run)
+{
+	json_t *root = *meta ? json_load_file(meta, 0, NULL) : NULL;
+	const char *id = json_string_value(json_object_get(root, "run_id"));
+	const char *c = json_string_value(json_object_get(root, "created_utc"));
+
+	if (id)
+		snprintf(run->name, sizeof(run->name), "%s", id);
+	read_launcher(root, run);
+	if (!run->time_utc[0] && c && strlen(c) == 16 && c[8] == 'T' && c[15] == 'Z')
+		snprintf(run->time_utc, sizeof(run->time_utc), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", c,
+			 c + 4, c + 6, c + 9, c + 11, c + 13);
+	json_decref(root);
+}
+
+/* The folder's (or CSV's) base name, as the run's name. */
+static void base_name(const char *csv, char *out, size_t len)
+{
+	const char *slash = strrchr(csv, '/'), *end = csv + strlen(csv), *start;
+
+	if (slash && strcmp(slash + 1, "summary.csv") == 0) {
+		end = slash;
+		for (start = end; start > csv && start[-1] != '/'; start--)
+			;
+	} else {
+		start = slash ? slash + 1 : csv;
+	}
+	snprintf(out, len, "%.*s", (int)(end - start), start);
+	if (!out[0])
+		snprintf(out, len, ".");
+}
+
+static enum cb_status check_launches(const struct cb_results *res, char *err, size_t errlen)
+{
+	if (res->nlaunches == 0) {
+		snprintf(err, errlen, "%s: no metadata sidecar (*.meta.json): the machine is unknown, "
+			 "and a history series belongs to one machine", res->csv);
+		return CB_ERR_ARG;
+	}
+	for (size_t i = 1; i < res->nlaunches; i++)
+		if (strcmp(res->launches[i].machine, res->launches[0].machine) != 0) {
+			snprintf(err, errlen, "%s and %s: launches of one run on two machines ('%s', "
+				 "'%s'): not one run of one machine", res->launches[0].file,
+				 res->launches[i].file, res->launches[0].machine,
+				 res->launches[i].machine);
+			return CB_ERR_ARG;
+		}
+	return CB_OK;
+}
+
+static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
+			       char *err, size_t errlen)
+{
+	char meta[CB_HIST_PATH + 16];
+	enum cb_status st = check_launches(res, err, errlen);
+
+	run_meta_path(res, meta, sizeof(meta));
+	if (st == CB_OK)
+		st = run_hash(res, meta, run, err, errlen);
+	for (size_t i = 0; i < res->nlaunches && st == CB_OK; i++)
+		st = read_sidecar(res->launches[i].file, i == 0, run, err, errlen);
+	if (st != CB_OK)
+		return st;
+	snprintf(run->machine.identity, sizeof(run->machine.identity), "%s",
+		 res->launches[0].machine);
+	snprintf(run->machine.label, sizeof(run->machine.label), "%s",
+		 res->launches[0].machine_label);
+	run->complete = 1;
+	for (size_t i = 0; i < res->nlaunches; i++)
+		run->complete &= res->launches[i].complete;
+	base_name(res->csv, run->name, sizeof(run->name));
+	read_run_meta(meta, run);
+	if (!run->time_utc[0]) {
+		snprintf(err, errlen, "%s: no start time (\"start_utc\" in the sidecars, "
+			 "\"created_utc\" in meta.json): cannot place the run in time", res->csv);
+		return CB_ERR_ARG;
+	}
+	/* the reader's rows, taken over */
+	run->rows = res->rows;
+	run->nrows = res->nrows;
+	res->rows = NULL;
+	res->nrows = 0;
+	return CB_OK;
+}
+
+enum cb_status cb_hist_run_load(const char *path, const char *label, struct cb_hist_run *run,
+				char *err, size_t errlen)
+{
+	struct cb_results res;
+	enum cb_status st;
+
+	memset(run, 0, sizeof(*run));
+	st = cb_results_load(path, &res, err, errlen);
+	if (st != CB_OK)
+		return st;
+	snprintf(run->source, sizeof(run->source), "%s", path);
+	snprintf(run->label, sizeof(run->label), "%s", label ? label : "");
+	st = fill_run(&res, run, err, errlen);
+	cb_results_free(&res);
+	if (st != CB_OK)
+		cb_hist_run_free(run);
+	return st;
+}

@@ -1,0 +1,83 @@
+/* cb_hist_query: series out of the history. A series is one row key (see
+ * cb_hist_run.h) on one machine, its points the runs that measured the key
+ * with status ok, oldest first (by start time, then run id). Each point is
+ * read the way collbench-compare reads a row (cb_rowval.h, the same code):
+ *   stat median (default): the row stands for its median time over
+ *     iterations, bandwidths scaled by time_us / time_us_median, band from
+ *     the repeats' medians; rows without the median columns fall back to the
+ *     mean (counted in no_median);
+ *   stat mean: time_us, busbw, algbw and their *_rep_min/max bands;
+ *   metric busbw -> algbw -> time: a series with a point whose bandwidth is
+ *     absent or 0 (copy: no busbw; n = 1: busbw 0; 0 bytes) uses the next
+ *     one down for all its points, and says which in `metric`. */
+#ifndef CB_HIST_QUERY_H
+#define CB_HIST_QUERY_H
+
+#include <stddef.h>
+
+#include "cb_hist_db.h"
+#include "cb_hist_run.h"
+#include "cb_rowval.h"
+
+/* Which rows: NULL strings and -1 numbers match anything. algos is a comma
+ * list; rows below min_bytes are left out. */
+struct cb_hist_filter {
+	const char *backend, *algos, *dtype, *op, *transport;
+	int nranks, in_place;
+	long long bytes;
+	unsigned long long min_bytes;
+};
+
+struct cb_hist_point {
+	long long run_id;
+	char time_utc[32];
+	char run_name[CB_HIST_TEXT], label[CB_HIST_TEXT];
+	char git_commit[64];
+	char versions[2 * CB_HIST_TEXT];
+	struct cb_res_row row;              /* the stored columns (others empty) */
+	double value, lo, hi;               /* the metric and its repeat band */
+};
+
+struct cb_hist_series {
+	struct cb_hist_key key;
+	enum cb_metric metric;              /* the one used (see the top) */
+	struct cb_hist_point *pts;
+	size_t n, cap;
+	size_t not_ok;                      /* runs whose row was skipped or an error */
+	size_t no_median;                   /* points read on the mean: no median */
+	size_t inconsistent;                /* points whose repeat band was ignored */
+};
+
+struct cb_hist_machine_sel {
+	long long id;
+	char identity[2 * CB_HIST_TEXT];
+	char label[CB_HIST_TEXT];
+};
+
+/* The machine named want: its full identity, else its label (which must then
+ * belong to one identity), else, when want is NULL, the only machine of the
+ * history. Errors (message in err listing the machines): CB_ERR_ARG (none,
+ * or ambiguous), CB_ERR_IO. */
+enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
+				    struct cb_hist_machine_sel *out, char *err, size_t errlen);
+
+/* The series of machine mid under f, in key order (backend, nranks, dtype,
+ * op, in_place, algo, bytes, transport) into a new array *out of *n (series
+ * without an ok point are left out). Errors: CB_ERR_IO, CB_ERR_NOMEM. */
+enum cb_status cb_hist_series_load(struct cb_hist_db *db, long long mid,
+				   const struct cb_hist_filter *f, enum cb_metric metric,
+				   enum cb_stat stat, struct cb_hist_series **out, size_t *n,
+				   char *err, size_t errlen);
+
+/* The id of the newest run (start time, then id) of machine mid; 0 if none. */
+long long cb_hist_newest_run(struct cb_hist_db *db, long long mid);
+
+/* Computes value, lo and hi of every point of s from its stored columns,
+ * for metric (after the fallback at the top, recorded in s->metric) and
+ * stat (cb_row_read); a missing band end gives lo = hi = value. Pure. */
+void cb_hist_series_values(struct cb_hist_series *s, enum cb_metric metric,
+			   enum cb_stat stat);
+
+void cb_hist_series_free(struct cb_hist_series *s, size_t n);
+
+#endif

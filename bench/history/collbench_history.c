@@ -1,0 +1,241 @@
+/* collbench-history VERB: every run in one SQLite file, trends over time and
+ * change-point detection (README "History"). Verbs: ingest, trend, detect,
+ * gate, runs, check (cb_hist_cli_tables.h). Exit status: 0 done (gate: no
+ * regression), 1 gate: the newest run follows a change point that is a
+ * regression, 2 usage, input or database error. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_hist_analyze.h"
+#include "cb_hist_cli.h"
+#include "cb_hist_db.h"
+#include "cb_hist_input.h"
+#include "cb_hist_out.h"
+#include "cb_hist_query.h"
+#include "cb_optable.h"
+
+#define PROG "collbench-history"
+#define EXIT_REGRESSION 1
+#define EXIT_USAGE 2
+
+static int ingest(const struct cb_hist_cli *c, struct cb_hist_db *db, int argc, char **argv)
+{
+	int rc = 0;
+
+	for (int i = optind; i < argc; i++) {
+		struct cb_hist_run run;
+		char err[1024];
+		long long id;
+		int added;
+
+		if (cb_hist_run_load(argv[i], c->label[0] ? c->label : NULL, &run, err,
+				     sizeof(err)) != CB_OK) {
+			fprintf(stderr, PROG " ingest: %s\n", err);
+			rc = EXIT_USAGE;
+			continue;
+		}
+		if (!run.complete)
+			fprintf(stderr, PROG " ingest: warning: %s: a launch did not finish (its "
+				"metadata status is not \"complete\"): its rows are kept as written\n",
+				argv[i]);
+		if (cb_hist_db_ingest(db, &run, &id, &added, err, sizeof(err)) != CB_OK) {
+			fprintf(stderr, PROG " ingest: %s: %s\n", argv[i], err);
+			rc = EXIT_USAGE;
+		} else {
+			printf("%s run %lld: %s (%s, %s, %zu rows)\n", added ? "added" : "already there:",
+			       id, argv[i], run.machine.label, run.time_utc, run.nrows);
+		}
+		cb_hist_run_free(&run);
+	}
+	return rc;
+}
+
+/* The series of the selection with their change points. */
+struct selection {
+	struct cb_hist_machine_sel machine;
+	struct cb_hist_series *series;
+	struct cb_hist_analysis *an;
+	size_t n;
+};
+
+static void selection_free(struct selection *s)
+{
+	for (size_t i = 0; s->an && i < s->n; i++)
+		free(s->an[i].c);
+	free(s->an);
+	cb_hist_series_free(s->series, s->n);
+	memset(s, 0, sizeof(*s));
+}
+
+static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
+			 struct selection *sel)
+{
+	char err[2048];
+	size_t no_median = 0;
+
+	memset(sel, 0, sizeof(*sel));
+	if (cb_hist_machine_find(db, c->machine[0] ? c->machine : NULL, &sel->machine, err,
+				 sizeof(err)) != CB_OK ||
+	    cb_hist_series_load(db, sel->machine.id, &c->filter, c->metric, c->stat, &sel->series,
+				&sel->n, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return -1;
+	}
+	if (sel->n == 0) {
+		fprintf(stderr, PROG ": no series on machine '%s' matches the selection\n",
+			sel->machine.identity);
+		return -1;
+	}
+	sel->an = calloc(sel->n, sizeof(*sel->an));
+	for (size_t i = 0; sel->an && i < sel->n; i++) {
+		sel->an[i].s = &sel->series[i];
+		no_median += sel->series[i].no_median;
+		if (cb_hist_changes(&sel->series[i], &c->cpd, &sel->an[i].c, &sel->an[i].nc) != CB_OK) {
+			fprintf(stderr, PROG ": out of memory in the change-point search\n");
+			return -1;
+		}
+	}
+	if (!sel->an) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	if (no_median)
+		fprintf(stderr, PROG ": note: %zu point(s) lack the median columns (older files): "
+			"read on the mean\n", no_median);
+	return 0;
+}
+
+static int report(const struct cb_hist_cli *c, struct cb_hist_db *db)
+{
+	struct selection sel;
+	struct cb_hist_out_info in = { NULL, c->stat, &c->cpd };
+	int rc = EXIT_USAGE, w;
+
+	if (select_series(c, db, &sel) == 0) {
+		in.machine = sel.machine.identity;
+		w = c->verb == CB_VERB_TREND ?
+			    cb_hist_print_trend(stdout, c->fmt, sel.an, sel.n, &in) :
+			    cb_hist_print_changes(stdout, c->fmt, sel.an, sel.n, &in);
+		rc = w == 0 ? 0 : EXIT_USAGE;
+	}
+	selection_free(&sel);
+	return rc;
+}
+
+/* One series the gate fails, on stdout. */
+static void gate_line(const struct cb_hist_cli *c, const struct cb_hist_analysis *a)
+{
+	const struct cb_hist_change *x = &a->c[a->nc - 1];
+	char name[128], co[1200];
+
+	cb_hist_key_name(&a->s->key, name, sizeof(name));
+	cb_hist_coincides(x, co, sizeof(co));
+	printf("%s%s: %s %+.1f%% (%.4g -> %.4g) since run %lld (%s, %s), %zu run(s) ago; p = "
+	       "%.2g; coincides with: %s\n", c->fmt == CB_HIST_FMT_MARKDOWN ? "- " : "REGRESSION ",
+	       name, cb_metric_name(a->s->metric), 100 * x->change, x->cp.mean_before,
+	       x->cp.mean_after, x->at->run_id, x->at->time_utc, x->at->run_name,
+	       a->s->n - x->cp.index, x->cp.pvalue, co);
+}
+
+static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
+{
+	struct selection sel;
+	size_t failed = 0, judged = 0;
+	long long newest;
+
+	if (c->fmt != CB_HIST_FMT_TABLE && c->fmt != CB_HIST_FMT_MARKDOWN) {
+		fprintf(stderr, PROG " gate: --format: table or markdown\n");
+		return EXIT_USAGE;
+	}
+	if (select_series(c, db, &sel) != 0) {
+		selection_free(&sel);
+		return EXIT_USAGE;
+	}
+	newest = cb_hist_newest_run(db, sel.machine.id);
+	for (size_t i = 0; i < sel.n; i++) {
+		judged += sel.series[i].pts[sel.series[i].n - 1].run_id == newest;
+		failed += cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest,
+					     (size_t)c->recent);
+	}
+	if (c->fmt == CB_HIST_FMT_MARKDOWN)
+		printf("### collbench-history gate: %s\n\nmachine: %s, newest run %lld\n\n",
+		       failed ? "REGRESSION" : "no regression", sel.machine.identity, newest);
+	for (size_t i = 0; i < sel.n; i++)
+		if (cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest,
+				       (size_t)c->recent))
+			gate_line(c, &sel.an[i]);
+	printf("%s%zu of %zu series measured by the newest run (%lld) follow a change point that "
+	       "is a regression%s\n", c->fmt == CB_HIST_FMT_MARKDOWN && failed ? "\n" : "", failed,
+	       judged, newest, sel.n > judged ? " (series the newest run did not measure: not "
+	       "judged)" : "");
+	selection_free(&sel);
+	if (judged == 0) {
+		fprintf(stderr, PROG " gate: the newest run (%lld) measured none of the selected "
+			"series: nothing to judge\n", newest);
+		return EXIT_USAGE;
+	}
+	return failed ? EXIT_REGRESSION : 0;
+}
+
+static int check(struct cb_hist_db *db)
+{
+	char err[1024];
+	size_t problems;
+
+	if (cb_hist_db_check(db, stdout, &problems, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG " check: %s\n", err);
+		return EXIT_USAGE;
+	}
+	printf("%s: %s\n", db->path, problems ? "INCONSISTENT" : "consistent");
+	return problems ? EXIT_USAGE : 0;
+}
+
+static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
+{
+	struct cb_hist_db db;
+	char err[1024];
+	int rc = 0;
+
+	if (cb_hist_db_open(c->db, c->verb == CB_VERB_INGEST, &db, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_USAGE;
+	}
+	switch (c->verb) {
+	case CB_VERB_INGEST:
+		rc = ingest(c, &db, argc, argv);
+		break;
+	case CB_VERB_TREND:
+	case CB_VERB_DETECT:
+		rc = report(c, &db);
+		break;
+	case CB_VERB_GATE:
+		rc = gate(c, &db);
+		break;
+	case CB_VERB_RUNS:
+		if (cb_hist_db_list_runs(&db, stdout, err, sizeof(err)) != CB_OK) {
+			fprintf(stderr, PROG " runs: %s\n", err);
+			rc = EXIT_USAGE;
+		}
+		break;
+	default:
+		rc = check(&db);
+	}
+	cb_hist_db_close(&db);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cb_hist_cli c;
+
+	if (cb_hist_cli_parse(argc, argv, &c) != 0)
+		return EXIT_USAGE;
+	if (c.help) {
+		cb_hist_cli_usage(stdout, c.verb);
+		return cb_close_stdout(PROG, 0, EXIT_USAGE);
+	}
+	return cb_close_stdout(PROG, run_verb(&c, argc, argv), EXIT_USAGE);
+}
