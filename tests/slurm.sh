@@ -95,7 +95,7 @@ sweep)
 	# a batch job across the allocation (2 tasks): srun --mpi=pmix
 	submit sweep scripts/slurm/sweep.sbatch "${small[@]}"
 	[ $rc = 0 ] || { show sweep; fail "sweep job $job: exit $rc"; }
-	run=$(run_of "$job")
+	run=$(run_of "$job") || exit 1
 	good_rows "$run"
 	m=$(one_line "$run/meta.json")
 	grep -Eq "\"launcher\": \{\"name\": \"srun\", \"command\": \"srun --mpi=pmix[_v0-9]*\", \"job_id\": \"$job\", \"nodelist\": \"$host\", \"partition\": \"cbtest\", \"tasks_per_node\": \"2\", \"nnodes\": 1\}" <<<"$m" ||
@@ -125,7 +125,7 @@ mpirun)
 	submit mpirun scripts/slurm/sweep.sbatch --ranks 1,2 "${small[@]}"
 	unset CB_LAUNCHER
 	[ $rc = 0 ] || { show mpirun; fail "job $job: exit $rc"; }
-	run=$(run_of "$job")
+	run=$(run_of "$job") || exit 1
 	good_rows "$run"
 	grep -q "\"launcher\": {\"name\": \"mpirun\", \"command\": \"mpirun\", \"job_id\": \"$job\"," "$run/meta.json" ||
 		fail "meta.json's launcher: $(grep '"launcher"' "$run/meta.json")"
@@ -164,7 +164,7 @@ regress)
 	submit good scripts/slurm/regress.sbatch --baseline "$t/good"
 	[ $rc = 0 ] || { show good; fail "good baseline: job $job exit $rc, expected 0"; }
 	grep -q "ExitCode=0:0" <<<"$(scontrol show job "$job")" || fail "job $job: Slurm's exit code is not 0"
-	run=$(run_of "$job")
+	run=$(run_of "$job") || exit 1
 	good_rows "$run"
 	[ -s "$CB_PLOTS/$(basename "$run")/regress_np2.png" ] || { show good; fail "no overlay plot"; }
 	grep -Eq "^0 regressions, [1-9][0-9]* improvements" "$t/log/good.out" || { show good; fail "no verdict line"; }
