@@ -16,15 +16,12 @@ build=${CB_BUILD_DIR:-build}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 
-backend=host
-if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
-	"$build/bin/allreduce_perf" --help | grep -q 'backends built: .*cuda'; then
-	backend=cuda
-fi
+backend=$(cb_default_backend "$build/bin")
 echo "collbench: backend $backend" >&2
 
 # a folder of its own (created atomically: two runs never share one)
-run_dir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)") || exit 2
+run_dir=$(cb_new_dir "${CB_RESULTS:-$root/results}" \
+	"$(cb_run_name "$(hostname -s)" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
 status=0 plot_dir=""
 CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" "$@" || status=$?
 if [ -s "$run_dir/summary.csv" ]; then

@@ -4,9 +4,11 @@
 # passwordless sudo), else lists what to install and fails.
 CB_DEB_PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox libsqlite3-dev libssl-dev"
 # test.sh only: ShellCheck for the scripts' lint test (tests/lint.sh); with
-# --full also clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh)
+# --full also clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh) and
+# Slurm and munge for the job scripts' tests (tests/slurm.sh: the test starts
+# daemons of its own; where the packages start the system's, they are left alone)
 # shellcheck disable=SC2034 # used by test.sh, which sources this file
-CB_DEB_TEST_PACKAGES="shellcheck" CB_DEB_FULL_PACKAGES="clang-14 libclang-rt-14-dev"
+CB_DEB_TEST_PACKAGES="shellcheck" CB_DEB_FULL_PACKAGES="clang-14 libclang-rt-14-dev slurm-wlm munge"
 
 cb_missing_packages() {
 	local p missing=""

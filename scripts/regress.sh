@@ -170,13 +170,7 @@ for ((i = 0; i < ${#sweep_override[@]}; i++)); do
 	[ "${sweep_override[$i]}" = -- ] && break
 	[ "${sweep_override[$i]}" != --backend ] || backend=${sweep_override[$((i + 1))]:-}
 done
-if [ -z "$backend" ]; then
-	backend=host
-	if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
-		"$bin/allreduce_perf" --help 2>/dev/null | grep -q 'backends built: .*cuda'; then
-		backend=cuda
-	fi
-fi
+[ -n "$backend" ] || backend=$(cb_default_backend "$bin")
 host=$(hostname -s 2>/dev/null || hostname)
 case ${CB_MACHINE-unset} in
 unset) machine=$host ;;
@@ -255,7 +249,7 @@ if [ -n "$run" ]; then
 	run_dir=$(cd "$run" && pwd)
 else
 	# a new folder (atomic: never another run's), or -o (sweep.sh claims it)
-	[ -n "$outdir" ] || outdir=$(cb_new_dir "$results" "$host-$(date -u +%Y%m%dT%H%M%SZ)") || exit 2
+	[ -n "$outdir" ] || outdir=$(cb_new_dir "$results" "$(cb_run_name "$host" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
 	over=()
 	[ $overwrite = 0 ] || over=(--overwrite)
 	note "sweep: --ranks \"$ranks\" ${sweep_args[*]} --backend $backend --out $outdir"
@@ -274,8 +268,14 @@ else
 	cpu1=$(cb_busy_seconds) t1=$(date +%s.%N)
 	cb_children_cpu "$tmp/times"
 	own1=$cb_cpu
-	warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
 	run_dir=$(cd "$outdir" && pwd)
+	# srun's ranks are children of slurmd, not of this shell: their CPU time
+	# cannot be told apart from other work's
+	if grep -q '^  "launcher": {"name": "srun"' "$run_dir/meta.json" 2>/dev/null; then
+		note "the sweep's ranks ran under srun: other work's share of the CPUs is not measured"
+	else
+		warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
+	fi
 	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"
 fi
 run_id=$(basename "$run_dir")

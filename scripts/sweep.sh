@@ -5,6 +5,9 @@
 # gets its own folder: the default one is created atomically (-2, -3, ... when
 # another run took the name in the same second), an --out folder must be new or
 # empty (or --overwrite), and it is claimed before anything is written.
+# Inside a Slurm allocation (an sbatch job: SLURM_JOB_ID) the ranks start
+# with srun --mpi=pmix (or mpirun, which reads the allocation), the run id
+# ends in -slurm<job id>, and meta.json's "launcher" records how (lib.sh).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,8 +52,14 @@ large MALLOC_TRIM_THRESHOLD_, so that libraries that allocate per call
 (MPI_Allreduce's temporaries) reuse heap memory instead of page-faulting a
 fresh mmap on every call; recorded in meta.json. Environment: CB_BIN (binaries),
 CB_MACHINE (the machine label), CB_RESULTS (root of the default folder and of
-the default history: results/). Text that is not UTF-8 (paths, names) is written
-to meta.json with each such byte as \xHH.
+the default history: results/), CB_LAUNCHER (mpirun or srun). Text that is not
+UTF-8 (paths, names) is written to meta.json with each such byte as \xHH.
+Launcher: mpirun, with --oversubscribe for rank counts above the CPUs. Inside a
+Slurm allocation (sbatch, salloc: SLURM_JOB_ID set; scripts/slurm/*.sbatch)
+srun --mpi=<PMIx plugin> when srun lists one (else mpirun, which reads the
+allocation), no --oversubscribe, and every rank count must fit the allocation's
+tasks; the run folder's name ends in -slurm<job id>. meta.json's "launcher"
+says which (name, command, job_id, nodelist, partition, tasks_per_node, nnodes).
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept); 2 usage (nothing run); 3 the run is complete
 and kept, but adding it to the history failed (said on stderr, with the command
@@ -100,7 +109,9 @@ done
 
 [ -x "$bin/allreduce_perf" ] || die "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
 [ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
-command -v mpirun >/dev/null || die "mpirun not found (apt-get install openmpi-bin)"
+cb_launcher_pick || exit 2
+[ "$cb_launcher" != mpirun ] || command -v mpirun >/dev/null ||
+	die "mpirun not found (apt-get install openmpi-bin)"
 for np in $nps; do
 	case $np in '' | *[!0-9]*) die "--ranks: '$np' is not a rank count" ;; esac
 	[ "$((10#$np))" -ge 1 ] && [ "$((10#$np))" -le 64 ] || die "--ranks: $np is outside 1..64"
@@ -108,6 +119,13 @@ done
 # canonical, ascending, each once (02 is 2)
 nps=$(for np in $nps; do echo $((10#$np)); done | sort -nu | tr '\n' ' ')
 [ -n "${nps// /}" ] || die "--ranks: no rank count given"
+# inside an allocation: every rank count must fit its tasks (said before any launch)
+for np in $nps; do
+	[ "$cb_in_slurm" = 0 ] || [ "$np" -le "$cb_slurm_tasks" ] ||
+		die "--ranks: $np ranks, but the Slurm allocation has $cb_slurm_tasks tasks" \
+			"(SLURM_TASKS_PER_NODE=${SLURM_TASKS_PER_NODE:-}): sbatch/salloc with more" \
+			"(--nodes, --ntasks-per-node), or fewer --ranks"
+done
 
 case ${CB_MACHINE-unset} in
 unset) ;;
@@ -119,7 +137,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 machine=${CB_MACHINE:-$host}
 # the run folder, claimed (meta.json created exclusively) before any launch
 if [ -z "$outdir" ]; then
-	outdir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$host-$stamp") || exit 2
+	outdir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(cb_run_name "$host" "$stamp")") || exit 2
 fi
 cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' || exit 2
 outdir=$(cd "$outdir" && pwd)
@@ -128,7 +146,7 @@ printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running
 	"$(cb_json_str "$run_id")" >"$outdir/meta.json" ||
 	{ echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 2; }
 
-launcher=(mpirun)
+fwd=() # variables mpirun passes on (srun passes the whole environment)
 as_root=false
 if [ "$(id -u)" = 0 ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -136,9 +154,9 @@ if [ "$(id -u)" = 0 ]; then
 fi
 if [ "$default_malloc" = 0 ]; then
 	export MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184
-	launcher+=(-x MALLOC_MMAP_MAX_ -x MALLOC_TRIM_THRESHOLD_)
+	fwd+=(MALLOC_MMAP_MAX_ MALLOC_TRIM_THRESHOLD_)
 fi
-[ -z "${CB_MACHINE:-}" ] || launcher+=(-x CB_MACHINE)
+[ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
 cpus=$(nproc)
 # allreduce_perf's options (its letters; meta.json's "sweep" records them)
 args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
@@ -146,14 +164,11 @@ args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R
 
 oversub_list=() status=0
 for np in $nps; do
-	flags=()
-	if [ "$np" -gt "$cpus" ]; then
-		flags+=(--oversubscribe)
-		oversub_list+=("$np")
-	fi
-	echo "== $np ranks${flags[*]:+ (oversubscribed: $np ranks on $cpus CPUs)}" >&2
+	cb_launch_cmd "$np" "${fwd[@]}" || exit 2
+	[ -z "$cb_launch_note" ] || oversub_list+=("$np")
+	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}" >&2
 	set +e
-	"${launcher[@]}" "${flags[@]}" -np "$np" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
+	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
 		--csv "$outdir/np$np.csv" --rank-csv "$outdir/np$np.ranks.csv" --json "$outdir/np$np.jsonl" \
 		--meta "$outdir/np$np.meta.json" | tee "$outdir/np$np.txt"
 	launch=${PIPESTATUS[0]} copy=${PIPESTATUS[1]}
@@ -201,6 +216,7 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
   "cpus_online": $cpus,
   "oversubscribed_rank_counts": $(json_list "${oversub_list[@]}"),
   "run_as_root": $as_root,
+  "launcher": $(cb_launcher_json),
   "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
   "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
   "status": "$([ $status = 0 ] && echo complete || echo incomplete)",

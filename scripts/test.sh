@@ -23,7 +23,9 @@ cd "$root"
 #          backend's own slices (the default run has one of them)
 # multihost: the multi-host test bed (tests/multihost/README.md): as root,
 #          several "hosts" on this machine; skipped elsewhere
-FULL_LABELS=(large fuzz count1m multihost)
+# slurm:   the Slurm job scripts against a private single-node Slurm
+#          (tests/slurm/README.md): as root; skipped elsewhere
+FULL_LABELS=(large fuzz count1m multihost slurm)
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
 FULL_BUILDS=(host_only sanitizer)

@@ -119,6 +119,29 @@ static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, i
 			 "oversubscribed", ranks_per_node > cpus);
 }
 
+/* How the ranks were started, from the environment rank 0 inherited:
+ * "mpirun" (Open MPI's launcher sets OMPI_COMM_WORLD_SIZE), else "srun" (a
+ * Slurm job step: SLURM_STEP_ID, with srun --mpi=pmix), else "singleton" (one
+ * rank started without a launcher) or "other". job_id: SLURM_JOB_ID, also
+ * under mpirun inside a Slurm allocation; step_id: SLURM_STEP_ID; each a
+ * string, null outside Slurm. */
+static json_t *launcher_info(const struct cb_backend *be)
+{
+	const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
+	const char *name = "other";
+
+	if (getenv("OMPI_COMM_WORLD_SIZE"))
+		name = "mpirun";
+	else if (step)
+		name = "srun";
+	else if (be->world_size == 1)
+		name = "singleton";
+
+	return json_pack("{s:s,s:o,s:o}", "name", name, "job_id",
+			 job ? cb_json_text(job) : json_null(), "step_id",
+			 step ? cb_json_text(step) : json_null());
+}
+
 /* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
 static json_t *wait_info(const struct cb_wait_cfg *w)
 {
@@ -219,6 +242,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 		json_decref(m);
 		return NULL;
 	}
+	json_object_set_new(m, "launcher", launcher_info(be));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
@@ -264,6 +288,18 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	return CB_OK;
 }
 
+/* "# launcher: srun (Slurm job 12, step 0)" */
+static void print_launcher(FILE *f, json_t *l)
+{
+	const char *job = json_string_value(json_object_get(l, "job_id"));
+	const char *step = json_string_value(json_object_get(l, "step_id"));
+
+	fprintf(f, "# launcher: %s", json_string_value(json_object_get(l, "name")));
+	if (job)
+		fprintf(f, " (Slurm job %s%s%s)", job, step ? ", step " : "", step ? step : "");
+	fputc('\n', f);
+}
+
 enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 {
 	json_t *mpi = json_object_get(meta, "mpi"), *host = json_object_get(meta, "host");
@@ -286,6 +322,7 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 		(long long)json_integer_value(json_object_get(mpi, "nranks")),
 		(long long)json_integer_value(json_object_get(mpi, "nnodes")),
 		json_is_true(json_object_get(mpi, "oversubscribed")) ? ", oversubscribed" : "");
+	print_launcher(f, json_object_get(meta, "launcher"));
 	fprintf(f, "# backend: %s%s%s\n", json_string_value(json_object_get(meta, "backend")),
 		*json_string_value(json_object_get(meta, "device")) ? ", " : "",
 		json_string_value(json_object_get(meta, "device")));
