@@ -1,0 +1,78 @@
+/* cb_model_presets: the built-in topologies of the cost model, each with the
+ * public specification its numbers come from (contract in cb_model_topo.h). */
+#include <string.h>
+
+#include "cb_model_topo.h"
+
+#define GB 1e9
+#define US 1e-6
+#define MIB ((size_t)1 << 20)
+
+/* Latencies (alpha) are not in any specification: the presets use round
+ * numbers of the right order (a GPU kernel launch plus a flag round trip on
+ * NVLink or PCIe, an InfiniBand or Ethernet message through the software
+ * stack) and say so; fit your own machine to replace them. */
+#define ALPHA_NOTE "alpha: an assumption of the right order, not a specification"
+
+/* Sources (bandwidths per direction, 1 GB = 1e9 B):
+ *  - H100 SXM5: NVLink 900 GB/s per GPU (both directions: 450 GB/s each way),
+ *    HBM3 3.35 TB/s: NVIDIA H100 Tensor Core GPU datasheet.
+ *  - DGX H100: 8 H100 SXM5 on 4 NVSwitches, 8 single-port ConnectX-7 400 Gb/s
+ *    (one per GPU) for the compute fabric: NVIDIA DGX H100 datasheet.
+ *  - H100 PCIe: HBM2e 2.0 TB/s, PCIe Gen5 x16: NVIDIA H100 datasheet.
+ *  - A100 40GB PCIe: HBM2 1,555 GB/s, PCIe Gen4 x16: NVIDIA A100 datasheet.
+ *  - PCIe 4.0 x16: 16 GT/s x 16 lanes, 128b/130b = 31.5 GB/s; PCIe 5.0 x16:
+ *    32 GT/s = 63.0 GB/s (PCI-SIG base specifications 4.0, 5.0).
+ *  - 400/200/100 Gb/s NICs: 50/25/12.5 GB/s (line rate; ConnectX-7 NDR,
+ *    ConnectX-6 HDR, 100 GbE).
+ *  - gamma = memory bandwidth / 3 (a reduce reads two operands and writes
+ *    the result); copy = memory bandwidth / 2 (reads one, writes one).
+ *  - vm-2core: this 2-core VM's host memory as the fabric, fitted by
+ *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks,
+ *    sizes >= 1 MiB, one tier); see README "Cost model". */
+static const struct cb_topo presets[] = {
+	{ "dgx-h100", "NVIDIA DGX H100 datasheet: NVLink4/NVSwitch 450 GB/s per direction per GPU, "
+	  "8 x 400 Gb/s ConnectX-7 (one per GPU), HBM3 3.35 TB/s; " ALPHA_NOTE,
+	  8, { 450 * GB, 2 * US }, { 50 * GB, 5 * US }, CB_NET_PER_RANK, 3350 * GB / 3,
+	  3350 * GB / 2, 16 * MIB, 0 },
+	{ "h100-nvlink-400g-host", "8 H100 SXM5 on NVSwitch (450 GB/s per direction per GPU), "
+	  "one 400 Gb/s NIC per host; " ALPHA_NOTE,
+	  8, { 450 * GB, 2 * US }, { 50 * GB, 5 * US }, CB_NET_PER_HOST, 3350 * GB / 3,
+	  3350 * GB / 2, 16 * MIB, 0 },
+	{ "pcie5-h100-400g", "8 H100 PCIe per host over PCIe Gen5 x16 (63 GB/s per direction), "
+	  "one 400 Gb/s NIC per GPU, HBM2e 2.0 TB/s; " ALPHA_NOTE,
+	  8, { 63 * GB, 3 * US }, { 50 * GB, 5 * US }, CB_NET_PER_RANK, 2000 * GB / 3,
+	  2000 * GB / 2, 16 * MIB, 0 },
+	{ "pcie4-a100-200g", "8 A100 PCIe per host over PCIe Gen4 x16 (31.5 GB/s per direction), "
+	  "one 200 Gb/s NIC per host, HBM2 1,555 GB/s; " ALPHA_NOTE,
+	  8, { 31.5 * GB, 3 * US }, { 25 * GB, 5 * US }, CB_NET_PER_HOST, 1555 * GB / 3,
+	  1555 * GB / 2, 16 * MIB, 0 },
+	{ "pcie4-a100-100g", "8 A100 PCIe per host over PCIe Gen4 x16 (31.5 GB/s per direction), "
+	  "one 100 Gb/s Ethernet NIC per host, HBM2 1,555 GB/s; " ALPHA_NOTE,
+	  8, { 31.5 * GB, 3 * US }, { 12.5 * GB, 10 * US }, CB_NET_PER_HOST, 1555 * GB / 3,
+	  1555 * GB / 2, 16 * MIB, 0 },
+	{ "vm-2core", "this 2-core VM's host memory as the fabric, fitted on results/reference "
+	  "(ps, ring, copy; 2 ranks; >= 1 MiB); no network",
+	  2, { 7.0 * GB, 1.5 * US }, { 0, 0 }, CB_NET_PER_HOST, 4.0 * GB,
+	  7.0 * GB, 256 * 1024, 2 },
+};
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+size_t cb_topo_npresets(void)
+{
+	return NPRESETS;
+}
+
+const struct cb_topo *cb_topo_preset_at(size_t i)
+{
+	return i < NPRESETS ? &presets[i] : NULL;
+}
+
+const struct cb_topo *cb_topo_preset(const char *name)
+{
+	for (size_t i = 0; i < NPRESETS; i++)
+		if (strcmp(presets[i].name, name) == 0)
+			return &presets[i];
+	return NULL;
+}
+
