@@ -30,7 +30,7 @@ static struct cb_topo one_host(int n, double bw, double a)
 static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
 				   size_t bytes)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0 };
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0 };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -60,8 +60,35 @@ static void test_ring_closed_form(void **state)
 	assert_rel(r.time, per_dir / 100e9, 1e-12);
 	assert_true(fabs(r.time * 1e3 - 18.79) < 0.005);
 	assert_true(r.one_class);
-	assert_rel(r.terms.link_bytes, per_dir, 1e-12);
-	assert_rel(r.terms.reduce_bytes, per_dir / 2, 1e-12);
+	/* one-sided: reduce-scatter steps move and reduce the same bytes */
+	assert_rel(r.terms.fused_bytes, per_dir / 2, 1e-12);
+	assert_rel(r.terms.link_bytes, per_dir / 2, 1e-12);
+	assert_rel(r.terms.reduce_bytes, 0, 0);
+}
+
+/* One-sided steps cost the slower of moving and reducing; two-sided ones
+ * (bytes land, then are reduced) the sum. */
+static void test_fused_and_two_sided(void **state)
+{
+	struct cb_topo t = one_host(4, 20e9, 0);
+	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0 };
+	struct cb_model_result r;
+	double chunk = (double)GIB / 4;
+	char why[128];
+
+	(void)state;
+	t.gamma = 5e9;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 3 * chunk / 5e9 + 3 * chunk / 20e9, 1e-12);
+	c.two_sided = 1;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 3 * (chunk / 5e9 + chunk / 20e9) + 3 * chunk / 20e9, 1e-12);
+	assert_rel(r.terms.fused_bytes, 0, 0);
+	/* ps: the root's reduce is its own phase either way */
+	c.algo = CB_MODEL_PS;
+	c.two_sided = 0;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 2 * 3 * (double)GIB / 20e9 + 3 * (double)GIB / 5e9, 1e-12);
 }
 
 /* ps: the root sends and receives (n-1)S, every worker S; its phases do not
@@ -97,7 +124,7 @@ static void test_alpha_gamma_terms(void **state)
 	assert_rel(ring.terms.msgs, 2.0 * 3 * 16, 0);
 	assert_rel(ring.time, 96e-6, 1e-5);
 	assert_rel(ps.terms.reduce_bytes, 3.0 * (64u << 20), 1e-12);
-	assert_rel(ring.terms.reduce_bytes, 3.0 / 4 * (64u << 20), 1e-12);
+	assert_rel(ring.terms.fused_bytes, 3.0 / 4 * (64u << 20), 1e-12);
 	t.gamma = 10e9;
 	t.intra.alpha = 0;
 	ps = eval(&t, CB_MODEL_PS, 4, 64u << 20);
@@ -131,8 +158,8 @@ static void ring_walk(size_t count, int n, size_t esize, size_t slice_bytes,
 				red = st.reduce;
 			}
 			want->msgs += 1;
-			want->link_bytes += maxb;
-			want->reduce_bytes += red ? maxb : 0;
+			want->link_bytes += red ? 0 : maxb;
+			want->fused_bytes += red ? maxb : 0;
 		}
 }
 
@@ -148,7 +175,7 @@ static void test_ring_matches_pattern_walk(void **state)
 		for (int n = 2; n <= 9; n++)
 			for (size_t sb = 4; sb <= 4096; sb *= 8) {
 				struct cb_topo t = one_host(n, 1e9, 1e-6);
-				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0 };
+				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0 };
 				struct cb_model_result r;
 				struct cb_model_terms want;
 				char why[128];
@@ -159,7 +186,8 @@ static void test_ring_matches_pattern_walk(void **state)
 				ring_walk(counts[k], n, 4, sb, &want, rx);
 				assert_rel(r.terms.msgs, want.msgs, 1e-12);
 				assert_rel(r.terms.link_bytes, want.link_bytes, 1e-12);
-				assert_rel(r.terms.reduce_bytes, want.reduce_bytes, 1e-12);
+				assert_rel(r.terms.fused_bytes, want.fused_bytes, 1e-12);
+				assert_rel(r.terms.reduce_bytes, 0, 0);
 				for (int q = 0; q < n; q++) {
 					size_t o, a, b;
 
@@ -205,7 +233,7 @@ static void test_multi_host_loads(void **state)
 static void test_no_network_refused(void **state)
 {
 	struct cb_topo t = one_host(2, 1e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0 };
+	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0 };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -221,7 +249,7 @@ static void test_no_network_refused(void **state)
 static void test_local_cases(void **state)
 {
 	struct cb_topo t = one_host(2, 10e9, 1e-6);
-	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1 };
+	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0 };
 	struct cb_model_result r;
 	char why[128];
 
@@ -286,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_closed_form),
 		cmocka_unit_test(test_ps_root_bottleneck),
+		cmocka_unit_test(test_fused_and_two_sided),
 		cmocka_unit_test(test_alpha_gamma_terms),
 		cmocka_unit_test(test_ring_matches_pattern_walk),
 		cmocka_unit_test(test_multi_host_loads),

@@ -8,6 +8,12 @@
  *     t_step = alpha + max over links (bytes on the link / its bandwidth)
  *                    + max over ranks (bytes the rank reduces / gamma)
  *
+ * when bytes land in a buffer before they are reduced (two-sided transports,
+ * MPI's own); collbench's ps and ring move bytes one-sided (shared memory,
+ * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
+ * a step that moves and reduces the same bytes costs the slower of the two,
+ * alpha + max(link term, reduce term).
+ *
  * alpha is the largest per-message latency among the step's transfers (an
  * intra-host step pays the intra-host alpha, a step with any transfer between
  * hosts the network's). Links are full duplex: each direction carries its own
@@ -85,15 +91,24 @@ struct cb_model_case {
 	size_t esize;      /* bytes per element, >= 1 */
 	int root;          /* ps root, 0 <= root < n */
 	int in_place;
+	int two_sided;     /* 1: bytes land, then are reduced (add the terms); 0:
+			    * one-sided, the reduce reads the peer's bytes (the
+			    * slower of the two), as collbench's ps and ring do */
 };
 
 /* Sums over the critical path: with one kind of link carrying every byte (all
  * ranks on one host), time = msgs * alpha + link_bytes / bw + reduce_bytes /
- * gamma, linear in (alpha, 1/bw, 1/gamma): what the fit solves for. */
+ * gamma + fused_bytes * max(1/bw, 1/gamma), linear in (alpha, 1/bw, 1/gamma)
+ * once it is known which of bw and gamma is the smaller: what the fit solves
+ * for. (A one-sided step that moves L and reduces R bytes adds min(L, R) to
+ * fused_bytes and the rest to link_bytes or reduce_bytes: exact when L = R,
+ * as in every ring step on one host.) */
 struct cb_model_terms {
+	double calls;        /* 1 for a call that does anything: its fixed overhead */
 	double msgs;         /* latency terms (dependent messages) */
 	double link_bytes;   /* bytes of the most loaded link, summed over steps */
 	double reduce_bytes; /* bytes reduced by the busiest rank, summed over steps */
+	double fused_bytes;  /* bytes moved and reduced at once (one-sided steps) */
 };
 
 struct cb_model_result {

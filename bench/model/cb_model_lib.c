@@ -19,7 +19,11 @@
  *     back) and one after (S) when n is not a power of two; below p' elements
  *     recursive doubling;
  *   nonoverlapping (reduce, then bcast): not modelled.
- * nccl: modelled as NCCL's ring (2(n-1) steps of S/n); its tuner may choose
+ * Open MPI moves bytes two-sided (they land in a buffer, then are reduced):
+ * link and reduce terms add up.
+ * nccl: modelled as NCCL's ring (2(n-1) steps of S/n), reducing as data
+ * arrives (its reduce-scatter steps cost the slower of moving and reducing,
+ * as collbench's one-sided ring); its tuner may choose
  * a tree, NVLS or CollNet and protocols (LL, LL128, Simple) the model does
  * not follow. Both are modelled on one host only, with the topology's
  * intra-host link; their per-rank traffic is not modelled (NaN). */
@@ -152,18 +156,22 @@ enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_
 	} else if (c->algo == CB_MODEL_NCCL) {
 		double blk = ceil((double)c->count / c->n) * esize;
 
-		add(&res.terms, 2.0 * (c->n - 1), 2.0 * (c->n - 1) * blk, (c->n - 1) * blk);
+		/* NCCL's kernels reduce what arrives as it arrives: one-sided-like */
+		add(&res.terms, 2.0 * (c->n - 1), (c->n - 1) * blk, 0);
+		res.terms.fused_bytes = (c->n - 1) * blk;
 		res.what = "nccl: modelled as a ring (tree, NVLS and protocols not modelled)";
 	} else if (ompi_terms(ompi_choice(c->n, c->count * c->esize), c->n, c->count, esize,
 			      &res.terms, &res.what) != 0) {
 		snprintf(why, whylen, "%s", res.what);
 		return CB_ERR_UNSUPPORTED;
 	}
+	res.terms.calls = res.terms.link_bytes > 0;
 	if (c->n == 1 || c->count == 0)
 		res.time = res.terms.link_bytes / t->copy_bw;
 	else
 		res.time = res.terms.msgs * t->intra.alpha + res.terms.link_bytes / t->intra.bw +
-			   res.terms.reduce_bytes / t->gamma;
+			   res.terms.reduce_bytes / t->gamma +
+			   res.terms.fused_bytes * fmax(1 / t->intra.bw, 1 / t->gamma);
 	*r = res;
 	return CB_OK;
 }

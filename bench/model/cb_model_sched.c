@@ -27,6 +27,7 @@ struct ev {
 	unsigned stamp;         /* this step's stamp */
 	double alpha;           /* this step's latency */
 	int msgs;               /* this step sent a message (even of 0 bytes) */
+	int fused;              /* one-sided: moving and reducing overlap */
 	struct cb_model_result *r;
 };
 
@@ -118,7 +119,8 @@ static void add_xfer(struct ev *e, int src, int dst, double bytes, double reduce
 }
 
 /* Closes the open step, counted mult times: t = alpha + the most loaded
- * link's bytes / its bandwidth + the most reduce bytes / gamma. */
+ * link's bytes / its bandwidth + the most reduce bytes / gamma (one-sided:
+ * alpha + the larger of the two). */
 static void close_step(struct ev *e, double mult)
 {
 	double bwt = 0, maxb = 0, maxred = 0;
@@ -141,10 +143,13 @@ static void close_step(struct ev *e, double mult)
 			e->nout[k - e->n] = e->nin[k - e->n] = 0;
 		}
 	}
-	e->r->time += mult * (e->alpha + bwt + maxred / e->t->gamma);
+	double redt = maxred / e->t->gamma, both = e->fused ? fmin(maxb, maxred) : 0;
+
+	e->r->time += mult * (e->alpha + (e->fused ? fmax(bwt, redt) : bwt + redt));
 	e->r->terms.msgs += mult * e->msgs;
-	e->r->terms.link_bytes += mult * maxb;
-	e->r->terms.reduce_bytes += mult * maxred;
+	e->r->terms.link_bytes += mult * (maxb - both);
+	e->r->terms.reduce_bytes += mult * (maxred - both);
+	e->r->terms.fused_bytes += mult * both;
 	e->nlist = 0;
 	e->stamp++;
 	e->alpha = 0;
@@ -254,6 +259,7 @@ static void summarize(const struct ev *e, struct cb_model_result *r)
 static void eval_local_copy(const struct cb_topo *t, double bytes, struct cb_model_result *r)
 {
 	r->time = bytes / t->copy_bw;
+	r->terms.calls = 1;
 	r->terms.link_bytes = bytes;
 	r->one_class = t->copy_bw == t->intra.bw;
 }
@@ -302,6 +308,7 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 	st = ev_init(&e, t, c->n, &res);
 	if (st != CB_OK)
 		return st;
+	e.fused = !c->two_sided;
 	if (c->algo == CB_MODEL_PS) {
 		eval_ps(&e, c->root, bytes);
 		res.what = "ps: push, reduce on the root, pull (no overlap)";
@@ -310,6 +317,7 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 		res.what = "ring: 2(n-1) steps, each in slices";
 	}
 	if (st == CB_OK) {
+		res.terms.calls = 1;
 		summarize(&e, &res);
 		*r = res;
 	}
