@@ -200,6 +200,60 @@ static void test_ring_matches_pattern_walk(void **state)
 			}
 }
 
+/* The constant-time ring steps (unequal chunks) give what the rank-by-rank
+ * walk gives, on one host and across hosts, with a NIC per host or per rank;
+ * and cb_ring_step has the rotation they rely on. */
+static void test_ring_fast_matches_walk(void **state)
+{
+	static const size_t counts[] = { 1, 5, 13, 100, 1001, 4099 };
+	static const int ns[] = { 2, 3, 5, 8, 12, 17, 33, 64, 100 };
+	static const int rphs[] = { 1, 2, 3, 4, 8, 1000 };
+
+	(void)state;
+	for (int n = 2; n <= 300; n++)
+		for (int st = 0; st < cb_ring_nsteps(n); st += 7)
+			for (int r = 0; r < n; r += 5) {
+				struct cb_ring_step a, b;
+
+				cb_ring_step(0, n, st, &a);
+				cb_ring_step(r, n, st, &b);
+				assert_int_equal(b.chunk, (a.chunk + r) % n);
+			}
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+			for (size_t h = 0; h < sizeof(rphs) / sizeof(rphs[0]); h++)
+				for (int per = 0; per < 2; per++)
+					for (size_t sb = 4; sb <= 4096; sb *= 16) {
+						struct cb_topo t = one_host(rphs[h], 7e9, 1e-6);
+						struct cb_model_case c = { CB_MODEL_RING, ns[i], counts[k], 4,
+									   0, 0, 0 };
+						struct cb_model_result w, f;
+						char why[128];
+
+						if (counts[k] % (size_t)ns[i] == 0)
+							continue;
+						t.net.bw = 3e9;
+						t.net.alpha = 4e-6;
+						t.net_attach = per ? CB_NET_PER_RANK : CB_NET_PER_HOST;
+						t.gamma = 5e9;
+						t.slice_bytes = sb;
+						cb_model_ring_fast_min = 1 << 30;
+						assert_int_equal(cb_model_eval(&t, &c, &w, why, 128), CB_OK);
+						cb_model_ring_fast_min = 1;
+						assert_int_equal(cb_model_eval(&t, &c, &f, why, 128), CB_OK);
+						cb_model_ring_fast_min = 65;
+						assert_rel(f.time, w.time, 1e-12);
+						assert_rel(f.terms.msgs, w.terms.msgs, 1e-12);
+						assert_rel(f.terms.link_bytes, w.terms.link_bytes, 1e-12);
+						assert_rel(f.terms.fused_bytes, w.terms.fused_bytes, 1e-12);
+						assert_rel(f.txrx_max, w.txrx_max, 1e-12);
+						assert_rel(f.txrx_min, w.txrx_min, 1e-12);
+						assert_rel(f.host_max, w.host_max, 1e-12);
+						assert_rel(f.host_min, w.host_min, 1e-12);
+						assert_int_equal(f.one_class, w.one_class);
+					}
+}
+
 /* 4 hosts of 8 ranks, one NIC per host: ps loads the root's host link with
  * (n - 8)S each way, every other host's with 8S; the ring every host's with
  * 2(n-1)/n S each way, and each step waits for a NIC. */
@@ -317,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_fused_and_two_sided),
 		cmocka_unit_test(test_alpha_gamma_terms),
 		cmocka_unit_test(test_ring_matches_pattern_walk),
+		cmocka_unit_test(test_ring_fast_matches_walk),
 		cmocka_unit_test(test_multi_host_loads),
 		cmocka_unit_test(test_no_network_refused),
 		cmocka_unit_test(test_local_cases),

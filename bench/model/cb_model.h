@@ -134,6 +134,11 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_case *c,
 				 struct cb_model_result *r, char *why, size_t whylen);
 
+/* Rank count from which the ring's steps with unequal chunks are evaluated in
+ * constant time each rather than rank by rank (the same result; tests lower
+ * it to compare the two). Default 65. */
+extern int cb_model_ring_fast_min;
+
 /* The ring's pipelining unit of a backend when --slicebytes was not given
  * (its pipeline_bytes: host 256 KiB, cuda 16 MiB); 0 for an unknown backend. */
 size_t cb_model_backend_slice(const char *backend);

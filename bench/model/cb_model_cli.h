@@ -30,6 +30,17 @@ struct cli {
 	int root;
 };
 
+struct cb_optdef;
+
+/* The option table (cb_model_opts.c) and its length. */
+const struct cb_optdef *cb_cli_options(size_t *n);
+
+/* Fills c with every default (before parsing). */
+void cb_cli_defaults(struct cli *c);
+
+/* The first option given that c->verb does not take, or NULL. */
+const char *cb_cli_foreign_option(const struct cli *c);
+
 /* The verbs: each returns the exit status (0, EXIT_FAR, EXIT_USAGE) after
  * printing its results on stdout and its diagnostics on stderr. */
 int cb_cli_fit(const struct cli *c, const char *run);

@@ -60,13 +60,6 @@ static enum cb_status gap(const struct cb_pred_opts *o, int n, double count, dou
 	return st;
 }
 
-/* Rounds a count to a multiple of n once it is large: equal chunks keep the
- * ring's evaluation to two steps (cb_model_sched.c). */
-static double grid(double count, int n)
-{
-	return count >= 16.0 * n ? floor(count / n) * n : floor(count);
-}
-
 enum cb_status cb_model_crossover(const struct cb_pred_opts *o, int n, double lo, double hi,
 				  double *bytes, int *kind, char *why, size_t whylen)
 {
@@ -83,7 +76,7 @@ enum cb_status cb_model_crossover(const struct cb_pred_opts *o, int n, double lo
 	if (*kind)
 		return CB_OK;
 	while (chi > clo + 1 && chi / clo > 1.001) { /* ps no slower at clo, slower at chi */
-		double mid = grid(sqrt(clo * chi), n), d;
+		double mid = floor(sqrt(clo * chi)), d;
 
 		if (mid <= clo || mid >= chi)
 			mid = floor((clo + chi) / 2);

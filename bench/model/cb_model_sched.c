@@ -8,38 +8,10 @@
 #include <string.h>
 
 #include "cb_model.h"
+#include "cb_model_sched_int.h"
 #include "cb_model_topo.h"
-#include "cb_pattern.h"
 
 #define MAX_RANKS (1 << 20)
-
-/* Scratch and accumulators of one evaluation. */
-struct ev {
-	const struct cb_topo *t;
-	int n, nhosts, nlinks;  /* nlinks: network links (hosts or ranks) */
-	double *out, *in, *red; /* [n] this step's intra-host loads and reduce bytes */
-	double *nout, *nin;     /* [nlinks] this step's network loads */
-	double *tx, *rx;        /* [n] bytes per call, per rank */
-	double *htx, *hrx;      /* [nhosts] network bytes per call, per host */
-	int *list;              /* [n + nlinks] indexes touched this step */
-	size_t nlist;
-	unsigned *mark;         /* [n + nlinks] step stamp of the last listing */
-	unsigned stamp;         /* this step's stamp */
-	double alpha;           /* this step's latency */
-	int msgs;               /* this step sent a message (even of 0 bytes) */
-	int fused;              /* one-sided: moving and reducing overlap */
-	struct cb_model_result *r;
-};
-
-static int host_of(const struct ev *e, int r)
-{
-	return r / e->t->ranks_per_host;
-}
-
-static int link_of(const struct ev *e, int r)
-{
-	return e->t->net_attach == CB_NET_PER_RANK ? r : host_of(e, r);
-}
 
 static void ev_free(struct ev *e)
 {
@@ -91,7 +63,7 @@ static void touch(struct ev *e, int k)
 
 /* Adds a transfer of bytes from src to dst (dst reduces `reduce` bytes of it)
  * to the open step, and mult times to the per-call totals. */
-static void add_xfer(struct ev *e, int src, int dst, double bytes, double reduce, double mult)
+void cb_ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce, double mult)
 {
 	e->msgs = 1;
 	if (host_of(e, src) == host_of(e, dst)) {
@@ -118,10 +90,22 @@ static void add_xfer(struct ev *e, int src, int dst, double bytes, double reduce
 	e->rx[dst] += mult * bytes;
 }
 
+void cb_ev_account(struct ev *e, double alpha, double bwt, double maxb, double maxred, int msgs,
+		   double mult)
+{
+	double redt = maxred / e->t->gamma, both = e->fused ? fmin(maxb, maxred) : 0;
+
+	e->r->time += mult * (alpha + (e->fused ? fmax(bwt, redt) : bwt + redt));
+	e->r->terms.msgs += mult * msgs;
+	e->r->terms.link_bytes += mult * (maxb - both);
+	e->r->terms.reduce_bytes += mult * (maxred - both);
+	e->r->terms.fused_bytes += mult * both;
+}
+
 /* Closes the open step, counted mult times: t = alpha + the most loaded
  * link's bytes / its bandwidth + the most reduce bytes / gamma (one-sided:
  * alpha + the larger of the two). */
-static void close_step(struct ev *e, double mult)
+void cb_ev_close(struct ev *e, double mult)
 {
 	double bwt = 0, maxb = 0, maxred = 0;
 
@@ -143,13 +127,7 @@ static void close_step(struct ev *e, double mult)
 			e->nout[k - e->n] = e->nin[k - e->n] = 0;
 		}
 	}
-	double redt = maxred / e->t->gamma, both = e->fused ? fmin(maxb, maxred) : 0;
-
-	e->r->time += mult * (e->alpha + (e->fused ? fmax(bwt, redt) : bwt + redt));
-	e->r->terms.msgs += mult * e->msgs;
-	e->r->terms.link_bytes += mult * (maxb - both);
-	e->r->terms.reduce_bytes += mult * (maxred - both);
-	e->r->terms.fused_bytes += mult * both;
+	cb_ev_account(e, e->alpha, bwt, maxb, maxred, e->msgs, mult);
 	e->nlist = 0;
 	e->stamp++;
 	e->alpha = 0;
@@ -162,78 +140,15 @@ static void eval_ps(struct ev *e, int root, double bytes)
 {
 	for (int w = 0; w < e->n; w++) /* push: worker w's input into its slot */
 		if (w != root)
-			add_xfer(e, w, root, bytes, 0, 1);
-	close_step(e, 1);
+			cb_ev_xfer(e, w, root, bytes, 0, 1);
+	cb_ev_close(e, 1);
 	touch(e, root); /* acc = send op slot_0 op slot_1 ...: no message */
 	e->red[root] = (e->n - 1) * bytes;
-	close_step(e, 1);
+	cb_ev_close(e, 1);
 	for (int w = 0; w < e->n; w++) /* pull: the result out of the root */
 		if (w != root)
-			add_xfer(e, root, w, bytes, 0, 1);
-	close_step(e, 1);
-}
-
-/* The ring's slicing of one call, as ring_run computes it. */
-struct ring {
-	size_t *csize;      /* [n] elements of each chunk (cb_chunk) */
-	size_t slice_count; /* elements per slice */
-	size_t nslices;     /* slices per chunk, the same for every chunk */
-	double esize;
-};
-
-/* Ring step s, slice j of every rank at once, counted mult times. Slice
- * j = 0 stands for the nslices - 1 full slices (every chunk's slices but the
- * last are full: cb_slice_num rounds the largest chunk up and chunks differ
- * by at most one element), j = nslices - 1 for the last. An empty slice still
- * waits and posts: one alpha. */
-static void ring_slices(struct ev *e, const struct ring *rg, int s, size_t j, double mult)
-{
-	for (int r = 0; r < e->n; r++) {
-		struct cb_ring_step st;
-		size_t off, cnt;
-		double b;
-
-		cb_ring_step(r, e->n, s, &st);
-		cb_slice(rg->csize[st.chunk], rg->slice_count, j, &off, &cnt);
-		b = (double)cnt * rg->esize;
-		add_xfer(e, st.src, r, b, st.reduce ? b : 0, mult);
-	}
-	close_step(e, mult);
-}
-
-/* ring (cb_algo_ring.c): 2(n-1) steps of nslices slices each. With equal
- * chunks (n divides count) every reduce-scatter step moves the same bytes
- * over the same links, as does every all-gather step: one of each is
- * evaluated and counted n - 1 times. */
-static enum cb_status eval_ring(struct ev *e, const struct cb_model_case *c)
-{
-	struct ring rg;
-	int n = e->n, even = c->count % (size_t)n == 0;
-
-	rg.csize = malloc((size_t)n * sizeof(size_t));
-	if (!rg.csize)
-		return CB_ERR_NOMEM;
-	for (int k = 0; k < n; k++) {
-		size_t off;
-
-		cb_chunk(c->count, n, k, &off, &rg.csize[k]);
-	}
-	rg.esize = (double)c->esize;
-	rg.slice_count = cb_ring_slice_count(e->t->slice_bytes, c->esize);
-	rg.nslices = cb_slice_num(c->count, n, rg.slice_count);
-	for (int s = 0; s < cb_ring_nsteps(n); s++) {
-		double m = 1;
-
-		if (even && s != 0 && s != n - 1)
-			continue;
-		if (even)
-			m = n - 1;
-		if (rg.nslices > 1)
-			ring_slices(e, &rg, s, 0, m * (double)(rg.nslices - 1));
-		ring_slices(e, &rg, s, rg.nslices - 1, m);
-	}
-	free(rg.csize);
-	return CB_OK;
+			cb_ev_xfer(e, root, w, bytes, 0, 1);
+	cb_ev_close(e, 1);
 }
 
 /* Per-call loads of the busiest and least busy rank and host. */
@@ -313,7 +228,7 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 		eval_ps(&e, c->root, bytes);
 		res.what = "ps: push, reduce on the root, pull (no overlap)";
 	} else {
-		st = eval_ring(&e, c);
+		st = cb_ev_ring(&e, c);
 		res.what = "ring: 2(n-1) steps, each in slices";
 	}
 	if (st == CB_OK) {
