@@ -173,6 +173,24 @@ topo_errors)
 	mk ''
 	expect 0 "" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
 	;;
+script)
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	synth "$t/run"
+	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" --ranks 2:64 "$t/run" "$t/figs" >"$t/list" 2>"$t/err" ||
+		{ cat "$t/err" >&2; fail "model.sh failed"; }
+	for f in model_busbw_np2 model_time_vs_n model_host_load model_crossover; do
+		[ -s "$t/figs/$f.png" ] && [ -s "$t/figs/$f.svg" ] || fail "no $f.png/.svg"
+		grep -q "$f.svg" "$t/list" || fail "$f.svg not listed on stdout"
+	done
+	for f in model_fit.json model_check.csv model_predict.csv model_crossover.csv model_figures.txt; do
+		[ -s "$t/figs/$f" ] || fail "no $f"
+	done
+	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/run" "$t/figs"
+	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
+	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
+	;;
 *)
 	fail "unknown case $case"
 	;;

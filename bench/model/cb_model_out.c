@@ -83,12 +83,16 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 	return finish(f, fmt, &t);
 }
 
-/* Measured bandwidth of a row as the check compares it: busbw, or algbw for
- * copy and n = 1 (no busbw). */
+/* Measured bandwidth of a row from its median time, as the model's: busbw,
+ * or algbw for copy and n = 1 (no busbw). */
 static double measured_bw(const struct cb_mrow *r)
 {
-	return isnan(r->busbw) || r->nranks < 2 || strcmp(r->algo, "copy") == 0 ? r->algbw
-										 : r->busbw;
+	double algbw = (double)r->bytes / r->t / 1e9;
+
+	if (!(r->t > 0))
+		return NAN;
+	return r->nranks < 2 || strcmp(r->algo, "copy") == 0 ? algbw
+							       : algbw * 2.0 * (r->nranks - 1) / r->nranks;
 }
 
 enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,

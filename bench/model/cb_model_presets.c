@@ -28,8 +28,10 @@
  *  - gamma = memory bandwidth / 3 (a reduce reads two operands and writes
  *    the result); copy = memory bandwidth / 2 (reads one, writes one).
  *  - vm-2core: this 2-core VM's host memory as the fabric, fitted by
- *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks,
- *    sizes >= 1 MiB, one tier); see README "Cost model". */
+ *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks):
+ *    alpha 0.21 us from every size (--tiers auto), beta 16.0 GB/s and gamma
+ *    6.9 GB/s from sizes >= 1 MiB (--tiers 1 --min-bytes 1M); see README
+ *    "Cost model". */
 static const struct cb_topo presets[] = {
 	{ "dgx-h100", "NVIDIA DGX H100 datasheet: NVLink4/NVSwitch 450 GB/s per direction per GPU, "
 	  "8 x 400 Gb/s ConnectX-7 (one per GPU), HBM3 3.35 TB/s; " ALPHA_NOTE,
@@ -52,9 +54,10 @@ static const struct cb_topo presets[] = {
 	  8, { 31.5 * GB, 3 * US }, { 12.5 * GB, 10 * US }, CB_NET_PER_HOST, 1555 * GB / 3,
 	  1555 * GB / 2, 16 * MIB, 0 },
 	{ "vm-2core", "this 2-core VM's host memory as the fabric, fitted on results/reference "
-	  "(ps, ring, copy; 2 ranks; >= 1 MiB); no network",
-	  2, { 7.0 * GB, 1.5 * US }, { 0, 0 }, CB_NET_PER_HOST, 4.0 * GB,
-	  7.0 * GB, 256 * 1024, 2 },
+	  "(ps, ring, copy at 2 ranks: alpha over all sizes, beta and gamma over >= 1 MiB in "
+	  "one tier); no network",
+	  2, { 16.0 * GB, 0.21 * US }, { 0, 0 }, CB_NET_PER_HOST, 6.9 * GB, 16.0 * GB,
+	  256 * 1024, 2 },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
