@@ -96,7 +96,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 written=()
 
-# cols FILE NAMES...: awk program prefix that maps the header of FILE to c[name] = column.
+# COLS: awk rule that maps the header line to c[name] = column.
 COLS='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
 
 run_gp() {
@@ -164,15 +164,19 @@ pick() {
 	awk -F, -v OFS='\t' -v b="$1" -v col="$2" "$COLS"'$c["bytes"] == b && $c[col] > 0 {
 		print $c["nranks"], $c[col] }' "$OUT_DIR/model_predict.csv" >"$3"
 }
+# ranges FILE...: smallest and largest x and y of "x <TAB> y" lines.
+ranges() {
+	cat "$@" | awk -F'\t' 'NR == 1 { xl = xh = $1; yl = yh = $2 }
+		{ if ($1 < xl) xl = $1; if ($1 > xh) xh = $1; if ($2 < yl) yl = $2; if ($2 > yh) yh = $2 }
+		END { print xl, xh, yl, yh }'
+}
 topo_label="topology ${topo_name:-$topo}"
 pick 1073741824 ps_time_us "$tmp/time.1.dat"
 pick 1073741824 ring_time_us "$tmp/time.2.dat"
 pick 1048576 ps_time_us "$tmp/time.3.dat"
 pick 1048576 ring_time_us "$tmp/time.4.dat"
 if [[ -s "$tmp/time.1.dat" ]]; then
-	read -r xmin xmax ymin ymax < <(cat "$tmp"/time.*.dat | awk -F'\t' 'NR == 1 { xl = xh = $1; yl = yh = $2 }
-		{ if ($1 < xl) xl = $1; if ($1 > xh) xh = $1; if ($2 < yl) yl = $2; if ($2 > yh) yh = $2 }
-		END { print xl, xh, yl, yh }')
+	read -r xmin xmax ymin ymax < <(ranges "$tmp"/time.*.dat)
 	run_gp plot_model_scale.gp "$OUT_DIR/model_time_vs_n" "prefix=$(gp_str "$tmp/time");
 		algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
 		lab3='ps, 1 MiB'; lab4='ring, 1 MiB'; ylab='predicted time per allreduce (us)'; div=1;
@@ -186,9 +190,7 @@ pick 1073741824 ps_host_max_bytes "$tmp/load.1.dat"
 pick 1073741824 ps_host_min_bytes "$tmp/load.2.dat"
 pick 1073741824 ring_host_bytes "$tmp/load.3.dat"
 if [[ -s "$tmp/load.1.dat" ]]; then
-	read -r xmin xmax ymin ymax < <(cat "$tmp"/load.*.dat | awk -F'\t' 'NR == 1 { xl = xh = $1; yl = yh = $2 }
-		{ if ($1 < xl) xl = $1; if ($1 > xh) xh = $1; if ($2 < yl) yl = $2; if ($2 > yh) yh = $2 }
-		END { print xl, xh, yl, yh }')
+	read -r xmin xmax ymin ymax < <(ranges "$tmp"/load.*.dat)
 	run_gp plot_model_scale.gp "$OUT_DIR/model_host_load" "prefix=$(gp_str "$tmp/load");
 		algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';
 		lab3='ring: every host'; ylab='bytes out + in of a host network link (GiB)';
@@ -203,9 +205,7 @@ fi
 awk -F, -v OFS='\t' "$COLS"'$c["meaning"] ~ /ps is no slower up to this size/ {
 	print $c["nranks"], $c["crossover_bytes"] }' "$OUT_DIR/model_crossover.csv" >"$tmp/cross.dat"
 if [[ -s "$tmp/cross.dat" ]]; then
-	read -r xmin xmax ymin ymax < <(awk -F'\t' 'NR == 1 { xl = xh = $1; yl = yh = $2 }
-		{ if ($1 < xl) xl = $1; if ($1 > xh) xh = $1; if ($2 < yl) yl = $2; if ($2 > yh) yh = $2 }
-		END { print xl, xh, yl, yh }' "$tmp/cross.dat")
+	read -r xmin xmax ymin ymax < <(ranges "$tmp/cross.dat")
 	run_gp plot_model_crossover.gp "$OUT_DIR/model_crossover" "data=$(gp_str "$tmp/cross.dat");
 		xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 		ttl=$(gp_str "where the ring overtakes ps (cost model)"); sub=$(gp_str "$topo_label");

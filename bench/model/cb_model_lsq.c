@@ -53,103 +53,134 @@ static void design_row(const struct prob *pb, size_t i, double t, double *row)
 		row[IX_V(pb, tr)] = (tm->reduce_bytes + (fused_at_v ? tm->fused_bytes : 0)) / t;
 }
 
-/* min ||A x - 1|| over the columns in use (mask), A m x p row-major, by
- * Householder QR with unit-norm columns. Returns 0 with x (0 where not in
- * use), *rss and covd (diag of (A^T A)^-1); or -1 with *bad the first column
- * that is zero or depends on the ones before it. */
-static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, double *rss,
-	       double *covd, int *bad)
-{
-	int cols[MAXP], q = 0;
-	double *w = malloc(m * (MAXP + 1) * sizeof(double)), scale[MAXP], R[MAXP][MAXP];
-	double *y;
+/* A QR factorisation in progress: the columns in use of A, scaled to unit
+ * norm, and the right-hand side, overwritten by Householder reflections. */
+struct qr {
+	size_t m;
+	int q, cols[MAXP];
+	double *w, *y;  /* [m * MAXP], [m] */
+	double scale[MAXP], R[MAXP][MAXP];
+};
 
-	if (!w)
-		return -2;
-	y = w + m * MAXP;
+/* Copies the columns of A in mask (p columns in all) and scales them.
+ * Returns 0, or -1 with *bad a zero column. */
+static int qr_load(struct qr *z, const double *A, int p, unsigned mask, int *bad)
+{
 	for (int j = 0; j < p; j++)
 		if (mask & (1u << j))
-			cols[q++] = j;
-	for (size_t i = 0; i < m; i++) {
-		y[i] = 1;
-		for (int c = 0; c < q; c++)
-			w[i * MAXP + c] = A[i * (size_t)p + cols[c]];
+			z->cols[z->q++] = j;
+	for (size_t i = 0; i < z->m; i++) {
+		z->y[i] = 1;
+		for (int c = 0; c < z->q; c++)
+			z->w[i * MAXP + c] = A[i * (size_t)p + z->cols[c]];
 	}
-	for (int c = 0; c < q; c++) { /* unit-norm columns */
+	for (int c = 0; c < z->q; c++) {
 		double s = 0;
 
-		for (size_t i = 0; i < m; i++)
-			s += w[i * MAXP + c] * w[i * MAXP + c];
-		scale[c] = sqrt(s);
-		if (!(scale[c] > 0)) {
-			*bad = cols[c];
-			free(w);
+		for (size_t i = 0; i < z->m; i++)
+			s += z->w[i * MAXP + c] * z->w[i * MAXP + c];
+		z->scale[c] = sqrt(s);
+		if (!(z->scale[c] > 0)) {
+			*bad = z->cols[c];
 			return -1;
 		}
-		for (size_t i = 0; i < m; i++)
-			w[i * MAXP + c] /= scale[c];
+		for (size_t i = 0; i < z->m; i++)
+			z->w[i * MAXP + c] /= z->scale[c];
 	}
-	for (int c = 0; c < q; c++) { /* Householder step c */
+	return 0;
+}
+
+/* Householder QR of the loaded columns, applied to y as well. Returns 0, or
+ * -1 with *bad the first column that depends on the ones before it. */
+static int qr_factor(struct qr *z, int *bad)
+{
+	double *w = z->w;
+
+	for (int c = 0; c < z->q; c++) {
 		double nrm = 0, v0, beta;
 
-		for (size_t i = (size_t)c; i < m; i++)
+		for (size_t i = (size_t)c; i < z->m; i++)
 			nrm += w[i * MAXP + c] * w[i * MAXP + c];
 		nrm = sqrt(nrm);
 		if (nrm < DEP_TOL) {
-			*bad = cols[c];
-			free(w);
+			*bad = z->cols[c];
 			return -1;
 		}
 		v0 = w[(size_t)c * MAXP + c];
-		R[c][c] = v0 > 0 ? -nrm : nrm;
-		w[(size_t)c * MAXP + c] = v0 - R[c][c]; /* v = x - R_cc e1, kept in column c */
-		beta = w[(size_t)c * MAXP + c] * w[(size_t)c * MAXP + c];
-		for (size_t i = (size_t)c + 1; i < m; i++)
+		z->R[c][c] = v0 > 0 ? -nrm : nrm;
+		w[(size_t)c * MAXP + c] = v0 - z->R[c][c]; /* v = x - R_cc e1, kept in column c */
+		beta = 0;
+		for (size_t i = (size_t)c; i < z->m; i++)
 			beta += w[i * MAXP + c] * w[i * MAXP + c];
-		for (int d = c + 1; d <= q; d++) { /* column d of w, or y for d == q */
-			double dot = 0;
+		for (int d = c + 1; d <= z->q; d++) { /* column d, or y for d == q */
+			double dot = 0, *col = d < z->q ? w + d : z->y;
+			size_t stride = d < z->q ? MAXP : 1;
 
-			for (size_t i = (size_t)c; i < m; i++)
-				dot += w[i * MAXP + c] * (d < q ? w[i * MAXP + d] : y[i]);
+			for (size_t i = (size_t)c; i < z->m; i++)
+				dot += w[i * MAXP + c] * col[i * stride];
 			dot = 2 * dot / beta;
-			for (size_t i = (size_t)c; i < m; i++) {
-				if (d < q)
-					w[i * MAXP + d] -= dot * w[i * MAXP + c];
-				else
-					y[i] -= dot * w[i * MAXP + c];
-			}
+			for (size_t i = (size_t)c; i < z->m; i++)
+				col[i * stride] -= dot * w[i * MAXP + c];
 		}
-		for (int d = c + 1; d < q; d++)
-			R[c][d] = w[(size_t)c * MAXP + d];
+		for (int d = c + 1; d < z->q; d++)
+			z->R[c][d] = w[(size_t)c * MAXP + d];
 	}
-	*rss = 0;
-	for (size_t i = (size_t)q; i < m; i++)
-		*rss += y[i] * y[i];
-	memset(x, 0, (size_t)p * sizeof(double));
-	for (int c = q - 1; c >= 0; c--) { /* back substitution, then unscale */
-		double s = y[c];
+	return 0;
+}
 
-		for (int d = c + 1; d < q; d++)
-			s -= R[c][d] * x[cols[d]] * scale[d];
-		x[cols[c]] = s / R[c][c] / scale[c];
+/* x from R x = Q^T y (unscaled), the residual sum of squares, and covd: the
+ * diagonal of (A^T A)^-1 = R^-1 R^-T, row c of R^-1 squared. */
+static void qr_solve(const struct qr *z, int p, double *x, double *rss, double *covd)
+{
+	*rss = 0;
+	for (size_t i = (size_t)z->q; i < z->m; i++)
+		*rss += z->y[i] * z->y[i];
+	memset(x, 0, (size_t)p * sizeof(double));
+	for (int c = z->q - 1; c >= 0; c--) {
+		double s = z->y[c];
+
+		for (int d = c + 1; d < z->q; d++)
+			s -= z->R[c][d] * x[z->cols[d]] * z->scale[d];
+		x[z->cols[c]] = s / z->R[c][c] / z->scale[c];
 	}
-	for (int c = 0; c < q; c++) { /* diag of R^-1 R^-T: row c of R^-1 squared */
+	for (int c = 0; c < z->q; c++) {
 		double inv[MAXP] = { 0 }, s = 0;
 
-		inv[c] = 1 / R[c][c];
-		for (int d = c + 1; d < q; d++) {
+		inv[c] = 1 / z->R[c][c];
+		for (int d = c + 1; d < z->q; d++) {
 			double acc = 0;
 
 			for (int e = c; e < d; e++)
-				acc -= inv[e] * R[e][d];
-			inv[d] = acc / R[d][d];
+				acc -= inv[e] * z->R[e][d];
+			inv[d] = acc / z->R[d][d];
 		}
-		for (int d = c; d < q; d++)
+		for (int d = c; d < z->q; d++)
 			s += inv[d] * inv[d];
-		covd[cols[c]] = s / (scale[c] * scale[c]);
+		covd[z->cols[c]] = s / (z->scale[c] * z->scale[c]);
 	}
-	free(w);
-	return 0;
+}
+
+/* min ||A x - 1|| over the columns in use (mask), A m x p row-major, by
+ * Householder QR with unit-norm columns. Returns 0 with x (0 where not in
+ * use), *rss and covd (diag of (A^T A)^-1); -1 with *bad the first column
+ * that is zero or depends on the ones before it; -2 out of memory. */
+static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, double *rss,
+	       double *covd, int *bad)
+{
+	struct qr z = { .m = m };
+	int rc;
+
+	z.w = malloc(m * (MAXP + 1) * sizeof(double));
+	if (!z.w)
+		return -2;
+	z.y = z.w + m * MAXP;
+	rc = qr_load(&z, A, p, mask, bad);
+	if (rc == 0)
+		rc = qr_factor(&z, bad);
+	if (rc == 0)
+		qr_solve(&z, p, x, rss, covd);
+	free(z.w);
+	return rc;
 }
 
 /* Which parameters the active-set search may hold at 0: the overhead, alpha
