@@ -75,8 +75,7 @@ CM=$BIN/collbench-model
 [[ -x "$CM" ]] || die "$CM not built (cmake --build build)"
 RUN_DIR=${positional[0]}
 [[ -d "$RUN_DIR" ]] || die "run folder '$RUN_DIR' does not exist"
-RUN_DIR=$(cd "$RUN_DIR" && pwd)
-RUN_ID=$(basename "$RUN_DIR")
+RUN_ID=$(basename "$(cd "$RUN_DIR" && pwd)")
 [[ -z "$fit" || -f "$fit" ]] || die "fit file '$fit' does not exist"
 OUT_DIR=${positional[1]:-}
 if [[ -n "$OUT_DIR" ]]; then
@@ -91,7 +90,6 @@ if [[ -n "$OUT_DIR" ]]; then
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID-model") || exit 2
 fi
-OUT_DIR=$(cd "$OUT_DIR" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 written=()
@@ -138,7 +136,7 @@ else
 	read -r BACKEND DTYPE OP INPLACE <"$tmp/combo"
 	fit_src=$(sed -n 's/^ *"source": "\(.*\)",$/\1/p' "$fit" | head -1)
 	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
-	ctx="$BACKEND backend, $DTYPE $OP, $([[ $INPLACE == 1 ]] && echo in-place || echo out-of-place); model fitted on $(basename "${fit_src:-?}")"
+	ctx="$BACKEND, $DTYPE $OP$([[ $INPLACE == 1 ]] && echo ", in-place"), fit of $(basename "${fit_src:-?}")"
 	for n in $(cut -f2 "$tmp/bw.tsv" | sort -n -u); do
 		algos_n=()
 		for a in ps ring mpi nccl copy; do
@@ -151,10 +149,15 @@ else
 			if (lo == "" || $3 < lo) lo = $3; if ($3 > hi) hi = $3
 			for (i = 4; i <= 5; i++) { if ($i > 0 && (yl == "" || $i < yl)) yl = $i; if ($i > yh) yh = $i } }
 			END { print lo, hi, yl, yh }' "$tmp/bw.tsv")
+		sub_n=$ctx
+		if awk -F, -v n="$n" "$COLS"'$c["nranks"] == n && /oversubscribed/ { f = 1 } END { exit !f }' \
+			"$OUT_DIR/model_check.csv"; then
+			sub_n="$ctx; ranks > CPUs: time slicing not modelled"
+		fi
 		run_gp plot_model_busbw.gp "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_str "$tmp/bw_np$n");
 			algos=$(gp_str "${algos_n[*]}"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 			ttl=$(gp_str "measured (solid) and modelled (dashed) bandwidth, $n ranks");
-			sub=$(gp_str "$ctx"); runid=$(gp_str "run $RUN_ID")"
+			sub=$(gp_str "$sub_n"); runid=$(gp_str "run $RUN_ID")"
 	done
 fi
 
