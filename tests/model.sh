@@ -146,6 +146,9 @@ predict)
 	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --factor 1024 -f csv
 	[ "$(wc -l <"$t/out")" = 5 ] || fail "want a header and 4 rows"
 	grep -q '^64,1073741824,1G,.*,ring,' "$t/out" || fail "ring should win at 64 ranks, 1 GiB"
+	one=$("$cm" predict -n 64 -b 1G -e 1G -f csv 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	two=$("$cm" predict -n 64 -b 1G -e 1G -f csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
 	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
 	expect 0 "skipped" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
 	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"

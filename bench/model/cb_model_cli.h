@@ -27,7 +27,7 @@ struct cli {
 	double far;                /* check: |relative error| flagged */
 	int ranks[CB_CLI_MAX_RANKS], nranks;
 	size_t minbytes, maxbytes, factor, esize;
-	int root;
+	int root, two_sided;
 };
 
 struct cb_optdef;

@@ -95,7 +95,7 @@ int cb_cli_predict(const struct cli *c)
 {
 	struct cb_topo topo;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
-	struct cb_pred_opts o = { &topo, NULL, c->esize, c->root };
+	struct cb_pred_opts o = { &topo, NULL, c->esize, c->root, c->two_sided };
 	char err[1024];
 	size_t nskip = 0;
 	int rc = EXIT_USAGE;

@@ -18,6 +18,7 @@ enum {
 	OPT_FAR = 1u << 8, OPT_GATE = 1u << 9, OPT_SUMMARY = 1u << 10, OPT_TOPO = 1u << 11,
 	OPT_RANKS = 1u << 12, OPT_BYTES = 1u << 13, OPT_FACTOR = 1u << 14, OPT_CROSS = 1u << 15,
 	OPT_ROOT = 1u << 16, OPT_DTYPE = 1u << 17, OPT_BACKEND = 1u << 18, OPT_HELP = 1u << 19,
+	OPT_TWOSIDED = 1u << 20,
 };
 
 /* Options each verb takes (help: every verb). */
@@ -27,7 +28,7 @@ static const unsigned verb_opts[] = {
 	[VERB_CHECK] = OPT_FORMAT | OPT_FIT | OPT_ALGO | OPT_MINB | OPT_TIERS | OPT_NOGAMMA |
 		       OPT_OVER | OPT_FAR | OPT_GATE | OPT_SUMMARY | OPT_HELP,
 	[VERB_PREDICT] = OPT_FORMAT | OPT_FIT | OPT_TOPO | OPT_RANKS | OPT_BYTES | OPT_FACTOR |
-			 OPT_CROSS | OPT_ROOT | OPT_DTYPE | OPT_BACKEND | OPT_HELP,
+			 OPT_CROSS | OPT_ROOT | OPT_DTYPE | OPT_BACKEND | OPT_TWOSIDED | OPT_HELP,
 	[VERB_PRESETS] = OPT_FORMAT | OPT_HELP,
 };
 
@@ -177,6 +178,12 @@ static enum cb_status set_cross(void *t, const char *v, char *e, size_t n)
 	return set_flag(t, OPT_CROSS, &CLI(t)->crossover);
 }
 
+static enum cb_status set_twosided(void *t, const char *v, char *e, size_t n)
+{
+	(void)v, (void)e, (void)n;
+	return set_flag(t, OPT_TWOSIDED, &CLI(t)->two_sided);
+}
+
 static enum cb_status set_help(void *t, const char *v, char *e, size_t n)
 {
 	(void)v, (void)e, (void)n;
@@ -315,6 +322,7 @@ static const struct cb_optdef table[] = {
 	{ "root", 'r', "RANK", NULL, "predict: the ps root [0]", set_root },
 	{ "dtype", 'd', "TYPE", NULL, "predict: element type (its size splits chunks) [float]", set_dtype },
 	{ "backend", 0, "NAME", NULL, "predict --fit: the backend whose one-sided fit to use [the first]", set_backend },
+	{ "two-sided", 0, NULL, NULL, "predict: bytes land in a buffer, then are reduced (a two-sided transport: move and reduce add up) rather than one-sided as collbench's ps and ring today", set_twosided },
 	{ "help", 'h', NULL, NULL, "print this help", set_help },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -349,7 +357,7 @@ const char *cb_cli_foreign_option(const struct cli *c)
 	static const char *const names[] = { "--format", "--output", "--fit", "--algo",
 		"--min-bytes", "--tiers", "--no-gamma", "--oversubscribed", "--far", "--gate",
 		"--summary", "--topo", "--ranks", "--minbytes/--maxbytes", "--factor",
-		"--crossover", "--root", "--dtype", "--backend", "--help" };
+		"--crossover", "--root", "--dtype", "--backend", "--help", "--two-sided" };
 	unsigned extra = c->given & ~verb_opts[c->verb];
 
 	for (unsigned b = 0; b < sizeof(names) / sizeof(names[0]); b++)

@@ -82,6 +82,7 @@ struct cb_pred_opts {
 					 * intra link, gamma and copy bandwidth */
 	size_t esize;
 	int root;
+	int two_sided;              /* bytes land, then are reduced (cb_model_case) */
 };
 
 /* ps and ring at n ranks and bytes per rank. Errors: cb_model_eval's. */
