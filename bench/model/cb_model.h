@@ -12,7 +12,8 @@
  * MPI's own); collbench's ps and ring move bytes one-sided (shared memory,
  * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
  * a step that moves and reduces the same bytes costs the slower of the two,
- * alpha + max(link term, reduce term).
+ * alpha + max(link term, reduce bytes / fused_bw), where fused_bw is that
+ * one-sided reduce's rate (by default the slower of the link and gamma).
  *
  * alpha is the largest per-message latency among the step's transfers (an
  * intra-host step pays the intra-host alpha, a step with any transfer between
@@ -70,11 +71,22 @@ struct cb_topo {
 	enum cb_net_attach net_attach;
 	double gamma;              /* reduce rate of a rank, result bytes per second
 				    * (> 0; INFINITY: reducing is free) */
+	double fused_bw;           /* rate of a one-sided step that reduces its peer's
+				    * bytes as it reads them, result bytes per second;
+				    * 0: the slower of intra.bw and gamma */
 	double copy_bw;            /* a rank's local copy (copy rows), bytes per second */
 	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
 	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing,
 				    * which the model does not describe */
 };
+
+/* The rate of a one-sided move-and-reduce step on t (fused_bw, else the
+ * slower of the intra-host link and gamma), bytes per second. */
+static inline double cb_topo_fused(const struct cb_topo *t)
+{
+	return t->fused_bw > 0 ? t->fused_bw
+	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
+}
 
 enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL };
 

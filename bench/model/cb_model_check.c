@@ -40,7 +40,7 @@ static void check_row(const struct cb_mrow *r, const struct cb_fit_set *f, doubl
 		return;
 	}
 	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
-	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma);
+	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
 	if (cb_model_eval(&t, &mc, &res, c->note, sizeof(c->note)) != CB_OK)
 		return;
 	if (!(res.time > 0) || !(r->t > 0)) {

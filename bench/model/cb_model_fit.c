@@ -23,7 +23,8 @@ static void param_name(const struct prob *pb, int j, char *buf, size_t len)
 	if (pb->k > 1)
 		snprintf(range, sizeof(range), " of tier %d (from %.0f bytes)", t + 1,
 			 t ? pb->brk[t - 1] : 0.0);
-	snprintf(buf, len, "%s%s", j < IX_V(pb, 0) ? "beta" : "gamma", range);
+	snprintf(buf, len, "%s%s", j < IX_V(pb, 0) ? "beta" : j < IX_W(pb, 0) ? "gamma"
+				   : "the one-sided reduce rate (fused)", range);
 }
 
 static enum cb_status explain(const struct prob *pb, int rc, int bad, char *why, size_t whylen)
@@ -42,10 +43,14 @@ static enum cb_status explain(const struct prob *pb, int rc, int bad, char *why,
 	else if (bad < IX_V(pb, 0))
 		snprintf(why, whylen, "%s is not determined: its rows' bytes move in step with "
 			 "their message counts (add more message sizes)", name);
-	else
+	else if (bad < IX_W(pb, 0))
 		snprintf(why, whylen, "%s is not determined: every row reduces the same multiple "
 			 "of the bytes it moves (e.g. one algorithm at one rank count); add copy "
 			 "rows or another rank count, or leave gamma out (--no-gamma)", name);
+	else
+		snprintf(why, whylen, "%s is not determined: the ring's rows cannot be told from "
+			 "ps's without rows that only copy (add copy rows), or leave gamma out "
+			 "(--no-gamma)", name);
 	return CB_ERR_ARG;
 }
 
@@ -84,6 +89,18 @@ static double inv_or_inf(double u)
 	return u > 0 ? 1 / u : INFINITY;
 }
 
+/* The fused rate of tier t: its own, beta where the fit put fused bytes at
+ * beta, NaN where no row has fused bytes or gamma is not fitted. */
+static void fused_of(const struct prob *pb, const double *x, int t, double *out)
+{
+	if (!pb->fit_gamma || !(pb->has_fused >> t & 1))
+		*out = NAN;
+	else if (pb->fused_at_beta >> t & 1)
+		*out = 1 / x[IX_U(pb, t)];
+	else
+		*out = 1 / x[IX_W(pb, t)];
+}
+
 /* Fills p from the solution x (and standard errors from covd and rss). */
 static void fill_params(const struct prob *pb, const double *x, const double *covd, double rss,
 			unsigned used, struct cb_fit_params *p)
@@ -95,7 +112,6 @@ static void fill_params(const struct prob *pb, const double *x, const double *co
 	p->ntiers = pb->k;
 	p->nobs = pb->m;
 	p->gamma_fitted = pb->fit_gamma;
-	p->fused_at_gamma = pb->fit_gamma && pb->regime == 0;
 	p->overhead = x[IX_T0];
 	p->overhead_se = used & (1u << IX_T0) ? sqrt(s2 * covd[IX_T0]) : NAN;
 	p->alpha = x[IX_A];
@@ -111,6 +127,10 @@ static void fill_params(const struct prob *pb, const double *x, const double *co
 		tr->gamma = pb->fit_gamma ? inv_or_inf(x[jv]) : INFINITY;
 		tr->gamma_se = pb->fit_gamma && (used & (1u << jv)) && x[jv] > 0
 				       ? sqrt(s2 * covd[jv]) / (x[jv] * x[jv])
+				       : NAN;
+		fused_of(pb, x, t, &tr->fused);
+		tr->fused_se = used & (1u << IX_W(pb, t))
+				       ? sqrt(s2 * covd[IX_W(pb, t)]) / (x[IX_W(pb, t)] * x[IX_W(pb, t)])
 				       : NAN;
 		for (size_t i = 0; i < pb->m; i++)
 			tr->nobs += pb->tier_of[i] == t;
@@ -136,80 +156,44 @@ static void fit_repeats(const struct prob *pb, struct cb_fit_params *p)
 			p->tier[t].beta_rep[w - 1] = ok ? 1 / x[IX_U(pb, t)] : NAN;
 			p->tier[t].gamma_rep[w - 1] =
 				ok && pb->fit_gamma ? inv_or_inf(x[IX_V(pb, t)]) : NAN;
+			p->tier[t].fused_rep[w - 1] = NAN;
+			if (ok)
+				fused_of(pb, x, t, &p->tier[t].fused_rep[w - 1]);
 		}
 	}
 }
 
-/* 1 when x agrees with pb's regime in every tier that has fused bytes. */
-static int consistent(const struct prob *pb, const double *x)
-{
-	for (int t = 0; t < pb->k; t++) {
-		double u = x[IX_U(pb, t)], v = x[IX_V(pb, t)];
-		int fused = 0;
-
-		for (size_t i = 0; i < pb->m && !fused; i++)
-			fused = pb->tier_of[i] == t && pb->obs[i].terms.fused_bytes > 0;
-		if (fused && (pb->regime == 0 ? v < u : u < v))
-			return 0;
-	}
-	return 1;
-}
-
-static int any_fused(const struct prob *pb)
-{
-	for (size_t i = 0; i < pb->m; i++)
-		if (pb->obs[i].terms.fused_bytes > 0)
-			return 1;
-	return 0;
-}
-
-/* Fits with pb's tiers, in the regime that agrees with its own solution
- * (fused bytes at gamma, then at beta); *rss the relative residual sum of
- * squares. Leaves pb->regime at the one chosen. */
+/* Fits with pb's tiers; *rss the relative residual sum of squares. A tier
+ * whose fused rate comes out faster than a copy has its fused bytes refitted
+ * at beta (moving bounds such a step), at most once per tier. */
 static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double *rss,
 				char *why, size_t whylen)
 {
-	double x[2][MAXP], cd[2][MAXP], r[2] = { INFINITY, INFINITY };
-	unsigned used[2];
-	int bad = -1, rc = -1, ok[2] = { 0, 0 }, pick;
+	double x[MAXP], cd[MAXP];
+	unsigned used, again;
+	int bad = -1, rc;
 	enum cb_status st;
 
-	for (size_t i = 0; i < pb->m; i++)
+	pb->has_fused = pb->fused_at_beta = 0;
+	for (size_t i = 0; i < pb->m; i++) {
 		pb->tier_of[i] = cb_fit_tier_index(pb->brk, pb->k, pb->obs[i].bytes);
+		if (pb->obs[i].terms.fused_bytes > 0)
+			pb->has_fused |= 1u << pb->tier_of[i];
+	}
 	st = check_tiers(pb, why, whylen);
 	if (st != CB_OK)
 		return st;
-	for (int g = pb->fit_gamma && any_fused(pb) ? 0 : 1; g < 2; g++) {
-		int b = -1, c;
-
-		pb->regime = g;
-		c = cb_fit_nnls(pb, 0, x[g], &r[g], cd[g], &used[g], &b);
-		if (c == -2 || (c != 0 && rc != 0)) {
-			rc = c;
-			bad = b;
-		}
-		if (c == 0) {
-			rc = 0;
-			ok[g] = consistent(pb, x[g]);
-		} else {
-			r[g] = INFINITY;
-		}
-	}
-	if (rc != 0)
-		return explain(pb, rc, bad, why, whylen);
-	if (ok[0] && ok[1] && fmax(r[0], r[1]) <= 1.5 * fmin(r[0], r[1]) + 1e-20) {
-		snprintf(why, whylen, "beta and gamma are ambiguous: the rows fit as well with "
-			 "reducing slower than copying (beta %.3g, gamma %.3g GB/s) as with reducing "
-			 "faster (beta %.3g, gamma %.3g GB/s); add copy rows or another rank count",
-			 1e-9 / x[0][IX_U(pb, 0)], 1e-9 / x[0][IX_V(pb, 0)],
-			 1e-9 / x[1][IX_U(pb, 0)], 1e-9 / x[1][IX_V(pb, 0)]);
-		return CB_ERR_ARG;
-	}
-	/* the consistent solution, the better one if both are (or neither) */
-	pick = ok[0] != ok[1] ? ok[1] : r[1] < r[0];
-	pb->regime = pick;
-	*rss = r[pick];
-	fill_params(pb, x[pick], cd[pick], r[pick], used[pick], p);
+	do {
+		rc = cb_fit_nnls(pb, 0, x, rss, cd, &used, &bad);
+		if (rc != 0)
+			return explain(pb, rc, bad, why, whylen);
+		again = 0;
+		for (int t = 0; t < pb->k; t++)
+			if ((used >> IX_W(pb, t) & 1) && x[IX_W(pb, t)] < x[IX_U(pb, t)])
+				again |= 1u << t;
+		pb->fused_at_beta |= again;
+	} while (again);
+	fill_params(pb, x, cd, *rss, used, p);
 	return CB_OK;
 }
 
@@ -296,7 +280,7 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
 			  struct cb_fit_params *p, char *why, size_t whylen)
 {
-	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, 0, 0, NULL };
+	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, 0, 0, 0, NULL };
 	struct cb_fit_params best;
 	double *d, bic = INFINITY, rss;
 	enum cb_status st = CB_OK;
@@ -330,11 +314,11 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
 	}
 	if (st == CB_OK) {
 		pb.k = best.ntiers;
-		pb.regime = best.fused_at_gamma ? 0 : 1;
 		for (int i = 0; i < pb.k - 1; i++)
 			pb.brk[i] = best.tier[i].hi;
-		for (size_t i = 0; i < m; i++)
-			pb.tier_of[i] = cb_fit_tier_index(pb.brk, pb.k, obs[i].bytes);
+		st = fit_fixed(&pb, &best, &rss, why, whylen); /* pb as for the best */
+	}
+	if (st == CB_OK) {
 		fit_repeats(&pb, &best);
 		fit_errors(obs, m, &best);
 		*p = best;
@@ -358,6 +342,8 @@ double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_
 {
 	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
 
+	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
+
 	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
-	       t->reduce_bytes / tr->gamma + t->fused_bytes * fmax(1 / tr->beta, 1 / tr->gamma);
+	       t->reduce_bytes / tr->gamma + t->fused_bytes / f;
 }

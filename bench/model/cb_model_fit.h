@@ -4,8 +4,11 @@
  * Every row's modelled time is linear in (overhead, alpha, 1/beta, 1/gamma)
  * on one host (cb_model_terms): t = calls * overhead + msgs * alpha +
  * link_bytes / beta + reduce_bytes / gamma + fused_bytes * max(1/beta,
- * 1/gamma); the fit solves with fused bytes at gamma and at beta and keeps
- * the consistent solution (the better one if both are). The overhead is a
+ * 1/fused), where fused is the rate of a one-sided step that reduces its
+ * peer's bytes as it reads them (ps's root reduces bytes already in its own
+ * memory at gamma; the ring's reduce-scatter steps read the peer's at
+ * fused). Where the fit finds fused faster than beta, that tier's fused
+ * bytes are fitted at beta (the step is bound by moving). The overhead is a
  * call's fixed cost (timer, function calls), fitted where rows without any
  * message (copy, n = 1) tell it from alpha. The fit minimises the sum of squared relative errors
  * ((t_model - t) / t)^2, so an 8-byte row and a 64 MiB row count alike, with
@@ -42,8 +45,11 @@ struct cb_fit_obs {
 struct cb_fit_tier {
 	double lo, hi;             /* bytes: lo <= S < hi; hi INFINITY for the last */
 	double beta, gamma;        /* bytes per second; gamma INFINITY: free */
-	double beta_se, gamma_se;  /* standard errors, B/s; NaN where undefined */
-	double beta_rep[2], gamma_rep[2]; /* fits on the fastest / slowest repeats */
+	double fused;              /* one-sided move-and-reduce rate, B/s; NaN: no
+				    * such rows (the slower of beta and gamma) */
+	double beta_se, gamma_se, fused_se; /* standard errors, B/s; NaN: undefined */
+	double beta_rep[2], gamma_rep[2], fused_rep[2]; /* fits on the fastest /
+							 * slowest repeats */
 	size_t nobs;
 };
 
@@ -54,8 +60,6 @@ struct cb_fit_params {
 	struct cb_fit_tier tier[CB_FIT_MAX_TIERS];
 	size_t nobs;
 	int gamma_fitted;          /* 0: gamma left out (free) */
-	int fused_at_gamma;        /* 1: the fit found gamma <= beta (fused bytes
-				    * cost 1/gamma), 0: beta <= gamma */
 	double med_abs, max_abs;   /* |relative error| of the fit on its rows */
 };
 

@@ -1,18 +1,20 @@
 /* cb_model_fit_int: the least-squares core of cb_model_fit (internal to
  * cb_model_fit.c and cb_model_lsq.c). Parameters x = (overhead, alpha,
- * 1/beta_1..K, 1/gamma_1..K), rows scaled by their measured time (relative
- * error). A one-sided step's fused bytes cost max(1/beta, 1/gamma) each: the
- * regime says which is the larger, so the problem stays linear. */
+ * 1/beta_1..K, 1/gamma_1..K, 1/fused_1..K), rows scaled by their measured
+ * time (relative error). A one-sided step's fused bytes cost
+ * max(1/beta, 1/fused) each: 1/fused where that is the larger, else 1/beta
+ * (the tier's bit in fused_at_beta), so the problem stays linear. */
 #ifndef CB_MODEL_FIT_INT_H
 #define CB_MODEL_FIT_INT_H
 
 #include "cb_model_fit.h"
 
-#define MAXP (2 + 2 * CB_FIT_MAX_TIERS)
+#define MAXP (2 + 3 * CB_FIT_MAX_TIERS)
 #define IX_T0 0                          /* per-call overhead, s */
 #define IX_A 1                           /* alpha, s */
 #define IX_U(pb, t) (2 + (t))            /* 1/beta of tier t, s/B */
 #define IX_V(pb, t) (2 + (pb)->k + (t))  /* 1/gamma of tier t, s/B */
+#define IX_W(pb, t) (2 + 2 * (pb)->k + (t)) /* 1/fused rate of tier t, s/B */
 
 /* A problem: the rows, the tier boundaries, which parameters it has. */
 struct prob {
@@ -22,8 +24,8 @@ struct prob {
 	double brk[CB_FIT_MAX_TIERS - 1];
 	int fit_gamma;
 	int with_t0;              /* some row sends no message (copy, n = 1) */
-	int regime;               /* 0: 1/gamma >= 1/beta (fused bytes at gamma);
-				   * 1: 1/beta >= 1/gamma (at beta) */
+	unsigned has_fused;       /* bit t: tier t has rows with fused bytes */
+	unsigned fused_at_beta;   /* bit t: tier t's fused bytes cost 1/beta */
 	int *tier_of;             /* [m] */
 };
 

@@ -32,7 +32,8 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 	return 0;
 }
 
-struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma)
+struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
+			   double fused)
 {
 	struct cb_topo t;
 
@@ -42,6 +43,7 @@ struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, d
 	t.intra.alpha = alpha;
 	t.intra.bw = beta;
 	t.gamma = gamma;
+	t.fused_bw = fused > 0 ? fused : 0;
 	t.copy_bw = beta;
 	t.slice_bytes = r->slice_bytes ? r->slice_bytes : (size_t)256 * 1024;
 	t.cpus_per_host = r->cpus_per_host;
@@ -111,7 +113,7 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 		if (!selected(r, sel) || strcmp(r->backend, g->backend) != 0 ||
 		    strcmp(r->transport, g->transport) != 0 || cb_row_case(r, &c, why, sizeof(why)))
 			continue;
-		t = cb_row_topo(r, 1e-6, 1e9, 1e9); /* terms do not depend on the values */
+		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0); /* terms do not depend on the values */
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
 		if (st == CB_ERR_NOMEM)
 			return st;

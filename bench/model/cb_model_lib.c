@@ -171,7 +171,7 @@ enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_
 	else
 		res.time = res.terms.msgs * t->intra.alpha + res.terms.link_bytes / t->intra.bw +
 			   res.terms.reduce_bytes / t->gamma +
-			   res.terms.fused_bytes * fmax(1 / t->intra.bw, 1 / t->gamma);
+			   res.terms.fused_bytes / fmin(t->intra.bw, cb_topo_fused(t));
 	*r = res;
 	return CB_OK;
 }

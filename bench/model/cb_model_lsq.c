@@ -19,6 +19,8 @@ unsigned cb_fit_present(const struct prob *pb)
 		m |= 1u << IX_U(pb, t);
 		if (pb->fit_gamma)
 			m |= 1u << IX_V(pb, t);
+		if (pb->fit_gamma && (pb->has_fused >> t & 1) && !(pb->fused_at_beta >> t & 1))
+			m |= 1u << IX_W(pb, t);
 	}
 	return m;
 }
@@ -43,14 +45,16 @@ static void design_row(const struct prob *pb, size_t i, double t, double *row)
 	const struct cb_model_terms *tm = &pb->obs[i].terms;
 	int tr = pb->tier_of[i];
 
-	int fused_at_v = pb->fit_gamma && pb->regime == 0;
+	int own = cb_fit_present(pb) >> IX_W(pb, tr) & 1; /* fused bytes at their own rate */
 
 	memset(row, 0, MAXP * sizeof(double));
 	row[IX_T0] = tm->calls / t;
 	row[IX_A] = tm->msgs / t;
-	row[IX_U(pb, tr)] = (tm->link_bytes + (fused_at_v ? 0 : tm->fused_bytes)) / t;
+	row[IX_U(pb, tr)] = (tm->link_bytes + (own ? 0 : tm->fused_bytes)) / t;
 	if (pb->fit_gamma)
-		row[IX_V(pb, tr)] = (tm->reduce_bytes + (fused_at_v ? tm->fused_bytes : 0)) / t;
+		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
+	if (own)
+		row[IX_W(pb, tr)] = tm->fused_bytes / t;
 }
 
 /* A QR factorisation in progress: the columns in use of A, scaled to unit

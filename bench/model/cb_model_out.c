@@ -34,6 +34,8 @@ static void band_cell(struct cb_mtab *t, double v, const double *rep, double mul
 {
 	if (isinf(v))
 		cb_mtab_cell(t, "%s", "free");
+	else if (isnan(v))
+		cb_mtab_cell(t, "%s", "");
 	else if (isnan(rep[0]))
 		cb_mtab_cell(t, "%.4g", v * mul);
 	else
@@ -44,10 +46,10 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 {
 	static const char *const head[] = { "backend", "transport", "algos", "sizes", "rows",
 					    "overhead_us", "alpha_us", "beta_GBps", "gamma_GBps",
-					    "fit_error_pct" };
+					    "fused_GBps", "fit_error_pct" };
 	struct cb_mtab t;
 
-	cb_mtab_init(&t, head, 10);
+	cb_mtab_init(&t, head, 11);
 	for (size_t g = 0; g < set->ngroups; g++) {
 		const struct cb_fit_group *gr = &set->groups[g];
 
@@ -59,7 +61,7 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 			cb_mtab_cell(&t, "%s", gr->transport);
 			if (!gr->fitted) {
 				cb_mtab_cell(&t, "%s", "refused");
-				for (int c = 0; c < 6; c++)
+				for (int c = 0; c < 7; c++)
 					cb_mtab_cell(&t, "%s", "");
 				cb_mtab_cell(&t, "%s", gr->why);
 				continue;
@@ -76,6 +78,7 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 			band_cell(&t, gr->p.alpha, gr->p.alpha_rep, 1e6);
 			band_cell(&t, tr->beta, tr->beta_rep, 1 / GB);
 			band_cell(&t, tr->gamma, tr->gamma_rep, 1 / GB);
+			band_cell(&t, tr->fused, tr->fused_rep, 1 / GB);
 			cb_mtab_cell(&t, "median %.1f, max %.1f", 100 * gr->p.med_abs,
 				     100 * gr->p.max_abs);
 		}

@@ -29,12 +29,14 @@ static json_t *pair(const double *v, double mul)
 
 static json_t *tier_json(const struct cb_fit_tier *t)
 {
-	return json_pack("{s:f, s:o, s:I, s:f, s:o, s:o, s:o, s:o, s:o}", "min_bytes", t->lo,
-			 "max_bytes", num(t->hi), "rows", (json_int_t)t->nobs, "beta_GBps",
-			 t->beta / GB, "beta_GBps_se", num(t->beta_se / GB), "beta_GBps_repeats",
-			 pair(t->beta_rep, 1 / GB), "gamma_GBps", num(t->gamma / GB),
-			 "gamma_GBps_se", num(t->gamma_se / GB), "gamma_GBps_repeats",
-			 pair(t->gamma_rep, 1 / GB));
+	return json_pack("{s:f, s:o, s:I, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "min_bytes", t->lo, "max_bytes", num(t->hi), "rows", (json_int_t)t->nobs,
+			 "beta_GBps", t->beta / GB, "beta_GBps_se", num(t->beta_se / GB),
+			 "beta_GBps_repeats", pair(t->beta_rep, 1 / GB), "gamma_GBps",
+			 num(t->gamma / GB), "gamma_GBps_se", num(t->gamma_se / GB),
+			 "gamma_GBps_repeats", pair(t->gamma_rep, 1 / GB), "fused_GBps",
+			 num(t->fused / GB), "fused_GBps_se", num(t->fused_se / GB),
+			 "fused_GBps_repeats", pair(t->fused_rep, 1 / GB));
 }
 
 static json_t *group_json(const struct cb_fit_group *g)
@@ -48,13 +50,13 @@ static json_t *group_json(const struct cb_fit_group *g)
 	tiers = json_array();
 	for (int t = 0; tiers && t < p->ntiers; t++)
 		json_array_append_new(tiers, tier_json(&p->tier[t]));
-	o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:f, s:o, s:o, s:b, s:b, s:{s:o, s:o},"
+	o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:f, s:o, s:o, s:b, s:{s:o, s:o},"
 		      " s:o}", "backend", g->backend, "transport", g->transport, "algos", g->algos,
 		      "rows", (json_int_t)p->nobs, "overhead_us", p->overhead / US,
 		      "overhead_us_se", num(p->overhead_se / US), "overhead_us_repeats",
 		      pair(p->overhead_rep, 1 / US), "alpha_us", p->alpha / US, "alpha_us_se",
 		      num(p->alpha_se / US), "alpha_us_repeats", pair(p->alpha_rep, 1 / US),
-		      "gamma_fitted", p->gamma_fitted, "reduce_slower_than_copy", p->fused_at_gamma,
+		      "gamma_fitted", p->gamma_fitted,
 		      "fit_error_pct", "median", num(100 * p->med_abs), "max", num(100 * p->max_abs),
 		      "tiers", tiers);
 	return o;
@@ -70,8 +72,7 @@ enum cb_status cb_fit_set_write(FILE *out, const struct cb_fit_set *f)
 	o = json_pack("{s:s, s:o, s:o, s:s, s:f, s:b, s:o}", "schema", FIT_SCHEMA, "source",
 		      cb_json_text(f->source), "machine", cb_json_text(f->machine), "model",
 		      "t = overhead + msgs * alpha + link_bytes / beta + reduce_bytes / gamma + "
-		      "fused_bytes * max(1/beta, 1/gamma), beta and gamma per size tier (README: "
-		      "Cost model)",
+		      "fused_bytes * max(1/beta, 1/fused), rates per size tier (README: Cost model)",
 		      "min_bytes", f->min_bytes, "oversubscribed", f->oversubscribed, "groups",
 		      groups);
 	if (!o)
@@ -126,8 +127,9 @@ static enum cb_status read_tier(const json_t *o, struct cb_fit_tier *t, double p
 				char *err, size_t errlen)
 {
 	memset(t, 0, sizeof(*t));
-	t->beta_se = t->gamma_se = NAN;
+	t->beta_se = t->gamma_se = t->fused_se = NAN;
 	t->beta_rep[0] = t->beta_rep[1] = t->gamma_rep[0] = t->gamma_rep[1] = NAN;
+	t->fused_rep[0] = t->fused_rep[1] = NAN;
 	if (get_pos(o, "min_bytes", 1, 1, 0, 0, &t->lo) || t->lo != prev_hi)
 		return bad(err, errlen, "tiers: min_bytes must be 0, then the previous max_bytes");
 	if (get_pos(o, "max_bytes", 1, 0, last, INFINITY, &t->hi) || !(t->hi > t->lo) ||
@@ -137,6 +139,9 @@ static enum cb_status read_tier(const json_t *o, struct cb_fit_tier *t, double p
 		return bad(err, errlen, "tiers: beta_GBps must be a number > 0");
 	if (get_pos(o, "gamma_GBps", GB, 0, 1, INFINITY, &t->gamma))
 		return bad(err, errlen, "tiers: gamma_GBps must be a number > 0 or null (free)");
+	t->fused = NAN;
+	if (json_object_get(o, "fused_GBps") && get_pos(o, "fused_GBps", GB, 0, 1, NAN, &t->fused))
+		return bad(err, errlen, "tiers: fused_GBps must be a number > 0 or null");
 	return CB_OK;
 }
 
@@ -166,7 +171,6 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
 	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
 	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));
-	g->p.fused_at_gamma = json_is_true(json_object_get(o, "reduce_slower_than_copy"));
 	if (!json_is_array(tiers) || json_array_size(tiers) < 1 ||
 	    json_array_size(tiers) > CB_FIT_MAX_TIERS)
 		return bad(err, errlen, "groups: tiers must be an array of 1 to %d tiers",

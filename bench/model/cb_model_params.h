@@ -6,13 +6,15 @@
  *                "overhead_us_repeats": [fastest, slowest]|null,
  *                "alpha_us": X, "alpha_us_se": X|null,
  *                "alpha_us_repeats": [fastest, slowest]|null,
- *                "gamma_fitted": BOOL, "reduce_slower_than_copy": BOOL,
+ *                "gamma_fitted": BOOL,
  *                "fit_error_pct": {"median": X, "max": X},
  *                "tiers": [{"min_bytes": N, "max_bytes": N|null, "rows": N,
  *                           "beta_GBps": X, "beta_GBps_se": X|null,
  *                           "beta_GBps_repeats": [fastest, slowest]|null,
  *                           "gamma_GBps": X|null (null: free), "gamma_GBps_se": ...,
- *                           "gamma_GBps_repeats": ...}, ...]},
+ *                           "gamma_GBps_repeats": ..., "fused_GBps": X|null (null:
+ *                           no one-sided reduce seen), "fused_GBps_se": ...,
+ *                           "fused_GBps_repeats": ...}, ...]},
  *               {"backend": B, "transport": T, "refused": WHY}, ...]}
  * 1 GB = 1e9 B; alpha in microseconds; a tier holds lo <= bytes < hi. */
 #ifndef CB_MODEL_PARAMS_H

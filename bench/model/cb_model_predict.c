@@ -19,6 +19,7 @@ static struct cb_topo topo_for(const struct cb_pred_opts *o, double bytes)
 		t.intra.bw = tr->beta;
 		t.copy_bw = tr->beta;
 		t.gamma = tr->gamma;
+		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
 	}
 	return t;
 }

@@ -32,32 +32,36 @@
  *    alpha 0.21 us from every size (--tiers auto), beta 16.0 GB/s and gamma
  *    6.9 GB/s from sizes >= 1 MiB (--tiers 1 --min-bytes 1M); see README
  *    "Cost model". */
+/* A GPU host: ranks per host, intra-host link (GB/s, us), network link (GB/s,
+ * us, per host or rank), HBM bandwidth (GB/s) giving gamma and the copy. */
+#define GPU_HOST(nm, src, rph, ibw, ia, nbw, na, per, hbm)                                 \
+	{ .name = nm, .source = src, .ranks_per_host = rph, .intra = { ibw * GB, ia * US },   \
+	  .net = { nbw * GB, na * US }, .net_attach = per, .gamma = hbm * GB / 3,             \
+	  .copy_bw = hbm * GB / 2, .slice_bytes = 16 * MIB }
+
 static const struct cb_topo presets[] = {
-	{ "dgx-h100", "NVIDIA DGX H100 datasheet: NVLink4/NVSwitch 450 GB/s per direction per GPU, "
-	  "8 x 400 Gb/s ConnectX-7 (one per GPU), HBM3 3.35 TB/s; " ALPHA_NOTE,
-	  8, { 450 * GB, 2 * US }, { 50 * GB, 5 * US }, CB_NET_PER_RANK, 3350 * GB / 3,
-	  3350 * GB / 2, 16 * MIB, 0 },
-	{ "h100-nvlink-400g-host", "8 H100 SXM5 on NVSwitch (450 GB/s per direction per GPU), "
-	  "one 400 Gb/s NIC per host; " ALPHA_NOTE,
-	  8, { 450 * GB, 2 * US }, { 50 * GB, 5 * US }, CB_NET_PER_HOST, 3350 * GB / 3,
-	  3350 * GB / 2, 16 * MIB, 0 },
-	{ "pcie5-h100-400g", "8 H100 PCIe per host over PCIe Gen5 x16 (63 GB/s per direction), "
-	  "one 400 Gb/s NIC per GPU, HBM2e 2.0 TB/s; " ALPHA_NOTE,
-	  8, { 63 * GB, 3 * US }, { 50 * GB, 5 * US }, CB_NET_PER_RANK, 2000 * GB / 3,
-	  2000 * GB / 2, 16 * MIB, 0 },
-	{ "pcie4-a100-200g", "8 A100 PCIe per host over PCIe Gen4 x16 (31.5 GB/s per direction), "
-	  "one 200 Gb/s NIC per host, HBM2 1,555 GB/s; " ALPHA_NOTE,
-	  8, { 31.5 * GB, 3 * US }, { 25 * GB, 5 * US }, CB_NET_PER_HOST, 1555 * GB / 3,
-	  1555 * GB / 2, 16 * MIB, 0 },
-	{ "pcie4-a100-100g", "8 A100 PCIe per host over PCIe Gen4 x16 (31.5 GB/s per direction), "
-	  "one 100 Gb/s Ethernet NIC per host, HBM2 1,555 GB/s; " ALPHA_NOTE,
-	  8, { 31.5 * GB, 3 * US }, { 12.5 * GB, 10 * US }, CB_NET_PER_HOST, 1555 * GB / 3,
-	  1555 * GB / 2, 16 * MIB, 0 },
-	{ "vm-2core", "this 2-core VM's host memory as the fabric, fitted on results/reference "
-	  "(ps, ring, copy at 2 ranks: alpha over all sizes, beta and gamma over >= 1 MiB in "
-	  "one tier); no network",
-	  2, { 16.0 * GB, 0.21 * US }, { 0, 0 }, CB_NET_PER_HOST, 6.9 * GB, 16.0 * GB,
-	  256 * 1024, 2 },
+	GPU_HOST("dgx-h100", "NVIDIA DGX H100 datasheet: NVLink4/NVSwitch 450 GB/s per direction "
+		 "per GPU, 8 x 400 Gb/s ConnectX-7 (one per GPU), HBM3 3.35 TB/s; " ALPHA_NOTE,
+		 8, 450, 2, 50, 5, CB_NET_PER_RANK, 3350),
+	GPU_HOST("h100-nvlink-400g-host", "8 H100 SXM5 on NVSwitch (450 GB/s per direction per "
+		 "GPU), one 400 Gb/s NIC per host; " ALPHA_NOTE,
+		 8, 450, 2, 50, 5, CB_NET_PER_HOST, 3350),
+	GPU_HOST("pcie5-h100-400g", "8 H100 PCIe per host over PCIe Gen5 x16 (63 GB/s per "
+		 "direction), one 400 Gb/s NIC per GPU, HBM2e 2.0 TB/s; " ALPHA_NOTE,
+		 8, 63, 3, 50, 5, CB_NET_PER_RANK, 2000),
+	GPU_HOST("pcie4-a100-200g", "8 A100 PCIe per host over PCIe Gen4 x16 (31.5 GB/s per "
+		 "direction), one 200 Gb/s NIC per host, HBM2 1,555 GB/s; " ALPHA_NOTE,
+		 8, 31.5, 3, 25, 5, CB_NET_PER_HOST, 1555),
+	GPU_HOST("pcie4-a100-100g", "8 A100 PCIe per host over PCIe Gen4 x16 (31.5 GB/s per "
+		 "direction), one 100 Gb/s Ethernet NIC per host, HBM2 1,555 GB/s; " ALPHA_NOTE,
+		 8, 31.5, 3, 12.5, 10, CB_NET_PER_HOST, 1555),
+	{ .name = "vm-2core",
+	  .source = "this 2-core VM's host memory as the fabric, fitted on results/reference "
+		    "(ps, ring, copy at 2 ranks: alpha over all sizes, beta, gamma and the "
+		    "one-sided reduce over >= 1 MiB in one tier); no network",
+	  .ranks_per_host = 2, .intra = { 16.0 * GB, 0.21 * US }, .net_attach = CB_NET_PER_HOST,
+	  .gamma = 6.9 * GB, .copy_bw = 16.0 * GB, .slice_bytes = 256 * 1024,
+	  .cpus_per_host = 2 },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 

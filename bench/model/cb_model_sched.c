@@ -93,7 +93,8 @@ void cb_ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce, dou
 void cb_ev_account(struct ev *e, double alpha, double bwt, double maxb, double maxred, int msgs,
 		   double mult)
 {
-	double redt = maxred / e->t->gamma, both = e->fused ? fmin(maxb, maxred) : 0;
+	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
+	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma;
 
 	e->r->time += mult * (alpha + (e->fused ? fmax(bwt, redt) : bwt + redt));
 	e->r->terms.msgs += mult * msgs;

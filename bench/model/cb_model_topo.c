@@ -44,6 +44,8 @@ enum cb_status cb_topo_check(const struct cb_topo *t, char *err, size_t errlen)
 			    ">= 0", t->name);
 	if (!(t->gamma > 0) || isnan(t->gamma))
 		return fail(err, errlen, "%s: gamma must be > 0 (or infinite: free)", t->name);
+	if (!(t->fused_bw >= 0) || !isfinite(t->fused_bw))
+		return fail(err, errlen, "%s: fused rate must be > 0 (0: the default)", t->name);
 	if (!(t->copy_bw > 0) || !isfinite(t->copy_bw))
 		return fail(err, errlen, "%s: copy bandwidth must be > 0", t->name);
 	if (t->slice_bytes < 1)
@@ -166,8 +168,8 @@ static enum cb_status get_str(const json_t *obj, const char *key, char *dst, siz
 	return CB_OK;
 }
 
-#define TOP_KEYS "schema name source ranks_per_host intra net gamma_GBps copy_GBps " \
-	"slice_bytes cpus_per_host"
+#define TOP_KEYS "schema name source ranks_per_host intra net gamma_GBps fused_GBps " \
+	"copy_GBps slice_bytes cpus_per_host"
 
 static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *err, size_t errlen)
 {
@@ -191,6 +193,8 @@ static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *er
 	if (st == CB_OK)
 		st = get_num(root, "", "gamma_GBps", 0, 1, 1e7, GB, 0, 1, &t->gamma, err, errlen);
 	t->copy_bw = t->intra.bw;
+	if (st == CB_OK && !json_is_null(json_object_get(root, "fused_GBps")))
+		st = get_num(root, "", "fused_GBps", 0, 1, 1e7, GB, 1, 0, &t->fused_bw, err, errlen);
 	if (st == CB_OK)
 		st = get_num(root, "", "copy_GBps", 0, 1, 1e7, GB, 1, 0, &t->copy_bw, err, errlen);
 	if (st == CB_OK)
@@ -330,6 +334,8 @@ enum cb_status cb_topo_write(FILE *f, const struct cb_topo *t)
 											 : "host"));
 	json_object_set_new(o, "gamma_GBps",
 			    isinf(t->gamma) ? json_null() : json_real(t->gamma / GB));
+	if (t->fused_bw > 0)
+		json_object_set_new(o, "fused_GBps", json_real(t->fused_bw / GB));
 	st = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF
 		     ? CB_OK
 		     : CB_ERR_IO;

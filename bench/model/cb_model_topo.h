@@ -11,6 +11,9 @@
  *     "net":   {"bw_GBps": 50, "alpha_us": 5, "per": "rank"},  ("rank" or "host";
  *                                              optional when every run fits one host)
  *     "gamma_GBps": 1117,                      (reduce rate per rank; null: free)
+ *     "fused_GBps": 300,                       (optional: a one-sided reduce that reads
+ *                                              its peer's bytes; default the slower of
+ *                                              intra and gamma)
  *     "copy_GBps": 1675,                       (optional: local copy, default intra)
  *     "slice_bytes": 16777216,                 (optional: ring slice, default 16 MiB)
  *     "cpus_per_host": 0                       (optional: 0 unknown)

@@ -40,8 +40,10 @@ struct cb_fit_sel {
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen);
 
 /* The one-host topology of a row's launch with link parameters alpha (s),
- * beta and gamma (B/s); the local copy runs at beta. */
-struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma);
+ * beta, gamma and the one-sided reduce rate fused (B/s; NaN or 0: the
+ * default); the local copy runs at beta. */
+struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
+			   double fused);
 
 /* Fits every (backend, transport) of in's rows that pass sel. Groups the rows
  * cannot determine are kept with fitted = 0 and the reason. Errors:
