@@ -29,9 +29,9 @@
  *    the result); copy = memory bandwidth / 2 (reads one, writes one).
  *  - vm-2core: this 2-core VM's host memory as the fabric, fitted by
  *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks):
- *    alpha 0.21 us from every size (--tiers auto), beta 16.0 GB/s and gamma
- *    6.9 GB/s from sizes >= 1 MiB (--tiers 1 --min-bytes 1M); see README
- *    "Cost model". */
+ *    alpha 0.21 us from every size (--tiers auto), beta 16.1, gamma 6.5 and
+ *    fused 7.1 GB/s from sizes >= 1 MiB (--tiers 1 --min-bytes 1M); see
+ *    README "Cost model". */
 /* A GPU host: ranks per host, intra-host link (GB/s, us), network link (GB/s,
  * us, per host or rank), HBM bandwidth (GB/s) giving gamma and the copy. */
 #define GPU_HOST(nm, src, rph, ibw, ia, nbw, na, per, hbm)                                 \
@@ -59,9 +59,9 @@ static const struct cb_topo presets[] = {
 	  .source = "this 2-core VM's host memory as the fabric, fitted on results/reference "
 		    "(ps, ring, copy at 2 ranks: alpha over all sizes, beta, gamma and the "
 		    "one-sided reduce over >= 1 MiB in one tier); no network",
-	  .ranks_per_host = 2, .intra = { 16.0 * GB, 0.21 * US }, .net_attach = CB_NET_PER_HOST,
-	  .gamma = 6.9 * GB, .copy_bw = 16.0 * GB, .slice_bytes = 256 * 1024,
-	  .cpus_per_host = 2 },
+	  .ranks_per_host = 2, .intra = { 16.1 * GB, 0.21 * US }, .net_attach = CB_NET_PER_HOST,
+	  .gamma = 6.5 * GB, .fused_bw = 7.1 * GB, .copy_bw = 16.1 * GB,
+	  .slice_bytes = 256 * 1024, .cpus_per_host = 2 },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
