@@ -142,6 +142,16 @@ check_gate)
 	expect 2 "not valid JSON" "$cm" check --fit "$t/bad.json" "$t/b"
 	expect 2 "cannot read" "$cm" check --fit "$t/none.json" "$t/b"
 	;;
+oversubscribed)
+	synth "$t/run"
+	sed -i 's/"oversubscribed": false/"oversubscribed": true/' "$t/run/np2.meta.json"
+	expect 2 "oversubscribed" "$cm" fit "$t/run"
+	expect 0 "" "$cm" fit --oversubscribed --tiers 1 "$t/run" -o "$t/fit.json"
+	expect 0 "time slicing is not modelled" "$cm" check --fit "$t/fit.json" "$t/run"
+	expect 0 "oversubscribed" "$cm" check --summary --fit "$t/fit.json" "$t/run"
+	rm "$t/run/np2.meta.json"
+	expect 0 "without launch metadata" "$cm" fit --tiers 1 "$t/run"
+	;;
 predict)
 	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --factor 1024 -f csv
 	[ "$(wc -l <"$t/out")" = 5 ] || fail "want a header and 4 rows"

@@ -147,6 +147,10 @@ int cb_cli_presets(const struct cli *c, const char *name)
 		}
 		return cb_topo_write(stdout, p) == CB_OK ? 0 : EXIT_USAGE;
 	}
+	if (c->fmt == CB_MFMT_JSON) {
+		fprintf(stderr, PROG " presets: -f json is for one preset: " PROG " presets NAME\n");
+		return EXIT_USAGE;
+	}
 	cb_mtab_init(&t, head, 10);
 	for (size_t i = 0; i < cb_topo_npresets(); i++) {
 		const struct cb_topo *p = cb_topo_preset_at(i);
@@ -163,8 +167,7 @@ int cb_cli_presets(const struct cli *c, const char *name)
 		cb_mtab_cell(&t, "%s", p->source);
 	}
 	{
-		enum cb_status st = cb_mtab_print(stdout, c->fmt == CB_MFMT_JSON ? CB_MFMT_CSV : c->fmt,
-						  &t);
+		enum cb_status st = cb_mtab_print(stdout, c->fmt, &t);
 
 		cb_mtab_free(&t);
 		return st == CB_OK ? 0 : EXIT_USAGE;
