@@ -1,32 +1,34 @@
-# The cuda backend (CUDA IPC ps/ring and NCCL) is an optional part: compiled
-# when CB_WITH_CUDA is on and both the CUDA toolkit and NCCL are found, left
-# out otherwise (the host-only build is tested in CI with CB_WITH_CUDA=OFF).
+# The optional parts of collectives/, each a separate file that CMake compiles
+# or replaces with a stub that keeps its name in the tables and says why it
+# is missing (no #if in the sources):
+#   cuda backend  (CUDA IPC ps/ring): when CB_WITH_CUDA is on and the CUDA
+#                 toolkit is found; else cb_backend_cuda_stub.c (the host-only
+#                 build is tested in CI with CB_WITH_CUDA=OFF);
+#   nccl          (ncclAllReduce): with the cuda backend, when CB_WITH_NCCL is
+#                 on and NCCL is found; else cb_algo_nccl_stub.c, whose rows
+#                 say "collbench was built without NCCL".
 # NCCL is looked up under NCCL_HOME (CMake or environment variable), then in
 # the CUDA toolkit; a Python wheel's lib/libnccl.so.2 is accepted as is.
 set(CB_HAVE_CUDA OFF)
-if(NOT CB_WITH_CUDA)
-  message(STATUS "collbench: cuda backend disabled (CB_WITH_CUDA=OFF)")
+set(CB_HAVE_NCCL OFF)
+
+# Leaves the cuda backend and nccl out: their stubs take their places.
+macro(cb_without_cuda why)
+  message(STATUS "collbench: ${why}; building the host backend only")
+  target_sources(cb_collectives PRIVATE collectives/cb_backend_cuda_stub.c
+                                        collectives/cb_algo_nccl_stub.c)
   return()
+endmacro()
+
+if(NOT CB_WITH_CUDA)
+  cb_without_cuda("cuda backend disabled (CB_WITH_CUDA=OFF)")
 endif()
 
 include(CheckLanguage)
 check_language(CUDA)
 find_package(CUDAToolkit QUIET)
 if(NOT CMAKE_CUDA_COMPILER OR NOT CUDAToolkit_FOUND)
-  message(STATUS "collbench: no CUDA toolkit found; building the host backend only")
-  return()
-endif()
-
-if(NOT NCCL_HOME AND DEFINED ENV{NCCL_HOME})
-  set(NCCL_HOME $ENV{NCCL_HOME})
-endif()
-find_path(NCCL_INCLUDE_DIR nccl.h
-  HINTS ${NCCL_HOME}/include ${NCCL_HOME} ${CUDAToolkit_INCLUDE_DIRS})
-find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2
-  HINTS ${NCCL_HOME}/lib ${NCCL_HOME}/lib64 ${NCCL_HOME} ${CUDAToolkit_LIBRARY_DIR})
-if(NOT NCCL_INCLUDE_DIR OR NOT NCCL_LIBRARY)
-  message(STATUS "collbench: CUDA found but NCCL not (set NCCL_HOME); building the host backend only")
-  return()
+  cb_without_cuda("no CUDA toolkit found")
 endif()
 
 # sm_80 and sm_90 machine code plus sm_90 PTX for newer GPUs
@@ -35,18 +37,38 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
 endif()
 enable_language(CUDA)
 set(CB_HAVE_CUDA ON)
-message(STATUS "collbench: cuda backend on (CUDA ${CUDAToolkit_VERSION}, NCCL ${NCCL_LIBRARY}, "
-               "architectures ${CMAKE_CUDA_ARCHITECTURES})")
-
 target_sources(cb_collectives PRIVATE
   collectives/cb_backend_cuda.c
   collectives/cb_cuda_ipc.c
   collectives/cb_cuda_sync.c
   collectives/cb_cuda_util.c
-  collectives/cb_cuda_kernels.cu
-  collectives/cb_algo_nccl.c)
+  collectives/cb_cuda_kernels.cu)
 # the target predates enable_language(CUDA): give it the architectures itself
 set_property(TARGET cb_collectives PROPERTY CUDA_ARCHITECTURES ${CMAKE_CUDA_ARCHITECTURES})
-target_compile_definitions(cb_collectives PUBLIC CB_HAVE_CUDA CB_HAVE_NCCL)
-target_include_directories(cb_collectives PUBLIC ${NCCL_INCLUDE_DIR})
-target_link_libraries(cb_collectives PUBLIC CUDA::cudart ${NCCL_LIBRARY})
+target_link_libraries(cb_collectives PUBLIC CUDA::cudart)
+
+if(CB_WITH_NCCL)
+  if(NOT NCCL_HOME AND DEFINED ENV{NCCL_HOME})
+    set(NCCL_HOME $ENV{NCCL_HOME})
+  endif()
+  find_path(NCCL_INCLUDE_DIR nccl.h
+    HINTS ${NCCL_HOME}/include ${NCCL_HOME} ${CUDAToolkit_INCLUDE_DIRS})
+  find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2
+    HINTS ${NCCL_HOME}/lib ${NCCL_HOME}/lib64 ${NCCL_HOME} ${CUDAToolkit_LIBRARY_DIR})
+  if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
+    set(CB_HAVE_NCCL ON)
+  endif()
+endif()
+if(CB_HAVE_NCCL)
+  target_sources(cb_collectives PRIVATE collectives/cb_algo_nccl.c)
+  # only the nccl algorithm includes <nccl.h>
+  set_source_files_properties(collectives/cb_algo_nccl.c PROPERTIES
+                              INCLUDE_DIRECTORIES ${NCCL_INCLUDE_DIR})
+  target_link_libraries(cb_collectives PUBLIC ${NCCL_LIBRARY})
+  set(nccl_text "NCCL ${NCCL_LIBRARY}")
+else()
+  target_sources(cb_collectives PRIVATE collectives/cb_algo_nccl_stub.c)
+  set(nccl_text "without NCCL (CB_WITH_NCCL=${CB_WITH_NCCL}; set NCCL_HOME to find it)")
+endif()
+message(STATUS "collbench: cuda backend on (CUDA ${CUDAToolkit_VERSION}, ${nccl_text}, "
+               "architectures ${CMAKE_CUDA_ARCHITECTURES})")

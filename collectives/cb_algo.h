@@ -4,6 +4,14 @@
  * them without knowing which one runs. An algorithm is set up once per run
  * (scratch buffers, progress flags: the costly, collective part) and run()
  * only moves data. Algorithms never print results and never exit.
+ *
+ * Which backends an algorithm runs on follows from what it needs and what a
+ * backend provides (CB_CAP_*, cb_backend.h): the generic ones (ps, ring)
+ * need peers' memory and run on every backend that maps it; a library
+ * algorithm needs the kind of memory its library takes (mpi: host memory,
+ * nccl: CUDA memory) and probes the rest in supports(), as NCCL's transports
+ * do with canConnect. An algorithm that is not built (nccl without NCCL) is
+ * in the registry as a stub whose supports() says why.
  */
 #ifndef CB_ALGO_H
 #define CB_ALGO_H
@@ -38,7 +46,7 @@ struct cb_run_args {
 
 struct cb_algo_ops {
 	const char *name;
-	unsigned backends;        /* bit mask of CB_BACKEND_* it runs on */
+	unsigned needs;           /* CB_CAP_* a backend must provide to run it */
 	enum cb_result result;
 	int traffic_measured;     /* 1 if its bytes go through backend counters */
 	const char *description;  /* one line for --help */
@@ -53,13 +61,13 @@ struct cb_algo_ops {
 	 * after which peers may be stuck: the caller must abort the job. */
 	enum cb_status (*run)(void *state, const struct cb_run_args *args);
 	void (*teardown)(void *state); /* collective; NULL state is a no-op */
+	/* NULL, or writes the library this algorithm calls and its version
+	 * ("NCCL 2.28.3") for the run header and metadata. Local, no MPI. */
+	void (*describe)(char *buf, size_t len);
 };
 
-#define CB_BACKEND_HOST 1u
-#define CB_BACKEND_CUDA 2u
-
-/* Bit of a backend name for cb_algo_ops.backends; 0 if unknown. */
-unsigned cb_backend_bit(const char *backend_name);
+/* 1 when backend be provides everything algorithm a needs, else 0. */
+int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be);
 
 /* The registry, in display order; *n receives its length. */
 const struct cb_algo_ops *const *cb_algo_registry(size_t *n);
@@ -67,9 +75,5 @@ const struct cb_algo_ops *const *cb_algo_registry(size_t *n);
 /* Registry entry by name, NULL if unknown. */
 const struct cb_algo_ops *cb_algo_find(const char *name);
 
-/* Skip reason shared by algorithms whose bytes move through shared memory or
- * IPC: NULL when every rank is on this host and can address every peer's
- * buffers (be->peer_unreachable); the same text on every rank. */
-const char *cb_algo_need_single_node(const struct cb_backend *be);
 
 #endif

@@ -1,3 +1,4 @@
+/* Helpers shared by the algorithms (contract in cb_algo_common.h). */
 #include "cb_algo_common.h"
 
 enum cb_status cb_algo_single_rank(struct cb_backend *be, const struct cb_run_args *a)
@@ -8,9 +9,31 @@ enum cb_status cb_algo_single_rank(struct cb_backend *be, const struct cb_run_ar
 	if (a->count == 0)
 		return CB_OK;
 	if (a->send != a->recv)
-		st = be->ops->copy(be, dst, cb_buf_ref(a->send, be->rank, 0),
-				   a->count * cb_dtype_size(a->dt));
+		st = cb_be_copy(be, dst, cb_buf_ref(a->send, be->rank, 0),
+				a->count * cb_dtype_size(a->dt));
 	if (st != CB_OK)
 		return st;
 	return be->ops->finalize(be, dst, a->count, a->dt, a->op);
+}
+
+const char *cb_algo_supports_one_host(const struct cb_backend *be, enum cb_dtype dt,
+				      enum cb_op op, int in_place)
+{
+	(void)dt, (void)op, (void)in_place;
+	if (!be->single_node)
+		return "ranks span several hosts; shared memory and IPC reach one host only";
+	return be->peer_unreachable;
+}
+
+enum cb_status cb_algo_setup_backend(struct cb_backend *be, const struct cb_setup_args *sa,
+				     void **state)
+{
+	(void)sa;
+	*state = be;
+	return CB_OK;
+}
+
+void cb_algo_teardown_none(void *state)
+{
+	(void)state;
 }

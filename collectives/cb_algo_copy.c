@@ -4,7 +4,7 @@
  * copying at once). Reported as algbw only; its traffic is 0 by construction. */
 #include <stdlib.h>
 
-#include "cb_algo.h"
+#include "cb_algo_common.h"
 
 static const char *copy_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
 				 int in_place)
@@ -13,35 +13,22 @@ static const char *copy_supports(const struct cb_backend *be, enum cb_dtype dt, 
 	return in_place ? "in place there is nothing to copy" : NULL;
 }
 
-static enum cb_status copy_setup(struct cb_backend *be, const struct cb_setup_args *sa,
-				 void **state)
-{
-	(void)sa;
-	*state = be;
-	return CB_OK;
-}
-
 static enum cb_status copy_run(void *state, const struct cb_run_args *a)
 {
 	struct cb_backend *be = state;
 
-	return be->ops->copy(be, cb_buf_ref(a->recv, be->rank, 0), cb_buf_ref(a->send, be->rank, 0),
-			     a->count * cb_dtype_size(a->dt));
-}
-
-static void copy_teardown(void *state)
-{
-	(void)state;
+	return cb_be_copy(be, cb_buf_ref(a->recv, be->rank, 0), cb_buf_ref(a->send, be->rank, 0),
+			  a->count * cb_dtype_size(a->dt));
 }
 
 const struct cb_algo_ops cb_algo_copy_ops = {
 	.name = "copy",
-	.backends = CB_BACKEND_HOST | CB_BACKEND_CUDA,
+	.needs = 0, /* any backend: a rank copies its own buffer */
 	.result = CB_RESULT_COPY,
 	.traffic_measured = 1,
 	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
 	.supports = copy_supports,
-	.setup = copy_setup,
+	.setup = cb_algo_setup_backend,
 	.run = copy_run,
-	.teardown = copy_teardown,
+	.teardown = cb_algo_teardown_none,
 };

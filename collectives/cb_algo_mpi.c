@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "cb_algo.h"
+#include "cb_algo_common.h"
 
 /* A piece of at most 2^30 elements keeps every count an int. */
 #define CB_MPI_PIECE ((size_t)1 << 30)
@@ -47,14 +47,6 @@ static const char *mpi_supports(const struct cb_backend *be, enum cb_dtype dt, e
 	return NULL;
 }
 
-static enum cb_status mpi_setup(struct cb_backend *be, const struct cb_setup_args *sa,
-				void **state)
-{
-	(void)sa;
-	*state = be;
-	return CB_OK;
-}
-
 static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
 {
 	struct cb_backend *be = state;
@@ -78,19 +70,14 @@ static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
 	return CB_OK;
 }
 
-static void mpi_teardown(void *state)
-{
-	(void)state;
-}
-
 const struct cb_algo_ops cb_algo_mpi_ops = {
 	.name = "mpi",
-	.backends = CB_BACKEND_HOST,
+	.needs = CB_CAP_HOST_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 0,
 	.description = "MPI_Allreduce of the MPI library (baseline; traffic unmeasured)",
 	.supports = mpi_supports,
-	.setup = mpi_setup,
+	.setup = cb_algo_setup_backend,
 	.run = mpi_run,
-	.teardown = mpi_teardown,
+	.teardown = cb_algo_teardown_none,
 };

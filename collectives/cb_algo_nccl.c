@@ -11,11 +11,13 @@
  * NCCL: traffic is reported as unmeasured. */
 #include <nccl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_algo.h"
 #include "cb_backend_cuda.h"
+#include "cb_shm.h"
 
 struct nccl_state {
 	struct cb_backend *be;
@@ -185,9 +187,18 @@ static void nccl_teardown(void *state)
 	free(ns);
 }
 
+/* "NCCL 2.28.3": the library this binary runs, from ncclGetVersion. */
+static void nccl_describe(char *buf, size_t len)
+{
+	int v = 0;
+
+	ncclGetVersion(&v);
+	snprintf(buf, len, "NCCL %d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+}
+
 const struct cb_algo_ops cb_algo_nccl_ops = {
 	.name = "nccl",
-	.backends = CB_BACKEND_CUDA,
+	.needs = CB_CAP_CUDA_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 0,
 	.description = "ncclAllReduce of NCCL (baseline; one GPU per rank; traffic unmeasured)",
@@ -195,4 +206,5 @@ const struct cb_algo_ops cb_algo_nccl_ops = {
 	.setup = nccl_setup,
 	.run = nccl_run,
 	.teardown = nccl_teardown,
+	.describe = nccl_describe,
 };

@@ -28,13 +28,6 @@ struct ps_state {
 	uint64_t epoch;
 };
 
-static const char *ps_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
-			       int in_place)
-{
-	(void)dt, (void)op, (void)in_place;
-	return cb_algo_need_single_node(be);
-}
-
 static void ps_teardown(void *state)
 {
 	struct ps_state *ps = state;
@@ -86,15 +79,15 @@ static enum cb_status ps_worker(struct ps_state *ps, const struct cb_run_args *a
 
 	st = be->ops->wait(be, ps->flags, ps->root, base);
 	if (st == CB_OK) /* push: my input into my slot at the root */
-		st = be->ops->copy(be, cb_buf_ref(ps->slots, ps->root, slot_off),
-				   cb_buf_ref(a->send, be->rank, 0), bytes);
+		st = cb_be_copy(be, cb_buf_ref(ps->slots, ps->root, slot_off),
+				cb_buf_ref(a->send, be->rank, 0), bytes);
 	if (st == CB_OK)
 		st = be->ops->post(be, ps->flags, base + 1);
 	if (st == CB_OK)
 		st = be->ops->wait(be, ps->flags, ps->root, base + 2);
 	if (st == CB_OK) /* pull: the reduced result out of the root */
-		st = be->ops->copy(be, cb_buf_ref(a->recv, be->rank, 0),
-				   cb_buf_ref(a->recv, ps->root, 0), bytes);
+		st = cb_be_copy(be, cb_buf_ref(a->recv, be->rank, 0),
+				cb_buf_ref(a->recv, ps->root, 0), bytes);
 	if (st == CB_OK)
 		st = be->ops->post(be, ps->flags, base + 2);
 	return st;
@@ -116,8 +109,8 @@ static enum cb_status ps_root(struct ps_state *ps, const struct cb_run_args *a, 
 
 		if (w == ps->root)
 			continue;
-		st = be->ops->reduce(be, acc, lhs, cb_buf_ref(ps->slots, ps->root, off),
-				     a->count, a->dt, a->op);
+		st = cb_be_reduce(be, acc, lhs, cb_buf_ref(ps->slots, ps->root, off),
+				  a->count, a->dt, a->op);
 		lhs = acc;
 	}
 	if (st == CB_OK)
@@ -146,11 +139,11 @@ static enum cb_status ps_run(void *state, const struct cb_run_args *a)
 
 const struct cb_algo_ops cb_algo_ps_ops = {
 	.name = "ps",
-	.backends = CB_BACKEND_HOST | CB_BACKEND_CUDA,
+	.needs = CB_CAP_PEER_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
 	.description = "parameter server: workers push to the root (-r), it reduces, workers pull",
-	.supports = ps_supports,
+	.supports = cb_algo_supports_one_host,
 	.setup = ps_setup,
 	.run = ps_run,
 	.teardown = ps_teardown,

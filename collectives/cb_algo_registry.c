@@ -4,20 +4,18 @@
 
 #include <string.h>
 
+/* cb_algo_nccl_ops comes from cb_algo_nccl.c, or from cb_algo_nccl_stub.c
+ * where CMake found no NCCL */
 extern const struct cb_algo_ops cb_algo_ps_ops;
 extern const struct cb_algo_ops cb_algo_ring_ops;
+extern const struct cb_algo_ops cb_algo_nccl_ops;
 extern const struct cb_algo_ops cb_algo_mpi_ops;
 extern const struct cb_algo_ops cb_algo_copy_ops;
-#ifdef CB_HAVE_NCCL
-extern const struct cb_algo_ops cb_algo_nccl_ops;
-#endif
 
 static const struct cb_algo_ops *const registry[] = {
 	&cb_algo_ps_ops,
 	&cb_algo_ring_ops,
-#ifdef CB_HAVE_NCCL
 	&cb_algo_nccl_ops,
-#endif
 	&cb_algo_mpi_ops,
 	&cb_algo_copy_ops,
 };
@@ -36,18 +34,7 @@ const struct cb_algo_ops *cb_algo_find(const char *name)
 	return NULL;
 }
 
-unsigned cb_backend_bit(const char *backend_name)
+int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be)
 {
-	if (strcmp(backend_name, "host") == 0)
-		return CB_BACKEND_HOST;
-	if (strcmp(backend_name, "cuda") == 0)
-		return CB_BACKEND_CUDA;
-	return 0;
-}
-
-const char *cb_algo_need_single_node(const struct cb_backend *be)
-{
-	if (!be->single_node)
-		return "ranks span several hosts; shared memory and IPC reach one host only";
-	return be->peer_unreachable;
+	return (be->caps & a->needs) == a->needs;
 }

@@ -32,13 +32,6 @@ struct ring_state {
 	uint64_t seq; /* this rank's progress counter at the end of the last call */
 };
 
-static const char *ring_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
-				 int in_place)
-{
-	(void)dt, (void)op, (void)in_place;
-	return cb_algo_need_single_node(be);
-}
-
 static void ring_teardown(void *state)
 {
 	struct ring_state *rg = state;
@@ -95,16 +88,16 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 		struct cb_buf *src = step->peer_send ? a->send : a->recv;
 
 		/* recv[c] = left's partial (or input) + my input */
-		st = be->ops->reduce(be, cb_buf_ref(a->recv, be->rank, off),
-				     cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->rank, off),
-				     scount, a->dt, a->op);
+		st = cb_be_reduce(be, cb_buf_ref(a->recv, be->rank, off),
+				  cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->rank, off),
+				  scount, a->dt, a->op);
 		if (st == CB_OK && s == n - 2) /* my chunk is complete: finish it */
 			st = be->ops->finalize(be, cb_buf_ref(a->recv, be->rank, off), scount,
 					       a->dt, a->op);
 	} else {
 		/* recv[c] = left's final chunk */
-		st = be->ops->copy(be, cb_buf_ref(a->recv, be->rank, off),
-				   cb_buf_ref(a->recv, left, off), scount * esz);
+		st = cb_be_copy(be, cb_buf_ref(a->recv, be->rank, off),
+				cb_buf_ref(a->recv, left, off), scount * esz);
 	}
 	if (st != CB_OK)
 		return st;
@@ -145,11 +138,11 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 
 const struct cb_algo_ops cb_algo_ring_ops = {
 	.name = "ring",
-	.backends = CB_BACKEND_HOST | CB_BACKEND_CUDA,
+	.needs = CB_CAP_PEER_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
 	.description = "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
-	.supports = ring_supports,
+	.supports = cb_algo_supports_one_host,
 	.setup = ring_setup,
 	.run = ring_run,
 	.teardown = ring_teardown,

@@ -1,22 +1,26 @@
-/* Backend registry, communicator set-up and traffic counters shared by all
- * backends. */
+/* Backend registry, communicator set-up and the traffic counters shared by
+ * all backends. */
 #include "cb_backend.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* cb_backend_cuda_ops comes from cb_backend_cuda.c, or from
+ * cb_backend_cuda_stub.c where CMake found no CUDA toolkit */
 extern const struct cb_backend_ops cb_backend_host_ops;
-#ifdef CB_HAVE_CUDA
 extern const struct cb_backend_ops cb_backend_cuda_ops;
-#endif
 
 static const struct cb_backend_ops *const backends[] = {
 	&cb_backend_host_ops,
-#ifdef CB_HAVE_CUDA
 	&cb_backend_cuda_ops,
-#endif
 };
+
+const struct cb_backend_ops *const *cb_backend_registry(size_t *n)
+{
+	*n = sizeof(backends) / sizeof(backends[0]);
+	return backends;
+}
 
 const struct cb_backend_ops *cb_backend_find(const char *name)
 {
@@ -24,15 +28,6 @@ const struct cb_backend_ops *cb_backend_find(const char *name)
 		if (strcmp(backends[i]->name, name) == 0)
 			return backends[i];
 	return NULL;
-}
-
-const char *cb_backend_names(void)
-{
-#ifdef CB_HAVE_CUDA
-	return "host,cuda";
-#else
-	return "host";
-#endif
 }
 
 static volatile int private_abort_flag;
@@ -44,6 +39,10 @@ enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_op
 	int wrank;
 
 	memset(be, 0, sizeof(*be));
+	if (ops->missing) {
+		cb_log("backend %s: %s", ops->name, ops->missing);
+		return CB_ERR_UNSUPPORTED;
+	}
 	be->ops = ops;
 	be->world = MPI_COMM_NULL;
 	be->node = MPI_COMM_NULL;
@@ -115,6 +114,45 @@ enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm)
 void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode)
 {
 	cb_wait_configure(&be->wait, mode, be->nranks, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* Adds `bytes` moved from src_rank's memory into dst_rank's to the counters;
+ * nothing when the two are the same rank. */
+static void traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_t bytes)
+{
+	if (dst_rank == src_rank)
+		return;
+	be->tx[src_rank] += bytes;
+	be->rx[dst_rank] += bytes;
+}
+
+enum cb_status cb_be_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
+			  size_t bytes)
+{
+	enum cb_status st;
+
+	if (bytes == 0)
+		return CB_OK;
+	st = be->ops->copy(be, dst, src, bytes);
+	if (st == CB_OK)
+		traffic_add(be, dst.rank, src.rank, bytes);
+	return st;
+}
+
+enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
+			    struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op)
+{
+	size_t bytes = count * cb_dtype_size(dt);
+	enum cb_status st;
+
+	if (count == 0)
+		return CB_OK;
+	st = be->ops->reduce(be, dst, a, b, count, dt, op);
+	if (st == CB_OK) {
+		traffic_add(be, dst.rank, a.rank, bytes);
+		traffic_add(be, dst.rank, b.rank, bytes);
+	}
+	return st;
 }
 
 void cb_traffic_reset(struct cb_backend *be)

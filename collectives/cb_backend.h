@@ -5,11 +5,20 @@
  * peer and wait for it, and time an iteration. It knows nothing of allreduce:
  * the ps and ring pattern code (cb_algo_*.c) drives every backend alike.
  *
- * Traffic accounting lives here. Every copy and reduce names the owner rank of
- * each span it touches; bytes read from another rank's memory, or written into
- * it, are added to tx[source owner] and rx[destination owner] of the process
- * that moved them. The harness sums these vectors over processes to get each
- * rank's tx/rx (DESIGN.md section 1: counted where bytes move).
+ * A backend describes itself in its ops table: its name and its capabilities
+ * (CB_CAP_*), which say what algorithms can do with its buffers; an
+ * algorithm states the capabilities it needs (cb_algo.h). The static table
+ * of backends (cb_backend.c) is the one list of backend names: a backend
+ * that is not built into this binary is there too, as a stub whose `missing`
+ * says why (cb_backend_cuda_stub.c).
+ *
+ * Traffic accounting lives here, in one place: algorithms move bytes with
+ * cb_be_copy and cb_be_reduce, which call the backend and count. Every copy
+ * and reduce names the owner rank of each span it touches; bytes read from
+ * another rank's memory, or written into it, are added to tx[source owner]
+ * and rx[destination owner] of the process that moved them. The harness sums
+ * these vectors over processes to get each rank's tx/rx (DESIGN.md section
+ * 1: counted where bytes move). A backend's own copy and reduce never count.
  *
  * Ranks here are node-local: the backend's communicator holds the ranks that
  * share this host (MPI_COMM_TYPE_SHARED). Algorithms that move bytes through the
@@ -53,8 +62,21 @@ static inline struct cb_ref cb_buf_ref(const struct cb_buf *b, int rank, size_t 
  * read by everyone. */
 struct cb_flags;
 
+/* Capabilities of a backend (cb_backend_ops.caps), needs of an algorithm
+ * (cb_algo_ops.needs). */
+#define CB_CAP_PEER_MEMORY 1u /* a rank loads and stores peers' buffers directly
+			       * (shared-memory windows, CUDA IPC): one host */
+#define CB_CAP_HOST_MEMORY 2u /* buffers are host memory: CPU libraries (MPI)
+			       * take them as they are */
+#define CB_CAP_CUDA_MEMORY 4u /* buffers are CUDA device memory; work is
+			       * ordered on the rank's stream (cb_backend_cuda.h) */
+
 struct cb_backend_ops {
 	const char *name;
+	unsigned caps;        /* CB_CAP_* */
+	/* NULL when the backend is built into this binary; else why not (a
+	 * stub: every function below is NULL) */
+	const char *missing;
 	/* Fills be (communicators are set by cb_backend_init). Errors: CB_ERR_CUDA
 	 * (no usable GPU), CB_ERR_MPI. On error nothing is left allocated. */
 	enum cb_status (*init)(struct cb_backend *be);
@@ -68,12 +90,12 @@ struct cb_backend_ops {
 				 const void *host, size_t bytes);
 	enum cb_status (*download)(struct cb_backend *be, void *host, struct cb_buf *buf,
 				   size_t off, size_t bytes);
-	/* dst = src, `bytes` bytes; spans must not overlap. Counted. */
+	/* dst = src, `bytes` bytes (> 0); spans must not overlap. Not counted:
+	 * algorithms call cb_be_copy, which counts. */
 	enum cb_status (*copy)(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
 			       size_t bytes);
-	/* dst = a op b over count elements (avg combines as sum). dst may alias a
-	 * or b exactly. Counted: bytes of a and b read from, and of dst written to,
-	 * a rank other than the one each moves to. */
+	/* dst = a op b over count (> 0) elements (avg combines as sum). dst may
+	 * alias a or b exactly. Not counted: algorithms call cb_be_reduce. */
 	enum cb_status (*reduce)(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
 				 struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op);
 	/* The op's last step (avg divides by nranks) on count elements, in place. */
@@ -118,15 +140,19 @@ struct cb_backend {
 	void *impl;
 };
 
-/* Looks up a backend by name ("host", "cuda"); NULL if unknown or not built. */
-const struct cb_backend_ops *cb_backend_find(const char *name);
+/* The table of backends collbench knows, built or not (ops->missing), in
+ * display order; *n receives its length. */
+const struct cb_backend_ops *const *cb_backend_registry(size_t *n);
 
-/* Comma-separated names of the backends built into this binary. */
-const char *cb_backend_names(void);
+/* Looks up a backend by name ("host", "cuda"); NULL if unknown. A backend
+ * that is not built comes back too: check ops->missing. */
+const struct cb_backend_ops *cb_backend_find(const char *name);
 
 /* Creates communicators, the traffic counters, then calls ops->init.
  * Collective over world. abort_flag may be NULL (then a private flag is used).
- * On error everything is released and be is left zeroed. */
+ * Errors: CB_ERR_UNSUPPORTED for a backend that is not built (ops->missing,
+ * logged), the backend's own. On error everything is released and be is
+ * left zeroed. */
 enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_ops *ops,
 			       MPI_Comm world, volatile int *abort_flag);
 void cb_backend_fini(struct cb_backend *be);
@@ -138,15 +164,16 @@ void cb_backend_fini(struct cb_backend *be);
  * (allreduce_perf: --wait, checked by the pre-flight). */
 void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode);
 
-/* Adds `bytes` moved from src_rank's memory into dst_rank's to the counters;
- * nothing when the two are the same rank. For backends' copy/reduce only. */
-static inline void cb_traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_t bytes)
-{
-	if (dst_rank == src_rank)
-		return;
-	be->tx[src_rank] += bytes;
-	be->rx[dst_rank] += bytes;
-}
+/* Moving bytes, counted: the only way algorithms copy and reduce. They call
+ * ops->copy / ops->reduce (nothing for 0 bytes) and, when it succeeded, add
+ * the bytes each span moved across ranks to the counters: copy, `bytes` from
+ * src.rank to dst.rank; reduce, count elements of dt from a.rank and from
+ * b.rank to dst.rank each; nothing where the two ranks are the same. Errors:
+ * the backend's, with nothing counted. */
+enum cb_status cb_be_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
+			  size_t bytes);
+enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
+			    struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op);
 
 void cb_traffic_reset(struct cb_backend *be);
 

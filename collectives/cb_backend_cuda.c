@@ -1,16 +1,17 @@
 /* cuda backend: device set-up, data movement and timing. Buffers shared
  * through CUDA IPC: cb_cuda_ipc.c; progress flags: cb_cuda_sync.c; error
- * reporting and event polling: cb_cuda_util.c. Copies are cudaMemcpyAsync,
- * reductions a fused kernel, both on the rank's own stream; iterations are
- * timed with CUDA events on that stream. */
+ * reporting and event polling: cb_cuda_util.c (cb_cuda_internal.h). Copies
+ * are cudaMemcpyAsync, reductions a fused kernel, both on the rank's own
+ * stream; iterations are timed with CUDA events on that stream. It knows
+ * nothing of NCCL: the nccl algorithm reports its own version. */
 #define _GNU_SOURCE
 #include "cb_backend_cuda.h"
 
-#include <nccl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_cuda_internal.h"
 #include "cb_cuda_kernels.h"
 #include "cb_cuda_plan.h"
 
@@ -62,17 +63,15 @@ static enum cb_status local_setup(struct cb_cuda_state *cs, int local_rank)
 static void describe(struct cb_backend *be, const char *name)
 {
 	struct cb_cuda_state *cs = state(be);
-	int drv = 0, rt = 0, nccl = 0, ndev = 0;
+	int drv = 0, rt = 0, ndev = 0;
 
 	cudaDriverGetVersion(&drv);
 	cudaRuntimeGetVersion(&rt);
 	cudaGetDeviceCount(&ndev);
-	ncclGetVersion(&nccl);
 	snprintf(be->device_desc, sizeof(be->device_desc),
-		 "%.64s, bus %.20s, GPU %d of %d, CUDA driver %d.%d runtime %d.%d, NCCL %d.%d.%d, "
+		 "%.64s, bus %.20s, GPU %d of %d, CUDA driver %d.%d runtime %d.%d, "
 		 "up to %d rank(s) per GPU, sync %s", name, cs->bus_id, cs->device, ndev,
-		 drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, nccl / 10000,
-		 nccl / 100 % 100, nccl % 100, cs->max_sharing,
+		 drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, cs->max_sharing,
 		 cs->sync == CB_CUDA_SYNC_STREAM ? "stream" : "host");
 }
 
@@ -187,27 +186,17 @@ static enum cb_status cuda_download(struct cb_backend *be, void *host, struct cb
 static enum cb_status cuda_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
 				size_t bytes)
 {
-	if (bytes == 0)
-		return CB_OK;
-	if (CB_CUDA(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDefault, state(be)->stream)))
-		return CB_ERR_CUDA;
-	cb_traffic_add(be, dst.rank, src.rank, bytes);
-	return CB_OK;
+	return CB_CUDA(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDefault,
+				       state(be)->stream));
 }
 
 static enum cb_status cuda_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
 				  struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op)
 {
 	struct cb_cuda_state *cs = state(be);
-	size_t bytes = count * cb_dtype_size(dt);
 
-	if (count == 0)
-		return CB_OK;
-	if (CB_CUDA(cb_cuda_reduce(dst.ptr, a.ptr, b.ptr, count, dt, op, cs->sm_count, cs->stream)))
-		return CB_ERR_CUDA;
-	cb_traffic_add(be, dst.rank, a.rank, bytes);
-	cb_traffic_add(be, dst.rank, b.rank, bytes);
-	return CB_OK;
+	return CB_CUDA(cb_cuda_reduce(dst.ptr, a.ptr, b.ptr, count, dt, op, cs->sm_count,
+				      cs->stream));
 }
 
 static enum cb_status cuda_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
@@ -242,6 +231,7 @@ static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 
 const struct cb_backend_ops cb_backend_cuda_ops = {
 	.name = "cuda",
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY,
 	.init = cuda_init,
 	.fini = cuda_fini,
 	.buf_alloc = cb_cuda_buf_alloc,

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_backend_cuda.h"
+#include "cb_cuda_internal.h"
 #include "cb_cuda_plan.h"
 
 typedef CUresult (*range_fn)(CUdeviceptr *base, size_t *size, CUdeviceptr ptr);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_backend_cuda.h"
+#include "cb_cuda_internal.h"
 
 typedef CUresult (*value_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 typedef CUresult (*device_get_fn)(CUdevice *, int);

@@ -59,11 +59,36 @@ static enum cb_status shm_space(struct cb_backend *be, size_t padded)
 	return ok ? CB_OK : CB_ERR_NOMEM;
 }
 
+/* The node's shared window, padded bytes per rank, and where each rank's
+ * part is mapped here (buf->peer). On error no window is left. */
+static enum cb_status map_window(struct cb_backend *be, size_t padded, struct cb_buf *buf,
+				 struct shm_buf *hb, void **base)
+{
+	MPI_Info info;
+	enum cb_status st;
+
+	MPI_Info_create(&info);
+	/* page-aligned, separately mapped parts: no false sharing between ranks */
+	MPI_Info_set(info, "alloc_shared_noncontig", "true");
+	st = CB_MPI(MPI_Win_allocate_shared((MPI_Aint)padded, 1, info, be->node, base, &hb->win));
+	MPI_Info_free(&info);
+	for (int r = 0; r < be->nranks && st == CB_OK; r++) {
+		MPI_Aint sz = 0;
+		int disp;
+		void *p = NULL;
+
+		st = CB_MPI(MPI_Win_shared_query(hb->win, r, &sz, &disp, &p));
+		buf->peer[r] = sz > 0 ? p : NULL;
+		if (st != CB_OK)
+			MPI_Win_free(&hb->win);
+	}
+	return st;
+}
+
 enum cb_status cb_shm_alloc(struct cb_backend *be, size_t bytes, struct cb_buf **out)
 {
 	struct cb_buf *buf;
 	struct shm_buf *hb;
-	MPI_Info info;
 	void *base = NULL;
 	size_t padded = (bytes + CB_PAGE - 1) / CB_PAGE * CB_PAGE;
 	enum cb_status st = CB_ERR_NOMEM;
@@ -82,23 +107,9 @@ enum cb_status cb_shm_alloc(struct cb_backend *be, size_t bytes, struct cb_buf *
 		goto out_free_structs;
 	buf->bytes = bytes;
 	buf->impl = hb;
-	MPI_Info_create(&info);
-	/* page-aligned, separately mapped parts: no false sharing between ranks */
-	MPI_Info_set(info, "alloc_shared_noncontig", "true");
-	st = CB_MPI(MPI_Win_allocate_shared((MPI_Aint)padded, 1, info, be->node, &base, &hb->win));
-	MPI_Info_free(&info);
+	st = map_window(be, padded, buf, hb, &base);
 	if (st != CB_OK)
 		goto out_free_structs;
-	for (int r = 0; r < be->nranks; r++) {
-		MPI_Aint sz;
-		int disp;
-		void *p = NULL;
-
-		st = CB_MPI(MPI_Win_shared_query(hb->win, r, &sz, &disp, &p));
-		if (st != CB_OK)
-			goto out_free_win;
-		buf->peer[r] = sz > 0 ? p : NULL;
-	}
 	/* the owner touches its pages first: pre-faulted, local to its socket */
 	if (bytes)
 		memset(base, 0, padded);

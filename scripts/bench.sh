@@ -3,7 +3,7 @@
 # sweeps rank counts x message sizes x algorithms, draws the plots, and says
 # where everything went. Picks the cuda backend when a GPU is visible and the
 # build has it, else the host backend. Options go to sweep.sh (see
-# scripts/sweep.sh --help), e.g. scripts/bench.sh -n "2 4" -e 16M.
+# scripts/sweep.sh --help), e.g. scripts/bench.sh --ranks "2 4" --maxbytes 16M.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -26,7 +26,7 @@ echo "collbench: backend $backend" >&2
 # a folder of its own (created atomically: two runs never share one)
 run_dir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ)") || exit 2
 status=0 plot_dir=""
-CB_BIN="$root/$build/bin" scripts/sweep.sh -B "$backend" -o "$run_dir" "$@" || status=$?
+CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" "$@" || status=$?
 if [ -s "$run_dir/summary.csv" ]; then
 	figures=$(scripts/plot.sh "$run_dir") || status=$?
 	[ -z "$figures" ] || plot_dir=$(dirname "$(head -n 1 <<<"$figures")")

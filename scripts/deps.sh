@@ -1,9 +1,12 @@
+# shellcheck shell=bash
 # deps.sh: sourced by bench.sh and test.sh. cb_install_deps installs what
 # collbench needs on Debian/Ubuntu with apt-get when run as root (or with
 # passwordless sudo), else lists what to install and fails.
 CB_DEB_PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox"
-# test.sh only: clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh)
-CB_DEB_TEST_PACKAGES="clang-14 libclang-rt-14-dev"
+# test.sh only: ShellCheck for the scripts' lint test (tests/lint.sh); with
+# --full also clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh)
+# shellcheck disable=SC2034 # used by test.sh, which sources this file
+CB_DEB_TEST_PACKAGES="shellcheck" CB_DEB_FULL_PACKAGES="clang-14 libclang-rt-14-dev"
 
 cb_missing_packages() {
 	local p missing=""

@@ -89,8 +89,9 @@ step_stream() {
 		fi
 	done
 	[ "$rc" = 0 ] && echo "every dtype x op, np 1 and 2: checked, traffic formulas hold"
-	CB_BIN="$DC_BUILD/bin" "$root/scripts/sweep.sh" -B cuda -n "1 2 4" -b 8 -e 1G -f 2 -i 20 -w 5 \
-		-c 1 -o "$DC_WORK/run/stream" -- -T 30 >"$DC_WORK/logs/sweep.log" 2>&1 ||
+	CB_BIN="$DC_BUILD/bin" "$root/scripts/sweep.sh" --backend cuda --ranks "1 2 4" --minbytes 8 \
+		--maxbytes 1G --stepfactor 2 --iters 20 --warmup_iters 5 --check 1 --out "$DC_WORK/run/stream" \
+		-- -T 30 >"$DC_WORK/logs/sweep.log" 2>&1 ||
 		{ echo "sweep reported a failure (sweep.log)"; rc=1; }
 	return "$rc"
 }

@@ -4,8 +4,12 @@
 #    with mkdir, which is atomic (the first run gets NAME, the next NAME-2, ...);
 #    an explicit one is claimed by creating a file in it with O_EXCL, and one
 #    that already holds files is refused unless the caller overwrites;
-#  - text for JSON and for plot titles under the rule of bench/cb_text.h: a
-#    byte that is not part of valid UTF-8 becomes the four characters \xHH.
+#  - text for JSON and for plot titles under the rule of bench/common/cb_text.h: a
+#    byte that is not part of valid UTF-8 becomes the four characters \xHH;
+#  - sweep.sh's option letters and their long names (regress.sh passes
+#    sweep options on and reads them from a baseline's regress.conf);
+#  - how much of the CPUs other work took while a command ran (regress.sh's
+#    contention warning, test.sh's report).
 # Functions print their errors on stderr prefixed with $PROG and return 2.
 
 # cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
@@ -79,4 +83,67 @@ cb_claim_dir() {
 		echo "$PROG: $dir was taken by another run at the same time: give another folder" >&2
 		return 2
 	fi
+}
+
+# cb_sweep_long OPTION: sweep.sh's long name for OPTION. Its letters mean what
+# they mean to allreduce_perf (-b -e -f -a -B -R -w -c); the deprecated -n
+# (rank counts), -i (iterations) and -o (run folder) map to --ranks, --iters
+# and --out. Anything else is printed unchanged.
+cb_sweep_long() {
+	case $1 in
+	-b) echo --minbytes ;;
+	-e) echo --maxbytes ;;
+	-f) echo --stepfactor ;;
+	-a) echo --algo ;;
+	-B) echo --backend ;;
+	-R) echo --repeat ;;
+	-w) echo --warmup_iters ;;
+	-c) echo --check ;;
+	-h) echo --help ;;
+	-n) echo --ranks ;;
+	-i) echo --iters ;;
+	-o) echo --out ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+
+# cb_sweep_deprecated LETTER: the note on stderr for sweep.sh's old -n, -i, -o
+# (they meant other things than allreduce_perf's -n, -i and -o).
+cb_sweep_deprecated() {
+	local what
+	case $1 in
+	-n) what="rank counts; to allreduce_perf -n is the iteration count" ;;
+	-i) what="iterations; to allreduce_perf -i is the size step" ;;
+	-o) what="run folder; to allreduce_perf -o is the reduction op" ;;
+	*) return 0 ;;
+	esac
+	echo "$PROG: note: $1 ($what) is deprecated: use $(cb_sweep_long "$1")" >&2
+}
+
+# cb_busy_seconds: the CPU seconds the whole machine has spent busy (user,
+# nice, system, irq, softirq, and steal: time the hypervisor gave to other
+# guests), from /proc/stat; 0 where there is none.
+cb_busy_seconds() {
+	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
+		/proc/stat 2>/dev/null || echo 0
+}
+
+# cb_children_cpu FILE: sets cb_cpu to the CPU seconds (user + system) of this
+# shell's finished children. Call it in this shell, never in a pipe or $(...):
+# a subshell has no children of its own. FILE: a scratch file.
+cb_children_cpu() {
+	times >"$1"
+	# shellcheck disable=SC2034 # the caller reads it
+	cb_cpu=$(tail -n 1 "$1" |
+		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')
+}
+
+# cb_other_share BUSY0 BUSY1 OWN0 OWN1 WALL: the percent (0-100, rounded) of
+# the CPUs (nproc) that other work used during WALL seconds: the machine's
+# busy seconds (cb_busy_seconds) minus our own (cb_children_cpu), over WALL x
+# CPUs.
+cb_other_share() {
+	awk -v c="$(nproc)" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v wall="$5" 'BEGIN {
+		share = wall > 0 ? ((b1 - b0) - (o1 - o0)) / (wall * c) : 0
+		printf "%.0f\n", (share > 0 ? 100 * share : 0) }'
 }

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # model.sh - the cost model's figures for one run folder and one topology, with gnuplot.
 #
-# Runs collbench-model (fit unless --fit is given, check, predict, predict --crossover),
-# keeps its CSV/JSON next to the figures, extracts small tab-separated .dat files with awk
-# (columns looked up by header name) and calls the plot_model_*.gp scripts next to this
-# file. Each figure is written as PNG (pngcairo) and SVG; the files are listed on stdout.
+# Runs collbench-model (fit unless --fit is given, check, predict, predict --crossover) and
+# keeps its CSV/JSON next to the figures; draws each figure as plot.sh does, in two steps, both
+# in scripts/plot/: model_X.awk reads collbench-model's CSV (columns by header name) into small
+# tab-separated .dat files in a temporary folder and prints what it drew (or why not),
+# model_X.gp draws them (lib.awk and common.gp are shared with plot.sh's figures). Each figure
+# is written as PNG (pngcairo) and SVG; the files are listed on stdout.
 set -euo pipefail
 export LC_ALL=C
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(dirname "$SCRIPT_DIR")
+PLOT_DIR=$SCRIPT_DIR/plot
 PROG=model.sh
 # shellcheck source=scripts/lib.sh
 . "$SCRIPT_DIR/lib.sh"
@@ -94,13 +97,23 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 written=()
 
-# COLS: awk rule that maps the header line to c[name] = column.
-COLS='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+# plot_awk PROGRAM ARGS...: scripts/plot/PROGRAM.awk with the shared functions; the lines it
+# prints for this script hold fields apart by US (unit separator), which `read` keeps when a
+# field is empty.
+US=$'\037'
+plot_awk() {
+	local prog=$1
+	shift
+	awk -f "$PLOT_DIR/lib.awk" -f "$PLOT_DIR/$prog.awk" -v prog="$PROG" "$@"
+}
 
+# run_gp NAME OUTBASE ARGS: draw scripts/plot/NAME.gp with the -e assignments ARGS, record the
+# files.
 run_gp() {
-	local script=$1 outbase=$2 args=$3
-	gnuplot -e "gpdir=$(gp_str "$SCRIPT_DIR"); outbase=$(gp_str "$outbase"); $args" \
-		"$SCRIPT_DIR/$script" || die "gnuplot failed on $script (output $outbase)"
+	local name=$1 outbase=$2 args=$3
+	gnuplot -e "gpdir=$(gp_str "$PLOT_DIR"); outbase=$(gp_str "$outbase"); $args" \
+		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
+	# gnuplot does not always fail on a write error: the files must be there
 	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
 	written+=("$outbase.png" "$outbase.svg")
 }
@@ -119,103 +132,82 @@ fi
 	2>/dev/null || die "predict --crossover failed"
 written+=("$OUT_DIR/model_check.csv" "$OUT_DIR/model_predict.csv" "$OUT_DIR/model_crossover.csv")
 topo_name=$(sed -n 's/^collbench-model predict: topology \([^ ]*\) .*/\1/p' "$tmp/predict.err" | head -1)
+topo_label="topology ${topo_name:-$topo}"
 
-# --- (a) model_busbw_np<N>: measured and modelled bandwidth per rank count -----------------------
-# one (backend, dtype, op, in_place) combination: the first modelled row's
-awk -F, -v OFS='\t' "$COLS"'
-	$c["bytes"] > 0 && $c["bw_GBps"] != "" && $c["bw_GBps_model"] != "" {
-		key = $c["backend"] FS $c["dtype"] FS $c["op"] FS $c["in_place"]
-		if (want == "") want = key
-		if (key == want) print $c["algo"], $c["nranks"], $c["bytes"], $c["bw_GBps"], $c["bw_GBps_model"]
-	}
-	END { if (want != "") { split(want, w, FS); print w[1], w[2], w[3], w[4] > "/dev/stderr" } }' \
-	"$OUT_DIR/model_check.csv" >"$tmp/bw.tsv" 2>"$tmp/combo" || die "cannot read model_check.csv"
-if [[ ! -s "$tmp/bw.tsv" ]]; then
-	note "skipping model_busbw_np*: no modelled rows with a bandwidth in $RUN_DIR"
-else
-	read -r BACKEND DTYPE OP INPLACE <"$tmp/combo"
+# --- model_busbw_np<N>: measured and modelled bandwidth per rank count ------------------------
+plot_busbw() {
+	local verb n algos xmin xmax ymin ymax over ctx="" sub_n fit_src
 	fit_src=$(sed -n 's/^ *"source": "\(.*\)",$/\1/p' "$fit" | head -1)
 	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
-	ctx="$BACKEND, $DTYPE $OP$([[ $INPLACE == 1 ]] && echo ", in-place"), fit of $(basename "${fit_src:-?}")"
-	for n in $(cut -f2 "$tmp/bw.tsv" | sort -n -u); do
-		algos_n=()
-		for a in ps ring mpi nccl copy; do
-			f="$tmp/bw_np$n.$((${#algos_n[@]} + 1)).dat"
-			awk -F'\t' -v OFS='\t' -v a="$a" -v n="$n" '$1 == a && $2 == n { print $3, $4, $5 }' \
-				"$tmp/bw.tsv" | sort -t$'\t' -k1,1g >"$f"
-			if [[ -s "$f" ]]; then algos_n+=("$a"); fi
-		done
-		read -r xmin xmax ymin ymax < <(awk -F'\t' -v n="$n" '$2 == n {
-			if (lo == "" || $3 < lo) lo = $3; if ($3 > hi) hi = $3
-			for (i = 4; i <= 5; i++) { if ($i > 0 && (yl == "" || $i < yl)) yl = $i; if ($i > yh) yh = $i } }
-			END { print lo, hi, yl, yh }' "$tmp/bw.tsv")
+	while IFS=$US read -r verb n algos xmin xmax ymin ymax over; do
+		case $verb in
+		skip) note "skipping model_busbw_np*: $n"; return 0 ;;
+		combo) # backend, dtype, op, in_place in n, algos, xmin, xmax
+			ctx="$n, $algos $xmin$([[ $xmax == 1 ]] && echo ", in-place"), fit of $(basename "${fit_src:-?}")"
+			continue ;;
+		esac
 		sub_n=$ctx
-		if awk -F, -v n="$n" "$COLS"'$c["nranks"] == n && /oversubscribed/ { f = 1 } END { exit !f }' \
-			"$OUT_DIR/model_check.csv"; then
-			sub_n="$ctx; ranks > CPUs: time slicing not modelled"
-		fi
-		run_gp plot_model_busbw.gp "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_str "$tmp/bw_np$n");
-			algos=$(gp_str "${algos_n[*]}"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+		((over == 0)) || sub_n="$ctx; ranks > CPUs: time slicing not modelled"
+		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_str "$tmp/model_busbw_np$n");
+			algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 			ttl=$(gp_str "measured (solid) and modelled (dashed) bandwidth, $n ranks");
 			sub=$(gp_str "$sub_n"); runid=$(gp_str "run $RUN_ID")"
-	done
-fi
-
-# --- (b) model_time_vs_n and (c) model_host_load: ps and ring at scale ---------------------------
-# lines FILE: n <TAB> value for rows at bytes B of column COL (values > 0 only)
-pick() {
-	awk -F, -v OFS='\t' -v b="$1" -v col="$2" "$COLS"'$c["bytes"] == b && $c[col] > 0 {
-		print $c["nranks"], $c[col] }' "$OUT_DIR/model_predict.csv" >"$3"
+	done < <(plot_awk model_busbw -v file="$OUT_DIR/model_check.csv" -v dir="$tmp" \
+		"$OUT_DIR/model_check.csv")
 }
-# ranges FILE...: smallest and largest x and y of "x <TAB> y" lines.
-ranges() {
-	cat "$@" | awk -F'\t' 'NR == 1 { xl = xh = $1; yl = yh = $2 }
-		{ if ($1 < xl) xl = $1; if ($1 > xh) xh = $1; if ($2 < yl) yl = $2; if ($2 > yh) yh = $2 }
-		END { print xl, xh, yl, yh }'
-}
-topo_label="topology ${topo_name:-$topo}"
-pick 1073741824 ps_time_us "$tmp/time.1.dat"
-pick 1073741824 ring_time_us "$tmp/time.2.dat"
-pick 1048576 ps_time_us "$tmp/time.3.dat"
-pick 1048576 ring_time_us "$tmp/time.4.dat"
-if [[ -s "$tmp/time.1.dat" ]]; then
-	read -r xmin xmax ymin ymax < <(ranges "$tmp"/time.*.dat)
-	run_gp plot_model_scale.gp "$OUT_DIR/model_time_vs_n" "prefix=$(gp_str "$tmp/time");
-		algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
-		lab3='ps, 1 MiB'; lab4='ring, 1 MiB'; ylab='predicted time per allreduce (us)'; div=1;
-		xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
-		ttl=$(gp_str "predicted allreduce time vs rank count (cost model)"); sub=$(gp_str "$topo_label");
-		runid=$(gp_str "collbench-model predict")"
-else
-	note "skipping model_time_vs_n: the topology predicts nothing for $ranks ranks"
-fi
-pick 1073741824 ps_host_max_bytes "$tmp/load.1.dat"
-pick 1073741824 ps_host_min_bytes "$tmp/load.2.dat"
-pick 1073741824 ring_host_bytes "$tmp/load.3.dat"
-if [[ -s "$tmp/load.1.dat" ]]; then
-	read -r xmin xmax ymin ymax < <(ranges "$tmp"/load.*.dat)
-	run_gp plot_model_scale.gp "$OUT_DIR/model_host_load" "prefix=$(gp_str "$tmp/load");
-		algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';
-		lab3='ring: every host'; ylab='bytes out + in of a host network link (GiB)';
-		div=1073741824.0; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
-		ttl=$(gp_str "host network link load per allreduce of 1 GiB per rank"); sub=$(gp_str "$topo_label");
-		runid=$(gp_str "collbench-model predict")"
-else
-	note "skipping model_host_load: no rank count of $ranks spans two hosts of the topology"
-fi
 
-# --- (d) model_crossover: where the ring overtakes ps -------------------------------------------
-awk -F, -v OFS='\t' "$COLS"'$c["meaning"] ~ /ps is no slower up to this size/ {
-	print $c["nranks"], $c["crossover_bytes"] }' "$OUT_DIR/model_crossover.csv" >"$tmp/cross.dat"
-if [[ -s "$tmp/cross.dat" ]]; then
-	read -r xmin xmax ymin ymax < <(ranges "$tmp/cross.dat")
-	run_gp plot_model_crossover.gp "$OUT_DIR/model_crossover" "data=$(gp_str "$tmp/cross.dat");
+# --- model_time_vs_n and model_host_load: ps and ring at scale --------------------------------
+# scale NAME SERIES: plot_awk model_scale's answer for SERIES into $tmp/NAME.<i>.dat
+scale() {
+	plot_awk model_scale -v file="$OUT_DIR/model_predict.csv" -v series="$2" -v prefix="$tmp/$1" \
+		"$OUT_DIR/model_predict.csv"
+}
+plot_scale() {
+	local verb xmin xmax ymin ymax G=1073741824 M=1048576
+	IFS=$US read -r verb xmin xmax ymin ymax < <(scale time \
+		"$G:ps_time_us $G:ring_time_us $M:ps_time_us $M:ring_time_us")
+	if [[ "$verb" == plot ]]; then
+		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_str "$tmp/time");
+			algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
+			lab3='ps, 1 MiB'; lab4='ring, 1 MiB'; ylab='predicted time per allreduce (us)'; div=1;
+			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+			ttl=$(gp_str "predicted allreduce time vs rank count (cost model)"); sub=$(gp_str "$topo_label");
+			runid=$(gp_str "collbench-model predict")"
+	else
+		note "skipping model_time_vs_n: the topology predicts nothing for $ranks ranks"
+	fi
+	IFS=$US read -r verb xmin xmax ymin ymax < <(scale load \
+		"$G:ps_host_max_bytes $G:ps_host_min_bytes $G:ring_host_bytes")
+	if [[ "$verb" == plot ]]; then
+		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_str "$tmp/load");
+			algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';
+			lab3='ring: every host'; ylab='bytes out + in of a host network link (GiB)';
+			div=1073741824.0; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+			ttl=$(gp_str "host network link load per allreduce of 1 GiB per rank"); sub=$(gp_str "$topo_label");
+			runid=$(gp_str "collbench-model predict")"
+	else
+		note "skipping model_host_load: no rank count of $ranks spans two hosts of the topology"
+	fi
+}
+
+# --- model_crossover: where the ring overtakes ps ---------------------------------------------
+plot_crossover() {
+	local verb xmin xmax ymin ymax
+	IFS=$US read -r verb xmin xmax ymin ymax < <(plot_awk model_crossover \
+		-v file="$OUT_DIR/model_crossover.csv" -v out="$tmp/cross.dat" "$OUT_DIR/model_crossover.csv")
+	if [[ "$verb" != plot ]]; then
+		note "skipping model_crossover: ps never beats the ring at these rank counts"
+		return 0
+	fi
+	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_str "$tmp/cross.dat");
 		xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 		ttl=$(gp_str "where the ring overtakes ps (cost model)"); sub=$(gp_str "$topo_label");
 		runid=$(gp_str "collbench-model predict --crossover")"
-else
-	note "skipping model_crossover: ps never beats the ring at these rank counts"
-fi
+}
+
+plot_busbw
+plot_scale
+plot_crossover
 
 printf '%s\n' "${written[@]}" >"$OUT_DIR/model_figures.txt" || die "cannot write model_figures.txt"
 printf '%s\n' "${written[@]}" || die "cannot write the list of figures to stdout"

@@ -22,7 +22,7 @@ PROG=regress.sh
 # 1M..64M, 5 repeats per row for the noise bands, and a tolerance above the
 # run-to-run noise seen between launches.
 default_ranks=2
-default_sweep="-b 1M -e 64M -f 4 -R 5"
+default_sweep="--minbytes 1M --maxbytes 64M --stepfactor 4 --repeat 5"
 default_tolerance=10
 default_min_bytes=0
 default_metric=busbw
@@ -35,26 +35,29 @@ usage: scripts/regress.sh [options] [-- sweep.sh options]
   --baseline NAME      baseline folder results/baseline/NAME; a value with a '/'
                        is a folder path                 [<machine label>-<backend>]
   --run DIR            compare this finished run folder instead of running a sweep
-  -B NAME              backend of the sweep: host or cuda  [cuda when a GPU is
+  -B, --backend NAME   backend of the sweep: host or cuda  [cuda when a GPU is
                        visible and built, else host]
   --update-baseline    make the run the baseline (replaces the old one, saying so;
                        compares with the old one first, for information)
-  -o DIR               run folder of the new sweep (new or empty)
+  --out DIR            run folder of the new sweep (new or empty)
                                                         [results/<host>-<UTC time>]
   --plots DIR          where the overlay plots go (new or empty)  [plots/<run id>]
-  --overwrite          -o and --plots may hold an earlier run's files (replaced)
+  --overwrite          --out and --plots may hold an earlier run's files (replaced)
   --force              compare even when collbench-compare finds the runs
                        incomparable (another machine, GPU, backend)
   --format FMT         collbench-compare output: table, markdown, csv, json [table]
   --tolerance PCT      override the baseline's tolerance
   --strict             rows in only one run count as failures
   -h, --help           this help
+Options take --name VALUE or --name=VALUE. Deprecated, still accepted with a
+note: -o DIR (use --out; to allreduce_perf -o is the reduction op).
 A baseline belongs to one machine (label, CPU model, CPU count, memory, GPU
 model: collbench-compare refuses another machine's unless --force). On a
 machine without one, make it first, when the machine is quiet:
   scripts/regress.sh --update-baseline
 The sweep uses the baseline's settings (regress.conf in its folder: ranks,
-sweep, tolerance, min_bytes, metric); options after -- replace the sweep's.
+sweep, tolerance, min_bytes, metric); sweep.sh options after -- replace the
+sweep's (--ranks LIST among them; see scripts/sweep.sh --help).
 New baselines get: ranks "$default_ranks", sweep "$default_sweep",
 tolerance $default_tolerance (percent).
 Plots: regress_np<N>.png/.svg, busbw vs size, baseline dashed, current solid,
@@ -70,23 +73,38 @@ note() { echo "$PROG: $*" >&2; }
 backend="" baseline="" run="" update=0 outdir="" plotdir="" format=table tol_override="" strict=()
 sweep_override=() force=() overwrite=0
 while [ $# -gt 0 ]; do
-	case $1 in
-	--baseline) [ $# -ge 2 ] || die "--baseline needs a value"; baseline=$2; shift 2 ;;
-	--run) [ $# -ge 2 ] || die "--run needs a value"; run=$2; shift 2 ;;
-	-B) [ $# -ge 2 ] || die "-B needs a value"; backend=$2; shift 2 ;;
-	--update-baseline) update=1; shift ;;
-	-o) [ $# -ge 2 ] || die "-o needs a value"; outdir=$2; shift 2 ;;
-	--plots) [ $# -ge 2 ] || die "--plots needs a value"; plotdir=$2; shift 2 ;;
-	--format) [ $# -ge 2 ] || die "--format needs a value"; format=$2; shift 2 ;;
-	--tolerance) [ $# -ge 2 ] || die "--tolerance needs a value"; tol_override=$2; shift 2 ;;
-	--strict) strict=(--strict); shift ;;
-	--force) force=(--force); shift ;;
-	--overwrite) overwrite=1; shift ;;
-	--machine) [ $# -ge 2 ] || die "--machine needs a value"; export CB_MACHINE=$2; shift 2 ;;
-	-h | --help) usage; exit 0 ;;
+	opt=$1 inline=0 val=${2-} take=2
+	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} inline=1 take=1 ;; esac
+	case $opt in
+	-o) cb_sweep_deprecated -o; opt=--out ;;
+	-B) opt=--backend ;;
+	-h) opt=--help ;;
+	esac
+	case $opt in
+	--baseline | --run | --backend | --out | --plots | --format | --tolerance | --machine)
+		[ $inline = 1 ] || [ $# -ge 2 ] || die "$opt needs a value" ;;
+	--update-baseline | --strict | --force | --overwrite | --help)
+		[ $inline = 0 ] || die "$opt takes no value"
+		take=1 ;;
+	esac
+	case $opt in
+	--baseline) baseline=$val ;;
+	--run) run=$val ;;
+	--backend) backend=$val ;;
+	--update-baseline) update=1 ;;
+	--out) outdir=$val ;;
+	--plots) plotdir=$val ;;
+	--format) format=$val ;;
+	--tolerance) tol_override=$val ;;
+	--strict) strict=(--strict) ;;
+	--force) force=(--force) ;;
+	--overwrite) overwrite=1 ;;
+	--machine) export CB_MACHINE=$val ;;
+	--help) usage; exit 0 ;;
 	--) shift; sweep_override=("$@"); break ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
+	shift $take
 done
 [ -x "$bin/collbench-compare" ] || die "$bin/collbench-compare not built (cmake --build build)"
 [ -z "$run" ] || [ -s "$run/summary.csv" ] || die "--run $run: not a run folder (no summary.csv)"
@@ -103,10 +121,46 @@ json_get() {
 	sed -n "s/^  \"$2\": \"\{0,1\}\([^\"]*\)\"\{0,1\},\{0,1\}$/\1/p" "$1" | tr -d '[]' | tr , ' ' | sed 's/ *$//'
 }
 
+# sweep_long NOTE ARGS...: ARGS (sweep.sh options) with long names, into the
+# array long_args: --name=VALUE split in two, letters mapped (cb_sweep_long);
+# the old -n, -i, -o with a deprecation note when NOTE is 1 (typed by the
+# user, not read from an old regress.conf). What follows a -- is kept as is.
+sweep_long() {
+	local note=$1 a
+	shift
+	long_args=()
+	while [ $# -gt 0 ]; do
+		a=$1
+		shift
+		case $a in
+		--) long_args+=(-- "$@"); return 0 ;;
+		--*=*) long_args+=("${a%%=*}" "${a#*=}"); continue ;;
+		-n | -i | -o) [ "$note" = 0 ] || cb_sweep_deprecated "$a" ;;
+		esac
+		long_args+=("$(cb_sweep_long "$a")")
+	done
+}
+# perf_to_sweep TEXT: allreduce_perf's options as sweep.sh's (meta.json's
+# "sweep" records allreduce_perf's: there -n is the iteration count).
+perf_to_sweep() {
+	local a out=()
+	for a in $1; do
+		case $a in
+		-n) out+=(--iters) ;;
+		-*) out+=("$(cb_sweep_long "$a")") ;;
+		*) out+=("$a") ;;
+		esac
+	done
+	echo "${out[*]}"
+}
+
+sweep_long 1 "${sweep_override[@]}"
+sweep_override=("${long_args[@]}")
 # the backend: -B, else the run's, else the sweep options', else what bench.sh picks
 [ -n "$backend" ] || [ -z "$run" ] || backend=$(json_get "$run/meta.json" backend)
 for ((i = 0; i < ${#sweep_override[@]}; i++)); do
-	[ "${sweep_override[$i]}" != -B ] || backend=${sweep_override[$((i + 1))]:-}
+	[ "${sweep_override[$i]}" = -- ] && break
+	[ "${sweep_override[$i]}" != --backend ] || backend=${sweep_override[$((i + 1))]:-}
 done
 if [ -z "$backend" ]; then
 	backend=host
@@ -143,12 +197,19 @@ min_bytes=$(conf_get "$conf" min_bytes)
 metric=$(conf_get "$conf" metric)
 : "${ranks:=$default_ranks}" "${sweep_text:=$default_sweep}" "${tolerance:=$default_tolerance}"
 : "${min_bytes:=$default_min_bytes}" "${metric:=$default_metric}"
+# an old regress.conf holds sweep.sh's letters of its time (-i: iterations):
+# read with long names, quietly
 read -ra sweep_args <<<"$sweep_text"
+sweep_long 0 "${sweep_args[@]}"
+sweep_args=("${long_args[@]}")
 if [ ${#sweep_override[@]} -gt 0 ]; then
-	# -n (rank counts, may hold spaces) is kept apart from the other options
+	# --ranks (rank counts, may hold spaces) is kept apart from the other options
 	sweep_args=()
 	for ((i = 0; i < ${#sweep_override[@]}; i++)); do
-		if [ "${sweep_override[$i]}" = -n ]; then
+		if [ "${sweep_override[$i]}" = -- ]; then
+			sweep_args+=("${sweep_override[@]:$i}")
+			break
+		elif [ "${sweep_override[$i]}" = --ranks ]; then
 			ranks=${sweep_override[$((i + 1))]:-}
 			i=$((i + 1))
 		else
@@ -166,34 +227,18 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# CPU seconds the whole machine spent busy (user, nice, system, irq, softirq,
-# and steal: time the hypervisor gave to other guests), from /proc/stat.
-busy_seconds() {
-	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
-		/proc/stat 2>/dev/null || echo 0
-}
-# own_seconds VAR: sets VAR to the CPU seconds of this script's finished
-# children (the sweep: mpirun and the ranks). `times` runs in this shell,
-# never in a pipe or $(...): a subshell has no children of its own.
-own_seconds() {
-	times >"$tmp/times"
-	printf -v "$1" '%s' "$(tail -n 1 "$tmp/times" |
-		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')"
-}
 # warn_contention CPU0 CPU1 OWN0 OWN1 T0 T1: a sweep that shared the CPUs
 # measured the other work too; say how much of the machine that work took.
 warn_contention() {
-	awk -v c="$(($(nproc)))" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v t0="$5" -v t1="$6" 'BEGIN {
-		wall = t1 - t0; other = (b1 - b0) - (o1 - o0)
-		share = wall > 0 ? other / (wall * c) : 0
-		if (share > 0.10) {
-			printf "regress.sh: warning: other work (other processes, or the hypervisor'"'"'s steal time) " \
-			       "used %.0f%% of the %d CPUs during the sweep: its numbers measure that contention too; " \
-			       "a drop may not be a regression (rerun on a quiet machine)\n", 100 * share, c > "/dev/stderr"
-		} else {
-			printf "regress.sh: other work used %.0f%% of the CPUs during the sweep\n", 100 * (share > 0 ? share : 0) > "/dev/stderr"
-		}
-	}'
+	local share
+	share=$(cb_other_share "$1" "$2" "$3" "$4" "$(awk -v a="$5" -v b="$6" 'BEGIN { print b - a }')")
+	if [ "$share" -gt 10 ]; then
+		note "warning: other work (other processes, or the hypervisor's steal time) used $share% of" \
+			"the $(nproc) CPUs during the sweep: its numbers measure that contention too; a drop may" \
+			"not be a regression (rerun on a quiet machine)"
+	else
+		note "other work used $share% of the CPUs during the sweep"
+	fi
 }
 
 # the run: a finished folder, or a new sweep
@@ -205,15 +250,22 @@ else
 	[ -n "$outdir" ] || outdir=$(cb_new_dir "$results" "$host-$(date -u +%Y%m%dT%H%M%SZ)") || exit 2
 	over=()
 	[ $overwrite = 0 ] || over=(--overwrite)
-	note "sweep: -n \"$ranks\" ${sweep_args[*]} -B $backend -o $outdir"
-	own0=0 own1=0
-	own_seconds own0
-	cpu0=$(busy_seconds) t0=$(date +%s.%N)
-	CB_BIN=$bin "$root/scripts/sweep.sh" -n "$ranks" "${sweep_args[@]}" -B "$backend" -o "$outdir" \
-		"${over[@]}" >/dev/null || sweep_status=$?
+	note "sweep: --ranks \"$ranks\" ${sweep_args[*]} --backend $backend --out $outdir"
+	cb_children_cpu "$tmp/times"
+	own0=$cb_cpu
+	cpu0=$(cb_busy_seconds) t0=$(date +%s.%N)
+	# ours after the sweep options, before allreduce_perf's (after a --)
+	pre=() post=()
+	for ((i = 0; i < ${#sweep_args[@]}; i++)); do
+		[ "${sweep_args[$i]}" != -- ] || { post=("${sweep_args[@]:$i}"); break; }
+		pre+=("${sweep_args[$i]}")
+	done
+	CB_BIN=$bin "$root/scripts/sweep.sh" --ranks "$ranks" "${pre[@]}" --backend "$backend" \
+		--out "$outdir" "${over[@]}" "${post[@]}" >/dev/null || sweep_status=$?
 	[ $sweep_status != 2 ] || die "the sweep did not start (see above)"
-	cpu1=$(busy_seconds) t1=$(date +%s.%N)
-	own_seconds own1
+	cpu1=$(cb_busy_seconds) t1=$(date +%s.%N)
+	cb_children_cpu "$tmp/times"
+	own1=$cb_cpu
 	warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
 	run_dir=$(cd "$outdir" && pwd)
 	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"
@@ -269,12 +321,12 @@ overlay_plots() {
 		IFS=$'\t' read -r algos xmin xmax ymin ymax combo <"$info"
 		local reg=""
 		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
-		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
+		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts/plot"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
 			prefix=$(cb_gp_str "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_str "$reg");
 			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
 			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
-			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot_regress.gp" ||
+			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot/regress.gp" ||
 			{ note "warning: gnuplot failed for $n ranks"; continue; }
 		if [ ! -s "$plotdir/regress_np$n.png" ] || [ ! -s "$plotdir/regress_np$n.svg" ]; then
 			note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"
@@ -305,11 +357,10 @@ fi
 if [ $update = 1 ]; then
 	[ $sweep_status = 0 ] || die "not updating the baseline from a sweep that failed"
 	# the recorded sweep settings: the options used, or those of the given run
-	# (its meta.json "sweep" names allreduce_perf's options: its -n, the
-	# iterations, is sweep.sh's -i)
+	# (its meta.json "sweep" names allreduce_perf's options)
 	if [ -n "$run" ]; then
 		ranks=$(json_get "$run_dir/meta.json" rank_counts)
-		sweep_text=$(json_get "$run_dir/meta.json" sweep | sed 's/\(^\| \)-n /\1-i /')
+		sweep_text=$(perf_to_sweep "$(json_get "$run_dir/meta.json" sweep)")
 		if [ -z "$ranks" ] || [ -z "$sweep_text" ]; then
 			die "$run_dir/meta.json lacks \"rank_counts\" or \"sweep\": cannot record its settings"
 		fi
@@ -324,7 +375,7 @@ if [ $update = 1 ]; then
 	cp -r "$run_dir" "$base_dir.new"
 	cat >"$base_dir.new/regress.conf" <<CONF || die "cannot write $base_dir.new/regress.conf"
 # regress.sh settings of this baseline (key=value, read by regress.sh, not sourced)
-# machine: the label it was made for; ranks: sweep.sh -n; sweep: its other options;
+# machine: the label it was made for; ranks: sweep.sh --ranks; sweep: its other options;
 # tolerance: percent; min_bytes: rows below are ignored
 machine=$machine
 ranks=$ranks

@@ -3,7 +3,7 @@
 # results/<host>-<UTC timestamp>/, with summary.csv, ranks.csv and meta.json
 # (plus each launch's own np<N>.* files and its metadata sidecar). Every run
 # gets its own folder: the default one is created atomically (-2, -3, ... when
-# another run took the name in the same second), an -o folder must be new or
+# another run took the name in the same second), an --out folder must be new or
 # empty (or --overwrite), and it is claimed before anything is written.
 set -euo pipefail
 
@@ -19,23 +19,29 @@ default_malloc=0
 usage() {
 	cat <<EOF
 usage: scripts/sweep.sh [options] [-- allreduce_perf options]
-  -n "2 4 8"     rank counts to run            [$nps]
-  -b SIZE        smallest message per rank     [$minb]
-  -e SIZE        largest message per rank      [$maxb]
-  -f N           size step factor              [$factor]
-  -a LIST        algorithms (default: all on the backend)
-  -B NAME        backend: host or cuda         [$backend]
-  -R, --repeat K timed repeats per row (noise) [$repeat]
-  -i N           timed iterations per row      [$iters]
-  -w N           warm-up iterations per row    [$warmup]
-  -c 0|1         check results                 [$check]
-  -o DIR         run folder (default: results/<host>-<UTC timestamp>, with -2,
-                 -3, ... when taken); an existing one must be empty
-  --overwrite    use an -o folder that holds an earlier run: its run files
-                 (np*.*, summary.csv, ranks.csv, meta.json) are removed first
-  --machine LABEL  name this machine in the metadata (sets CB_MACHINE; default:
-                 \$CB_MACHINE, else the host name); baselines are matched on it
-  --default-malloc  keep glibc's default allocator settings (see below)
+A letter means what it means to allreduce_perf (nccl-tests' letters); every
+option has a long name (--name VALUE or --name=VALUE).
+      --ranks LIST        rank counts, spaces or commas ("2 4 8", 2,4,8) [$nps]
+  -b, --minbytes SIZE     smallest message per rank      [$minb]
+  -e, --maxbytes SIZE     largest message per rank       [$maxb]
+  -f, --stepfactor N      size step factor               [$factor]
+  -a, --algo LIST         algorithms (default: all on the backend)
+  -B, --backend NAME      backend: host or cuda          [$backend]
+  -R, --repeat K          timed repeats per row (noise)  [$repeat]
+      --iters N           timed iterations per row       [$iters]
+  -w, --warmup_iters N    warm-up iterations per row     [$warmup]
+  -c, --check 0|1         check results                  [$check]
+      --out DIR           run folder (default: results/<host>-<UTC timestamp>, with
+                          -2, -3, ... when taken); an existing one must be empty
+      --overwrite         use an --out folder that holds an earlier run: its run files
+                          (np*.*, summary.csv, ranks.csv, meta.json) are removed first
+      --machine LABEL     name this machine in the metadata (sets CB_MACHINE; default:
+                          \$CB_MACHINE, else the host name); baselines are matched on it
+      --default-malloc    keep glibc's default allocator settings (see below)
+  -h, --help              this help
+Deprecated, still accepted with a note on stderr: -n LIST (use --ranks), -i N
+(use --iters), -o DIR (use --out); to allreduce_perf -n is the iteration
+count, -i the size step and -o the reduction op.
 Allocator: unless --default-malloc, ranks run with MALLOC_MMAP_MAX_=0 and a
 large MALLOC_TRIM_THRESHOLD_, so that libraries that allocate per call
 (MPI_Allreduce's temporaries) reuse heap memory instead of page-faulting a
@@ -45,45 +51,56 @@ to meta.json with each such byte as \xHH.
 EOF
 }
 
-need() { [ $# -ge 2 ] || { echo "sweep.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
+die() { echo "sweep.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
-	case $1 in
-	-n|-b|-e|-f|-a|-B|-R|-i|-w|-c|-o|--machine) need "$@" ;;
+	# --name=VALUE or --name VALUE; letters (old ones with a note) to long names
+	opt=$1 inline=0 val=${2-} take=2
+	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} inline=1 take=1 ;; esac
+	case $opt in -n | -i | -o) cb_sweep_deprecated "$opt" ;; esac
+	opt=$(cb_sweep_long "$opt")
+	case $opt in
+	--ranks | --minbytes | --maxbytes | --stepfactor | --algo | --backend | --repeat | --iters | \
+		--warmup_iters | --check | --out | --machine)
+		[ $inline = 1 ] || [ $# -ge 2 ] || die "$opt needs a value (see --help)" ;;
+	--overwrite | --default-malloc | --help)
+		[ $inline = 0 ] || die "$opt takes no value"
+		take=1 ;;
 	esac
-	case $1 in
-	-n) nps=$2; shift 2 ;;
-	-b) minb=$2; shift 2 ;;
-	-e) maxb=$2; shift 2 ;;
-	-f) factor=$2; shift 2 ;;
-	-a) algos=$2; shift 2 ;;
-	-B) backend=$2; shift 2 ;;
-	-R | --repeat) repeat=$2; shift 2 ;;
-	-i) iters=$2; shift 2 ;;
-	-w) warmup=$2; shift 2 ;;
-	-c) check=$2; shift 2 ;;
-	-o) outdir=$2; shift 2 ;;
-	--overwrite) overwrite=1; shift ;;
-	--machine) export CB_MACHINE=$2; shift 2 ;;
-	--default-malloc) default_malloc=1; shift ;;
-	-h|--help) usage; exit 0 ;;
+	case $opt in
+	--ranks) nps=${val//,/ } ;;
+	--minbytes) minb=$val ;;
+	--maxbytes) maxb=$val ;;
+	--stepfactor) factor=$val ;;
+	--algo) algos=$val ;;
+	--backend) backend=$val ;;
+	--repeat) repeat=$val ;;
+	--iters) iters=$val ;;
+	--warmup_iters) warmup=$val ;;
+	--check) check=$val ;;
+	--out) outdir=$val ;;
+	--machine) export CB_MACHINE=$val ;;
+	--overwrite) overwrite=1 ;;
+	--default-malloc) default_malloc=1 ;;
+	--help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
-	*) echo "sweep.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	*) die "unknown option '$1' (see --help)" ;;
 	esac
+	shift $take
 done
 
-[ -x "$bin/allreduce_perf" ] || { echo "sweep.sh: $bin/allreduce_perf not built (run scripts/bench.sh or cmake)" >&2; exit 2; }
-command -v mpirun >/dev/null || { echo "sweep.sh: mpirun not found (apt-get install openmpi-bin)" >&2; exit 2; }
+[ -x "$bin/allreduce_perf" ] || die "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
+command -v mpirun >/dev/null || die "mpirun not found (apt-get install openmpi-bin)"
 for np in $nps; do
-	case $np in ''|*[!0-9]*) echo "sweep.sh: -n: '$np' is not a rank count" >&2; exit 2 ;; esac
-	[ "$((10#$np))" -ge 1 ] && [ "$((10#$np))" -le 64 ] || { echo "sweep.sh: -n: $np is outside 1..64" >&2; exit 2; }
+	case $np in '' | *[!0-9]*) die "--ranks: '$np' is not a rank count" ;; esac
+	[ "$((10#$np))" -ge 1 ] && [ "$((10#$np))" -le 64 ] || die "--ranks: $np is outside 1..64"
 done
 # canonical, ascending, each once (02 is 2)
 nps=$(for np in $nps; do echo $((10#$np)); done | sort -nu | tr '\n' ' ')
-[ -n "${nps// /}" ] || { echo "sweep.sh: -n: no rank count given" >&2; exit 2; }
+[ -n "${nps// /}" ] || die "--ranks: no rank count given"
 
 case ${CB_MACHINE-unset} in
 unset) ;;
-'' | *[!A-Za-z0-9_.-]*) echo "sweep.sh: --machine/CB_MACHINE: '${CB_MACHINE}' is not a label ([A-Za-z0-9_.-])" >&2; exit 2 ;;
+'' | *[!A-Za-z0-9_.-]*) die "--machine/CB_MACHINE: '${CB_MACHINE}' is not a label ([A-Za-z0-9_.-])" ;;
 esac
 
 host=$(hostname -s 2>/dev/null || hostname)
@@ -112,6 +129,7 @@ if [ "$default_malloc" = 0 ]; then
 fi
 [ -z "${CB_MACHINE:-}" ] || launcher+=(-x CB_MACHINE)
 cpus=$(nproc)
+# allreduce_perf's options (its letters; meta.json's "sweep" records them)
 args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
 [ -z "$algos" ] || args+=(-a "$algos")
 

@@ -130,9 +130,11 @@ table_every_row)
 	# every row of the CSV is a row of the table, with its status (mpi has no
 	# avg: those rows are skipped, and still in the table)
 	run 2 0 "" -b 8 -e 64 -f 8 -a ring,mpi -o sum,avg --csv "$out/s.csv"
-	# table columns: algo size count type redop ip ... imbal status (status may hold spaces)
-	grep -v '^#' "$out/stdout" |
-		awk '{ s = $15; for (i = 16; i <= NF; i++) s = s " " $i; print $1, $2, $5, s }' >"$out/table"
+	# table columns by the names of its header line ("#  algo size count type redop ...
+	# status"); the status is the rest of the line (it may hold spaces)
+	awk '/^# *algo / { sub(/^#/, ""); for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
+		{ s = $c["status"]; for (i = c["status"] + 1; i <= NF; i++) s = s " " $i
+		  print $c["algo"], $c["size"], $c["redop"], s }' "$out/stdout" >"$out/table"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["algo"], $c["bytes"], $c["op"], $c["status"] }' "$out/s.csv" >"$out/csv"
 	[ "$(wc -l <"$out/csv")" = 8 ] || { cat "$out/s.csv" >&2; fail "expected 8 CSV rows"; }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the MPI integration tests (sourced by tests/*.sh).
 # BIN: the build's bin directory (ctest passes it as $1 of each test).
 set -u
@@ -57,4 +58,14 @@ cb_complete_lines() {
 	[ -s "$f" ] || fail "$f is missing or empty"
 	[ "$(tail -c1 "$f" | od -An -c | tr -d ' ')" = '\n' ] || fail "$f ends with a partial line"
 	awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$f" || fail "$f has a row with a different field count"
+}
+
+# cb_mpirun across the hosts of the multihost test bed (tests/multihost/):
+# cb_mpirun_bed HOSTS ARGS... with HOSTS as mpirun's --host takes them
+# (cbnode1:2,cbnode2:2). Each host gets its own Open MPI daemon in its own UTS
+# namespace, started by the bed's launch agent instead of ssh.
+cb_mpirun_bed() {
+	local hosts=$1
+	shift
+	cb_mpirun --mca plm_rsh_agent "$CB_TESTS_DIR/multihost/agent.sh" --host "$hosts" "$@"
 }

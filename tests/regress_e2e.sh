@@ -61,7 +61,9 @@ update)
 	regress --baseline "$t/bl" --run "$base" --update-baseline
 	[ $rc = 0 ] || { show; fail "exit $rc, expected 0"; }
 	grep -q "CREATED" "$t/err" || fail "the new baseline was not announced"
-	grep -q "^ranks=2$" "$t/bl/regress.conf" && grep -q "^sweep=-b " "$t/bl/regress.conf" ||
+	grep -q "^ranks=2$" "$t/bl/regress.conf" &&
+		grep -q "^sweep=--minbytes 1M --maxbytes 64M --stepfactor 4 --iters 20 --warmup_iters 5 --check 1 --repeat 5$" \
+			"$t/bl/regress.conf" ||
 		{ cat "$t/bl/regress.conf" >&2; fail "regress.conf lacks the sweep settings"; }
 	cmp -s "$base/summary.csv" "$t/bl/summary.csv" || fail "summary.csv not copied"
 	regress --baseline "$t/bl" --run "$base" --plots "$t/plots"
@@ -74,8 +76,8 @@ errors)
 	[ $rc = 2 ] && grep -q "no baseline at" "$t/err" || { show; fail "missing baseline: exit $rc"; }
 	# output folders that hold files are refused before anything is written
 	mkdir -p "$t/taken" && echo keep >"$t/taken/notes.txt"
-	regress --baseline "$base" -B host -o "$t/taken"
-	[ $rc = 2 ] && grep -q "already holds files" "$t/err" || { show; fail "-o taken: exit $rc"; }
+	regress --baseline "$base" -B host --out "$t/taken"
+	[ $rc = 2 ] && grep -q "already holds files" "$t/err" || { show; fail "--out taken: exit $rc"; }
 	regress --baseline "$base" --run "$base" --plots "$t/taken"
 	[ $rc = 2 ] && grep -q "already holds files" "$t/err" || { show; fail "--plots taken: exit $rc"; }
 	[ ! -s "$t/out" ] || { show; fail "--plots taken: a report was written"; }
@@ -90,7 +92,7 @@ sweep)
 	# verdict must be 0 or 1 with its summary line, and the files must exist
 	# --force: the committed baseline is the reference VM's; on another
 	# machine this compares the hardware as well as the code
-	regress --baseline "$base" -B host -o "$t/run" --plots "$t/plots" --force
+	regress --baseline "$base" --backend host --out "$t/run" --plots "$t/plots" --force
 	{ [ $rc = 0 ] || [ $rc = 1 ]; } || { show; fail "exit $rc, expected 0 or 1"; }
 	tail -n 1 "$t/out" | grep -Eq "$summary_re" || { show; fail "no summary line last"; }
 	tail -n 1 "$t/out" | grep -Eq " 0 missing" || { show; fail "rows missing against the baseline"; }
@@ -133,7 +135,8 @@ first_example)
 	export CB_MACHINE=ci-new
 	regress
 	[ $rc = 2 ] && grep -q "scripts/regress.sh --update-baseline" "$t/err" || { show; fail "step 1: exit $rc"; }
-	regress --update-baseline -- -n 2 -b 64K -e 256K -f 4 -R 2 -i 5 -w 1
+	regress --update-baseline -- --ranks 2 --minbytes 64K --maxbytes 256K --stepfactor 4 --repeat 2 \
+		--iters 5 --warmup_iters 1
 	[ $rc = 0 ] && grep -q "baseline ci-new-host CREATED for machine 'ci-new'" "$t/err" ||
 		{ show; fail "step 2: exit $rc"; }
 	regress
@@ -142,6 +145,29 @@ first_example)
 	tail -n 1 "$t/out" | grep -Eq " 0 missing" || { show; fail "step 3: rows missing"; }
 	[ "$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-20*' | wc -l)" = 2 ] ||
 		{ ls "$t/results" >&2; fail "two sweeps did not leave two run folders"; }
+	! grep -q deprecated "$t/err" || { show; fail "a deprecation note without an old letter"; }
+	;;
+old_letters)
+	# sweep.sh's old letters: typed after --, they work with a note each; in a
+	# baseline's regress.conf written by collbench 0.1 (sweep=... -i 7), they
+	# are read quietly and mean what they meant (-i: iterations)
+	export CB_MACHINE=old-conf
+	regress --update-baseline -- -n 2 -b 64K -e 64K -R 2 -i 5 -w 1
+	[ $rc = 0 ] || { show; fail "update with old letters: exit $rc"; }
+	grep -q "^regress.sh: note: -n (rank counts; .*) is deprecated: use --ranks$" "$t/err" &&
+		grep -q "^regress.sh: note: -i (iterations; .*) is deprecated: use --iters$" "$t/err" ||
+		{ show; fail "no deprecation notes"; }
+	conf=$t/results/baseline/old-conf-host/regress.conf
+	grep -q "^ranks=2$" "$conf" && grep -q "^sweep=--minbytes 64K --maxbytes 64K --repeat 2 --iters 5 --warmup_iters 1$" \
+		"$conf" || { cat "$conf" >&2; fail "regress.conf not in long options"; }
+	printf 'ranks=2\nsweep=-b 64K -e 64K -R 2 -i 7 -w 1\ntolerance=10\nmin_bytes=0\nmetric=busbw\n' >"$conf"
+	regress -o "$t/run"
+	{ [ $rc = 0 ] || [ $rc = 1 ]; } || { show; fail "old regress.conf: exit $rc"; }
+	tail -n 1 "$t/out" | grep -Eq " 0 missing" || { show; fail "old regress.conf: rows missing"; }
+	grep -q '"sweep": "-b 64K -e 64K -f 2 -n 7 -w 1 -c 1 -R 2"' "$t/run/meta.json" ||
+		{ cat "$t/run/meta.json" >&2; fail "the old conf's -i 7 did not set the iterations"; }
+	grep -c "deprecated" "$t/err" | grep -qx 1 && grep -q "^regress.sh: note: -o (run folder; .*) is deprecated: use --out$" \
+		"$t/err" || { show; fail "expected one note, for -o, none for the old conf"; }
 	;;
 *)
 	fail "unknown case '$case'"

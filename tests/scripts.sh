@@ -12,7 +12,7 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export CB_BIN=$bin LC_ALL=C CB_RESULTS=$t/results CB_PLOTS=$t/plots
 cb_launch_env
-tiny=(-b 8 -e 8 -i 2 -w 0 -a ring)
+tiny=(--minbytes 8 --maxbytes 8 --iters 2 --warmup_iters 0 --algo ring)
 
 # sweep ARGS...: runs sweep.sh, stdout and stderr in $t/out, $t/err; sets rc.
 sweep() {
@@ -36,13 +36,13 @@ sweep_same_second)
 	mkdir "$t/shim"
 	printf '#!/bin/sh\necho 20260101T000000Z\n' >"$t/shim/date" && chmod +x "$t/shim/date"
 	for i in 1 2 3; do
-		PATH=$t/shim:$PATH "$src/scripts/sweep.sh" -n 1 "${tiny[@]}" >/dev/null 2>"$t/err.$i" &
+		PATH=$t/shim:$PATH "$src/scripts/sweep.sh" --ranks 1 "${tiny[@]}" >/dev/null 2>"$t/err.$i" &
 	done
 	for i in 1 2 3; do
 		wait -n || { cat "$t"/err.* >&2; fail "a parallel sweep failed"; }
 	done
 	for i in 4 5 6; do
-		PATH=$t/shim:$PATH sweep -n 1 "${tiny[@]}"
+		PATH=$t/shim:$PATH sweep --ranks 1 "${tiny[@]}"
 		[ $rc = 0 ] || { show; fail "sweep $i: exit $rc"; }
 	done
 	[ "$(find "$t/results" -mindepth 1 -maxdepth 1 -type d | wc -l)" = 6 ] ||
@@ -50,14 +50,14 @@ sweep_same_second)
 	for d in "$t"/results/*; do one_run "$d" 1; done
 	;;
 sweep_o_taken)
-	# -o to a folder that holds files: refused before anything is written
+	# --out to a folder that holds files: refused before anything is written
 	mkdir -p "$t/old" && echo keep >"$t/old/notes.txt"
-	sweep -n 1 "${tiny[@]}" -o "$t/old"
+	sweep --ranks 1 "${tiny[@]}" --out "$t/old"
 	[ $rc = 2 ] && grep -q "already holds files" "$t/err" || { show; fail "non-empty -o: exit $rc"; }
 	[ "$(ls "$t/old")" = notes.txt ] || fail "the refused run wrote into $t/old"
-	# two sweeps to one new -o at once: one gets it, the other is refused
-	"$src/scripts/sweep.sh" -n 1 "${tiny[@]}" -o "$t/both" >/dev/null 2>"$t/err.a" &
-	"$src/scripts/sweep.sh" -n 1 "${tiny[@]}" -o "$t/both" >/dev/null 2>"$t/err.b" &
+	# two sweeps to one new --out at once: one gets it, the other is refused
+	"$src/scripts/sweep.sh" --ranks 1 "${tiny[@]}" --out "$t/both" >/dev/null 2>"$t/err.a" &
+	"$src/scripts/sweep.sh" --ranks 1 "${tiny[@]}" --out "$t/both" >/dev/null 2>"$t/err.b" &
 	wait -n
 	ra=$?
 	wait -n
@@ -66,9 +66,9 @@ sweep_o_taken)
 		{ cat "$t/err.a" "$t/err.b" >&2; fail "two sweeps into one folder: exits $ra and $rb"; }
 	one_run "$t/both" 1
 	# --overwrite replaces an earlier run's files, and only those
-	sweep -n "1 2" "${tiny[@]}" -o "$t/over"
+	sweep --ranks "1 2" "${tiny[@]}" --out "$t/over"
 	echo keep >"$t/over/notes.txt"
-	sweep -n 1 "${tiny[@]}" -o "$t/over" --overwrite
+	sweep --ranks 1 "${tiny[@]}" --out "$t/over" --overwrite
 	[ $rc = 0 ] || { show; fail "--overwrite: exit $rc"; }
 	[ ! -e "$t/over/np2.csv" ] && [ -e "$t/over/notes.txt" ] || fail "--overwrite left np2.* or removed notes.txt"
 	one_run "$t/over" 1
@@ -76,7 +76,7 @@ sweep_o_taken)
 sweep_non_utf8)
 	# a run folder whose name is not UTF-8: meta.json stays valid JSON (\xHH)
 	odd=$t/$(printf 'run\xff-caf\xe9')
-	sweep -n 1 "${tiny[@]}" -o "$odd"
+	sweep --ranks 1 "${tiny[@]}" --out "$odd"
 	[ $rc = 0 ] || { show; fail "exit $rc"; }
 	one_run "$odd" 1
 	grep -q '"run_id": "run\\\\xff-caf\\\\xe9"' "$odd/meta.json" || { cat "$odd/meta.json" >&2; fail "run_id not escaped"; }
@@ -87,8 +87,47 @@ sweep_non_utf8)
 		iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || fail "$f is not valid UTF-8"
 	done
 	;;
+sweep_options)
+	# long options, --name=VALUE, rank counts with commas: no note
+	sweep --ranks=1,2 --minbytes=8 --maxbytes 8 --iters=3 --warmup_iters 0 --algo ring --out "$t/long"
+	[ $rc = 0 ] || { show; fail "long options: exit $rc"; }
+	one_run "$t/long" 2
+	! grep -q deprecated "$t/err" || { show; fail "long options gave a deprecation note"; }
+	grep -q '"rank_counts": \[1,2\]' "$t/long/meta.json" && grep -q '"sweep": "-b 8 -e 8 -f 2 -n 3 -w 0 ' \
+		"$t/long/meta.json" || { cat "$t/long/meta.json" >&2; fail "long options not applied"; }
+	# sweep.sh 0.1's letters still work, each with a note naming the long option
+	sweep -n 1 -b 8 -e 8 -i 3 -w 0 -a ring -o "$t/old"
+	[ $rc = 0 ] || { show; fail "old letters: exit $rc"; }
+	one_run "$t/old" 1
+	grep -q '"sweep": "-b 8 -e 8 -f 2 -n 3 -w 0 ' "$t/old/meta.json" || fail "-i 3 was not the iterations"
+	for o in "-n (rank counts; .*) is deprecated: use --ranks" "-i (iterations; .*) is deprecated: use --iters" \
+		"-o (run folder; .*) is deprecated: use --out"; do
+		grep -q -- "^sweep.sh: note: $o$" "$t/err" || { show; fail "no note: $o"; }
+	done
+	# a flag given a value, an option without one: refused
+	sweep --overwrite=1
+	[ $rc = 2 ] && grep -q "takes no value" "$t/err" || { show; fail "--overwrite=1: exit $rc"; }
+	sweep --ranks 1 --iters
+	[ $rc = 2 ] && grep -q -- "--iters needs a value" "$t/err" || { show; fail "--iters: exit $rc"; }
+	;;
+plot_traffic_algos)
+	# every algorithm whose traffic is measured is drawn, not only ps and ring: the reference
+	# run with its ring rows once more as "ring_b"; mpi's traffic is not measured: not drawn
+	cp -r "$src/results/reference" "$t/run"
+	for f in summary.csv ranks.csv; do
+		awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } { print }
+			NR > 1 && $c["algo"] == "ring" { $c["algo"] = "ring_b"; print }' \
+			"$src/results/reference/$f" >"$t/run/$f"
+	done
+	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	for a in ps ring ring_b; do
+		grep -q ">$a (total tx 896 MiB)<" "$t/fig/traffic_per_rank.svg" || fail "no $a bars in traffic_per_rank"
+		grep -q ">$a<" "$t/fig/imbalance_vs_ranks.svg" || fail "no $a line in imbalance_vs_ranks"
+	done
+	! grep -q ">mpi" "$t/fig/traffic_per_rank.svg" || fail "mpi (unmeasured traffic) drawn in traffic_per_rank"
+	;;
 plot_folders)
-	sweep -n 1 -b 8 -e 64 -f 8 -i 2 -w 0 -a ring,copy -o "$t/run"
+	sweep --ranks 1 --minbytes 8 --maxbytes 64 --stepfactor 8 --iters 2 --warmup_iters 0 --algo ring,copy --out "$t/run"
 	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
 	# default folders: a second plot of one run gets a folder of its own
 	"$src/scripts/plot.sh" "$t/run" >"$t/out1" 2>"$t/err" || { show; fail "plot.sh: exit $?"; }
@@ -106,7 +145,7 @@ plot_folders)
 	;;
 plot_one_size)
 	# one message size: the copy roofline is one point, drawn as one (pt 6)
-	sweep -n 2 -b 64K -e 64K -i 2 -w 0 -a ring,copy -o "$t/run"
+	sweep --ranks 2 --minbytes 64K --maxbytes 64K --iters 2 --warmup_iters 0 --algo ring,copy --out "$t/run"
 	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
 	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
 	grep -q "copy roofline (algbw), one size" "$t/fig/busbw_np2.svg" || fail "roofline key does not say one size"
@@ -114,7 +153,7 @@ plot_one_size)
 	;;
 plot_zero_bytes)
 	# only 0-byte rows: they have times (time_vs_ranks), no bandwidth to plot
-	sweep -n "1 2" -i 2 -w 0 -a ring,copy -o "$t/run" -- -N 0
+	sweep --ranks "1 2" --iters 2 --warmup_iters 0 --algo ring,copy --out "$t/run" -- -N 0
 	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
 	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err"
 	rc=$?

@@ -1,4 +1,5 @@
-/* Unit tests for cb_check: input patterns, reference, #wrong count, poison. */
+/* Unit tests for cb_check: input patterns and the reference (the #wrong
+ * count and the poison: test_check_wrong.c). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,71 +12,7 @@
 
 #include "cb_check.h"
 
-#define N 1000
-
-/* Buffers shared by the tests, allocated once: storage without a declared
- * type may hold any dtype. a, b, c: N elements; in, work: 64 ranks' worth. */
-static unsigned char *buf_a, *buf_b, *buf_c, *buf_in, *buf_work;
-
-static int buffers_alloc(void **state)
-{
-	(void)state;
-	buf_a = malloc(N * 8);
-	buf_b = malloc(N * 8);
-	buf_c = malloc(N * 8);
-	buf_in = malloc(64 * N * 8);
-	buf_work = malloc(64 * N * 8);
-	return buf_a && buf_b && buf_c && buf_in && buf_work ? 0 : -1;
-}
-
-static int buffers_free(void **state)
-{
-	(void)state;
-	free(buf_a);
-	free(buf_b);
-	free(buf_c);
-	free(buf_in);
-	free(buf_work);
-	return 0;
-}
-
-static const enum cb_dtype fp_dtypes[] = { CB_HALF, CB_BFLOAT16, CB_FLOAT,
-					   CB_DOUBLE };
-static const enum cb_dtype int_dtypes[] = { CB_INT8, CB_UINT8, CB_INT32,
-					    CB_UINT32, CB_INT64, CB_UINT64 };
-
-/* Element i of a floating-point buffer, widened to double. */
-static double fp_at(const void *buf, size_t i, enum cb_dtype dt)
-{
-	switch (dt) {
-	case CB_HALF: return cb_half_to_float(((const uint16_t *)buf)[i]);
-	case CB_BFLOAT16: return cb_bf16_to_float(((const uint16_t *)buf)[i]);
-	case CB_FLOAT: return ((const float *)buf)[i];
-	default: return ((const double *)buf)[i];
-	}
-}
-
-/* Stores v, rounded to dt (through float for half and bfloat16). */
-static void fp_set(void *buf, size_t i, enum cb_dtype dt, double v)
-{
-	switch (dt) {
-	case CB_HALF: ((uint16_t *)buf)[i] = cb_float_to_half((float)v); break;
-	case CB_BFLOAT16: ((uint16_t *)buf)[i] = cb_float_to_bf16((float)v); break;
-	case CB_FLOAT: ((float *)buf)[i] = (float)v; break;
-	default: ((double *)buf)[i] = v; break;
-	}
-}
-
-/* Element i of an integer buffer as its unsigned bits, zero-extended. */
-static uint64_t bits_at(const void *buf, size_t i, enum cb_dtype dt)
-{
-	switch (cb_dtype_size(dt)) {
-	case 1: return ((const uint8_t *)buf)[i];
-	case 2: return ((const uint16_t *)buf)[i];
-	case 4: return ((const uint32_t *)buf)[i];
-	default: return ((const uint64_t *)buf)[i];
-	}
-}
+#include "test_check_util.h"
 
 /* Fails on a value not in want; returns how many wanted values occur for
  * the first time (seen[k] counts occurrences of want[k]). */
@@ -352,123 +289,6 @@ static void test_reference_by_hand(void **state)
 	}
 }
 
-/* A changed element counts once: the lowest bit for exact comparisons,
- * a change of 1.0 for avg on floating dtypes. */
-static void test_count_wrong_flip(void **state)
-{
-	unsigned char *ref = buf_a, *out = buf_b;
-
-	(void)state;
-	for (int d = 0; d < CB_DTYPE_COUNT; d++)
-	for (int o = 0; o < CB_OP_COUNT; o++) {
-		enum cb_dtype dt = (enum cb_dtype)d;
-		enum cb_op op = (enum cb_op)o;
-		size_t es = cb_dtype_size(dt);
-		int tolerant = op == CB_AVG && cb_dtype_is_float(dt);
-		const size_t at[3] = { 0, 17, N - 1 };
-
-		cb_fill_reference(ref, 0, N, dt, op, 3);
-		memcpy(out, ref, N * es);
-		assert_int_equal(cb_count_wrong(out, ref, N, dt, op, 3), 0);
-		for (size_t k = 0; k < 3; k++) {
-			if (tolerant)
-				fp_set(out, at[k], dt, fp_at(ref, at[k], dt) + 1.0);
-			else
-				out[at[k] * es] ^= 1;
-			assert_int_equal(cb_count_wrong(out, ref, N, dt, op, 3),
-					 k + 1);
-		}
-		assert_int_equal(cb_count_wrong(out, ref, N - 1, dt, op, 3), 2);
-		assert_int_equal(cb_count_wrong(out, ref, 0, dt, op, 3), 0);
-	}
-}
-
-static void test_poison(void **state)
-{
-	unsigned char *ref = buf_a, *out = buf_b;
-
-	(void)state;
-	for (int d = 0; d < CB_DTYPE_COUNT; d++) {
-		enum cb_dtype dt = (enum cb_dtype)d;
-		size_t es = cb_dtype_size(dt);
-		unsigned char want = cb_dtype_is_float(dt) ? 0xff : 0xa5;
-
-		memset(out, 0, N * 8);
-		cb_fill_poison(out, N - 1, dt);
-		for (size_t b = 0; b < (N - 1) * es; b++)
-			assert_int_equal(out[b], want);
-		assert_int_equal(out[(N - 1) * es], 0);	/* count respected */
-		for (int o = 0; o < CB_OP_COUNT; o++) {
-			enum cb_op op = (enum cb_op)o;
-			size_t wrong, expect = 0;
-
-			cb_fill_reference(ref, 0, N, dt, op, 4);
-			cb_fill_poison(out, N, dt);
-			wrong = cb_count_wrong(out, ref, N, dt, op, 4);
-			for (size_t i = 0; i < N; i++)
-				expect += memcmp(out + i * es, ref + i * es, es) != 0;
-			if (cb_dtype_is_float(dt))
-				assert_int_equal(wrong, N);	/* NaN: all */
-			else
-				assert_int_equal(wrong, expect);
-			assert_true(wrong > N - N / 50);
-			/* an unwritten span in a correct buffer */
-			memcpy(out, ref, N * es);
-			cb_fill_poison(out + 100 * es, 200, dt);
-			assert_true(cb_count_wrong(out, ref, N, dt, op, 4) >
-				    (cb_dtype_is_float(dt) ? 199u : 190u));
-		}
-	}
-}
-
-/* Moves element i of buf one ulp away from zero (for 16-bit floats: up the
- * bit patterns; references are never -0, so never from -0 to NaN). */
-static void ulp_up(void *buf, size_t i, enum cb_dtype dt)
-{
-	float *f = buf;
-	double *d = buf;
-
-	switch (dt) {
-	case CB_HALF: case CB_BFLOAT16: ((uint16_t *)buf)[i]++; break;
-	case CB_FLOAT: f[i] = nextafterf(f[i], copysignf(INFINITY, f[i])); break;
-	default: d[i] = nextafter(d[i], copysign(INFINITY, d[i])); break;
-	}
-}
-
-static void test_avg_tolerance(void **state)
-{
-	static const int world[] = { 1, 3, 8, 64 };
-	static const double eps[] = { 0x1p-10, 0x1p-7, 0x1p-23, 0x1p-52 };
-	unsigned char *ref = buf_a, *out = buf_b;
-
-	(void)state;
-	for (size_t d = 0; d < 4; d++)
-	for (size_t w = 0; w < 4; w++) {
-		enum cb_dtype dt = fp_dtypes[d];
-		int n = world[w];
-		double tol = 2.0 * n * eps[d];
-
-		cb_fill_reference(ref, 0, N, dt, CB_AVG, n);
-		memcpy(out, ref, N * cb_dtype_size(dt));
-		for (size_t i = 0; i < N; i++)
-			ulp_up(out, i, dt);
-		assert_int_equal(cb_count_wrong(out, ref, N, dt, CB_AVG, n), 0);
-		/* the same one-ulp error is wrong for an exact op */
-		assert_int_equal(cb_count_wrong(out, ref, N, dt, CB_SUM, n), N);
-		for (size_t i = 0; i < N; i++) {	/* 4x the tolerance off */
-			double off = (i & 1 ? 4 : -4) * tol;
-
-			fp_set(out, i, dt, fp_at(ref, i, dt) + off);
-		}
-		assert_int_equal(cb_count_wrong(out, ref, N, dt, CB_AVG, n), N);
-		/* NaN never matches, not even an identical NaN */
-		cb_fill_poison(out, N, dt);
-		assert_int_equal(cb_count_wrong(out, ref, N, dt, CB_AVG, n), N);
-		assert_int_equal(cb_count_wrong(out, out, N, dt, CB_AVG, n), N);
-		assert_int_equal(cb_count_wrong(out, out, N, dt, CB_MAX, n), N);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,9 +297,6 @@ int main(void)
 		cmocka_unit_test(test_input_determinism),
 		cmocka_unit_test(test_reference_matches_reduction),
 		cmocka_unit_test(test_reference_by_hand),
-		cmocka_unit_test(test_count_wrong_flip),
-		cmocka_unit_test(test_poison),
-		cmocka_unit_test(test_avg_tolerance),
 	};
 
 	return cmocka_run_group_tests(tests, buffers_alloc, buffers_free);

@@ -1,15 +1,19 @@
 /* Unit tests: collbench-compare's verdict rule, bands, join, summary line,
- * and the reader's validation of summary CSV and metadata text. */
+ * the reader's validation of summary CSV and metadata text, and what makes
+ * two runs incomparable (timing mode, wait strategy). */
+#define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "cb_compare.h"
+#include "cb_compat.h"
 #include "cb_results.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
@@ -64,20 +68,21 @@ static void test_verdict_time_mirrored(void **state)
 static struct cb_res_row ok_row(double t, double tlo, double thi, double busbw, double blo,
 				double bhi)
 {
-	struct cb_res_row r;
+	struct cb_res_row row;
+	struct cb_summary *r = &row.v;
 
-	memset(&r, 0, sizeof(r));
-	strcpy(r.backend, "host");
-	strcpy(r.algo, "ring");
-	strcpy(r.dtype, "float");
-	strcpy(r.op, "sum");
-	r.nranks = 2;
-	r.bytes = 1000;
-	r.time_us = t, r.time_us_rep_min = tlo, r.time_us_rep_max = thi;
-	r.algbw = 1000 / t / 1e3;
-	r.busbw = busbw, r.busbw_rep_min = blo, r.busbw_rep_max = bhi;
-	r.state = CB_ROW_OK;
-	return r;
+	memset(&row, 0, sizeof(row));
+	cb_schema_clear(&cb_schema_summary, r);
+	strcpy(r->backend, "host");
+	strcpy(r->algo, "ring");
+	strcpy(r->dtype, "float");
+	strcpy(r->op, "sum");
+	r->nranks = 2;
+	r->bytes = 1000;
+	r->time_us = t, r->time_us_rep_min = tlo, r->time_us_rep_max = thi;
+	r->algbw = 1000 / t / 1e3;
+	r->busbw = busbw, r->busbw_rep_min = blo, r->busbw_rep_max = bhi;
+	return row;
 }
 
 static void test_row_band(void **state)
@@ -123,23 +128,23 @@ static void test_median_view(void **state)
 	struct cb_band b, c;
 
 	(void)state;
-	base.time_us_median = 10, base.time_us_median_rep_min = 9.9, base.time_us_median_rep_max = 10.1;
-	cur.time_us_median = 10.2, cur.time_us_median_rep_min = 10, cur.time_us_median_rep_max = 10.5;
+	base.v.time_us_median = 10, base.v.time_us_median_rep_min = 9.9, base.v.time_us_median_rep_max = 10.1;
+	cur.v.time_us_median = 10.2, cur.v.time_us_median_rep_min = 10, cur.v.time_us_median_rep_max = 10.5;
 	assert_int_equal(cb_row_band(&base, CB_METRIC_BUSBW, &b), 0);
 	assert_int_equal(cb_row_band(&cur, CB_METRIC_BUSBW, &c), 0);
 	assert_int_equal(cb_verdict_of(&b, &c, 0.10, 1), CB_V_REGRESSION);
 	assert_int_equal(cb_row_median_view(&base, &vb), 1);
 	assert_int_equal(cb_row_median_view(&cur, &vc), 1);
-	assert_near(vc.time_us, 10.2, 1e-12);
-	assert_near(vc.busbw, 1.0 * 20 / 10.2, 1e-12);        /* busbw of the median time */
-	assert_near(vc.busbw_rep_min, vc.busbw * 10.2 / 10.5, 1e-12); /* slowest median */
+	assert_near(vc.v.time_us, 10.2, 1e-12);
+	assert_near(vc.v.busbw, 1.0 * 20 / 10.2, 1e-12);        /* busbw of the median time */
+	assert_near(vc.v.busbw_rep_min, vc.v.busbw * 10.2 / 10.5, 1e-12); /* slowest median */
 	assert_int_equal(cb_row_band(&vb, CB_METRIC_BUSBW, &b), 0);
 	assert_int_equal(cb_row_band(&vc, CB_METRIC_BUSBW, &c), 0);
 	assert_int_equal(cb_verdict_of(&b, &c, 0.10, 1), CB_V_SAME);
 	/* a row without the median columns stays as it is */
-	cur.time_us_median = NAN;
+	cur.v.time_us_median = NAN;
 	assert_int_equal(cb_row_median_view(&cur, &vc), 0);
-	assert_near(vc.time_us, 20, 0);
+	assert_near(vc.v.time_us, 20, 0);
 }
 
 /* Parses text (header + rows) into res; returns the status. */
@@ -168,12 +173,14 @@ static void test_parse_valid_sorted(void **state)
 			       ROW("ring", "1024", "", "", "", "skipped:no reason"),
 			       &r, err), CB_OK);
 	assert_int_equal(r.nrows, 3);
-	assert_string_equal(r.rows[0].algo, "ps");
-	assert_string_equal(r.rows[1].algo, "ring");
-	assert_true(r.rows[1].bytes == 1024 && r.rows[1].state == CB_ROW_SKIPPED);
-	assert_true(isnan(r.rows[1].busbw));
-	assert_true(r.rows[2].bytes == 4096 && r.rows[2].repeats == 3);
-	assert_near(r.rows[2].busbw_rep_max, 2.5, 0);
+	assert_string_equal(r.rows[0].v.algo, "ps");
+	assert_string_equal(r.rows[1].v.algo, "ring");
+	assert_true(r.rows[1].v.bytes == 1024 && r.rows[1].v.status.state == CB_ROW_SKIPPED);
+	assert_string_equal(r.rows[1].v.status.reason, "no reason");
+	assert_true(isnan(r.rows[1].v.busbw));
+	assert_true(r.rows[2].v.bytes == 4096 && r.rows[2].v.repeats == 3);
+	assert_near(r.rows[2].v.busbw_rep_max, 2.5, 0);
+	assert_true(r.rows[2].v.count == CB_NO_U64); /* a column the reader does not read */
 	cb_results_free(&r);
 	/* header only: valid, no rows */
 	assert_int_equal(parse("", &r, err), CB_OK);
@@ -309,6 +316,70 @@ static void test_join_and_summary(void **state)
 	cb_results_free(&c);
 }
 
+/* One launch sidecar with these timing and wait settings ("" leaves the key
+ * out, as older files do). */
+static void launch(struct cb_results *r, const char *timing, const char *wait)
+{
+	char json[512], err[256], t[64] = "", w[64] = "";
+
+	if (*timing)
+		snprintf(t, sizeof(t), ",\"timing_mode\":\"%s\"", timing);
+	if (*wait)
+		snprintf(w, sizeof(w), ",\"wait\":{\"strategy\":\"%s\"}", wait);
+	snprintf(json, sizeof(json), "{\"schema\":\"collbench-meta-1\",\"backend\":\"host\","
+		 "\"mpi\":{\"nranks\":2,\"ranks_per_node\":2},\"status\":\"complete\"%s%s}", t, w);
+	r->launches = calloc(1, sizeof(*r->launches));
+	r->nlaunches = 1;
+	assert_int_equal(cb_results_parse_meta(json, strlen(json), "x.meta.json", r->launches, err,
+					       sizeof(err)), CB_OK);
+}
+
+/* Findings of cb_compat_check on base and cur, as text; *problems set. */
+static char *compat(const struct cb_results *b, const struct cb_results *c, int *problems)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	*problems = cb_compat_check(b, "b", c, "c", 0, m);
+	fclose(m);
+	return text;
+}
+
+/* Runs timed (--timing) or waiting (--wait) differently are incomparable;
+ * a file from before --timing timed as iter; one from before --wait is
+ * warned about when the other records it. */
+static void test_compat_timing_wait(void **state)
+{
+	struct cb_results b = { 0 }, c = { 0 };
+	int n;
+	char *text;
+
+	(void)state;
+	launch(&b, "iter", "futex"), launch(&c, "loop", "futex");
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(text, "error: timing modes (--timing) differ: baseline 'iter', "
+				     "current 'loop'"));
+	free(text), cb_results_free(&c);
+	launch(&c, "", "spin"); /* no timing_mode: iter */
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(text, "wait strategies (--wait) differ: baseline 'futex', "
+				     "current 'spin'"));
+	free(text), cb_results_free(&c);
+	launch(&c, "iter", ""); /* from before --wait */
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(text, "warning: x.meta.json: the metadata does not record the wait"));
+	free(text), cb_results_free(&c), cb_results_free(&b);
+	launch(&b, "", ""), launch(&c, "", ""); /* both old: nothing to say */
+	text = compat(&b, &c, &n);
+	assert_int_equal(n, 0);
+	assert_string_equal(text, "");
+	free(text), cb_results_free(&c), cb_results_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_parse_malformed),
 		cmocka_unit_test(test_parse_meta),
 		cmocka_unit_test(test_join_and_summary),
+		cmocka_unit_test(test_compat_timing_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@ static enum cb_status parse(struct cb_options *o, char *err, const char *const *
 		argv[argc++] = (char *)*args;
 	argv[argc] = NULL;
 	err[0] = '\0';
+	cb_options_free(o); /* the previous parse's sweep; o starts zeroed */
 	return cb_options_parse(argc, argv, o, err, 256);
 }
 
@@ -75,7 +76,7 @@ static void test_format_size(void **state)
 
 static void test_defaults_and_good_values(void **state)
 {
-	struct cb_options o;
+	struct cb_options o = { 0 };
 	char err[256];
 
 	(void)state;
@@ -105,15 +106,16 @@ static void test_defaults_and_good_values(void **state)
 	assert_string_equal(o.csv, "/tmp/x.csv");
 	assert_int_equal(o.repeat, 3);
 	assert_int_equal(PARSE(&o, err, "--counts", "0,1,7,1048573", "-d", "double"), CB_OK);
-	assert_int_equal(o.ncounts, 4);
-	assert_int_equal(o.counts[3], 1048573);
+	assert_int_equal(o.counts.n, 4);
+	assert_int_equal(o.counts.v[3], 1048573);
 	assert_int_equal(PARSE(&o, err, "--help"), CB_OK);
 	assert_int_equal(o.help, 1);
+	cb_options_free(&o);
 }
 
 static void expect_error(const char *const *args, const char *needle)
 {
-	struct cb_options o;
+	struct cb_options o = { 0 };
 	char err[256];
 
 	assert_int_equal(parse(&o, err, args), CB_ERR_ARG);
@@ -149,35 +151,37 @@ static void test_bad_values(void **state)
 	EXPECT_ERROR("more than 4096 message sizes", "-b", "0", "-e", "1G", "-i", "4");
 }
 
+/* The sweep is made once, per dtype of the run, when the options are parsed. */
 static void test_sizes(void **state)
 {
-	struct cb_options o;
-	size_t sizes[64], n;
+	struct cb_options o = { 0 };
+	const struct cb_sweep *sw = &o.sweep;
 	char err[256];
 
 	(void)state;
 	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "64M", "-f", "4"), CB_OK);
-	assert_int_equal(cb_options_sizes(&o, CB_FLOAT, sizes, 64, &n, err, 256), CB_OK);
-	assert_int_equal(n, 12); /* 8 .. 32M by x4 */
-	assert_int_equal(sizes[0], 8);
-	assert_int_equal(sizes[11], (size_t)32 << 20);
-	assert_int_equal(PARSE(&o, err, "-b", "0", "-e", "16", "-f", "2", "-d", "int32"), CB_OK);
-	assert_int_equal(cb_options_sizes(&o, CB_INT32, sizes, 64, &n, err, 256), CB_OK);
-	assert_int_equal(n, 4); /* 0, then one element, doubling */
-	assert_int_equal(sizes[1], 4);
-	assert_int_equal(sizes[3], 16);
+	assert_int_equal(sw->n[CB_FLOAT], 12); /* 8 .. 32M by x4 */
+	assert_int_equal(sw->bytes[CB_FLOAT][0], 8);
+	assert_int_equal(sw->bytes[CB_FLOAT][11], (size_t)32 << 20);
+	assert_null(sw->bytes[CB_INT32]); /* not a dtype of the run */
+	assert_int_equal(sw->max_bytes, (size_t)32 << 20);
+	assert_int_equal(PARSE(&o, err, "-b", "0", "-e", "16", "-f", "2", "-d", "int32,int8"), CB_OK);
+	assert_int_equal(sw->n[CB_INT32], 4); /* 0, then one element, doubling */
+	assert_int_equal(sw->bytes[CB_INT32][1], 4);
+	assert_int_equal(sw->bytes[CB_INT32][3], 16);
+	assert_int_equal(sw->n[CB_INT8], 6); /* 0, 1, 2, 4, 8, 16 */
 	assert_int_equal(PARSE(&o, err, "-b", "1M", "-e", "3M"), CB_OK);
-	assert_int_equal(cb_options_sizes(&o, CB_FLOAT, sizes, 64, &n, err, 256), CB_OK);
-	assert_int_equal(n, 3); /* default step +1M */
-	assert_int_equal(PARSE(&o, err, "--counts", "3,0", "-d", "half"), CB_OK);
-	assert_int_equal(cb_options_sizes(&o, CB_HALF, sizes, 64, &n, err, 256), CB_OK);
-	assert_int_equal(n, 2);
-	assert_int_equal(sizes[0], 6);
+	assert_int_equal(sw->n[CB_FLOAT], 3); /* default step +1M */
+	assert_int_equal(PARSE(&o, err, "--counts", "3,0", "-d", "half,double"), CB_OK);
+	assert_int_equal(sw->n[CB_HALF], 2);
+	assert_int_equal(sw->bytes[CB_HALF][0], 6);
+	assert_int_equal(sw->max_bytes, 24); /* 3 doubles */
+	cb_options_free(&o);
 }
 
 static void test_canonical_differs(void **state)
 {
-	struct cb_options a, b;
+	struct cb_options a = { 0 }, b = { 0 };
 	char err[256], ca[1024], cb[1024];
 
 	(void)state;
@@ -192,13 +196,42 @@ static void test_canonical_differs(void **state)
 	assert_int_equal(PARSE(&b, err, "-e", "64M", "--wait", "yield"), CB_OK);
 	cb_options_canonical(&b, cb, sizeof(cb));
 	assert_string_not_equal(ca, cb); /* the wait strategy must agree */
+	assert_int_equal(PARSE(&b, err, "-e", "64M", "-T", "9"), CB_OK);
+	cb_options_canonical(&b, cb, sizeof(cb));
+	assert_string_equal(ca, cb); /* the watchdog is each rank's own */
+	cb_options_free(&a);
+	cb_options_free(&b);
+}
+
+/* The canonical text is generated from the table: every option that must
+ * agree, by its long name, in table order. */
+static void test_canonical_text(void **state)
+{
+	struct cb_options o = { 0 };
+	char err[256], c[1024];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "1K", "-f", "2", "-N", "0,7", "-d",
+			       "int8,float", "-o", "all", "-a", "ring,ps", "--wait", "spin"),
+			 CB_OK);
+	cb_options_canonical(&o, c, sizeof(c));
+	assert_ptr_equal(strstr(c, "minbytes=8;maxbytes=1024;stepfactor=2;stepbytes=1048576;"
+				"counts=0,7;iters=20;warmup_iters=5;"), c);
+	assert_non_null(strstr(c, ";datatype=int8,float;op=sum,prod,min,max,avg;algo=ring,ps;"
+				  "backend=host;root=0;inplace=0;slicebytes=0;timing=iter;wait=spin;"));
+	assert_non_null(strstr(c, ";help=0"));
+	/* each rank's own: the watchdog and the output paths */
+	assert_null(strstr(c, "timeout="));
+	assert_null(strstr(c, "csv="));
+	assert_null(strstr(c, "quiet="));
+	cb_options_free(&o);
 }
 
 /* --timing: iter by default, loop on request, anything else refused; the
  * mode is part of what ranks must agree on. */
 static void test_timing(void **state)
 {
-	struct cb_options a, b;
+	struct cb_options a = { 0 }, b = { 0 };
 	char err[256], ca[1024], cb[1024];
 
 	(void)state;
@@ -211,7 +244,9 @@ static void test_timing(void **state)
 	assert_non_null(strstr(ca, ";timing=iter;"));
 	assert_non_null(strstr(cb, ";timing=loop;"));
 	assert_int_equal(PARSE(&b, err, "--timing", "graph"), CB_ERR_ARG);
-	assert_non_null(strstr(err, "--timing"));
+	assert_string_equal(err, "--timing: 'graph' is not iter or loop");
+	cb_options_free(&a);
+	cb_options_free(&b);
 }
 
 int main(void)
@@ -223,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_canonical_differs),
+		cmocka_unit_test(test_canonical_text),
 		cmocka_unit_test(test_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,26 +93,26 @@ static FILE *open_full_disk(struct full_disk *d)
 	return fopencookie(d, "w", io);
 }
 
-static struct cb_row test_row(size_t bytes)
+static struct cb_summary test_row(size_t bytes)
 {
-	struct cb_row w;
+	struct cb_summary w;
 
-	memset(&w, 0, sizeof(w));
-	w.backend = "host";
-	w.algo = "ring";
+	cb_schema_clear(&cb_schema_summary, &w);
+	strcpy(w.backend, "host");
+	strcpy(w.algo, "ring");
 	w.nranks = 2;
 	w.bytes = bytes;
 	w.count = bytes / 4;
-	w.dt = CB_FLOAT;
-	w.op = CB_SUM;
+	strcpy(w.dtype, "float");
+	strcpy(w.op, "sum");
+	w.in_place = 0;
 	w.iters = 20;
+	w.warmup_iters = 5;
 	w.repeats = 1;
-	w.time_us.mean = w.time_us.median = w.time_us.min = w.time_us.max = 10.0;
+	w.time_us = w.time_us_median = w.time_us_min = w.time_us_max = 10.0;
 	w.time_us_rep_min = w.time_us_rep_max = 10.0;
 	w.time_us_median_rep_min = w.time_us_median_rep_max = 10.0;
 	w.algbw = w.busbw = w.busbw_rep_min = w.busbw_rep_max = 1.0;
-	w.imbalance = w.minflt_per_iter = NAN;
-	snprintf(w.status, sizeof(w.status), "ok");
 	return w;
 }
 
@@ -123,7 +123,7 @@ static void test_table_write_failure_mid_run(void **state)
 	struct full_disk d = { 700, 0 }; /* the header fits, some rows do not */
 	FILE *table = open_full_disk(&d);
 	struct cb_report *r = NULL;
-	struct cb_row w = test_row(1024);
+	struct cb_summary w = test_row(1024);
 	int failed_at = -1;
 
 	(void)state;
@@ -132,11 +132,11 @@ static void test_table_write_failure_mid_run(void **state)
 	assert_int_equal(cb_report_start(r), CB_OK);
 	assert_int_equal(cb_report_table_header(r), CB_OK);
 	for (int i = 0; i < 10 && failed_at < 0; i++)
-		if (cb_report_row(r, &w) != CB_OK)
+		if (cb_report_row(r, &w, NULL) != CB_OK)
 			failed_at = i;
 	assert_true(failed_at >= 1); /* at least one row fitted, then it failed */
 	assert_true(d.taken == d.room); /* cut in the middle: the short write was seen */
-	assert_int_equal(cb_report_row(r, &w), CB_ERR_IO); /* and stays failed */
+	assert_int_equal(cb_report_row(r, &w, NULL), CB_ERR_IO); /* and stays failed */
 	assert_int_equal(cb_report_close(r), CB_ERR_IO);
 	fclose(table);
 }
@@ -145,12 +145,12 @@ static void test_table_write_failure_mid_run(void **state)
 static void test_file_write_failure(void **state)
 {
 	struct cb_report *r = NULL;
-	struct cb_row w = test_row(64);
+	struct cb_summary w = test_row(64);
 
 	(void)state;
 	assert_int_equal(cb_report_open(&r, NULL, NULL, "/dev/full", NULL), CB_OK);
 	assert_int_equal(cb_report_start(r), CB_OK); /* nothing written yet: no header */
-	assert_int_equal(cb_report_row(r, &w), CB_ERR_IO);
+	assert_int_equal(cb_report_row(r, &w, NULL), CB_ERR_IO);
 	assert_int_equal(cb_report_close(r), CB_ERR_IO);
 }
 
@@ -162,19 +162,19 @@ static void test_every_row_in_table(void **state)
 	size_t len = 0;
 	FILE *table = open_memstream(&buf, &len);
 	struct cb_report *r = NULL;
-	struct cb_row ok = test_row(1024), err = test_row(2048), skip = test_row(4096);
+	struct cb_summary ok = test_row(1024), err = test_row(2048), skip = test_row(4096);
 
 	(void)state;
-	err.time_us.mean = err.time_us.median = err.algbw = err.busbw = NAN;
-	snprintf(err.status, sizeof(err.status), "error:set-up failed (i/o error)");
-	skip.time_us.mean = skip.time_us.median = skip.algbw = skip.busbw = NAN;
-	snprintf(skip.status, sizeof(skip.status), "skipped:MPI has no avg op");
+	err.time_us = err.time_us_median = err.algbw = err.busbw = NAN;
+	cb_row_status_set(&err.status, CB_ROW_ERROR, "set-up failed (%s)", "i/o error");
+	skip.time_us = skip.time_us_median = skip.algbw = skip.busbw = NAN;
+	cb_row_status_set(&skip.status, CB_ROW_SKIPPED, "MPI has no avg op");
 	assert_int_equal(cb_report_open(&r, NULL, NULL, NULL, table), CB_OK);
 	assert_int_equal(cb_report_start(r), CB_OK);
 	assert_int_equal(cb_report_table_header(r), CB_OK);
-	assert_int_equal(cb_report_row(r, &ok), CB_OK);
-	assert_int_equal(cb_report_row(r, &err), CB_OK);
-	assert_int_equal(cb_report_row(r, &skip), CB_OK);
+	assert_int_equal(cb_report_row(r, &ok, NULL), CB_OK);
+	assert_int_equal(cb_report_row(r, &err, NULL), CB_OK);
+	assert_int_equal(cb_report_row(r, &skip, NULL), CB_OK);
 	assert_int_equal(cb_report_close(r), CB_OK);
 	fclose(table);
 	assert_non_null(strstr(buf, " status\n"));

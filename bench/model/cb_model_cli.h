@@ -1,5 +1,6 @@
-/* cb_model_cli: collbench-model's options and verbs (main and the option
- * table in collbench_model.c, the verbs in cb_model_cli.c). */
+/* cb_model_cli: collbench-model's options and verbs (main in
+ * collbench_model.c, the option table in cb_model_opts.c, the verbs in
+ * cb_model_cli.c and cb_model_cli_predict.c). */
 #ifndef CB_MODEL_CLI_H
 #define CB_MODEL_CLI_H
 
@@ -16,30 +17,36 @@
 
 enum cb_verb { VERB_FIT, VERB_CHECK, VERB_PREDICT, VERB_PRESETS };
 
+/* The options (fields the table sets) and what follows from them. */
 struct cli {
 	enum cb_verb verb;
-	unsigned given;            /* bit per option given (OPT_* in collbench_model.c) */
 	enum cb_mfmt fmt;
-	int fmt_given, help, gate, summary, crossover;
+	int fmt_given;             /* --format was given (fit: json otherwise) */
+	int help, gate, summary, crossover, no_gamma, two_sided;
 	char output[1024], fit_path[1024], topo[1024], backend[32];
 	char algos[256];
-	struct cb_fit_sel sel;     /* fit: rows and tiers */
-	double far;                /* check: |relative error| flagged */
+	size_t min_bytes;          /* fit, check: --min-bytes */
+	struct cb_fit_sel sel;     /* fit: rows and tiers (algos, min_bytes, fit_gamma
+				    * follow from the fields above) */
+	double far_pct;            /* check: --far */
+	double far;                /* check: |relative error| flagged, far_pct / 100 */
 	int ranks[CB_CLI_MAX_RANKS], nranks;
-	size_t minbytes, maxbytes, factor, esize;
-	int root, two_sided;
+	size_t minbytes, maxbytes; /* predict: -b, -e */
+	int factor, root, dtype;   /* dtype: enum cb_dtype */
+	size_t esize;              /* bytes of dtype */
 };
 
 struct cb_optdef;
 
-/* The option table (cb_model_opts.c) and its length. */
+/* The option table (cb_model_opts.c) and its length, for --help. */
 const struct cb_optdef *cb_cli_options(size_t *n);
 
-/* Fills c with every default (before parsing). */
-void cb_cli_defaults(struct cli *c);
-
-/* The first option given that c->verb does not take, or NULL. */
-const char *cb_cli_foreign_option(const struct cli *c);
+/* Fills c from the defaults and argv's options for verb (argv[0] is the
+ * verb; operands stay at argv[optind...]). Errors: CB_ERR_ARG with a
+ * one-line message in err (a value refused, an option the verb does not
+ * take, -b larger than -e), CB_ERR_NOMEM. */
+enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cli *c,
+				    char *err, size_t errlen);
 
 /* The verbs: each returns the exit status (0, EXIT_FAR, EXIT_USAGE) after
  * printing its results on stdout and its diagnostics on stderr. */

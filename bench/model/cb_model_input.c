@@ -1,8 +1,9 @@
 /* cb_model_input: collbench results into the model's rows (contract in
  * cb_model_input.h). Everything the model knows about the results format
- * is in this file: the reader's struct cb_res_row and struct cb_res_launch,
- * and the launch sidecar's keys host.cpus_online, mpi.oversubscribed and
- * the "options" text (root=, slicebytes=). */
+ * is in this file: the schema's record (struct cb_summary, cb_schema.h) as
+ * the reader (cb_results.h) returns it with its launch (struct
+ * cb_res_launch), the launch sidecar's keys host.cpus_online,
+ * mpi.oversubscribed and the "options" text (root=, slicebytes=). */
 #include "cb_model_input.h"
 
 #include <jansson.h>
@@ -14,6 +15,8 @@
 #include "cb_dtype.h"
 #include "cb_model.h"
 #include "cb_results.h"
+
+_Static_assert(CB_MIN_NAME >= CB_NAME_MAX, "the model's names hold the schema's");
 
 /* Launch facts the reader does not carry, from the sidecar itself. */
 struct launch_extra {
@@ -71,9 +74,10 @@ static double us(double v)
 }
 
 /* One model row from a reader row and its launch (NULL: no sidecar). */
-static void convert(const struct cb_res_row *r, const struct cb_res_launch *l,
+static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 		    const struct launch_extra *x, struct cb_mrow *m)
 {
+	const struct cb_summary *r = &rr->v;
 	enum cb_dtype dt;
 
 	memset(m, 0, sizeof(*m));
@@ -86,13 +90,13 @@ static void convert(const struct cb_res_row *r, const struct cb_res_launch *l,
 	m->in_place = r->in_place;
 	m->bytes = r->bytes;
 	m->esize = cb_dtype_parse(r->dtype, &dt) == 0 ? cb_dtype_size(dt) : 0;
-	m->ok = r->state == CB_ROW_OK;
+	m->ok = r->status.state == CB_ROW_OK;
 	m->t = us(isnan(r->time_us_median) ? r->time_us : r->time_us_median);
 	m->t_lo = us(isnan(r->time_us_median) ? r->time_us_rep_min : r->time_us_median_rep_min);
 	m->t_hi = us(isnan(r->time_us_median) ? r->time_us_rep_max : r->time_us_median_rep_max);
 	m->busbw = r->busbw;
 	m->algbw = r->algbw;
-	m->line = r->line;
+	m->line = rr->line;
 	m->ranks_per_host = l && l->ranks_per_node > 0 ? l->ranks_per_node : r->nranks;
 	m->nhosts = l && l->nnodes > 0 ? l->nnodes : 1;
 	m->cpus_per_host = x ? x->cpus : 0;
@@ -106,8 +110,8 @@ static const struct cb_res_launch *launch_of(const struct cb_results *res,
 					     const struct cb_res_row *r, size_t *index)
 {
 	for (size_t i = 0; i < res->nlaunches; i++)
-		if (res->launches[i].nranks == r->nranks &&
-		    strcmp(res->launches[i].backend, r->backend) == 0) {
+		if (res->launches[i].nranks == r->v.nranks &&
+		    strcmp(res->launches[i].backend, r->v.backend) == 0) {
 			*index = i;
 			return &res->launches[i];
 		}

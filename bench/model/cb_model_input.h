@@ -1,5 +1,5 @@
 /* cb_model_input: the one place the cost model reads collbench results. It
- * loads a results path with the results reader (bench/cb_results.h:
+ * loads a results path with the results reader (bench/results/cb_results.h:
  * cb_results_load: a run folder, a summary CSV) and each launch's metadata
  * sidecar, and hands the model its own rows. When the reader or the schema
  * changes, this file (and only this file) follows. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_options.h"
+#include "cb_size.h"
 
 #define GB 1e9
 

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +46,8 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 {
 	char err[512];
-	const char *bad;
 	int v;
 
-	size_t nopts;
-	const struct cb_optdef *table = cb_cli_options(&nopts);
-
-	cb_cli_defaults(c);
 	for (v = 0; v < 4 && strcmp(argv[1], verb_names[v]) != 0; v++)
 		;
 	if (v == 4) {
@@ -61,15 +55,9 @@ static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 			argv[1]);
 		return -1;
 	}
-	c->verb = (enum cb_verb)v;
-	if (cb_optable_parse(table, nopts, c, argc - 1, argv + 1, err, sizeof(err)) != CB_OK) {
+	if (cb_cli_parse_options((enum cb_verb)v, argc - 1, argv + 1, c, err, sizeof(err)) !=
+	    CB_OK) {
 		fprintf(stderr, PROG " %s: %s\n", verb_names[v], err);
-		return -1;
-	}
-	bad = cb_cli_foreign_option(c);
-	if (bad) {
-		fprintf(stderr, PROG " %s: %s does not apply to this verb (see --help)\n",
-			verb_names[v], bad);
 		return -1;
 	}
 	*nops = argc - 1 - optind;
@@ -82,10 +70,6 @@ static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 	    *nops > (c->verb == VERB_PRESETS)) {
 		fprintf(stderr, PROG " %s: unexpected argument '%s'\n", verb_names[v],
 			argv[1 + optind + (c->verb == VERB_PRESETS)]);
-		return -1;
-	}
-	if (c->minbytes > c->maxbytes) {
-		fprintf(stderr, PROG " predict: --minbytes is larger than --maxbytes\n");
 		return -1;
 	}
 	return 0;

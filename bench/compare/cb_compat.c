@@ -1,0 +1,188 @@
+/* cb_compat: what makes two results incomparable (contract in cb_compat.h). */
+#define _GNU_SOURCE
+#include "cb_compat.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SET_TEXT 1024
+
+struct checker {
+	FILE *diag;
+	int force, problems;
+};
+
+static void report(struct checker *k, int incomparable, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report(struct checker *k, int incomparable, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->problems += incomparable;
+	fprintf(k->diag, "collbench-compare: %s: ",
+		incomparable && !k->force ? "error" : "warning");
+	va_start(ap, fmt);
+	vfprintf(k->diag, fmt, ap);
+	va_end(ap);
+	fprintf(k->diag, "%s\n", incomparable && k->force ? " (compared anyway: --force)" : "");
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted distinct strings of v[0..n-1], joined as "'a', 'b'" into out. */
+static void set_text(const char **v, size_t n, char *out, size_t len)
+{
+	size_t k = 0;
+
+	out[0] = '\0';
+	qsort(v, n, sizeof(*v), str_cmp);
+	for (size_t i = 0; i < n && k < len; i++)
+		if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+			k += (size_t)snprintf(out + k, len - k, "%s'%s'", k ? ", " : "", v[i]);
+}
+
+enum what { BACKENDS, DEVICES, DTYPES, MACHINES, TIMINGS, WAITS };
+
+/* Property w of launch l. */
+static const char *launch_property(const struct cb_res_launch *l, enum what w)
+{
+	switch (w) {
+	case BACKENDS: return l->backend;
+	case DEVICES: return l->device;
+	case MACHINES: return l->machine;
+	case TIMINGS: return l->timing_mode;
+	case WAITS: return l->wait;
+	case DTYPES: break;
+	}
+	return "";
+}
+
+/* The set of one property over the rows and/or launches of r. */
+static int property_set(const struct cb_results *r, enum what w, char *out, size_t len)
+{
+	const char **v = malloc((r->nrows + r->nlaunches + 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < r->nrows && (w == BACKENDS || w == DTYPES); i++)
+		v[n++] = w == BACKENDS ? r->rows[i].v.backend : r->rows[i].v.dtype;
+	for (size_t i = 0; i < r->nlaunches && w != DTYPES; i++)
+		v[n++] = launch_property(&r->launches[i], w);
+	set_text(v, n, out, len);
+	free(v);
+	return 0;
+}
+
+/* Returns 1 when the sets differ (reported), else 0. */
+static int compare_sets(struct checker *k, const struct cb_results *b,
+			const struct cb_results *c, enum what w, const char *label,
+			int incomparable)
+{
+	char sb[SET_TEXT], sc[SET_TEXT];
+
+	if (property_set(b, w, sb, sizeof(sb)) || property_set(c, w, sc, sizeof(sc))) {
+		report(k, 1, "out of memory while checking %s", label);
+		return 1;
+	}
+	if (strcmp(sb, sc) == 0)
+		return 0;
+	report(k, incomparable, "%s differ: baseline %s, current %s", label,
+	       *sb ? sb : "(none)", *sc ? sc : "(none)");
+	return 1;
+}
+
+/* Ranks per node and node count of every rank count launched in both. */
+static void compare_placement(struct checker *k, const struct cb_results *b,
+			      const struct cb_results *c)
+{
+	for (size_t i = 0; i < b->nlaunches; i++) {
+		const struct cb_res_launch *x = &b->launches[i];
+
+		for (size_t j = 0; j < c->nlaunches; j++) {
+			const struct cb_res_launch *y = &c->launches[j];
+
+			if (x->nranks != y->nranks ||
+			    (x->ranks_per_node == y->ranks_per_node && x->nnodes == y->nnodes))
+				continue;
+			report(k, 1, "%d ranks placed differently: baseline %d per node on %d "
+			       "node(s) (%s), current %d per node on %d node(s) (%s)", x->nranks,
+			       x->ranks_per_node, x->nnodes, x->file, y->ranks_per_node, y->nnodes,
+			       y->file);
+		}
+	}
+}
+
+/* How many launches of r record their wait strategy; *lacking: the first
+ * that does not, if any. */
+static size_t count_waits(const struct cb_results *r, const struct cb_res_launch **lacking)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		if (r->launches[i].wait[0])
+			n++;
+		else if (!*lacking)
+			*lacking = &r->launches[i];
+	}
+	return n;
+}
+
+/* The wait strategies, where every launch records one; launches that do
+ * not (older than --wait) beside some that do are warned about. */
+static void compare_waits(struct checker *k, const struct cb_results *b,
+			  const struct cb_results *c)
+{
+	const struct cb_res_launch *lacking = NULL;
+	size_t nb = count_waits(b, &lacking), nc = count_waits(c, &lacking);
+
+	if (!lacking)
+		compare_sets(k, b, c, WAITS, "wait strategies (--wait)", 1);
+	else if (nb || nc)
+		report(k, 0, "%s: the metadata does not record the wait strategy (older than "
+		       "--wait): wait strategies not checked", lacking->file);
+}
+
+static void warn_meta(struct checker *k, const struct cb_results *r, const char *name)
+{
+	if (r->meta_missing)
+		report(k, 0, "%s: no metadata sidecar (*.meta.json): GPU model and ranks per "
+		       "node not checked", name);
+	for (size_t i = 0; i < r->nlaunches; i++)
+		if (!r->launches[i].complete)
+			report(k, 0, "%s: the run did not finish (status is not \"complete\")",
+			       r->launches[i].file);
+}
+
+int cb_compat_check(const struct cb_results *base, const char *bname,
+		    const struct cb_results *cur, const char *cname, int force, FILE *diag)
+{
+	struct checker k = { diag, force, 0 };
+
+	warn_meta(&k, base, bname);
+	warn_meta(&k, cur, cname);
+	compare_sets(&k, base, cur, BACKENDS, "backends", 1);
+	if (base->nlaunches && cur->nlaunches) {
+		compare_sets(&k, base, cur, DEVICES, "GPU models", 1);
+		if (compare_sets(&k, base, cur, MACHINES, "machines", 1) && !force)
+			fprintf(diag, "collbench-compare: a baseline belongs to the machine it was "
+				"recorded on: verdicts across machines describe the hardware, not "
+				"the change. Make a baseline on this machine (when it is quiet) with "
+				"scripts/regress.sh --update-baseline (it goes to "
+				"results/baseline/<machine label>-<backend>/; CB_MACHINE sets the "
+				"label), or compare two runs of one machine\n");
+	}
+	if (base->nlaunches && cur->nlaunches) {
+		compare_sets(&k, base, cur, TIMINGS, "timing modes (--timing)", 1);
+		compare_waits(&k, base, cur);
+	}
+	compare_placement(&k, base, cur);
+	if (base->nrows && cur->nrows) /* else: nothing to compare, said later */
+		compare_sets(&k, base, cur, DTYPES, "dtypes", 1);
+	return k.problems;
+}

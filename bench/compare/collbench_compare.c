@@ -1,0 +1,233 @@
+/* collbench-compare BASELINE CURRENT: compares two collbench results (summary
+ * CSV files or run folders, with their metadata sidecars) row by row and
+ * says whether the current one regressed. Exit status: 0 no regression,
+ * 1 regression (or a failed row; or a missing row with --strict), 2 usage or
+ * input error. Options come from one table that also prints --help. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_compare.h"
+#include "cb_compare_out.h"
+#include "cb_compat.h"
+#include "cb_optable.h"
+#include "cb_results.h"
+#include "cb_size.h"
+
+#define PROG "collbench-compare"
+#define EXIT_REGRESSION 1
+#define EXIT_USAGE 2
+#define MAX_LISTED 10 /* rows named in the "only in one run" warnings */
+
+struct cli {
+	struct cb_compare_opts cmp;
+	enum cb_format fmt;
+	int force, help;
+	char algos[256];
+	double tolerance_pct;
+	size_t min_bytes;
+};
+
+/* ENUM rows store through an int */
+_Static_assert(sizeof(enum cb_metric) == sizeof(int), "enum cb_metric is int-sized");
+_Static_assert(sizeof(enum cb_stat) == sizeof(int), "enum cb_stat is int-sized");
+_Static_assert(sizeof(enum cb_format) == sizeof(int), "enum cb_format is int-sized");
+
+static const char *metric_name(int i)
+{
+	return cb_metric_name((enum cb_metric)i);
+}
+
+static const char *stat_name(int i)
+{
+	return i == CB_STAT_MEDIAN ? "median" : "mean";
+}
+
+static const char *format_name(int i)
+{
+	static const char *const names[] = { "table", "csv", "markdown", "json" };
+
+	return names[i];
+}
+
+#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
+
+static const struct cb_optdef table[] = {
+	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare; a row whose bandwidth is absent or 0 uses the next one down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named in its metric column", .kind = CB_OPT_ENUM, OFF(cmp.metric), .name = metric_name, .count = CB_METRIC_TIME + 1 },
+	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", .kind = CB_OPT_ENUM, OFF(cmp.stat), .name = stat_name, .count = CB_STAT_MEAN + 1 },
+	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", .kind = CB_OPT_DOUBLE, OFF(tolerance_pct), .lo = 0, .hi = 100, .flags = CB_OPT_HI_OPEN },
+	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", .kind = CB_OPT_SIZE, OFF(min_bytes) },
+	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
+	{ "format", 'f', "FMT", "table", "table, csv, markdown (for CI summaries) or json", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_FMT_JSON + 1 },
+	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", .kind = CB_OPT_FLAG, OFF(cmp.strict) },
+	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", .kind = CB_OPT_FLAG, OFF(force) },
+	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
+};
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: " PROG " [options] BASELINE CURRENT\n\n"
+		"BASELINE and CURRENT: a run folder of scripts/sweep.sh (summary.csv and the\n"
+		"*.meta.json of each launch), or a summary CSV of allreduce_perf --csv (with\n"
+		"X.meta.json next to X.csv). Rows are joined on (backend, algo, nranks, bytes,\n"
+		"dtype, op, in_place).\n\noptions:\n");
+	cb_optable_usage(f, table, NOPTS, 30);
+	fprintf(f, "\nverdict, for bandwidth (higher is better) with baseline b, current c, tolerance\n"
+		"tol and each run's repeat band [lo, hi] (min and max over allreduce_perf -R\n"
+		"repeats; a point without repeats):\n"
+		"  regression   c < b(1 - tol) and c.hi < b.lo  (beyond the tolerance and both noises)\n"
+		"  improvement  c > b(1 + tol) and c.lo > b.hi\n"
+		"  same         otherwise; mirrored for --metric time (lower is better)\n"
+		"A row with an error: status in the current run is 'failed' and counts as a\n"
+		"regression; rows only in one run, or skipped in one, are 'missing' (warned).\n"
+		"A row whose bandwidth is absent or 0 (copy, n = 1, 0 bytes) uses the next metric\n"
+		"down, busbw -> algbw -> time, named in its metric column.\n"
+		"\nRefuses (exit 2) runs that differ in backend, GPU model, machine (label, CPU\n"
+		"model, CPU count, memory, GPU model: a baseline belongs to one machine), ranks\n"
+		"per node for a rank count, timing mode (--timing), wait strategy (--wait), or\n"
+		"the set of dtypes, unless --force.\n"
+		"\nexit status: 0 no regression, 1 regression or failed row (or missing with\n"
+		"--strict), 2 usage, input or output error. The last line of table and markdown output\n"
+		"is the summary (\"1 regression, 0 improvements, 14 same, 0 missing\"); csv and\n"
+		"json print it on stderr. Diagnostics go to stderr.\n");
+}
+
+/* Parses argv; the two operands are left at argv[optind]. Returns 0, or -1
+ * after printing a message. */
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	char err[512];
+
+	memset(c, 0, sizeof(*c));
+	if (cb_optable_parse(table, NOPTS, c, argc, argv, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return -1;
+	}
+	c->cmp.tolerance = c->tolerance_pct / 100;
+	c->cmp.min_bytes = c->min_bytes;
+	c->cmp.algos = c->algos[0] ? c->algos : NULL;
+	if (!c->help && argc - optind != 2) {
+		fprintf(stderr, PROG ": expected BASELINE and CURRENT, got %d argument(s) "
+			"(see --help)\n", argc - optind);
+		return -1;
+	}
+	return 0;
+}
+
+/* Names up to MAX_LISTED rows of one kind of missing on stderr. */
+static void warn_missing(const struct cb_comparison *c)
+{
+	size_t listed = 0;
+	char name[128];
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cb_cmp_row *r = &c->rows[i];
+
+		if (r->verdict != CB_V_MISSING)
+			continue;
+		if (listed++ == MAX_LISTED) {
+			fprintf(stderr, PROG ": warning: ... and %zu more missing rows\n",
+				c->count[CB_V_MISSING] - MAX_LISTED);
+			break;
+		}
+		cb_cmp_row_name(r, name, sizeof(name));
+		fprintf(stderr, PROG ": warning: %s: %s\n", name, r->note);
+	}
+	if (c->inconsistent)
+		fprintf(stderr, PROG ": warning: %zu row(s) hold a value outside their own repeat "
+			"band (an edited or inconsistent file): compared without that band\n",
+			c->inconsistent);
+	if (c->fallback)
+		fprintf(stderr, PROG ": note: %zu row(s) without a busbw (copy) or with busbw 0 "
+			"(n = 1) compared on algbw\n", c->fallback);
+	if (c->fallback_time)
+		fprintf(stderr, PROG ": note: %zu row(s) with bandwidth 0 (0 bytes) compared on "
+			"time\n", c->fallback_time);
+	if (c->no_median)
+		fprintf(stderr, PROG ": note: %zu row(s) lack the median columns (an older file): "
+			"compared on the mean\n", c->no_median);
+}
+
+/* Loads, checks and compares; returns the exit status. */
+static int run(const struct cli *c, const char *bpath, const char *cpath)
+{
+	struct cb_results base, cur;
+	struct cb_comparison cmp;
+	struct cb_out_info info = { bpath, cpath, &c->cmp, 0 };
+	char err[1024], line[256];
+	int rc = EXIT_USAGE;
+
+	if (cb_results_load(bpath, &base, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": baseline: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": current: %s\n", err);
+		goto out_free_base;
+	}
+	if (cb_compat_check(&base, bpath, &cur, cpath, c->force, stderr) && !c->force) {
+		fprintf(stderr, PROG ": the runs are not comparable (--force compares anyway)\n");
+		goto out_free_cur;
+	}
+	if (cb_compare_runs(&base, &cur, &c->cmp, &cmp, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": %s\n", err);
+		goto out_free_cur;
+	}
+	if (cmp.count[CB_V_SAME] + cmp.count[CB_V_REGRESSION] + cmp.count[CB_V_IMPROVEMENT] +
+		    cmp.count[CB_V_FAILED] == 0) {
+		fprintf(stderr, PROG ": no row measured in both runs%s: nothing to compare\n",
+			c->cmp.algos || c->cmp.min_bytes ? " (after --algo/--min-bytes)" : "");
+		goto out_free_cmp;
+	}
+	warn_missing(&cmp);
+	info.gate_failed = cb_compare_failed(&cmp, c->cmp.strict);
+	errno = 0;
+	if (cb_compare_print(stdout, c->fmt, &cmp, &info) != CB_OK) {
+		fprintf(stderr, PROG ": cannot write the report to stdout: %s (the verdict is "
+			"not reported)\n", errno ? strerror(errno) : "out of memory");
+		goto out_free_cmp;
+	}
+	if (c->fmt == CB_FMT_CSV || c->fmt == CB_FMT_JSON) {
+		cb_compare_summary(&cmp, line, sizeof(line));
+		fprintf(stderr, "%s\n", line);
+	}
+	rc = info.gate_failed ? EXIT_REGRESSION : 0;
+out_free_cmp:
+	cb_comparison_free(&cmp);
+out_free_cur:
+	cb_results_free(&cur);
+out_free_base:
+	cb_results_free(&base);
+	return rc;
+}
+
+/* stdout carries the report: a write or close that failed must not end in
+ * a status that says the report was given. */
+static int close_stdout(int rc)
+{
+	errno = 0;
+	if (fclose(stdout) != 0 && rc != EXIT_USAGE) { /* else: said already */
+		fprintf(stderr, PROG ": cannot write stdout: %s\n",
+			errno ? strerror(errno) : "write error");
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+
+	if (parse_args(argc, argv, &c) != 0)
+		return EXIT_USAGE;
+	if (c.help) {
+		usage(stdout);
+		return close_stdout(0);
+	}
+	return close_stdout(run(&c, argv[optind], argv[optind + 1]));
+}

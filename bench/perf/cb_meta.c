@@ -1,0 +1,303 @@
+#define _GNU_SOURCE
+#include "cb_meta.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cb_algo.h"
+#include "cb_text.h"
+#include "cb_version.h"
+
+/* Environment variables that change what is measured; recorded when set.
+ * (Not all of OMPI_MCA_*: mpirun passes its own plumbing that way.) */
+static const char *const env_prefixes[] = {
+	"MALLOC_", "GLIBC_TUNABLES", "NCCL_", "CUDA_VISIBLE_DEVICES", "UCX_", "OMPI_MCA_btl",
+	"OMPI_MCA_pml", "OMPI_MCA_osc", "OMPI_MCA_coll", "OMPI_MCA_op", "OMPI_MCA_mpi_",
+	"OMPI_MCA_rmaps_base_oversubscribe",
+};
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static json_t *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	if (!f)
+		return json_null();
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) == 0 && colon) {
+			fclose(f);
+			colon[strcspn(colon, "\n")] = '\0';
+			return cb_json_text(colon[1] ? colon + 2 : "");
+		}
+	}
+	fclose(f);
+	return json_null();
+}
+
+static json_t *env_settings(void)
+{
+	extern char **environ;
+	json_t *env = json_object();
+
+	for (char **e = environ; *e; e++)
+		for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++) {
+			const char *eq = strchr(*e, '=');
+
+			if (eq && strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0) {
+				char key[256], *k;
+
+				/* names and values are bytes: both under cb_text's rule */
+				snprintf(key, sizeof(key), "%.*s", (int)(eq - *e), *e);
+				k = cb_text_escape(key);
+				if (k)
+					json_object_set_new(env, k, cb_json_text(eq + 1));
+				free(k);
+				break;
+			}
+		}
+	return env;
+}
+
+static json_t *command_line(int argc, char **argv)
+{
+	char buf[4096] = "";
+	size_t k = 0;
+
+	for (int i = 0; i < argc && k < sizeof(buf) - 1; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? " " : "", argv[i]);
+	return cb_json_text(buf); /* paths and arguments are bytes, not UTF-8 */
+}
+
+/* What --timing means, for the metadata and the header. */
+static const char *timing_text(enum cb_timing t)
+{
+	if (t == CB_TIMING_LOOP)
+		return "--timing loop: after one MPI_Barrier each rank times the -n calls of a "
+		       "block back to back between two timestamps (host: CLOCK_MONOTONIC; cuda: "
+		       "events on the rank's stream), as nccl-tests does; each call's time is the "
+		       "block's mean, max over ranks; time_us is the mean over blocks' calls "
+		       "(median, min and max spread only across -R repeats)";
+	return "--timing iter: each rank times each iteration after MPI_Barrier "
+	       "(host: CLOCK_MONOTONIC; cuda: events on the rank's stream); "
+	       "an iteration's time is the max over ranks; time_us is the "
+	       "mean over iterations, with median, min and max";
+}
+
+static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, int nhosts,
+			int ranks_per_node)
+{
+	char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0, ver, sub;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	json_t *h = json_array();
+
+	MPI_Get_library_version(lib, &len);
+	lib[strcspn(lib, "\n")] = '\0';
+	MPI_Get_version(&ver, &sub);
+	for (int i = 0; i < nhosts; i++)
+		json_array_append_new(h, cb_json_text(hosts[i]));
+	return json_pack("{s:o,s:s,s:i,s:i,s:i,s:o,s:b}", "library", cb_json_text(lib), "standard",
+			 ver == 3 ? (sub == 1 ? "3.1" : "3.0") : "other", "nranks", be->world_size,
+			 "nnodes", nhosts, "ranks_per_node", ranks_per_node, "hosts", h,
+			 "oversubscribed", ranks_per_node > cpus);
+}
+
+/* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
+static json_t *wait_info(const struct cb_wait_cfg *w)
+{
+	char text[192];
+
+	cb_wait_describe(w, text, sizeof(text));
+	return json_pack("{s:s,s:I,s:I,s:I,s:s}", "strategy", cb_wait_mode_name(w->mode),
+			 "spin_ns", (json_int_t)w->spin_ns, "yield_ns", (json_int_t)w->yield_ns,
+			 "tick_ms", (json_int_t)w->tick_ms, "description", text);
+}
+
+/* The machine a run belongs to, what collbench-compare matches baselines on
+ * (README "Regression checking"): a label (CB_MACHINE, else the host name up
+ * to its first dot), the CPU model, CPUs online, memory in GiB rounded to the
+ * nearest (the kernel's total moves by a few pages between boots), and the
+ * GPU model ("" on host). */
+static json_t *machine_identity(const struct cb_backend *be, const char *host, json_t *cpu,
+				long cpus, json_int_t mem_bytes)
+{
+	const char *label = getenv("CB_MACHINE");
+	char shorthost[256];
+	int from_env = label && *label;
+
+	snprintf(shorthost, sizeof(shorthost), "%.*s", (int)strcspn(host, "."), host);
+	return json_pack("{s:o,s:s,s:O,s:I,s:I,s:o}", "label",
+			 cb_json_text(from_env ? label : shorthost), "label_from",
+			 from_env ? "CB_MACHINE" : "hostname", "cpu_model", cpu, "cpus",
+			 (json_int_t)cpus,
+			 "mem_gib", (mem_bytes + ((json_int_t)1 << 29)) >> 30, "gpu_model",
+			 cb_json_text(be->device_model));
+}
+
+/* host: name, CPU, CPUs online, memory; and the machine identity from them. */
+static int add_host(json_t *m, const struct cb_backend *be)
+{
+	char host[256] = "";
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct sysinfo si;
+	json_int_t mem;
+	json_t *cpu = cpu_model(), *machine;
+
+	gethostname(host, sizeof(host) - 1);
+	if (sysinfo(&si) != 0)
+		memset(&si, 0, sizeof(si));
+	mem = (json_int_t)si.totalram * (json_int_t)si.mem_unit;
+	if (!cpu)
+		return -1;
+	machine = machine_identity(be, host, cpu, cpus, mem);
+	if (json_object_set_new(m, "host", json_pack("{s:o,s:o,s:I,s:I}", "hostname",
+						     cb_json_text(host), "cpu_model", cpu,
+						     "cpus_online", (json_int_t)cpus,
+						     "mem_bytes", mem)) != 0)
+		return -1;
+	return json_object_set_new(m, "machine", machine);
+}
+
+/* The backend's device text, then the library of each algorithm that runs on
+ * the backend and names one ("..., sync stream, NCCL 2.28.3"). */
+static json_t *device_text(const struct cb_backend *be)
+{
+	size_t n, k = strlen(be->device_desc);
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	char text[sizeof(be->device_desc) + 256];
+
+	memcpy(text, be->device_desc, k + 1);
+	for (size_t i = 0; i < n; i++) {
+		if (!reg[i]->describe || !cb_algo_runs_on(reg[i], be->ops))
+			continue;
+		snprintf(text + k, sizeof(text) - k, "%s", k ? ", " : "");
+		k = strlen(text);
+		reg[i]->describe(text + k, sizeof(text) - k);
+		k = strlen(text);
+	}
+	return cb_json_text(text);
+}
+
+json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
+			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
+{
+	char start[32], opts[2048];
+	json_t *m;
+
+	utc_now(start, sizeof(start));
+	cb_options_canonical(o, opts, sizeof(opts));
+	m = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s}", "schema", "collbench-meta-1", "tool",
+		      "allreduce_perf", "version", CB_VERSION, "git_commit", CB_GIT_COMMIT,
+		      "start_utc", start, "command_line", command_line(argc, argv), "status",
+		      "incomplete", "backend", o->backend);
+	if (!m)
+		return NULL;
+	if (add_host(m, be) != 0 ||
+	    json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node)) != 0 ||
+	    json_object_set_new(m, "device", device_text(be)) != 0 ||
+	    /* what collbench-compare matches runs on: the model, not the bus ids */
+	    json_object_set_new(m, "gpu_model", cb_json_text(be->device_model)) != 0 ||
+	    json_object_set_new(m, "options", cb_json_text(opts)) != 0 ||
+	    json_object_set_new(m, "environment", env_settings()) != 0) {
+		json_decref(m);
+		return NULL;
+	}
+	json_object_set_new(m, "wait", wait_info(&be->wait));
+	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
+	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
+	json_object_set_new(m, "traffic",
+			    json_string("tx/rx counted by the backend where bytes move, per "
+					"allreduce; empty for library algorithms (mpi, nccl)"));
+	return m;
+}
+
+enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
+			     const char *error)
+{
+	char tmp[CB_PATH_MAX + 16], end[32];
+	struct stat sb;
+
+	if (!path || !*path || !meta)
+		return CB_OK;
+	json_object_set_new(meta, "status", json_string(status));
+	if (strcmp(status, "incomplete") != 0) {
+		utc_now(end, sizeof(end));
+		json_object_set_new(meta, "end_utc", json_string(end));
+	}
+	if (error)
+		json_object_set_new(meta, "error", json_string(error));
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		/* written by rename: it would replace a device, a link, a FIFO */
+		cb_log("metadata path %s exists and is not a regular file; not replacing it", path);
+		return CB_ERR_IO;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	errno = 0;
+	/* json_dump_file checks every write and fclose */
+	if (json_dump_file(meta, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
+		cb_log("cannot write metadata %s: %s", tmp, errno ? strerror(errno) : "JSON error");
+		unlink(tmp);
+		return CB_ERR_IO;
+	}
+	if (rename(tmp, path) != 0) {
+		cb_log("cannot rename %s to %s: %m", tmp, path);
+		unlink(tmp);
+		return CB_ERR_IO;
+	}
+	return CB_OK;
+}
+
+enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
+{
+	json_t *mpi = json_object_get(meta, "mpi"), *host = json_object_get(meta, "host");
+	json_t *machine = json_object_get(meta, "machine");
+
+	fprintf(f, "# collbench allreduce_perf %s (git %s)\n",
+		json_string_value(json_object_get(meta, "version")),
+		json_string_value(json_object_get(meta, "git_commit")));
+	fprintf(f, "# date: %s\n", json_string_value(json_object_get(meta, "start_utc")));
+	fprintf(f, "# command: %s\n", json_string_value(json_object_get(meta, "command_line")));
+	fprintf(f, "# host: %s, %s, %lld CPUs online\n",
+		json_string_value(json_object_get(host, "hostname")),
+		json_string_value(json_object_get(host, "cpu_model")) ?: "unknown CPU",
+		(long long)json_integer_value(json_object_get(host, "cpus_online")));
+	fprintf(f, "# machine: %s (label from %s; baselines belong to one machine)\n",
+		json_string_value(json_object_get(machine, "label")),
+		json_string_value(json_object_get(machine, "label_from")));
+	fprintf(f, "# mpi: %s; %lld ranks on %lld host(s)%s\n",
+		json_string_value(json_object_get(mpi, "library")),
+		(long long)json_integer_value(json_object_get(mpi, "nranks")),
+		(long long)json_integer_value(json_object_get(mpi, "nnodes")),
+		json_is_true(json_object_get(mpi, "oversubscribed")) ? ", oversubscribed" : "");
+	fprintf(f, "# backend: %s%s%s\n", json_string_value(json_object_get(meta, "backend")),
+		*json_string_value(json_object_get(meta, "device")) ? ", " : "",
+		json_string_value(json_object_get(meta, "device")));
+	fprintf(f, "# wait: %s: %s\n",
+		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
+		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
+	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
+	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
+		"(nccl-tests doc/PERFORMANCE.md)\n");
+	if (fflush(f) != 0 || ferror(f)) {
+		cb_log("cannot write the run header to stdout: %m");
+		return CB_ERR_IO;
+	}
+	return CB_OK;
+}

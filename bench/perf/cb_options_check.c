@@ -1,0 +1,56 @@
+/* Options: checks across several options. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "cb_options.h"
+#include "cb_options_int.h"
+
+/* --meta defaults to --csv with .csv replaced by .meta.json; no two outputs
+ * may share a path (they would overwrite one another). */
+static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
+{
+	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
+	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta };
+	size_t len = strlen(o->csv);
+
+	if (!o->meta[0] && len) {
+		if (len > 4 && strcmp(o->csv + len - 4, ".csv") == 0)
+			len -= 4;
+		if (len + sizeof(".meta.json") > sizeof(o->meta)) {
+			snprintf(err, n, "--csv: path too long to derive the metadata path (give --meta)");
+			return CB_ERR_ARG;
+		}
+		snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)len, o->csv);
+	}
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			if (*paths[i] && strcmp(paths[i], paths[j]) == 0) {
+				snprintf(err, n, "%s and %s name the same file '%s'", names[i], names[j],
+					 paths[i]);
+				return CB_ERR_ARG;
+			}
+	return CB_OK;
+}
+
+/* Checks that need several options together. */
+enum cb_status cb_options_check(struct cb_options *o, char *err, size_t n)
+{
+	enum cb_status st;
+
+	if (o->minbytes > o->maxbytes) {
+		snprintf(err, n, "-b/--minbytes (%zu) is larger than -e/--maxbytes (%zu)",
+			 o->minbytes, o->maxbytes);
+		return CB_ERR_ARG;
+	}
+	if (o->stepfactor <= 1 && o->stepbytes == 0 && o->minbytes < o->maxbytes) {
+		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
+		return CB_ERR_ARG;
+	}
+	st = cb_sweep_build(o, err, n);
+	if (st == CB_OK)
+		st = check_paths(o, err, n);
+	if (st != CB_OK)
+		cb_options_free(o);
+	return st;
+}

@@ -1,0 +1,287 @@
+/* cb_row: measuring one row (contract in cb_row.h); its statistics are in
+ * cb_row_stats.c. */
+#define _GNU_SOURCE
+#include "cb_row.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "cb_watchdog.h"
+
+enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
+{
+	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters;
+	size_t w = (size_t)m->be->world_size, nn = (size_t)m->be->nranks;
+
+	m->times = calloc(k, sizeof(double));
+	m->tmax = calloc(k, sizeof(double));
+	m->node_tx = calloc(nn, sizeof(uint64_t));
+	m->node_rx = calloc(nn, sizeof(uint64_t));
+	m->tx_sum = calloc(w, sizeof(uint64_t));
+	m->rx_sum = calloc(w, sizeof(uint64_t));
+	if (!m->times || !m->tmax || !m->node_tx || !m->node_rx || !m->tx_sum || !m->rx_sum)
+		return CB_ERR_NOMEM;
+	return cb_verify_init(&m->verify, m->be, alloc_bytes);
+}
+
+void cb_measure_fini(struct cb_measure *m)
+{
+	cb_verify_fini(&m->verify);
+	free(m->times);
+	free(m->tmax);
+	free(m->node_tx);
+	free(m->node_rx);
+	free(m->tx_sum);
+	free(m->rx_sum);
+}
+
+enum cb_status cb_row_init(struct cb_row *row, int nranks)
+{
+	memset(row, 0, sizeof(*row));
+	row->tx = calloc((size_t)nranks, sizeof(uint64_t));
+	row->rx = calloc((size_t)nranks, sizeof(uint64_t));
+	row->rank_time_us = calloc((size_t)nranks, sizeof(double));
+	return row->tx && row->rx && row->rank_time_us ? CB_OK : CB_ERR_NOMEM;
+}
+
+void cb_row_fini(struct cb_row *row)
+{
+	free(row->tx);
+	free(row->rx);
+	free(row->rank_time_us);
+	memset(row, 0, sizeof(*row));
+}
+
+enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op op,
+			      size_t largest_bytes)
+{
+	size_t count = largest_bytes / cb_dtype_size(dt);
+	enum cb_status st = CB_OK;
+
+	cb_watchdog_phase("input upload", cb_dtype_name(dt), largest_bytes, -1);
+	if (!m->o->in_place)
+		st = cb_verify_fill_input(&m->verify, m->send, count, dt, op);
+	if (st == CB_OK && m->o->check) {
+		cb_watchdog_phase("reference", cb_dtype_name(dt), largest_bytes, -1);
+		st = cb_verify_prepare(&m->verify, dt, op, count);
+	}
+	return st;
+}
+
+/* The row's key and settings; every measured column empty, status ok. */
+static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slot, size_t bytes,
+		      enum cb_dtype dt, enum cb_op op, struct cb_row *row)
+{
+	struct cb_summary *s = &row->s;
+
+	cb_schema_clear(&cb_schema_summary, s);
+	row->measured = row->traffic = 0;
+	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
+	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->name);
+	s->nranks = m->be->world_size;
+	s->bytes = bytes;
+	s->count = bytes / cb_dtype_size(dt);
+	snprintf(s->dtype, sizeof(s->dtype), "%s", cb_dtype_name(dt));
+	snprintf(s->op, sizeof(s->op), "%s", cb_op_name(op));
+	s->in_place = m->o->in_place;
+	s->iters = m->o->iters;
+	s->warmup_iters = m->o->warmup;
+	s->repeats = m->o->repeat;
+}
+
+static long minflt_now(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* --timing loop: one barrier, then n calls back to back between two
+ * timestamps of the backend (nccl-tests' way); every call of the block gets
+ * the block's mean. */
+static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_slot *slot,
+				   const struct cb_run_args *a, const char *what, int n,
+				   double *times)
+{
+	struct cb_backend *be = m->be;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
+	double us = 0;
+	enum cb_status st = CB_MPI(MPI_Barrier(be->world));
+
+	if (st == CB_OK)
+		st = be->ops->time_begin(be);
+	for (int i = 0; i < n && st == CB_OK; i++) {
+		cb_watchdog_phase(what, slot->ops->name, bytes, i);
+		st = slot->ops->run(slot->state, a);
+	}
+	if (st == CB_OK)
+		st = be->ops->time_end(be, &us);
+	for (int i = 0; i < n && times; i++)
+		times[i] = us / n;
+	if (st != CB_OK)
+		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->name, what, bytes,
+		       cb_status_str(st));
+	return st;
+}
+
+/* n iterations, each after a barrier, each timed by the backend; with
+ * --timing loop (and more than the checked single call), back to back. */
+static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      const struct cb_run_args *a, const char *what, int n, double *times)
+{
+	struct cb_backend *be = m->be;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
+	enum cb_status st = CB_OK;
+
+	if (m->o->timing == CB_TIMING_LOOP && n > 1)
+		return iterate_loop(m, slot, a, what, n, times);
+	for (int i = 0; i < n && st == CB_OK; i++) {
+		double us = 0;
+
+		cb_watchdog_phase(what, slot->ops->name, bytes, i);
+		st = CB_MPI(MPI_Barrier(be->world));
+		if (st == CB_OK)
+			st = be->ops->time_begin(be);
+		if (st == CB_OK)
+			st = slot->ops->run(slot->state, a);
+		if (st == CB_OK)
+			st = be->ops->time_end(be, &us);
+		if (times)
+			times[i] = us;
+	}
+	if (st != CB_OK)
+		cb_log("%s failed in %s at %zu B: %s", slot->ops->name, what, bytes, cb_status_str(st));
+	return st;
+}
+
+/* Warm-up, then repeat x iters timed iterations; counts traffic and faults. */
+static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, long *minflt)
+{
+	enum cb_status st;
+	long f0;
+
+	if (m->o->in_place) {
+		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
+		if (st != CB_OK)
+			return st;
+	}
+	st = iterate(m, slot, a, "warm-up", m->o->warmup, NULL);
+	cb_traffic_reset(m->be);
+	f0 = minflt_now();
+	for (int r = 0; r < m->o->repeat && st == CB_OK; r++)
+		st = iterate(m, slot, a, "timed", m->o->iters, m->times + (size_t)r * m->o->iters);
+	*minflt = minflt_now() - f0;
+	return st;
+}
+
+/* One more iteration on fresh inputs, compared element by element. On rank 0
+ * *wrong is the sum over ranks; *differ is set on every rank when outputs
+ * differ between ranks. */
+static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, long long *wrong, int *differ)
+{
+	long long mine = 0;
+	uint64_t hash = 0, hmin, hmax;
+	MPI_Comm w = m->be->world;
+	enum cb_status st;
+
+	if (m->o->in_place)
+		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
+	else
+		st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
+	if (st == CB_OK)
+		st = iterate(m, slot, a, "check", 1, NULL);
+	if (st != CB_OK)
+		return st;
+	cb_watchdog_phase("compare", slot->ops->name, a->count * cb_dtype_size(a->dt), -1);
+	st = cb_verify_check(&m->verify, a->recv, a->count, a->dt, a->op, slot->ops->result,
+			     &mine, &hash);
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Reduce(&mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, w));
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Allreduce(&hash, &hmin, 1, MPI_UINT64_T, MPI_MIN, w));
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Allreduce(&hash, &hmax, 1, MPI_UINT64_T, MPI_MAX, w));
+	*differ = slot->ops->result == CB_RESULT_ALLREDUCE && hmin != hmax;
+	return st;
+}
+
+/* To rank 0: the max over ranks of each iteration, each rank's mean (into
+ * the row), the faults and, where measured, each rank's traffic. */
+static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *slot, long minflt,
+			     struct cb_row *row)
+{
+	struct cb_backend *be = m->be;
+	int k = m->o->repeat * m->o->iters;
+	double mean = 0, flt = (double)minflt / k;
+	uint64_t tx, rx;
+	enum cb_status st;
+
+	for (int i = 0; i < k; i++)
+		mean += m->times[i] / k;
+	st = CB_MPI(MPI_Reduce(m->times, m->tmax, k, MPI_DOUBLE, MPI_MAX, 0, be->world));
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Gather(&mean, 1, MPI_DOUBLE, row->rank_time_us, 1, MPI_DOUBLE, 0,
+				       be->world));
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Reduce(&flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0,
+				       be->world));
+	if (st != CB_OK || !slot->ops->traffic_measured)
+		return st;
+	st = cb_traffic_collect(be, m->node_tx, m->node_rx);
+	tx = m->node_tx[be->rank];
+	rx = m->node_rx[be->rank];
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Gather(&tx, 1, MPI_UINT64_T, m->tx_sum, 1, MPI_UINT64_T, 0, be->world));
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Gather(&rx, 1, MPI_UINT64_T, m->rx_sum, 1, MPI_UINT64_T, 0, be->world));
+	return st;
+}
+
+/* The status of a measured row on rank 0, from its check. */
+static void judge(const struct cb_measure *m, long long wrong, int differ, struct cb_row *row)
+{
+	if (!m->o->check)
+		return;
+	row->s.wrong = (unsigned long long)wrong;
+	if (wrong)
+		cb_row_status_wrong(&row->s.status, wrong);
+	else if (differ)
+		cb_row_status_set(&row->s.status, CB_ROW_ERROR, "outputs differ across ranks");
+}
+
+enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row)
+{
+	struct cb_run_args a = { m->send, m->recv, bytes / cb_dtype_size(dt), dt, op };
+	const char *why = slot->ops->supports(m->be, dt, op, m->o->in_place);
+	long long wrong = 0;
+	int differ = 0;
+	long minflt = 0;
+	enum cb_status st;
+
+	row_start(m, slot, bytes, dt, op, row);
+	if (why || slot->setup_st != CB_OK) {
+		if (why)
+			cb_row_status_set(&row->s.status, CB_ROW_SKIPPED, "%s", why);
+		else
+			cb_row_status_set(&row->s.status, CB_ROW_ERROR, "set-up failed (%s)",
+					  cb_status_str(slot->setup_st));
+		return CB_OK;
+	}
+	st = timed(m, slot, &a, &minflt);
+	if (st == CB_OK)
+		st = gather(m, slot, minflt, row);
+	if (st == CB_OK && m->o->check)
+		st = check(m, slot, &a, &wrong, &differ);
+	if (st != CB_OK || m->be->world_rank != 0)
+		return st;
+	cb_row_summarize(m, slot, row);
+	judge(m, wrong, differ, row);
+	return CB_OK;
+}

@@ -1,0 +1,76 @@
+/* cb_row: one row of the report, measured: warm-up, timed block(s), check,
+ * traffic, and the statistics across iterations and ranks.
+ *
+ * The row code sees a small context (struct cb_measure: the options, the
+ * backend, the buffers, the verifier and scratch arrays) and the one
+ * algorithm it measures (struct cb_algo_slot); the harness owns both and
+ * walks the sweep. A row (struct cb_row) owns its per-rank arrays. */
+#ifndef CB_ROW_H
+#define CB_ROW_H
+
+#include <stdint.h>
+
+#include "cb_algo.h"
+#include "cb_backend.h"
+#include "cb_options.h"
+#include "cb_report.h"
+#include "cb_verify.h"
+
+/* An algorithm of the run: its ops, its state once set up, and whether the
+ * set-up failed (then every row of it is an error saying so). */
+struct cb_algo_slot {
+	const struct cb_algo_ops *ops;
+	void *state;
+	enum cb_status setup_st; /* CB_OK, or the failure agreed by every rank */
+};
+
+/* What measuring a row takes besides the algorithm. Scratch arrays are
+ * overwritten by every row: k = repeat x iters; world and node sizes. */
+struct cb_measure {
+	const struct cb_options *o;
+	struct cb_backend *be;
+	struct cb_buf *send, *recv;   /* recv == send in place */
+	struct cb_verify verify;
+	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
+	uint64_t *node_tx, *node_rx;  /* [node size] bytes over the k allreduces */
+	uint64_t *tx_sum, *rx_sum;    /* [world size] the same per world rank (rank 0) */
+};
+
+/* A measured row (rank 0 holds the aggregated numbers). */
+struct cb_row {
+	struct cb_summary s;
+	uint64_t *tx, *rx;            /* [world size] bytes per allreduce */
+	double *rank_time_us;         /* [world size] each rank's own mean */
+	int measured;                 /* the arrays hold this row's values */
+	int traffic;                  /* tx and rx hold them too */
+};
+
+/* Allocates m's scratch for the world of m->be and the iterations of m->o,
+ * and the verifier for messages up to alloc_bytes; m->o, m->be set, buffers
+ * not yet. Errors: CB_ERR_NOMEM (m partly set: cb_measure_fini frees). */
+enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes);
+void cb_measure_fini(struct cb_measure *m);
+
+/* The per-rank arrays of a row for nranks ranks. Errors: CB_ERR_NOMEM. */
+enum cb_status cb_row_init(struct cb_row *row, int nranks);
+void cb_row_fini(struct cb_row *row);
+
+/* Before the rows of one (dtype, op): uploads this rank's input for the
+ * largest message (out of place; in place it is uploaded before each row) and
+ * prepares the reference. Collective only through the backend's upload. */
+enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op op,
+			      size_t largest_bytes);
+
+/* Measures the algorithm of slot at `bytes` per rank into *row. Collective
+ * over the world. A skipped or wrong row is CB_OK with its status set; an
+ * error return means the job must be aborted. */
+enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row);
+
+/* The statistics of a measured row on rank 0 (cb_row_stats.c): times over
+ * iterations and repeats from m->tmax, bandwidths, per-allreduce traffic
+ * from m->tx_sum/rx_sum into the row's own arrays. */
+void cb_row_summarize(const struct cb_measure *m, const struct cb_algo_slot *slot,
+		      struct cb_row *row);
+
+#endif

@@ -1,0 +1,298 @@
+/* cb_report: the results files and the table on stdout (contract in
+ * cb_report.h); the files' lines come from the schema table. */
+#define _GNU_SOURCE
+#include "cb_report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct cb_report {
+	FILE *csv, *rank_csv, *json, *table;
+	const char *path[3]; /* of csv, rank_csv, json: for messages */
+	char *created[3];    /* files this run created, removed if it never starts */
+	int started;
+	int io_error;        /* a write failed (said once, naming the stream) */
+};
+
+/* the option of each file, for messages: index 0 csv, 1 rank_csv, 2 json */
+static const char *const what[3] = { "--csv ", "--rank-csv ", "--json " };
+
+/* A CSV line of either schema fits (checked by cb_schema_csv_*) */
+#define CB_LINE_MAX 2048
+
+/* Opens path for appending, creating it, without truncating: the caller
+ * truncates only once every output opened, so a run that fails here leaves
+ * an earlier run's files as they were. NULL for no path or an error. */
+static FILE *open_one(const char *path, int *failed, char **created)
+{
+	int existed;
+	FILE *f;
+
+	if (!path || !*path)
+		return NULL;
+	existed = access(path, F_OK) == 0;
+	f = fopen(path, "a");
+	if (!f) {
+		cb_log("cannot write %s: %m", path);
+		*failed = 1;
+	} else if (!existed) {
+		*created = strdup(path);
+	}
+	return f;
+}
+
+/* Empties f and writes the header of schema s (none for NULL: JSON Lines). */
+static int start_file(FILE *f, const struct cb_schema *s)
+{
+	char header[CB_LINE_MAX];
+
+	if (!f)
+		return 0;
+	if (ftruncate(fileno(f), 0) != 0 && errno != EINVAL) /* EINVAL: /dev/null, a FIFO */
+		return -1;
+	if (s && (cb_schema_csv_header(s, header, sizeof(header)) < 0 || fputs(header, f) == EOF))
+		return -1;
+	return fflush(f);
+}
+
+enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
+			      const char *json, FILE *table)
+{
+	struct cb_report *r = calloc(1, sizeof(*r));
+	int failed = 0;
+
+	if (!r)
+		return CB_ERR_NOMEM;
+	r->table = table;
+	r->path[0] = csv, r->path[1] = rank_csv, r->path[2] = json;
+	r->csv = open_one(csv, &failed, &r->created[0]);
+	r->rank_csv = open_one(rank_csv, &failed, &r->created[1]);
+	r->json = open_one(json, &failed, &r->created[2]);
+	if (failed) {
+		cb_report_close(r);
+		return CB_ERR_IO;
+	}
+	*out = r;
+	return CB_OK;
+}
+
+enum cb_status cb_report_start(struct cb_report *r)
+{
+	if (start_file(r->csv, &cb_schema_summary) || start_file(r->rank_csv, &cb_schema_rank) ||
+	    start_file(r->json, NULL)) {
+		cb_log("cannot start the results files: %m");
+		return CB_ERR_IO;
+	}
+	r->started = 1;
+	return CB_OK;
+}
+
+/* A failed write, said once: which stream, and why (errno of the failure). */
+static void write_failed(struct cb_report *r, const char *stream, const char *path)
+{
+	int e = errno;
+
+	if (!r->io_error)
+		cb_log("cannot write %s%s: %s; the results there are incomplete", stream,
+		       path ? path : "", e ? strerror(e) : "write error");
+	r->io_error = 1;
+}
+
+/* Writes line (a whole row or more) to the table stream and flushes it. */
+static void put_table(struct cb_report *r, const char *line)
+{
+	if (!r->table)
+		return;
+	errno = 0;
+	if (fputs(line, r->table) == EOF || fflush(r->table) != 0 || ferror(r->table))
+		write_failed(r, "the result table on stdout", NULL);
+}
+
+#define TABLE_FMT "%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s  %s\n"
+
+enum cb_status cb_report_table_header(struct cb_report *r)
+{
+	char line[512];
+	int k;
+
+	k = snprintf(line, sizeof(line), "#" TABLE_FMT, "algo", "size", "count", "type",
+		     "redop", "ip", "time", "median", "algbw", "busbw", "#wrong", "tx_total",
+		     "txrx_max", "imbal", "status");
+	snprintf(line + k, sizeof(line) - (size_t)k, "#" TABLE_FMT, "", "(B)", "(elements)", "", "",
+		 "", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "(B)", "(B)", "", "");
+	put_table(r, line);
+	return r->io_error ? CB_ERR_IO : CB_OK;
+}
+
+/* Writes a complete line in one call and flushes it; file i of path[]. */
+static void put_line(struct cb_report *r, FILE *f, int i, const char *line)
+{
+	if (!f)
+		return;
+	errno = 0;
+	if (fputs(line, f) == EOF || fflush(f) != 0)
+		write_failed(r, what[i], r->path[i]);
+}
+
+static void write_summary_csv(struct cb_report *r, const struct cb_summary *s)
+{
+	char line[CB_LINE_MAX];
+
+	if (!r->csv)
+		return;
+	if (cb_schema_csv_row(&cb_schema_summary, s, line, sizeof(line)) < 0)
+		write_failed(r, what[0], r->path[0]);
+	else
+		put_line(r, r->csv, 0, line);
+}
+
+/* Rank k's record of summary row s. */
+static void rank_record(const struct cb_summary *s, const struct cb_rank_values *v, int k,
+			struct cb_rank_rec *out)
+{
+	memcpy(out->backend, s->backend, sizeof(out->backend));
+	memcpy(out->algo, s->algo, sizeof(out->algo));
+	out->nranks = s->nranks;
+	out->bytes = s->bytes;
+	out->rank = k;
+	out->tx = v->tx ? v->tx[k] : CB_NO_U64;
+	out->rx = v->rx ? v->rx[k] : CB_NO_U64;
+	out->time_us = v->time_us[k];
+	memcpy(out->dtype, s->dtype, sizeof(out->dtype));
+	memcpy(out->op, s->op, sizeof(out->op));
+	out->in_place = s->in_place;
+}
+
+static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,
+			   const struct cb_rank_values *v)
+{
+	char *buf = NULL, line[CB_LINE_MAX];
+	size_t len = 0;
+	FILE *m;
+
+	if (!r->rank_csv || !v)
+		return;
+	/* all ranks of a row in one buffer: one write, no partial row set */
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		write_failed(r, what[1], r->path[1]);
+		return;
+	}
+	for (int k = 0; k < s->nranks; k++) {
+		struct cb_rank_rec rec;
+
+		rank_record(s, v, k, &rec);
+		if (cb_schema_csv_row(&cb_schema_rank, &rec, line, sizeof(line)) > 0)
+			fputs(line, m);
+	}
+	if (fclose(m) != 0)
+		write_failed(r, what[1], r->path[1]);
+	else
+		put_line(r, r->rank_csv, 1, buf);
+	free(buf);
+}
+
+static void write_json(struct cb_report *r, const struct cb_summary *s)
+{
+	json_t *o;
+	char *text;
+
+	if (!r->json)
+		return;
+	o = cb_schema_json(&cb_schema_summary, s);
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
+	json_decref(o);
+	if (!text) {
+		write_failed(r, what[2], r->path[2]);
+		return;
+	}
+	put_line(r, r->json, 2, text);
+	put_line(r, r->json, 2, "\n");
+	free(text);
+}
+
+/* A bandwidth for the table: "-" when empty, 3 significant digits when tiny. */
+static const char *bw(char *buf, double v)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 32, v != 0 && v < 0.01 ? "%.2e" : "%.3f", v);
+	return buf;
+}
+
+/* A time for the table: "-" when the row was not measured. */
+static const char *us(char *buf, double v)
+{
+	if (isnan(v))
+		return "-";
+	snprintf(buf, 32, "%.2f", v);
+	return buf;
+}
+
+/* A count for the table: "-" when empty. */
+static const char *u64_or_dash(char *buf, unsigned long long v)
+{
+	if (v == CB_NO_U64)
+		return "-";
+	snprintf(buf, 32, "%llu", v);
+	return buf;
+}
+
+/* Every row, measured or not, with its status last: the table holds the
+ * same rows as the CSV. */
+static void print_table_row(struct cb_report *r, const struct cb_summary *s)
+{
+	char b[11][32], line[1024], status[CB_REASON_MAX + 16];
+
+	if (!r->table)
+		return;
+	snprintf(b[0], 32, "%llu", s->bytes);
+	snprintf(b[1], 32, "%llu", s->count);
+	snprintf(b[2], 32, "%d", s->in_place);
+	cb_row_status_format(&s->status, status, sizeof(status));
+	snprintf(line, sizeof(line), " " TABLE_FMT, s->algo, b[0], b[1], s->dtype, s->op, b[2],
+		 us(b[3], s->time_us), us(b[4], s->time_us_median), bw(b[5], s->algbw),
+		 bw(b[6], s->busbw), u64_or_dash(b[7], s->wrong), u64_or_dash(b[8], s->tx_total),
+		 u64_or_dash(b[9], s->txrx_max),
+		 isnan(s->imbalance) ? "-" : (snprintf(b[10], 32, "%.3f", s->imbalance), b[10]),
+		 status);
+	put_table(r, line);
+}
+
+enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
+			     const struct cb_rank_values *ranks)
+{
+	write_summary_csv(r, s);
+	write_rank_csv(r, s, ranks);
+	write_json(r, s);
+	print_table_row(r, s);
+	return r->io_error ? CB_ERR_IO : CB_OK;
+}
+
+enum cb_status cb_report_close(struct cb_report *r)
+{
+	int err;
+
+	if (!r)
+		return CB_OK;
+	for (int i = 0; i < 3; i++) {
+		FILE *f = i == 0 ? r->csv : i == 1 ? r->rank_csv : r->json;
+
+		errno = 0;
+		if (f && fclose(f) != 0 && r->started)
+			write_failed(r, what[i], r->path[i]);
+	}
+	err = r->io_error;
+	for (int i = 0; i < 3; i++) {
+		if (r->created[i] && !r->started)
+			unlink(r->created[i]); /* a run that never started leaves no empty file */
+		free(r->created[i]);
+	}
+	free(r);
+	return err ? CB_ERR_IO : CB_OK;
+}

@@ -1,0 +1,53 @@
+/* cb_report: result rows on stdout (aligned table), in CSV (summary and
+ * per-rank) and JSON Lines. Written by rank 0 only; every row is written as
+ * one complete line and flushed when it completes, so a later failure never
+ * loses it and never leaves half a line. The files' columns and keys come
+ * from the schema table (cb_schema.h); the table on stdout is for people and
+ * has its own, shorter columns. */
+#ifndef CB_REPORT_H
+#define CB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cb_schema.h"
+#include "cb_status.h"
+
+/* Each rank's values of a measured row: arrays of the row's nranks. */
+struct cb_rank_values {
+	const uint64_t *tx, *rx;   /* bytes per allreduce; NULL: unmeasured */
+	const double *time_us;     /* the rank's own mean over the timed iterations */
+};
+
+struct cb_report;
+
+/* Opens the files named in the paths (NULL or "" = not written) without
+ * changing them, so that a run that cannot open every output (or its
+ * metadata) leaves an earlier run's files as they were. table: the stream of
+ * the aligned table (stdout), NULL for none (-q). Errors: CB_ERR_IO with a
+ * message on stderr; nothing is left open. */
+enum cb_status cb_report_open(struct cb_report **out, const char *csv, const char *rank_csv,
+			      const char *json, FILE *table);
+
+/* Empties the opened files and writes their header rows. Errors: CB_ERR_IO. */
+enum cb_status cb_report_start(struct cb_report *r);
+
+/* Prints the table's column header (after the run header). Errors:
+ * CB_ERR_IO (logged, naming the stream). */
+enum cb_status cb_report_table_header(struct cb_report *r);
+
+/* Writes one row everywhere, each stream flushed: every row of the CSV is a
+ * row of the table too, with its status last (measured or not: a skipped or
+ * failed row shows "-" where it has no number); ranks (NULL for a row that
+ * was not measured) gives the per-rank rows. Errors: CB_ERR_IO when a write
+ * to any stream (table, CSV, JSON) failed now or before; the first failure
+ * is logged once, naming the stream and the reason. */
+enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
+			     const struct cb_rank_values *ranks);
+
+/* Closes the files (fclose checked). Returns CB_ERR_IO if a write failed at
+ * any point, on any stream (logged). */
+enum cb_status cb_report_close(struct cb_report *r);
+
+#endif

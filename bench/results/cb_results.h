@@ -1,0 +1,112 @@
+/* cb_results: loads one collbench result for collbench-compare: the summary
+ * CSV (schema collbench-summary-1, DESIGN.md section 4) as validated rows,
+ * and the launch metadata sidecars (*.meta.json, schema collbench-meta-1).
+ *
+ * What a path means (cb_results_load):
+ *   folder            FOLDER/summary.csv and every FOLDER/<x>.meta.json (the
+ *                     run folders of scripts/sweep.sh);
+ *   .../summary.csv   that file and the *.meta.json next to it (same);
+ *   other file X.csv  that file and X.meta.json when it exists (allreduce_perf
+ *                     --csv writes it there by default).
+ *
+ * Which columns are read, which are required and what each may hold is the
+ * schema table's (cb_schema.c: flags CB_COL_READ, CB_COL_REQUIRED, ranges);
+ * other columns are ignored. Validation (every failure is CB_ERR_ARG with
+ * "<file>: line N: ..." in err): valid CSV (libcsv, strict quoting, equal
+ * field counts); the required columns present by name, and every read
+ * column at most once; every row's schema exactly "collbench-summary-1";
+ * names non-empty [A-Za-z0-9_.+-], at most 31 chars; numbers strict
+ * decimals ([+-]digits[.digits][e[+-]digits], nothing else: no NaN, inf,
+ * hex, spaces), finite, not negative, within the column's range; an empty
+ * number means unmeasured except in key columns; status "ok",
+ * "skipped:<reason>" or "error:<reason>" (cb_row_status_parse); an ok row
+ * has time_us and algbw; no two rows with the same join key. A header-only
+ * file gives zero rows (valid here; the compare tool decides what nothing to
+ * compare means). */
+#ifndef CB_RESULTS_H
+#define CB_RESULTS_H
+
+#include <stddef.h>
+
+#include "cb_schema.h"
+#include "cb_status.h"
+
+#define CB_RES_TEXT 256
+#define CB_RES_PATH 1024
+
+/* One row read back. Join key: backend, algo, nranks, bytes, dtype, op,
+ * in_place. Columns the reader does not read, or the file lacks, hold their
+ * empty values (NaN, CB_NO_INT, CB_NO_U64). */
+struct cb_res_row {
+	struct cb_summary v;
+	size_t line;                          /* 1-based line in the CSV */
+};
+
+struct cb_res_launch {                        /* one *.meta.json sidecar */
+	char file[CB_RES_PATH];
+	char backend[CB_NAME_MAX];
+	char device[CB_RES_TEXT];             /* GPU model ("gpu_model", else "device");
+					       * "" for host or absent */
+	char cpu_model[CB_RES_TEXT];          /* "" when absent */
+	char machine[2 * CB_RES_TEXT];        /* identity: "label (cpu, N CPUs, M GiB)",
+					       * ", GPU model" inside the parentheses where
+					       * there is one; see cb_results_parse_meta */
+	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
+	int complete;                         /* "status": "complete" */
+	char timing_mode[CB_NAME_MAX];        /* "timing_mode"; "iter" when absent (files
+					       * from before --timing, which timed so) */
+	char wait[CB_NAME_MAX];               /* "wait"."strategy"; "" when absent (files
+					       * from before --wait) */
+};
+
+struct cb_results {
+	char csv[CB_RES_PATH];                /* the CSV that was read */
+	struct cb_res_row *rows;              /* sorted by cb_res_key_cmp */
+	size_t nrows;
+	struct cb_res_launch *launches;       /* sorted by nranks */
+	size_t nlaunches;
+	int meta_missing;                     /* a file argument without its sidecar */
+};
+
+/* Loads path (see the top of this file) into *res. Errors, with a one-line
+ * message naming the file in err and *res left empty: CB_ERR_IO (cannot
+ * read: missing file, a folder without summary.csv), CB_ERR_ARG (invalid
+ * content, see the top), CB_ERR_NOMEM. */
+enum cb_status cb_results_load(const char *path, struct cb_results *res, char *err,
+			       size_t errlen);
+
+/* Parses and validates len bytes of summary CSV at buf (name is used in
+ * messages) into res->rows, sorted; the launches are untouched. Same errors
+ * as cb_results_load, without CB_ERR_IO; on error res->rows is empty. This is
+ * the code the fuzz target drives. */
+enum cb_status cb_results_parse_csv(const char *buf, size_t len, const char *name,
+				    struct cb_results *res, char *err, size_t errlen);
+
+/* Reads the summary CSV file at path (at most 256 MiB) into res->rows with
+ * the checks of cb_results_parse_csv; CB_ERR_IO when it cannot be read. */
+enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, char *err,
+				   size_t errlen);
+
+/* Parses one launch sidecar (len bytes of JSON at buf; name for messages and
+ * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
+ * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
+ * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
+ * "status", "timing_mode" and "wait.strategy" when present, and the
+ * machine identity: "machine" {label,
+ * cpu_model, cpus, mem_gib, gpu_model} when present, else the same facts from
+ * "host" (hostname up to its first dot, cpu_model, cpus_online, mem_bytes
+ * rounded to the nearest GiB) for files older than that key; what is absent
+ * shows as "?". Errors: CB_ERR_ARG (not JSON, with jansson's line and text;
+ * a missing or mistyped key). */
+enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
+				     struct cb_res_launch *out, char *err, size_t errlen);
+
+/* Join-key order: backend, nranks, dtype, op, in_place, algo, then bytes
+ * numerically (so rows of one algorithm come together, small to large).
+ * Returns <0, 0 (same key), >0. */
+int cb_res_key_cmp(const struct cb_res_row *a, const struct cb_res_row *b);
+
+/* Frees what cb_results_load or the parsers allocated; res is left empty. */
+void cb_results_free(struct cb_results *res);
+
+#endif

@@ -1,0 +1,167 @@
+/* cb_schema: the one description of collbench's result files. Each column
+ * is one row of a table (cb_schema.c): its name, type, unit, where its value
+ * lives in the record, how the reader treats it, and a line of
+ * documentation. That table writes the CSV header and every CSV row, the
+ * JSON Lines keys, the reader's column map and required-column check
+ * (cb_results.c), and README's column list (tests/test_schema.c checks that
+ * list against the table). Adding a column is one line there, a field in the
+ * record, and the code that measures the value.
+ *
+ * The summary columns are a contract (DESIGN.md section 4; scripts, plots,
+ * collbench-compare and users read them by name): new columns go at the
+ * end. Numbers are plain decimals (reals as %.6g), or empty when unmeasured
+ * or not applicable (never "N/A"); in JSON, null. */
+#ifndef CB_SCHEMA_H
+#define CB_SCHEMA_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cb_status.h"
+
+#define CB_SCHEMA_SUMMARY "collbench-summary-1"
+#define CB_SCHEMA_RANK "collbench-rank-1"
+
+#define CB_NAME_MAX 32    /* backend, algo, dtype and op names, with the NUL */
+#define CB_REASON_MAX 184 /* a status reason, with the NUL */
+
+/* ---- row state --------------------------------------------------------- */
+
+/* What became of a row. A wrong row is an error of a particular kind: the
+ * check found elements that differ from the exact result. */
+enum cb_row_state { CB_ROW_OK, CB_ROW_SKIPPED, CB_ROW_ERROR, CB_ROW_WRONG };
+
+struct cb_row_status {
+	enum cb_row_state state;
+	char reason[CB_REASON_MAX]; /* "" for ok; never holds a comma or a quote */
+};
+
+/* Sets the state and the reason (printf-style; truncated to fit). */
+void cb_row_status_set(struct cb_row_status *s, enum cb_row_state state, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The one text form: "ok", "skipped:<reason>", "error:<reason>"; a wrong
+ * row is "error:N wrong elements" (its reason, cb_row_status_wrong). */
+void cb_row_status_format(const struct cb_row_status *s, char *buf, size_t len);
+
+/* A wrong row with n mismatching elements. */
+void cb_row_status_wrong(struct cb_row_status *s, long long n);
+
+/* Parses the text form back (the reason truncated to fit); "error:N wrong
+ * elements" is CB_ROW_WRONG. Returns 0, or -1 for any other text (s
+ * untouched). */
+int cb_row_status_parse(const char *text, struct cb_row_status *s);
+
+/* 1 for a row that failed (error or wrong), else 0. */
+int cb_row_state_failed(enum cb_row_state state);
+
+/* ---- records ----------------------------------------------------------- */
+
+/* Empty values (written as an empty CSV field, JSON null): NaN for reals,
+ * these for integers. */
+#define CB_NO_INT (-1)
+#define CB_NO_U64 ULLONG_MAX
+
+/* One summary row: written by allreduce_perf, read by collbench-compare. */
+struct cb_summary {
+	char backend[CB_NAME_MAX], algo[CB_NAME_MAX];
+	int nranks;
+	unsigned long long bytes, count;          /* per rank: bytes, elements of dtype */
+	char dtype[CB_NAME_MAX], op[CB_NAME_MAX];
+	int in_place, iters, warmup_iters, repeats;
+	double time_us, time_us_median, time_us_min, time_us_max; /* us, over iterations */
+	double algbw, busbw;                      /* GB/s */
+	unsigned long long wrong;                 /* CB_NO_U64: not checked */
+	unsigned long long tx_total, txrx_max;    /* B per allreduce; CB_NO_U64: unmeasured */
+	double imbalance;
+	struct cb_row_status status;
+	double time_us_rep_min, time_us_rep_max;  /* over the repeats' means */
+	double busbw_rep_min, busbw_rep_max;      /* GB/s, from those */
+	double minflt_per_iter;                   /* max over ranks */
+	double time_us_median_rep_min, time_us_median_rep_max; /* over the repeats' medians */
+};
+
+/* One per-rank row: a rank's traffic and time in a summary row. */
+struct cb_rank_rec {
+	char backend[CB_NAME_MAX], algo[CB_NAME_MAX];
+	int nranks;
+	unsigned long long bytes;
+	int rank;
+	unsigned long long tx, rx;                /* B per allreduce; CB_NO_U64: unmeasured */
+	double time_us;                           /* this rank's own mean */
+	char dtype[CB_NAME_MAX], op[CB_NAME_MAX];
+	int in_place;
+};
+
+/* ---- the schema -------------------------------------------------------- */
+
+enum cb_col_type {
+	CB_COL_SCHEMA, /* no field: the schema's id, the same on every row */
+	CB_COL_NAME,   /* char[CB_NAME_MAX]: [A-Za-z0-9_.+-], 1..31 characters */
+	CB_COL_INT,    /* int; CB_NO_INT empty */
+	CB_COL_BOOL,   /* int 0 or 1; CSV 0/1, JSON false/true */
+	CB_COL_U64,    /* unsigned long long; CB_NO_U64 empty */
+	CB_COL_REAL,   /* double; NaN empty; CSV %.6g */
+	CB_COL_STATUS, /* struct cb_row_status; its text form */
+};
+
+/* Column flags: what a column may hold (with lo, hi: for every reader),
+ * and which columns collbench-compare's reader loads and requires. */
+#define CB_COL_READ 1u       /* the compare reader loads it; it ignores the others */
+#define CB_COL_REQUIRED 2u   /* a file without it is not a summary CSV */
+#define CB_COL_EMPTY_OK 4u   /* may be empty (unmeasured, not applicable) */
+#define CB_COL_NEED_IF_OK 8u /* may be empty only where the row is not ok */
+
+struct cb_column {
+	const char *name;
+	enum cb_col_type type;
+	size_t offset;          /* of the field in the record */
+	unsigned flags;         /* CB_COL_* */
+	double lo, hi;          /* the accepted range of a number */
+	const char *json_after; /* NULL; else the column this one follows in JSON */
+	const char *unit;       /* "B", "us", "GB/s", ... or "" */
+	const char *doc;        /* one line for README */
+};
+
+struct cb_schema {
+	const char *id;               /* CB_SCHEMA_SUMMARY, ... */
+	const struct cb_column *cols; /* in CSV order */
+	size_t ncols;
+};
+
+extern const struct cb_schema cb_schema_summary; /* struct cb_summary */
+extern const struct cb_schema cb_schema_rank;    /* struct cb_rank_rec */
+
+/* Index of the column named name, or -1. */
+int cb_schema_find(const struct cb_schema *s, const char *name);
+
+/* Sets every column of rec to its empty value (names and reasons "", state
+ * ok). */
+void cb_schema_clear(const struct cb_schema *s, void *rec);
+
+/* The header line, "schema,backend,...\n", into buf. Returns its length, or
+ * -1 when it does not fit. */
+int cb_schema_csv_header(const struct cb_schema *s, char *buf, size_t len);
+
+/* One CSV line of rec, with its newline, into buf. Returns its length, or
+ * -1 when it does not fit. */
+int cb_schema_csv_row(const struct cb_schema *s, const void *rec, char *buf, size_t len);
+
+/* rec as a JSON object, keys in JSON order (CSV order, but a column with
+ * json_after right after that column). NULL when out of memory. */
+json_t *cb_schema_json(const struct cb_schema *s, const void *rec);
+
+/* Reads one field's text into rec as column c of s says: checks the type,
+ * the range, emptiness (state: the row's state, for CB_COL_NEED_IF_OK) and
+ * that a schema field names s. Returns CB_OK, or CB_ERR_ARG with a message
+ * naming the column in err. */
+enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_column *c,
+				     const char *text, void *rec, enum cb_row_state state,
+				     char *err, size_t errlen);
+
+/* README's column list: a markdown table (column, type, unit, meaning). */
+void cb_schema_markdown(const struct cb_schema *s, FILE *f);
+
+#endif

@@ -1,0 +1,118 @@
+/* cb_schema: a CSV field back into its record, with the checks of its
+ * column (contract in cb_schema.h; the reader's rules in cb_results.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_schema.h"
+
+#define FIELD(c, rec, type) ((type *)(void *)((char *)(rec) + (c)->offset))
+
+static enum cb_status refuse(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum cb_status refuse(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return CB_ERR_ARG;
+}
+
+/* A name: 1..CB_NAME_MAX-1 characters of [A-Za-z0-9_.+-]. */
+static enum cb_status parse_name(const struct cb_column *c, const char *s, void *rec, char *err,
+				 size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= CB_NAME_MAX ||
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") != n)
+		return refuse(err, len, "column %s: '%.40s' is not a valid name", c->name, s);
+	memcpy(FIELD(c, rec, char), s, n + 1);
+	return CB_OK;
+}
+
+/* A whole number (digits only) within [lo, hi]. */
+static enum cb_status parse_whole(const struct cb_column *c, const char *s, void *rec, char *err,
+				  size_t len)
+{
+	unsigned long long v, lo = (unsigned long long)c->lo, hi = (unsigned long long)c->hi;
+	char *end;
+
+	if (strspn(s, "0123456789") != strlen(s))
+		return refuse(err, len, "column %s: '%.40s' is not a whole number", c->name, s);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE || *end || v < lo || v > hi)
+		return refuse(err, len, "column %s: %.40s is out of range [%llu, %llu]", c->name, s,
+			      lo, hi);
+	if (c->type == CB_COL_U64)
+		*FIELD(c, rec, unsigned long long) = v;
+	else
+		*FIELD(c, rec, int) = (int)v;
+	return CB_OK;
+}
+
+/* A strict decimal: [+-]digits[.digits][(e|E)[+-]digits], fully consumed,
+ * finite, within [lo, hi]. */
+static enum cb_status parse_real(const struct cb_column *c, const char *s, void *rec, char *err,
+				 size_t len)
+{
+	char *end;
+	double v;
+
+	if (strspn(s, "0123456789+-.eE") != strlen(s))
+		return refuse(err, len, "column %s: '%.40s' is not a number", c->name, s);
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return refuse(err, len, "column %s: '%.40s' is not a number", c->name, s);
+	if (errno == ERANGE || !isfinite(v) || v < c->lo || v > c->hi)
+		return refuse(err, len, "column %s: %.40s is out of range [%g, %g]", c->name, s, c->lo,
+			      c->hi);
+	*FIELD(c, rec, double) = v;
+	return CB_OK;
+}
+
+/* 1 when column c may be empty in a row of this state. */
+static int empty_ok(const struct cb_column *c, enum cb_row_state state)
+{
+	return c->flags & CB_COL_EMPTY_OK || (c->flags & CB_COL_NEED_IF_OK && state != CB_ROW_OK);
+}
+
+enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_column *c,
+				     const char *text, void *rec, enum cb_row_state state,
+				     char *err, size_t len)
+{
+	int number = c->type == CB_COL_INT || c->type == CB_COL_BOOL || c->type == CB_COL_U64 ||
+		     c->type == CB_COL_REAL;
+
+	if (number && !*text) /* the empty value is what cb_schema_clear left */
+		return empty_ok(c, state) ? CB_OK : refuse(err, len, "column %s is empty", c->name);
+	switch (c->type) {
+	case CB_COL_SCHEMA:
+		if (strcmp(text, s->id) == 0)
+			return CB_OK;
+		return refuse(err, len, "schema '%.40s' is not %s (a different format or version)",
+			      text, s->id);
+	case CB_COL_NAME:
+		return parse_name(c, text, rec, err, len);
+	case CB_COL_INT:
+	case CB_COL_BOOL:
+	case CB_COL_U64:
+		return parse_whole(c, text, rec, err, len);
+	case CB_COL_REAL:
+		return parse_real(c, text, rec, err, len);
+	case CB_COL_STATUS:
+		if (cb_row_status_parse(text, FIELD(c, rec, struct cb_row_status)) == 0)
+			return CB_OK;
+		return refuse(err, len, "status '%.40s' is not ok, skipped:<reason> or "
+			      "error:<reason>", text);
+	}
+	return CB_OK;
+}

@@ -1,0 +1,62 @@
+# busbw.awk: the data of the figures busbw_np<N> (bus bandwidth vs message size, one figure per
+# rank count N) from select.awk's table of one combination.
+# For each N, in ascending order: dir/busbw_np<N>.<i>.dat (bytes <TAB> busbw_GBps) for the
+# i-th algorithm with a bus bandwidth at N (figure order, see algo_list; copy has none), and
+# the copy roofline dir/busbw_np<N>.copy.dat (bytes <TAB> algbw_GBps) taken at N, or, when the
+# run has no copy rows at N, at the rank count with the most copy points (the line says which).
+# 0-byte rows have no place on the logarithmic size axis. Prints one line per N (| stands for
+# US, the unit separator):
+#   plot | N | algorithms | roofline's N (empty: none) | roofline points
+#        | smallest size | largest size | largest y
+#   skip | N | reason
+
+BEGIN { FS = "\t"; OFS = "\037" }   # lines for plot.sh: fields apart by US
+NR == 1 { tsv_header(); next }
+{
+	n = get("nranks"); a = get("algo"); by = get("bytes")
+	seen_n[n] = 1
+	see_algo(a)
+	if (by > 0) sized[n] = 1
+	if (by > 0 && get("busbw_GBps") != "" && a != "copy") add_pt(n SUBSEP a, by, get("busbw_GBps"))
+	if (by > 0 && get("algbw_GBps") != "" && a == "copy") {
+		add_pt("copy" SUBSEP n, by, get("algbw_GBps"))
+		copies[n]++
+	}
+}
+END {
+	# the rank count with the most copy points (the smaller one on a tie)
+	for (n in copies)
+		if (copies[n] > best || (copies[n] == best && n + 0 < copy_any + 0)) {
+			best = copies[n]; copy_any = n
+		}
+	nn = split(keys_sorted(seen_n), ns, " ")
+	algos = algo_list(0)
+	for (i = 1; i <= nn; i++) busbw_np(ns[i])
+}
+function busbw_np(n,    k, j, list, l, roof_n, roofpts, prefix) {
+	prefix = dir "/busbw_np" n
+	list = write_algos(algos, n SUBSEP, prefix)
+	k = split(list, l, " ")
+	for (j = 1; j <= k; j++) span(n SUBSEP l[j])
+	roof_n = (n in copies) ? n : copy_any
+	roofpts = roof_n != "" ? write_pts("copy" SUBSEP roof_n, prefix ".copy.dat") : 0
+	if (roofpts) span("copy" SUBSEP roof_n)
+	if (k == 0 && roofpts == 0) {
+		if (n in sized) print "skip", n, "no rows with a bus bandwidth at n = " n
+		else print "skip", n, "every row at n = " n " has 0 bytes (the size axis is logarithmic;" \
+		                      " their times are in time_vs_ranks)"
+		return
+	}
+	printf "plot\037%s\037%s\037%s\037%d\037%.0f\037%.0f\037%g\n", n, list, roof_n,
+	       roofpts, xmin, xmax, ymax
+	xmin = xmax = ymax = ""
+}
+# span(s): widen xmin, xmax, ymax by the points of series s
+function span(s,    i, x, y) {
+	for (i = 1; i <= lib_pts[s]; i++) {
+		x = lib_px[s, i] + 0; y = lib_py[s, i] + 0
+		if (xmin == "" || x < xmin) xmin = x
+		if (xmax == "" || x > xmax) xmax = x
+		if (ymax == "" || y > ymax) ymax = y
+	}
+}

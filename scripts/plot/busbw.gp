@@ -1,0 +1,55 @@
+# busbw.gp - bus bandwidth vs message size for one rank count (figure busbw_np<N>).
+# Called by plot.sh with gnuplot -e assignments:
+#   gpdir     folder of this script          outbase  output path without .png/.svg
+#   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): bytes <TAB> busbw_GBps
+#   algos     space-separated algorithm names  roofline  file "bytes <TAB> algbw" of copy, or ''
+#   rooflabel key text of the roofline        xmin, xmax  smallest/largest message size (bytes)
+#   roofpts   points of the roofline (1: drawn as a point)
+#   ymax      largest y value (0: all zero)
+#   nranks    rank count                      ttl, sub, runid  title, its second line, run label
+load gpdir.'/common.gp'
+
+set title ttl."\n".sub.(nranks == 1 ? " (busbw = algbw x 2(n-1)/n is 0 for n = 1)" : "")
+set xlabel "message size per rank (bytes)"
+set ylabel "bus bandwidth (GB/s)"
+set logscale x 2
+set xrange [xmin / 1.4 : xmax * 1.4]
+# log y: a cache-resident copy roofline is 10-100x the allreduce curves, and
+# small messages are orders of magnitude below large ones (n = 1: all zero)
+if (ymax > 0 && nranks > 1) { set logscale y 10; set yrange [*:ymax * 2] } else { if (ymax > 0) { set yrange [0:*] } else { set yrange [0:1] } }
+set format y "%g"
+
+# Tics at powers of two, labelled in powers of 1024 (8, 1K, 64K, 1M, 64M); at most ~13 labels,
+# a step that divides 10 so 1K, 1M, 1G stay labelled; small tics at the other powers of two.
+kmin = floor(log(xmin) / log(2) + 1e-9)
+kmax = ceil(log(xmax) / log(2) - 1e-9)
+step = (kmax - kmin <= 12) ? 1 : (kmax - kmin <= 26) ? 2 : (kmax - kmin <= 60) ? 5 : 10
+set xtics ()
+do for [k = kmin:kmax] {
+    if (k % step == 0) { set xtics add (hsize(2**k) 2**k) } else { set xtics add ("" 2**k 1) }
+}
+
+set key bottom right Left reverse
+set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+
+# The plot list as a macro: an empty "for" still opens its file name in gnuplot 5.4.
+P = ''
+if (words(algos) > 0) {
+    P = 'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2 with linespoints' . \
+        ' lw 2 ps 0.9 pt algo_pt(word(algos, i)) lc rgb algo_color(word(algos, i))' . \
+        ' title word(algos, i)'
+}
+# a roofline of one size is one point: drawn as an open circle, not as a line
+# that would not show
+if (roofline ne '') {
+    P = P . (P ne '' ? ', ' : '') . 'roofline using 1:2' . \
+        (roofpts == 1 ? ' with points pt 6 ps 1.6' : ' with lines dt (8, 6)') . \
+        ' lw 2 lc rgb algo_color("copy") title rooflabel'
+}
+@PNG
+set output outbase.'.png'
+plot @P
+@SVG
+set output outbase.'.svg'
+replot
+set output

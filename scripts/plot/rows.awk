@@ -1,0 +1,69 @@
+# rows.awk: summary.csv -> the rows plot.sh draws, as a tab-separated table on stdout whose
+# first line names the columns (the summary's names):
+#   backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps tx_total_bytes
+#   imbalance
+# Keeps rows with status "ok" and a numeric nranks and bytes; a number that is not one becomes
+# empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
+# required columns, without rows, or without any "ok" row.
+# Variables: prog (name in messages), file (the path, for messages).
+
+BEGIN {
+	FS = "\n"; OFS = "\t"
+	nreq = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
+	             "tx_total_bytes imbalance status", req, " ")
+	nout = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
+	             "tx_total_bytes imbalance", out, " ")
+}
+/^[ \t\r]*$/ { next }
+!have_header {
+	have_header = 1
+	header($0, c)
+	missing = ""
+	for (i = 1; i <= nreq; i++) if (!(req[i] in c)) missing = missing " " req[i]
+	if (missing != "") {
+		printf "%s: error: %s lacks required column(s):%s\n", prog, file, missing > "/dev/stderr"
+		bad = 1; exit 1
+	}
+	line = out[1]
+	for (i = 2; i <= nout; i++) line = line OFS out[i]
+	print line
+	next
+}
+{
+	csv_split($0, f)
+	if (("schema" in c) && f[c["schema"]] == "schema") next   # a repeated header row
+	rows++
+	st = f[c["status"]]; gsub(/^[ \t]+|[ \t]+$/, "", st)
+	if (st != "ok") { notok++; if (first_bad == "") first_bad = st; next }
+	if (("schema" in c) && f[c["schema"]] != "collbench-summary-1" && !warned++)
+		printf "%s: warning: unknown schema \"%s\" in %s, reading it as collbench-summary-1\n",
+		       prog, f[c["schema"]], file > "/dev/stderr"
+	nr = num(f[c["nranks"]]); by = num(f[c["bytes"]])
+	if (nr == "" || by == "") { skipped++; next }
+	algo = f[c["algo"]]; gsub(/[^A-Za-z0-9_.+-]/, "_", algo)
+	# integers printed with %.0f: mawk prints 2^31 and above as 2.14748e+09 otherwise
+	print f[c["backend"]], algo, sprintf("%.0f", nr), sprintf("%.0f", by), f[c["dtype"]], f[c["op"]],
+	      bool01(f[c["in_place"]]), num(f[c["time_us"]]), num(f[c["algbw_GBps"]]),
+	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]])
+	ok++
+}
+END {
+	if (bad) exit 1
+	if (!have_header) {
+		printf "%s: error: %s has no header row\n", prog, file > "/dev/stderr"; exit 1
+	}
+	if (rows == 0) {
+		printf "%s: error: %s has a header but no data rows\n", prog, file > "/dev/stderr"; exit 1
+	}
+	if (skipped)
+		printf "%s: warning: %d row(s) without a numeric nranks/bytes ignored\n", prog,
+		       skipped > "/dev/stderr"
+	if (ok == 0) {
+		printf "%s: error: none of the %d rows of %s has status ok (first: %s)\n", prog, rows,
+		       file, first_bad > "/dev/stderr"
+		exit 1
+	}
+	if (notok)
+		printf "%s: note: %d row(s) with a status other than ok are not plotted (first: %s)\n",
+		       prog, notok, first_bad > "/dev/stderr"
+}

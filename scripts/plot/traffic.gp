@@ -1,0 +1,45 @@
+# traffic.gp - tx+rx bytes of each rank, per algorithm with measured traffic (figure
+# traffic_per_rank).
+# Called by plot.sh with gnuplot -e assignments:
+#   gpdir     folder of this script          outbase  output path without .png/.svg
+#   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): rank <TAB> tx+rx bytes
+#   algos     space-separated algorithm names (e.g. ps ring)
+#   lab1, lab2, ...  key text of algorithm 1, 2, ..., e.g. "ps (total tx 896 MiB)"
+#   nranks    rank count                      unit, div  y unit name and its size in bytes
+#   ymax      tallest bar (bytes)
+#   ttl, sub, runid  title, its second line, run label
+load gpdir.'/common.gp'
+
+set title ttl."\n".sub
+set xlabel "rank"
+set ylabel sprintf("tx + rx per rank (%s)", unit)
+set yrange [0 : ymax / div * 1.3]     # bars from 0; head room above the tallest bar for the key
+set format y "%g"
+
+# Bars side by side around each rank: width w each (0.8 of a rank in all), centred on rank + offset.
+nalg = words(algos)
+w = nalg > 1 ? 0.8 / nalg : 0.6
+off(i) = (i - (nalg + 1) / 2.0) * w
+set boxwidth w absolute
+if (nranks <= 24) {
+    set style fill solid 0.85 border lc rgb "#333333"
+} else {
+    set style fill solid 0.9 noborder      # thin bars: a border would hide the colour
+}
+pad = nranks > 40 ? nranks / 60.0 : 0.6
+set xrange [-pad : nranks - 1 + pad]
+set xtics 1
+if (nranks > 16) { set xtics int(ceil(nranks / 16.0)) }
+set grid noxtics ytics
+set key top right Left reverse width 1
+
+lab(i) = value(sprintf("lab%d", i))
+set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+@PNG
+set output outbase.'.png'
+plot for [i = 1:nalg] sprintf("%s.%d.dat", prefix, i) using ($1 + off(i)):($2 / div) \
+         with boxes lc rgb algo_color(word(algos, i)) title lab(i)
+@SVG
+set output outbase.'.svg'
+replot
+set output
