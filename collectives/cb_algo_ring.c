@@ -54,7 +54,7 @@ static enum cb_status ring_setup(struct cb_backend *be, const struct cb_setup_ar
 	rg->be = be;
 	rg->max_bytes = sa->max_bytes;
 	/* --slicebytes, else the backend's preferred pipelining unit */
-	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->pipeline_bytes;
+	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->ops->pipeline_bytes;
 	st = be->ops->flags_alloc(be, &rg->flags);
 	if (st != CB_OK) {
 		free(rg);

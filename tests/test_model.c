@@ -1,7 +1,7 @@
 /* Unit tests of the cost model's step evaluation: closed forms (DESIGN.md
  * section 1 traffic, the ring's 2(n-1)/n S, ps through the root), the ring
  * schedule against a slice-by-slice walk of cb_pattern, multi-host loads,
- * Open MPI's decision, and the backend's slice size. */
+ * and Open MPI's decision. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cb_backend.h"
 #include "cb_model.h"
 #include "cb_model_topo.h"
 #include "cb_pattern.h"
@@ -347,22 +346,6 @@ static void test_ompi_decision(void **state)
 	}
 }
 
-/* The host backend's ring slice is the one the model assumes. */
-static void test_backend_slice(void **state)
-{
-	const struct cb_backend_ops *ops = cb_backend_find("host");
-	struct cb_backend be;
-
-	(void)state;
-	memset(&be, 0, sizeof(be));
-	assert_non_null(ops);
-	assert_int_equal(ops->init(&be), CB_OK);
-	assert_int_equal(be.pipeline_bytes, cb_model_backend_slice("host"));
-	ops->fini(&be);
-	assert_int_equal(cb_model_backend_slice("cuda"), 16u << 20);
-	assert_int_equal(cb_model_backend_slice("other"), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,7 +359,6 @@ int main(void)
 		cmocka_unit_test(test_no_network_refused),
 		cmocka_unit_test(test_local_cases),
 		cmocka_unit_test(test_ompi_decision),
-		cmocka_unit_test(test_backend_slice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,8 +151,4 @@ enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_
  * it to compare the two). Default 65. */
 extern int cb_model_ring_fast_min;
 
-/* The ring's pipelining unit of a backend when --slicebytes was not given
- * (its pipeline_bytes: host 256 KiB, cuda 16 MiB); 0 for an unknown backend. */
-size_t cb_model_backend_slice(const char *backend);
-
 #endif

@@ -3,7 +3,9 @@
  * is in this file: the schema's record (struct cb_summary, cb_schema.h) as
  * the reader (cb_results.h) returns it with its launch (struct
  * cb_res_launch), the launch sidecar's keys host.cpus_online,
- * mpi.oversubscribed and the "options" text (root=, slicebytes=). */
+ * mpi.oversubscribed and the "options" text (root=, slicebytes=), and the
+ * backend table's ring slice (cb_backend_ops.pipeline_bytes) for runs that
+ * kept the backend's own. */
 #include "cb_model_input.h"
 
 #include <jansson.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_backend.h"
 #include "cb_dtype.h"
 #include "cb_model.h"
 #include "cb_results.h"
@@ -73,6 +76,15 @@ static double us(double v)
 	return isnan(v) ? NAN : v * 1e-6;
 }
 
+/* The ring slice of a backend that kept its own (cb_backend_ops); 0 for a
+ * backend collbench does not know. */
+static size_t backend_slice(const char *backend)
+{
+	const struct cb_backend_ops *ops = cb_backend_find(backend);
+
+	return ops ? ops->pipeline_bytes : 0;
+}
+
 /* One model row from a reader row and its launch (NULL: no sidecar). */
 static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 		    const struct launch_extra *x, struct cb_mrow *m)
@@ -102,7 +114,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->cpus_per_host = x ? x->cpus : 0;
 	m->oversubscribed = x ? x->oversubscribed : 0;
 	m->root = x && x->root < r->nranks ? x->root : 0;
-	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : cb_model_backend_slice(r->backend);
+	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : backend_slice(r->backend);
 }
 
 /* The launch of this backend and rank count, or NULL. */

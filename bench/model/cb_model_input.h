@@ -29,7 +29,7 @@ struct cb_mrow {
 	/* from the launch of this rank count (0 / -1 where unknown) */
 	int ranks_per_host, nhosts, cpus_per_host, oversubscribed, root;
 	size_t slice_bytes;          /* the ring's slice: --slicebytes, else the
-				      * backend's default (cb_model_backend_slice) */
+				      * backend's own (cb_backend_ops.pipeline_bytes) */
 };
 
 struct cb_minput {

@@ -50,17 +50,6 @@ const char *cb_model_algo_name(enum cb_model_algo a)
 	return (unsigned)a < 5 ? algo_names[a] : "?";
 }
 
-/* Source: collectives/cb_backend_host.c (host_init) and cb_backend_cuda.c
- * set be->pipeline_bytes; tests/test_model.c checks the host value. */
-size_t cb_model_backend_slice(const char *backend)
-{
-	if (strcmp(backend, "host") == 0)
-		return (size_t)256 * 1024;
-	if (strcmp(backend, "cuda") == 0)
-		return (size_t)16 << 20;
-	return 0;
-}
-
 enum ompi_alg { OMPI_NONOVERLAP = 2, OMPI_RDOUBLING = 3, OMPI_RING = 4, OMPI_SEGRING = 5,
 		OMPI_RABENSEIFNER = 6 };
 

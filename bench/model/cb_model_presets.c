@@ -2,11 +2,11 @@
  * public specification its numbers come from (contract in cb_model_topo.h). */
 #include <string.h>
 
+#include "cb_backend.h"
 #include "cb_model_topo.h"
 
 #define GB 1e9
 #define US 1e-6
-#define MIB ((size_t)1 << 20)
 
 /* Latencies (alpha) are not in any specification: the presets use round
  * numbers of the right order (a GPU kernel launch plus a flag round trip on
@@ -27,6 +27,8 @@
  *    ConnectX-6 HDR, 100 GbE).
  *  - gamma = memory bandwidth / 3 (a reduce reads two operands and writes
  *    the result); copy = memory bandwidth / 2 (reads one, writes one).
+ *  - slices: the backends' own (CB_CUDA_PIPELINE_BYTES on GPU hosts,
+ *    CB_HOST_PIPELINE_BYTES on vm-2core: collectives/cb_backend.h).
  *  - vm-2core: this 2-core VM's host memory as the fabric, fitted by
  *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks):
  *    alpha 0.21 us from every size (--tiers auto), beta 16.1, gamma 6.5 and
@@ -37,7 +39,7 @@
 #define GPU_HOST(nm, src, rph, ibw, ia, nbw, na, per, hbm)                                 \
 	{ .name = nm, .source = src, .ranks_per_host = rph, .intra = { ibw * GB, ia * US },   \
 	  .net = { nbw * GB, na * US }, .net_attach = per, .gamma = hbm * GB / 3,             \
-	  .copy_bw = hbm * GB / 2, .slice_bytes = 16 * MIB }
+	  .copy_bw = hbm * GB / 2, .slice_bytes = CB_CUDA_PIPELINE_BYTES }
 
 static const struct cb_topo presets[] = {
 	GPU_HOST("dgx-h100", "NVIDIA DGX H100 datasheet: NVLink4/NVSwitch 450 GB/s per direction "
@@ -61,7 +63,7 @@ static const struct cb_topo presets[] = {
 		    "one-sided reduce over >= 1 MiB in one tier); no network",
 	  .ranks_per_host = 2, .intra = { 16.1 * GB, 0.21 * US }, .net_attach = CB_NET_PER_HOST,
 	  .gamma = 6.5 * GB, .fused_bw = 7.1 * GB, .copy_bw = 16.1 * GB,
-	  .slice_bytes = 256 * 1024, .cpus_per_host = 2 },
+	  .slice_bytes = CB_HOST_PIPELINE_BYTES, .cpus_per_host = 2 },
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
