@@ -236,11 +236,10 @@ static void test_ring_fast_matches_walk(void **state)
 						t.net_attach = per ? CB_NET_PER_RANK : CB_NET_PER_HOST;
 						t.gamma = 5e9;
 						t.slice_bytes = sb;
-						cb_model_ring_fast_min = 1 << 30;
-						assert_int_equal(cb_model_eval(&t, &c, &w, why, 128), CB_OK);
-						cb_model_ring_fast_min = 1;
-						assert_int_equal(cb_model_eval(&t, &c, &f, why, 128), CB_OK);
-						cb_model_ring_fast_min = 65;
+						assert_int_equal(cb_model_eval_how(&t, &c, CB_RING_WALK, &w,
+										   why, 128), CB_OK);
+						assert_int_equal(cb_model_eval_how(&t, &c, CB_RING_FAST, &f,
+										   why, 128), CB_OK);
 						assert_rel(f.time, w.time, 1e-12);
 						assert_rel(f.terms.msgs, w.terms.msgs, 1e-12);
 						assert_rel(f.terms.link_bytes, w.terms.link_bytes, 1e-12);

@@ -146,9 +146,15 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_case *c,
 				 struct cb_model_result *r, char *why, size_t whylen);
 
-/* Rank count from which the ring's steps with unequal chunks are evaluated in
- * constant time each rather than rank by rank (the same result; tests lower
- * it to compare the two). Default 65. */
-extern int cb_model_ring_fast_min;
+/* How the ring's steps with unequal chunks (n does not divide the count) are
+ * evaluated: rank by rank (WALK), or each step in constant time (FAST: the
+ * ranks with the larger chunk form one cyclic range); the same result, which
+ * tests compare. AUTO, cb_model_eval's choice: WALK below 65 ranks. */
+enum cb_ring_eval { CB_RING_AUTO, CB_RING_WALK, CB_RING_FAST };
+
+/* cb_model_eval with the ring's evaluation chosen (same contract). */
+enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
+				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
+				 size_t whylen);
 
 #endif

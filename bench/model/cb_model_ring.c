@@ -106,18 +106,22 @@ static void ring_fast_totals(struct ev *e, const struct ring *rg, size_t count)
 	}
 }
 
-int cb_model_ring_fast_min = 65;
+/* Rank count from which CB_RING_AUTO takes the ring's unequal steps in
+ * constant time: below it the walk is as fast. */
+#define RING_FAST_MIN 65
 
 /* ring (cb_algo_ring.c): 2(n-1) steps of nslices slices each. With equal
  * chunks (n divides count) every reduce-scatter step moves the same bytes
  * over the same links, as does every all-gather step: one of each is
- * evaluated and counted n - 1 times; with unequal chunks and n >=
- * cb_model_ring_fast_min, ring_fast takes each step in constant time. */
+ * evaluated and counted n - 1 times; with unequal chunks, ring_fast takes
+ * each step in constant time (CB_RING_FAST, or CB_RING_AUTO from
+ * RING_FAST_MIN ranks), else the walk visits every rank. */
 enum cb_status cb_ev_ring(struct ev *e, const struct cb_model_case *c)
 {
 	struct ring rg;
 	int n = e->n, even = c->count % (size_t)n == 0;
-	int fast = !even && n >= cb_model_ring_fast_min;
+	int fast = !even && (e->ring_how == CB_RING_FAST ||
+			     (e->ring_how == CB_RING_AUTO && n >= RING_FAST_MIN));
 
 	rg.csize = malloc((size_t)n * sizeof(size_t));
 	if (!rg.csize)

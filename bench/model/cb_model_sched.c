@@ -202,6 +202,13 @@ static enum cb_status check_case(const struct cb_topo *t, const struct cb_model_
 enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
 			     struct cb_model_result *r, char *why, size_t whylen)
 {
+	return cb_model_eval_how(t, c, CB_RING_AUTO, r, why, whylen);
+}
+
+enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
+				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
+				 size_t whylen)
+{
 	struct cb_model_result res = { .one_class = 1 };
 	double bytes = (double)c->count * (double)c->esize;
 	enum cb_status st = check_case(t, c, why, whylen);
@@ -225,6 +232,7 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 	if (st != CB_OK)
 		return st;
 	e.fused = !c->two_sided;
+	e.ring_how = how;
 	if (c->algo == CB_MODEL_PS) {
 		eval_ps(&e, c->root, bytes);
 		res.what = "ps: push, reduce on the root, pull (no overlap)";

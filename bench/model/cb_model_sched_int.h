@@ -20,6 +20,7 @@ struct ev {
 	double alpha;           /* this step's latency */
 	int msgs;               /* this step sent a message (even of 0 bytes) */
 	int fused;              /* one-sided: moving and reducing overlap */
+	enum cb_ring_eval ring_how;
 	struct cb_model_result *r;
 };
 
