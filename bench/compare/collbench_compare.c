@@ -17,6 +17,7 @@
 #include "cb_optable.h"
 #include "cb_results.h"
 #include "cb_size.h"
+#include "cb_stdout.h"
 
 #define PROG "collbench-compare"
 #define EXIT_REGRESSION 1
@@ -206,19 +207,6 @@ out_free_base:
 	return rc;
 }
 
-/* stdout carries the report: a write or close that failed must not end in
- * a status that says the report was given. */
-static int close_stdout(int rc)
-{
-	errno = 0;
-	if (fclose(stdout) != 0 && rc != EXIT_USAGE) { /* else: said already */
-		fprintf(stderr, PROG ": cannot write stdout: %s\n",
-			errno ? strerror(errno) : "write error");
-		return EXIT_USAGE;
-	}
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -227,7 +215,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage(stdout);
-		return close_stdout(0);
+		return cb_close_stdout(PROG, 0, EXIT_USAGE);
 	}
-	return close_stdout(run(&c, argv[optind], argv[optind + 1]));
+	return cb_close_stdout(PROG, run(&c, argv[optind], argv[optind + 1]), EXIT_USAGE);
 }

@@ -4,7 +4,6 @@
  * row far off the model, 2 usage, input or output error. Options come from
  * one table that also prints --help; each verb accepts its own subset. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "cb_model_cli.h"
 #include "cb_optable.h"
+#include "cb_stdout.h"
 
 static const char *const verb_names[] = { "fit", "check", "predict", "presets" };
 
@@ -75,18 +75,6 @@ static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 	return 0;
 }
 
-/* stdout carries the results: a failed write or close is an error. */
-static int close_stdout(int rc)
-{
-	errno = 0;
-	if (fclose(stdout) != 0 && rc != EXIT_USAGE) {
-		fprintf(stderr, PROG ": cannot write stdout: %s\n",
-			errno ? strerror(errno) : "write error");
-		return EXIT_USAGE;
-	}
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -98,13 +86,13 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
-		return close_stdout(0);
+		return cb_close_stdout(PROG, 0, EXIT_USAGE);
 	}
 	if (parse_args(argc, argv, &c, &nops) != 0)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage(stdout);
-		return close_stdout(0);
+		return cb_close_stdout(PROG, 0, EXIT_USAGE);
 	}
 	{
 		const char *op = nops ? argv[1 + optind] : NULL;
@@ -116,5 +104,5 @@ int main(int argc, char **argv)
 		default: rc = cb_cli_presets(&c, op); break;
 		}
 	}
-	return close_stdout(rc);
+	return cb_close_stdout(PROG, rc, EXIT_USAGE);
 }
