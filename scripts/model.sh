@@ -33,15 +33,20 @@ Each figure is written as .png and .svg:
   model_host_load    bytes per allreduce through the ps root's host network link, another
                      host's, and a ring host's, vs rank count at 1 GiB
   model_crossover    the largest message size at which ps is no slower than the ring, vs n
-Data kept next to them: model_fit.json (unless --fit), model_check.csv, model_predict.csv,
-model_crossover.csv; the list of files in model_figures.txt.
+Data kept next to them: model_fit.json (unless --fit or --in-run), model_check.csv,
+model_predict.csv, model_crossover.csv; the list of files in model_figures.txt. A fit that
+refuses the run (too few sizes, one algorithm: collbench-model says why) ends the script
+(exit 2) before anything is written.
 
 Options:
   --fit FILE        check the run against this fit (collbench-model fit -o) instead of
                     fitting the run itself
   --topo NAME|FILE  topology of the scale-out figures [dgx-h100] (collbench-model presets)
   --ranks A:B       rank counts of the scale-out figures [2:4096]
-  --overwrite       replace this script's files in OUT_DIR
+  --in-run          keep the fit and the check beside the run, in RUN_DIR: model_fit.json
+                    (unless --fit) and model_fit.txt (fit's table), model_check.txt (check's
+                    table and error summary); what scripts/bench.sh does
+  --overwrite       replace this script's files in OUT_DIR (and in RUN_DIR with --in-run)
   -h, --help        show this help
 
 Environment: CB_BIN (collbench-model's folder, default <repo>/build/bin), CB_PLOTS (root of the
@@ -56,7 +61,7 @@ die() {
 note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 gp_str() { cb_gp_str "$1"; }
 
-fit="" topo=dgx-h100 ranks=2:4096 overwrite=0
+fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0
 positional=()
 while (($# > 0)); do
 	case "$1" in
@@ -67,6 +72,7 @@ while (($# > 0)); do
 		shift 2
 		;;
 	--overwrite) overwrite=1; shift ;;
+	--in-run) in_run=1; shift ;;
 	--) shift; positional+=("$@"); break ;;
 	-?*) die "unknown option '$1' (see --help)" ;;
 	*) positional+=("$1"); shift ;;
@@ -80,6 +86,19 @@ RUN_DIR=${positional[0]}
 [[ -d "$RUN_DIR" ]] || die "run folder '$RUN_DIR' does not exist"
 RUN_ID=$(basename "$(cd "$RUN_DIR" && pwd)")
 [[ -z "$fit" || -f "$fit" ]] || die "fit file '$fit' does not exist"
+if ((in_run)) && compgen -G "$RUN_DIR/model_*" >/dev/null; then
+	((overwrite)) || die "$RUN_DIR already holds model_* files: --overwrite to replace them"
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+written=()
+
+# --- the fit, before any file is written --------------------------------------------------------
+if [[ -z "$fit" ]]; then
+	"$CM" fit "$RUN_DIR" -o "$tmp/model_fit.json" >"$tmp/model_fit.txt" ||
+		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
+fi
+
 OUT_DIR=${positional[1]:-}
 if [[ -n "$OUT_DIR" ]]; then
 	# a folder of other figures (plot.sh's) is fine: only this script's names must be free
@@ -93,9 +112,17 @@ if [[ -n "$OUT_DIR" ]]; then
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID-model") || exit 2
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-written=()
+# place SRC DST: SRC (in $tmp) as DST, whole or not at all (a copy beside DST, renamed)
+place() {
+	cp -- "$1" "$2.tmp.$$" && mv -f -- "$2.tmp.$$" "$2" || { rm -f -- "$2.tmp.$$"; die "cannot write $2"; }
+	written+=("$2")
+}
+if [[ -z "$fit" ]]; then
+	fit=$OUT_DIR/model_fit.json
+	((in_run == 0)) || fit=$RUN_DIR/model_fit.json
+	place "$tmp/model_fit.json" "$fit"
+	((in_run == 0)) || place "$tmp/model_fit.txt" "$RUN_DIR/model_fit.txt"
+fi
 
 # plot_awk PROGRAM ARGS...: scripts/plot/PROGRAM.awk with the shared functions; the lines it
 # prints for this script hold fields apart by US (unit separator), which `read` keeps when a
@@ -119,13 +146,13 @@ run_gp() {
 }
 
 # --- the model's numbers ----------------------------------------------------------------------
-if [[ -z "$fit" ]]; then
-	fit=$OUT_DIR/model_fit.json
-	"$CM" fit "$RUN_DIR" -o "$fit" >"$tmp/fit.txt" || die "collbench-model fit failed (above)"
-	written+=("$fit")
-fi
 "$CM" check "$RUN_DIR" --fit "$fit" -f csv >"$OUT_DIR/model_check.csv" ||
 	die "collbench-model check failed (above)"
+if ((in_run)); then
+	"$CM" check "$RUN_DIR" --fit "$fit" >"$tmp/model_check.txt" 2>/dev/null ||
+		die "collbench-model check failed"
+	place "$tmp/model_check.txt" "$RUN_DIR/model_check.txt"
+fi
 "$CM" predict --topo "$topo" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
 	>"$OUT_DIR/model_predict.csv" 2>"$tmp/predict.err" || { cat "$tmp/predict.err" >&2; die "predict failed"; }
 "$CM" predict --topo "$topo" -n "$ranks" --crossover -f csv >"$OUT_DIR/model_crossover.csv" \

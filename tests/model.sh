@@ -206,6 +206,33 @@ script)
 	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
 	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
 	;;
+script_in_run)
+	# scripts/bench.sh's step: the fit and check beside the run, the figures
+	# beside plot.sh's; a run the fit refuses gets the reason and no file
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	ms=$CB_TESTS_DIR/../scripts/model.sh
+	synth "$t/run"
+	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
+	expect 0 "" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 "$t/run" "$t/figs"
+	for f in model_fit.json model_fit.txt model_check.txt; do
+		[ -s "$t/run/$f" ] || fail "no $f beside the run"
+	done
+	[ -e "$t/figs/model_fit.json" ] && fail "the fit was written beside the figures too"
+	[ -s "$t/figs/model_busbw_np2.png" ] || fail "no model figure"
+	tail -n 1 "$t/run/model_check.txt" | grep -q "rows modelled, 0 far off" ||
+		fail "model_check.txt does not end with the check's summary"
+	grep -qE '^ *host +shm +ps +2 +67108864 ' "$t/run/model_check.txt" || fail "no row in model_check.txt"
+	json_get "$t/run/model_fit.json" "d['groups'][0]['transport']" | grep -q shm || fail "model_fit.json"
+	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$ms" --in-run "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused run made its output folder"
+	awk -F, 'NR == 1 || $5 == 1048576' "$t/run/summary.csv" >"$t/one.csv"
+	mkdir "$t/one" && mv "$t/one.csv" "$t/one/summary.csv"
+	expect 2 "one message size" env CB_BIN="$bin" "$ms" --in-run "$t/one" "$t/figs3"
+	grep -q "refused $t/one" "$t/err" || fail "model.sh does not say the fit refused the run"
+	[ -e "$t/figs3" ] && fail "a refused fit made the output folder"
+	compgen -G "$t/one/model_*" >/dev/null && fail "a refused fit left files beside the run"
+	;;
 *)
 	fail "unknown case $case"
 	;;
