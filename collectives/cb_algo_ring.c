@@ -54,7 +54,7 @@ static enum cb_status ring_setup(struct cb_backend *be, const struct cb_setup_ar
 	rg->be = be;
 	rg->max_bytes = sa->max_bytes;
 	/* --slicebytes, else the backend's preferred pipelining unit */
-	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->pipeline_bytes;
+	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->ops->pipeline_bytes;
 	st = be->ops->flags_alloc(be, &rg->flags);
 	if (st != CB_OK) {
 		free(rg);
@@ -70,7 +70,7 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 				 size_t nslices, size_t slice_count, uint64_t base)
 {
 	struct cb_backend *be = rg->be;
-	int n = be->nranks, left = cb_ring_left(be->rank, n), right = cb_ring_right(be->rank, n);
+	int n = be->nranks, left = step->src, right = cb_ring_right(be->rank, n);
 	size_t esz = cb_dtype_size(a->dt), coff, ccount, soff, scount, off;
 	enum cb_status st = CB_OK;
 
@@ -119,7 +119,7 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 		return cb_algo_single_rank(be, a);
 	if (a->count == 0)
 		return CB_OK;
-	slice_count = rg->slice_bytes / esz ? rg->slice_bytes / esz : 1;
+	slice_count = cb_ring_slice_count(rg->slice_bytes, esz);
 	nslices = cb_slice_num(a->count, n, slice_count);
 	base = rg->seq;
 	rg->seq += (uint64_t)cb_ring_nsteps(n) * nslices;

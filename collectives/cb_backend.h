@@ -71,9 +71,22 @@ struct cb_flags;
 #define CB_CAP_CUDA_MEMORY 4u /* buffers are CUDA device memory; work is
 			       * ordered on the rank's stream (cb_backend_cuda.h) */
 
+/* The backends' ring slices (cb_backend_ops.pipeline_bytes), named so the
+ * cuda stub and the cost model's presets (bench/model) say the same:
+ * host: a slice written by one rank is still in the last-level cache when
+ *   its neighbour reads it; the per-slice flag round trip (~100 ns) is noise;
+ * cuda: each slice costs a kernel launch and two stream memory operations (a
+ *   few us): slices of 16 MiB keep that under a few percent at HBM speed. */
+#define CB_HOST_PIPELINE_BYTES ((size_t)256 << 10)
+#define CB_CUDA_PIPELINE_BYTES ((size_t)16 << 20)
+
 struct cb_backend_ops {
 	const char *name;
 	unsigned caps;        /* CB_CAP_* */
+	/* the ring's pipelining unit when --slicebytes is not given (bytes):
+	 * small on the host (cache), large on a GPU (launch and flag costs);
+	 * the cost model (bench/model) reads it here too */
+	size_t pipeline_bytes;
 	/* NULL when the backend is built into this binary; else why not (a
 	 * stub: every function below is NULL) */
 	const char *missing;
@@ -133,8 +146,6 @@ struct cb_backend {
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
-	size_t pipeline_bytes; /* preferred ring slice: small on the host (cache),
-				* large on a GPU (launch and flag costs) */
 	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
 				  * default, or cb_backend_set_wait */
 	void *impl;

@@ -122,9 +122,6 @@ static enum cb_status cuda_init(struct cb_backend *be)
 		goto out_free;
 	describe(be, p.name);
 	snprintf(be->device_model, sizeof(be->device_model), "%.95s", p.name);
-	/* each slice costs a kernel launch and two stream memory operations
-	 * (a few us): slices of 16 MiB keep that under a few percent at HBM speed */
-	be->pipeline_bytes = (size_t)16 << 20;
 	return CB_OK;
 
 out_free:
@@ -232,6 +229,7 @@ static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 const struct cb_backend_ops cb_backend_cuda_ops = {
 	.name = "cuda",
 	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY,
+	.pipeline_bytes = CB_CUDA_PIPELINE_BYTES,
 	.init = cuda_init,
 	.fini = cuda_fini,
 	.buf_alloc = cb_cuda_buf_alloc,

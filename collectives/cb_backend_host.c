@@ -21,9 +21,6 @@ static enum cb_status host_init(struct cb_backend *be)
 	if (!be->impl)
 		return CB_ERR_NOMEM;
 	be->device_desc[0] = '\0';
-	/* a slice written by one rank is still in the last-level cache when its
-	 * neighbour reads it; the per-slice flag round trip (~100 ns) is noise */
-	be->pipeline_bytes = 256u * 1024u;
 	return CB_OK;
 }
 
@@ -118,6 +115,7 @@ static enum cb_status host_time_end(struct cb_backend *be, double *us)
 const struct cb_backend_ops cb_backend_host_ops = {
 	.name = "host",
 	.caps = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY,
+	.pipeline_bytes = CB_HOST_PIPELINE_BYTES,
 	.init = host_init,
 	.fini = host_fini,
 	.buf_alloc = cb_shm_alloc,

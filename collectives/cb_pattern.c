@@ -37,6 +37,7 @@ void cb_slice(size_t ccount, size_t slice_count, size_t j, size_t *offset,
 
 void cb_ring_step(int rank, int n, int s, struct cb_ring_step *out)
 {
+	out->src = cb_ring_left(rank, n);
 	if (s < n - 1) {
 		/* reduce-scatter: pull the partial sum the left made one step ago */
 		out->chunk = ((rank - 1 - s) % n + n) % n;

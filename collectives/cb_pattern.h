@@ -49,14 +49,25 @@ static inline int cb_ring_right(int rank, int n) { return (rank + 1) % n; }
 /* Steps of a ring allreduce on n ranks: 2(n - 1). */
 static inline int cb_ring_nsteps(int n) { return 2 * (n - 1); }
 
-/* What rank does at ring step s (0 <= s < 2(n-1)), per the table above. */
+/* What rank does at ring step s (0 <= s < 2(n-1)), per the table above.
+ * The algorithm (cb_algo_ring.c) and the cost model (bench/model) both read
+ * the schedule from here: which rank's bytes move into which, and whether
+ * they are reduced. */
 struct cb_ring_step {
-	int chunk;        /* chunk read from the left neighbour and written locally */
+	int chunk;        /* chunk read from src and written locally */
+	int src;          /* rank whose buffer is read: the left neighbour */
 	int reduce;       /* 1: reduce-scatter step (reduce); 0: all-gather (copy) */
 	int peer_send;    /* 1: the left neighbour's chunk is read from its send buffer */
 	int gather_index; /* all-gather steps: s - (n - 1); -1 in reduce-scatter */
 };
 void cb_ring_step(int rank, int n, int s, struct cb_ring_step *out);
+
+/* Elements in one ring slice for a pipelining unit of slice_bytes bytes and
+ * elements of esize >= 1 bytes: slice_bytes / esize, at least 1. */
+static inline size_t cb_ring_slice_count(size_t slice_bytes, size_t esize)
+{
+	return slice_bytes / esize ? slice_bytes / esize : 1;
+}
 
 /* Parameter server: index of worker w's slot in the root's receive area,
  * which holds the n - 1 workers' inputs in rank order, the root skipped. */

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # bench.sh: the main job. Installs what is missing, configures and builds,
 # sweeps rank counts x message sizes x algorithms, draws the plots, and says
-# where everything went. Picks the cuda backend when a GPU is visible and the
-# build has it, else the host backend. Options go to sweep.sh (see
-# scripts/sweep.sh --help), e.g. scripts/bench.sh --ranks "2 4" --maxbytes 16M.
+# where everything went; then the cost model of the run: fit and check beside
+# the run, its figures beside the plots (scripts/model.sh --in-run; a fit
+# that refuses the run is said and does not fail the job). Picks the cuda
+# backend when a GPU is visible and the build has it, else the host backend.
+# Options go to sweep.sh (see scripts/sweep.sh --help), e.g.
+# scripts/bench.sh --ranks "2 4" --maxbytes 16M.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -22,13 +25,24 @@ echo "collbench: backend $backend" >&2
 # a folder of its own (created atomically: two runs never share one)
 run_dir=$(cb_new_dir "${CB_RESULTS:-$root/results}" \
 	"$(cb_run_name "$(hostname -s)" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
-status=0 plot_dir=""
+status=0 plot_dir="" model="(none)"
 CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" "$@" || status=$?
 if [ -s "$run_dir/summary.csv" ]; then
 	figures=$(scripts/plot.sh "$run_dir") || status=$?
 	[ -z "$figures" ] || plot_dir=$(dirname "$(head -n 1 <<<"$figures")")
 fi
+# the cost model (README "Cost model"): its fit refuses runs that cannot
+# determine it (one size, one algorithm); that is said, and the job goes on
+if [ -n "$plot_dir" ]; then
+	if CB_BIN="$root/$build/bin" scripts/model.sh --in-run "$run_dir" "$plot_dir" >/dev/null; then
+		model="$run_dir/model_fit.json, model_check.txt ($(tail -n 1 "$run_dir/model_check.txt"))"
+	else
+		echo "$PROG: no cost model for this run (collbench-model's reason above)" >&2
+		model="(none: see above)"
+	fi
+fi
 echo
 echo "results: $run_dir"
 echo "plots:   ${plot_dir:-(none)}"
+echo "model:   $model"
 exit $status

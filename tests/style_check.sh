@@ -5,8 +5,8 @@
 #     both alone at the start of a line, as the code is laid out);
 #   - collectives/ never includes a header of bench/;
 #   - bench/'s include arrows point down only: common/ includes nothing of
-#     bench/ above it, results/ nothing of perf/, compare/ or history/, and
-#     perf/, compare/ and history/ nothing of each other;
+#     bench/ above it, results/ nothing of perf/, compare/, history/ or model/,
+#     and perf/, compare/, history/ and model/ nothing of one another;
 #   - no include circle among the project's headers.
 # Prints one line per breach and exits 1, or exits 0.
 #   style_check.sh [SOURCE_DIR]
@@ -44,12 +44,13 @@ done
 # layering: which folders a folder must not include from
 forbidden() {
 	case $1 in
-	collectives) echo "bench/common bench/results bench/perf bench/compare bench/history" ;;
-	bench/common) echo "bench/results bench/perf bench/compare bench/history" ;;
-	bench/results) echo "bench/perf bench/compare bench/history" ;;
-	bench/perf) echo "bench/compare bench/history" ;;
-	bench/compare) echo "bench/perf bench/history" ;;
-	bench/history) echo "bench/perf bench/compare" ;;
+	collectives) echo "bench/common bench/results bench/perf bench/compare bench/history bench/model" ;;
+	bench/common) echo "bench/results bench/perf bench/compare bench/history bench/model" ;;
+	bench/results) echo "bench/perf bench/compare bench/history bench/model" ;;
+	bench/perf) echo "bench/compare bench/history bench/model" ;;
+	bench/compare) echo "bench/perf bench/history bench/model" ;;
+	bench/history) echo "bench/perf bench/compare bench/model" ;;
+	bench/model) echo "bench/perf bench/compare bench/history" ;;
 	esac
 }
 edges=()

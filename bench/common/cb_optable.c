@@ -63,6 +63,13 @@ static char *option_strings(const struct cb_optdef *t, size_t n, struct option *
 enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *target, int argc,
 				char **argv, char *err, size_t errlen)
 {
+	return cb_optable_parse_given(t, n, target, argc, argv, NULL, err, errlen);
+}
+
+enum cb_status cb_optable_parse_given(const struct cb_optdef *t, size_t n, void *target,
+				      int argc, char **argv, unsigned char *given, char *err,
+				      size_t errlen)
+{
 	struct option *longopts;
 	char *shortopts = option_strings(t, n, &longopts), scratch[256];
 	enum cb_status st = CB_OK;
@@ -72,6 +79,8 @@ enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *targe
 		snprintf(err, errlen, "out of memory");
 		return CB_ERR_NOMEM;
 	}
+	if (given)
+		memset(given, 0, n);
 	for (size_t i = 0; i < n; i++)
 		if (t[i].defval)
 			(void)apply(&t[i], target, t[i].defval, scratch, sizeof(scratch));
@@ -89,6 +98,8 @@ enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *targe
 			break;
 		}
 		st = apply(&t[i], target, optarg, err, errlen);
+		if (given)
+			given[i] = 1;
 	}
 	free(shortopts);
 	free(longopts);
@@ -132,17 +143,6 @@ void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width)
 			fprintf(f, " [%s]", t[i].defval);
 		fputc('\n', f);
 	}
-}
-
-int cb_close_stdout(const char *prog, int rc, int failed_rc)
-{
-	errno = 0;
-	if (fclose(stdout) != 0 && rc != failed_rc) {
-		fprintf(stderr, "%s: cannot write stdout: %s\n", prog,
-			errno ? strerror(errno) : "write error");
-		return failed_rc;
-	}
-	return rc;
 }
 
 int cb_list_has_empty(const char *v)

@@ -4,7 +4,7 @@
  * strings, the default, the check of a value and its message, the usage line,
  * and the option's part of the canonical text that ranks compare before a run
  * (cb_optable_canonical): the table is the only place an option is spelled.
- * Used by allreduce_perf and collbench-compare.
+ * Used by allreduce_perf, collbench-compare and collbench-model.
  *
  * A refused value gives "OPT: ..." with OPT the option as typed in the table
  * ("-b/--minbytes", "--inplace"):
@@ -88,6 +88,14 @@ struct cb_size_list {
 enum cb_status cb_optable_parse(const struct cb_optdef *t, size_t n, void *target, int argc,
 				char **argv, char *err, size_t errlen);
 
+/* cb_optable_parse that also says which rows the command line gave: given
+ * (n entries) is cleared, then given[i] = 1 for each row i that argv set (a
+ * default applied does not count). For a tool whose verbs take different
+ * options (collbench-model). */
+enum cb_status cb_optable_parse_given(const struct cb_optdef *t, size_t n, void *target,
+				      int argc, char **argv, unsigned char *given, char *err,
+				      size_t errlen);
+
 /* The canonical text of the rows of target not marked CB_OPT_LOCAL, in
  * table order:
  * "lname=value;lname=value;..." (sizes and integers in decimal, enums and
@@ -117,13 +125,6 @@ int cb_list_selects(const char *list, const char *name);
  * "a, b or c" with (", ", " or "); "" when there is none. */
 void cb_join_names(char *buf, size_t len, const char *(*name)(const void *ctx, int i),
 		   const void *ctx, int n, const char *sep, const char *last);
-
-/* For a tool whose results go to stdout, at its end: closes stdout, so that
- * a failed write (a full disk, a closed pipe) does not end in success. On
- * such a failure it says "PROG: cannot write stdout: <reason>" on stderr
- * (unless rc is already failed_rc: said before) and returns failed_rc;
- * otherwise it returns rc. */
-int cb_close_stdout(const char *prog, int rc, int failed_rc);
 
 /* One line per option: "  -b, --minbytes SIZE   help [default]". */
 void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width);

@@ -17,6 +17,7 @@
 #include "cb_optable.h"
 #include "cb_results.h"
 #include "cb_size.h"
+#include "cb_stdout.h"
 
 #define PROG "collbench-compare"
 #define EXIT_REGRESSION 1

@@ -16,6 +16,7 @@
 #include "cb_hist_out.h"
 #include "cb_hist_query.h"
 #include "cb_optable.h"
+#include "cb_stdout.h"
 
 #define PROG "collbench-history"
 #define EXIT_REGRESSION 1

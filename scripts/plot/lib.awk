@@ -1,5 +1,5 @@
-# lib.awk: functions shared by plot.sh's awk programs (awk -f lib.awk -f X.awk; POSIX awk,
-# mawk included). Columns are always found by their header name, never by position.
+# lib.awk: functions shared by plot.sh's and model.sh's awk programs (awk -f lib.awk -f X.awk;
+# POSIX awk, mawk included). Columns are always found by their header name, never by position.
 #
 #   csv_split(line, f)    split one CSV line into f[1..n] (RFC 4180 quoting, "" = one quote);
 #                         returns n
@@ -22,6 +22,8 @@
 #                         separated) that has points, into prefix.1.dat, prefix.2.dat, ... in
 #                         that order; returns the algorithms written, space-separated
 #   keys_sorted(set)      the keys of the array set (numbers), space-separated, ascending
+#   widen(x, y)           widen the ranges lib_xl..lib_xh and lib_yl..lib_yh (empty until
+#                         the first point) by the point (x, y)
 # Figures of a value vs rank count at the largest message size that has the value:
 #   vs_ranks_row(v)       call for every row, v its value (empty: none); lib_big is the largest
 #                         size seen with a value (empty: none)
@@ -134,6 +136,14 @@ function keys_sorted(set,    k, n, j, l, out) {
 	out = ""
 	for (j = 1; j <= n; j++) out = out " " l[j]
 	return substr(out, 2)
+}
+
+function widen(x, y) {
+	x += 0; y += 0
+	if (lib_xl == "" || x < lib_xl) lib_xl = x
+	if (lib_xh == "" || x > lib_xh) lib_xh = x
+	if (lib_yl == "" || y < lib_yl) lib_yl = y
+	if (lib_yh == "" || y > lib_yh) lib_yh = y
 }
 
 function write_algos(list, key, prefix,    n, i, l, k, out) {

@@ -1,0 +1,73 @@
+/* cb_model_check: every measured row next to the model (contract in
+ * cb_model_verbs.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_model_verbs.h"
+
+/* Bus bandwidth of a modelled time, with the measured rows' factor. */
+static double busbw_of(const struct cb_mrow *r, double t)
+{
+	double algbw = (double)r->bytes / t / 1e9;
+
+	if (strcmp(r->algo, "copy") == 0 || r->nranks < 2)
+		return algbw;
+	return algbw * 2.0 * (r->nranks - 1) / r->nranks;
+}
+
+static void check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double far,
+		      struct cb_check_row *c)
+{
+	const struct cb_fit_group *g = cb_fit_set_group(f, r->backend, r->transport);
+	const struct cb_fit_tier *tr;
+	struct cb_model_case mc;
+	struct cb_model_result res;
+	struct cb_topo t;
+
+	memset(c, 0, sizeof(*c));
+	c->row = r;
+	if (!r->ok) {
+		snprintf(c->note, sizeof(c->note), "not measured (status not ok)");
+		return;
+	}
+	if (cb_row_case(r, &mc, c->note, sizeof(c->note)) != 0)
+		return;
+	if (!g) {
+		snprintf(c->note, sizeof(c->note), "no fit for backend %s, transport %s", r->backend,
+			 r->transport);
+		return;
+	}
+	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
+	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
+	if (cb_model_eval(&t, &mc, &res, c->note, sizeof(c->note)) != CB_OK)
+		return;
+	if (!(res.time > 0) || !(r->t > 0)) {
+		snprintf(c->note, sizeof(c->note), "nothing to model (%s)", res.what);
+		return;
+	}
+	c->modelled = 1;
+	c->t_model = res.time + res.terms.calls * g->p.overhead;
+	c->err = c->t_model / r->t - 1;
+	c->busbw_model = busbw_of(r, c->t_model);
+	c->far = fabs(c->err) > far && !(c->t_model >= r->t_lo && c->t_model <= r->t_hi);
+	if (r->oversubscribed || (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host))
+		snprintf(c->note, sizeof(c->note), "oversubscribed: time slicing is not modelled");
+	else if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
+		snprintf(c->note, sizeof(c->note), "n = 1: a local copy");
+}
+
+enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
+			      struct cb_check_row **rows)
+{
+	struct cb_check_row *out = calloc(in->nrows ? in->nrows : 1, sizeof(*out));
+
+	*rows = NULL;
+	if (!out)
+		return CB_ERR_NOMEM;
+	for (size_t i = 0; i < in->nrows; i++)
+		check_row(&in->rows[i], f, far, &out[i]);
+	*rows = out;
+	return CB_OK;
+}

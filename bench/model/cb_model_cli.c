@@ -1,0 +1,220 @@
+/* cb_model_cli: collbench-model's verbs (contract in cb_model_cli.h). */
+#define _GNU_SOURCE
+#include "cb_model_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cb_model_out.h"
+#include "cb_model_params.h"
+#include "cb_model_topo.h"
+
+/* Loads a run; 0 or -1 after a message. */
+static int load_run(const char *verb, const char *run, struct cb_minput *in)
+{
+	char err[1024];
+
+	if (cb_minput_load(run, in, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG " %s: %s\n", verb, err);
+		return -1;
+	}
+	if (in->meta_missing)
+		fprintf(stderr, PROG " %s: warning: %d row(s) without launch metadata: placement "
+			"and CPUs unknown, taken as one host\n", verb, in->meta_missing);
+	return 0;
+}
+
+/* Fits in; 0 when a group was fitted, -1 after a message. Refused groups
+ * are warned about. */
+static int fit_run(const char *verb, const struct cli *c, const struct cb_minput *in,
+		   struct cb_fit_set *f)
+{
+	char err[512];
+	size_t fitted = 0;
+	enum cb_status st = cb_model_fit_input(in, &c->sel, f, err, sizeof(err));
+
+	if (st != CB_OK) {
+		fprintf(stderr, PROG " %s: %s\n", verb, st == CB_ERR_NOMEM ? "out of memory" : err);
+		return -1;
+	}
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const struct cb_fit_group *gr = &f->groups[g];
+
+		if (gr->fitted)
+			fitted++;
+		else
+			fprintf(stderr, PROG " %s: %s/%s: refused: %s\n", verb, gr->backend,
+				gr->transport, gr->why);
+	}
+	if (!fitted) {
+		fprintf(stderr, PROG " %s: nothing could be fitted\n", verb);
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the fit to path through a temporary file renamed over it, so a
+ * reader never sees half a file. 0 or -1 after a message. */
+static int write_fit_file(const struct cb_fit_set *f, const char *path)
+{
+	char tmp[1100];
+	FILE *out;
+	int ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	out = fopen(tmp, "w");
+	if (!out) {
+		fprintf(stderr, PROG " fit: cannot write %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	ok = cb_fit_set_write(out, f) == CB_OK;
+	ok = (fclose(out) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		fprintf(stderr, PROG " fit: cannot write %s: %s\n", path,
+			errno ? strerror(errno) : "write error");
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int report(enum cb_status st)
+{
+	if (st == CB_OK)
+		return 0;
+	fprintf(stderr, PROG ": cannot print the results: %s\n",
+		st == CB_ERR_NOMEM ? "out of memory" : "write error");
+	return EXIT_USAGE;
+}
+
+int cb_cli_fit(const struct cli *c, const char *run)
+{
+	struct cb_minput in;
+	struct cb_fit_set *f = calloc(1, sizeof(*f));
+	int rc = EXIT_USAGE;
+
+	if (!f || load_run("fit", run, &in) != 0) {
+		free(f);
+		return EXIT_USAGE;
+	}
+	if (fit_run("fit", c, &in, f) != 0)
+		goto out;
+	if (c->output[0] && write_fit_file(f, c->output) != 0)
+		goto out;
+	if ((c->fmt_given && c->fmt == CB_MFMT_JSON) || (!c->fmt_given && !c->output[0]))
+		rc = report(cb_fit_set_write(stdout, f));
+	else
+		rc = report(cb_out_fit(stdout, c->fmt, f));
+out:
+	cb_minput_free(&in);
+	free(f);
+	return rc;
+}
+
+/* 1 when the row passes check's --algo and --min-bytes. */
+static int shown(const struct cli *c, const struct cb_mrow *r)
+{
+	char list[260], key[40];
+
+	if ((double)r->bytes < c->sel.min_bytes)
+		return 0;
+	if (!c->algos[0])
+		return 1;
+	snprintf(list, sizeof(list), ",%s,", c->algos);
+	snprintf(key, sizeof(key), ",%s,", r->algo);
+	return strstr(list, key) != NULL;
+}
+
+/* The parameters check uses: --fit FILE, else fitted on the run itself. */
+static int check_params(const struct cli *c, const struct cb_minput *in, struct cb_fit_set *f)
+{
+	char err[1024];
+	struct cli in_sample = *c;
+
+	if (!c->fit_path[0]) {
+		fprintf(stderr, PROG " check: no --fit: fitting on %s itself (in-sample); fit "
+			"another run with " PROG " fit -o and pass --fit to check against it\n",
+			in->path);
+		in_sample.sel.algos = NULL;
+		in_sample.sel.min_bytes = 0;
+		return fit_run("check", &in_sample, in, f);
+	}
+	if (cb_fit_set_read(c->fit_path, f, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG " check: %s\n", err);
+		return -1;
+	}
+	if (f->machine[0] && in->machine[0] && strcmp(f->machine, in->machine) != 0)
+		fprintf(stderr, PROG " check: warning: the fit is of machine '%s', the run of '%s'\n",
+			f->machine, in->machine);
+	return 0;
+}
+
+/* Prints the rows (unless --summary) and the summary; returns the status. */
+static int print_check(const struct cli *c, const struct cb_check_row *rows, size_t n)
+{
+	size_t far = 0, modelled = 0, shown_rows = 0;
+	enum cb_status st = CB_OK;
+	int text = c->fmt == CB_MFMT_TABLE || c->fmt == CB_MFMT_MARKDOWN;
+
+	for (size_t i = 0; i < n; i++) {
+		modelled += rows[i].modelled;
+		shown_rows += rows[i].row->ok;
+	}
+	if (!c->summary)
+		st = cb_out_check(stdout, c->fmt, rows, n);
+	if (st == CB_OK && text && !c->summary)
+		st = putchar('\n') == EOF ? CB_ERR_IO : CB_OK;
+	if (st == CB_OK && (text || c->summary))
+		st = cb_out_check_summary(stdout, c->fmt, rows, n, &far);
+	else
+		for (size_t i = 0; i < n; i++)
+			far += rows[i].far;
+	if (st != CB_OK)
+		return report(st);
+	fprintf(text ? stdout : stderr, "%s%zu of %zu rows modelled, %zu far off (|error| > "
+		"%.0f%% and outside the repeats' band)\n", text ? "\n" : "", modelled, shown_rows,
+		far, 100 * c->far);
+	return c->gate && far ? EXIT_FAR : 0;
+}
+
+int cb_cli_check(const struct cli *c, const char *run)
+{
+	struct cb_minput in;
+	struct cb_fit_set *f = calloc(1, sizeof(*f));
+	struct cb_check_row *rows = NULL;
+	size_t k = 0;
+	int rc = EXIT_USAGE;
+
+	if (c->fmt == CB_MFMT_JSON) {
+		fprintf(stderr, PROG " check: --format json is fit's; use table, csv or markdown\n");
+		free(f);
+		return EXIT_USAGE;
+	}
+	if (!f || load_run("check", run, &in) != 0) {
+		free(f);
+		return EXIT_USAGE;
+	}
+	if (check_params(c, &in, f) != 0)
+		goto out;
+	if (cb_model_check(&in, f, c->far, &rows) != CB_OK) {
+		fprintf(stderr, PROG " check: out of memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < in.nrows; i++)
+		if (shown(c, rows[i].row))
+			rows[k++] = rows[i];
+	if (k == 0)
+		fprintf(stderr, PROG " check: no rows to check%s\n",
+			c->algos[0] || c->sel.min_bytes > 0 ? " (after --algo/--min-bytes)" : "");
+	else
+		rc = print_check(c, rows, k);
+out:
+	free(rows);
+	cb_minput_free(&in);
+	free(f);
+	return rc;
+}

@@ -1,0 +1,349 @@
+/* cb_model_fit: least squares for alpha, beta, gamma (contract in
+ * cb_model_fit.h). Parameters x = (overhead, alpha, 1/beta_1..K,
+ * 1/gamma_1..K): cb_model_fit_int.h. */
+#include "cb_model_fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_model_fit_int.h"
+
+/* "alpha", "beta of tier 2 (from 1048576 bytes)", ... for messages. */
+static void param_name(const struct prob *pb, int j, char *buf, size_t len)
+{
+	int t = j < 2 ? 0 : (j - 2) % pb->k;
+	char range[64] = "";
+
+	if (j < 2) {
+		snprintf(buf, len, "%s", j == IX_A ? "alpha" : "the per-call overhead");
+		return;
+	}
+	if (pb->k > 1)
+		snprintf(range, sizeof(range), " of tier %d (from %.0f bytes)", t + 1,
+			 t ? pb->brk[t - 1] : 0.0);
+	snprintf(buf, len, "%s%s", j < IX_V(pb, 0) ? "beta" : j < IX_W(pb, 0) ? "gamma"
+				   : "the one-sided reduce rate (fused)", range);
+}
+
+static enum cb_status explain(const struct prob *pb, int rc, int bad, char *why, size_t whylen)
+{
+	char name[96];
+
+	if (rc == -2)
+		return CB_ERR_NOMEM;
+	param_name(pb, bad < 0 ? IX_U(pb, 0) : bad, name, sizeof(name));
+	if (rc == -3)
+		snprintf(why, whylen, "%s comes out negative (a time per byte below 0): the rows "
+			 "are too noisy or too few sizes cover it", name);
+	else if (bad < 2)
+		snprintf(why, whylen, "%s is not determined: no row's message count varies "
+			 "independently of its other terms (add small messages, or copy rows)", name);
+	else if (bad < IX_V(pb, 0))
+		snprintf(why, whylen, "%s is not determined: its rows' bytes move in step with "
+			 "their message counts (add more message sizes)", name);
+	else if (bad < IX_W(pb, 0))
+		snprintf(why, whylen, "%s is not determined: every row reduces the same multiple "
+			 "of the bytes it moves (e.g. one algorithm at one rank count); add copy "
+			 "rows or another rank count, or leave gamma out (--no-gamma)", name);
+	else
+		snprintf(why, whylen, "%s is not determined: the ring's rows cannot be told from "
+			 "ps's without rows that only copy (add copy rows), or leave gamma out "
+			 "(--no-gamma)", name);
+	return CB_ERR_ARG;
+}
+
+/* Checks that each tier has rows of two sizes and the problem enough rows. */
+static enum cb_status check_tiers(const struct prob *pb, char *why, size_t whylen)
+{
+	for (int t = 0; t < pb->k; t++) {
+		double first = 0;
+		int sizes = 0;
+
+		for (size_t i = 0; i < pb->m && sizes < 2; i++) {
+			if (pb->tier_of[i] != t)
+				continue;
+			if (sizes == 0)
+				first = pb->obs[i].bytes;
+			if (sizes == 0 || pb->obs[i].bytes != first)
+				sizes++;
+		}
+		if (sizes < 2) {
+			snprintf(why, whylen, "tier %d (from %.0f bytes) holds %s: bandwidth cannot "
+				 "be told from latency", t + 1, t ? pb->brk[t - 1] : 0.0,
+				 sizes ? "one message size" : "no rows");
+			return CB_ERR_ARG;
+		}
+	}
+	if (pb->m < (size_t)cb_fit_np(pb) + 2) {
+		snprintf(why, whylen, "too few rows: %zu for %d parameters (need at least %d)", pb->m,
+			 cb_fit_np(pb), cb_fit_np(pb) + 2);
+		return CB_ERR_ARG;
+	}
+	return CB_OK;
+}
+
+static double inv_or_inf(double u)
+{
+	return u > 0 ? 1 / u : INFINITY;
+}
+
+/* The fused rate of tier t: its own, beta where the fit put fused bytes at
+ * beta, NaN where no row has fused bytes or gamma is not fitted. */
+static void fused_of(const struct prob *pb, const double *x, int t, double *out)
+{
+	if (!pb->fit_gamma || !(pb->has_fused >> t & 1))
+		*out = NAN;
+	else if (pb->fused_at_beta >> t & 1)
+		*out = 1 / x[IX_U(pb, t)];
+	else
+		*out = 1 / x[IX_W(pb, t)];
+}
+
+/* Fills p from the solution x (and standard errors from covd and rss). */
+static void fill_params(const struct prob *pb, const double *x, const double *covd, double rss,
+			unsigned used, struct cb_fit_params *p)
+{
+	size_t dof = pb->m - (size_t)__builtin_popcount(used);
+	double s2 = dof > 0 ? rss / (double)dof : NAN;
+
+	memset(p, 0, sizeof(*p));
+	p->ntiers = pb->k;
+	p->nobs = pb->m;
+	p->gamma_fitted = pb->fit_gamma;
+	p->overhead = x[IX_T0];
+	p->overhead_se = used & (1u << IX_T0) ? sqrt(s2 * covd[IX_T0]) : NAN;
+	p->alpha = x[IX_A];
+	p->alpha_se = used & (1u << IX_A) ? sqrt(s2 * covd[IX_A]) : NAN;
+	for (int t = 0; t < pb->k; t++) {
+		struct cb_fit_tier *tr = &p->tier[t];
+		int ju = IX_U(pb, t), jv = IX_V(pb, t);
+
+		tr->lo = t ? pb->brk[t - 1] : 0;
+		tr->hi = t < pb->k - 1 ? pb->brk[t] : INFINITY;
+		tr->beta = 1 / x[ju];
+		tr->beta_se = sqrt(s2 * covd[ju]) / (x[ju] * x[ju]);
+		tr->gamma = pb->fit_gamma ? inv_or_inf(x[jv]) : INFINITY;
+		tr->gamma_se = pb->fit_gamma && (used & (1u << jv)) && x[jv] > 0
+				       ? sqrt(s2 * covd[jv]) / (x[jv] * x[jv])
+				       : NAN;
+		fused_of(pb, x, t, &tr->fused);
+		tr->fused_se = used & (1u << IX_W(pb, t))
+				       ? sqrt(s2 * covd[IX_W(pb, t)]) / (x[IX_W(pb, t)] * x[IX_W(pb, t)])
+				       : NAN;
+		for (size_t i = 0; i < pb->m; i++)
+			tr->nobs += pb->tier_of[i] == t;
+	}
+}
+
+/* The fit on the repeats' fastest (which 1) and slowest (2) times: fills the
+ * _rep[which - 1] bands; NaN where no row has repeats or the fit fails. */
+static void fit_repeats(const struct prob *pb, struct cb_fit_params *p)
+{
+	int have = 0;
+
+	for (size_t i = 0; i < pb->m; i++)
+		have |= pb->obs[i].t_lo > 0 && pb->obs[i].t_hi > 0;
+	for (int w = 1; w <= 2; w++) {
+		double x[MAXP], cd[MAXP], rss;
+		unsigned used;
+		int bad, ok = have && cb_fit_nnls(pb, w, x, &rss, cd, &used, &bad) == 0;
+
+		p->overhead_rep[w - 1] = ok ? x[IX_T0] : NAN;
+		p->alpha_rep[w - 1] = ok ? x[IX_A] : NAN;
+		for (int t = 0; t < pb->k; t++) {
+			p->tier[t].beta_rep[w - 1] = ok ? 1 / x[IX_U(pb, t)] : NAN;
+			p->tier[t].gamma_rep[w - 1] =
+				ok && pb->fit_gamma ? inv_or_inf(x[IX_V(pb, t)]) : NAN;
+			p->tier[t].fused_rep[w - 1] = NAN;
+			if (ok)
+				fused_of(pb, x, t, &p->tier[t].fused_rep[w - 1]);
+		}
+	}
+}
+
+/* Fits with pb's tiers; *rss the relative residual sum of squares. A tier
+ * whose fused rate comes out faster than a copy has its fused bytes refitted
+ * at beta (moving bounds such a step), at most once per tier. */
+static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double *rss,
+				char *why, size_t whylen)
+{
+	double x[MAXP], cd[MAXP];
+	unsigned used, again;
+	int bad = -1, rc;
+	enum cb_status st;
+
+	pb->has_fused = pb->fused_at_beta = 0;
+	for (size_t i = 0; i < pb->m; i++) {
+		pb->tier_of[i] = cb_fit_tier_index(pb->brk, pb->k, pb->obs[i].bytes);
+		if (pb->obs[i].terms.fused_bytes > 0)
+			pb->has_fused |= 1u << pb->tier_of[i];
+	}
+	st = check_tiers(pb, why, whylen);
+	if (st != CB_OK)
+		return st;
+	do {
+		rc = cb_fit_nnls(pb, 0, x, rss, cd, &used, &bad);
+		if (rc != 0)
+			return explain(pb, rc, bad, why, whylen);
+		again = 0;
+		for (int t = 0; t < pb->k; t++)
+			if ((used >> IX_W(pb, t) & 1) && x[IX_W(pb, t)] < x[IX_U(pb, t)])
+				again |= 1u << t;
+		pb->fused_at_beta |= again;
+	} while (again);
+	fill_params(pb, x, cd, *rss, used, p);
+	return CB_OK;
+}
+
+/* The distinct message sizes of the rows, ascending; returns their count. */
+static size_t distinct_sizes(const struct cb_fit_obs *obs, size_t m, double *d)
+{
+	size_t nd = 0;
+
+	for (size_t i = 0; i < m; i++) {
+		size_t k = 0;
+
+		while (k < nd && d[k] < obs[i].bytes)
+			k++;
+		if (k < nd && d[k] == obs[i].bytes)
+			continue;
+		memmove(d + k + 1, d + k, (nd - k) * sizeof(double));
+		d[k] = obs[i].bytes;
+		nd++;
+	}
+	return nd;
+}
+
+/* Tries every choice of k - 1 boundaries among the sizes d[1..nd-1] and
+ * keeps the lowest BIC in *best (score *bic). Returns CB_ERR_NOMEM or CB_OK. */
+static enum cb_status search(struct prob *pb, const double *d, size_t nd, int k,
+			     struct cb_fit_params *best, double *bic, char *why, size_t whylen)
+{
+	size_t idx[CB_FIT_MAX_TIERS] = { 0 };
+	int nb = k - 1;
+
+	pb->k = k;
+	if (nb > (int)nd - 1)
+		return CB_OK; /* not enough sizes for k tiers */
+	for (int i = 0; i < nb; i++)
+		idx[i] = (size_t)i + 1;
+	for (;;) {
+		struct cb_fit_params p;
+		double rss, score;
+		int i;
+
+		for (i = 0; i < nb; i++)
+			pb->brk[i] = d[idx[i]];
+		enum cb_status st = fit_fixed(pb, &p, &rss, why, whylen);
+
+		if (st == CB_ERR_NOMEM)
+			return st;
+		score = (double)pb->m * log(fmax(rss, 1e-30 * (double)pb->m) / (double)pb->m) +
+			cb_fit_np(pb) * log((double)pb->m);
+		if (st == CB_OK && score < *bic) {
+			*bic = score;
+			*best = p;
+		}
+		for (i = nb - 1; i >= 0 && idx[i] == nd - (size_t)(nb - i); i--)
+			;
+		if (i < 0)
+			return CB_OK;
+		idx[i]++;
+		for (int j = i + 1; j < nb; j++)
+			idx[j] = idx[j - 1] + 1;
+	}
+}
+
+static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_params *p)
+{
+	double *e = malloc(m * sizeof(double));
+
+	p->med_abs = p->max_abs = NAN;
+	if (!e)
+		return;
+	for (size_t i = 0; i < m; i++)
+		e[i] = fabs(cb_fit_time(p, obs[i].bytes, &obs[i].terms) / obs[i].t - 1);
+	for (size_t i = 1; i < m; i++) /* insertion sort: m is small */
+		for (size_t j = i; j > 0 && e[j - 1] > e[j]; j--) {
+			double tmp = e[j];
+
+			e[j] = e[j - 1];
+			e[j - 1] = tmp;
+		}
+	p->med_abs = m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2;
+	p->max_abs = e[m - 1];
+	free(e);
+}
+
+enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
+			  struct cb_fit_params *p, char *why, size_t whylen)
+{
+	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, 0, 0, 0, NULL };
+	struct cb_fit_params best;
+	double *d, bic = INFINITY, rss;
+	enum cb_status st = CB_OK;
+	size_t nd;
+
+	for (size_t i = 0; i < m; i++) {
+		if (!(obs[i].t > 0) || !isfinite(obs[i].t) || !(obs[i].bytes >= 0)) {
+			snprintf(why, whylen, "row %zu has no positive measured time", i + 1);
+			return CB_ERR_ARG;
+		}
+		pb.with_t0 |= obs[i].terms.msgs == 0 && obs[i].terms.calls > 0;
+	}
+	pb.tier_of = malloc((m ? m : 1) * sizeof(int));
+	d = malloc((m ? m : 1) * sizeof(double));
+	if (!pb.tier_of || !d) {
+		st = CB_ERR_NOMEM;
+		goto out;
+	}
+	nd = distinct_sizes(obs, m, d);
+	if (o->nbreaks >= 0) {
+		pb.k = o->nbreaks + 1;
+		memcpy(pb.brk, o->breaks, sizeof(pb.brk));
+		st = fit_fixed(&pb, &best, &rss, why, whylen);
+	} else {
+		for (int k = 1; k <= o->max_tiers && st == CB_OK; k++)
+			st = search(&pb, d, nd, k, &best, &bic, why, whylen);
+		if (st == CB_OK && isinf(bic)) { /* none worked: the one-tier reason */
+			pb.k = 1;
+			st = fit_fixed(&pb, &best, &rss, why, whylen);
+		}
+	}
+	if (st == CB_OK) {
+		pb.k = best.ntiers;
+		for (int i = 0; i < pb.k - 1; i++)
+			pb.brk[i] = best.tier[i].hi;
+		st = fit_fixed(&pb, &best, &rss, why, whylen); /* pb as for the best */
+	}
+	if (st == CB_OK) {
+		fit_repeats(&pb, &best);
+		fit_errors(obs, m, &best);
+		*p = best;
+	}
+out:
+	free(pb.tier_of);
+	free(d);
+	return st;
+}
+
+const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes)
+{
+	int i = 0;
+
+	while (i < p->ntiers - 1 && bytes >= p->tier[i].hi)
+		i++;
+	return &p->tier[i];
+}
+
+double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t)
+{
+	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
+
+	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
+
+	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
+	       t->reduce_bytes / tr->gamma + t->fused_bytes / f;
+}

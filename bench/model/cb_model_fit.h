@@ -1,0 +1,86 @@
+/* cb_model_fit: alpha, beta and gamma of one (backend, transport) from
+ * measured rows, by least squares.
+ *
+ * Every row's modelled time is linear in (overhead, alpha, 1/beta, 1/gamma)
+ * on one host (cb_model_terms): t = calls * overhead + msgs * alpha +
+ * link_bytes / beta + reduce_bytes / gamma + fused_bytes * max(1/beta,
+ * 1/fused), where fused is the rate of a one-sided step that reduces its
+ * peer's bytes as it reads them (ps's root reduces bytes already in its own
+ * memory at gamma; the ring's reduce-scatter steps read the peer's at
+ * fused). Where the fit finds fused faster than beta, that tier's fused
+ * bytes are fitted at beta (the step is bound by moving). The overhead is a
+ * call's fixed cost (timer, function calls), fitted where rows without any
+ * message (copy, n = 1) tell it from alpha. The fit minimises the sum of squared relative errors
+ * ((t_model - t) / t)^2, so an 8-byte row and a 64 MiB row count alike, with
+ * Householder QR on columns scaled to unit norm. Bandwidths may differ by
+ * size tier (a host's memory is faster while a message fits its caches):
+ * beta and gamma per tier of message size [lo, hi), alpha shared. Tier
+ * boundaries are given, or chosen among the measured sizes by the Bayesian
+ * information criterion (m ln(RSS/m) + p ln m) over 1..max_tiers tiers.
+ * alpha and 1/gamma are kept >= 0 (non-negative least squares by active
+ * sets: 1/gamma = 0 means the reduce costs nothing measurable); a negative
+ * 1/beta is refused.
+ *
+ * Uncertainty, two ways: standard errors from the residuals (sigma^2 =
+ * RSS / (m - p) times (A^T A)^-1, carried to beta and gamma by the delta
+ * method), and the spread over repeats: the same fit on every row's fastest
+ * and slowest repeat (allreduce_perf -R: the repeats' median times). */
+#ifndef CB_MODEL_FIT_H
+#define CB_MODEL_FIT_H
+
+#include <stddef.h>
+
+#include "cb_model.h"
+#include "cb_status.h"
+
+#define CB_FIT_MAX_TIERS 4
+
+struct cb_fit_obs {
+	struct cb_model_terms terms; /* the row's modelled terms */
+	double t;                    /* measured seconds (median over iterations) */
+	double t_lo, t_hi;           /* fastest and slowest repeat, seconds; NaN: none */
+	double bytes;                /* message size per rank, for the tiers */
+};
+
+struct cb_fit_tier {
+	double lo, hi;             /* bytes: lo <= S < hi; hi INFINITY for the last */
+	double beta, gamma;        /* bytes per second; gamma INFINITY: free */
+	double fused;              /* one-sided move-and-reduce rate, B/s; NaN: no
+				    * such rows (the slower of beta and gamma) */
+	double beta_se, gamma_se, fused_se; /* standard errors, B/s; NaN: undefined */
+	double beta_rep[2], gamma_rep[2], fused_rep[2]; /* fits on the fastest /
+							 * slowest repeats */
+	size_t nobs;
+};
+
+struct cb_fit_params {
+	double overhead, overhead_se, overhead_rep[2]; /* seconds per call */
+	double alpha, alpha_se, alpha_rep[2]; /* seconds */
+	int ntiers;
+	struct cb_fit_tier tier[CB_FIT_MAX_TIERS];
+	size_t nobs;
+	int gamma_fitted;          /* 0: gamma left out (free) */
+	double med_abs, max_abs;   /* |relative error| of the fit on its rows */
+};
+
+struct cb_fit_opts {
+	int max_tiers;             /* 1..CB_FIT_MAX_TIERS */
+	int nbreaks;               /* -1: choose (auto); else the breaks below */
+	double breaks[CB_FIT_MAX_TIERS - 1]; /* ascending tier boundaries, bytes */
+	int fit_gamma;
+};
+
+/* Fits m observations. Errors: CB_ERR_ARG with the reason in why when the
+ * rows cannot determine the parameters (too few rows, one size in a tier,
+ * gamma moving in step with beta in every row, a negative time per byte),
+ * CB_ERR_NOMEM. p is filled on CB_OK only. */
+enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
+			  struct cb_fit_params *p, char *why, size_t whylen);
+
+/* The tier holding message size bytes. */
+const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);
+
+/* Modelled seconds of terms at message size bytes under p. */
+double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t);
+
+#endif

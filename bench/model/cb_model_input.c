@@ -1,0 +1,174 @@
+/* cb_model_input: collbench results into the model's rows (contract in
+ * cb_model_input.h). Everything the model knows about the results format
+ * is in this file: the schema's record (struct cb_summary, cb_schema.h) as
+ * the reader (cb_results.h) returns it with its launch (struct
+ * cb_res_launch), the launch sidecar's keys host.cpus_online,
+ * mpi.oversubscribed and the "options" text (root=, slicebytes=), and the
+ * backend table's ring slice (cb_backend_ops.pipeline_bytes) for runs that
+ * kept the backend's own. */
+#include "cb_model_input.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_backend.h"
+#include "cb_dtype.h"
+#include "cb_model.h"
+#include "cb_results.h"
+
+_Static_assert(CB_MIN_NAME >= CB_NAME_MAX, "the model's names hold the schema's");
+
+/* Launch facts the reader does not carry, from the sidecar itself. */
+struct launch_extra {
+	int cpus, oversubscribed, root;
+	size_t slice_bytes; /* 0: the backend's default */
+};
+
+/* The value of key in "k1=v1;k2=v2" as a number; -1 when absent. */
+static long long option_value(const char *opts, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = opts; p && *p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=')
+			return strtoll(p + kl + 1, NULL, 10);
+	return -1;
+}
+
+static void read_extra(const char *file, struct launch_extra *x)
+{
+	json_t *root = json_load_file(file, 0, NULL);
+	const json_t *host, *mpi;
+	const char *opts;
+	long long v;
+
+	memset(x, 0, sizeof(*x));
+	if (!root)
+		return; /* the reader validated it; unreadable now: unknowns */
+	host = json_object_get(root, "host");
+	mpi = json_object_get(root, "mpi");
+	if (json_is_integer(json_object_get(host, "cpus_online")))
+		x->cpus = (int)json_integer_value(json_object_get(host, "cpus_online"));
+	x->oversubscribed = json_is_true(json_object_get(mpi, "oversubscribed"));
+	opts = json_string_value(json_object_get(root, "options"));
+	v = option_value(opts, "root");
+	x->root = v > 0 ? (int)v : 0;
+	v = option_value(opts, "slicebytes");
+	x->slice_bytes = v > 0 ? (size_t)v : 0;
+	json_decref(root);
+}
+
+/* "shm" / "ipc" for collbench's own algorithms (one-sided, through the
+ * backend), the library's name for the library's. */
+static void transport_of(const char *backend, const char *algo, char *out, size_t len)
+{
+	if (strcmp(algo, "mpi") == 0 || strcmp(algo, "nccl") == 0)
+		snprintf(out, len, "%s", algo);
+	else
+		snprintf(out, len, "%s", strcmp(backend, "cuda") == 0 ? "ipc" : "shm");
+}
+
+static double us(double v)
+{
+	return isnan(v) ? NAN : v * 1e-6;
+}
+
+/* The ring slice of a backend that kept its own (cb_backend_ops); 0 for a
+ * backend collbench does not know. */
+static size_t backend_slice(const char *backend)
+{
+	const struct cb_backend_ops *ops = cb_backend_find(backend);
+
+	return ops ? ops->pipeline_bytes : 0;
+}
+
+/* One model row from a reader row and its launch (NULL: no sidecar). */
+static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
+		    const struct launch_extra *x, struct cb_mrow *m)
+{
+	const struct cb_summary *r = &rr->v;
+	enum cb_dtype dt;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->backend, sizeof(m->backend), "%s", r->backend);
+	snprintf(m->algo, sizeof(m->algo), "%s", r->algo);
+	snprintf(m->dtype, sizeof(m->dtype), "%s", r->dtype);
+	snprintf(m->op, sizeof(m->op), "%s", r->op);
+	transport_of(r->backend, r->algo, m->transport, sizeof(m->transport));
+	m->nranks = r->nranks;
+	m->in_place = r->in_place;
+	m->bytes = r->bytes;
+	m->esize = cb_dtype_parse(r->dtype, &dt) == 0 ? cb_dtype_size(dt) : 0;
+	m->ok = r->status.state == CB_ROW_OK;
+	m->t = us(isnan(r->time_us_median) ? r->time_us : r->time_us_median);
+	m->t_lo = us(isnan(r->time_us_median) ? r->time_us_rep_min : r->time_us_median_rep_min);
+	m->t_hi = us(isnan(r->time_us_median) ? r->time_us_rep_max : r->time_us_median_rep_max);
+	m->busbw = r->busbw;
+	m->algbw = r->algbw;
+	m->line = rr->line;
+	m->ranks_per_host = l && l->ranks_per_node > 0 ? l->ranks_per_node : r->nranks;
+	m->nhosts = l && l->nnodes > 0 ? l->nnodes : 1;
+	m->cpus_per_host = x ? x->cpus : 0;
+	m->oversubscribed = x ? x->oversubscribed : 0;
+	m->root = x && x->root < r->nranks ? x->root : 0;
+	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : backend_slice(r->backend);
+}
+
+/* The launch of this backend and rank count, or NULL. */
+static const struct cb_res_launch *launch_of(const struct cb_results *res,
+					     const struct cb_res_row *r, size_t *index)
+{
+	for (size_t i = 0; i < res->nlaunches; i++)
+		if (res->launches[i].nranks == r->v.nranks &&
+		    strcmp(res->launches[i].backend, r->v.backend) == 0) {
+			*index = i;
+			return &res->launches[i];
+		}
+	return NULL;
+}
+
+enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err, size_t errlen)
+{
+	struct cb_results res;
+	struct launch_extra *extra = NULL;
+	enum cb_status st = cb_results_load(path, &res, err, errlen);
+
+	memset(in, 0, sizeof(*in));
+	if (st != CB_OK)
+		return st;
+	in->rows = calloc(res.nrows ? res.nrows : 1, sizeof(*in->rows));
+	extra = calloc(res.nlaunches ? res.nlaunches : 1, sizeof(*extra));
+	if (!in->rows || !extra) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		free(in->rows);
+		in->rows = NULL;
+		st = CB_ERR_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < res.nlaunches; i++)
+		read_extra(res.launches[i].file, &extra[i]);
+	snprintf(in->path, sizeof(in->path), "%s", res.csv);
+	if (res.nlaunches)
+		snprintf(in->machine, sizeof(in->machine), "%s", res.launches[0].machine);
+	for (size_t i = 0; i < res.nrows; i++) {
+		size_t li = 0;
+		const struct cb_res_launch *l = launch_of(&res, &res.rows[i], &li);
+
+		convert(&res.rows[i], l, l ? &extra[li] : NULL, &in->rows[i]);
+		in->meta_missing += !l;
+	}
+	in->nrows = res.nrows;
+out:
+	free(extra);
+	cb_results_free(&res);
+	return st;
+}
+
+void cb_minput_free(struct cb_minput *in)
+{
+	free(in->rows);
+	memset(in, 0, sizeof(*in));
+}

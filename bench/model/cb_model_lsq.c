@@ -1,0 +1,255 @@
+/* cb_model_lsq: least squares for the cost model's fit: Householder QR on
+ * unit-norm columns and a non-negative active-set search (contract in
+ * cb_model_fit_int.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_model_fit_int.h"
+
+#define DEP_TOL 1e-9 /* |R_kk| of a unit-norm column below this: dependent */
+
+unsigned cb_fit_present(const struct prob *pb)
+{
+	unsigned m = 1u << IX_A;
+
+	if (pb->with_t0)
+		m |= 1u << IX_T0;
+	for (int t = 0; t < pb->k; t++) {
+		m |= 1u << IX_U(pb, t);
+		if (pb->fit_gamma)
+			m |= 1u << IX_V(pb, t);
+		if (pb->fit_gamma && (pb->has_fused >> t & 1) && !(pb->fused_at_beta >> t & 1))
+			m |= 1u << IX_W(pb, t);
+	}
+	return m;
+}
+
+int cb_fit_np(const struct prob *pb)
+{
+	return __builtin_popcount(cb_fit_present(pb));
+}
+
+int cb_fit_tier_index(const double *brk, int k, double bytes)
+{
+	int i = 0;
+
+	while (i < k - 1 && bytes >= brk[i])
+		i++;
+	return i;
+}
+
+/* Row i of the design for time t: coefficients of x, divided by t. */
+static void design_row(const struct prob *pb, size_t i, double t, double *row)
+{
+	const struct cb_model_terms *tm = &pb->obs[i].terms;
+	int tr = pb->tier_of[i];
+
+	int own = cb_fit_present(pb) >> IX_W(pb, tr) & 1; /* fused bytes at their own rate */
+
+	memset(row, 0, MAXP * sizeof(double));
+	row[IX_T0] = tm->calls / t;
+	row[IX_A] = tm->msgs / t;
+	row[IX_U(pb, tr)] = (tm->link_bytes + (own ? 0 : tm->fused_bytes)) / t;
+	if (pb->fit_gamma)
+		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
+	if (own)
+		row[IX_W(pb, tr)] = tm->fused_bytes / t;
+}
+
+/* A QR factorisation in progress: the columns in use of A, scaled to unit
+ * norm, and the right-hand side, overwritten by Householder reflections. */
+struct qr {
+	size_t m;
+	int q, cols[MAXP];
+	double *w, *y;  /* [m * MAXP], [m] */
+	double scale[MAXP], R[MAXP][MAXP];
+};
+
+/* Copies the columns of A in mask (p columns in all) and scales them.
+ * Returns 0, or -1 with *bad a zero column. */
+static int qr_load(struct qr *z, const double *A, int p, unsigned mask, int *bad)
+{
+	for (int j = 0; j < p; j++)
+		if (mask & (1u << j))
+			z->cols[z->q++] = j;
+	for (size_t i = 0; i < z->m; i++) {
+		z->y[i] = 1;
+		for (int c = 0; c < z->q; c++)
+			z->w[i * MAXP + c] = A[i * (size_t)p + z->cols[c]];
+	}
+	for (int c = 0; c < z->q; c++) {
+		double s = 0;
+
+		for (size_t i = 0; i < z->m; i++)
+			s += z->w[i * MAXP + c] * z->w[i * MAXP + c];
+		z->scale[c] = sqrt(s);
+		if (!(z->scale[c] > 0)) {
+			*bad = z->cols[c];
+			return -1;
+		}
+		for (size_t i = 0; i < z->m; i++)
+			z->w[i * MAXP + c] /= z->scale[c];
+	}
+	return 0;
+}
+
+/* Householder QR of the loaded columns, applied to y as well. Returns 0, or
+ * -1 with *bad the first column that depends on the ones before it. */
+static int qr_factor(struct qr *z, int *bad)
+{
+	double *w = z->w;
+
+	for (int c = 0; c < z->q; c++) {
+		double nrm = 0, v0, beta;
+
+		for (size_t i = (size_t)c; i < z->m; i++)
+			nrm += w[i * MAXP + c] * w[i * MAXP + c];
+		nrm = sqrt(nrm);
+		if (nrm < DEP_TOL) {
+			*bad = z->cols[c];
+			return -1;
+		}
+		v0 = w[(size_t)c * MAXP + c];
+		z->R[c][c] = v0 > 0 ? -nrm : nrm;
+		w[(size_t)c * MAXP + c] = v0 - z->R[c][c]; /* v = x - R_cc e1, kept in column c */
+		beta = 0;
+		for (size_t i = (size_t)c; i < z->m; i++)
+			beta += w[i * MAXP + c] * w[i * MAXP + c];
+		for (int d = c + 1; d <= z->q; d++) { /* column d, or y for d == q */
+			double dot = 0, *col = d < z->q ? w + d : z->y;
+			size_t stride = d < z->q ? MAXP : 1;
+
+			for (size_t i = (size_t)c; i < z->m; i++)
+				dot += w[i * MAXP + c] * col[i * stride];
+			dot = 2 * dot / beta;
+			for (size_t i = (size_t)c; i < z->m; i++)
+				col[i * stride] -= dot * w[i * MAXP + c];
+		}
+		for (int d = c + 1; d < z->q; d++)
+			z->R[c][d] = w[(size_t)c * MAXP + d];
+	}
+	return 0;
+}
+
+/* x from R x = Q^T y (unscaled), the residual sum of squares, and covd: the
+ * diagonal of (A^T A)^-1 = R^-1 R^-T, row c of R^-1 squared. */
+static void qr_solve(const struct qr *z, int p, double *x, double *rss, double *covd)
+{
+	*rss = 0;
+	for (size_t i = (size_t)z->q; i < z->m; i++)
+		*rss += z->y[i] * z->y[i];
+	memset(x, 0, (size_t)p * sizeof(double));
+	for (int c = z->q - 1; c >= 0; c--) {
+		double s = z->y[c];
+
+		for (int d = c + 1; d < z->q; d++)
+			s -= z->R[c][d] * x[z->cols[d]] * z->scale[d];
+		x[z->cols[c]] = s / z->R[c][c] / z->scale[c];
+	}
+	for (int c = 0; c < z->q; c++) {
+		double inv[MAXP] = { 0 }, s = 0;
+
+		inv[c] = 1 / z->R[c][c];
+		for (int d = c + 1; d < z->q; d++) {
+			double acc = 0;
+
+			for (int e = c; e < d; e++)
+				acc -= inv[e] * z->R[e][d];
+			inv[d] = acc / z->R[d][d];
+		}
+		for (int d = c; d < z->q; d++)
+			s += inv[d] * inv[d];
+		covd[z->cols[c]] = s / (z->scale[c] * z->scale[c]);
+	}
+}
+
+/* min ||A x - 1|| over the columns in use (mask), A m x p row-major, by
+ * Householder QR with unit-norm columns. Returns 0 with x (0 where not in
+ * use), *rss and covd (diag of (A^T A)^-1); -1 with *bad the first column
+ * that is zero or depends on the ones before it; -2 out of memory. */
+static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, double *rss,
+	       double *covd, int *bad)
+{
+	struct qr z = { .m = m };
+	int rc;
+
+	z.w = malloc(m * (MAXP + 1) * sizeof(double));
+	if (!z.w)
+		return -2;
+	z.y = z.w + m * MAXP;
+	rc = qr_load(&z, A, p, mask, bad);
+	if (rc == 0)
+		rc = qr_factor(&z, bad);
+	if (rc == 0)
+		qr_solve(&z, p, x, rss, covd);
+	free(z.w);
+	return rc;
+}
+
+/* Which parameters the active-set search may hold at 0: the overhead, alpha
+ * and every 1/gamma; a bandwidth must come out of the rows. */
+static unsigned clampable(const struct prob *pb)
+{
+	unsigned c = 1u << IX_A | 1u << IX_T0;
+
+	for (int t = 0; t < pb->k; t++)
+		c |= 1u << IX_V(pb, t);
+	return c & cb_fit_present(pb);
+}
+
+/* The unconstrained solution if it is feasible, else the best feasible one
+ * with some clampable parameters held at 0 (contract in cb_model_fit_int.h). */
+int cb_fit_nnls(const struct prob *pb, int which, double *x, double *rss, double *covd,
+		unsigned *used, int *bad)
+{
+	int p = MAXP, rc = -3, neg = -1;
+	unsigned all = cb_fit_present(pb), cl = clampable(pb);
+	double *A = malloc(pb->m * (size_t)p * sizeof(double)), best = INFINITY;
+
+	if (!A)
+		return -2;
+	for (size_t i = 0; i < pb->m; i++) {
+		const struct cb_fit_obs *o = &pb->obs[i];
+		double t = which == 1 && o->t_lo > 0 ? o->t_lo : which == 2 && o->t_hi > 0 ? o->t_hi
+											 : o->t;
+
+		design_row(pb, i, t, A + i * (size_t)p);
+	}
+	/* subsets of the clampable set, the empty one (unconstrained) first */
+	for (unsigned z = 0; z <= cl; z = ((z | ~cl) + 1) & cl) {
+		double xs[MAXP], r, cd[MAXP] = { 0 };
+		unsigned use = all & ~z;
+		int b = -1, ok = 1, st = lsq(A, pb->m, p, use, xs, &r, cd, &b);
+
+		if (st == -2 || (st == -1 && z == 0)) {
+			rc = st;
+			*bad = b;
+			break;
+		}
+		for (int j = 0; st == 0 && j < p; j++)
+			if ((use & (1u << j)) && (xs[j] < 0 || (!(cl & (1u << j)) && !(xs[j] > 0)))) {
+				ok = 0;
+				if (!(cl & (1u << j)) && neg < 0)
+					neg = j;
+			}
+		if (st == 0 && ok && r < best) {
+			best = r;
+			memcpy(x, xs, sizeof(xs));
+			memcpy(covd, cd, sizeof(cd));
+			*used = use;
+			rc = 0;
+			if (z == 0)
+				break; /* the unconstrained solution is feasible */
+		}
+		if (z == cl)
+			break;
+	}
+	if (rc == -3)
+		*bad = neg;
+	if (rc == 0)
+		*rss = best;
+	free(A);
+	return rc;
+}
+

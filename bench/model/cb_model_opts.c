@@ -1,0 +1,200 @@
+/* cb_model_opts: collbench-model's option table (each option spelled once,
+ * typed, with its default; the table also prints --help), the verbs each
+ * option applies to, and the values derived after parsing (contract in
+ * cb_model_cli.h). */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_dtype.h"
+#include "cb_model_cli.h"
+#include "cb_optable.h"
+
+/* ENUM rows store through an int */
+_Static_assert(sizeof(enum cb_mfmt) == sizeof(int), "enum cb_mfmt is int-sized");
+
+enum { FIT = 1u << VERB_FIT, CHECK = 1u << VERB_CHECK, PREDICT = 1u << VERB_PREDICT,
+       PRESETS = 1u << VERB_PRESETS, ALL = FIT | CHECK | PREDICT | PRESETS };
+
+/* The rows, in --help order. */
+enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
+       O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_CROSS, O_ROOT, O_DTYPE,
+       O_BACKEND, O_TWOSIDED, O_HELP, NOPTS };
+
+#define MAX_RANKS (1 << 20)
+
+static const char *format_name(int i)
+{
+	static const char *const names[] = { "table", "csv", "markdown", "json" };
+
+	return names[i];
+}
+
+static const char *dtype_name(int i)
+{
+	return cb_dtype_name((enum cb_dtype)i);
+}
+
+/* --tiers auto | N (tiers, boundaries chosen) | SIZE,SIZE,... (boundaries). */
+static enum cb_status set_tiers(const struct cb_optdef *row, void *target, const char *v,
+				char *e, size_t n)
+{
+	struct cb_fit_opts *o = &((struct cli *)target)->sel.opts;
+	char buf[128], *save = NULL;
+	double prev = 0;
+
+	o->max_tiers = CB_FIT_MAX_TIERS - 1;
+	o->nbreaks = -1;
+	if (strcmp(v, "auto") == 0)
+		return CB_OK;
+	if (strlen(v) == 1 && v[0] >= '1' && v[0] <= '0' + CB_FIT_MAX_TIERS) {
+		o->max_tiers = v[0] - '0';
+		o->nbreaks = v[0] == '1' ? 0 : -1;
+		return CB_OK;
+	}
+	cb_opt_refuse(row, e, n, "'%s' is not auto, 1..%d, or up to %d ascending sizes (1M,32M)",
+		      v, CB_FIT_MAX_TIERS, CB_FIT_MAX_TIERS - 1);
+	if (strlen(v) >= sizeof(buf) || cb_list_has_empty(v))
+		return CB_ERR_ARG;
+	strcpy(buf, v);
+	o->nbreaks = 0;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t b;
+
+		if (o->nbreaks == CB_FIT_MAX_TIERS - 1 || cb_parse_size(tok, &b) != 0 ||
+		    (double)b <= prev)
+			return CB_ERR_ARG;
+		o->breaks[o->nbreaks++] = prev = (double)b;
+	}
+	return CB_OK;
+}
+
+/* A whole number in [lo, hi]; -1 when v is not one. */
+static long long whole(const char *v, long long lo, long long hi)
+{
+	char *end;
+	long long x = strtoll(v, &end, 10);
+
+	return end == v || *end || x < lo || x > hi ? -1 : x;
+}
+
+/* --ranks 2,8,64 or A:B (A, 2A, 4A, ... up to B). */
+static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const char *v,
+				char *e, size_t n)
+{
+	struct cli *c = target;
+	char buf[512], *colon, *save = NULL;
+
+	c->nranks = 0;
+	cb_opt_refuse(row, e, n, "'%s' is not a list of rank counts (1..%d) or A:B", v, MAX_RANKS);
+	if (strlen(v) >= sizeof(buf) || cb_list_has_empty(v))
+		return CB_ERR_ARG;
+	strcpy(buf, v);
+	colon = strchr(buf, ':');
+	if (colon) {
+		long long a, b;
+
+		*colon = '\0';
+		a = whole(buf, 1, MAX_RANKS);
+		b = whole(colon + 1, 1, MAX_RANKS);
+		if (a < 1 || b < a)
+			return CB_ERR_ARG;
+		for (long long r = a; r <= b && c->nranks < CB_CLI_MAX_RANKS; r *= 2)
+			c->ranks[c->nranks++] = (int)r;
+		return CB_OK;
+	}
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long long r = whole(tok, 1, MAX_RANKS);
+
+		if (r < 1 || c->nranks == CB_CLI_MAX_RANKS)
+			return CB_ERR_ARG;
+		c->ranks[c->nranks++] = (int)r;
+	}
+	return CB_OK;
+}
+
+#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
+
+static const struct cb_optdef table[NOPTS] = {
+	[O_FORMAT] = { "format", 'f', "FMT", NULL, "table, csv, markdown or json (fit: json by default, the others table)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_MFMT_JSON + 1, .what = "" },
+	[O_OUTPUT] = { "output", 'o', "FILE", NULL, "fit: also write the fit (JSON) to FILE, replaced atomically; the table goes to stdout", .kind = CB_OPT_TEXT, OFF(output), .what = "path" },
+	[O_FIT] = { "fit", 0, "FILE", NULL, "check: the model's parameters from FILE (collbench-model fit -o), else fitted on RUN itself; predict: use FILE's link, reduce and copy rates on --topo's layout", .kind = CB_OPT_TEXT, OFF(fit_path), .what = "path" },
+	[O_ALGO] = { "algo", 'a', "LIST", NULL, "fit, check: only these algorithms (comma list; default ps, ring, copy, mpi, nccl)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
+	[O_MINB] = { "min-bytes", 0, "SIZE", "0", "fit, check: leave out rows below SIZE bytes (K, M, G)", .kind = CB_OPT_SIZE, OFF(min_bytes) },
+	[O_TIERS] = { "tiers", 0, "auto|N|LIST", "auto", "fit: bandwidth tiers by message size: auto (1 to 3 tiers, chosen by BIC), N tiers, or the boundaries (1M,32M)", .set = set_tiers },
+	[O_NOGAMMA] = { "no-gamma", 0, NULL, NULL, "fit: leave the reduce rate out (reducing costs nothing)", .kind = CB_OPT_FLAG, OFF(no_gamma) },
+	[O_OVER] = { "oversubscribed", 0, NULL, NULL, "fit: also fit launches with more ranks than CPUs (time slicing, which the model does not describe)", .kind = CB_OPT_FLAG, OFF(sel.oversubscribed) },
+	[O_FAR] = { "far", 0, "PCT", "25", "check: flag rows whose model time is more than PCT percent off and outside the repeats' band", .kind = CB_OPT_DOUBLE, OFF(far_pct), .lo = 0, .hi = 1e6, .what = "a percentage in (0, 1e6)", .flags = CB_OPT_LO_OPEN | CB_OPT_HI_OPEN },
+	[O_GATE] = { "gate", 0, NULL, NULL, "check: exit 1 when a row is flagged", .kind = CB_OPT_FLAG, OFF(gate) },
+	[O_SUMMARY] = { "summary", 0, NULL, NULL, "check: print only the error summary by size range", .kind = CB_OPT_FLAG, OFF(summary) },
+	[O_TOPO] = { "topo", 't', "NAME|FILE", "dgx-h100", "predict: a preset (collbench-model presets) or a topology file", .kind = CB_OPT_TEXT, OFF(topo), .what = "path" },
+	[O_RANKS] = { "ranks", 'n', "LIST|A:B", "2:4096", "predict: rank counts, a list or A:B doubling", .set = set_ranks },
+	[O_MINBYTES] = { "minbytes", 'b', "SIZE", "8", "predict: smallest message per rank", .kind = CB_OPT_SIZE, OFF(minbytes) },
+	[O_MAXBYTES] = { "maxbytes", 'e', "SIZE", "4G", "predict: largest message per rank", .kind = CB_OPT_SIZE, OFF(maxbytes) },
+	[O_FACTOR] = { "factor", 0, "N", "2", "predict: size step factor", .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20 },
+	[O_CROSS] = { "crossover", 0, NULL, NULL, "predict: per rank count, the largest size at which ps is no slower than the ring", .kind = CB_OPT_FLAG, OFF(crossover) },
+	[O_ROOT] = { "root", 'r', "RANK", "0", "predict: the ps root", .kind = CB_OPT_INT, OFF(root), .lo = 0, .hi = MAX_RANKS - 1 },
+	[O_DTYPE] = { "dtype", 'd', "TYPE", "float", "predict: element type (its size splits chunks)", .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT, .what = "type" },
+	[O_BACKEND] = { "backend", 0, "NAME", NULL, "predict --fit: the backend whose one-sided fit to use [the first]", .kind = CB_OPT_TEXT, OFF(backend), .what = "name" },
+	[O_TWOSIDED] = { "two-sided", 0, NULL, NULL, "predict: bytes land in a buffer, then are reduced (a two-sided transport: move and reduce add up) rather than one-sided as collbench's ps and ring today", .kind = CB_OPT_FLAG, OFF(two_sided) },
+	[O_HELP] = { "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
+};
+
+/* The verbs each row applies to. */
+static const unsigned verbs_of[NOPTS] = {
+	[O_FORMAT] = ALL, [O_OUTPUT] = FIT, [O_FIT] = CHECK | PREDICT, [O_ALGO] = FIT | CHECK,
+	[O_MINB] = FIT | CHECK, [O_TIERS] = FIT | CHECK, [O_NOGAMMA] = FIT | CHECK,
+	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
+	[O_TOPO] = PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
+	[O_FACTOR] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
+	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_HELP] = ALL,
+};
+
+const struct cb_optdef *cb_cli_options(size_t *n)
+{
+	*n = NOPTS;
+	return table;
+}
+
+/* The values the verbs read that follow from the options. */
+static void derive(struct cli *c, const unsigned char *given)
+{
+	c->fmt_given = given[O_FORMAT];
+	c->sel.algos = c->algos[0] ? c->algos : NULL;
+	c->sel.min_bytes = (double)c->min_bytes;
+	c->sel.opts.fit_gamma = !c->no_gamma;
+	c->far = c->far_pct / 100;
+	c->esize = cb_dtype_size((enum cb_dtype)c->dtype);
+}
+
+enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cli *c,
+				    char *err, size_t errlen)
+{
+	unsigned char given[NOPTS];
+
+	memset(c, 0, sizeof(*c));
+	c->verb = verb;
+	c->fmt = CB_MFMT_TABLE;
+	if (cb_optable_parse_given(table, NOPTS, c, argc, argv, given, err, errlen) != CB_OK)
+		return CB_ERR_ARG;
+	for (size_t i = 0; i < NOPTS; i++)
+		if (given[i] && !(verbs_of[i] & (1u << verb))) {
+			char opt[64];
+
+			cb_opt_display(&table[i], opt, sizeof(opt));
+			snprintf(err, errlen, "%s does not apply to this verb (see --help)", opt);
+			return CB_ERR_ARG;
+		}
+	if (c->minbytes == 0 || c->maxbytes == 0) {
+		snprintf(err, errlen, "--minbytes and --maxbytes must be at least 1 byte");
+		return CB_ERR_ARG;
+	}
+	if (c->minbytes > c->maxbytes) {
+		snprintf(err, errlen, "--minbytes is larger than --maxbytes");
+		return CB_ERR_ARG;
+	}
+	derive(c, given);
+	return CB_OK;
+}

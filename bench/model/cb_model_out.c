@@ -1,0 +1,273 @@
+/* cb_model_out: result tables of collbench-model (contract in cb_model_out.h). */
+#include "cb_model_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_size.h"
+
+#define GB 1e9
+
+static enum cb_status finish(FILE *f, enum cb_mfmt fmt, struct cb_mtab *t)
+{
+	enum cb_status st = cb_mtab_print(f, fmt, t);
+
+	cb_mtab_free(t);
+	return st;
+}
+
+static void size_cell(struct cb_mtab *t, double bytes)
+{
+	char buf[32];
+
+	if (isinf(bytes)) {
+		cb_mtab_cell(t, "%s", "inf");
+		return;
+	}
+	cb_format_size((size_t)bytes, buf, sizeof(buf));
+	cb_mtab_cell(t, "%s", buf);
+}
+
+/* "x [lo, hi]" of a value with its repeat band, scaled by mul. */
+static void band_cell(struct cb_mtab *t, double v, const double *rep, double mul)
+{
+	if (isinf(v))
+		cb_mtab_cell(t, "%s", "free");
+	else if (isnan(v))
+		cb_mtab_cell(t, "%s", "");
+	else if (isnan(rep[0]))
+		cb_mtab_cell(t, "%.4g", v * mul);
+	else
+		cb_mtab_cell(t, "%.4g [%.4g, %.4g]", v * mul, rep[0] * mul, rep[1] * mul);
+}
+
+enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *set)
+{
+	static const char *const head[] = { "backend", "transport", "algos", "sizes", "rows",
+					    "overhead_us", "alpha_us", "beta_GBps", "gamma_GBps",
+					    "fused_GBps", "fit_error_pct" };
+	struct cb_mtab t;
+
+	cb_mtab_init(&t, head, 11);
+	for (size_t g = 0; g < set->ngroups; g++) {
+		const struct cb_fit_group *gr = &set->groups[g];
+
+		for (int k = 0; k < (gr->fitted ? gr->p.ntiers : 1); k++) {
+			const struct cb_fit_tier *tr = &gr->p.tier[k];
+			char lo[32], hi[32];
+
+			cb_mtab_cell(&t, "%s", gr->backend);
+			cb_mtab_cell(&t, "%s", gr->transport);
+			if (!gr->fitted) {
+				cb_mtab_cell(&t, "%s", "refused");
+				for (int c = 0; c < 7; c++)
+					cb_mtab_cell(&t, "%s", "");
+				cb_mtab_cell(&t, "%s", gr->why);
+				continue;
+			}
+			cb_mtab_cell(&t, "%s", gr->algos);
+			cb_format_size((size_t)tr->lo, lo, sizeof(lo));
+			if (isinf(tr->hi))
+				snprintf(hi, sizeof(hi), "up");
+			else
+				cb_format_size((size_t)tr->hi, hi, sizeof(hi));
+			cb_mtab_cell(&t, "%s..%s", lo, hi);
+			cb_mtab_cell(&t, "%zu", tr->nobs);
+			band_cell(&t, gr->p.overhead, gr->p.overhead_rep, 1e6);
+			band_cell(&t, gr->p.alpha, gr->p.alpha_rep, 1e6);
+			band_cell(&t, tr->beta, tr->beta_rep, 1 / GB);
+			band_cell(&t, tr->gamma, tr->gamma_rep, 1 / GB);
+			band_cell(&t, tr->fused, tr->fused_rep, 1 / GB);
+			cb_mtab_cell(&t, "median %.1f, max %.1f", 100 * gr->p.med_abs,
+				     100 * gr->p.max_abs);
+		}
+	}
+	return finish(f, fmt, &t);
+}
+
+/* Measured bandwidth of a row from its median time, as the model's: busbw,
+ * or algbw for copy and n = 1 (no busbw). */
+static double measured_bw(const struct cb_mrow *r)
+{
+	double algbw = (double)r->bytes / r->t / 1e9;
+
+	if (!(r->t > 0))
+		return NAN;
+	return r->nranks < 2 || strcmp(r->algo, "copy") == 0 ? algbw
+							       : algbw * 2.0 * (r->nranks - 1) / r->nranks;
+}
+
+enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
+			    size_t n)
+{
+	static const char *const head[] = { "backend", "transport", "algo", "nranks", "bytes",
+		"dtype", "op", "in_place", "time_us", "time_us_model", "error_pct", "bw_GBps",
+		"bw_GBps_model", "far", "note" };
+	struct cb_mtab t;
+
+	cb_mtab_init(&t, head, 15);
+	for (size_t i = 0; i < n; i++) {
+		const struct cb_check_row *c = &rows[i];
+		const struct cb_mrow *r = c->row;
+
+		if (!r->ok)
+			continue;
+		cb_mtab_cell(&t, "%s", r->backend);
+		cb_mtab_cell(&t, "%s", r->transport);
+		cb_mtab_cell(&t, "%s", r->algo);
+		cb_mtab_cell(&t, "%d", r->nranks);
+		cb_mtab_cell(&t, "%llu", r->bytes);
+		cb_mtab_cell(&t, "%s", r->dtype);
+		cb_mtab_cell(&t, "%s", r->op);
+		cb_mtab_cell(&t, "%d", r->in_place);
+		cb_mtab_num(&t, r->t * 1e6, 6);
+		cb_mtab_num(&t, c->modelled ? c->t_model * 1e6 : NAN, 6);
+		if (c->modelled)
+			cb_mtab_cell(&t, "%+.1f", 100 * c->err);
+		else
+			cb_mtab_cell(&t, "%s", "");
+		cb_mtab_num(&t, measured_bw(r), 6);
+		cb_mtab_num(&t, c->modelled ? c->busbw_model : NAN, 6);
+		cb_mtab_cell(&t, "%s", c->far ? "far" : "");
+		cb_mtab_cell(&t, "%s", c->note);
+	}
+	return finish(f, fmt, &t);
+}
+
+static const struct {
+	double lo, hi;
+	const char *name;
+} ranges[] = {
+	{ 0, 4096, "< 4K" }, { 4096, 65536, "4K..64K" }, { 65536, 1 << 20, "64K..1M" },
+	{ 1 << 20, 16 << 20, "1M..16M" }, { 16 << 20, INFINITY, ">= 16M" },
+	{ 65536, INFINITY, "all >= 64K" },
+};
+#define NRANGES (sizeof(ranges) / sizeof(ranges[0]))
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int same_group(const struct cb_mrow *a, const struct cb_mrow *b)
+{
+	return strcmp(a->backend, b->backend) == 0 && strcmp(a->transport, b->transport) == 0 &&
+	       strcmp(a->algo, b->algo) == 0 && a->nranks == b->nranks;
+}
+
+/* Adds the summary lines of the group of row g (rows[g] first of its group). */
+static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, size_t n, size_t g,
+			  double *e)
+{
+	for (size_t k = 0; k < NRANGES; k++) {
+		size_t m = 0, far = 0;
+		int over = 0;
+
+		for (size_t i = g; i < n; i++) {
+			const struct cb_mrow *r = rows[i].row;
+
+			if (!rows[i].modelled || !same_group(r, rows[g].row) ||
+			    (double)r->bytes < ranges[k].lo || (double)r->bytes >= ranges[k].hi)
+				continue;
+			e[m++] = fabs(rows[i].err);
+			far += rows[i].far;
+			over |= strstr(rows[i].note, "oversubscribed") != NULL;
+		}
+		if (m == 0)
+			continue;
+		qsort(e, m, sizeof(double), cmp_double);
+		cb_mtab_cell(t, "%s", rows[g].row->backend);
+		cb_mtab_cell(t, "%s", rows[g].row->algo);
+		cb_mtab_cell(t, "%d", rows[g].row->nranks);
+		cb_mtab_cell(t, "%s", ranges[k].name);
+		cb_mtab_cell(t, "%zu", m);
+		cb_mtab_cell(t, "%.1f", 100 * (m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2));
+		cb_mtab_cell(t, "%.1f", 100 * e[m - 1]);
+		cb_mtab_cell(t, "%zu", far);
+		cb_mtab_cell(t, "%s", over ? "oversubscribed" : "");
+	}
+}
+
+enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
+				    size_t n, size_t *far_rows)
+{
+	static const char *const head[] = { "backend", "algo", "nranks", "sizes", "rows",
+					    "median_abs_error_pct", "max_abs_error_pct", "far",
+					    "note" };
+	double *e = malloc((n ? n : 1) * sizeof(double));
+	struct cb_mtab t;
+
+	*far_rows = 0;
+	if (!e)
+		return CB_ERR_NOMEM;
+	cb_mtab_init(&t, head, 9);
+	for (size_t g = 0; g < n; g++) {
+		size_t i = 0;
+
+		*far_rows += rows[g].far;
+		if (!rows[g].modelled)
+			continue;
+		while (i < g && !(rows[i].modelled && same_group(rows[i].row, rows[g].row)))
+			i++;
+		if (i == g) /* first row of its group */
+			summary_group(&t, rows, n, g, e);
+	}
+	free(e);
+	return finish(f, fmt, &t);
+}
+
+enum cb_status cb_out_predict(FILE *f, enum cb_mfmt fmt, const struct cb_pred_row *rows,
+			      size_t n)
+{
+	static const char *const head[] = { "nranks", "bytes", "size", "ps_time_us",
+		"ring_time_us", "faster", "ps_algbw_GBps", "ring_algbw_GBps", "ps_busbw_GBps",
+		"ring_busbw_GBps", "ps_rank_max_bytes", "ps_rank_min_bytes", "ring_rank_bytes",
+		"ps_host_max_bytes", "ps_host_min_bytes", "ring_host_bytes" };
+	struct cb_mtab t;
+
+	cb_mtab_init(&t, head, 16);
+	for (size_t i = 0; i < n; i++) {
+		const struct cb_pred_row *r = &rows[i];
+		double bus = r->n > 1 ? 2.0 * (r->n - 1) / r->n : 0;
+
+		cb_mtab_cell(&t, "%d", r->n);
+		cb_mtab_cell(&t, "%.0f", r->bytes);
+		size_cell(&t, r->bytes);
+		cb_mtab_num(&t, r->t[0] * 1e6, 6);
+		cb_mtab_num(&t, r->t[1] * 1e6, 6);
+		cb_mtab_cell(&t, "%s", r->t[0] <= r->t[1] ? "ps" : "ring");
+		for (int k = 0; k < 4; k++)
+			cb_mtab_num(&t, r->bytes / r->t[k % 2] / GB * (k < 2 ? 1 : bus), 5);
+		cb_mtab_cell(&t, "%.0f", r->rank_max[0]);
+		cb_mtab_cell(&t, "%.0f", r->rank_min[0]);
+		cb_mtab_cell(&t, "%.0f", r->rank_max[1]);
+		cb_mtab_cell(&t, "%.0f", r->host_max[0]);
+		cb_mtab_cell(&t, "%.0f", r->host_min[0]);
+		cb_mtab_cell(&t, "%.0f", r->host_max[1]);
+	}
+	return finish(f, fmt, &t);
+}
+
+enum cb_status cb_out_crossover(FILE *f, enum cb_mfmt fmt, const struct cb_cross_row *rows,
+				size_t n)
+{
+	static const char *const head[] = { "nranks", "crossover_bytes", "size", "meaning" };
+	static const char *const meaning[] = {
+		"ps is no slower up to this size, the ring faster above",
+		"the ring is faster from the smallest size on",
+		"ps is no slower up to the largest size",
+	};
+	struct cb_mtab t;
+
+	cb_mtab_init(&t, head, 4);
+	for (size_t i = 0; i < n; i++) {
+		cb_mtab_cell(&t, "%d", rows[i].n);
+		cb_mtab_cell(&t, "%.0f", rows[i].bytes);
+		size_cell(&t, rows[i].bytes);
+		cb_mtab_cell(&t, "%s", meaning[rows[i].kind]);
+	}
+	return finish(f, fmt, &t);
+}

@@ -1,0 +1,231 @@
+/* cb_model_params: fit files (contract in cb_model_params.h). */
+#include "cb_model_params.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cb_text.h"
+
+#define FIT_SCHEMA "collbench-model-fit-1"
+#define GB 1e9
+#define US 1e-6
+
+/* A number, or null when not finite. */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* [a, b] scaled by mul (bandwidths: B/s to GB/s), or null when a is NaN. */
+static json_t *pair(const double *v, double mul)
+{
+	if (isnan(v[0]) || isnan(v[1]))
+		return json_null();
+	return json_pack("[o, o]", num(v[0] * mul), num(v[1] * mul));
+}
+
+static json_t *tier_json(const struct cb_fit_tier *t)
+{
+	return json_pack("{s:f, s:o, s:I, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "min_bytes", t->lo, "max_bytes", num(t->hi), "rows", (json_int_t)t->nobs,
+			 "beta_GBps", t->beta / GB, "beta_GBps_se", num(t->beta_se / GB),
+			 "beta_GBps_repeats", pair(t->beta_rep, 1 / GB), "gamma_GBps",
+			 num(t->gamma / GB), "gamma_GBps_se", num(t->gamma_se / GB),
+			 "gamma_GBps_repeats", pair(t->gamma_rep, 1 / GB), "fused_GBps",
+			 num(t->fused / GB), "fused_GBps_se", num(t->fused_se / GB),
+			 "fused_GBps_repeats", pair(t->fused_rep, 1 / GB));
+}
+
+static json_t *group_json(const struct cb_fit_group *g)
+{
+	const struct cb_fit_params *p = &g->p;
+	json_t *o, *tiers;
+
+	if (!g->fitted)
+		return json_pack("{s:s, s:s, s:o}", "backend", g->backend, "transport",
+				 g->transport, "refused", cb_json_text(g->why));
+	tiers = json_array();
+	for (int t = 0; tiers && t < p->ntiers; t++)
+		json_array_append_new(tiers, tier_json(&p->tier[t]));
+	o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:f, s:o, s:o, s:b, s:{s:o, s:o},"
+		      " s:o}", "backend", g->backend, "transport", g->transport, "algos", g->algos,
+		      "rows", (json_int_t)p->nobs, "overhead_us", p->overhead / US,
+		      "overhead_us_se", num(p->overhead_se / US), "overhead_us_repeats",
+		      pair(p->overhead_rep, 1 / US), "alpha_us", p->alpha / US, "alpha_us_se",
+		      num(p->alpha_se / US), "alpha_us_repeats", pair(p->alpha_rep, 1 / US),
+		      "gamma_fitted", p->gamma_fitted,
+		      "fit_error_pct", "median", num(100 * p->med_abs), "max", num(100 * p->max_abs),
+		      "tiers", tiers);
+	return o;
+}
+
+enum cb_status cb_fit_set_write(FILE *out, const struct cb_fit_set *f)
+{
+	json_t *groups = json_array(), *o;
+	enum cb_status st;
+
+	for (size_t g = 0; groups && g < f->ngroups; g++)
+		json_array_append_new(groups, group_json(&f->groups[g]));
+	o = json_pack("{s:s, s:o, s:o, s:s, s:f, s:b, s:o}", "schema", FIT_SCHEMA, "source",
+		      cb_json_text(f->source), "machine", cb_json_text(f->machine), "model",
+		      "t = overhead + msgs * alpha + link_bytes / beta + reduce_bytes / gamma + "
+		      "fused_bytes * max(1/beta, 1/fused), rates per size tier (README: Cost model)",
+		      "min_bytes", f->min_bytes, "oversubscribed", f->oversubscribed, "groups",
+		      groups);
+	if (!o)
+		return CB_ERR_NOMEM;
+	st = json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF
+		     ? CB_OK
+		     : CB_ERR_IO;
+	json_decref(o);
+	return st;
+}
+
+/* The string member key of o, or "" when absent or not a string. */
+static const char *str_of(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
+static enum cb_status bad(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum cb_status bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return CB_ERR_ARG;
+}
+
+/* A number member > 0 (or >= 0 when zero_ok) times mul; null gives
+ * null_value where null_ok. */
+static int get_pos(const json_t *o, const char *key, double mul, int zero_ok, int null_ok,
+		   double null_value, double *out)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (null_ok && json_is_null(v)) {
+		*out = null_value;
+		return 0;
+	}
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0 ||
+	    (!zero_ok && json_number_value(v) == 0))
+		return -1;
+	*out = json_number_value(v) * mul;
+	return 0;
+}
+
+static enum cb_status read_tier(const json_t *o, struct cb_fit_tier *t, double prev_hi, int last,
+				char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	t->beta_se = t->gamma_se = t->fused_se = NAN;
+	t->beta_rep[0] = t->beta_rep[1] = t->gamma_rep[0] = t->gamma_rep[1] = NAN;
+	t->fused_rep[0] = t->fused_rep[1] = NAN;
+	if (get_pos(o, "min_bytes", 1, 1, 0, 0, &t->lo) || t->lo != prev_hi)
+		return bad(err, errlen, "tiers: min_bytes must be 0, then the previous max_bytes");
+	if (get_pos(o, "max_bytes", 1, 0, last, INFINITY, &t->hi) || !(t->hi > t->lo) ||
+	    (!last && isinf(t->hi)) || (last && !isinf(t->hi)))
+		return bad(err, errlen, "tiers: max_bytes must grow, null in the last tier only");
+	if (get_pos(o, "beta_GBps", GB, 0, 0, 0, &t->beta))
+		return bad(err, errlen, "tiers: beta_GBps must be a number > 0");
+	if (get_pos(o, "gamma_GBps", GB, 0, 1, INFINITY, &t->gamma))
+		return bad(err, errlen, "tiers: gamma_GBps must be a number > 0 or null (free)");
+	t->fused = NAN;
+	if (json_object_get(o, "fused_GBps") && get_pos(o, "fused_GBps", GB, 0, 1, NAN, &t->fused))
+		return bad(err, errlen, "tiers: fused_GBps must be a number > 0 or null");
+	return CB_OK;
+}
+
+static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *err,
+				 size_t errlen)
+{
+	const char *b = json_string_value(json_object_get(o, "backend"));
+	const char *t = json_string_value(json_object_get(o, "transport"));
+	const json_t *tiers = json_object_get(o, "tiers"), *refused = json_object_get(o, "refused");
+	double prev = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (!b || !t || strlen(b) >= CB_MIN_NAME || strlen(t) >= CB_MIN_NAME)
+		return bad(err, errlen, "groups: backend and transport must be short strings");
+	strcpy(g->backend, b);
+	strcpy(g->transport, t);
+	if (refused) {
+		snprintf(g->why, sizeof(g->why), "%s", str_of(o, "refused"));
+		return CB_OK;
+	}
+	snprintf(g->algos, sizeof(g->algos), "%s", str_of(o, "algos"));
+	if (get_pos(o, "alpha_us", US, 1, 0, 0, &g->p.alpha))
+		return bad(err, errlen, "groups: alpha_us must be a number >= 0");
+	if (json_object_get(o, "overhead_us") &&
+	    get_pos(o, "overhead_us", US, 1, 0, 0, &g->p.overhead))
+		return bad(err, errlen, "groups: overhead_us must be a number >= 0");
+	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
+	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
+	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));
+	if (!json_is_array(tiers) || json_array_size(tiers) < 1 ||
+	    json_array_size(tiers) > CB_FIT_MAX_TIERS)
+		return bad(err, errlen, "groups: tiers must be an array of 1 to %d tiers",
+			   CB_FIT_MAX_TIERS);
+	g->p.ntiers = (int)json_array_size(tiers);
+	for (int k = 0; k < g->p.ntiers; k++) {
+		enum cb_status st = read_tier(json_array_get(tiers, (size_t)k), &g->p.tier[k], prev,
+					      k == g->p.ntiers - 1, err, errlen);
+
+		if (st != CB_OK)
+			return st;
+		prev = g->p.tier[k].hi;
+	}
+	g->fitted = 1;
+	return CB_OK;
+}
+
+enum cb_status cb_fit_set_read(const char *path, struct cb_fit_set *f, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	const json_t *groups;
+	char why[384] = "";
+	enum cb_status st = CB_OK;
+	const char *schema;
+
+	memset(f, 0, sizeof(*f));
+	if (!root) {
+		FILE *probe = fopen(path, "r");
+
+		snprintf(err, errlen, "%s: %s%s", path, probe ? "not valid JSON: " : "cannot read: ",
+			 probe ? jerr.text : strerror(errno));
+		if (probe)
+			fclose(probe);
+		return probe ? CB_ERR_ARG : CB_ERR_IO;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	groups = json_object_get(root, "groups");
+	if (!schema || strcmp(schema, FIT_SCHEMA) != 0)
+		st = bad(why, sizeof(why), "schema: must be \"%s\"", FIT_SCHEMA);
+	else if (!json_is_array(groups) || json_array_size(groups) > CB_FIT_MAX_GROUPS)
+		st = bad(why, sizeof(why), "groups: must be an array of at most %d",
+			 CB_FIT_MAX_GROUPS);
+	for (size_t g = 0; st == CB_OK && g < json_array_size(groups); g++)
+		st = read_group(json_array_get(groups, g), &f->groups[f->ngroups++], why,
+				sizeof(why));
+	if (st == CB_OK) {
+		snprintf(f->source, sizeof(f->source), "%s", str_of(root, "source"));
+		snprintf(f->machine, sizeof(f->machine), "%s", str_of(root, "machine"));
+		get_pos(root, "min_bytes", 1, 1, 0, 0, &f->min_bytes);
+		f->oversubscribed = json_is_true(json_object_get(root, "oversubscribed"));
+	} else {
+		snprintf(err, errlen, "%s: %s", path, why);
+		memset(f, 0, sizeof(*f));
+	}
+	json_decref(root);
+	return st;
+}

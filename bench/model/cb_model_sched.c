@@ -1,0 +1,250 @@
+/* cb_model_sched: ps, ring and copy step by step on a topology (the model and
+ * its assumptions: cb_model.h). The ring's schedule comes from cb_pattern.h
+ * (cb_ring_step, cb_chunk, cb_slice_num, cb_slice, cb_ring_slice_count), the
+ * functions cb_algo_ring.c runs; ps mirrors cb_algo_ps.c's three phases. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_model.h"
+#include "cb_model_sched_int.h"
+#include "cb_model_topo.h"
+
+#define MAX_RANKS (1 << 20)
+
+static void ev_free(struct ev *e)
+{
+	free(e->out);
+	free(e->list);
+	free(e->mark);
+}
+
+/* One allocation for every array. Returns CB_OK or CB_ERR_NOMEM. */
+static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
+			      struct cb_model_result *r)
+{
+	size_t nd;
+
+	memset(e, 0, sizeof(*e));
+	e->t = t;
+	e->n = n;
+	e->r = r;
+	e->nhosts = (n + t->ranks_per_host - 1) / t->ranks_per_host;
+	e->nlinks = t->net_attach == CB_NET_PER_RANK ? n : e->nhosts;
+	nd = 5 * (size_t)n + 2 * (size_t)e->nlinks + 2 * (size_t)e->nhosts;
+	e->out = calloc(nd, sizeof(double));
+	e->list = malloc(((size_t)n + (size_t)e->nlinks) * sizeof(int));
+	e->mark = calloc((size_t)n + (size_t)e->nlinks, sizeof(unsigned));
+	e->stamp = 1;
+	if (!e->out || !e->list || !e->mark) {
+		ev_free(e);
+		return CB_ERR_NOMEM;
+	}
+	e->in = e->out + n;
+	e->red = e->in + n;
+	e->tx = e->red + n;
+	e->rx = e->tx + n;
+	e->nout = e->rx + n;
+	e->nin = e->nout + e->nlinks;
+	e->htx = e->nin + e->nlinks;
+	e->hrx = e->htx + e->nhosts;
+	return CB_OK;
+}
+
+/* Lists index k (a rank, or n + a network link) once per step. */
+static void touch(struct ev *e, int k)
+{
+	if (e->mark[k] != e->stamp) {
+		e->mark[k] = e->stamp;
+		e->list[e->nlist++] = k;
+	}
+}
+
+/* Adds a transfer of bytes from src to dst (dst reduces `reduce` bytes of it)
+ * to the open step, and mult times to the per-call totals. */
+void cb_ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce, double mult)
+{
+	e->msgs = 1;
+	if (host_of(e, src) == host_of(e, dst)) {
+		touch(e, src);
+		touch(e, dst);
+		e->out[src] += bytes;
+		e->in[dst] += bytes;
+		e->alpha = fmax(e->alpha, e->t->intra.alpha);
+	} else {
+		int ls = link_of(e, src), ld = link_of(e, dst);
+
+		touch(e, e->n + ls);
+		touch(e, e->n + ld);
+		touch(e, dst);
+		e->nout[ls] += bytes;
+		e->nin[ld] += bytes;
+		e->alpha = fmax(e->alpha, e->t->net.alpha);
+		e->r->one_class = 0;
+		e->htx[host_of(e, src)] += mult * bytes;
+		e->hrx[host_of(e, dst)] += mult * bytes;
+	}
+	e->red[dst] += reduce;
+	e->tx[src] += mult * bytes;
+	e->rx[dst] += mult * bytes;
+}
+
+void cb_ev_account(struct ev *e, double alpha, double bwt, double maxb, double maxred, int msgs,
+		   double mult)
+{
+	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
+	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma;
+
+	e->r->time += mult * (alpha + (e->fused ? fmax(bwt, redt) : bwt + redt));
+	e->r->terms.msgs += mult * msgs;
+	e->r->terms.link_bytes += mult * (maxb - both);
+	e->r->terms.reduce_bytes += mult * (maxred - both);
+	e->r->terms.fused_bytes += mult * both;
+}
+
+/* Closes the open step, counted mult times: t = alpha + the most loaded
+ * link's bytes / its bandwidth + the most reduce bytes / gamma (one-sided:
+ * alpha + the larger of the two). */
+void cb_ev_close(struct ev *e, double mult)
+{
+	double bwt = 0, maxb = 0, maxred = 0;
+
+	for (size_t i = 0; i < e->nlist; i++) {
+		int k = e->list[i];
+
+		if (k < e->n) {
+			double b = fmax(e->out[k], e->in[k]);
+
+			bwt = fmax(bwt, b / e->t->intra.bw);
+			maxb = fmax(maxb, b);
+			maxred = fmax(maxred, e->red[k]);
+			e->out[k] = e->in[k] = e->red[k] = 0;
+		} else {
+			double b = fmax(e->nout[k - e->n], e->nin[k - e->n]);
+
+			bwt = fmax(bwt, b / e->t->net.bw);
+			maxb = fmax(maxb, b);
+			e->nout[k - e->n] = e->nin[k - e->n] = 0;
+		}
+	}
+	cb_ev_account(e, e->alpha, bwt, maxb, maxred, e->msgs, mult);
+	e->nlist = 0;
+	e->stamp++;
+	e->alpha = 0;
+	e->msgs = 0;
+}
+
+/* ps (cb_algo_ps.c): push, the root's n - 1 reductions one after the other,
+ * pull; no phase starts before the previous one ended. */
+static void eval_ps(struct ev *e, int root, double bytes)
+{
+	for (int w = 0; w < e->n; w++) /* push: worker w's input into its slot */
+		if (w != root)
+			cb_ev_xfer(e, w, root, bytes, 0, 1);
+	cb_ev_close(e, 1);
+	touch(e, root); /* acc = send op slot_0 op slot_1 ...: no message */
+	e->red[root] = (e->n - 1) * bytes;
+	cb_ev_close(e, 1);
+	for (int w = 0; w < e->n; w++) /* pull: the result out of the root */
+		if (w != root)
+			cb_ev_xfer(e, root, w, bytes, 0, 1);
+	cb_ev_close(e, 1);
+}
+
+/* Per-call loads of the busiest and least busy rank and host. */
+static void summarize(const struct ev *e, struct cb_model_result *r)
+{
+	r->txrx_max = 0;
+	r->txrx_min = INFINITY;
+	for (int k = 0; k < e->n; k++) {
+		r->txrx_max = fmax(r->txrx_max, e->tx[k] + e->rx[k]);
+		r->txrx_min = fmin(r->txrx_min, e->tx[k] + e->rx[k]);
+	}
+	r->host_max = r->host_min = 0;
+	if (e->nhosts < 2)
+		return;
+	r->host_min = INFINITY;
+	for (int h = 0; h < e->nhosts; h++) {
+		r->host_max = fmax(r->host_max, e->htx[h] + e->hrx[h]);
+		r->host_min = fmin(r->host_min, e->htx[h] + e->hrx[h]);
+	}
+}
+
+/* A local copy of bytes on every rank at once (copy rows; n = 1 out of place). */
+static void eval_local_copy(const struct cb_topo *t, double bytes, struct cb_model_result *r)
+{
+	r->time = bytes / t->copy_bw;
+	r->terms.calls = 1;
+	r->terms.link_bytes = bytes;
+	r->one_class = t->copy_bw == t->intra.bw;
+}
+
+static enum cb_status check_case(const struct cb_topo *t, const struct cb_model_case *c,
+				 char *why, size_t whylen)
+{
+	if (cb_topo_check(t, why, whylen) != CB_OK)
+		return CB_ERR_ARG;
+	if (c->n < 1 || c->n > MAX_RANKS || c->esize < 1 || c->root < 0 || c->root >= c->n ||
+	    c->count > ((size_t)1 << 52) / c->esize) {
+		snprintf(why, whylen, "case out of range (n = %d, count = %zu, element size %zu, "
+			 "root %d)", c->n, c->count, c->esize, c->root);
+		return CB_ERR_ARG;
+	}
+	if (c->n > t->ranks_per_host && t->net.bw == 0) {
+		snprintf(why, whylen, "topology %s has no network: %d ranks do not fit its %d "
+			 "ranks per host", t->name, c->n, t->ranks_per_host);
+		return CB_ERR_UNSUPPORTED;
+	}
+	return CB_OK;
+}
+
+enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
+			     struct cb_model_result *r, char *why, size_t whylen)
+{
+	return cb_model_eval_how(t, c, CB_RING_AUTO, r, why, whylen);
+}
+
+enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
+				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
+				 size_t whylen)
+{
+	struct cb_model_result res = { .one_class = 1 };
+	double bytes = (double)c->count * (double)c->esize;
+	enum cb_status st = check_case(t, c, why, whylen);
+	struct ev e;
+
+	if (st != CB_OK)
+		return st;
+	if (c->algo == CB_MODEL_MPI || c->algo == CB_MODEL_NCCL)
+		return cb_model_eval_lib(t, c, r, why, whylen);
+	if (c->algo == CB_MODEL_COPY || c->n == 1 || c->count == 0) {
+		/* copy; n = 1 (cb_algo_single_rank); 0 elements return at once */
+		if (c->count > 0 && !c->in_place)
+			eval_local_copy(t, bytes, &res);
+		res.what = c->algo == CB_MODEL_COPY ? "copy: S bytes on every rank at once"
+			   : c->n == 1	       ? "n = 1: a local copy when out of place"
+						: "0 bytes: nothing moves";
+		*r = res;
+		return CB_OK;
+	}
+	st = ev_init(&e, t, c->n, &res);
+	if (st != CB_OK)
+		return st;
+	e.fused = !c->two_sided;
+	e.ring_how = how;
+	if (c->algo == CB_MODEL_PS) {
+		eval_ps(&e, c->root, bytes);
+		res.what = "ps: push, reduce on the root, pull (no overlap)";
+	} else {
+		st = cb_ev_ring(&e, c);
+		res.what = "ring: 2(n-1) steps, each in slices";
+	}
+	if (st == CB_OK) {
+		res.terms.calls = 1;
+		summarize(&e, &res);
+		*r = res;
+	}
+	ev_free(&e);
+	return st;
+}

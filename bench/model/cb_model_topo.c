@@ -1,0 +1,344 @@
+/* cb_model_topo: presets and topology files (contract in cb_model_topo.h). */
+#include "cb_model_topo.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_text.h"
+
+#define TOPO_SCHEMA "collbench-topo-1"
+#define GB 1e9
+#define US 1e-6
+#define MIB ((size_t)1 << 20)
+
+static enum cb_status fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum cb_status fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return CB_ERR_ARG;
+}
+
+static int link_ok(const struct cb_link *l)
+{
+	return isfinite(l->bw) && l->bw > 0 && isfinite(l->alpha) && l->alpha >= 0;
+}
+
+enum cb_status cb_topo_check(const struct cb_topo *t, char *err, size_t errlen)
+{
+	if (t->ranks_per_host < 1)
+		return fail(err, errlen, "%s: ranks_per_host must be >= 1", t->name);
+	if (!link_ok(&t->intra))
+		return fail(err, errlen, "%s: intra: bandwidth must be > 0 and alpha >= 0", t->name);
+	if (t->net.bw != 0 && !link_ok(&t->net))
+		return fail(err, errlen, "%s: net: bandwidth must be > 0 (0: no network) and alpha "
+			    ">= 0", t->name);
+	if (!(t->gamma > 0) || isnan(t->gamma))
+		return fail(err, errlen, "%s: gamma must be > 0 (or infinite: free)", t->name);
+	if (!(t->fused_bw >= 0) || !isfinite(t->fused_bw))
+		return fail(err, errlen, "%s: fused rate must be > 0 (0: the default)", t->name);
+	if (!(t->copy_bw > 0) || !isfinite(t->copy_bw))
+		return fail(err, errlen, "%s: copy bandwidth must be > 0", t->name);
+	if (t->slice_bytes < 1)
+		return fail(err, errlen, "%s: slice_bytes must be >= 1", t->name);
+	if (t->cpus_per_host < 0)
+		return fail(err, errlen, "%s: cpus_per_host must be >= 0", t->name);
+	return CB_OK;
+}
+
+/* A number member in [lo, hi] (lo excluded when lo_open) scaled by mul;
+ * absent: *out unchanged when optional, else an error. null is accepted where
+ * null_ok (*out = INFINITY). */
+static enum cb_status get_num(const json_t *obj, const char *path, const char *key, double lo,
+			      int lo_open, double hi, double mul, int optional, int null_ok,
+			      double *out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(obj, key);
+	double x;
+
+	if (!v) {
+		if (optional)
+			return CB_OK;
+		return fail(err, errlen, "%s%s: missing", path, key);
+	}
+	if (json_is_null(v) && null_ok) {
+		*out = INFINITY;
+		return CB_OK;
+	}
+	if (!json_is_number(v))
+		return fail(err, errlen, "%s%s: must be a number%s", path, key,
+			    null_ok ? " or null" : "");
+	x = json_number_value(v);
+	if (!isfinite(x) || x < lo || (lo_open && x == lo) || x > hi)
+		return fail(err, errlen, "%s%s: %g is out of range (must be %s %g and <= %g)", path,
+			    key, x, lo_open ? ">" : ">=", lo, hi);
+	*out = x * mul;
+	return CB_OK;
+}
+
+/* Refuses keys of obj not in the space-separated list known. */
+static enum cb_status only_keys(const json_t *obj, const char *path, const char *known,
+				char *err, size_t errlen)
+{
+	const char *key;
+	const json_t *v;
+
+	json_object_foreach((json_t *)obj, key, v) {
+		size_t kl = strlen(key);
+		const char *p = known;
+		int found = 0;
+
+		(void)v;
+		while (!found && (p = strstr(p, key)) != NULL) {
+			found = (p == known || p[-1] == ' ') && (p[kl] == ' ' || p[kl] == '\0');
+			p += kl ? kl : 1;
+		}
+		if (!found)
+			return fail(err, errlen, "%s%s: unknown key (known: %s)", path, key, known);
+	}
+	return CB_OK;
+}
+
+static enum cb_status parse_link(const json_t *root, const char *key, int optional,
+				 struct cb_link *l, enum cb_net_attach *attach, char *err,
+				 size_t errlen)
+{
+	const json_t *o = json_object_get(root, key);
+	char path[32];
+	enum cb_status st;
+
+	if (!o && optional)
+		return CB_OK;
+	if (!json_is_object(o))
+		return fail(err, errlen, "%s: %s", key, o ? "must be an object" : "missing");
+	snprintf(path, sizeof(path), "%s.", key);
+	st = only_keys(o, path, attach ? "bw_GBps alpha_us per" : "bw_GBps alpha_us", err,
+		       errlen);
+	if (st == CB_OK)
+		st = get_num(o, path, "bw_GBps", 0, 1, 1e7, GB, 0, 0, &l->bw, err, errlen);
+	if (st == CB_OK)
+		st = get_num(o, path, "alpha_us", 0, 0, 1e7, US, 0, 0, &l->alpha, err, errlen);
+	if (st == CB_OK && attach && json_object_get(o, "per")) {
+		const char *per = json_string_value(json_object_get(o, "per"));
+
+		if (per && strcmp(per, "host") == 0)
+			*attach = CB_NET_PER_HOST;
+		else if (per && strcmp(per, "rank") == 0)
+			*attach = CB_NET_PER_RANK;
+		else
+			st = fail(err, errlen, "%sper: must be \"host\" or \"rank\"", path);
+	}
+	return st;
+}
+
+/* An integer member in [lo, hi]; absent: *out unchanged when optional. */
+static enum cb_status get_int(const json_t *obj, const char *key, long long lo, long long hi,
+			      int optional, long long *out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		return optional ? CB_OK : fail(err, errlen, "%s: missing", key);
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return fail(err, errlen, "%s: must be an integer in [%lld, %lld]", key, lo, hi);
+	*out = json_integer_value(v);
+	return CB_OK;
+}
+
+/* A string member copied into dst[cap]; absent leaves dst unchanged. */
+static enum cb_status get_str(const json_t *obj, const char *key, char *dst, size_t cap,
+			      char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		return CB_OK;
+	if (!json_is_string(v) || strlen(json_string_value(v)) >= cap)
+		return fail(err, errlen, "%s: must be a string of at most %zu bytes", key, cap - 1);
+	strcpy(dst, json_string_value(v));
+	return CB_OK;
+}
+
+#define TOP_KEYS "schema name source ranks_per_host intra net gamma_GBps fused_GBps " \
+	"copy_GBps slice_bytes cpus_per_host"
+
+static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *err, size_t errlen)
+{
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	long long rph = 0, slice = (long long)(16 * MIB), cpus = 0;
+	enum cb_status st;
+
+	if (!schema || strcmp(schema, TOPO_SCHEMA) != 0)
+		return fail(err, errlen, "schema: must be \"%s\"", TOPO_SCHEMA);
+	st = only_keys(root, "", TOP_KEYS, err, errlen);
+	if (st == CB_OK)
+		st = get_str(root, "name", t->name, sizeof(t->name), err, errlen);
+	if (st == CB_OK)
+		st = get_str(root, "source", t->source, sizeof(t->source), err, errlen);
+	if (st == CB_OK)
+		st = get_int(root, "ranks_per_host", 1, 1 << 20, 0, &rph, err, errlen);
+	if (st == CB_OK)
+		st = parse_link(root, "intra", 0, &t->intra, NULL, err, errlen);
+	if (st == CB_OK)
+		st = parse_link(root, "net", 1, &t->net, &t->net_attach, err, errlen);
+	if (st == CB_OK)
+		st = get_num(root, "", "gamma_GBps", 0, 1, 1e7, GB, 0, 1, &t->gamma, err, errlen);
+	t->copy_bw = t->intra.bw;
+	if (st == CB_OK && !json_is_null(json_object_get(root, "fused_GBps")))
+		st = get_num(root, "", "fused_GBps", 0, 1, 1e7, GB, 1, 0, &t->fused_bw, err, errlen);
+	if (st == CB_OK)
+		st = get_num(root, "", "copy_GBps", 0, 1, 1e7, GB, 1, 0, &t->copy_bw, err, errlen);
+	if (st == CB_OK)
+		st = get_int(root, "slice_bytes", 1, 1LL << 40, 1, &slice, err, errlen);
+	if (st == CB_OK)
+		st = get_int(root, "cpus_per_host", 0, 1 << 20, 1, &cpus, err, errlen);
+	t->ranks_per_host = (int)rph;
+	t->slice_bytes = (size_t)slice;
+	t->cpus_per_host = (int)cpus;
+	return st;
+}
+
+/* The file's base name without ".json", as the default topology name. */
+static void default_name(const char *name, char *dst, size_t cap)
+{
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	size_t len = strlen(base);
+
+	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+		len -= 5;
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(dst, base, len);
+	dst[len] = '\0';
+}
+
+enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, struct cb_topo *t,
+			     char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	char why[384];
+	enum cb_status st;
+
+	memset(t, 0, sizeof(*t));
+	if (!root) {
+		snprintf(err, errlen, "%s: not valid JSON: line %d: %s", name, jerr.line, jerr.text);
+		return CB_ERR_ARG;
+	}
+	default_name(name, t->name, sizeof(t->name));
+	snprintf(t->source, sizeof(t->source), "%s", name);
+	st = json_is_object(root) ? parse_root(root, t, why, sizeof(why))
+				  : fail(why, sizeof(why), "the top level must be an object");
+	if (st == CB_OK)
+		st = cb_topo_check(t, why, sizeof(why));
+	json_decref(root);
+	if (st != CB_OK) {
+		snprintf(err, errlen, "%s: %s", name, why);
+		memset(t, 0, sizeof(*t));
+	}
+	return st;
+}
+
+/* Reads a whole small file; NULL with errno set on failure. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			char *nb = cap < (1u << 24) ? realloc(buf, cap ? 2 * cap : 4096) : NULL;
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = cap ? EFBIG : ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap = cap ? 2 * cap : 4096;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+enum cb_status cb_topo_load(const char *spec, struct cb_topo *t, char *err, size_t errlen)
+{
+	const struct cb_topo *p = cb_topo_preset(spec);
+	size_t len = 0;
+	char *buf;
+	enum cb_status st;
+
+	if (p) {
+		*t = *p;
+		return CB_OK;
+	}
+	buf = slurp(spec, &len);
+	if (!buf) {
+		size_t off = (size_t)snprintf(err, errlen, "topology '%s': not a preset (", spec);
+
+		for (size_t i = 0; i < cb_topo_npresets() && off < errlen; i++)
+			off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "",
+						cb_topo_preset_at(i)->name);
+		if (off < errlen)
+			snprintf(err + off, errlen - off, ") and not a readable file: %s",
+				 strerror(errno));
+		return CB_ERR_IO;
+	}
+	st = cb_topo_parse(buf, len, spec, t, err, errlen);
+	free(buf);
+	return st;
+}
+
+enum cb_status cb_topo_write(FILE *f, const struct cb_topo *t)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:i, s:{s:f, s:f}, s:f, s:I, s:i}", "schema",
+			      TOPO_SCHEMA, "name", cb_json_text(t->name), "source",
+			      cb_json_text(t->source), "ranks_per_host", t->ranks_per_host, "intra",
+			      "bw_GBps", t->intra.bw / GB, "alpha_us", t->intra.alpha / US,
+			      "copy_GBps", t->copy_bw / GB, "slice_bytes", (json_int_t)t->slice_bytes,
+			      "cpus_per_host", t->cpus_per_host);
+	enum cb_status st;
+
+	if (!o)
+		return CB_ERR_NOMEM;
+	if (t->net.bw > 0)
+		json_object_set_new(o, "net", json_pack("{s:f, s:f, s:s}", "bw_GBps", t->net.bw / GB,
+							"alpha_us", t->net.alpha / US, "per",
+							t->net_attach == CB_NET_PER_RANK ? "rank"
+											 : "host"));
+	json_object_set_new(o, "gamma_GBps",
+			    isinf(t->gamma) ? json_null() : json_real(t->gamma / GB));
+	if (t->fused_bw > 0)
+		json_object_set_new(o, "fused_GBps", json_real(t->fused_bw / GB));
+	st = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF
+		     ? CB_OK
+		     : CB_ERR_IO;
+	json_decref(o);
+	return st;
+}

@@ -1,0 +1,56 @@
+/* cb_model_topo: topologies for the cost model: built-in presets from public
+ * specifications, and files users write for their own cluster.
+ *
+ * File format (JSON, schema "collbench-topo-1"; units in the key names):
+ *   {
+ *     "schema": "collbench-topo-1",
+ *     "name": "my-cluster",                    (optional, default the file name)
+ *     "source": "vendor datasheets, 2024",     (optional: where numbers come from)
+ *     "ranks_per_host": 8,                     (integer >= 1)
+ *     "intra": {"bw_GBps": 450, "alpha_us": 2},  (per rank, into the host fabric)
+ *     "net":   {"bw_GBps": 50, "alpha_us": 5, "per": "rank"},  ("rank" or "host";
+ *                                              optional when every run fits one host)
+ *     "gamma_GBps": 1117,                      (reduce rate per rank; null: free)
+ *     "fused_GBps": 300,                       (optional: a one-sided reduce that reads
+ *                                              its peer's bytes; default the slower of
+ *                                              intra and gamma)
+ *     "copy_GBps": 1675,                       (optional: local copy, default intra)
+ *     "slice_bytes": 16777216,                 (optional: ring slice, default 16 MiB)
+ *     "cpus_per_host": 0                       (optional: 0 unknown)
+ *   }
+ * Bandwidths are per direction of a full-duplex link, 1 GB = 1e9 B; alpha is
+ * per message. Every number must be finite and in range; unknown keys are
+ * refused (a misspelt key would otherwise be silently ignored). */
+#ifndef CB_MODEL_TOPO_H
+#define CB_MODEL_TOPO_H
+
+#include <stdio.h>
+
+#include "cb_model.h"
+
+/* The preset of that name, or NULL. */
+const struct cb_topo *cb_topo_preset(const char *name);
+
+/* Number of presets, and the i-th one (0 <= i < cb_topo_npresets()). */
+size_t cb_topo_npresets(void);
+const struct cb_topo *cb_topo_preset_at(size_t i);
+
+/* Parses len bytes of a topology file (name for messages and the default
+ * name). Errors: CB_ERR_ARG with "name: key: what is wrong" in err (not JSON,
+ * wrong schema, a missing, mistyped, out-of-range or unknown key). */
+enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, struct cb_topo *t,
+			     char *err, size_t errlen);
+
+/* spec is a preset name, else a file path. Errors: those of cb_topo_parse,
+ * CB_ERR_IO (no such preset and the file cannot be read: the message lists
+ * the presets). */
+enum cb_status cb_topo_load(const char *spec, struct cb_topo *t, char *err, size_t errlen);
+
+/* Checks a topology built in code (the same ranges as the file). Returns
+ * CB_OK or CB_ERR_ARG with the first problem in err. */
+enum cb_status cb_topo_check(const struct cb_topo *t, char *err, size_t errlen);
+
+/* Writes t as a topology file (JSON, one object) to f. */
+enum cb_status cb_topo_write(FILE *f, const struct cb_topo *t);
+
+#endif

@@ -1,0 +1,100 @@
+/* cb_model_verbs: what collbench-model's verbs compute, without printing:
+ * fit (parameters per backend and transport from a results folder), check
+ * (every row against the model), predict (ps and ring at scale on a
+ * topology, and where one overtakes the other). */
+#ifndef CB_MODEL_VERBS_H
+#define CB_MODEL_VERBS_H
+
+#include <stddef.h>
+
+#include "cb_model.h"
+#include "cb_model_fit.h"
+#include "cb_model_input.h"
+
+#define CB_FIT_MAX_GROUPS 8
+
+struct cb_fit_group {
+	char backend[CB_MIN_NAME], transport[CB_MIN_NAME];
+	char algos[64];             /* the algorithms whose rows were fitted */
+	int fitted;                 /* 0: refused, see why */
+	char why[384];
+	struct cb_fit_params p;
+};
+
+struct cb_fit_set {
+	char source[1024], machine[512];
+	double min_bytes;           /* rows below this size were left out */
+	int oversubscribed;         /* 1: oversubscribed launches were fitted too */
+	size_t ngroups;
+	struct cb_fit_group groups[CB_FIT_MAX_GROUPS];
+};
+
+struct cb_fit_sel {
+	double min_bytes;
+	int oversubscribed;
+	const char *algos;          /* comma list, NULL: all */
+	struct cb_fit_opts opts;
+};
+
+/* The model case of a row; -1 (why set) when the row cannot be modelled. */
+int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen);
+
+/* The one-host topology of a row's launch with link parameters alpha (s),
+ * beta, gamma and the one-sided reduce rate fused (B/s; NaN or 0: the
+ * default); the local copy runs at beta. */
+struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
+			   double fused);
+
+/* Fits every (backend, transport) of in's rows that pass sel. Groups the rows
+ * cannot determine are kept with fitted = 0 and the reason. Errors:
+ * CB_ERR_ARG (no row passes sel: err says why), CB_ERR_NOMEM. */
+enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fit_sel *sel,
+				  struct cb_fit_set *out, char *err, size_t errlen);
+
+/* The fitted group of a row, or NULL. */
+const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const char *backend,
+					    const char *transport);
+
+struct cb_check_row {
+	const struct cb_mrow *row;
+	int modelled;               /* 0: note says why */
+	double t_model, err;        /* seconds; (model - measured) / measured */
+	double busbw_model;         /* GB/s (algbw for copy and n = 1) */
+	int far;                    /* |err| > the threshold and the model outside
+				     * the repeats' band */
+	char note[160];
+};
+
+/* Checks every ok row of in against f; rows[] gets in->nrows entries (free()
+ * it). far: the |relative error| beyond which a row is flagged. */
+enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
+			      struct cb_check_row **rows);
+
+struct cb_pred_row {
+	int n;
+	double bytes;
+	double t[2];                /* ps, ring: seconds */
+	double rank_max[2], rank_min[2]; /* bytes in + out of the busiest / least busy rank */
+	double host_max[2], host_min[2]; /* of the busiest / least busy host network link */
+};
+
+struct cb_pred_opts {
+	const struct cb_topo *topo;
+	const struct cb_fit_group *fit; /* NULL, or its parameters replace the topology's
+					 * intra link, gamma and copy bandwidth */
+	size_t esize;
+	int root;
+	int two_sided;              /* bytes land, then are reduced (cb_model_case) */
+};
+
+/* ps and ring at n ranks and bytes per rank. Errors: cb_model_eval's. */
+enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double bytes,
+				struct cb_pred_row *row, char *why, size_t whylen);
+
+/* The largest message size in [lo, hi] bytes at which ps is no slower than
+ * the ring on n ranks (bisection, to 1% or one element per rank). *kind: 0 a
+ * crossing at *bytes, 1 the ring wins already at lo, 2 ps wins up to hi. */
+enum cb_status cb_model_crossover(const struct cb_pred_opts *o, int n, double lo, double hi,
+				  double *bytes, int *kind, char *why, size_t whylen);
+
+#endif

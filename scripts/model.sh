@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# model.sh - the cost model's figures for one run folder and one topology, with gnuplot.
+#
+# Runs collbench-model (fit unless --fit is given, check, predict, predict --crossover) and
+# keeps its CSV/JSON next to the figures; draws each figure as plot.sh does, in two steps, both
+# in scripts/plot/: model_X.awk reads collbench-model's CSV (columns by header name) into small
+# tab-separated .dat files in a temporary folder and prints what it drew (or why not),
+# model_X.gp draws them (lib.awk and common.gp are shared with plot.sh's figures). Each figure
+# is written as PNG (pngcairo) and SVG; the files are listed on stdout.
+set -euo pipefail
+export LC_ALL=C
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(dirname "$SCRIPT_DIR")
+PLOT_DIR=$SCRIPT_DIR/plot
+PROG=model.sh
+# shellcheck source=scripts/lib.sh
+. "$SCRIPT_DIR/lib.sh"
+BIN=${CB_BIN:-$REPO_ROOT/build/bin}
+
+usage() {
+	cat <<EOF
+Usage: scripts/model.sh [options] RUN_DIR [OUT_DIR]
+
+The cost model's figures for a collbench run folder and a topology. OUT_DIR defaults to a new
+folder <repo>/plots/<basename of RUN_DIR>-model; a given OUT_DIR may hold other figures (e.g.
+plot.sh's): this script's own files (model_*) must not be there unless --overwrite.
+Each figure is written as .png and .svg:
+  model_busbw_np<N>  measured bus bandwidth (solid) and the model's (dashed) per algorithm,
+                     one file per rank count N of the run
+  model_time_vs_n    predicted ps and ring time vs rank count (log-log) at 1 MiB and 1 GiB on
+                     the topology
+  model_host_load    bytes per allreduce through the ps root's host network link, another
+                     host's, and a ring host's, vs rank count at 1 GiB
+  model_crossover    the largest message size at which ps is no slower than the ring, vs n
+Data kept next to them: model_fit.json (unless --fit or --in-run), model_check.csv,
+model_predict.csv, model_crossover.csv; the list of files in model_figures.txt. A fit that
+refuses the run (too few sizes, one algorithm: collbench-model says why) ends the script
+(exit 2) before anything is written.
+
+Options:
+  --fit FILE        check the run against this fit (collbench-model fit -o) instead of
+                    fitting the run itself
+  --topo NAME|FILE  topology of the scale-out figures [dgx-h100] (collbench-model presets)
+  --ranks A:B       rank counts of the scale-out figures [2:4096]
+  --in-run          keep the fit and the check beside the run, in RUN_DIR: model_fit.json
+                    (unless --fit) and model_fit.txt (fit's table), model_check.txt (check's
+                    table and error summary); what scripts/bench.sh does
+  --overwrite       replace this script's files in OUT_DIR (and in RUN_DIR with --in-run)
+  -h, --help        show this help
+
+Environment: CB_BIN (collbench-model's folder, default <repo>/build/bin), CB_PLOTS (root of the
+default OUT_DIR, default <repo>/plots). Needs gnuplot 5 with pngcairo and svg.
+EOF
+}
+
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 2
+}
+note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+gp_str() { cb_gp_str "$1"; }
+
+fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0
+positional=()
+while (($# > 0)); do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--fit | --topo | --ranks)
+		(($# >= 2)) || die "option $1 needs a value (see --help)"
+		case "$1" in --fit) fit=$2 ;; --topo) topo=$2 ;; --ranks) ranks=$2 ;; esac
+		shift 2
+		;;
+	--overwrite) overwrite=1; shift ;;
+	--in-run) in_run=1; shift ;;
+	--) shift; positional+=("$@"); break ;;
+	-?*) die "unknown option '$1' (see --help)" ;;
+	*) positional+=("$1"); shift ;;
+	esac
+done
+((${#positional[@]} >= 1 && ${#positional[@]} <= 2)) || { usage >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 || die "gnuplot is not installed (apt-get install gnuplot-nox)"
+CM=$BIN/collbench-model
+[[ -x "$CM" ]] || die "$CM not built (cmake --build build)"
+RUN_DIR=${positional[0]}
+[[ -d "$RUN_DIR" ]] || die "run folder '$RUN_DIR' does not exist"
+RUN_ID=$(basename "$(cd "$RUN_DIR" && pwd)")
+[[ -z "$fit" || -f "$fit" ]] || die "fit file '$fit' does not exist"
+if ((in_run)) && compgen -G "$RUN_DIR/model_*" >/dev/null; then
+	((overwrite)) || die "$RUN_DIR already holds model_* files: --overwrite to replace them"
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+written=()
+
+# --- the fit, before any file is written --------------------------------------------------------
+if [[ -z "$fit" ]]; then
+	"$CM" fit "$RUN_DIR" -o "$tmp/model_fit.json" >"$tmp/model_fit.txt" ||
+		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
+fi
+
+OUT_DIR=${positional[1]:-}
+if [[ -n "$OUT_DIR" ]]; then
+	# a folder of other figures (plot.sh's) is fine: only this script's names must be free
+	mkdir -p -- "$OUT_DIR" || die "cannot create the folder $OUT_DIR"
+	if compgen -G "$OUT_DIR/model_*" >/dev/null; then
+		((overwrite)) || die "$OUT_DIR already holds model_* files: give another folder, or --overwrite"
+		rm -f -- "$OUT_DIR"/model_* || die "cannot remove the old model_* files in $OUT_DIR"
+	fi
+	(set -C && : >"$OUT_DIR/model_figures.txt") 2>/dev/null ||
+		die "$OUT_DIR was taken by another run at the same time: give another folder"
+else
+	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID-model") || exit 2
+fi
+# place SRC DST: SRC (in $tmp) as DST, whole or not at all (a copy beside DST, renamed)
+place() {
+	cp -- "$1" "$2.tmp.$$" && mv -f -- "$2.tmp.$$" "$2" || { rm -f -- "$2.tmp.$$"; die "cannot write $2"; }
+	written+=("$2")
+}
+if [[ -z "$fit" ]]; then
+	fit=$OUT_DIR/model_fit.json
+	((in_run == 0)) || fit=$RUN_DIR/model_fit.json
+	place "$tmp/model_fit.json" "$fit"
+	((in_run == 0)) || place "$tmp/model_fit.txt" "$RUN_DIR/model_fit.txt"
+fi
+
+# plot_awk PROGRAM ARGS...: scripts/plot/PROGRAM.awk with the shared functions; the lines it
+# prints for this script hold fields apart by US (unit separator), which `read` keeps when a
+# field is empty.
+US=$'\037'
+plot_awk() {
+	local prog=$1
+	shift
+	awk -f "$PLOT_DIR/lib.awk" -f "$PLOT_DIR/$prog.awk" -v prog="$PROG" "$@"
+}
+
+# run_gp NAME OUTBASE ARGS: draw scripts/plot/NAME.gp with the -e assignments ARGS, record the
+# files.
+run_gp() {
+	local name=$1 outbase=$2 args=$3
+	gnuplot -e "gpdir=$(gp_str "$PLOT_DIR"); outbase=$(gp_str "$outbase"); $args" \
+		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
+	# gnuplot does not always fail on a write error: the files must be there
+	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
+	written+=("$outbase.png" "$outbase.svg")
+}
+
+# --- the model's numbers ----------------------------------------------------------------------
+"$CM" check "$RUN_DIR" --fit "$fit" -f csv >"$OUT_DIR/model_check.csv" ||
+	die "collbench-model check failed (above)"
+if ((in_run)); then
+	"$CM" check "$RUN_DIR" --fit "$fit" >"$tmp/model_check.txt" 2>/dev/null ||
+		die "collbench-model check failed"
+	place "$tmp/model_check.txt" "$RUN_DIR/model_check.txt"
+fi
+"$CM" predict --topo "$topo" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
+	>"$OUT_DIR/model_predict.csv" 2>"$tmp/predict.err" || { cat "$tmp/predict.err" >&2; die "predict failed"; }
+"$CM" predict --topo "$topo" -n "$ranks" --crossover -f csv >"$OUT_DIR/model_crossover.csv" \
+	2>/dev/null || die "predict --crossover failed"
+written+=("$OUT_DIR/model_check.csv" "$OUT_DIR/model_predict.csv" "$OUT_DIR/model_crossover.csv")
+topo_name=$(sed -n 's/^collbench-model predict: topology \([^ ]*\) .*/\1/p' "$tmp/predict.err" | head -1)
+topo_label="topology ${topo_name:-$topo}"
+
+# --- model_busbw_np<N>: measured and modelled bandwidth per rank count ------------------------
+plot_busbw() {
+	local verb n algos xmin xmax ymin ymax over ctx="" sub_n fit_src
+	fit_src=$(sed -n 's/^ *"source": "\(.*\)",$/\1/p' "$fit" | head -1)
+	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
+	while IFS=$US read -r verb n algos xmin xmax ymin ymax over; do
+		case $verb in
+		skip) note "skipping model_busbw_np*: $n"; return 0 ;;
+		combo) # backend, dtype, op, in_place in n, algos, xmin, xmax
+			ctx="$n, $algos $xmin$([[ $xmax == 1 ]] && echo ", in-place"), fit of $(basename "${fit_src:-?}")"
+			continue ;;
+		esac
+		sub_n=$ctx
+		((over == 0)) || sub_n="$ctx; ranks > CPUs: time slicing not modelled"
+		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_str "$tmp/model_busbw_np$n");
+			algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+			ttl=$(gp_str "measured (solid) and modelled (dashed) bandwidth, $n ranks");
+			sub=$(gp_str "$sub_n"); runid=$(gp_str "run $RUN_ID")"
+	done < <(plot_awk model_busbw -v file="$OUT_DIR/model_check.csv" -v dir="$tmp" \
+		"$OUT_DIR/model_check.csv")
+}
+
+# --- model_time_vs_n and model_host_load: ps and ring at scale --------------------------------
+# scale NAME SERIES: plot_awk model_scale's answer for SERIES into $tmp/NAME.<i>.dat
+scale() {
+	plot_awk model_scale -v file="$OUT_DIR/model_predict.csv" -v series="$2" -v prefix="$tmp/$1" \
+		"$OUT_DIR/model_predict.csv"
+}
+plot_scale() {
+	local verb xmin xmax ymin ymax G=1073741824 M=1048576
+	IFS=$US read -r verb xmin xmax ymin ymax < <(scale time \
+		"$G:ps_time_us $G:ring_time_us $M:ps_time_us $M:ring_time_us")
+	if [[ "$verb" == plot ]]; then
+		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_str "$tmp/time");
+			algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
+			lab3='ps, 1 MiB'; lab4='ring, 1 MiB'; ylab='predicted time per allreduce (us)'; div=1;
+			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+			ttl=$(gp_str "predicted allreduce time vs rank count (cost model)"); sub=$(gp_str "$topo_label");
+			runid=$(gp_str "collbench-model predict")"
+	else
+		note "skipping model_time_vs_n: the topology predicts nothing for $ranks ranks"
+	fi
+	IFS=$US read -r verb xmin xmax ymin ymax < <(scale load \
+		"$G:ps_host_max_bytes $G:ps_host_min_bytes $G:ring_host_bytes")
+	if [[ "$verb" == plot ]]; then
+		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_str "$tmp/load");
+			algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';
+			lab3='ring: every host'; ylab='bytes out + in of a host network link (GiB)';
+			div=1073741824.0; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+			ttl=$(gp_str "host network link load per allreduce of 1 GiB per rank"); sub=$(gp_str "$topo_label");
+			runid=$(gp_str "collbench-model predict")"
+	else
+		note "skipping model_host_load: no rank count of $ranks spans two hosts of the topology"
+	fi
+}
+
+# --- model_crossover: where the ring overtakes ps ---------------------------------------------
+plot_crossover() {
+	local verb xmin xmax ymin ymax
+	IFS=$US read -r verb xmin xmax ymin ymax < <(plot_awk model_crossover \
+		-v file="$OUT_DIR/model_crossover.csv" -v out="$tmp/cross.dat" "$OUT_DIR/model_crossover.csv")
+	if [[ "$verb" != plot ]]; then
+		note "skipping model_crossover: ps never beats the ring at these rank counts"
+		return 0
+	fi
+	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_str "$tmp/cross.dat");
+		xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
+		ttl=$(gp_str "where the ring overtakes ps (cost model)"); sub=$(gp_str "$topo_label");
+		runid=$(gp_str "collbench-model predict --crossover")"
+}
+
+plot_busbw
+plot_scale
+plot_crossover
+
+printf '%s\n' "${written[@]}" >"$OUT_DIR/model_figures.txt" || die "cannot write model_figures.txt"
+printf '%s\n' "${written[@]}" || die "cannot write the list of figures to stdout"
+note "figures in $OUT_DIR"

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# collbench-model on crafted inputs: each case checks the exit status (0 done,
+# 1 check --gate found a row far off, 2 usage or input error; never a crash)
+# and the message or value that must appear.
+#   model.sh BIN CASE
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+bin=$1 case=$2
+cm="$bin/collbench-model"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export LC_ALL=C
+
+header="schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,time_us_median_rep_min,time_us_median_rep_max"
+
+# synth DIR [SLOW_ALGO SLOW_BYTES FACTOR]: a run folder of ps, ring and copy at
+# 2 ranks, 64 B .. 64 MiB x4, float, timed exactly as the model says with
+# overhead 0.05 us, alpha 1 us, beta 10 GB/s, gamma 4 GB/s and 256 KiB ring
+# slices (repeats +-2%); the one row SLOW_ALGO/SLOW_BYTES FACTOR times slower.
+synth() {
+	mkdir -p "$1"
+	{
+		echo "$header"
+		awk -v slow="${2:-}" -v sb="${3:-0}" -v f="${4:-1}" 'BEGIN {
+			t0 = 0.05e-6; a = 1e-6; b = 10e9; g = 4e9
+			split("ps ring copy", al, " ")
+			for (k = 1; k <= 3; k++) for (s = 64; s <= 67108864; s *= 4) {
+				if (al[k] == "ps") t = t0 + 2 * a + 2 * s / b + s / g
+				else if (al[k] == "copy") t = t0 + s / b
+				else {
+					ns = int((s / 8 + 65535) / 65536)
+					t = t0 + 2 * ns * a + (s / 2) / g + (s / 2) / b
+				}
+				if (al[k] == slow && s == sb) t *= f
+				us = t * 1e6; bw = s / us / 1e3
+				bus = (al[k] == "copy") ? "" : sprintf("%.6g", bw)
+				printf "collbench-summary-1,host,%s,2,%d,%d,float,sum,0,20,%.9g,%.9g,%.9g,%.9g,%.6g,%s,0,,,,ok,5,3,%.9g,%.9g,,,0,%.9g,%.9g\n",
+					al[k], s, s / 4, us, us, us * 0.98, us * 1.02, bw, bus,
+					us * 0.98, us * 1.02, us * 0.98, us * 1.02
+			}
+		}'
+	} >"$1/summary.csv"
+	cat >"$1/np2.meta.json" <<EOF
+{"schema": "collbench-meta-1", "backend": "host", "device": "",
+ "host": {"cpu_model": "Test CPU", "cpus_online": 2, "hostname": "t", "mem_bytes": 25276063744},
+ "mpi": {"nranks": 2, "ranks_per_node": 2, "nnodes": 1, "oversubscribed": false},
+ "options": "root=0;slicebytes=0", "status": "complete", "tool": "allreduce_perf"}
+EOF
+}
+
+# expect STATUS TEXT CMD...: runs CMD, checks its exit status and that TEXT
+# appears in its stdout or stderr.
+expect() {
+	local want=$1 text=$2 rc
+	shift 2
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ "$rc" = "$want" ] || { cat "$t/out" "$t/err" >&2; fail "exit $rc, want $want: $*"; }
+	# grep reads the files itself: `cat | grep -q` fails under pipefail when
+	# grep stops before cat has written everything (SIGPIPE)
+	[ -z "$text" ] || grep -q -- "$text" "$t/out" "$t/err" ||
+		{ cat "$t/out" "$t/err" >&2; fail "no '$text' in the output of: $*"; }
+}
+
+# json_get FILE EXPR: a value of the JSON file (python3, in every Debian)
+json_get() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+case $case in
+usage)
+	expect 2 usage "$cm"
+	expect 0 "exit status" "$cm" --help
+	expect 0 "predict" "$cm" fit --help
+	expect 2 "unknown verb 'fitt'" "$cm" fitt x
+	expect 2 "expected one RUN" "$cm" fit
+	expect 2 "expected one RUN" "$cm" check a b
+	expect 2 "unexpected argument" "$cm" predict extra
+	expect 2 "does not apply" "$cm" fit --gate "$t"
+	expect 2 "does not apply" "$cm" predict --tiers 2
+	expect 2 "far" "$cm" check --far abc "$t"
+	expect 2 "tiers" "$cm" fit --tiers 4M,1M "$t"
+	expect 2 "ranks" "$cm" predict -n 0
+	expect 2 "ranks" "$cm" predict -n 2,,4
+	expect 2 "larger than" "$cm" predict -b 1G -e 1M
+	;;
+fit_recovers)
+	synth "$t/run"
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit.json"
+	grep -q '"schema"' "$t/out" && fail "-o: the table goes to stdout, not JSON"
+	awk '/shm/ { found = 1 } END { exit !found }' "$t/out" || fail "no fit table on stdout"
+	for kv in "alpha_us 1" "tiers'][0]['beta_GBps 10" "tiers'][0]['gamma_GBps 4" "overhead_us 0.05"; do
+		set -- $kv
+		v=$(json_get "$t/fit.json" "d['groups'][0]['$1']") || fail "no $1 in the fit"
+		awk -v v="$v" -v w="$2" 'BEGIN { exit !(v / w > 0.99 && v / w < 1.01) }' ||
+			fail "$1 = $v, want $2 within 1%"
+	done
+	lo=$(json_get "$t/fit.json" "d['groups'][0]['tiers'][0]['beta_GBps_repeats'][0]")
+	awk -v v="$lo" 'BEGIN { exit !(v > 10.1) }' || fail "fastest repeats' beta $lo, want > 10.1"
+	expect 0 '"schema": "collbench-model-fit-1"' "$cm" fit --tiers 1 "$t/run"
+	;;
+fit_refuses)
+	synth "$t/run"
+	awk -F, 'NR == 1 || ($3 == "ring" && $5 == 1048576)' "$t/run/summary.csv" >"$t/one.csv"
+	mkdir "$t/one" && mv "$t/one.csv" "$t/one/summary.csv"
+	expect 2 "one message size" "$cm" fit "$t/one"
+	expect 2 "nothing could be fitted" "$cm" fit "$t/one"
+	awk -F, 'NR == 1 || $3 == "ring"' "$t/run/summary.csv" >"$t/ringonly.csv"
+	expect 2 "gamma is not determined" "$cm" fit --tiers 1 "$t/ringonly.csv"
+	expect 0 "" "$cm" fit --tiers 1 --no-gamma "$t/ringonly.csv"
+	expect 2 "no ok row" "$cm" fit --algo nccl "$t/run"
+	expect 2 "cannot read\|No such" "$cm" fit "$t/missing"
+	echo "not,a,summary" >"$t/bad.csv"
+	expect 2 "bad.csv" "$cm" fit "$t/bad.csv"
+	;;
+fit_output)
+	synth "$t/run"
+	expect 2 "cannot write" "$cm" fit "$t/run" -o "$t/nodir/fit.json"
+	[ -e "$t/nodir" ] && fail "a folder appeared"
+	echo old >"$t/fit.json"
+	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"
+	json_get "$t/fit.json" "d['schema']" | grep -q collbench-model-fit-1 || fail "fit.json not replaced"
+	ls "$t"/fit.json.tmp.* 2>/dev/null && fail "a temporary file was left"
+	"$cm" fit "$t/run" --format table -o "$t/f2.json" >/dev/full 2>"$t/err"
+	[ $? = 2 ] && grep -q "cannot write stdout" "$t/err" || fail "a full stdout is not an error"
+	;;
+check_gate)
+	synth "$t/a"
+	synth "$t/b" ps 4194304 2
+	"$cm" fit --tiers 1 "$t/a" -o "$t/fit.json" >/dev/null 2>&1 || fail "fit failed"
+	expect 0 "far off" "$cm" check --fit "$t/fit.json" "$t/b"
+	grep -E '^ *host +shm +ps +2 +4194304 ' "$t/out" | grep -q far || fail "the slowed row is not flagged"
+	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
+	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
+	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
+	expect 0 "all >= 64K" "$cm" check --summary --fit "$t/fit.json" "$t/b"
+	expect 0 "" "$cm" check -f csv --fit "$t/fit.json" "$t/b"
+	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"
+	expect 0 "in-sample" "$cm" check "$t/b"
+	expect 2 "json" "$cm" check -f json "$t/b"
+	echo '{"schema": "other"}' >"$t/bad.json"
+	expect 2 "schema" "$cm" check --fit "$t/bad.json" "$t/b"
+	echo '{' >"$t/bad.json"
+	expect 2 "not valid JSON" "$cm" check --fit "$t/bad.json" "$t/b"
+	expect 2 "cannot read" "$cm" check --fit "$t/none.json" "$t/b"
+	;;
+oversubscribed)
+	synth "$t/run"
+	sed -i 's/"oversubscribed": false/"oversubscribed": true/' "$t/run/np2.meta.json"
+	expect 2 "oversubscribed" "$cm" fit "$t/run"
+	expect 0 "" "$cm" fit --oversubscribed --tiers 1 "$t/run" -o "$t/fit.json"
+	expect 0 "time slicing is not modelled" "$cm" check --fit "$t/fit.json" "$t/run"
+	expect 0 "oversubscribed" "$cm" check --summary --fit "$t/fit.json" "$t/run"
+	rm "$t/run/np2.meta.json"
+	expect 0 "without launch metadata" "$cm" fit --tiers 1 "$t/run"
+	;;
+predict)
+	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --factor 1024 -f csv
+	[ "$(wc -l <"$t/out")" = 5 ] || fail "want a header and 4 rows"
+	grep -q '^64,1073741824,1G,.*,ring,' "$t/out" || fail "ring should win at 64 ranks, 1 GiB"
+	one=$("$cm" predict -n 64 -b 1G -e 1G -f csv 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	two=$("$cm" predict -n 64 -b 1G -e 1G -f csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
+	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
+	expect 0 "skipped" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
+	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"
+	"$cm" predict -n 16,256 -f csv >"$t/p1" 2>/dev/null
+	"$cm" predict -n 16,256 -f csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
+	cmp -s "$t/p1" "$t/p2" || fail "a preset written as a file predicts differently"
+	expect 0 "dgx-h100" "$cm" presets
+	expect 2 "no preset" "$cm" presets nosuch
+	;;
+topo_errors)
+	expect 2 "not a preset" "$cm" predict --topo "$t/none.json"
+	echo '[' >"$t/x.json"
+	expect 2 "not valid JSON" "$cm" predict --topo "$t/x.json"
+	mk() { printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 450, "alpha_us": 2}, "gamma_GBps": null%s}\n' "$1" >"$t/x.json"; }
+	mk ', "colour": 1'
+	expect 2 "colour: unknown key" "$cm" predict --topo "$t/x.json"
+	mk ', "net": {"bw_GBps": -5, "alpha_us": 1}'
+	expect 2 "net.bw_GBps: -5 is out of range" "$cm" predict --topo "$t/x.json"
+	mk ', "net": {"bw_GBps": 5, "alpha_us": 1, "per": "switch"}'
+	expect 2 "net.per" "$cm" predict --topo "$t/x.json"
+	mk ', "slice_bytes": 0'
+	expect 2 "slice_bytes" "$cm" predict --topo "$t/x.json"
+	printf '{"schema": "collbench-topo-1", "intra": {"bw_GBps": 1, "alpha_us": 0}, "gamma_GBps": 1}\n' >"$t/x.json"
+	expect 2 "ranks_per_host: missing" "$cm" predict --topo "$t/x.json"
+	mk ''
+	expect 0 "" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
+	;;
+script)
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	synth "$t/run"
+	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" --ranks 2:64 "$t/run" "$t/figs" >"$t/list" 2>"$t/err" ||
+		{ cat "$t/err" >&2; fail "model.sh failed"; }
+	for f in model_busbw_np2 model_time_vs_n model_host_load model_crossover; do
+		[ -s "$t/figs/$f.png" ] && [ -s "$t/figs/$f.svg" ] || fail "no $f.png/.svg"
+		grep -q "$f.svg" "$t/list" || fail "$f.svg not listed on stdout"
+	done
+	for f in model_fit.json model_check.csv model_predict.csv model_crossover.csv model_figures.txt; do
+		[ -s "$t/figs/$f" ] || fail "no $f"
+	done
+	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/run" "$t/figs"
+	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
+	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
+	;;
+script_in_run)
+	# scripts/bench.sh's step: the fit and check beside the run, the figures
+	# beside plot.sh's; a run the fit refuses gets the reason and no file
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	ms=$CB_TESTS_DIR/../scripts/model.sh
+	synth "$t/run"
+	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
+	expect 0 "" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 "$t/run" "$t/figs"
+	for f in model_fit.json model_fit.txt model_check.txt; do
+		[ -s "$t/run/$f" ] || fail "no $f beside the run"
+	done
+	[ -e "$t/figs/model_fit.json" ] && fail "the fit was written beside the figures too"
+	[ -s "$t/figs/model_busbw_np2.png" ] || fail "no model figure"
+	tail -n 1 "$t/run/model_check.txt" | grep -q "rows modelled, 0 far off" ||
+		fail "model_check.txt does not end with the check's summary"
+	grep -qE '^ *host +shm +ps +2 +67108864 ' "$t/run/model_check.txt" || fail "no row in model_check.txt"
+	json_get "$t/run/model_fit.json" "d['groups'][0]['transport']" | grep -q shm || fail "model_fit.json"
+	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$ms" --in-run "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused run made its output folder"
+	awk -F, 'NR == 1 || $5 == 1048576' "$t/run/summary.csv" >"$t/one.csv"
+	mkdir "$t/one" && mv "$t/one.csv" "$t/one/summary.csv"
+	expect 2 "one message size" env CB_BIN="$bin" "$ms" --in-run "$t/one" "$t/figs3"
+	grep -q "refused $t/one" "$t/err" || fail "model.sh does not say the fit refused the run"
+	[ -e "$t/figs3" ] && fail "a refused fit made the output folder"
+	compgen -G "$t/one/model_*" >/dev/null && fail "a refused fit left files beside the run"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
+echo "PASS: $case"

@@ -1,0 +1,364 @@
+/* Unit tests of the cost model's step evaluation: closed forms (DESIGN.md
+ * section 1 traffic, the ring's 2(n-1)/n S, ps through the root), the ring
+ * schedule against a slice-by-slice walk of cb_pattern, multi-host loads,
+ * and Open MPI's decision. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cb_model.h"
+#include "cb_model_topo.h"
+#include "cb_pattern.h"
+
+#define GIB ((size_t)1 << 30)
+
+/* One host of n ranks, links of bw bytes/s, alpha a, free reduce. */
+static struct cb_topo one_host(int n, double bw, double a)
+{
+	struct cb_topo t = { .name = "test", .ranks_per_host = n, .intra = { bw, a },
+			     .net = { 0, 0 }, .gamma = INFINITY, .copy_bw = bw,
+			     .slice_bytes = 16u << 20 };
+	return t;
+}
+
+static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
+				   size_t bytes)
+{
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0 };
+	struct cb_model_result r;
+	char why[256] = "";
+
+	assert_int_equal(cb_model_eval(t, &c, &r, why, sizeof(why)), CB_OK);
+	return r;
+}
+
+static void assert_rel(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol * fabs(want))) {
+		fprintf(stderr, "got %.9g, want %.9g\n", got, want);
+		fail();
+	}
+}
+
+/* Ring, n = 8, S = 1 GiB, 100 GB/s, alpha 0: every rank sends and receives
+ * 2(n-1)/n S, and the call takes 2(n-1)/n S / beta = 18.79 ms. */
+static void test_ring_closed_form(void **state)
+{
+	struct cb_topo t = one_host(8, 100e9, 0);
+	struct cb_model_result r = eval(&t, CB_MODEL_RING, 8, GIB);
+	double per_dir = 2.0 * 7 / 8 * (double)GIB;
+
+	(void)state;
+	assert_rel(r.txrx_max, 2 * per_dir, 1e-12);
+	assert_rel(r.txrx_min, 2 * per_dir, 1e-12);
+	assert_rel(r.time, per_dir / 100e9, 1e-12);
+	assert_true(fabs(r.time * 1e3 - 18.79) < 0.005);
+	assert_true(r.one_class);
+	/* one-sided: reduce-scatter steps move and reduce the same bytes */
+	assert_rel(r.terms.fused_bytes, per_dir / 2, 1e-12);
+	assert_rel(r.terms.link_bytes, per_dir / 2, 1e-12);
+	assert_rel(r.terms.reduce_bytes, 0, 0);
+}
+
+/* One-sided steps cost the slower of moving and reducing; two-sided ones
+ * (bytes land, then are reduced) the sum. */
+static void test_fused_and_two_sided(void **state)
+{
+	struct cb_topo t = one_host(4, 20e9, 0);
+	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0 };
+	struct cb_model_result r;
+	double chunk = (double)GIB / 4;
+	char why[128];
+
+	(void)state;
+	t.gamma = 5e9;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 3 * chunk / 5e9 + 3 * chunk / 20e9, 1e-12);
+	c.two_sided = 1;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 3 * (chunk / 5e9 + chunk / 20e9) + 3 * chunk / 20e9, 1e-12);
+	assert_rel(r.terms.fused_bytes, 0, 0);
+	/* ps: the root's reduce is its own phase either way */
+	c.algo = CB_MODEL_PS;
+	c.two_sided = 0;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 2 * 3 * (double)GIB / 20e9 + 3 * (double)GIB / 5e9, 1e-12);
+}
+
+/* ps: the root sends and receives (n-1)S, every worker S; its phases do not
+ * overlap, so with the root's link the bottleneck ps takes 2(n-1)S/beta, n
+ * times the ring's 2(n-1)/n S/beta (not n/2) at alpha 0. */
+static void test_ps_root_bottleneck(void **state)
+{
+	(void)state;
+	for (int n = 2; n <= 64; n *= 2) {
+		struct cb_topo t = one_host(n, 50e9, 0);
+		struct cb_model_result ps = eval(&t, CB_MODEL_PS, n, GIB);
+		struct cb_model_result ring = eval(&t, CB_MODEL_RING, n, GIB);
+
+		assert_rel(ps.txrx_max, 2.0 * (n - 1) * (double)GIB, 1e-12);
+		assert_rel(ps.txrx_min, 2.0 * (double)GIB, 1e-12);
+		assert_rel(ps.time, 2.0 * (n - 1) * (double)GIB / 50e9, 1e-12);
+		assert_rel(ps.time / ring.time, n, 1e-12);
+	}
+}
+
+/* Latency: ps pays 2 alphas; the ring one per slice of each of its 2(n-1)
+ * steps; gamma: ps reduces (n-1)S on the root, the ring (n-1)/n S per rank. */
+static void test_alpha_gamma_terms(void **state)
+{
+	struct cb_topo t = one_host(4, 1e18, 1e-6);
+	struct cb_model_result ps, ring;
+
+	(void)state;
+	t.slice_bytes = 1u << 20; /* 64 MiB over 4 ranks: 16 MiB chunks, 16 slices */
+	ps = eval(&t, CB_MODEL_PS, 4, 64u << 20);
+	ring = eval(&t, CB_MODEL_RING, 4, 64u << 20);
+	assert_rel(ps.terms.msgs, 2, 0);
+	assert_rel(ring.terms.msgs, 2.0 * 3 * 16, 0);
+	assert_rel(ring.time, 96e-6, 1e-5);
+	assert_rel(ps.terms.reduce_bytes, 3.0 * (64u << 20), 1e-12);
+	assert_rel(ring.terms.fused_bytes, 3.0 / 4 * (64u << 20), 1e-12);
+	t.gamma = 10e9;
+	t.intra.alpha = 0;
+	ps = eval(&t, CB_MODEL_PS, 4, 64u << 20);
+	assert_rel(ps.time, 3.0 * (64u << 20) / 10e9, 1e-6);
+}
+
+/* Expected terms and per-rank bytes of the ring from a walk over every rank,
+ * step and slice with cb_pattern's functions, as cb_algo_ring.c runs them. */
+static void ring_walk(size_t count, int n, size_t esize, size_t slice_bytes,
+		      struct cb_model_terms *want, double *rx)
+{
+	size_t sc = cb_ring_slice_count(slice_bytes, esize), ns = cb_slice_num(count, n, sc);
+
+	memset(want, 0, sizeof(*want));
+	memset(rx, 0, (size_t)n * sizeof(double));
+	for (int s = 0; s < cb_ring_nsteps(n); s++)
+		for (size_t j = 0; j < ns; j++) {
+			double maxb = 0;
+			int red = 0;
+
+			for (int r = 0; r < n; r++) {
+				struct cb_ring_step st;
+				size_t coff, cc, soff, scount;
+
+				cb_ring_step(r, n, s, &st);
+				assert_int_equal(st.src, cb_ring_left(r, n));
+				cb_chunk(count, n, st.chunk, &coff, &cc);
+				cb_slice(cc, sc, j, &soff, &scount);
+				maxb = fmax(maxb, (double)(scount * esize));
+				rx[r] += (double)(scount * esize);
+				red = st.reduce;
+			}
+			want->msgs += 1;
+			want->link_bytes += red ? 0 : maxb;
+			want->fused_bytes += red ? maxb : 0;
+		}
+}
+
+/* The model's shortcuts (equal chunks, full slices) give what the walk gives,
+ * uneven counts included; rx of rank r is 2S - |chunk r| - |chunk r+1|. */
+static void test_ring_matches_pattern_walk(void **state)
+{
+	static const size_t counts[] = { 1, 2, 7, 13, 64, 1000, 4099 };
+	double rx[16];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+		for (int n = 2; n <= 9; n++)
+			for (size_t sb = 4; sb <= 4096; sb *= 8) {
+				struct cb_topo t = one_host(n, 1e9, 1e-6);
+				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0 };
+				struct cb_model_result r;
+				struct cb_model_terms want;
+				char why[128];
+				double lo = INFINITY;
+
+				t.slice_bytes = sb;
+				assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+				ring_walk(counts[k], n, 4, sb, &want, rx);
+				assert_rel(r.terms.msgs, want.msgs, 1e-12);
+				assert_rel(r.terms.link_bytes, want.link_bytes, 1e-12);
+				assert_rel(r.terms.fused_bytes, want.fused_bytes, 1e-12);
+				assert_rel(r.terms.reduce_bytes, 0, 0);
+				for (int q = 0; q < n; q++) {
+					size_t o, a, b;
+
+					cb_chunk(counts[k], n, q, &o, &a);
+					cb_chunk(counts[k], n, (q + 1) % n, &o, &b);
+					assert_rel(rx[q], 4.0 * (double)(2 * counts[k] - a - b), 0);
+					lo = fmin(lo, rx[q] + rx[(q + 1) % n]); /* tx_q = rx_q+1 */
+				}
+				assert_rel(r.txrx_min, lo, 1e-12);
+			}
+}
+
+/* The constant-time ring steps (unequal chunks) give what the rank-by-rank
+ * walk gives, on one host and across hosts, with a NIC per host or per rank;
+ * and cb_ring_step has the rotation they rely on. */
+static void test_ring_fast_matches_walk(void **state)
+{
+	static const size_t counts[] = { 1, 5, 13, 100, 1001, 4099 };
+	static const int ns[] = { 2, 3, 5, 8, 12, 17, 33, 64, 100 };
+	static const int rphs[] = { 1, 2, 3, 4, 8, 1000 };
+
+	(void)state;
+	for (int n = 2; n <= 300; n++)
+		for (int st = 0; st < cb_ring_nsteps(n); st += 7)
+			for (int r = 0; r < n; r += 5) {
+				struct cb_ring_step a, b;
+
+				cb_ring_step(0, n, st, &a);
+				cb_ring_step(r, n, st, &b);
+				assert_int_equal(b.chunk, (a.chunk + r) % n);
+			}
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
+			for (size_t h = 0; h < sizeof(rphs) / sizeof(rphs[0]); h++)
+				for (int per = 0; per < 2; per++)
+					for (size_t sb = 4; sb <= 4096; sb *= 16) {
+						struct cb_topo t = one_host(rphs[h], 7e9, 1e-6);
+						struct cb_model_case c = { CB_MODEL_RING, ns[i], counts[k], 4,
+									   0, 0, 0 };
+						struct cb_model_result w, f;
+						char why[128];
+
+						if (counts[k] % (size_t)ns[i] == 0)
+							continue;
+						t.net.bw = 3e9;
+						t.net.alpha = 4e-6;
+						t.net_attach = per ? CB_NET_PER_RANK : CB_NET_PER_HOST;
+						t.gamma = 5e9;
+						t.slice_bytes = sb;
+						assert_int_equal(cb_model_eval_how(&t, &c, CB_RING_WALK, &w,
+										   why, 128), CB_OK);
+						assert_int_equal(cb_model_eval_how(&t, &c, CB_RING_FAST, &f,
+										   why, 128), CB_OK);
+						assert_rel(f.time, w.time, 1e-12);
+						assert_rel(f.terms.msgs, w.terms.msgs, 1e-12);
+						assert_rel(f.terms.link_bytes, w.terms.link_bytes, 1e-12);
+						assert_rel(f.terms.fused_bytes, w.terms.fused_bytes, 1e-12);
+						assert_rel(f.txrx_max, w.txrx_max, 1e-12);
+						assert_rel(f.txrx_min, w.txrx_min, 1e-12);
+						assert_rel(f.host_max, w.host_max, 1e-12);
+						assert_rel(f.host_min, w.host_min, 1e-12);
+						assert_int_equal(f.one_class, w.one_class);
+					}
+}
+
+/* 4 hosts of 8 ranks, one NIC per host: ps loads the root's host link with
+ * (n - 8)S each way, every other host's with 8S; the ring every host's with
+ * 2(n-1)/n S each way, and each step waits for a NIC. */
+static void test_multi_host_loads(void **state)
+{
+	struct cb_topo t = one_host(8, 400e9, 1e-6);
+	struct cb_model_result ps, ring;
+	double s = (double)GIB;
+	int n = 32;
+
+	(void)state;
+	t.net.bw = 50e9;
+	t.net.alpha = 5e-6;
+	t.net_attach = CB_NET_PER_HOST;
+	t.slice_bytes = GIB;
+	ps = eval(&t, CB_MODEL_PS, n, GIB);
+	ring = eval(&t, CB_MODEL_RING, n, GIB);
+	assert_false(ps.one_class);
+	assert_rel(ps.host_max, 2.0 * (n - 8) * s, 1e-12);
+	assert_rel(ps.host_min, 2.0 * 8 * s, 1e-12);
+	assert_rel(ps.time, 2 * (5e-6 + (n - 8) * s / 50e9), 1e-12);
+	assert_rel(ring.host_max, 2 * 2.0 * (n - 1) / n * s, 1e-12);
+	assert_rel(ring.host_min, ring.host_max, 1e-12);
+	assert_rel(ring.time, 2.0 * (n - 1) * (5e-6 + s / n / 50e9), 1e-12);
+	/* a NIC per rank: the root's own NIC still takes every remote input */
+	t.net_attach = CB_NET_PER_RANK;
+	ps = eval(&t, CB_MODEL_PS, n, GIB);
+	assert_rel(ps.time, 2 * (5e-6 + (n - 8) * s / 50e9), 1e-12);
+}
+
+static void test_no_network_refused(void **state)
+{
+	struct cb_topo t = one_host(2, 1e9, 0);
+	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0 };
+	struct cb_model_result r;
+	char why[256] = "";
+
+	(void)state;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_ERR_UNSUPPORTED);
+	assert_non_null(strstr(why, "no network"));
+	c.root = 4;
+	c.n = 2;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_ERR_ARG);
+}
+
+/* Copy, n = 1, 0 bytes. */
+static void test_local_cases(void **state)
+{
+	struct cb_topo t = one_host(2, 10e9, 1e-6);
+	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0 };
+	struct cb_model_result r;
+	char why[128];
+
+	(void)state;
+	r = eval(&t, CB_MODEL_COPY, 2, 4000);
+	assert_rel(r.time, 4000 / 10e9, 1e-12);
+	assert_rel(r.txrx_max, 0, 0);
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 0, 0); /* in place on one rank: nothing to move */
+	r = eval(&t, CB_MODEL_RING, 2, 0);
+	assert_rel(r.time, 0, 0);
+}
+
+/* Open MPI 4.1.4 tuned's fixed decision, as transcribed. */
+static void test_ompi_decision(void **state)
+{
+	static const struct { int n; size_t bytes; const char *alg; } cases[] = {
+		{ 2, 1024, "recursive doubling" }, { 2, 4096, "ring" },
+		{ 2, 1 << 20, "Rabenseifner" }, { 4, 1024, "recursive doubling" },
+		{ 4, 1 << 20, "Rabenseifner" }, { 8, 64 << 10, "Rabenseifner" },
+		{ 2, 4, "recursive doubling" }, /* < 8 B: ring, which falls back for count < n */
+		{ 2, 16384, "ring" }, { 16, 64, "recursive doubling" }, { 16, 8192, "Rabenseifner" },
+	};
+	struct cb_topo t = one_host(64, 1e9, 1e-6);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cb_model_result r = eval(&t, CB_MODEL_MPI, cases[i].n, cases[i].bytes);
+
+		if (!strstr(r.what, cases[i].alg))
+			fprintf(stderr, "n %d bytes %zu: %s\n", cases[i].n, cases[i].bytes, r.what);
+		assert_non_null(strstr(r.what, cases[i].alg));
+	}
+	/* n = 2, 1 MiB, Rabenseifner: 2 steps of S/2, S/2 reduced */
+	{
+		struct cb_model_result r = eval(&t, CB_MODEL_MPI, 2, 1 << 20);
+
+		assert_rel(r.terms.msgs, 2, 0);
+		assert_rel(r.terms.link_bytes, 1 << 20, 1e-12);
+		assert_rel(r.terms.reduce_bytes, 1 << 19, 1e-12);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_closed_form),
+		cmocka_unit_test(test_ps_root_bottleneck),
+		cmocka_unit_test(test_fused_and_two_sided),
+		cmocka_unit_test(test_alpha_gamma_terms),
+		cmocka_unit_test(test_ring_matches_pattern_walk),
+		cmocka_unit_test(test_ring_fast_matches_walk),
+		cmocka_unit_test(test_multi_host_loads),
+		cmocka_unit_test(test_no_network_refused),
+		cmocka_unit_test(test_local_cases),
+		cmocka_unit_test(test_ompi_decision),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,224 @@
+/* Unit tests of the cost model's fit: known alpha, beta, gamma recovered from
+ * synthetic rows (within 1%, also with noise and with two size tiers), the
+ * repeat band, and refusal of rows that cannot determine the parameters. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cb_model.h"
+#include "cb_model_fit.h"
+
+#define MAXOBS 512
+
+struct truth {
+	double alpha, beta_lo, beta_hi, gamma, brk; /* beta_hi from brk bytes up */
+	double fused;                               /* 0: the default */
+};
+
+/* Rows of algos (a NULL-terminated list) at rank counts 2 (and 4 when
+ * two_n), sizes 8 B .. 64 MiB x4, with times from the model under tr, times
+ * (1 + noise * a fixed +-1 pattern); repeats at 0.95 and 1.05 x. */
+static size_t make_obs(const struct truth *tr, const enum cb_model_algo *algos, int two_n,
+		       double noise, struct cb_fit_obs *obs)
+{
+	size_t m = 0;
+
+	for (int n = 2; n <= (two_n ? 4 : 2); n += 2)
+		for (const enum cb_model_algo *a = algos; *a != (enum cb_model_algo)-1; a++)
+			for (size_t b = 8; b <= (64u << 20); b *= 4) {
+				struct cb_topo t = { .name = "t", .ranks_per_host = n,
+						     .intra = { 1, tr->alpha }, .gamma = tr->gamma,
+						     .slice_bytes = 256 * 1024 };
+				struct cb_model_case c = { *a, n, b / 4, 4, 0, 0, 0 };
+				struct cb_model_result r;
+				char why[128];
+
+				t.intra.bw = (double)b >= tr->brk ? tr->beta_hi : tr->beta_lo;
+				t.copy_bw = t.intra.bw;
+				t.fused_bw = tr->fused;
+				assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+				obs[m].terms = r.terms;
+				obs[m].t = r.time * (1 + noise * ((m % 2) ? 1 : -1));
+				obs[m].t_lo = 0.95 * obs[m].t;
+				obs[m].t_hi = 1.05 * obs[m].t;
+				obs[m].bytes = (double)b;
+				m++;
+			}
+	return m;
+}
+
+static const enum cb_model_algo all3[] = { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY,
+					   (enum cb_model_algo)-1 };
+
+static void assert_within(double got, double want, double tol)
+{
+	if (!(fabs(got / want - 1) <= tol)) {
+		fprintf(stderr, "got %.6g, want %.6g (tolerance %g)\n", got, want, tol);
+		fail();
+	}
+}
+
+static struct cb_fit_opts one_tier(void)
+{
+	struct cb_fit_opts o = { .max_tiers = 1, .nbreaks = 0, .fit_gamma = 1 };
+	return o;
+}
+
+/* ps, ring and copy at 2 and 4 ranks: alpha, beta, gamma within 1%. */
+static void test_recovers_known_params(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p;
+	char why[256] = "";
+	size_t m = make_obs(&tr, all3, 1, 0, obs);
+
+	(void)state;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_int_equal(p.ntiers, 1);
+	assert_within(p.alpha, 2e-6, 0.01);
+	assert_within(p.tier[0].beta, 10e9, 0.01);
+	assert_within(p.tier[0].gamma, 5e9, 0.01);
+	assert_within(p.tier[0].fused, 5e9, 0.01); /* default: the slower of beta, gamma */
+	assert_true(p.max_abs < 1e-6);
+	/* repeats at +-5%: every parameter's band holds it */
+	assert_true(p.tier[0].beta_rep[0] >= 10e9 && p.tier[0].beta_rep[1] <= 10e9);
+	assert_within(p.tier[0].beta_rep[0], 10e9 / 0.95, 0.01);
+	/* 2% noise: still within 1% on beta and gamma (many rows average it) */
+	m = make_obs(&tr, all3, 1, 0.02, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_within(p.tier[0].beta, 10e9, 0.01);
+	assert_within(p.tier[0].gamma, 5e9, 0.01);
+	assert_true(p.tier[0].beta_se > 0 && p.tier[0].beta_se < 0.01 * 10e9);
+}
+
+/* Two tiers (40 GB/s below 1 MiB, 10 above): the automatic search finds the
+ * boundary and both bandwidths. */
+static void test_auto_tiers(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	struct truth tr = { 1e-6, 40e9, 10e9, 8e9, 1 << 20, 0 };
+	struct cb_fit_opts o = { .max_tiers = 3, .nbreaks = -1, .fit_gamma = 1 };
+	struct cb_fit_params p;
+	char why[256] = "";
+	size_t m = make_obs(&tr, all3, 1, 0, obs);
+
+	(void)state;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_int_equal(p.ntiers, 2);
+	assert_true(p.tier[0].hi == (2 << 20)); /* the first measured size above it */
+	assert_within(p.tier[0].beta, 40e9, 0.01);
+	assert_within(p.tier[1].beta, 10e9, 0.01);
+	assert_within(p.alpha, 1e-6, 0.01);
+	/* one size tier only when the data has one: */
+	tr.brk = INFINITY;
+	m = make_obs(&tr, all3, 1, 0, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_int_equal(p.ntiers, 1);
+}
+
+/* The ring alone at one rank count reduces a fixed multiple of what it
+ * moves: gamma cannot be told from beta. Refused, saying why; fine without
+ * gamma. ps and ring at one rank count give two equations for beta, gamma and
+ * the one-sided reduce rate: refused; copy rows settle it, and a one-sided
+ * rate of its own (8 GB/s here) is recovered. */
+static void test_refuses_collinear_gamma(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	static const enum cb_model_algo two[] = { CB_MODEL_RING, (enum cb_model_algo)-1 };
+	static const enum cb_model_algo ps_ring[] = { CB_MODEL_PS, CB_MODEL_RING,
+						      (enum cb_model_algo)-1 };
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p;
+	char why[256] = "";
+	size_t m = make_obs(&tr, two, 0, 0, obs);
+
+	(void)state;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "gamma"));
+	assert_non_null(strstr(why, "--no-gamma"));
+	o.fit_gamma = 0;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_true(isinf(p.tier[0].gamma));
+	o.fit_gamma = 1;
+	m = make_obs(&tr, ps_ring, 0, 0, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "copy rows"));
+	tr.fused = 8e9;
+	m = make_obs(&tr, all3, 0, 0, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_within(p.tier[0].beta, 10e9, 0.01);
+	assert_within(p.tier[0].gamma, 5e9, 0.01);
+	assert_within(p.tier[0].fused, 8e9, 0.01);
+}
+
+/* One message size, too few rows, a zero time: refused with the reason. */
+static void test_refuses_degenerate(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p;
+	char why[256] = "";
+	size_t m = make_obs(&tr, all3, 1, 0, obs), k = 0;
+
+	(void)state;
+	for (size_t i = 0; i < m; i++) /* keep the 2 MiB rows only */
+		if (obs[i].bytes == (2 << 20))
+			obs[k++] = obs[i];
+	assert_int_equal(cb_fit_run(obs, k, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "one message size"));
+	m = make_obs(&tr, all3, 1, 0, obs);
+	assert_int_equal(cb_fit_run(obs, 4, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "rows"));
+	assert_int_equal(cb_fit_run(obs, 0, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	obs[3].t = 0;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "time"));
+}
+
+/* Rows whose time falls as their size grows: no positive bandwidth
+ * describes them; the fit holds alpha at 0 and says how far off it is. */
+static void test_reports_bad_fit(void **state)
+{
+	struct cb_fit_obs obs[6];
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p;
+	char why[256] = "";
+
+	(void)state;
+	o.fit_gamma = 0;
+	for (int i = 0; i < 6; i++) {
+		memset(&obs[i], 0, sizeof(obs[i]));
+		obs[i].bytes = 1024.0 * (1 << i);
+		obs[i].terms.msgs = 1;
+		obs[i].terms.link_bytes = obs[i].bytes;
+		obs[i].t = 1e-3 / (i + 1);
+		obs[i].t_lo = obs[i].t_hi = NAN;
+	}
+	assert_int_equal(cb_fit_run(obs, 6, &o, &p, why, sizeof(why)), CB_OK);
+	assert_true(p.alpha == 0);
+	assert_true(p.tier[0].beta > 0);
+	assert_true(p.max_abs > 0.5);
+	assert_true(isnan(p.alpha_rep[0])); /* no repeats */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recovers_known_params),
+		cmocka_unit_test(test_auto_tiers),
+		cmocka_unit_test(test_refuses_collinear_gamma),
+		cmocka_unit_test(test_refuses_degenerate),
+		cmocka_unit_test(test_reports_bad_fit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
