@@ -30,7 +30,7 @@ enum cb_result {
 
 struct cb_setup_args {
 	size_t max_bytes; /* largest message run() will be given, per rank */
-	int root;         /* ps root rank (node rank) */
+	int root;         /* ps root (world rank, -r) */
 	size_t slice_bytes; /* ring pipelining unit; 0 = the algorithm's default */
 };
 

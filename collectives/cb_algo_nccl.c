@@ -166,7 +166,7 @@ static enum cb_status nccl_run(void *state, const struct cb_run_args *a)
 
 	if (!ns->comm)
 		return CB_ERR_UNSUPPORTED;
-	return CB_NCCL_DONE(ns, ncclAllReduce(a->send->peer[be->rank], a->recv->peer[be->rank],
+	return CB_NCCL_DONE(ns, ncclAllReduce(a->send->peer[be->node_rank], a->recv->peer[be->node_rank],
 					      a->count, nccl_dtype(a->dt), nccl_op(a->op), ns->comm,
 					      cb_cuda_stream(be)));
 }

@@ -38,7 +38,7 @@ static enum cb_status host_upload(struct cb_backend *be, struct cb_buf *buf, siz
 {
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	memcpy((char *)buf->peer[be->rank] + off, host, bytes);
+	memcpy((char *)buf->peer[be->node_rank] + off, host, bytes);
 	return CB_OK;
 }
 
@@ -47,7 +47,7 @@ static enum cb_status host_download(struct cb_backend *be, void *host, struct cb
 {
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	memcpy(host, (char *)buf->peer[be->rank] + off, bytes);
+	memcpy(host, (char *)buf->peer[be->node_rank] + off, bytes);
 	return CB_OK;
 }
 
@@ -70,7 +70,7 @@ static enum cb_status host_reduce(struct cb_backend *be, struct cb_ref dst, stru
 static enum cb_status host_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
 				    enum cb_dtype dt, enum cb_op op)
 {
-	cb_finalize_host(buf.ptr, count, dt, op, be->nranks);
+	cb_finalize_host(buf.ptr, count, dt, op, be->world_size);
 	return CB_OK;
 }
 

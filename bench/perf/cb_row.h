@@ -25,15 +25,15 @@ struct cb_algo_slot {
 };
 
 /* What measuring a row takes besides the algorithm. Scratch arrays are
- * overwritten by every row: k = repeat x iters; world and node sizes. */
+ * overwritten by every row: k = repeat x iters; w = world size (every
+ * rank-indexed quantity is by world rank: cb_backend.h). */
 struct cb_measure {
 	const struct cb_options *o;
 	struct cb_backend *be;
 	struct cb_buf *send, *recv;   /* recv == send in place */
 	struct cb_verify verify;
 	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
-	uint64_t *node_tx, *node_rx;  /* [node size] bytes over the k allreduces */
-	uint64_t *tx_sum, *rx_sum;    /* [world size] the same per world rank (rank 0) */
+	uint64_t *tx_sum, *rx_sum;    /* [w] bytes over the k allreduces, by world rank */
 };
 
 /* A measured row (rank 0 holds the aggregated numbers). */
