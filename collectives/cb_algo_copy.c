@@ -31,4 +31,5 @@ const struct cb_algo_ops cb_algo_copy_ops = {
 	.setup = cb_algo_setup_backend,
 	.run = copy_run,
 	.teardown = cb_algo_teardown_none,
+	.moves = "local",
 };

@@ -80,4 +80,5 @@ const struct cb_algo_ops cb_algo_mpi_ops = {
 	.setup = cb_algo_setup_backend,
 	.run = mpi_run,
 	.teardown = cb_algo_teardown_none,
+	.moves = "library",
 };

@@ -18,6 +18,8 @@
 #include "cb_algo_common.h"
 #include "cb_pattern.h"
 
+extern const struct cb_algo_ops cb_algo_ps_p2p_ops; /* cb_algo_ps_p2p.c */
+
 struct ps_state {
 	struct cb_backend *be;
 	struct cb_buf *slots;   /* (n-1) * slot_bytes on the root, 0 elsewhere */
@@ -148,4 +150,5 @@ const struct cb_algo_ops cb_algo_ps_ops = {
 	.setup = ps_setup,
 	.run = ps_run,
 	.teardown = ps_teardown,
+	.two_sided = &cb_algo_ps_p2p_ops,
 };

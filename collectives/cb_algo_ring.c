@@ -24,6 +24,8 @@
 #include "cb_algo_common.h"
 #include "cb_pattern.h"
 
+extern const struct cb_algo_ops cb_algo_ring_p2p_ops; /* cb_algo_ring_p2p.c */
+
 struct ring_state {
 	struct cb_backend *be;
 	struct cb_flags *flags;
@@ -146,4 +148,5 @@ const struct cb_algo_ops cb_algo_ring_ops = {
 	.setup = ring_setup,
 	.run = ring_run,
 	.teardown = ring_teardown,
+	.two_sided = &cb_algo_ring_p2p_ops,
 };

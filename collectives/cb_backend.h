@@ -13,8 +13,9 @@
  * says why (cb_backend_cuda_stub.c).
  *
  * Traffic accounting lives here, in one place: algorithms move bytes with
- * cb_be_copy and cb_be_reduce, which call the backend and count. Every copy
- * and reduce names the owner rank of each span it touches; bytes read from
+ * cb_be_copy and cb_be_reduce (one-sided, within a host), or hand them to the
+ * backend's two-sided transport (cb_p2p.h), which count. Every copy and
+ * reduce names the owner rank of each span it touches; bytes read from
  * another rank's memory, or written into it, are added to tx[source owner]
  * and rx[destination owner] of the process that moved them. The harness sums
  * these vectors over processes to get each rank's tx/rx (DESIGN.md section
@@ -26,9 +27,9 @@
  * one-sided moves. World ranks (world_rank, world_size) index everything
  * about the allreduce, which always runs over the whole world: inputs and
  * the reference, the ps root, the op's last step (avg divides by
- * world_size), the traffic counters and the per-rank results. Algorithms
- * that move bytes through the backend run only where node == world
- * (single_node); library algorithms run on the world communicator.
+ * world_size), the traffic counters and the per-rank results. One-sided
+ * algorithms run only where node == world (single_node); two-sided and
+ * library algorithms run on the world communicator.
  */
 #ifndef CB_BACKEND_H
 #define CB_BACKEND_H
@@ -76,7 +77,10 @@ struct cb_flags;
 			       * take them as they are */
 #define CB_CAP_CUDA_MEMORY 4u /* buffers are CUDA device memory; work is
 			       * ordered on the rank's stream (cb_backend_cuda.h) */
+#define CB_CAP_TWO_SIDED 8u   /* a two-sided transport moves its buffers between
+			       * ranks on any hosts (cb_backend_ops.p2p) */
 
+struct cb_p2p_ops;
 
 struct cb_backend_ops {
 	const char *name;
@@ -123,6 +127,10 @@ struct cb_backend_ops {
 	 * after all work issued in between has completed. */
 	enum cb_status (*time_begin)(struct cb_backend *be);
 	enum cb_status (*time_end)(struct cb_backend *be, double *us);
+	/* The two-sided transport of its buffers (cb_p2p.h), with
+	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
+	 * built. */
+	const struct cb_p2p_ops *p2p;
 };
 
 struct cb_backend {

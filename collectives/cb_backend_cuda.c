@@ -3,7 +3,9 @@
  * reporting and event polling: cb_cuda_util.c (cb_cuda_internal.h). Copies
  * are cudaMemcpyAsync, reductions a fused kernel, both on the rank's own
  * stream; iterations are timed with CUDA events on that stream. It knows
- * nothing of NCCL: the nccl algorithm reports its own version. */
+ * nothing of NCCL: the nccl algorithm reports its own version, and its
+ * two-sided transport (p2p: ncclSend/ncclRecv) is cb_p2p_nccl.c's, or a stub
+ * that says why where NCCL is not built. */
 #define _GNU_SOURCE
 #include "cb_backend_cuda.h"
 
@@ -14,6 +16,8 @@
 #include "cb_cuda_internal.h"
 #include "cb_cuda_kernels.h"
 #include "cb_cuda_plan.h"
+
+extern const struct cb_p2p_ops cb_p2p_nccl_ops;
 
 static struct cb_cuda_state *state(const struct cb_backend *be)
 {
@@ -231,7 +235,7 @@ static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 
 const struct cb_backend_ops cb_backend_cuda_ops = {
 	.name = "cuda",
-	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY,
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY | CB_CAP_TWO_SIDED,
 	.init = cuda_init,
 	.fini = cuda_fini,
 	.buf_alloc = cb_cuda_buf_alloc,
@@ -247,4 +251,5 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.wait = cb_cuda_wait,
 	.time_begin = cuda_time_begin,
 	.time_end = cuda_time_end,
+	.p2p = &cb_p2p_nccl_ops,
 };

@@ -1,7 +1,8 @@
 /* Host backend: buffers in MPI-3 shared-memory windows on the node
  * communicator, moved with direct loads and stores from a peer's mapping:
- * the host twin of CUDA IPC. Progress flags are cache-line-sized atomics in
- * another shared window (cb_shm.c). */
+ * the host twin of CUDA IPC (transport shm). Progress flags are
+ * cache-line-sized atomics in another shared window (cb_shm.c). Across hosts
+ * its buffers move over MPI point-to-point (transport p2p, cb_p2p_mpi.c). */
 #define _GNU_SOURCE
 #include "cb_backend.h"
 
@@ -10,6 +11,8 @@
 #include <time.h>
 
 #include "cb_shm.h"
+
+extern const struct cb_p2p_ops cb_p2p_mpi_ops;
 
 struct host_state {
 	struct timespec t0;
@@ -117,7 +120,7 @@ static enum cb_status host_time_end(struct cb_backend *be, double *us)
 
 const struct cb_backend_ops cb_backend_host_ops = {
 	.name = "host",
-	.caps = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY,
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY | CB_CAP_TWO_SIDED,
 	.init = host_init,
 	.fini = host_fini,
 	.buf_alloc = cb_shm_alloc,
@@ -133,4 +136,5 @@ const struct cb_backend_ops cb_backend_host_ops = {
 	.wait = host_wait,
 	.time_begin = host_time_begin,
 	.time_end = host_time_end,
+	.p2p = &cb_p2p_mpi_ops,
 };
