@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cb_size.h"
+#include "cb_transport.h"
 
 enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
 			      int higher_is_better)
@@ -272,12 +273,14 @@ void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len)
 void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
 {
 	const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
+	const char *usual = cb_transport_one_host(x->backend, x->algo);
+	int other = !usual || strcmp(usual, x->transport) != 0;
 	char size[32];
 
 	cb_format_size((size_t)x->bytes, size, sizeof(size));
-	snprintf(buf, len, "%s%s%s np%d %s %s %s%s", strcmp(x->backend, "host") ? x->backend : "",
+	snprintf(buf, len, "%s%s%s np%d %s %s %s%s%s%s", strcmp(x->backend, "host") ? x->backend : "",
 		 strcmp(x->backend, "host") ? " " : "", x->algo, x->nranks, size, x->dtype, x->op,
-		 x->in_place ? " in-place" : "");
+		 x->in_place ? " in-place" : "", other ? " over " : "", other ? x->transport : "");
 }
 
 const char *cb_metric_name(enum cb_metric m)

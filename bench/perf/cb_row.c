@@ -77,6 +77,8 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	row->measured = row->traffic = 0;
 	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
 	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->name);
+	snprintf(s->transport, sizeof(s->transport), "%s", slot->transport);
+	s->nhosts = m->lay->nhosts;
 	s->nranks = m->be->world_size;
 	s->bytes = bytes;
 	s->count = bytes / cb_dtype_size(dt);

@@ -16,10 +16,21 @@
 #include "cb_report.h"
 #include "cb_verify.h"
 
-/* An algorithm of the run: its ops, its state once set up, and whether the
- * set-up failed (then every row of it is an error saying so). */
+/* Where the run's ranks are and how bytes move between them, settled before
+ * the harness starts (the pre-flight's host names, --transport resolved). */
+struct cb_layout {
+	enum cb_transport_id transport; /* cb_transport_resolve's: never AUTO */
+	int nhosts;
+	const int *host_of;             /* [world size] each rank's host, 0 .. nhosts-1 */
+};
+
+/* An algorithm of the run: the ops that run its rows (the registry's entry,
+ * or its two-sided variant over p2p: cb_algo_over), its state once set up,
+ * and whether the set-up failed (then every row of it is an error saying
+ * so). */
 struct cb_algo_slot {
 	const struct cb_algo_ops *ops;
+	const char *transport;   /* its rows' transport column */
 	void *state;
 	enum cb_status setup_st; /* CB_OK, or the failure agreed by every rank */
 };
@@ -30,6 +41,7 @@ struct cb_algo_slot {
 struct cb_measure {
 	const struct cb_options *o;
 	struct cb_backend *be;
+	const struct cb_layout *lay;
 	struct cb_buf *send, *recv;   /* recv == send in place */
 	struct cb_verify verify;
 	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
