@@ -4,9 +4,11 @@
 #   cuda backend  (CUDA IPC ps/ring): when CB_WITH_CUDA is on and the CUDA
 #                 toolkit is found; else cb_backend_cuda_stub.c (the host-only
 #                 build is tested in CI with CB_WITH_CUDA=OFF);
-#   nccl          (ncclAllReduce): with the cuda backend, when CB_WITH_NCCL is
-#                 on and NCCL is found; else cb_algo_nccl_stub.c, whose rows
-#                 say "collbench was built without NCCL".
+#   nccl          (ncclAllReduce) and the p2p transport of GPU buffers
+#                 (ncclSend/ncclRecv): with the cuda backend, when CB_WITH_NCCL
+#                 is on and NCCL is found (cb_algo_nccl.c, cb_p2p_nccl.c,
+#                 cb_nccl.c); else cb_algo_nccl_stub.c and cb_p2p_nccl_stub.c,
+#                 whose rows say "collbench was built without NCCL".
 # NCCL is looked up under NCCL_HOME (CMake or environment variable), then in
 # the CUDA toolkit; a Python wheel's lib/libnccl.so.2 is accepted as is.
 set(CB_HAVE_CUDA OFF)
@@ -60,14 +62,16 @@ if(CB_WITH_NCCL)
   endif()
 endif()
 if(CB_HAVE_NCCL)
-  target_sources(cb_collectives PRIVATE collectives/cb_algo_nccl.c)
-  # only the nccl algorithm includes <nccl.h>
-  set_source_files_properties(collectives/cb_algo_nccl.c PROPERTIES
+  set(cb_nccl_sources collectives/cb_algo_nccl.c collectives/cb_p2p_nccl.c collectives/cb_nccl.c)
+  target_sources(cb_collectives PRIVATE ${cb_nccl_sources})
+  # only NCCL's users include <nccl.h>
+  set_source_files_properties(${cb_nccl_sources} PROPERTIES
                               INCLUDE_DIRECTORIES ${NCCL_INCLUDE_DIR})
   target_link_libraries(cb_collectives PUBLIC ${NCCL_LIBRARY})
   set(nccl_text "NCCL ${NCCL_LIBRARY}")
 else()
-  target_sources(cb_collectives PRIVATE collectives/cb_algo_nccl_stub.c)
+  target_sources(cb_collectives PRIVATE collectives/cb_algo_nccl_stub.c
+                                        collectives/cb_p2p_nccl_stub.c)
   set(nccl_text "without NCCL (CB_WITH_NCCL=${CB_WITH_NCCL}; set NCCL_HOME to find it)")
 endif()
 message(STATUS "collbench: cuda backend on (CUDA ${CUDAToolkit_VERSION}, ${nccl_text}, "

@@ -7,7 +7,9 @@
  *
  * Which backends an algorithm runs on follows from what it needs and what a
  * backend provides (CB_CAP_*, cb_backend.h): the generic ones (ps, ring)
- * need peers' memory and run on every backend that maps it; a library
+ * come twice, one-sided (they need peers' memory, and run on every backend
+ * that maps it) and two-sided (`two_sided`: they need a two-sided transport,
+ * cb_p2p.h), and the run's transport (cb_transport.h) picks one; a library
  * algorithm needs the kind of memory its library takes (mpi: host memory,
  * nccl: CUDA memory) and probes the rest in supports(), as NCCL's transports
  * do with canConnect. An algorithm that is not built (nccl without NCCL) is
@@ -30,7 +32,7 @@ enum cb_result {
 
 struct cb_setup_args {
 	size_t max_bytes; /* largest message run() will be given, per rank */
-	int root;         /* ps root rank (node rank) */
+	int root;         /* ps root (world rank, -r) */
 	size_t slice_bytes; /* ring pipelining unit; 0 = the algorithm's default */
 };
 
@@ -64,10 +66,24 @@ struct cb_algo_ops {
 	/* NULL, or writes the library this algorithm calls and its version
 	 * ("NCCL 2.28.3") for the run header and metadata. Local, no MPI. */
 	void (*describe)(char *buf, size_t len);
+	/* The transport column of its rows: NULL for the algorithms that move
+	 * bytes over the run's transport (ps, ring: shm, ipc or p2p), else what
+	 * moves them: "library" (mpi, nccl: inside the library), "local" (copy:
+	 * nothing crosses ranks). */
+	const char *moves;
+	/* The one-sided ps and ring: the same algorithm over the two-sided
+	 * transport, which runs instead when the run's transport is p2p (the
+	 * registry lists the one-sided entry only). NULL for the others. */
+	const struct cb_algo_ops *two_sided;
 };
 
-/* 1 when backend be provides everything algorithm a needs, else 0. */
+/* 1 when backend be provides everything algorithm a (or its two-sided
+ * variant) needs, else 0. */
 int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be);
+
+/* What runs a's rows over a transport that is one-sided or not: a itself, or
+ * for a two-sided transport a->two_sided where there is one. */
+const struct cb_algo_ops *cb_algo_over(const struct cb_algo_ops *a, int one_sided);
 
 /* The registry, in display order; *n receives its length. */
 const struct cb_algo_ops *const *cb_algo_registry(size_t *n);

@@ -16,6 +16,12 @@ enum cb_status cb_algo_single_rank(struct cb_backend *be, const struct cb_run_ar
 const char *cb_algo_supports_one_host(const struct cb_backend *be, enum cb_dtype dt,
 				      enum cb_op op, int in_place);
 
+/* supports() of the two-sided ps and ring: NULL when the backend's p2p
+ * transport connects every rank (cb_p2p_unusable), else why not, the same
+ * text on every rank. */
+const char *cb_algo_supports_p2p(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
+				 int in_place);
+
 /* setup() of algorithms with no state of their own: the state is the
  * backend. Never fails. */
 enum cb_status cb_algo_setup_backend(struct cb_backend *be, const struct cb_setup_args *sa,

@@ -17,7 +17,7 @@ static enum cb_status copy_run(void *state, const struct cb_run_args *a)
 {
 	struct cb_backend *be = state;
 
-	return cb_be_copy(be, cb_buf_ref(a->recv, be->rank, 0), cb_buf_ref(a->send, be->rank, 0),
+	return cb_be_copy(be, cb_buf_ref(a->recv, be->node_rank, 0), cb_buf_ref(a->send, be->node_rank, 0),
 			  a->count * cb_dtype_size(a->dt));
 }
 
@@ -31,4 +31,5 @@ const struct cb_algo_ops cb_algo_copy_ops = {
 	.setup = cb_algo_setup_backend,
 	.run = copy_run,
 	.teardown = cb_algo_teardown_none,
+	.moves = "local",
 };

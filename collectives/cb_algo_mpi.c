@@ -51,7 +51,7 @@ static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
 {
 	struct cb_backend *be = state;
 	size_t esz = cb_dtype_size(a->dt), done = 0;
-	char *sb = a->send->peer[be->rank], *rb = a->recv->peer[be->rank];
+	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
 	int in_place = a->send == a->recv;
 
 	/* wrap and overflow semantics of MPI_SUM/MPI_PROD on signed types match
@@ -80,4 +80,5 @@ const struct cb_algo_ops cb_algo_mpi_ops = {
 	.setup = cb_algo_setup_backend,
 	.run = mpi_run,
 	.teardown = cb_algo_teardown_none,
+	.moves = "library",
 };

@@ -37,4 +37,5 @@ const struct cb_algo_ops cb_algo_nccl_ops = {
 	.run = nccl_stub_run,
 	.teardown = cb_algo_teardown_none,
 	.describe = nccl_stub_describe,
+	.moves = "library",
 };

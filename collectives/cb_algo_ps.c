@@ -18,13 +18,15 @@
 #include "cb_algo_common.h"
 #include "cb_pattern.h"
 
+extern const struct cb_algo_ops cb_algo_ps_p2p_ops; /* cb_algo_ps_p2p.c */
+
 struct ps_state {
 	struct cb_backend *be;
 	struct cb_buf *slots;   /* (n-1) * slot_bytes on the root, 0 elsewhere */
 	struct cb_flags *flags;
 	size_t max_bytes;
 	size_t slot_bytes;      /* slot spacing: max_bytes rounded up to 256 B */
-	int root;
+	int root;               /* node rank of the root (-1: on another host) */
 	uint64_t epoch;
 };
 
@@ -50,10 +52,11 @@ static enum cb_status ps_setup(struct cb_backend *be, const struct cb_setup_args
 	if (!ps)
 		return CB_ERR_NOMEM;
 	ps->be = be;
-	ps->root = sa->root;
+	/* one-sided ps runs where node == world (supports()): the same rank */
+	ps->root = cb_backend_node_rank_of(be, sa->root);
 	ps->max_bytes = sa->max_bytes;
 	ps->slot_bytes = cb_ps_slot_bytes(sa->max_bytes);
-	area = be->rank == sa->root ? (size_t)(be->nranks - 1) * ps->slot_bytes : 0;
+	area = be->node_rank == ps->root ? (size_t)(be->node_size - 1) * ps->slot_bytes : 0;
 	st = be->ops->buf_alloc(be, area, &ps->slots);
 	if (st != CB_OK)
 		goto out_free;
@@ -74,19 +77,19 @@ static enum cb_status ps_worker(struct ps_state *ps, const struct cb_run_args *a
 {
 	struct cb_backend *be = ps->be;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
-	size_t slot_off = (size_t)cb_ps_slot(be->rank, ps->root) * ps->slot_bytes;
+	size_t slot_off = (size_t)cb_ps_slot(be->node_rank, ps->root) * ps->slot_bytes;
 	enum cb_status st;
 
 	st = be->ops->wait(be, ps->flags, ps->root, base);
 	if (st == CB_OK) /* push: my input into my slot at the root */
 		st = cb_be_copy(be, cb_buf_ref(ps->slots, ps->root, slot_off),
-				cb_buf_ref(a->send, be->rank, 0), bytes);
+				cb_buf_ref(a->send, be->node_rank, 0), bytes);
 	if (st == CB_OK)
 		st = be->ops->post(be, ps->flags, base + 1);
 	if (st == CB_OK)
 		st = be->ops->wait(be, ps->flags, ps->root, base + 2);
 	if (st == CB_OK) /* pull: the reduced result out of the root */
-		st = cb_be_copy(be, cb_buf_ref(a->recv, be->rank, 0),
+		st = cb_be_copy(be, cb_buf_ref(a->recv, be->node_rank, 0),
 				cb_buf_ref(a->recv, ps->root, 0), bytes);
 	if (st == CB_OK)
 		st = be->ops->post(be, ps->flags, base + 2);
@@ -96,15 +99,15 @@ static enum cb_status ps_worker(struct ps_state *ps, const struct cb_run_args *a
 static enum cb_status ps_root(struct ps_state *ps, const struct cb_run_args *a, uint64_t base)
 {
 	struct cb_backend *be = ps->be;
-	struct cb_ref acc = cb_buf_ref(a->recv, be->rank, 0);
-	struct cb_ref lhs = cb_buf_ref(a->send, be->rank, 0);
+	struct cb_ref acc = cb_buf_ref(a->recv, be->node_rank, 0);
+	struct cb_ref lhs = cb_buf_ref(a->send, be->node_rank, 0);
 	enum cb_status st = CB_OK;
 
-	for (int w = 0; w < be->nranks && st == CB_OK; w++)
+	for (int w = 0; w < be->node_size && st == CB_OK; w++)
 		if (w != ps->root)
 			st = be->ops->wait(be, ps->flags, w, base + 1);
 	/* acc = send op slot_0 op slot_1 ... in worker rank order */
-	for (int w = 0; w < be->nranks && st == CB_OK; w++) {
+	for (int w = 0; w < be->node_size && st == CB_OK; w++) {
 		size_t off = (size_t)cb_ps_slot(w, ps->root) * ps->slot_bytes;
 
 		if (w == ps->root)
@@ -127,12 +130,12 @@ static enum cb_status ps_run(void *state, const struct cb_run_args *a)
 
 	if (a->count * cb_dtype_size(a->dt) > ps->max_bytes)
 		return CB_ERR_ARG;
-	if (ps->be->nranks == 1)
+	if (ps->be->node_size == 1)
 		return cb_algo_single_rank(ps->be, a);
 	if (a->count == 0)
 		return CB_OK;
 	base = 2 * ps->epoch++;
-	if (ps->be->rank == ps->root)
+	if (ps->be->node_rank == ps->root)
 		return ps_root(ps, a, base);
 	return ps_worker(ps, a, base);
 }
@@ -147,4 +150,5 @@ const struct cb_algo_ops cb_algo_ps_ops = {
 	.setup = ps_setup,
 	.run = ps_run,
 	.teardown = ps_teardown,
+	.two_sided = &cb_algo_ps_p2p_ops,
 };

@@ -36,5 +36,11 @@ const struct cb_algo_ops *cb_algo_find(const char *name)
 
 int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be)
 {
-	return (be->caps & a->needs) == a->needs;
+	return (be->caps & a->needs) == a->needs ||
+	       (a->two_sided && cb_algo_runs_on(a->two_sided, be));
+}
+
+const struct cb_algo_ops *cb_algo_over(const struct cb_algo_ops *a, int one_sided)
+{
+	return !one_sided && a->two_sided ? a->two_sided : a;
 }

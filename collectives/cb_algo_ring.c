@@ -24,6 +24,8 @@
 #include "cb_algo_common.h"
 #include "cb_pattern.h"
 
+extern const struct cb_algo_ops cb_algo_ring_p2p_ops; /* cb_algo_ring_p2p.c */
+
 struct ring_state {
 	struct cb_backend *be;
 	struct cb_flags *flags;
@@ -70,7 +72,7 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 				 size_t nslices, size_t slice_count, uint64_t base)
 {
 	struct cb_backend *be = rg->be;
-	int n = be->nranks, left = step->src, right = cb_ring_right(be->rank, n);
+	int n = be->node_size, left = step->src, right = cb_ring_right(be->node_rank, n);
 	size_t esz = cb_dtype_size(a->dt), coff, ccount, soff, scount, off;
 	enum cb_status st = CB_OK;
 
@@ -88,15 +90,15 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 		struct cb_buf *src = step->peer_send ? a->send : a->recv;
 
 		/* recv[c] = left's partial (or input) + my input */
-		st = cb_be_reduce(be, cb_buf_ref(a->recv, be->rank, off),
-				  cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->rank, off),
+		st = cb_be_reduce(be, cb_buf_ref(a->recv, be->node_rank, off),
+				  cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->node_rank, off),
 				  scount, a->dt, a->op);
 		if (st == CB_OK && s == n - 2) /* my chunk is complete: finish it */
-			st = be->ops->finalize(be, cb_buf_ref(a->recv, be->rank, off), scount,
+			st = be->ops->finalize(be, cb_buf_ref(a->recv, be->node_rank, off), scount,
 					       a->dt, a->op);
 	} else {
 		/* recv[c] = left's final chunk */
-		st = cb_be_copy(be, cb_buf_ref(a->recv, be->rank, off),
+		st = cb_be_copy(be, cb_buf_ref(a->recv, be->node_rank, off),
 				cb_buf_ref(a->recv, left, off), scount * esz);
 	}
 	if (st != CB_OK)
@@ -108,7 +110,7 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 {
 	struct ring_state *rg = state;
 	struct cb_backend *be = rg->be;
-	int n = be->nranks;
+	int n = be->node_size;
 	size_t esz = cb_dtype_size(a->dt), slice_count, nslices;
 	uint64_t base;
 	enum cb_status st;
@@ -123,13 +125,13 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 	nslices = cb_slice_num(a->count, n, slice_count);
 	base = rg->seq;
 	rg->seq += (uint64_t)cb_ring_nsteps(n) * nslices;
-	st = be->ops->wait(be, rg->flags, cb_ring_left(be->rank, n), base);
+	st = be->ops->wait(be, rg->flags, cb_ring_left(be->node_rank, n), base);
 	if (st == CB_OK)
-		st = be->ops->wait(be, rg->flags, cb_ring_right(be->rank, n), base);
+		st = be->ops->wait(be, rg->flags, cb_ring_right(be->node_rank, n), base);
 	for (int s = 0; s < cb_ring_nsteps(n) && st == CB_OK; s++) {
 		struct cb_ring_step step;
 
-		cb_ring_step(be->rank, n, s, &step);
+		cb_ring_step(be->node_rank, n, s, &step);
 		for (size_t j = 0; j < nslices && st == CB_OK; j++)
 			st = ring_slice(rg, a, &step, s, j, nslices, slice_count, base);
 	}
@@ -146,4 +148,5 @@ const struct cb_algo_ops cb_algo_ring_ops = {
 	.setup = ring_setup,
 	.run = ring_run,
 	.teardown = ring_teardown,
+	.two_sided = &cb_algo_ring_p2p_ops,
 };

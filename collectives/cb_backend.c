@@ -32,6 +32,34 @@ const struct cb_backend_ops *cb_backend_find(const char *name)
 
 static volatile int private_abort_flag;
 
+/* The node and world ranks of be, the world rank of each node rank, and the
+ * traffic counters (by world rank). */
+static enum cb_status rank_spaces(struct cb_backend *be)
+{
+	enum cb_status st;
+
+	MPI_Comm_rank(be->world, &be->world_rank);
+	MPI_Comm_size(be->world, &be->world_size);
+	MPI_Comm_rank(be->node, &be->node_rank);
+	MPI_Comm_size(be->node, &be->node_size);
+	be->single_node = be->node_size == be->world_size;
+	be->world_of_node = calloc((size_t)be->node_size, sizeof(*be->world_of_node));
+	be->tx = calloc((size_t)be->world_size, sizeof(*be->tx));
+	be->rx = calloc((size_t)be->world_size, sizeof(*be->rx));
+	if (!be->world_of_node || !be->tx || !be->rx)
+		return CB_ERR_NOMEM;
+	st = CB_MPI(MPI_Allgather(&be->world_rank, 1, MPI_INT, be->world_of_node, 1, MPI_INT,
+				  be->node));
+	return st;
+}
+
+static void free_rank_spaces(struct cb_backend *be)
+{
+	free(be->world_of_node);
+	free(be->tx);
+	free(be->rx);
+}
+
 enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_ops *ops,
 			       MPI_Comm world, volatile int *abort_flag)
 {
@@ -55,26 +83,17 @@ enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_op
 					MPI_INFO_NULL, &be->node));
 	if (st != CB_OK)
 		goto out_free_world;
-	be->world_rank = wrank;
-	MPI_Comm_size(be->world, &be->world_size);
-	MPI_Comm_rank(be->node, &be->rank);
-	MPI_Comm_size(be->node, &be->nranks);
-	be->single_node = be->nranks == be->world_size;
-	cb_backend_set_wait(be, CB_WAIT_FUTEX);
-	be->tx = calloc((size_t)be->nranks, sizeof(*be->tx));
-	be->rx = calloc((size_t)be->nranks, sizeof(*be->rx));
-	if (!be->tx || !be->rx) {
-		st = CB_ERR_NOMEM;
+	st = rank_spaces(be);
+	if (st != CB_OK)
 		goto out_free_counters;
-	}
+	cb_backend_set_wait(be, CB_WAIT_FUTEX);
 	st = ops->init(be);
 	if (st != CB_OK)
 		goto out_free_counters;
 	return CB_OK;
 
 out_free_counters:
-	free(be->tx);
-	free(be->rx);
+	free_rank_spaces(be);
 	MPI_Comm_free(&be->node);
 out_free_world:
 	MPI_Comm_free(&be->world);
@@ -88,8 +107,7 @@ void cb_backend_fini(struct cb_backend *be)
 	if (!be->ops)
 		return;
 	be->ops->fini(be);
-	free(be->tx);
-	free(be->rx);
+	free_rank_spaces(be);
 	MPI_Comm_free(&be->node);
 	MPI_Comm_free(&be->world);
 	memset(be, 0, sizeof(*be));
@@ -113,17 +131,18 @@ enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm)
 
 void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode)
 {
-	cb_wait_configure(&be->wait, mode, be->nranks, sysconf(_SC_NPROCESSORS_ONLN));
+	cb_wait_configure(&be->wait, mode, be->node_size, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
-/* Adds `bytes` moved from src_rank's memory into dst_rank's to the counters;
- * nothing when the two are the same rank. */
+/* Adds `bytes` moved from node rank src_rank's memory into node rank
+ * dst_rank's to the counters (by world rank); nothing when the two are the
+ * same rank. */
 static void traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_t bytes)
 {
 	if (dst_rank == src_rank)
 		return;
-	be->tx[src_rank] += bytes;
-	be->rx[dst_rank] += bytes;
+	be->tx[be->world_of_node[src_rank]] += bytes;
+	be->rx[be->world_of_node[dst_rank]] += bytes;
 }
 
 enum cb_status cb_be_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
@@ -157,16 +176,24 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 
 void cb_traffic_reset(struct cb_backend *be)
 {
-	memset(be->tx, 0, (size_t)be->nranks * sizeof(*be->tx));
-	memset(be->rx, 0, (size_t)be->nranks * sizeof(*be->rx));
+	memset(be->tx, 0, (size_t)be->world_size * sizeof(*be->tx));
+	memset(be->rx, 0, (size_t)be->world_size * sizeof(*be->rx));
 }
 
 enum cb_status cb_traffic_collect(struct cb_backend *be, uint64_t *tx, uint64_t *rx)
 {
 	enum cb_status st;
 
-	st = CB_MPI(MPI_Allreduce(be->tx, tx, be->nranks, MPI_UINT64_T, MPI_SUM, be->node));
+	st = CB_MPI(MPI_Allreduce(be->tx, tx, be->world_size, MPI_UINT64_T, MPI_SUM, be->world));
 	if (st != CB_OK)
 		return st;
-	return CB_MPI(MPI_Allreduce(be->rx, rx, be->nranks, MPI_UINT64_T, MPI_SUM, be->node));
+	return CB_MPI(MPI_Allreduce(be->rx, rx, be->world_size, MPI_UINT64_T, MPI_SUM, be->world));
+}
+
+int cb_backend_node_rank_of(const struct cb_backend *be, int w)
+{
+	for (int r = 0; r < be->node_size; r++)
+		if (be->world_of_node[r] == w)
+			return r;
+	return -1;
 }

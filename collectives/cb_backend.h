@@ -13,16 +13,23 @@
  * says why (cb_backend_cuda_stub.c).
  *
  * Traffic accounting lives here, in one place: algorithms move bytes with
- * cb_be_copy and cb_be_reduce, which call the backend and count. Every copy
- * and reduce names the owner rank of each span it touches; bytes read from
+ * cb_be_copy and cb_be_reduce (one-sided, within a host), or hand them to the
+ * backend's two-sided transport (cb_p2p.h), which count. Every copy and
+ * reduce names the owner rank of each span it touches; bytes read from
  * another rank's memory, or written into it, are added to tx[source owner]
  * and rx[destination owner] of the process that moved them. The harness sums
  * these vectors over processes to get each rank's tx/rx (DESIGN.md section
  * 1: counted where bytes move). A backend's own copy and reduce never count.
  *
- * Ranks here are node-local: the backend's communicator holds the ranks that
- * share this host (MPI_COMM_TYPE_SHARED). Algorithms that move bytes through the
- * backend need single_node; library algorithms use the world communicator.
+ * Two rank spaces, never mixed. Node ranks (node_rank, node_size: the ranks
+ * that share this host, MPI_COMM_TYPE_SHARED, ordered by world rank) index
+ * what one host shares: buf->peer[], progress flags, cb_ref.rank of the
+ * one-sided moves. World ranks (world_rank, world_size) index everything
+ * about the allreduce, which always runs over the whole world: inputs and
+ * the reference, the ps root, the op's last step (avg divides by
+ * world_size), the traffic counters and the per-rank results. One-sided
+ * algorithms run only where node == world (single_node); two-sided and
+ * library algorithms run on the world communicator.
  */
 #ifndef CB_BACKEND_H
 #define CB_BACKEND_H
@@ -70,6 +77,10 @@ struct cb_flags;
 			       * take them as they are */
 #define CB_CAP_CUDA_MEMORY 4u /* buffers are CUDA device memory; work is
 			       * ordered on the rank's stream (cb_backend_cuda.h) */
+#define CB_CAP_TWO_SIDED 8u   /* a two-sided transport moves its buffers between
+			       * ranks on any hosts (cb_backend_ops.p2p) */
+
+struct cb_p2p_ops;
 
 /* The backends' ring slices (cb_backend_ops.pipeline_bytes), named so the
  * cuda stub and the cost model's presets (bench/model) say the same:
@@ -111,7 +122,7 @@ struct cb_backend_ops {
 	 * alias a or b exactly. Not counted: algorithms call cb_be_reduce. */
 	enum cb_status (*reduce)(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
 				 struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op);
-	/* The op's last step (avg divides by nranks) on count elements, in place. */
+	/* The op's last step (avg divides by world_size) on count elements, in place. */
 	enum cb_status (*finalize)(struct cb_backend *be, struct cb_ref buf, size_t count,
 				   enum cb_dtype dt, enum cb_op op);
 	enum cb_status (*flags_alloc)(struct cb_backend *be, struct cb_flags **out); /* collective */
@@ -129,20 +140,26 @@ struct cb_backend_ops {
 	 * after all work issued in between has completed. */
 	enum cb_status (*time_begin)(struct cb_backend *be);
 	enum cb_status (*time_end)(struct cb_backend *be, double *us);
+	/* The two-sided transport of its buffers (cb_p2p.h), with
+	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
+	 * built. */
+	const struct cb_p2p_ops *p2p;
 };
 
 struct cb_backend {
 	const struct cb_backend_ops *ops;
 	MPI_Comm world;       /* every rank of the run (a dup) */
 	MPI_Comm node;        /* ranks of this host, ordered by world rank */
-	int rank, nranks;     /* in node */
+	int node_rank, node_size; /* in node: see the top */
 	int world_rank, world_size;
+	int *world_of_node;   /* [node_size] the world rank of each node rank */
 	int single_node;      /* node == world */
 	/* NULL, or why the ranks cannot address one another's buffers although
 	 * they share a host (GPUs without peer access, a failed CUDA IPC open):
 	 * the same text on every rank; set by the backend at init or buf_alloc */
 	const char *peer_unreachable;
-	uint64_t *tx, *rx;    /* [nranks] bytes moved by this process, by owner */
+	uint64_t *tx, *rx;    /* [world_size] bytes moved by this process, by the
+			       * world rank of their owner */
 	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
@@ -170,7 +187,7 @@ void cb_backend_fini(struct cb_backend *be);
 
 /* Sets how this process waits for its peers on the host (cb_wait.h,
  * cb_wait_configure): the poll and the yield window depend on whether the
- * ranks of this host (be->nranks) outnumber its online CPUs. cb_backend_init
+ * ranks of this host (be->node_size) outnumber its online CPUs. cb_backend_init
  * sets CB_WAIT_FUTEX. Local: the caller makes every rank pass the same mode
  * (allreduce_perf: --wait, checked by the pre-flight). */
 void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode);
@@ -188,6 +205,9 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 
 void cb_traffic_reset(struct cb_backend *be);
 
+/* The node rank of world rank w, or -1 when w is on another host. */
+int cb_backend_node_rank_of(const struct cb_backend *be, int w);
+
 /* Every rank of comm learns the worst status of all ranks ("agree on a
  * status"), the same value on every rank: CB_OK only if every rank had it;
  * else the failure with the largest code, CB_ERR_PEER (a rank that only saw
@@ -196,8 +216,9 @@ void cb_traffic_reset(struct cb_backend *be);
  * also under MPI_ERRORS_RETURN. The one helper for this pattern. */
 enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm);
 
-/* Sums every process's counters: tx[r], rx[r] (arrays of nranks, any rank may
- * pass them) receive rank r's bytes since the last reset. Collective over node. */
+/* Sums every process's counters: tx[r], rx[r] (arrays of world_size) receive
+ * world rank r's bytes since the last reset, on every rank. Collective over
+ * world. */
 enum cb_status cb_traffic_collect(struct cb_backend *be, uint64_t *tx, uint64_t *rx);
 
 #endif

@@ -3,7 +3,9 @@
  * reporting and event polling: cb_cuda_util.c (cb_cuda_internal.h). Copies
  * are cudaMemcpyAsync, reductions a fused kernel, both on the rank's own
  * stream; iterations are timed with CUDA events on that stream. It knows
- * nothing of NCCL: the nccl algorithm reports its own version. */
+ * nothing of NCCL: the nccl algorithm reports its own version, and its
+ * two-sided transport (p2p: ncclSend/ncclRecv) is cb_p2p_nccl.c's, or a stub
+ * that says why where NCCL is not built. */
 #define _GNU_SOURCE
 #include "cb_backend_cuda.h"
 
@@ -14,6 +16,8 @@
 #include "cb_cuda_internal.h"
 #include "cb_cuda_kernels.h"
 #include "cb_cuda_plan.h"
+
+extern const struct cb_p2p_ops cb_p2p_nccl_ops;
 
 static struct cb_cuda_state *state(const struct cb_backend *be)
 {
@@ -79,14 +83,14 @@ static void describe(struct cb_backend *be, const char *name)
  * reach each other (CUDA IPC between different GPUs needs peer access). */
 static enum cb_status topology(struct cb_backend *be, struct cb_cuda_state *cs)
 {
-	char (*ids)[32] = calloc((size_t)be->nranks, sizeof(*ids));
+	char (*ids)[32] = calloc((size_t)be->node_size, sizeof(*ids));
 	int sharing;
 	enum cb_status st = ids ? CB_OK : CB_ERR_NOMEM;
 
 	if (st == CB_OK)
 		st = CB_MPI(MPI_Allgather(cs->bus_id, 32, MPI_CHAR, ids, 32, MPI_CHAR, be->node));
 	if (st == CB_OK) {
-		sharing = cb_ranks_sharing_gpu(&ids[0][0], 32, be->nranks, be->rank);
+		sharing = cb_ranks_sharing_gpu(&ids[0][0], 32, be->node_size, be->node_rank);
 		st = CB_MPI(MPI_Allreduce(&sharing, &cs->max_sharing, 1, MPI_INT, MPI_MAX,
 					  be->world));
 	}
@@ -107,7 +111,7 @@ static enum cb_status cuda_init(struct cb_backend *be)
 	be->impl = cs;
 	/* every rank learns whether all found a GPU before any other collective;
 	 * one that did not said why, the others return CB_ERR_PEER quietly */
-	st = local_setup(cs, be->rank);
+	st = local_setup(cs, be->node_rank);
 	if (cb_agree(st, be->world) != CB_OK && st == CB_OK)
 		st = CB_ERR_PEER;
 	if (st == CB_OK)
@@ -161,7 +165,7 @@ static enum cb_status cuda_upload(struct cb_backend *be, struct cb_buf *buf, siz
 
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	if (CB_CUDA(cudaMemcpyAsync((char *)buf->peer[be->rank] + off, host, bytes,
+	if (CB_CUDA(cudaMemcpyAsync((char *)buf->peer[be->node_rank] + off, host, bytes,
 				    cudaMemcpyHostToDevice, s)))
 		return CB_ERR_CUDA;
 	return CB_CUDA(cudaStreamSynchronize(s));
@@ -174,7 +178,7 @@ static enum cb_status cuda_download(struct cb_backend *be, void *host, struct cb
 
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	if (CB_CUDA(cudaMemcpyAsync(host, (char *)buf->peer[be->rank] + off, bytes,
+	if (CB_CUDA(cudaMemcpyAsync(host, (char *)buf->peer[be->node_rank] + off, bytes,
 				    cudaMemcpyDeviceToHost, s)))
 		return CB_ERR_CUDA;
 	return CB_CUDA(cudaStreamSynchronize(s));
@@ -201,7 +205,7 @@ static enum cb_status cuda_finalize(struct cb_backend *be, struct cb_ref buf, si
 {
 	struct cb_cuda_state *cs = state(be);
 
-	return CB_CUDA(cb_cuda_finalize(buf.ptr, count, dt, op, be->nranks, cs->sm_count,
+	return CB_CUDA(cb_cuda_finalize(buf.ptr, count, dt, op, be->world_size, cs->sm_count,
 					cs->stream));
 }
 
@@ -228,7 +232,7 @@ static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 
 const struct cb_backend_ops cb_backend_cuda_ops = {
 	.name = "cuda",
-	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY,
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY | CB_CAP_TWO_SIDED,
 	.pipeline_bytes = CB_CUDA_PIPELINE_BYTES,
 	.init = cuda_init,
 	.fini = cuda_fini,
@@ -245,4 +249,5 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.wait = cb_cuda_wait,
 	.time_begin = cuda_time_begin,
 	.time_end = cuda_time_end,
+	.p2p = &cb_p2p_nccl_ops,
 };

@@ -1,7 +1,8 @@
 /* Host backend: buffers in MPI-3 shared-memory windows on the node
  * communicator, moved with direct loads and stores from a peer's mapping:
- * the host twin of CUDA IPC. Progress flags are cache-line-sized atomics in
- * another shared window (cb_shm.c). */
+ * the host twin of CUDA IPC (transport shm). Progress flags are
+ * cache-line-sized atomics in another shared window (cb_shm.c). Across hosts
+ * its buffers move over MPI point-to-point (transport p2p, cb_p2p_mpi.c). */
 #define _GNU_SOURCE
 #include "cb_backend.h"
 
@@ -10,6 +11,8 @@
 #include <time.h>
 
 #include "cb_shm.h"
+
+extern const struct cb_p2p_ops cb_p2p_mpi_ops;
 
 struct host_state {
 	struct timespec t0;
@@ -35,7 +38,7 @@ static enum cb_status host_upload(struct cb_backend *be, struct cb_buf *buf, siz
 {
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	memcpy((char *)buf->peer[be->rank] + off, host, bytes);
+	memcpy((char *)buf->peer[be->node_rank] + off, host, bytes);
 	return CB_OK;
 }
 
@@ -44,7 +47,7 @@ static enum cb_status host_download(struct cb_backend *be, void *host, struct cb
 {
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
-	memcpy(host, (char *)buf->peer[be->rank] + off, bytes);
+	memcpy(host, (char *)buf->peer[be->node_rank] + off, bytes);
 	return CB_OK;
 }
 
@@ -67,7 +70,7 @@ static enum cb_status host_reduce(struct cb_backend *be, struct cb_ref dst, stru
 static enum cb_status host_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
 				    enum cb_dtype dt, enum cb_op op)
 {
-	cb_finalize_host(buf.ptr, count, dt, op, be->nranks);
+	cb_finalize_host(buf.ptr, count, dt, op, be->world_size);
 	return CB_OK;
 }
 
@@ -114,7 +117,7 @@ static enum cb_status host_time_end(struct cb_backend *be, double *us)
 
 const struct cb_backend_ops cb_backend_host_ops = {
 	.name = "host",
-	.caps = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY,
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY | CB_CAP_TWO_SIDED,
 	.pipeline_bytes = CB_HOST_PIPELINE_BYTES,
 	.init = host_init,
 	.fini = host_fini,
@@ -131,4 +134,5 @@ const struct cb_backend_ops cb_backend_host_ops = {
 	.wait = host_wait,
 	.time_begin = host_time_begin,
 	.time_end = host_time_end,
+	.p2p = &cb_p2p_mpi_ops,
 };

@@ -41,11 +41,11 @@ struct ipc_record {
 enum cb_status cb_cuda_peer_probe(struct cb_backend *be, const char *ids, size_t stride)
 {
 	struct cb_cuda_state *cs = be->impl;
-	const char *me = ids + (size_t)be->rank * stride;
+	const char *me = ids + (size_t)be->node_rank * stride;
 	int mine = 1, all = 0;
 	enum cb_status st;
 
-	for (int r = 0; r < be->nranks; r++) {
+	for (int r = 0; r < be->node_size; r++) {
 		const char *peer = ids + (size_t)r * stride;
 		int dev = -1, can = 0;
 
@@ -127,10 +127,10 @@ static enum cb_status alloc_mine(struct cb_backend *be, size_t bytes, struct cud
 static int open_peers(struct cb_backend *be, struct cb_buf *buf, struct cuda_buf *cb,
 		      const struct ipc_record *all)
 {
-	for (int r = 0; r < be->nranks; r++) {
+	for (int r = 0; r < be->node_size; r++) {
 		void *p = NULL;
 
-		if (r == be->rank || all[r].bytes == 0)
+		if (r == be->node_rank || all[r].bytes == 0)
 			continue;
 		if (CB_CUDA(cudaIpcOpenMemHandle(&p, all[r].handle,
 						 cudaIpcMemLazyEnablePeerAccess)) != CB_OK) {
@@ -153,7 +153,7 @@ static void release(struct cb_backend *be, struct cuda_buf *cb)
 
 	cudaStreamSynchronize(cs->stream);
 	MPI_Barrier(be->node);
-	for (int r = 0; r < be->nranks && cb && cb->mapped; r++)
+	for (int r = 0; r < be->node_size && cb && cb->mapped; r++)
 		if (cb->mapped[r])
 			cudaIpcCloseMemHandle(cb->mapped[r]);
 	MPI_Barrier(be->node);
@@ -178,7 +178,7 @@ static enum cb_status exchange_status(const struct cb_backend *be, const struct 
 {
 	if (mine != CB_OK)
 		return mine;
-	for (int r = 0; r < be->nranks; r++)
+	for (int r = 0; r < be->node_size; r++)
 		if (all[r].status != CB_OK)
 			return CB_ERR_PEER;
 	return CB_OK;
@@ -188,7 +188,7 @@ enum cb_status cb_cuda_buf_alloc(struct cb_backend *be, size_t bytes, struct cb_
 {
 	struct cb_buf *buf = calloc(1, sizeof(*buf));
 	struct cuda_buf *cb = calloc(1, sizeof(*cb));
-	struct ipc_record mine, *all = calloc((size_t)be->nranks, sizeof(*all));
+	struct ipc_record mine, *all = calloc((size_t)be->node_size, sizeof(*all));
 	enum cb_status st = CB_ERR_NOMEM;
 	int opened = 1, all_opened = 0;
 
@@ -198,8 +198,8 @@ enum cb_status cb_cuda_buf_alloc(struct cb_backend *be, size_t bytes, struct cb_
 		return CB_ERR_NOMEM;
 	}
 	if (buf && cb) {
-		buf->peer = calloc((size_t)be->nranks, sizeof(void *));
-		cb->mapped = calloc((size_t)be->nranks, sizeof(void *));
+		buf->peer = calloc((size_t)be->node_size, sizeof(void *));
+		cb->mapped = calloc((size_t)be->node_size, sizeof(void *));
 		st = buf->peer && cb->mapped ? CB_OK : CB_ERR_NOMEM;
 	}
 	if (st == CB_OK && bytes)
@@ -212,7 +212,7 @@ enum cb_status cb_cuda_buf_alloc(struct cb_backend *be, size_t bytes, struct cb_
 	else
 		st = exchange_status(be, all, st);
 	if (st == CB_OK) {
-		buf->peer[be->rank] = cb->base;
+		buf->peer[be->node_rank] = cb->base;
 		if (!be->peer_unreachable)
 			opened = open_peers(be, buf, cb, all);
 		st = CB_MPI(MPI_Allreduce(&opened, &all_opened, 1, MPI_INT, MPI_MIN, be->node));

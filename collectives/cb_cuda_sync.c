@@ -86,7 +86,7 @@ enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
 		}
 		if (polls % CB_LIVENESS_POLLS)
 			continue;
-		for (int r = 0; r < be->nranks; r++)
+		for (int r = 0; r < be->node_size; r++)
 			if (!cb_host_flags_peer_alive(cs->alive, r)) {
 				cb_log("rank %d died while this rank's GPU work depended on it", r);
 				return CB_ERR_PEER;
@@ -142,7 +142,7 @@ enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *flags, uint6
 
 	if (f->dev) /* written once the work before it is done and visible */
 		return CB_CU(((value_fn)cs->write_value)((CUstream)cs->stream,
-							 (CUdeviceptr)(uintptr_t)f->dev->peer[be->rank],
+							 (CUdeviceptr)(uintptr_t)f->dev->peer[be->node_rank],
 							 value, CU_STREAM_WRITE_VALUE_DEFAULT));
 	st = CB_CUDA(cudaEventRecord(f->drained, cs->stream));
 	if (st == CB_OK)

@@ -48,7 +48,7 @@ static enum cb_status shm_space(struct cb_backend *be, size_t padded)
 
 	if (MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, be->node) != MPI_SUCCESS)
 		return CB_ERR_MPI;
-	if (be->rank == 0 && statvfs("/dev/shm", &sv) == 0 &&
+	if (be->node_rank == 0 && statvfs("/dev/shm", &sv) == 0 &&
 	    (uint64_t)sv.f_bavail * sv.f_frsize < total) {
 		cb_log("shared memory: %llu B needed on this host, %llu B free in /dev/shm",
 		       (unsigned long long)total, (unsigned long long)sv.f_bavail * sv.f_frsize);
@@ -72,7 +72,7 @@ static enum cb_status map_window(struct cb_backend *be, size_t padded, struct cb
 	MPI_Info_set(info, "alloc_shared_noncontig", "true");
 	st = CB_MPI(MPI_Win_allocate_shared((MPI_Aint)padded, 1, info, be->node, base, &hb->win));
 	MPI_Info_free(&info);
-	for (int r = 0; r < be->nranks && st == CB_OK; r++) {
+	for (int r = 0; r < be->node_size && st == CB_OK; r++) {
 		MPI_Aint sz = 0;
 		int disp;
 		void *p = NULL;
@@ -102,7 +102,7 @@ enum cb_status cb_shm_alloc(struct cb_backend *be, size_t bytes, struct cb_buf *
 	hb = calloc(1, sizeof(*hb));
 	if (!buf || !hb)
 		goto out_free_structs;
-	buf->peer = calloc((size_t)be->nranks, sizeof(void *));
+	buf->peer = calloc((size_t)be->node_size, sizeof(void *));
 	if (!buf->peer)
 		goto out_free_structs;
 	buf->bytes = bytes;
@@ -161,7 +161,7 @@ enum cb_status cb_host_flags_alloc(struct cb_backend *be, struct cb_host_flags *
 		free(f);
 		return st;
 	}
-	cb_flag_init(f->buf->peer[be->rank]);
+	cb_flag_init(f->buf->peer[be->node_rank]);
 	st = CB_MPI(MPI_Barrier(be->node)); /* pids visible before any wait */
 	if (st != CB_OK) {
 		cb_shm_free(be, f->buf);
@@ -182,7 +182,7 @@ void cb_host_flags_free(struct cb_backend *be, struct cb_host_flags *f)
 
 void cb_host_flags_post(struct cb_backend *be, struct cb_host_flags *f, uint64_t value)
 {
-	cb_flag_post(f->buf->peer[be->rank], value);
+	cb_flag_post(f->buf->peer[be->node_rank], value);
 }
 
 int cb_host_flags_peer_alive(const struct cb_host_flags *f, int peer)

@@ -9,8 +9,11 @@
 #     reduce-kernel references); without a GPU it stops here: "no GPU visible" 45 s
 #   3 stream-ordered runs: every dtype x op checked at np 1 and 2, then the
 #     sweep np 1, 2, 4 (ps ring nccl copy), 8 B .. 1 GiB, checked             180 s
-#   4 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 128 MiB, and
-#     --timing loop (back to back, as nccl-tests) at np 1, 8 B .. 1 MiB        45 s
+#   4 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 128 MiB,
+#     --timing loop (back to back, as nccl-tests) at np 1, 8 B .. 1 MiB, and
+#     ps and ring over p2p (NCCL ncclSend/ncclRecv) at np 2: checked with
+#     their traffic on two GPUs or more; on one GPU they must skip saying the
+#     ranks share it (NCCL needs one GPU per rank)                          45 s
 # and prints a short table last (from summary.csv, or from the per-rank-count
 # np<N>.csv files when the sweep was cut short). Every -T is below its step's
 # limit, so a stuck run is named by the watchdog (rank, phase, size) first.
@@ -106,7 +109,28 @@ step_host_loop() {
 	export CB_CUDA_SYNC=stream
 	launch 1 loop-np1 --timing loop -b 8 -e 1M -f 2 -n 100 -w 10 -c 0 -T 15 ||
 		{ echo "--timing loop run failed (loop-np1.err)"; rc=1; }
+	step_p2p || rc=1
 	return "$rc"
+}
+
+# ps and ring over p2p at np 2: NCCL point-to-point needs a GPU per rank
+step_p2p() {
+	local gpus
+	gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+	launch 2 p2p-np2 --transport p2p -a ps,ring -d float,int8,half -o sum,avg \
+		--counts 0,1,3,8,262144,1048573 -n 2 -w 1 -c 1 -T 15 ||
+		{ echo "p2p run at np 2 failed (p2p-np2.err)"; return 1; }
+	if [ "$gpus" -ge 2 ]; then
+		"$DC_BUILD/bin/check_results" "$DC_WORK/run/p2p-np2.csv" "$DC_WORK/run/p2p-np2.ranks.csv" \
+			2 0 --transport p2p >>"$DC_WORK/logs/p2p.log" 2>&1 ||
+			{ echo "p2p at np 2: FAILED (p2p.log)"; return 1; }
+		echo "p2p at np 2 on $gpus GPUs: checked, traffic formulas hold"
+	elif grep -q 'skipped:ranks share a GPU' "$DC_WORK/run/p2p-np2.csv"; then
+		echo "p2p at np 2 on one GPU: ps and ring skip (ranks share the GPU), as they must"
+	else
+		echo "p2p at np 2 on one GPU: rows do not say the ranks share it (p2p-np2.csv)"
+		return 1
+	fi
 }
 
 if [ "${1:-}" = --step ]; then
@@ -173,7 +197,9 @@ table() {
 	rows "$d"/hostsync-np*.csv
 	echo "== --timing loop, np 1 (compare the small sizes with the sweep's np 1 rows)"
 	rows "$d"/loop-np1.csv
-	echo "== rows not ok (error: or wrong): $(not_ok "${s[@]}" "$d"/dtypes-np*.csv "$d"/hostsync-np*.csv "$d"/loop-np1.csv)"
+	echo "== ps and ring over p2p (NCCL point-to-point), np 2"
+	rows "$d"/p2p-np2.csv
+	echo "== rows not ok (error: or wrong): $(not_ok "${s[@]}" "$d"/dtypes-np*.csv "$d"/hostsync-np*.csv "$d"/loop-np1.csv "$d"/p2p-np2.csv)"
 }
 
 run_step() { # NAME LIMIT

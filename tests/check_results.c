@@ -1,10 +1,14 @@
 /* check_results: validates allreduce_perf's CSV output against DESIGN.md's
  * contract, for the MPI integration tests.
  *
- *   check_results SUMMARY.csv RANKS.csv NRANKS [ROOT]
+ *   check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] [--transport T] [--nhosts H]
  *
- * Every row must be ok (wrong = 0) or an allowed skip (mpi: half, bfloat16,
- * avg; copy: in place; nccl: ranks sharing a GPU). For ps and ring, each rank's tx and rx must equal the
+ * Every row must be of the current schema and ok (wrong = 0) or an allowed
+ * skip (mpi: half, bfloat16, avg; copy: in place; nccl: ranks sharing a
+ * GPU). The transport column says T for ps and ring (default: the backend's
+ * one-sided transport, shm or ipc), library for mpi and nccl, local for
+ * copy; nhosts is H (default 1) and every
+ * per-rank row names a host in 0 .. H-1. For ps and ring, each rank's tx and rx must equal the
  * formulas of DESIGN.md section 1, recomputed here from the count alone:
  *   ps (root R): root tx = rx = (n-1)S; every other rank tx = rx = S;
  *   ring: rx_r = 2S - |chunk r| - |chunk r+1|, tx_r = rx_{r+1}, where the
@@ -26,8 +30,11 @@
 #include "cb_csv.h"
 #include "cb_dtype.h"
 #include "cb_schema.h"
+#include "cb_transport.h"
 
 static int failures;
+static const char *want_transport; /* NULL: the backend's one-sided one */
+static int want_hosts = 1;
 
 #define FAIL(...)                                                   \
 	do {                                                        \
@@ -39,7 +46,7 @@ static int failures;
 
 struct cols {
 	int algo, nranks, bytes, count, dtype, op, in_place, wrong, busbw, algbw, tx_total, txrx_max,
-		imbalance, status, schema;
+		imbalance, status, transport, nhosts, backend, schema;
 };
 
 static const char *get(const struct cb_table *t, size_t r, int c)
@@ -64,6 +71,9 @@ static int find_cols(const struct cb_table *t, struct cols *c)
 	c->txrx_max = cb_table_col(t, "txrx_max_bytes");
 	c->imbalance = cb_table_col(t, "imbalance");
 	c->status = cb_table_col(t, "status");
+	c->transport = cb_table_col(t, "transport");
+	c->nhosts = cb_table_col(t, "nhosts");
+	c->backend = cb_table_col(t, "backend");
 	for (const int *p = &c->algo; p <= &c->schema; p++)
 		if (*p < 0)
 			return -1;
@@ -90,6 +100,16 @@ static void expected(const char *algo, int n, int root, unsigned long long count
 	}
 }
 
+/* The transport column the rows of algo on backend must hold. */
+static const char *row_transport(const char *backend, const char *algo)
+{
+	const char *usual = cb_transport_one_host(backend, algo);
+
+	if (!strcmp(algo, "ps") || !strcmp(algo, "ring"))
+		return want_transport ? want_transport : usual ? usual : "?";
+	return usual ? usual : "?";
+}
+
 /* Per-rank rows of one summary row must match the formulas. */
 static void check_ranks(const struct cb_table *rk, const char *algo, const char *bytes,
 			const char *dtype, const char *op, const char *in_place, int n, int root,
@@ -98,7 +118,9 @@ static void check_ranks(const struct cb_table *rk, const char *algo, const char 
 	int ca = cb_table_col(rk, "algo"), cb = cb_table_col(rk, "bytes"),
 	    cr = cb_table_col(rk, "rank"), ctx = cb_table_col(rk, "tx_bytes"),
 	    crx = cb_table_col(rk, "rx_bytes"), cd = cb_table_col(rk, "dtype"),
-	    co = cb_table_col(rk, "op"), ci = cb_table_col(rk, "in_place");
+	    co = cb_table_col(rk, "op"), ci = cb_table_col(rk, "in_place"),
+	    ch = cb_table_col(rk, "host"), ct = cb_table_col(rk, "transport"),
+	    cbe = cb_table_col(rk, "backend");
 	int seen = 0;
 
 	for (size_t i = 0; i < rk->nrows; i++) {
@@ -111,6 +133,12 @@ static void check_ranks(const struct cb_table *rk, const char *algo, const char 
 			continue;
 		seen++;
 		r = atoi(get(rk, i, cr));
+		if (!*get(rk, i, ch) || atoi(get(rk, i, ch)) < 0 || atoi(get(rk, i, ch)) >= want_hosts)
+			FAIL("%s %s B rank %d: host '%s', expected 0 .. %d", algo, bytes, r,
+			     get(rk, i, ch), want_hosts - 1);
+		if (strcmp(get(rk, i, ct), row_transport(get(rk, i, cbe), algo)) != 0)
+			FAIL("%s %s B rank %d: transport '%s', expected %s", algo, bytes, r,
+			     get(rk, i, ct), row_transport(get(rk, i, cbe), algo));
 		expected(algo, n, root, count, esz, r, &tx, &rx);
 		if (strtoull(get(rk, i, ctx), NULL, 10) != tx || strtoull(get(rk, i, crx), NULL, 10) != rx)
 			FAIL("%s %s B %s/%s in_place=%s rank %d: tx/rx %s/%s, expected %llu/%llu", algo,
@@ -170,10 +198,15 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 	struct cb_row_status st = { CB_ROW_ERROR, "" };
 	unsigned long long count = strtoull(get(t, i, c->count), NULL, 10);
 
-	if (strcmp(get(t, i, c->schema), "collbench-summary-1") != 0)
+	if (strcmp(get(t, i, c->schema), CB_SCHEMA_SUMMARY) != 0)
 		FAIL("row %zu: schema '%s'", i + 2, get(t, i, c->schema));
 	if (atoi(get(t, i, c->nranks)) != n)
 		FAIL("row %zu: nranks %s, expected %d", i + 2, get(t, i, c->nranks), n);
+	if (atoi(get(t, i, c->nhosts)) != want_hosts)
+		FAIL("row %zu: nhosts %s, expected %d", i + 2, get(t, i, c->nhosts), want_hosts);
+	if (strcmp(get(t, i, c->transport), row_transport(get(t, i, c->backend), algo)) != 0)
+		FAIL("row %zu: %s transport '%s', expected %s", i + 2, algo, get(t, i, c->transport),
+		     row_transport(get(t, i, c->backend), algo));
 	if (cb_row_status_parse(status, &st) == 0 && st.state == CB_ROW_SKIPPED) {
 		if (!allowed_skip(algo, dtype, op, ip, status))
 			FAIL("row %zu: %s %s/%s unexpectedly %s", i + 2, algo, dtype, op, status);
@@ -213,11 +246,22 @@ int main(int argc, char **argv)
 		return j ? 0 : 1;
 	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: check_results SUMMARY.csv RANKS.csv NRANKS [ROOT]\n");
+		fprintf(stderr, "usage: check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] "
+			"[--transport T] [--nhosts H]\n");
 		return 2;
 	}
 	n = atoi(argv[3]);
-	root = argc > 4 ? atoi(argv[4]) : 0;
+	root = argc > 4 && argv[4][0] != '-' ? atoi(argv[4]) : 0;
+	for (int a = 4; a < argc; a++) {
+		if (!strcmp(argv[a], "--transport") && a + 1 < argc)
+			want_transport = argv[++a];
+		else if (!strcmp(argv[a], "--nhosts") && a + 1 < argc)
+			want_hosts = atoi(argv[++a]);
+		else if (a > 4 || argv[a][0] == '-') {
+			fprintf(stderr, "check_results: unknown argument '%s'\n", argv[a]);
+			return 2;
+		}
+	}
 	if (cb_table_read(argv[1], (size_t)1 << 30, &sum, err, sizeof(err)) != CB_OK ||
 	    cb_table_read(argv[2], (size_t)1 << 30, &rk, err, sizeof(err)) != CB_OK) {
 		fprintf(stderr, "check_results: %s\n", err);

@@ -98,7 +98,7 @@ committed)
 	# both runs of the reference VM measured ring np2 64M: one series of two points
 	expect 0 "$hist" trend --db "$db" -a ring -n 2 -b 64M --format csv
 	[ "$(tail -n +2 "$t/out" | wc -l)" = 2 ] || fail "ring np2 64M: expected 2 points"
-	has "^host,ring,2,67108864,float,sum,0,,busbw,median," "$t/out"
+	has "^host,ring,2,67108864,float,sum,0,shm,busbw,median," "$t/out"
 	;;
 idempotent)
 	mapfile -t folders < <(committed_folders)
@@ -160,7 +160,7 @@ detect_gate)
 	expect 0 "$hist" ingest --db "$db" "$t"/s*
 	expect 0 "$hist" detect --db "$db" --format csv
 	[ "$(tail -n +2 "$t/out" | wc -l)" = 1 ] || fail "expected one change point"
-	has "^host,ring,2,67108864,float,sum,0,,busbw,2026-12-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
+	has "^host,ring,2,67108864,float,sum,0,shm,busbw,2026-12-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
 	has "commit c0 -> c1" "$t/out"
 	expect 1 "$hist" gate --db "$db"
 	has "^REGRESSION ring np2 64M float sum: busbw -\(1[5-9]\|2[0-5]\)\." "$t/out"

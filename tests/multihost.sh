@@ -2,6 +2,16 @@
 # Multi-host tests on the test bed (tests/multihost/README.md): separate
 # "hosts" on this machine, one Open MPI daemon each.
 #   multihost.sh BIN CASE
+# The matrix cases run mpi_allreduce.sh's launch (every algorithm x dtype x op
+# x count 0, 1, n-1, n+1, 16411 in 1 KiB slices, or 1048573 in the backend's
+# own) across hosts: every row checked, ps and ring over p2p with tx/rx equal
+# to the formulas, each rank's host recorded:
+#   even_inplace0/1    cbnode1:2,cbnode2:2 (in place: the ps root on the second host)
+#   uneven_inplace0/1  cbnode1:1,cbnode2:2,cbnode3:1, the ps root on the second host
+#   pair_inplace0      cbnode1:1,cbnode2:1
+#   even_count1m       2+2 ranks, 1048573 elements in 256 KiB slices
+#   shm_forced         --transport shm across hosts: ps and ring skip, saying why
+#   issue_rows         the command of issue 10 prints ps, ring and mpi rows, #wrong 0
 # Skipped (77) where the bed cannot work: not root, no UTS namespaces, or the
 # bed's host names not set up (ctest's multihost_setup fixture sets them up).
 set -euo pipefail
@@ -14,7 +24,40 @@ trap 'rm -rf "$out"' EXIT
 # the metadata as one line, for grep
 meta_json() { tr -d '\n' <"$1"; }
 
+matrix() { rm -rf "$out"; exec "$CB_TESTS_DIR/mpi_allreduce.sh" "$bin" "$@"; }
+
 case $case in
+even_inplace0) matrix 4 0 --hosts cbnode1:2,cbnode2:2 ;;
+even_inplace1) matrix 4 1 --hosts cbnode1:2,cbnode2:2 --root 3 ;;
+uneven_inplace0) matrix 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
+uneven_inplace1) matrix 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
+pair_inplace0) matrix 2 0 --hosts cbnode1:1,cbnode2:1 --root 1 ;;
+even_count1m) matrix 4 0 --hosts cbnode1:2,cbnode2:2 --count 1048573 --slicebytes 0 ;;
+shm_forced)
+	# forced one-sided across hosts: ps and ring say why they cannot run,
+	# the library rows still run and are right
+	cb_mpirun_bed cbnode1:2,cbnode2:2 -np 4 "$bin/allreduce_perf" --transport shm -b 4K -e 4K \
+		-n 1 -w 0 -T 60 -q --csv "$out/s.csv" || fail "launch failed"
+	for a in ps ring; do
+		grep -q "^collbench-summary-2,host,$a,.*,skipped:ranks span several hosts; shared memory and IPC reach one host only.*,shm,2\$" \
+			"$out/s.csv" || fail "$a: no skip with the one-host reason: $(cat "$out/s.csv")"
+	done
+	grep -q '^collbench-summary-2,host,mpi,4,4096,.*,ok,.*,library,2$' "$out/s.csv" ||
+		fail "mpi row not ok: $(cat "$out/s.csv")"
+	;;
+issue_rows)
+	# issue 10's command: every mpi row was wrong across hosts, ps and ring skipped
+	cb_mpirun_bed cbnode1:2,cbnode2:2 -np 4 "$bin/allreduce_perf" -b 4 -e 1M -f 16 -d int32,float \
+		-T 120 --csv "$out/s.csv" --rank-csv "$out/r.csv" >"$out/table.txt" || fail "launch failed"
+	"$bin/check_results" "$out/s.csv" "$out/r.csv" 4 0 --transport p2p --nhosts 2 ||
+		fail "rows not right: $(cat "$out/table.txt")"
+	for a in ps ring mpi; do
+		[ "$(awk -v a="$a" '$1 == a && $11 == 0 && $NF == "ok"' "$out/table.txt" | wc -l)" = 10 ] ||
+			fail "$a: not 10 rows with #wrong 0 in the table: $(cat "$out/table.txt")"
+	done
+	grep -q '^# mpi: .*; 4 ranks on 2 host(s)' "$out/table.txt" || fail "header: not 4 ranks on 2 hosts"
+	grep -q '^# transport: p2p (--transport auto)' "$out/table.txt" || fail "header: transport"
+	;;
 bed)
 	# the bed itself: two hosts of two ranks and three hosts of 1+2+1 are
 	# seen as such by MPI (the metadata's host list, node count, ranks per node)

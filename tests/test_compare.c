@@ -226,10 +226,10 @@ static void test_parse_malformed(void **state)
 	expect_bad(ROW("ring", "1024", "1", "1", "2", "fine"), 1, "status 'fine'");
 	expect_bad(ROW("ring", "1024", "1", "1", "2", "ok") ROW("ring", "1024", "1", "1", "2", "ok"),
 		   1, "same row as line 2");
-	expect_bad("collbench-summary-2,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
-		   "schema 'collbench-summary-2'");
-	expect_bad("collbench-rank-1,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
-		   "not collbench-summary-1");
+	expect_bad("collbench-summary-3,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
+		   "schema 'collbench-summary-3'");
+	expect_bad("collbench-rank-2,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
+		   "not collbench-summary-2 or collbench-summary-1");
 	/* an ok row must have its time */
 	expect_bad("collbench-summary-1,host,ring,2,8,2,float,sum,0,20,,1,1,ok,1,,,,\n", 1,
 		   "time_us is empty");

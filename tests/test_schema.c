@@ -36,16 +36,17 @@ static const char summary_header[] =
 	"tx_total_bytes,txrx_max_bytes,imbalance,status,"
 	"warmup_iters,repeats,time_us_rep_min,time_us_rep_max,"
 	"busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
-	"time_us_median_rep_min,time_us_median_rep_max";
+	"time_us_median_rep_min,time_us_median_rep_max,transport,nhosts";
 static const char rank_header[] =
-	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place";
+	"schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place,"
+	"transport,host";
 /* JSON Lines keys, in the order the writer has always used (a prefix too) */
 static const char json_keys[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
 	"time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,status,wrong,"
 	"tx_total_bytes,txrx_max_bytes,imbalance,warmup_iters,repeats,time_us_rep_min,"
 	"time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
-	"time_us_median_rep_min,time_us_median_rep_max";
+	"time_us_median_rep_min,time_us_median_rep_max,transport,nhosts";
 
 /* 1 when the header line (or key list) h starts with the columns of prefix,
  * whole columns only. */
@@ -124,6 +125,7 @@ static void test_round_trip(void **state)
 	w.nranks = 3, w.bytes = w.count = 1000, w.in_place = 1, w.repeats = 2;
 	w.time_us = 12.5, w.algbw = 0.08, w.busbw_rep_max = 0.1;
 	w.wrong = 7;
+	strcpy(w.transport, "p2p"), w.nhosts = 2;
 	cb_row_status_wrong(&w.status, 7);
 	k = cb_schema_csv_header(&cb_schema_summary, text, sizeof(text));
 	assert_true(k > 0);
@@ -135,6 +137,8 @@ static void test_round_trip(void **state)
 	assert_string_equal(res.rows[0].v.dtype, "int8");
 	assert_true(res.rows[0].v.nranks == 3 && res.rows[0].v.bytes == 1000);
 	assert_true(res.rows[0].v.in_place == 1 && res.rows[0].v.repeats == 2);
+	assert_string_equal(res.rows[0].v.transport, "p2p");
+	assert_int_equal(res.rows[0].v.nhosts, 2);
 	assert_true(res.rows[0].v.time_us == 12.5 && res.rows[0].v.algbw == 0.08);
 	assert_true(isnan(res.rows[0].v.busbw) && res.rows[0].v.busbw_rep_max == 0.1);
 	assert_int_equal(res.rows[0].v.status.state, CB_ROW_WRONG);

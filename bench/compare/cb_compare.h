@@ -1,5 +1,5 @@
-/* cb_compare: joins two loaded results on (backend, algo, nranks, bytes,
- * dtype, op, in_place) and gives each pair a noise-aware verdict.
+/* cb_compare: joins two loaded results on (backend, algo, transport, nranks,
+ * bytes, dtype, op, in_place) and gives each pair a noise-aware verdict.
  *
  * The rule (cb_verdict_of), for a higher-is-better metric (busbw, algbw) with
  * baseline b and current c, each with its repeat band [lo, hi] (the extremes
@@ -92,8 +92,10 @@ int cb_compare_failed(const struct cb_comparison *c, int strict);
  * counted as regressions and named: "3 regressions (1 failed), ...". */
 void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len);
 
-/* A row's name for people: "ring np2 64M float sum" (+ " in-place", and the
- * backend first when it is not host). Uses whichever side is present. */
+/* A row's name for people: "ring np2 64M float sum" (+ " in-place", the
+ * backend first when it is not host, and " over p2p" when the transport is
+ * not the one of a one-host run, cb_transport_one_host). Uses whichever
+ * side is present. */
 void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len);
 
 /* Names: "regression", "same", ... */

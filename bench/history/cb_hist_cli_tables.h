@@ -20,7 +20,7 @@
 #define O_DTYPE { "dtype", 'd', "TYPE", NULL, "only rows of this dtype", TEXT("dtype"), OFF(dtype) }
 #define O_OP { "op", 'o', "OP", NULL, "only rows of this reduction op", TEXT("op"), OFF(op) }
 #define O_IN_PLACE { "in-place", 0, "0|1", NULL, "only out-of-place (0) or in-place (1) rows", .kind = CB_OPT_INT, OFF(in_place), .lo = 0, .hi = 1 }
-#define O_TRANSPORT { "transport", 0, "NAME", NULL, "only rows of this transport (recorded from collbench-summary-2 on; empty before)", TEXT("transport"), OFF(transport) }
+#define O_TRANSPORT { "transport", 0, "NAME", NULL, "only rows of this transport (shm, ipc, p2p, library, local)", TEXT("transport"), OFF(transport) }
 #define O_MIN_BYTES { "min-bytes", 0, "SIZE", "0", "leave out rows below SIZE bytes (latency-bound sizes)", .kind = CB_OPT_SIZE, OFF(min_bytes) }
 #define O_METRIC { "metric", 'm', "busbw|algbw|time", "busbw", "the metric of each series; a series whose bandwidth is absent or 0 uses the next one down (copy, n = 1: algbw; 0 bytes: time)", .kind = CB_OPT_ENUM, OFF(metric), .name = metric_name, .count = CB_METRIC_TIME + 1, .what = "" }
 #define O_STAT { "stat", 's', "median|mean", "median", "each row's median time over iterations (as collbench-compare), or its mean", .kind = CB_OPT_ENUM, OFF(stat), .name = stat_name, .count = CB_STAT_MEAN + 1, .what = "" }

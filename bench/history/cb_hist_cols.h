@@ -20,8 +20,8 @@
  * transport is part of the history's row key (cb_hist_run.h), so the rows
  * table has it from the start (TEXT, '' by default: the primary key cannot
  * take a column added later). Its value is the summary's "transport" column
- * when the schema has one (collbench-summary-2; a NAME column the reader
- * loads), else "". */
+ * (collbench-summary-2; for collbench-summary-1 files the reader supplies
+ * the transport such a one-host row has, cb_transport_one_host). */
 #ifndef CB_HIST_COLS_H
 #define CB_HIST_COLS_H
 

@@ -20,10 +20,8 @@ int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b)
 
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len)
 {
-	size_t n;
+	struct cb_summary v = k->row.v;
 
-	cb_row_name(&k->row.v, buf, len);
-	n = strlen(buf);
-	if (k->transport[0] && n + 1 < len)
-		snprintf(buf + n, len - n, " %s", k->transport);
+	snprintf(v.transport, sizeof(v.transport), "%s", k->transport);
+	cb_row_name(&v, buf, len);
 }

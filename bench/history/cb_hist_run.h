@@ -5,7 +5,8 @@
  * key is the one collbench-compare joins on (backend, algo, nranks, bytes,
  * dtype, op, in_place: cb_res_key_cmp) plus transport (DESIGN.md section 2:
  * how bytes move; the summary's "transport" column from
- * collbench-summary-2 on, "" for older files). */
+ * collbench-summary-2 on, the one-host transport for older files as the
+ * reader gives it). */
 #ifndef CB_HIST_RUN_H
 #define CB_HIST_RUN_H
 
@@ -52,7 +53,8 @@ void cb_hist_run_free(struct cb_hist_run *run);
 int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b);
 
 /* "ring np2 64M float sum" (cb_row_name: + " in-place", the backend first
- * when it is not host), the transport last when set. */
+ * when it is not host, " over p2p" when the transport is not the one the
+ * algorithm has on one host). */
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len);
 
 #endif

@@ -28,8 +28,8 @@ static volatile int abort_flag;
 
 /* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
-				   const struct cb_preflight *pf, int argc, char **argv,
-				   struct cb_report **rep, json_t **meta)
+				   const struct cb_preflight *pf, const struct cb_layout *lay,
+				   int argc, char **argv, struct cb_report **rep, json_t **meta)
 {
 	enum cb_status st;
 
@@ -38,7 +38,7 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet ? NULL : stdout);
 	if (st != CB_OK)
 		return st;
-	*meta = cb_meta_collect(o, be, argc, argv, pf->distinct, pf->nhosts, pf->ranks_per_node);
+	*meta = cb_meta_collect(o, be, pf, lay->transport, argc, argv);
 	if (!*meta)
 		cb_log("cannot build the run metadata: out of memory");
 	st = *meta ? CB_OK : CB_ERR_NOMEM;
@@ -77,6 +77,8 @@ static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status s
 static int run(struct cb_options *o, struct cb_backend *be, const struct cb_preflight *pf,
 	       int argc, char **argv)
 {
+	/* the same on every rank: --transport agreed, and single_node */
+	struct cb_layout lay = { cb_transport_resolve(o->transport, be), pf->nhosts, pf->host_of };
 	struct cb_report *rep = NULL;
 	json_t *meta = NULL;
 	struct cb_harness h;
@@ -85,12 +87,12 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 
 	memset(&h, 0, sizeof(h));
 	if (rank == 0)
-		st = open_outputs(o, be, pf, argc, argv, &rep, &meta);
+		st = open_outputs(o, be, pf, &lay, argc, argv, &rep, &meta);
 	st = cb_agree(st, be->world);
 	if (st == CB_OK) {
 		/* CB_ERR_ARG (an algorithm not on this backend) is the same on every
 		 * rank; any other failure may leave peers inside a collective */
-		st = cb_harness_init(&h, o, be, rep);
+		st = cb_harness_init(&h, o, be, &lay, rep);
 		if (st != CB_OK && st != CB_ERR_ARG)
 			abort_run(o, meta, st, rank, be->world);
 	}

@@ -8,11 +8,17 @@
 
 #include "cb_watchdog.h"
 
+/* Adds a slot for registry entry a over the run's transport. */
 static enum cb_status add_algo(struct cb_harness *h, const struct cb_algo_ops *a)
 {
+	const struct cb_transport *t = cb_transport_get(h->lay.transport);
+	struct cb_algo_slot *s = &h->slot[h->nalgos];
+
 	if (h->nalgos == CB_MAX_ALGOS)
 		return CB_ERR_ARG;
-	h->slot[h->nalgos++].ops = a;
+	s->ops = cb_algo_over(a, t->one_sided);
+	s->transport = s->ops->moves ? s->ops->moves : t->name;
+	h->nalgos++;
 	return CB_OK;
 }
 
@@ -85,7 +91,8 @@ static enum cb_status alloc_buffers(struct cb_harness *h, size_t alloc_bytes)
 }
 
 enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
-			       struct cb_backend *be, struct cb_report *rep)
+			       struct cb_backend *be, const struct cb_layout *lay,
+			       struct cb_report *rep)
 {
 	size_t max_bytes = o->sweep.max_bytes;
 	/* never a 0-byte buffer: its peers' addresses would be NULL */
@@ -95,6 +102,8 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	memset(h, 0, sizeof(*h));
 	h->o = h->m.o = o;
 	h->be = h->m.be = be;
+	h->lay = *lay;
+	h->m.lay = &h->lay;
 	h->rep = rep;
 	st = select_algos(h);
 	if (st == CB_OK)
@@ -127,7 +136,8 @@ static enum cb_status report(struct cb_harness *h)
 {
 	const struct cb_row *row = &h->row;
 	struct cb_rank_values ranks = { row->traffic ? row->tx : NULL,
-					row->traffic ? row->rx : NULL, row->rank_time_us };
+					row->traffic ? row->rx : NULL, row->rank_time_us,
+					h->lay.host_of };
 
 	if (cb_row_state_failed(row->s.status.state))
 		h->failed_rows++;

@@ -20,6 +20,7 @@
 struct cb_harness {
 	const struct cb_options *o;
 	struct cb_backend *be;
+	struct cb_layout lay;
 	struct cb_report *rep;    /* rank 0 only; NULL elsewhere */
 	struct cb_algo_slot slot[CB_MAX_ALGOS];
 	size_t nalgos;
@@ -28,13 +29,15 @@ struct cb_harness {
 	int failed_rows;          /* rows with wrong results or an error */
 };
 
-/* Selects the algorithms (-a, or every one that runs on the backend),
- * allocates the buffers for the largest message and sets every algorithm
- * up. Collective. A setup that fails on any rank marks that algorithm's
- * rows as errors; other errors are returned (CB_ERR_ARG for an algorithm
- * that does not run on the backend, with a message). */
+/* Selects the algorithms (-a, or every one that runs on the backend), each
+ * over the transport of lay (cb_algo_over), allocates the buffers for the
+ * largest message and sets every algorithm up. Collective. A setup that
+ * fails on any rank marks that algorithm's rows as errors; other errors are
+ * returned (CB_ERR_ARG for an algorithm that does not run on the backend,
+ * with a message). lay is copied; lay->host_of must outlive h. */
 enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
-			       struct cb_backend *be, struct cb_report *rep);
+			       struct cb_backend *be, const struct cb_layout *lay,
+			       struct cb_report *rep);
 
 /* Runs every row. Returns CB_OK (check h->failed_rows for wrong results), or
  * an error after which peers may be stuck (CB_ERR_TIMEOUT, CB_ERR_PEER, ...):

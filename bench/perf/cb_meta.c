@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cb_algo.h"
+#include "cb_p2p.h"
 #include "cb_text.h"
 #include "cb_version.h"
 
@@ -100,23 +101,38 @@ static const char *timing_text(enum cb_timing t)
 	       "mean over iterations, with median, min and max";
 }
 
-static json_t *mpi_info(const struct cb_backend *be, const char *const *hosts, int nhosts,
-			int ranks_per_node)
+/* The MPI library, the ranks and their hosts: "hosts" (distinct names, first
+ * rank first), "rank_host" (each world rank's index in it). */
+static json_t *mpi_info(const struct cb_backend *be, const struct cb_preflight *pf)
 {
 	char lib[MPI_MAX_LIBRARY_VERSION_STRING];
 	int len = 0, ver, sub;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	json_t *h = json_array();
+	json_t *h = json_array(), *rh = json_array();
 
 	MPI_Get_library_version(lib, &len);
 	lib[strcspn(lib, "\n")] = '\0';
 	MPI_Get_version(&ver, &sub);
-	for (int i = 0; i < nhosts; i++)
-		json_array_append_new(h, cb_json_text(hosts[i]));
-	return json_pack("{s:o,s:s,s:i,s:i,s:i,s:o,s:b}", "library", cb_json_text(lib), "standard",
-			 ver == 3 ? (sub == 1 ? "3.1" : "3.0") : "other", "nranks", be->world_size,
-			 "nnodes", nhosts, "ranks_per_node", ranks_per_node, "hosts", h,
-			 "oversubscribed", ranks_per_node > cpus);
+	for (int i = 0; i < pf->nhosts; i++)
+		json_array_append_new(h, cb_json_text(pf->distinct[i]));
+	for (int r = 0; r < pf->nranks; r++)
+		json_array_append_new(rh, json_integer(pf->host_of[r]));
+	return json_pack("{s:o,s:s,s:i,s:i,s:i,s:o,s:o,s:b}", "library", cb_json_text(lib),
+			 "standard", ver == 3 ? (sub == 1 ? "3.1" : "3.0") : "other", "nranks",
+			 be->world_size, "nnodes", pf->nhosts, "ranks_per_node", pf->ranks_per_node,
+			 "hosts", h, "rank_host", rh, "oversubscribed", pf->ranks_per_node > cpus);
+}
+
+/* --transport as given and as used, and what carries p2p on this backend. */
+static json_t *transport_info(const struct cb_options *o, const struct cb_backend *be,
+			      enum cb_transport_id used)
+{
+	const struct cb_p2p_ops *p2p = be->ops->p2p;
+
+	return json_pack("{s:s,s:s,s:s,s:s}", "requested", cb_transport_get(o->transport)->name,
+			 "used", cb_transport_get(used)->name, "description",
+			 cb_transport_get(used)->description, "p2p",
+			 p2p ? p2p->name : "none");
 }
 
 /* How the ranks were started, from the environment rank 0 inherited:
@@ -218,8 +234,9 @@ static json_t *device_text(const struct cb_backend *be)
 	return cb_json_text(text);
 }
 
-json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
-			char **argv, const char *const *hosts, int nhosts, int ranks_per_node)
+json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
+			const struct cb_preflight *pf, enum cb_transport_id transport, int argc,
+			char **argv)
 {
 	char start[32], opts[2048];
 	json_t *m;
@@ -233,7 +250,8 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	if (!m)
 		return NULL;
 	if (add_host(m, be) != 0 ||
-	    json_object_set_new(m, "mpi", mpi_info(be, hosts, nhosts, ranks_per_node)) != 0 ||
+	    json_object_set_new(m, "mpi", mpi_info(be, pf)) != 0 ||
+	    json_object_set_new(m, "transport", transport_info(o, be, transport)) != 0 ||
 	    json_object_set_new(m, "device", device_text(be)) != 0 ||
 	    /* what collbench-compare matches runs on: the model, not the bus ids */
 	    json_object_set_new(m, "gpu_model", cb_json_text(be->device_model)) != 0 ||
@@ -247,8 +265,10 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
-			    json_string("tx/rx counted by the backend where bytes move, per "
-					"allreduce; empty for library algorithms (mpi, nccl)"));
+			    json_string("tx/rx counted where bytes move, per allreduce: by the "
+					"backend's copies and reduces (shm, ipc) or as bytes handed "
+					"to a send and received (p2p); empty for library algorithms "
+					"(mpi, nccl)"));
 	return m;
 }
 
@@ -326,6 +346,10 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 	fprintf(f, "# backend: %s%s%s\n", json_string_value(json_object_get(meta, "backend")),
 		*json_string_value(json_object_get(meta, "device")) ? ", " : "",
 		json_string_value(json_object_get(meta, "device")));
+	fprintf(f, "# transport: %s (--transport %s): %s\n",
+		json_string_value(json_object_get(json_object_get(meta, "transport"), "used")),
+		json_string_value(json_object_get(json_object_get(meta, "transport"), "requested")),
+		json_string_value(json_object_get(json_object_get(meta, "transport"), "description")));
 	fprintf(f, "# wait: %s: %s\n",
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));

@@ -11,18 +11,22 @@
 
 #include "cb_backend.h"
 #include "cb_options.h"
+#include "cb_preflight.h"
 #include "cb_status.h"
+#include "cb_transport.h"
 
-/* Builds the metadata object (rank 0). hosts: nhosts distinct host names of
- * the job; ranks_per_node: the largest number of ranks on one host. Text from
- * outside (command line, host and CPU names, environment) follows cb_text's
- * rule for bytes that are not UTF-8. "machine" is the identity baselines are
- * matched on: label (CB_MACHINE, else the short host name), cpu_model, cpus,
+/* Builds the metadata object (rank 0). pf: the pre-flight's hosts (the
+ * distinct host names, each rank's host, the most ranks on one host);
+ * transport: the one the run uses (--transport resolved). Text from outside
+ * (command line, host and CPU names, environment) follows cb_text's rule for
+ * bytes that are not UTF-8. "machine" is the identity baselines are matched
+ * on: label (CB_MACHINE, else the short host name), cpu_model, cpus,
  * mem_gib, gpu_model. "launcher": {"name": "mpirun" | "srun" | "singleton" |
  * "other", "job_id": SLURM_JOB_ID, "step_id": SLURM_STEP_ID} (strings, null
  * outside Slurm). Never fails except for memory (NULL). */
-json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be, int argc,
-			char **argv, const char *const *hosts, int nhosts, int ranks_per_node);
+json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
+			const struct cb_preflight *pf, enum cb_transport_id transport, int argc,
+			char **argv);
 
 /* Sets "status" (and "end_utc" unless status is "incomplete"; "error" when
  * error is not NULL) and writes meta to path atomically. Errors: CB_ERR_IO. */

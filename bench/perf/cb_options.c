@@ -16,6 +16,7 @@
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_timing) == sizeof(int), "enum cb_timing is int-sized");
 _Static_assert(sizeof(enum cb_wait_mode) == sizeof(int), "enum cb_wait_mode is int-sized");
+_Static_assert(sizeof(enum cb_transport_id) == sizeof(int), "enum cb_transport_id is int-sized");
 
 const char *cb_timing_name(enum cb_timing t)
 {
@@ -43,6 +44,13 @@ static const char *wait_name(int i)
 	return cb_wait_mode_name((enum cb_wait_mode)i);
 }
 
+static const char *transport_name(int i)
+{
+	const struct cb_transport *t = cb_transport_get(i);
+
+	return t ? t->name : NULL;
+}
+
 #define OFF(field) .offset = offsetof(struct cb_options, field), \
 	.size = sizeof(((struct cb_options *)0)->field)
 #define RANGE(l, h) .lo = (l), .hi = (h)
@@ -62,10 +70,11 @@ static const struct cb_optdef table[] = {
 	{ "op", 'o', "OP", "sum", "sum prod min max avg; comma list or all", .kind = CB_OPT_MASK, OFF(op_mask), .name = op_name, .count = CB_OP_COUNT },
 	{ "algo", 'a', "LIST", "", "comma list of algorithms (default: all on the backend)", .kind = CB_OPT_TEXT, OFF(algos), .set = cb_set_algos },
 	{ "backend", 'B', "NAME", "host", "where buffers live: a backend built into this binary (listed below)", .kind = CB_OPT_TEXT, OFF(backend), .set = cb_set_backend },
+	{ "transport", 0, "NAME", "auto", "where bytes move between ranks (ps, ring): auto, shm, ipc or p2p (listed below)", .kind = CB_OPT_ENUM, OFF(transport), .name = transport_name, .count = CB_TRANSPORT_COUNT, .what = "transport" },
 	{ "root", 'r', "RANK", "0", "root rank of ps", .kind = CB_OPT_INT, OFF(root), RANGE(0, 1 << 20) },
 	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", .kind = CB_OPT_INT, OFF(in_place), RANGE(0, 1) },
 	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration makes no progress for SEC s", .kind = CB_OPT_DOUBLE, OFF(timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]", .flags = CB_OPT_LO_OPEN | LOCAL },
-	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice (0: the backend's, host 256K, cuda 16M)", .kind = CB_OPT_SIZE, OFF(slice_bytes) },
+	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice, and ps's over p2p (0: the backend's, host 256K, cuda 16M)", .kind = CB_OPT_SIZE, OFF(slice_bytes) },
 	{ "timing", 0, "MODE", "iter", "iter: barrier, then each call timed, max over ranks; loop: -n calls back to back between two timestamps (nccl-tests' way), their mean, max over ranks", .kind = CB_OPT_ENUM, OFF(timing), .name = timing_name, .count = CB_TIMING_LOOP + 1, .what = "" },
 	{ "wait", 0, "MODE", "futex", "how a rank waits for a peer on the host: futex (poll, yield, then sleep until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then sched_yield)", .kind = CB_OPT_ENUM, OFF(wait), .name = wait_name, .count = CB_WAIT_MODE_COUNT, .what = "strategy" },
 	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", .kind = CB_OPT_TEXT, OFF(csv), .what = "path", .flags = LOCAL },
@@ -138,12 +147,21 @@ static void usage_algos(FILE *f)
 	}
 }
 
+/* One line per transport (--transport). */
+static void usage_transports(FILE *f)
+{
+	fprintf(f, "\ntransports (--transport; the rows of mpi and nccl say library, copy local):\n");
+	for (int i = 0; i < CB_TRANSPORT_COUNT; i++)
+		fprintf(f, "  %-6s %s\n", cb_transport_get(i)->name, cb_transport_get(i)->description);
+}
+
 void cb_options_usage(FILE *f, const char *prog)
 {
 	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
 		"Allreduce benchmark: ps, ring and library allreduce side by side.\n\noptions:\n", prog);
 	cb_optable_usage(f, table, NOPTS, 28);
 	usage_algos(f);
+	usage_transports(f);
 	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n"
 		"Times: each rank times each iteration after a barrier; an iteration's time is\n"
 		"the max over ranks; a row's time (time_us) is the mean over its timed iterations\n"

@@ -15,6 +15,7 @@
 #include "cb_optable.h"
 #include "cb_size.h"
 #include "cb_status.h"
+#include "cb_transport.h"
 #include "cb_wait.h"
 
 #define CB_PATH_MAX 1024
@@ -55,6 +56,7 @@ struct cb_options {
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */
 	char algos[256];                      /* comma list; "" = every algorithm available */
 	char backend[16];
+	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
 	int root, in_place;
 	double timeout_s;
 	size_t slice_bytes;                   /* ring slice; 0 = default */

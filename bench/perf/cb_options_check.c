@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cb_backend.h"
 #include "cb_options.h"
 #include "cb_options_int.h"
 
@@ -47,6 +48,9 @@ enum cb_status cb_options_check(struct cb_options *o, char *err, size_t n)
 		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
 		return CB_ERR_ARG;
 	}
+	/* -B was checked by its setter: a known backend built into this binary */
+	if (cb_transport_refuses(o->transport, cb_backend_find(o->backend), err, n))
+		return CB_ERR_ARG;
 	st = cb_sweep_build(o, err, n);
 	if (st == CB_OK)
 		st = check_paths(o, err, n);

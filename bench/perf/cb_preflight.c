@@ -50,13 +50,17 @@ static enum cb_status report_mismatch(const struct rank_record *all, int n)
 static void fill_hosts(struct cb_preflight *pf, const struct rank_record *all, int n)
 {
 	for (int r = 0; r < n; r++) {
-		int seen = 0, same = 0;
+		int same = 0;
 
 		memcpy(pf->hosts[r], all[r].host, CB_HOST_MAX);
-		for (int i = 0; i < pf->nhosts; i++)
-			seen |= strcmp(pf->distinct[i], all[r].host) == 0;
-		if (!seen)
+		pf->host_of[r] = -1;
+		for (int i = 0; i < pf->nhosts && pf->host_of[r] < 0; i++)
+			if (strcmp(pf->distinct[i], all[r].host) == 0)
+				pf->host_of[r] = i;
+		if (pf->host_of[r] < 0) {
+			pf->host_of[r] = pf->nhosts;
 			pf->distinct[pf->nhosts++] = pf->hosts[r];
+		}
 		for (int q = 0; q < n; q++)
 			same += strcmp(all[q].host, all[r].host) == 0;
 		if (same > pf->ranks_per_node)
@@ -105,7 +109,8 @@ enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const c
 	pf->nranks = n;
 	pf->hosts = calloc((size_t)n, sizeof(*pf->hosts));
 	pf->distinct = calloc((size_t)n, sizeof(*pf->distinct));
-	if (!pf->hosts || !pf->distinct) {
+	pf->host_of = calloc((size_t)n, sizeof(*pf->host_of));
+	if (!pf->hosts || !pf->distinct || !pf->host_of) {
 		cb_preflight_free(pf);
 		st = CB_ERR_NOMEM;
 		goto out_free_all;
@@ -120,5 +125,6 @@ void cb_preflight_free(struct cb_preflight *pf)
 {
 	free(pf->hosts);
 	free(pf->distinct);
+	free(pf->host_of);
 	memset(pf, 0, sizeof(*pf));
 }

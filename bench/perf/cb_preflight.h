@@ -16,6 +16,7 @@ struct cb_preflight {
 	int nranks;
 	char (*hosts)[CB_HOST_MAX]; /* [nranks] host name of each rank */
 	const char **distinct;      /* [nhosts] distinct host names, first-seen order */
+	int *host_of;               /* [nranks] index in distinct of each rank's host */
 	int nhosts, ranks_per_node;
 };
 

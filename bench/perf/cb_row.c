@@ -14,15 +14,13 @@
 enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 {
 	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters;
-	size_t w = (size_t)m->be->world_size, nn = (size_t)m->be->nranks;
+	size_t w = (size_t)m->be->world_size;
 
 	m->times = calloc(k, sizeof(double));
 	m->tmax = calloc(k, sizeof(double));
-	m->node_tx = calloc(nn, sizeof(uint64_t));
-	m->node_rx = calloc(nn, sizeof(uint64_t));
 	m->tx_sum = calloc(w, sizeof(uint64_t));
 	m->rx_sum = calloc(w, sizeof(uint64_t));
-	if (!m->times || !m->tmax || !m->node_tx || !m->node_rx || !m->tx_sum || !m->rx_sum)
+	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum)
 		return CB_ERR_NOMEM;
 	return cb_verify_init(&m->verify, m->be, alloc_bytes);
 }
@@ -32,8 +30,6 @@ void cb_measure_fini(struct cb_measure *m)
 	cb_verify_fini(&m->verify);
 	free(m->times);
 	free(m->tmax);
-	free(m->node_tx);
-	free(m->node_rx);
 	free(m->tx_sum);
 	free(m->rx_sum);
 }
@@ -81,6 +77,8 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	row->measured = row->traffic = 0;
 	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
 	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->name);
+	snprintf(s->transport, sizeof(s->transport), "%s", slot->transport);
+	s->nhosts = m->lay->nhosts;
 	s->nranks = m->be->world_size;
 	s->bytes = bytes;
 	s->count = bytes / cb_dtype_size(dt);
@@ -219,7 +217,6 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 	struct cb_backend *be = m->be;
 	int k = m->o->repeat * m->o->iters;
 	double mean = 0, flt = (double)minflt / k;
-	uint64_t tx, rx;
 	enum cb_status st;
 
 	for (int i = 0; i < k; i++)
@@ -233,14 +230,8 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 				       be->world));
 	if (st != CB_OK || !slot->ops->traffic_measured)
 		return st;
-	st = cb_traffic_collect(be, m->node_tx, m->node_rx);
-	tx = m->node_tx[be->rank];
-	rx = m->node_rx[be->rank];
-	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(&tx, 1, MPI_UINT64_T, m->tx_sum, 1, MPI_UINT64_T, 0, be->world));
-	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(&rx, 1, MPI_UINT64_T, m->rx_sum, 1, MPI_UINT64_T, 0, be->world));
-	return st;
+	/* counters are by world rank: the sum over processes is each rank's */
+	return cb_traffic_collect(be, m->tx_sum, m->rx_sum);
 }
 
 /* The status of a measured row on rank 0, from its check. */

@@ -16,24 +16,36 @@
 #include "cb_report.h"
 #include "cb_verify.h"
 
-/* An algorithm of the run: its ops, its state once set up, and whether the
- * set-up failed (then every row of it is an error saying so). */
+/* Where the run's ranks are and how bytes move between them, settled before
+ * the harness starts (the pre-flight's host names, --transport resolved). */
+struct cb_layout {
+	enum cb_transport_id transport; /* cb_transport_resolve's: never AUTO */
+	int nhosts;
+	const int *host_of;             /* [world size] each rank's host, 0 .. nhosts-1 */
+};
+
+/* An algorithm of the run: the ops that run its rows (the registry's entry,
+ * or its two-sided variant over p2p: cb_algo_over), its state once set up,
+ * and whether the set-up failed (then every row of it is an error saying
+ * so). */
 struct cb_algo_slot {
 	const struct cb_algo_ops *ops;
+	const char *transport;   /* its rows' transport column */
 	void *state;
 	enum cb_status setup_st; /* CB_OK, or the failure agreed by every rank */
 };
 
 /* What measuring a row takes besides the algorithm. Scratch arrays are
- * overwritten by every row: k = repeat x iters; world and node sizes. */
+ * overwritten by every row: k = repeat x iters; w = world size (every
+ * rank-indexed quantity is by world rank: cb_backend.h). */
 struct cb_measure {
 	const struct cb_options *o;
 	struct cb_backend *be;
+	const struct cb_layout *lay;
 	struct cb_buf *send, *recv;   /* recv == send in place */
 	struct cb_verify verify;
 	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
-	uint64_t *node_tx, *node_rx;  /* [node size] bytes over the k allreduces */
-	uint64_t *tx_sum, *rx_sum;    /* [world size] the same per world rank (rank 0) */
+	uint64_t *tx_sum, *rx_sum;    /* [w] bytes over the k allreduces, by world rank */
 };
 
 /* A measured row (rank 0 holds the aggregated numbers). */

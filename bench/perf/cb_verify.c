@@ -49,7 +49,7 @@ enum cb_status cb_verify_fill_input(struct cb_verify *v, struct cb_buf *buf, siz
 		size_t c = count - i < step ? count - i : step;
 		enum cb_status st;
 
-		cb_fill_input(v->stage, i, c, dt, op, v->be->rank, v->be->nranks);
+		cb_fill_input(v->stage, i, c, dt, op, v->be->world_rank, v->be->world_size);
 		st = v->be->ops->upload(v->be, buf, i * esz, v->stage, c * esz);
 		if (st != CB_OK)
 			return st;
@@ -89,7 +89,7 @@ enum cb_status cb_verify_prepare(struct cb_verify *v, enum cb_dtype dt, enum cb_
 	v->ref_cache = malloc(bytes);
 	if (!v->ref_cache)
 		return CB_OK; /* fall back to piecewise: slower, same answer */
-	cb_fill_reference(v->ref_cache, 0, max_count, dt, op, v->be->nranks);
+	cb_fill_reference(v->ref_cache, 0, max_count, dt, op, v->be->world_size);
 	v->cache_dt = (int)dt;
 	v->cache_op = (int)op;
 	v->cache_count = max_count;
@@ -117,13 +117,13 @@ static const void *expected(struct cb_verify *v, size_t first, size_t c, enum cb
 			    enum cb_op op, enum cb_result result)
 {
 	if (result == CB_RESULT_COPY) {
-		cb_fill_input(v->ref_piece, first, c, dt, op, v->be->rank, v->be->nranks);
+		cb_fill_input(v->ref_piece, first, c, dt, op, v->be->world_rank, v->be->world_size);
 		return v->ref_piece;
 	}
 	if (v->ref_cache && v->cache_dt == (int)dt && v->cache_op == (int)op &&
 	    first + c <= v->cache_count)
 		return (const char *)v->ref_cache + first * cb_dtype_size(dt);
-	cb_fill_reference(v->ref_piece, first, c, dt, op, v->be->nranks);
+	cb_fill_reference(v->ref_piece, first, c, dt, op, v->be->world_size);
 	return v->ref_piece;
 }
 
@@ -144,7 +144,7 @@ enum cb_status cb_verify_check(struct cb_verify *v, struct cb_buf *buf, size_t c
 		if (st != CB_OK)
 			return st;
 		*wrong += (long long)cb_count_wrong(v->stage, expected(v, i, c, dt, op, result), c, dt,
-						    cmp_op, v->be->nranks);
+						    cmp_op, v->be->world_size);
 		*hash = hash_bytes(*hash, v->stage, c * esz);
 	}
 	return CB_OK;

@@ -166,6 +166,8 @@ static void rank_record(const struct cb_summary *s, const struct cb_rank_values 
 	memcpy(out->dtype, s->dtype, sizeof(out->dtype));
 	memcpy(out->op, s->op, sizeof(out->op));
 	out->in_place = s->in_place;
+	memcpy(out->transport, s->transport, sizeof(out->transport));
+	out->host = v->host ? v->host[k] : CB_NO_INT;
 }
 
 static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,

@@ -18,6 +18,7 @@
 struct cb_rank_values {
 	const uint64_t *tx, *rx;   /* bytes per allreduce; NULL: unmeasured */
 	const double *time_us;     /* the rank's own mean over the timed iterations */
+	const int *host;           /* each rank's host index (cb_rank_rec.host) */
 };
 
 struct cb_report;

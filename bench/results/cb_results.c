@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cb_csv.h"
+#include "cb_transport.h"
 
 #define MAX_COLS 64 /* columns of the summary schema */
 
@@ -81,6 +82,22 @@ static enum cb_status map_columns(struct ctx *x, const struct cb_table *t)
 	return CB_OK;
 }
 
+/* A row without a transport (a file of CB_SCHEMA_SUMMARY_1, which ran on one
+ * host): what the row would say now, so it joins with the rows of newer runs. */
+static enum cb_status old_transport(struct ctx *x, size_t line, struct cb_summary *v)
+{
+	const char *t;
+
+	if (*v->transport)
+		return CB_OK;
+	t = cb_transport_one_host(v->backend, v->algo);
+	if (!t)
+		return fail(x, line, "no transport column, and no transport is known for %s on "
+			    "backend %s", v->algo, v->backend);
+	snprintf(v->transport, sizeof(v->transport), "%s", t);
+	return CB_OK;
+}
+
 /* The read columns of one row, in table order; the ones that may be empty
  * only where the row is not ok come after the status (second pass). */
 static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct cb_res_row *r)
@@ -101,7 +118,7 @@ static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct c
 						  sizeof(msg)) != CB_OK)
 				return fail(x, line, "%s", msg);
 		}
-	return CB_OK;
+	return old_transport(x, line, &r->v);
 }
 
 int cb_res_key_cmp(const struct cb_res_row *ra, const struct cb_res_row *rb)
@@ -114,6 +131,7 @@ int cb_res_key_cmp(const struct cb_res_row *ra, const struct cb_res_row *rb)
 	if (!d) d = strcmp(a->op, b->op);
 	if (!d) d = a->in_place - b->in_place;
 	if (!d) d = strcmp(a->algo, b->algo);
+	if (!d) d = strcmp(a->transport, b->transport);
 	if (!d) d = (a->bytes > b->bytes) - (a->bytes < b->bytes);
 	return d;
 }
@@ -132,9 +150,10 @@ static enum cb_status sort_unique(struct ctx *x, struct cb_res_row *rows, size_t
 	qsort(rows, n, sizeof(*rows), qsort_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (cb_res_key_cmp(&rows[i - 1], &rows[i]) == 0)
-			return fail(x, rows[i].line, "same row as line %zu (%s %s np%d %llu B %s %s "
+			return fail(x, rows[i].line, "same row as line %zu (%s %s %s np%d %llu B %s %s "
 				    "in_place=%d): one input must not hold a row twice",
-				    rows[i - 1].line, rows[i].v.backend, rows[i].v.algo, rows[i].v.nranks,
+				    rows[i - 1].line, rows[i].v.backend, rows[i].v.algo,
+				    rows[i].v.transport, rows[i].v.nranks,
 				    rows[i].v.bytes, rows[i].v.dtype, rows[i].v.op, rows[i].v.in_place);
 	return CB_OK;
 }

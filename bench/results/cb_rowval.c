@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cb_size.h"
+#include "cb_transport.h"
 
 /* Relative slack for a value just outside its band: the CSV holds 6
  * significant digits, and the mean and the repeat means are rounded apart. */
@@ -119,9 +120,12 @@ const char *cb_stat_name(enum cb_stat s)
 void cb_row_name(const struct cb_summary *x, char *buf, size_t len)
 {
 	int host = strcmp(x->backend, "host") == 0;
+	const char *usual = cb_transport_one_host(x->backend, x->algo);
+	int other = !usual || strcmp(usual, x->transport) != 0;
 	char size[32];
 
 	cb_format_size((size_t)x->bytes, size, sizeof(size));
-	snprintf(buf, len, "%s%s%s np%d %s %s %s%s", host ? "" : x->backend, host ? "" : " ",
-		 x->algo, x->nranks, size, x->dtype, x->op, x->in_place ? " in-place" : "");
+	snprintf(buf, len, "%s%s%s np%d %s %s %s%s%s%s", host ? "" : x->backend, host ? "" : " ",
+		 x->algo, x->nranks, size, x->dtype, x->op, x->in_place ? " in-place" : "",
+		 other ? " over " : "", other ? x->transport : "");
 }

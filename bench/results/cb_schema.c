@@ -55,6 +55,8 @@ static const struct cb_column summary_cols[] = {
 	{ "minflt_per_iter", CB_COL_REAL, S(minflt_per_iter), CB_COL_EMPTY_OK, 0, MAX_BYTES, NULL, "", "minor page faults per timed iteration, max over ranks" },
 	{ "time_us_median_rep_min", CB_COL_REAL, S(time_us_median_rep_min), OPT, TIME("the smallest of the repeats' median times") },
 	{ "time_us_median_rep_max", CB_COL_REAL, S(time_us_median_rep_max), OPT, TIME("the largest of them") },
+	{ "transport", CB_COL_NAME, S(transport), CB_COL_READ, 0, 0, NULL, "", "how bytes moved between ranks: `shm` or `ipc` (one-sided, one host: host or cuda backend) or `p2p` (two-sided: MPI or NCCL point-to-point) for ps and ring; `library` for mpi and nccl (inside the library); `local` for copy. Read as the backend's one-sided transport from " CB_SCHEMA_SUMMARY_1 " files" },
+	{ "nhosts", CB_COL_INT, S(nhosts), OPT, 1, MAX_RANKS, NULL, "", "hosts the ranks ran on (distinct host names)" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)
@@ -72,13 +74,16 @@ static const struct cb_column rank_cols[] = {
 	{ "dtype", CB_COL_NAME, R(dtype), 0, 0, 0, NULL, "", "as in the summary row" },
 	{ "op", CB_COL_NAME, R(op), 0, 0, 0, NULL, "", "as in the summary row" },
 	{ "in_place", CB_COL_BOOL, R(in_place), 0, 0, 1, NULL, "", "as in the summary row" },
+	{ "transport", CB_COL_NAME, R(transport), 0, 0, 0, NULL, "", "as in the summary row" },
+	{ "host", CB_COL_INT, R(host), 0, 0, MAX_RANKS, NULL, "", "the rank's host, 0 .. nhosts-1, in the order of the metadata's `mpi.hosts` (first rank first)" },
 };
 
 const struct cb_schema cb_schema_summary = {
-	CB_SCHEMA_SUMMARY, summary_cols, sizeof(summary_cols) / sizeof(summary_cols[0])
+	CB_SCHEMA_SUMMARY, CB_SCHEMA_SUMMARY_1, summary_cols,
+	sizeof(summary_cols) / sizeof(summary_cols[0])
 };
 const struct cb_schema cb_schema_rank = {
-	CB_SCHEMA_RANK, rank_cols, sizeof(rank_cols) / sizeof(rank_cols[0])
+	CB_SCHEMA_RANK, NULL, rank_cols, sizeof(rank_cols) / sizeof(rank_cols[0])
 };
 
 void cb_row_status_set(struct cb_row_status *s, enum cb_row_state state, const char *fmt, ...)

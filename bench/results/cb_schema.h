@@ -21,8 +21,11 @@
 
 #include "cb_status.h"
 
-#define CB_SCHEMA_SUMMARY "collbench-summary-1"
-#define CB_SCHEMA_RANK "collbench-rank-1"
+#define CB_SCHEMA_SUMMARY "collbench-summary-2"
+#define CB_SCHEMA_RANK "collbench-rank-2"
+/* The previous summary schema, which the reader still accepts: its files
+ * lack the columns added since (transport, nhosts; see cb_results.h). */
+#define CB_SCHEMA_SUMMARY_1 "collbench-summary-1"
 
 #define CB_NAME_MAX 32    /* backend, algo, dtype and op names, with the NUL */
 #define CB_REASON_MAX 184 /* a status reason, with the NUL */
@@ -81,6 +84,8 @@ struct cb_summary {
 	double busbw_rep_min, busbw_rep_max;      /* GB/s, from those */
 	double minflt_per_iter;                   /* max over ranks */
 	double time_us_median_rep_min, time_us_median_rep_max; /* over the repeats' medians */
+	char transport[CB_NAME_MAX];              /* shm ipc p2p, library, local */
+	int nhosts;                               /* hosts of the run's ranks */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
@@ -93,6 +98,8 @@ struct cb_rank_rec {
 	double time_us;                           /* this rank's own mean */
 	char dtype[CB_NAME_MAX], op[CB_NAME_MAX];
 	int in_place;
+	char transport[CB_NAME_MAX];              /* as in the summary row */
+	int host;                                 /* the rank's host: 0 .. nhosts-1 */
 };
 
 /* ---- the schema -------------------------------------------------------- */
@@ -127,6 +134,7 @@ struct cb_column {
 
 struct cb_schema {
 	const char *id;               /* CB_SCHEMA_SUMMARY, ... */
+	const char *older;            /* NULL, or the previous id the reader accepts */
 	const struct cb_column *cols; /* in CSV order */
 	size_t ncols;
 };
@@ -155,8 +163,8 @@ json_t *cb_schema_json(const struct cb_schema *s, const void *rec);
 
 /* Reads one field's text into rec as column c of s says: checks the type,
  * the range, emptiness (state: the row's state, for CB_COL_NEED_IF_OK) and
- * that a schema field names s. Returns CB_OK, or CB_ERR_ARG with a message
- * naming the column in err. */
+ * that a schema field names s (its id, or s->older). Returns CB_OK, or
+ * CB_ERR_ARG with a message naming the column in err. */
 enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_column *c,
 				     const char *text, void *rec, enum cb_row_state state,
 				     char *err, size_t errlen);

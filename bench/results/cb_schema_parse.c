@@ -96,10 +96,10 @@ enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_
 		return empty_ok(c, state) ? CB_OK : refuse(err, len, "column %s is empty", c->name);
 	switch (c->type) {
 	case CB_COL_SCHEMA:
-		if (strcmp(text, s->id) == 0)
+		if (strcmp(text, s->id) == 0 || (s->older && strcmp(text, s->older) == 0))
 			return CB_OK;
-		return refuse(err, len, "schema '%.40s' is not %s (a different format or version)",
-			      text, s->id);
+		return refuse(err, len, "schema '%.40s' is not %s%s%s (a different format or version)",
+			      text, s->id, s->older ? " or " : "", s->older ? s->older : "");
 	case CB_COL_NAME:
 		return parse_name(c, text, rec, err, len);
 	case CB_COL_INT:

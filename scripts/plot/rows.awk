@@ -35,8 +35,10 @@ BEGIN {
 	rows++
 	st = f[c["status"]]; gsub(/^[ \t]+|[ \t]+$/, "", st)
 	if (st != "ok") { notok++; if (first_bad == "") first_bad = st; next }
-	if (("schema" in c) && f[c["schema"]] != "collbench-summary-1" && !warned++)
-		printf "%s: warning: unknown schema \"%s\" in %s, reading it as collbench-summary-1\n",
+	# -2 added columns at the end (transport, nhosts): read by name, -1's read the same
+	if (("schema" in c) && f[c["schema"]] != "collbench-summary-1" &&
+	    f[c["schema"]] != "collbench-summary-2" && !warned++)
+		printf "%s: warning: unknown schema \"%s\" in %s, reading it as collbench-summary-2\n",
 		       prog, f[c["schema"]], file > "/dev/stderr"
 	nr = num(f[c["nranks"]]); by = num(f[c["bytes"]])
 	if (nr == "" || by == "") { skipped++; next }

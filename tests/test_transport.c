@@ -1,0 +1,159 @@
+/* Unit tests: the transport axis (collectives/cb_transport.c) and what the
+ * results files make of it:
+ *   - which transports a backend offers, --transport's errors, what auto
+ *     picks on one host and across hosts;
+ *   - the transport a row of the previous summary schema (no transport
+ *     column) is read as, and the join of such rows with current ones. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cb_compare.h"
+#include "cb_results.h"
+#include "cb_transport.h"
+
+static void test_offers_and_refuses(void **state)
+{
+	const struct cb_backend_ops *host = cb_backend_find("host"), *cuda = cb_backend_find("cuda");
+	char buf[256];
+
+	(void)state;
+	assert_non_null(host);
+	assert_non_null(cuda); /* a stub where CUDA is not built: the table still knows it */
+	for (int t = 0; t < CB_TRANSPORT_COUNT; t++)
+		assert_non_null(cb_transport_get(t)->name);
+	assert_null(cb_transport_get(CB_TRANSPORT_COUNT));
+	assert_null(cb_transport_refuses(CB_TRANSPORT_AUTO, host, buf, sizeof(buf)));
+	assert_null(cb_transport_refuses(CB_TRANSPORT_SHM, host, buf, sizeof(buf)));
+	assert_null(cb_transport_refuses(CB_TRANSPORT_P2P, host, buf, sizeof(buf)));
+	assert_non_null(cb_transport_refuses(CB_TRANSPORT_IPC, host, buf, sizeof(buf)));
+	assert_string_equal(buf, "--transport ipc is not a transport of the host backend (its "
+			    "buffers are host memory); it offers shm, p2p, or auto");
+	if (cuda->missing)
+		return;
+	assert_null(cb_transport_refuses(CB_TRANSPORT_IPC, cuda, buf, sizeof(buf)));
+	assert_null(cb_transport_refuses(CB_TRANSPORT_P2P, cuda, buf, sizeof(buf)));
+	assert_non_null(cb_transport_refuses(CB_TRANSPORT_SHM, cuda, buf, sizeof(buf)));
+	assert_string_equal(buf, "--transport shm is not a transport of the cuda backend (its "
+			    "buffers are GPU memory); it offers ipc, p2p, or auto");
+}
+
+/* auto: the backend's one-sided transport on one host, p2p across hosts;
+ * anything forced stays what it is. */
+static void test_resolve(void **state)
+{
+	struct cb_backend be;
+
+	(void)state;
+	memset(&be, 0, sizeof(be));
+	be.ops = cb_backend_find("host");
+	be.single_node = 1;
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_SHM);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_P2P, &be), CB_TRANSPORT_P2P);
+	be.single_node = 0;
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_P2P);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_SHM, &be), CB_TRANSPORT_SHM);
+	be.ops = cb_backend_find("cuda");
+	if (be.ops->missing)
+		return;
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_P2P);
+	be.single_node = 1;
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_IPC);
+}
+
+static void test_one_host(void **state)
+{
+	(void)state;
+	assert_string_equal(cb_transport_one_host("host", "ring"), "shm");
+	assert_string_equal(cb_transport_one_host("host", "ps"), "shm");
+	assert_string_equal(cb_transport_one_host("cuda", "ring"), "ipc");
+	assert_string_equal(cb_transport_one_host("host", "mpi"), "library");
+	assert_string_equal(cb_transport_one_host("cuda", "nccl"), "library");
+	assert_string_equal(cb_transport_one_host("host", "copy"), "local");
+	assert_null(cb_transport_one_host("other", "ring2"));
+}
+
+/* The previous schema's columns (DESIGN.md section 4 and the repeats). */
+static const char header1[] =
+	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
+	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
+	"busbw_GBps_rep_max\n";
+#define ROW1(backend, algo, busbw) \
+	"collbench-summary-1," backend "," algo ",2,1024,1,float,sum,0,20,10,1," busbw \
+	",ok,3,9,11,1,1\n"
+/* ... and the current one's, with the transport and host count. */
+static const char header2[] =
+	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
+	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
+	"busbw_GBps_rep_max,transport,nhosts\n";
+#define ROW2(algo, transport, busbw) \
+	"collbench-summary-2,host," algo ",2,1024,1,float,sum,0,20,10,1," busbw ",ok,3,9,11,1,1," \
+	transport ",2\n"
+
+static enum cb_status parse(const char *header, const char *rows, struct cb_results *res,
+			    char *err)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s%s", header, rows);
+	memset(res, 0, sizeof(*res));
+	return cb_results_parse_csv(buf, strlen(buf), "t.csv", res, err, 512);
+}
+
+/* Rows of the previous schema read as their backend's one-sided transport
+ * (ps, ring), library (mpi), local (copy), and join the rows of the current
+ * schema that say so; a ring over p2p is another row. */
+static void test_join_transport(void **state)
+{
+	struct cb_results b, c;
+	struct cb_comparison cmp;
+	struct cb_compare_opts o = { .metric = CB_METRIC_BUSBW, .stat = CB_STAT_MEAN,
+				     .tolerance = 0.05 };
+	char err[512], name[128];
+
+	(void)state;
+	assert_int_equal(parse(header1, ROW1("host", "ring", "1") ROW1("host", "mpi", "1")
+			       ROW1("host", "copy", ""), &b, err), CB_OK);
+	assert_string_equal(b.rows[0].v.transport, "local"); /* copy: rows sort by algo */
+	assert_string_equal(b.rows[1].v.transport, "library");
+	assert_string_equal(b.rows[2].v.transport, "shm");
+	assert_true(b.rows[2].v.nhosts == CB_NO_INT);
+	assert_int_equal(parse(header2, ROW2("ring", "shm", "1") ROW2("ring", "p2p", "1")
+			       ROW2("mpi", "library", "1"), &c, err), CB_OK);
+	assert_int_equal(c.nrows, 3);
+	assert_true(c.rows[1].v.nhosts == 2);
+	assert_int_equal(cb_compare_runs(&b, &c, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cmp.count[CB_V_SAME], 2);    /* ring shm, mpi library */
+	assert_int_equal(cmp.count[CB_V_MISSING], 2); /* copy, ring p2p */
+	for (size_t i = 0; i < cmp.nrows; i++) {
+		cb_cmp_row_name(&cmp.rows[i], name, sizeof(name));
+		if (cmp.rows[i].verdict == CB_V_MISSING && !cmp.rows[i].base)
+			assert_string_equal(name, "ring np2 1K float sum over p2p");
+		else
+			assert_null(strstr(name, "over"));
+	}
+	cb_comparison_free(&cmp), cb_results_free(&c), cb_results_free(&b);
+	/* a transport column that is empty, or names nobody knows in an old file */
+	assert_int_equal(parse(header2, ROW2("ring", "", "1"), &c, err), CB_ERR_ARG);
+	assert_non_null(strstr(err, "column transport"));
+	assert_int_equal(parse(header1, ROW1("other", "ring2", "1"), &c, err), CB_ERR_ARG);
+	assert_non_null(strstr(err, "no transport is known for ring2 on backend other"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_offers_and_refuses),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_one_host),
+		cmocka_unit_test(test_join_transport),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
