@@ -1,9 +1,11 @@
 /* Backend registry, communicator set-up and the traffic counters shared by
  * all backends. */
+#define _GNU_SOURCE
 #include "cb_backend.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* cb_backend_cuda_ops comes from cb_backend_cuda.c, or from
@@ -87,6 +89,7 @@ enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_op
 	if (st != CB_OK)
 		goto out_free_counters;
 	cb_backend_set_wait(be, CB_WAIT_FUTEX);
+	cb_backend_set_acct(be, 1);
 	st = ops->init(be);
 	if (st != CB_OK)
 		goto out_free_counters;
@@ -145,14 +148,64 @@ static void traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_
 	be->rx[be->world_of_node[dst_rank]] += bytes;
 }
 
+void cb_backend_set_acct(struct cb_backend *be, int on)
+{
+	be->acct.on = on && !be->ops->time_unmeasured;
+}
+
+uint64_t cb_acct_now(const struct cb_backend *be)
+{
+	struct timespec t;
+
+	if (!be->acct.on)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void cb_acct_busy(struct cb_backend *be, uint64_t t0)
+{
+	if (t0)
+		be->acct.busy_ns += cb_acct_now(be) - t0;
+}
+
+void cb_acct_wait(struct cb_backend *be, uint64_t t0)
+{
+	if (t0)
+		be->acct.wait_ns += cb_acct_now(be) - t0;
+}
+
+enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
+			  uint64_t value)
+{
+	uint64_t t0 = cb_acct_now(be);
+	enum cb_status st = be->ops->wait(be, flags, peer, value);
+
+	cb_acct_wait(be, t0);
+	return st;
+}
+
+enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
+			      enum cb_dtype dt, enum cb_op op)
+{
+	uint64_t t0 = cb_acct_now(be);
+	enum cb_status st = be->ops->finalize(be, buf, count, dt, op);
+
+	cb_acct_busy(be, t0);
+	return st;
+}
+
 enum cb_status cb_be_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
 			  size_t bytes)
 {
 	enum cb_status st;
+	uint64_t t0;
 
 	if (bytes == 0)
 		return CB_OK;
+	t0 = cb_acct_now(be);
 	st = be->ops->copy(be, dst, src, bytes);
+	cb_acct_busy(be, t0);
 	if (st == CB_OK)
 		traffic_add(be, dst.rank, src.rank, bytes);
 	return st;
@@ -164,9 +217,13 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 	size_t bytes = count * cb_dtype_size(dt);
 	enum cb_status st;
 
+	uint64_t t0;
+
 	if (count == 0)
 		return CB_OK;
+	t0 = cb_acct_now(be);
 	st = be->ops->reduce(be, dst, a, b, count, dt, op);
+	cb_acct_busy(be, t0);
 	if (st == CB_OK) {
 		traffic_add(be, dst.rank, a.rank, bytes);
 		traffic_add(be, dst.rank, b.rank, bytes);

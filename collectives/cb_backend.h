@@ -91,6 +91,13 @@ struct cb_p2p_ops;
 #define CB_HOST_PIPELINE_BYTES ((size_t)256 << 10)
 #define CB_CUDA_PIPELINE_BYTES ((size_t)16 << 20)
 
+/* Why the cuda backend leaves busy and wait time empty (cb_backend_ops.
+ * time_unmeasured), named here so the stub says the same. */
+#define CB_CUDA_TIME_UNMEASURED                                                        \
+	"copies, reduces and waits are enqueued on the rank's stream and run later: a "  \
+	"host clock around them times the enqueue, not the work, and a CUDA event pair " \
+	"per slice would add a record and a query to every slice of the ring"
+
 struct cb_backend_ops {
 	const char *name;
 	unsigned caps;        /* CB_CAP_* */
@@ -144,6 +151,26 @@ struct cb_backend_ops {
 	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
 	 * built. */
 	const struct cb_p2p_ops *p2p;
+	/* NULL when copy, reduce, finalize and wait run to completion on the
+	 * calling thread, so that a host clock around them times the work
+	 * (busy and wait time, struct cb_time_acct); else why not (the run's
+	 * metadata says it, the columns stay empty) */
+	const char *time_unmeasured;
+};
+
+/* Busy and wait time of this process, in nanoseconds of CLOCK_MONOTONIC,
+ * measured where they happen (issue 13): busy, inside cb_be_copy,
+ * cb_be_reduce, cb_be_finalize and the p2p transport's send and receive
+ * posting; wait, inside cb_be_wait and the p2p transport's round wait (which
+ * includes the transfers the library progresses there). Everything else of
+ * an iteration (posting progress flags, loop overhead, a process
+ * descheduled between calls) is in neither. `on` is 0 where the backend
+ * cannot measure (ops->time_unmeasured) or the caller turned it off; then
+ * no clock is read. The harness reads the sums before and after each
+ * iteration. */
+struct cb_time_acct {
+	uint64_t busy_ns, wait_ns;
+	int on;
 };
 
 struct cb_backend {
@@ -165,6 +192,8 @@ struct cb_backend {
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
 				  * default, or cb_backend_set_wait */
+	struct cb_time_acct acct; /* on after init where ops->time_unmeasured
+				   * is NULL; cb_backend_set_acct */
 	void *impl;
 };
 
@@ -204,6 +233,27 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 			    struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op);
 
 void cb_traffic_reset(struct cb_backend *be);
+
+/* The op's last step, timed as busy: ops->finalize. Errors: the backend's. */
+enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
+			      enum cb_dtype dt, enum cb_op op);
+
+/* Waiting for a peer, timed as wait: ops->wait (arguments and errors as
+ * there). The only way algorithms wait for a progress flag. */
+enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
+			  uint64_t value);
+
+/* Turns the time accounting on (1) or off (0); on is refused (stays off)
+ * where the backend cannot measure. Local. */
+void cb_backend_set_acct(struct cb_backend *be, int on);
+
+/* The clock of the accounting: 0 when be->acct.on is 0 (then no clock is
+ * read), else CLOCK_MONOTONIC in ns. cb_acct_busy / cb_acct_wait add the
+ * time since t0 (nothing for t0 == 0): for code that moves or waits outside
+ * cb_be_* (the p2p transport). */
+uint64_t cb_acct_now(const struct cb_backend *be);
+void cb_acct_busy(struct cb_backend *be, uint64_t t0);
+void cb_acct_wait(struct cb_backend *be, uint64_t t0);
 
 /* The node rank of world rank w, or -1 when w is on another host. */
 int cb_backend_node_rank_of(const struct cb_backend *be, int w);
