@@ -153,26 +153,42 @@ void cb_backend_set_acct(struct cb_backend *be, int on)
 	be->acct.on = on && !be->ops->time_unmeasured;
 }
 
-uint64_t cb_acct_now(const struct cb_backend *be)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec t;
 
-	if (!be->acct.on)
-		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(id, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-void cb_acct_busy(struct cb_backend *be, uint64_t t0)
+uint64_t cb_acct_now(const struct cb_backend *be)
 {
-	if (t0)
-		be->acct.busy_ns += cb_acct_now(be) - t0;
+	return be->acct.on ? clock_ns(CLOCK_MONOTONIC) : 0;
 }
 
 void cb_acct_wait(struct cb_backend *be, uint64_t t0)
 {
 	if (t0)
-		be->acct.wait_ns += cb_acct_now(be) - t0;
+		be->acct.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+}
+
+struct cb_acct_span cb_acct_begin(const struct cb_backend *be)
+{
+	struct cb_acct_span t = { 0, 0 };
+
+	if (be->acct.on) {
+		t.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		t.wall = clock_ns(CLOCK_MONOTONIC);
+	}
+	return t;
+}
+
+void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0)
+{
+	if (!t0.wall)
+		return;
+	be->acct.busy_ns += clock_ns(CLOCK_MONOTONIC) - t0.wall;
+	be->acct.busy_cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0.cpu;
 }
 
 enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
@@ -188,7 +204,7 @@ enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int pee
 enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
 			      enum cb_dtype dt, enum cb_op op)
 {
-	uint64_t t0 = cb_acct_now(be);
+	struct cb_acct_span t0 = cb_acct_begin(be);
 	enum cb_status st = be->ops->finalize(be, buf, count, dt, op);
 
 	cb_acct_busy(be, t0);
@@ -199,11 +215,11 @@ enum cb_status cb_be_copy(struct cb_backend *be, struct cb_ref dst, struct cb_re
 			  size_t bytes)
 {
 	enum cb_status st;
-	uint64_t t0;
+	struct cb_acct_span t0;
 
 	if (bytes == 0)
 		return CB_OK;
-	t0 = cb_acct_now(be);
+	t0 = cb_acct_begin(be);
 	st = be->ops->copy(be, dst, src, bytes);
 	cb_acct_busy(be, t0);
 	if (st == CB_OK)
@@ -217,11 +233,11 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 	size_t bytes = count * cb_dtype_size(dt);
 	enum cb_status st;
 
-	uint64_t t0;
+	struct cb_acct_span t0;
 
 	if (count == 0)
 		return CB_OK;
-	t0 = cb_acct_now(be);
+	t0 = cb_acct_begin(be);
 	st = be->ops->reduce(be, dst, a, b, count, dt, op);
 	cb_acct_busy(be, t0);
 	if (st == CB_OK) {

@@ -158,19 +158,27 @@ struct cb_backend_ops {
 	const char *time_unmeasured;
 };
 
-/* Busy and wait time of this process, in nanoseconds of CLOCK_MONOTONIC,
- * measured where they happen (issue 13): busy, inside cb_be_copy,
- * cb_be_reduce, cb_be_finalize and the p2p transport's send and receive
- * posting; wait, inside cb_be_wait and the p2p transport's round wait (which
- * includes the transfers the library progresses there). Everything else of
- * an iteration (posting progress flags, loop overhead, a process
- * descheduled between calls) is in neither. `on` is 0 where the backend
- * cannot measure (ops->time_unmeasured) or the caller turned it off; then
- * no clock is read. The harness reads the sums before and after each
- * iteration. */
+/* Busy and wait time of this process, in nanoseconds, measured where they
+ * happen (issue 13): busy, inside cb_be_copy, cb_be_reduce, cb_be_finalize
+ * and the p2p transport's send and receive posting; wait, inside cb_be_wait
+ * and the p2p transport's round wait (which includes the transfers the
+ * library progresses there). Wall time is CLOCK_MONOTONIC (vDSO, ~20 ns a
+ * read): busy_ns + wait_ns account for an iteration's time, less posting
+ * progress flags, loop overhead and a process descheduled between calls.
+ * busy_cpu_ns is CLOCK_THREAD_CPUTIME_ID over the same busy spans (a system
+ * call, ~0.2 us a read): the CPU the work took, without the time the
+ * process was descheduled inside it, which on an oversubscribed host can
+ * dominate the wall time. `on` is 0 where the backend cannot measure
+ * (ops->time_unmeasured) or the caller turned it off; then no clock is
+ * read. The harness reads the sums before and after each iteration. */
 struct cb_time_acct {
-	uint64_t busy_ns, wait_ns;
+	uint64_t busy_ns, wait_ns, busy_cpu_ns;
 	int on;
+};
+
+/* The start of a busy span: both clocks (zero when the accounting is off). */
+struct cb_acct_span {
+	uint64_t wall, cpu;
 };
 
 struct cb_backend {
@@ -247,13 +255,16 @@ enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int pee
  * where the backend cannot measure. Local. */
 void cb_backend_set_acct(struct cb_backend *be, int on);
 
-/* The clock of the accounting: 0 when be->acct.on is 0 (then no clock is
- * read), else CLOCK_MONOTONIC in ns. cb_acct_busy / cb_acct_wait add the
- * time since t0 (nothing for t0 == 0): for code that moves or waits outside
- * cb_be_* (the p2p transport). */
+/* The clocks of the accounting, for code that moves or waits outside
+ * cb_be_* (the p2p transport, the harness's barrier). cb_acct_now: 0 when
+ * be->acct.on is 0 (then no clock is read), else CLOCK_MONOTONIC in ns;
+ * cb_acct_wait adds the wall time since t0 to wait_ns (nothing for t0 == 0).
+ * cb_acct_begin starts a busy span (both clocks), cb_acct_busy adds it to
+ * busy_ns and busy_cpu_ns. */
 uint64_t cb_acct_now(const struct cb_backend *be);
-void cb_acct_busy(struct cb_backend *be, uint64_t t0);
 void cb_acct_wait(struct cb_backend *be, uint64_t t0);
+struct cb_acct_span cb_acct_begin(const struct cb_backend *be);
+void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0);
 
 /* The node rank of world rank w, or -1 when w is on another host. */
 int cb_backend_node_rank_of(const struct cb_backend *be, int w);

@@ -73,12 +73,12 @@ static enum cb_status one_more(struct cb_p2p *p)
 enum cb_status cb_p2p_send(struct cb_p2p *p, int peer, const void *buf, size_t bytes)
 {
 	enum cb_status st;
-	uint64_t t0;
+	struct cb_acct_span t0;
 
 	if (bytes == 0)
 		return CB_OK;
 	st = one_more(p);
-	t0 = cb_acct_now(p->be); /* posting (an eager send copies): busy */
+	t0 = cb_acct_begin(p->be); /* posting (an eager send copies): busy */
 	if (st == CB_OK)
 		st = p->ops->send(p, peer, buf, bytes);
 	cb_acct_busy(p->be, t0);
@@ -90,12 +90,12 @@ enum cb_status cb_p2p_send(struct cb_p2p *p, int peer, const void *buf, size_t b
 enum cb_status cb_p2p_recv(struct cb_p2p *p, int peer, void *buf, size_t bytes)
 {
 	enum cb_status st;
-	uint64_t t0;
+	struct cb_acct_span t0;
 
 	if (bytes == 0)
 		return CB_OK;
 	st = one_more(p);
-	t0 = cb_acct_now(p->be);
+	t0 = cb_acct_begin(p->be);
 	if (st == CB_OK)
 		st = p->ops->recv(p, peer, buf, bytes);
 	cb_acct_busy(p->be, t0);

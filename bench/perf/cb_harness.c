@@ -139,6 +139,7 @@ static enum cb_status report(struct cb_harness *h)
 					row->traffic ? row->rx : NULL, row->rank_time_us,
 					h->lay.host_of, row->acct ? row->rank_busy_us : NULL,
 					row->acct ? row->rank_wait_us : NULL, row->rank_barrier_us,
+					row->acct ? row->rank_busy_cpu_us : NULL,
 					row->kept ? &h->m.iters : NULL };
 
 	if (cb_row_state_failed(row->s.status.state))

@@ -21,11 +21,12 @@ enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 	m->tx_sum = calloc(w, sizeof(uint64_t));
 	m->rx_sum = calloc(w, sizeof(uint64_t));
 	m->busy = calloc(k, sizeof(double));
+	m->busy_cpu = calloc(k, sizeof(double));
 	m->wait = calloc(k, sizeof(double));
 	m->barrier = calloc(k, sizeof(double));
 	m->warm = calloc(wu + 1, sizeof(double));
 	m->slowest = calloc(k, sizeof(int));
-	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->wait ||
+	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->busy_cpu || !m->wait ||
 	    !m->barrier || !m->warm || !m->slowest)
 		return CB_ERR_NOMEM;
 	/* --json is rank 0's option alone (CB_OPT_LOCAL): every rank follows it */
@@ -52,6 +53,7 @@ void cb_measure_fini(struct cb_measure *m)
 	free(m->tx_sum);
 	free(m->rx_sum);
 	free(m->busy);
+	free(m->busy_cpu);
 	free(m->wait);
 	free(m->barrier);
 	free(m->warm);
@@ -72,9 +74,10 @@ enum cb_status cb_row_init(struct cb_row *row, int nranks)
 	row->rx = calloc(n, sizeof(uint64_t));
 	row->rank_time_us = calloc(n, sizeof(double));
 	row->rank_busy_us = calloc(n, sizeof(double));
+	row->rank_busy_cpu_us = calloc(n, sizeof(double));
 	row->rank_wait_us = calloc(n, sizeof(double));
 	row->rank_barrier_us = calloc(n, sizeof(double));
-	return row->tx && row->rx && row->rank_time_us && row->rank_busy_us &&
+	return row->tx && row->rx && row->rank_time_us && row->rank_busy_us && row->rank_busy_cpu_us &&
 			       row->rank_wait_us && row->rank_barrier_us ?
 		       CB_OK :
 		       CB_ERR_NOMEM;
@@ -86,6 +89,7 @@ void cb_row_fini(struct cb_row *row)
 	free(row->rx);
 	free(row->rank_time_us);
 	free(row->rank_busy_us);
+	free(row->rank_busy_cpu_us);
 	free(row->rank_wait_us);
 	free(row->rank_barrier_us);
 	memset(row, 0, sizeof(*row));
@@ -139,9 +143,10 @@ static long minflt_now(void)
 }
 
 /* Where an iteration's numbers go (us), each [n] or NULL: its time, and its
- * busy, wait and barrier time (NaN where the accounting is off). */
+ * busy (wall), wait, barrier and busy CPU time (NaN where the accounting is
+ * off). */
 struct iter_out {
-	double *time, *busy, *wait, *barrier;
+	double *time, *busy, *wait, *barrier, *busy_cpu;
 };
 
 /* The accounting's sums now. */
@@ -155,10 +160,11 @@ static struct cb_time_acct acct_mark(const struct cb_backend *be)
 static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
 		     uint64_t barrier_ns, const struct iter_out *out, int i, int n)
 {
-	double busy = NAN, wait = NAN, bar = NAN;
+	double busy = NAN, wait = NAN, bar = NAN, cpu = NAN;
 
 	if (be->acct.on) {
 		busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
+		cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
 		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / n;
 		bar = (double)barrier_ns / 1e3 / n;
 	}
@@ -169,6 +175,8 @@ static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
 			out->wait[j] = wait;
 		if (out->barrier)
 			out->barrier[j] = bar;
+		if (out->busy_cpu)
+			out->busy_cpu[j] = cpu;
 	}
 }
 
@@ -251,7 +259,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slot,
 			    const struct cb_run_args *a, long *minflt)
 {
-	struct iter_out warm = { m->warm, NULL, NULL, NULL };
+	struct iter_out warm = { m->warm, NULL, NULL, NULL, NULL };
 	enum cb_status st;
 	long f0;
 
@@ -265,7 +273,8 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 	f0 = minflt_now();
 	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
 		size_t at = (size_t)r * (size_t)m->o->iters;
-		struct iter_out out = { m->times + at, m->busy + at, m->wait + at, m->barrier + at };
+		struct iter_out out = { m->times + at, m->busy + at, m->wait + at, m->barrier + at,
+					m->busy_cpu + at };
 
 		st = iterate(m, slot, a, "timed", m->o->iters, &out);
 	}
@@ -279,7 +288,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slot,
 			    const struct cb_run_args *a, long long *wrong, int *differ)
 {
-	const struct iter_out none = { NULL, NULL, NULL, NULL };
+	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL };
 	long long mine = 0;
 	uint64_t hash = 0, hmin, hmax;
 	MPI_Comm w = m->be->world;

@@ -46,10 +46,10 @@ struct cb_measure {
 	struct cb_verify verify;
 	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
 	uint64_t *tx_sum, *rx_sum;    /* [w] bytes over the k allreduces, by world rank */
-	/* [k] this rank's busy, wait and barrier time of each timed iteration
-	 * (us; NaN where unmeasured: cb_time_acct off), [warmup] its warm-up
-	 * times, [k] the straggler of each iteration (rank 0) */
-	double *busy, *wait, *barrier, *warm;
+	/* [k] this rank's busy (wall), wait, barrier and busy CPU time of each
+	 * timed iteration (us; NaN where unmeasured: cb_time_acct off), [warmup]
+	 * its warm-up times, [k] the straggler of each iteration (rank 0) */
+	double *busy, *wait, *barrier, *busy_cpu, *warm;
 	int *slowest;
 	/* every rank keeps its iterations for rank 0 (rank 0 has --json), and
 	 * there, every rank's iterations (cb_iter_values) */
@@ -64,6 +64,7 @@ struct cb_row {
 	uint64_t *tx, *rx;            /* [world size] bytes per allreduce */
 	double *rank_time_us;         /* [world size] each rank's own mean */
 	double *rank_busy_us, *rank_wait_us, *rank_barrier_us; /* [world size] means */
+	double *rank_busy_cpu_us;
 	int measured;                 /* the arrays hold this row's values */
 	int acct;                     /* rank_busy_us, rank_wait_us hold them too */
 	int kept;                     /* cb_measure.iters holds this row's iterations */

@@ -8,6 +8,9 @@
 
 #include "cb_row.h"
 
+/* Each rank's means sent to rank 0: busy, wait, barrier, active, busy CPU */
+#define NCOL 5
+
 /* MPI_DOUBLE_INT's layout, for MPI_MAXLOC */
 struct val_rank {
 	double v;
@@ -114,41 +117,43 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
 	struct cb_backend *be = m->be;
 	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters, w = (size_t)be->world_size;
 	int measured = be->acct.on && slot->ops->time_measured;
-	double mine[4], *all = calloc(4 * w, sizeof(double)), *act = all + 3 * w;
+	double mine[NCOL], *all = calloc(NCOL * w, sizeof(double)), *act = all + 3 * w;
 	enum cb_status st;
 
 	if (!all)
 		return CB_ERR_NOMEM;
 	for (size_t i = 0; !measured && i < k; i++)
-		m->busy[i] = m->wait[i] = NAN;
+		m->busy[i] = m->wait[i] = m->busy_cpu[i] = NAN;
 	mine[0] = mean_of(m->busy, k);
 	mine[1] = mean_of(m->wait, k);
 	mine[2] = mean_of(m->barrier, k);
 	mine[3] = 0;
 	for (size_t i = 0; i < k; i++)
 		mine[3] += active(m, measured, i) / (double)k;
+	mine[4] = mean_of(m->busy_cpu, k);
 	/* transposed on rank 0: all[c * w + r] = rank r's mine[c] */
-	st = CB_MPI(MPI_Gather(mine, 4, MPI_DOUBLE, be->world_rank == 0 ? all : NULL, 4,
+	st = CB_MPI(MPI_Gather(mine, NCOL, MPI_DOUBLE, be->world_rank == 0 ? all : NULL, NCOL,
 			       MPI_DOUBLE, 0, be->world));
 	if (st == CB_OK)
 		st = slowest(m, measured, k);
 	if (st == CB_OK && m->keep_iters)
 		st = keep_iterations(m, measured, k);
 	if (st == CB_OK && be->world_rank == 0) {
-		double *t = malloc(4 * w * sizeof(double));
+		double *t = malloc(NCOL * w * sizeof(double));
 
 		if (!t) {
 			free(all);
 			return CB_ERR_NOMEM;
 		}
 		for (size_t r = 0; r < w; r++)
-			for (size_t c = 0; c < 4; c++)
-				t[c * w + r] = all[r * 4 + c];
-		memcpy(all, t, 4 * w * sizeof(double));
+			for (size_t c = 0; c < NCOL; c++)
+				t[c * w + r] = all[r * NCOL + c];
+		memcpy(all, t, NCOL * w * sizeof(double));
 		free(t);
 		memcpy(row->rank_busy_us, all, w * sizeof(double));
 		memcpy(row->rank_wait_us, all + w, w * sizeof(double));
 		memcpy(row->rank_barrier_us, all + 2 * w, w * sizeof(double));
+		memcpy(row->rank_busy_cpu_us, all + 4 * w, w * sizeof(double));
 		row->acct = measured;
 		row->kept = m->keep_iters;
 		straggler_columns(m, act, k, &row->s);

@@ -171,6 +171,7 @@ static void rank_record(const struct cb_summary *s, const struct cb_rank_values 
 	out->busy_us = v->busy_us ? v->busy_us[k] : NAN;
 	out->wait_us = v->wait_us ? v->wait_us[k] : NAN;
 	out->barrier_us = v->barrier_us ? v->barrier_us[k] : NAN;
+	out->busy_cpu_us = v->busy_cpu_us ? v->busy_cpu_us[k] : NAN;
 }
 
 static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,

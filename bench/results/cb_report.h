@@ -33,7 +33,7 @@ struct cb_rank_values {
 	const double *time_us;     /* the rank's own mean over the timed iterations */
 	const int *host;           /* each rank's host index (cb_rank_rec.host) */
 	/* means per timed iteration (us); NULL: unmeasured (cb_rank_rec) */
-	const double *busy_us, *wait_us, *barrier_us;
+	const double *busy_us, *wait_us, *barrier_us, *busy_cpu_us;
 	const struct cb_iter_values *iters; /* NULL: not kept (no --json) */
 };
 

@@ -105,6 +105,7 @@ struct cb_rank_rec {
 	char transport[CB_NAME_MAX];              /* as in the summary row */
 	int host;                                 /* the rank's host: 0 .. nhosts-1 */
 	double busy_us, wait_us, barrier_us;      /* means per timed iteration; NaN: unmeasured */
+	double busy_cpu_us;                       /* CPU time of the busy spans, likewise */
 };
 
 /* ---- the schema -------------------------------------------------------- */
