@@ -148,9 +148,10 @@ static void traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_
 	be->rx[be->world_of_node[dst_rank]] += bytes;
 }
 
-void cb_backend_set_acct(struct cb_backend *be, int on)
+void cb_backend_set_acct(struct cb_backend *be, int level)
 {
-	be->acct.on = on && !be->ops->time_unmeasured;
+	be->acct.on = level > 0 && !be->ops->time_unmeasured;
+	be->acct.cpu = be->acct.on && level > 1;
 }
 
 static uint64_t clock_ns(clockid_t id)
@@ -176,10 +177,10 @@ struct cb_acct_span cb_acct_begin(const struct cb_backend *be)
 {
 	struct cb_acct_span t = { 0, 0 };
 
-	if (be->acct.on) {
+	if (be->acct.cpu)
 		t.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	if (be->acct.on)
 		t.wall = clock_ns(CLOCK_MONOTONIC);
-	}
 	return t;
 }
 
@@ -188,7 +189,8 @@ void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0)
 	if (!t0.wall)
 		return;
 	be->acct.busy_ns += clock_ns(CLOCK_MONOTONIC) - t0.wall;
-	be->acct.busy_cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0.cpu;
+	if (be->acct.cpu)
+		be->acct.busy_cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0.cpu;
 }
 
 enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,

@@ -165,15 +165,15 @@ struct cb_backend_ops {
  * library progresses there). Wall time is CLOCK_MONOTONIC (vDSO, ~20 ns a
  * read): busy_ns + wait_ns account for an iteration's time, less posting
  * progress flags, loop overhead and a process descheduled between calls.
- * busy_cpu_ns is CLOCK_THREAD_CPUTIME_ID over the same busy spans (a system
- * call, ~0.2 us a read): the CPU the work took, without the time the
+ * busy_cpu_ns, where `cpu` is set, is CLOCK_THREAD_CPUTIME_ID over the same
+ * busy spans (a system call: ~0.2-0.7 us a read, so off by default): the CPU the work took, without the time the
  * process was descheduled inside it, which on an oversubscribed host can
  * dominate the wall time. `on` is 0 where the backend cannot measure
  * (ops->time_unmeasured) or the caller turned it off; then no clock is
  * read. The harness reads the sums before and after each iteration. */
 struct cb_time_acct {
 	uint64_t busy_ns, wait_ns, busy_cpu_ns;
-	int on;
+	int on, cpu;
 };
 
 /* The start of a busy span: both clocks (zero when the accounting is off). */
@@ -251,9 +251,10 @@ enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t c
 enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
 			  uint64_t value);
 
-/* Turns the time accounting on (1) or off (0); on is refused (stays off)
- * where the backend cannot measure. Local. */
-void cb_backend_set_acct(struct cb_backend *be, int on);
+/* Sets the time accounting: 0 off, 1 wall clock (busy and wait), 2 also the
+ * CPU time of the busy spans (busy_cpu_ns). Refused (off) where the backend
+ * cannot measure. Local. */
+void cb_backend_set_acct(struct cb_backend *be, int level);
 
 /* The clocks of the accounting, for code that moves or waits outside
  * cb_be_* (the p2p transport, the harness's barrier). cb_acct_now: 0 when

@@ -176,7 +176,7 @@ static json_t *time_acct_info(const struct cb_backend *be)
 	const char *why = be->ops->time_unmeasured;
 
 	return json_pack(
-		"{s:b,s:s,s:s,s:s,s:s?}", "on", be->acct.on,
+		"{s:b,s:b,s:s,s:s,s:s,s:s?}", "on", be->acct.on, "cpu", be->acct.cpu,
 		"busy", "CLOCK_MONOTONIC around each copy, reduce and finalize of the backend and "
 			"each p2p send/receive posting, summed per iteration",
 		"wait", "CLOCK_MONOTONIC around each wait for a peer's progress flag and each p2p "

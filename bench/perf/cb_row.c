@@ -164,7 +164,8 @@ static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
 
 	if (be->acct.on) {
 		busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
-		cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
+		if (be->acct.cpu)
+			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
 		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / n;
 		bar = (double)barrier_ns / 1e3 / n;
 	}

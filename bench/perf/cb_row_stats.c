@@ -85,5 +85,5 @@ void cb_row_summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 	row->measured = 1;
 	traffic_summary(m, slot, row);
 	if (row->acct)
-		s->busy_imbalance = busy_imbalance(row->rank_busy_cpu_us, s->nranks);
+		s->busy_imbalance = busy_imbalance(row->rank_busy_us, s->nranks);
 }
