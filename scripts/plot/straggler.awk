@@ -1,6 +1,7 @@
 # straggler.awk: the data of the figure stragglers (per row, how much slower the rank that was
 # most often the slowest was than the others: straggler_ratio, its rank as a label) from
-# select.awk's table of one combination, at the largest rank count with straggler columns.
+# select.awk's table of one combination, at the largest rank count with straggler columns
+# (rows of 0 bytes left out: the size axis is logarithmic).
 # Writes dir/strag.<i>.dat (bytes <TAB> ratio <TAB> "r<rank> <share>%") for the i-th
 # algorithm (figure order); prints (| stands for US, the unit separator)
 #   plot | N | algorithms | smallest size | largest size | largest ratio
@@ -10,7 +11,7 @@ BEGIN { FS = "\t"; OFS = "\037" }   # lines for plot.sh: fields apart by US
 NR == 1 { tsv_header(); next }
 {
 	see_algo(get("algo"))
-	if (get("straggler_ratio") == "" || get("straggler_rank") == "") next
+	if (get("straggler_ratio") == "" || get("straggler_rank") == "" || get("bytes") + 0 <= 0) next
 	n = get("nranks") + 0
 	if (tn == "" || n > tn) tn = n
 	k++; ra[k] = get("algo"); rn[k] = n; rb[k] = get("bytes") + 0
@@ -18,7 +19,7 @@ NR == 1 { tsv_header(); next }
 	rs[k] = get("straggler_share") + 0
 }
 END {
-	if (tn == "") { print "skip", "no rows with straggler columns (n > 1, schema with them)"; exit 0 }
+	if (tn == "") { print "skip", "no rows with straggler columns (n > 1, bytes > 0, schema with them)"; exit 0 }
 	for (i = 1; i <= k; i++) {
 		if (rn[i] != tn) continue
 		have[ra[i]]++
