@@ -169,37 +169,6 @@ static json_t *wait_info(const struct cb_wait_cfg *w)
 			 "tick_ms", (json_int_t)w->tick_ms, "description", text);
 }
 
-/* Busy and wait time (cb_backend.h, struct cb_time_acct): whether they were
- * measured, how, or why not. */
-static json_t *time_acct_info(const struct cb_backend *be)
-{
-	const char *why = be->ops->time_unmeasured;
-
-	return json_pack(
-		"{s:b,s:b,s:s,s:s,s:s,s:s?}", "on", be->acct.on, "cpu", be->acct.cpu,
-		"busy", "CLOCK_MONOTONIC around each copy, reduce and finalize of the backend and "
-			"each p2p send/receive posting, summed per iteration",
-		"wait", "CLOCK_MONOTONIC around each wait for a peer's progress flag and each p2p "
-			"round wait (MPI moves the bytes there); the barrier before an iteration "
-			"apart (barrier_us, not in time_us)",
-		"straggler", "per iteration the rank with the largest time not spent waiting for "
-			     "peers (time - wait; time where wait is unmeasured); library "
-			     "algorithms (mpi, nccl): busy and wait empty",
-		"unmeasured", why ? why : be->acct.on ? NULL : "turned off (--time-acct 0)");
-}
-
-/* The header's line on busy and wait time. */
-static void print_time_acct(FILE *f, const json_t *t)
-{
-	const char *why = json_string_value(json_object_get(t, "unmeasured"));
-
-	if (why)
-		fprintf(f, "# busy/wait: not measured: %s\n", why);
-	else
-		fprintf(f, "# busy/wait: per rank, CLOCK_MONOTONIC inside copy/reduce (busy) and "
-			"peer waits (wait); straggler: most often the slowest not waiting\n");
-}
-
 /* The machine a run belongs to, what collbench-compare matches baselines on
  * (README "Regression checking"): a label (CB_MACHINE, else the host name up
  * to its first dot), the CPU model, CPUs online, memory in GiB rounded to the
@@ -293,7 +262,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	}
 	json_object_set_new(m, "launcher", launcher_info(be));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
-	json_object_set_new(m, "time_accounting", time_acct_info(be));
+	json_object_set_new(m, "time_accounting", cb_meta_time_acct(be));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
@@ -386,7 +355,7 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
-	print_time_acct(f, json_object_get(meta, "time_accounting"));
+	cb_meta_print_time_acct(f, json_object_get(meta, "time_accounting"));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
 		"(nccl-tests doc/PERFORMANCE.md)\n");
 	if (fflush(f) != 0 || ferror(f)) {
