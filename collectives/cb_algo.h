@@ -51,6 +51,10 @@ struct cb_algo_ops {
 	unsigned needs;           /* CB_CAP_* a backend must provide to run it */
 	enum cb_result result;
 	int traffic_measured;     /* 1 if its bytes go through backend counters */
+	int time_measured;        /* 1 if it copies, reduces and waits only through
+				   * cb_be_* and cb_p2p_*: busy and wait time
+				   * (struct cb_time_acct) cover it; 0 for a
+				   * library (its time is neither) */
 	const char *description;  /* one line for --help */
 	/* NULL when this (backend, dtype, op, in-place) can run, else a short
 	 * reason ("MPI has no avg op"), identical on every rank. */

@@ -15,7 +15,7 @@ enum cb_status cb_algo_single_rank(struct cb_backend *be, const struct cb_run_ar
 				a->count * cb_dtype_size(a->dt));
 	if (st != CB_OK)
 		return st;
-	return be->ops->finalize(be, dst, a->count, a->dt, a->op);
+	return cb_be_finalize(be, dst, a->count, a->dt, a->op);
 }
 
 const char *cb_algo_supports_one_host(const struct cb_backend *be, enum cb_dtype dt,

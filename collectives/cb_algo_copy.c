@@ -26,6 +26,7 @@ const struct cb_algo_ops cb_algo_copy_ops = {
 	.needs = 0, /* any backend: a rank copies its own buffer */
 	.result = CB_RESULT_COPY,
 	.traffic_measured = 1,
+	.time_measured = 1,
 	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
 	.supports = copy_supports,
 	.setup = cb_algo_setup_backend,

@@ -80,14 +80,14 @@ static enum cb_status ps_worker(struct ps_state *ps, const struct cb_run_args *a
 	size_t slot_off = (size_t)cb_ps_slot(be->node_rank, ps->root) * ps->slot_bytes;
 	enum cb_status st;
 
-	st = be->ops->wait(be, ps->flags, ps->root, base);
+	st = cb_be_wait(be, ps->flags, ps->root, base);
 	if (st == CB_OK) /* push: my input into my slot at the root */
 		st = cb_be_copy(be, cb_buf_ref(ps->slots, ps->root, slot_off),
 				cb_buf_ref(a->send, be->node_rank, 0), bytes);
 	if (st == CB_OK)
 		st = be->ops->post(be, ps->flags, base + 1);
 	if (st == CB_OK)
-		st = be->ops->wait(be, ps->flags, ps->root, base + 2);
+		st = cb_be_wait(be, ps->flags, ps->root, base + 2);
 	if (st == CB_OK) /* pull: the reduced result out of the root */
 		st = cb_be_copy(be, cb_buf_ref(a->recv, be->node_rank, 0),
 				cb_buf_ref(a->recv, ps->root, 0), bytes);
@@ -105,7 +105,7 @@ static enum cb_status ps_root(struct ps_state *ps, const struct cb_run_args *a, 
 
 	for (int w = 0; w < be->node_size && st == CB_OK; w++)
 		if (w != ps->root)
-			st = be->ops->wait(be, ps->flags, w, base + 1);
+			st = cb_be_wait(be, ps->flags, w, base + 1);
 	/* acc = send op slot_0 op slot_1 ... in worker rank order */
 	for (int w = 0; w < be->node_size && st == CB_OK; w++) {
 		size_t off = (size_t)cb_ps_slot(w, ps->root) * ps->slot_bytes;
@@ -117,7 +117,7 @@ static enum cb_status ps_root(struct ps_state *ps, const struct cb_run_args *a, 
 		lhs = acc;
 	}
 	if (st == CB_OK)
-		st = be->ops->finalize(be, acc, a->count, a->dt, a->op);
+		st = cb_be_finalize(be, acc, a->count, a->dt, a->op);
 	if (st == CB_OK)
 		st = be->ops->post(be, ps->flags, base + 2);
 	return st;
@@ -145,6 +145,7 @@ const struct cb_algo_ops cb_algo_ps_ops = {
 	.needs = CB_CAP_PEER_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
+	.time_measured = 1,
 	.description = "parameter server: workers push to the root (-r), it reduces, workers pull",
 	.supports = cb_algo_supports_one_host,
 	.setup = ps_setup,

@@ -154,7 +154,7 @@ static enum cb_status reduce(struct ps_p2p *ps, const struct ps_run *r, size_t t
 		lhs = acc;
 	}
 	if (st == CB_OK && count)
-		st = be->ops->finalize(be, acc, count, r->a->dt, r->a->op);
+		st = cb_be_finalize(be, acc, count, r->a->dt, r->a->op);
 	return st;
 }
 
@@ -195,6 +195,7 @@ const struct cb_algo_ops cb_algo_ps_p2p_ops = {
 	.needs = CB_CAP_TWO_SIDED,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
+	.time_measured = 1,
 	.description = "parameter server over the two-sided transport (p2p)",
 	.supports = cb_algo_supports_p2p,
 	.setup = ps_p2p_setup,

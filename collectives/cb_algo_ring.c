@@ -80,9 +80,9 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 	cb_slice(ccount, slice_count, j, &soff, &scount);
 	off = (coff + soff) * esz;
 	if (s > 0)
-		st = be->ops->wait(be, rg->flags, left, base + (uint64_t)(s - 1) * nslices + j + 1);
+		st = cb_be_wait(be, rg->flags, left, base + (uint64_t)(s - 1) * nslices + j + 1);
 	if (st == CB_OK && step->gather_index >= 0)
-		st = be->ops->wait(be, rg->flags, right,
+		st = cb_be_wait(be, rg->flags, right,
 				   base + (uint64_t)step->gather_index * nslices + j + 1);
 	if (st != CB_OK)
 		return st;
@@ -94,7 +94,7 @@ static enum cb_status ring_slice(struct ring_state *rg, const struct cb_run_args
 				  cb_buf_ref(src, left, off), cb_buf_ref(a->send, be->node_rank, off),
 				  scount, a->dt, a->op);
 		if (st == CB_OK && s == n - 2) /* my chunk is complete: finish it */
-			st = be->ops->finalize(be, cb_buf_ref(a->recv, be->node_rank, off), scount,
+			st = cb_be_finalize(be, cb_buf_ref(a->recv, be->node_rank, off), scount,
 					       a->dt, a->op);
 	} else {
 		/* recv[c] = left's final chunk */
@@ -125,9 +125,9 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 	nslices = cb_slice_num(a->count, n, slice_count);
 	base = rg->seq;
 	rg->seq += (uint64_t)cb_ring_nsteps(n) * nslices;
-	st = be->ops->wait(be, rg->flags, cb_ring_left(be->node_rank, n), base);
+	st = cb_be_wait(be, rg->flags, cb_ring_left(be->node_rank, n), base);
 	if (st == CB_OK)
-		st = be->ops->wait(be, rg->flags, cb_ring_right(be->node_rank, n), base);
+		st = cb_be_wait(be, rg->flags, cb_ring_right(be->node_rank, n), base);
 	for (int s = 0; s < cb_ring_nsteps(n) && st == CB_OK; s++) {
 		struct cb_ring_step step;
 
@@ -143,6 +143,7 @@ const struct cb_algo_ops cb_algo_ring_ops = {
 	.needs = CB_CAP_PEER_MEMORY,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
+	.time_measured = 1,
 	.description = "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
 	.supports = cb_algo_supports_one_host,
 	.setup = ring_setup,

@@ -137,7 +137,7 @@ static enum cb_status reduce(struct ring_p2p *rg, const struct ring_run *r, size
 	/* local: the staged bytes were counted when received */
 	st = cb_be_reduce(be, dst, staged, mine, bytes / r->esz, r->a->dt, r->a->op);
 	if (st == CB_OK && s == n - 2 && bytes) /* my chunk is complete: finish it */
-		st = be->ops->finalize(be, dst, bytes / r->esz, r->a->dt, r->a->op);
+		st = cb_be_finalize(be, dst, bytes / r->esz, r->a->dt, r->a->op);
 	return st;
 }
 
@@ -181,6 +181,7 @@ const struct cb_algo_ops cb_algo_ring_p2p_ops = {
 	.needs = CB_CAP_TWO_SIDED,
 	.result = CB_RESULT_ALLREDUCE,
 	.traffic_measured = 1,
+	.time_measured = 1,
 	.description = "ring over the two-sided transport (p2p)",
 	.supports = cb_algo_supports_p2p,
 	.setup = ring_p2p_setup,

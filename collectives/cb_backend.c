@@ -1,9 +1,11 @@
 /* Backend registry, communicator set-up and the traffic counters shared by
  * all backends. */
+#define _GNU_SOURCE
 #include "cb_backend.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* cb_backend_cuda_ops comes from cb_backend_cuda.c, or from
@@ -87,6 +89,7 @@ enum cb_status cb_backend_init(struct cb_backend *be, const struct cb_backend_op
 	if (st != CB_OK)
 		goto out_free_counters;
 	cb_backend_set_wait(be, CB_WAIT_FUTEX);
+	cb_backend_set_acct(be, 1);
 	st = ops->init(be);
 	if (st != CB_OK)
 		goto out_free_counters;
@@ -145,14 +148,84 @@ static void traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_
 	be->rx[be->world_of_node[dst_rank]] += bytes;
 }
 
+void cb_backend_set_acct(struct cb_backend *be, int level)
+{
+	be->acct.on = level > 0 && !be->ops->time_unmeasured;
+	be->acct.cpu = be->acct.on && level > 1;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+uint64_t cb_acct_now(const struct cb_backend *be)
+{
+	return be->acct.on ? clock_ns(CLOCK_MONOTONIC) : 0;
+}
+
+void cb_acct_wait(struct cb_backend *be, uint64_t t0)
+{
+	if (t0)
+		be->acct.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+}
+
+struct cb_acct_span cb_acct_begin(const struct cb_backend *be)
+{
+	struct cb_acct_span t = { 0, 0 };
+
+	/* the wall span holds the CPU clock's system calls: a rank descheduled
+	 * at their return is in busy_ns, not lost between spans */
+	if (be->acct.on)
+		t.wall = clock_ns(CLOCK_MONOTONIC);
+	if (be->acct.cpu)
+		t.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	return t;
+}
+
+void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0)
+{
+	if (!t0.wall)
+		return;
+	if (be->acct.cpu)
+		be->acct.busy_cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0.cpu;
+	be->acct.busy_ns += clock_ns(CLOCK_MONOTONIC) - t0.wall;
+}
+
+enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
+			  uint64_t value)
+{
+	uint64_t t0 = cb_acct_now(be);
+	enum cb_status st = be->ops->wait(be, flags, peer, value);
+
+	cb_acct_wait(be, t0);
+	return st;
+}
+
+enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
+			      enum cb_dtype dt, enum cb_op op)
+{
+	struct cb_acct_span t0 = cb_acct_begin(be);
+	enum cb_status st = be->ops->finalize(be, buf, count, dt, op);
+
+	cb_acct_busy(be, t0);
+	return st;
+}
+
 enum cb_status cb_be_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
 			  size_t bytes)
 {
 	enum cb_status st;
+	struct cb_acct_span t0;
 
 	if (bytes == 0)
 		return CB_OK;
+	t0 = cb_acct_begin(be);
 	st = be->ops->copy(be, dst, src, bytes);
+	cb_acct_busy(be, t0);
 	if (st == CB_OK)
 		traffic_add(be, dst.rank, src.rank, bytes);
 	return st;
@@ -164,9 +237,13 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 	size_t bytes = count * cb_dtype_size(dt);
 	enum cb_status st;
 
+	struct cb_acct_span t0;
+
 	if (count == 0)
 		return CB_OK;
+	t0 = cb_acct_begin(be);
 	st = be->ops->reduce(be, dst, a, b, count, dt, op);
+	cb_acct_busy(be, t0);
 	if (st == CB_OK) {
 		traffic_add(be, dst.rank, a.rank, bytes);
 		traffic_add(be, dst.rank, b.rank, bytes);

@@ -91,6 +91,13 @@ struct cb_p2p_ops;
 #define CB_HOST_PIPELINE_BYTES ((size_t)256 << 10)
 #define CB_CUDA_PIPELINE_BYTES ((size_t)16 << 20)
 
+/* Why the cuda backend leaves busy and wait time empty (cb_backend_ops.
+ * time_unmeasured), named here so the stub says the same. */
+#define CB_CUDA_TIME_UNMEASURED                                                        \
+	"copies, reduces and waits are enqueued on the rank's stream and run later: a "  \
+	"host clock around them times the enqueue, not the work, and a CUDA event pair " \
+	"per slice would add a record and a query to every slice of the ring"
+
 struct cb_backend_ops {
 	const char *name;
 	unsigned caps;        /* CB_CAP_* */
@@ -144,6 +151,34 @@ struct cb_backend_ops {
 	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
 	 * built. */
 	const struct cb_p2p_ops *p2p;
+	/* NULL when copy, reduce, finalize and wait run to completion on the
+	 * calling thread, so that a host clock around them times the work
+	 * (busy and wait time, struct cb_time_acct); else why not (the run's
+	 * metadata says it, the columns stay empty) */
+	const char *time_unmeasured;
+};
+
+/* Busy and wait time of this process, in nanoseconds, measured where they
+ * happen (issue 13): busy, inside cb_be_copy, cb_be_reduce, cb_be_finalize
+ * and the p2p transport's send and receive posting; wait, inside cb_be_wait
+ * and the p2p transport's round wait (which includes the transfers the
+ * library progresses there). Wall time is CLOCK_MONOTONIC (vDSO, ~20 ns a
+ * read): busy_ns + wait_ns account for an iteration's time, less posting
+ * progress flags, loop overhead and a process descheduled between calls.
+ * busy_cpu_ns, where `cpu` is set, is CLOCK_THREAD_CPUTIME_ID over the same
+ * busy spans (a system call: ~0.2-0.7 us a read, so off by default): the CPU the work took, without the time the
+ * process was descheduled inside it, which on an oversubscribed host can
+ * dominate the wall time. `on` is 0 where the backend cannot measure
+ * (ops->time_unmeasured) or the caller turned it off; then no clock is
+ * read. The harness reads the sums before and after each iteration. */
+struct cb_time_acct {
+	uint64_t busy_ns, wait_ns, busy_cpu_ns;
+	int on, cpu;
+};
+
+/* The start of a busy span: both clocks (zero when the accounting is off). */
+struct cb_acct_span {
+	uint64_t wall, cpu;
 };
 
 struct cb_backend {
@@ -165,6 +200,8 @@ struct cb_backend {
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
 				  * default, or cb_backend_set_wait */
+	struct cb_time_acct acct; /* on after init where ops->time_unmeasured
+				   * is NULL; cb_backend_set_acct */
 	void *impl;
 };
 
@@ -204,6 +241,31 @@ enum cb_status cb_be_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_
 			    struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op);
 
 void cb_traffic_reset(struct cb_backend *be);
+
+/* The op's last step, timed as busy: ops->finalize. Errors: the backend's. */
+enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
+			      enum cb_dtype dt, enum cb_op op);
+
+/* Waiting for a peer, timed as wait: ops->wait (arguments and errors as
+ * there). The only way algorithms wait for a progress flag. */
+enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
+			  uint64_t value);
+
+/* Sets the time accounting: 0 off, 1 wall clock (busy and wait), 2 also the
+ * CPU time of the busy spans (busy_cpu_ns). Refused (off) where the backend
+ * cannot measure. Local. */
+void cb_backend_set_acct(struct cb_backend *be, int level);
+
+/* The clocks of the accounting, for code that moves or waits outside
+ * cb_be_* (the p2p transport, the harness's barrier). cb_acct_now: 0 when
+ * be->acct.on is 0 (then no clock is read), else CLOCK_MONOTONIC in ns;
+ * cb_acct_wait adds the wall time since t0 to wait_ns (nothing for t0 == 0).
+ * cb_acct_begin starts a busy span (both clocks), cb_acct_busy adds it to
+ * busy_ns and busy_cpu_ns. */
+uint64_t cb_acct_now(const struct cb_backend *be);
+void cb_acct_wait(struct cb_backend *be, uint64_t t0);
+struct cb_acct_span cb_acct_begin(const struct cb_backend *be);
+void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0);
 
 /* The node rank of world rank w, or -1 when w is on another host. */
 int cb_backend_node_rank_of(const struct cb_backend *be, int w);

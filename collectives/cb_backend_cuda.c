@@ -250,4 +250,5 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.time_begin = cuda_time_begin,
 	.time_end = cuda_time_end,
 	.p2p = &cb_p2p_nccl_ops,
+	.time_unmeasured = CB_CUDA_TIME_UNMEASURED,
 };

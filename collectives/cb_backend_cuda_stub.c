@@ -10,5 +10,6 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.name = "cuda",
 	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY,
 	.pipeline_bytes = CB_CUDA_PIPELINE_BYTES,
+	.time_unmeasured = CB_CUDA_TIME_UNMEASURED,
 	.missing = "collbench was built without CUDA (CB_WITH_CUDA=OFF, or no CUDA toolkit found)",
 };

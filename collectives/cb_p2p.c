@@ -73,12 +73,15 @@ static enum cb_status one_more(struct cb_p2p *p)
 enum cb_status cb_p2p_send(struct cb_p2p *p, int peer, const void *buf, size_t bytes)
 {
 	enum cb_status st;
+	struct cb_acct_span t0;
 
 	if (bytes == 0)
 		return CB_OK;
 	st = one_more(p);
+	t0 = cb_acct_begin(p->be); /* posting (an eager send copies): busy */
 	if (st == CB_OK)
 		st = p->ops->send(p, peer, buf, bytes);
+	cb_acct_busy(p->be, t0);
 	if (st == CB_OK) /* handed to a send: it leaves this rank's memory */
 		p->be->tx[p->be->world_rank] += bytes;
 	return st;
@@ -87,12 +90,15 @@ enum cb_status cb_p2p_send(struct cb_p2p *p, int peer, const void *buf, size_t b
 enum cb_status cb_p2p_recv(struct cb_p2p *p, int peer, void *buf, size_t bytes)
 {
 	enum cb_status st;
+	struct cb_acct_span t0;
 
 	if (bytes == 0)
 		return CB_OK;
 	st = one_more(p);
+	t0 = cb_acct_begin(p->be);
 	if (st == CB_OK)
 		st = p->ops->recv(p, peer, buf, bytes);
+	cb_acct_busy(p->be, t0);
 	if (st == CB_OK) /* received: it arrives in this rank's memory */
 		p->be->rx[p->be->world_rank] += bytes;
 	return st;
@@ -115,6 +121,13 @@ enum cb_status cb_p2p_round_wait(struct cb_p2p *p)
 		cb_log("p2p: a wait with no round outstanding (a schedule's bug)");
 		return CB_ERR_ARG;
 	}
+	uint64_t t0;
+	enum cb_status st;
+
 	p->outstanding--;
-	return p->ops->round_wait(p);
+	/* waiting for the peers; the library moves the bytes meanwhile */
+	t0 = cb_acct_now(p->be);
+	st = p->ops->round_wait(p);
+	cb_acct_wait(p->be, t0);
+	return st;
 }

@@ -35,6 +35,14 @@ Each figure is written as .png and .svg:
                       each algorithm's total tx in the key
   imbalance_vs_ranks  max/mean of per-rank tx+rx vs rank count for the same algorithms,
                       largest size
+  busy_wait_per_rank  each rank's busy time (moving, reducing bytes) and wait time (for peers)
+                      per allreduce, stacked, at the largest rank count and size, for every
+                      algorithm whose busy time is measured (ps, ring on the host)
+  stragglers          per size, the rank most often the slowest and how much slower it was
+                      (straggler_ratio), one line per algorithm, largest rank count
+  iterations          every iteration's time of one row (warm-up included; from the
+                      np<N>.jsonl files of --json): the largest rank count and size, the row
+                      with the most variation there
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
 
 Options (default: the combination of the first "ok" row of summary.csv):
@@ -159,7 +167,8 @@ ctx="$BACKEND backend, $DTYPE $OP, $placement"
 # the output folder: claimed (figures.txt created exclusively) or new (atomic)
 if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
-		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' || exit 2
+		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
+		'stragglers.*' 'iterations.*' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
 fi
@@ -247,10 +256,60 @@ plot_imbalance() {
 		ttl=$(gp_str "traffic imbalance vs rank count, $size per rank")"
 }
 
+# --- busy_wait_per_rank: per-rank busy and wait time, stacked (issue 13) ----------------------
+plot_busywait() {
+	local verb a b c d e f labels="" i=0
+	if [[ ! -s "$RANKS" ]]; then
+		note "skipping busy_wait_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
+		return 0
+	fi
+	while IFS=$US read -r verb a b c d e f; do
+		case $verb in
+		skip) note "skipping busy_wait_per_rank: $a"; return 0 ;;
+		algo) # name, mean time in words, ranks found
+			i=$((i + 1))
+			labels+="lab$i=$(gp_str "$a busy (allreduce $b)"); " ;;
+		plot) # N, size in words, algorithms, unit, its us, tallest stack
+			run_gp busywait "$OUT_DIR/busy_wait_per_rank" "prefix=$(gp_str "$tmp/busywait");
+				algos=$(gp_str "$c"); $labels nranks=$a; unit=$(gp_str "$d"); ymax=$f;
+				ttl=$(gp_str "busy and wait time of each rank per allreduce, $a ranks, $b per rank")" ;;
+		esac
+	done < <(plot_awk busywait -v prog="$PROG" -v file="$RANKS" -v dir="$tmp" -v b="$BACKEND" \
+		-v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "$tmp/cur.tsv" "$RANKS")
+}
+
+# --- stragglers: the slowest rank of each row and by how much ---------------------------------
+plot_straggler() {
+	local verb n algos xmin xmax ymax
+	IFS=$US read -r verb n algos xmin xmax ymax < <(plot_awk straggler -v dir="$tmp" "$tmp/cur.tsv")
+	[[ "$verb" == plot ]] || { note "skipping stragglers: $n"; return 0; }
+	run_gp straggler "$OUT_DIR/stragglers" "prefix=$(gp_str "$tmp/strag"); algos=$(gp_str "$algos");
+		xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n;
+		ttl=$(gp_str "stragglers, $n ranks: the rank most often slowest, and by how much")"
+}
+
+# --- iterations: every iteration of one row, from the JSON Lines files ------------------------
+plot_iters() {
+	local verb algo n size nwarm niter med p99 ymax jsonl=()
+	shopt -s nullglob
+	jsonl=("$RUN_DIR"/np*.jsonl)
+	shopt -u nullglob
+	((${#jsonl[@]} > 0)) || { note "skipping iterations: no np*.jsonl in '$RUN_DIR'"; return 0; }
+	IFS=$US read -r verb algo n size nwarm niter med p99 ymax < <(plot_awk iters -v dir="$tmp" \
+		-v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "${jsonl[@]}")
+	[[ "$verb" == plot ]] || { note "skipping iterations: $algo"; return 0; }
+	run_gp iters "$OUT_DIR/iterations" "prefix=$(gp_str "$tmp/iters"); algo=$(gp_str "$algo");
+		nranks=$n; nwarm=$nwarm; niter=$niter; med=${med:-0}; p99=${p99:-0}; ymax=$ymax;
+		ttl=$(gp_str "time of every iteration, $algo, $n ranks, $size per rank")"
+}
+
 plot_busbw
 plot_time
 plot_traffic
 plot_imbalance
+plot_busywait
+plot_straggler
+plot_iters
 
 ((${#written[@]} > 0)) || die "no figure could be drawn from '$SUMMARY'"
 printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || die "cannot write $OUT_DIR/figures.txt"

@@ -333,6 +333,28 @@ malformed)
 	printf 'schema,backend,algo,nranks,bytes,rank,tx_bytes,rx_bytes,time_us,dtype,op,in_place\n' >"$f"
 	expect 2 "no column" "$t/base" "$t/cur"
 	;;
+floor)
+	# --min-busbw on CURRENT alone (busbw: ps 1.50/1.77, ring 10.5/6.10, mpi
+	# 3.50/2.40 GB/s at 1M/64M; copy has none)
+	expect 0 "floor: 4 row(s) at or above, 0 below, 0 failed" --min-busbw 'ring=5,ps@1M=1.4' "$t/cur"
+	expect 1 "below floor: ring np2 64M float sum busbw 6.101 GB/s (median) < 7 GB/s" \
+		--min-busbw 'ring@16M=7' "$t/cur"
+	grep -q "ring np2 1M" "$t/all" && fail "a row outside the size range was judged"
+	expect 0 "floor: 1 row(s) at or above" --min-busbw 'ring@1M-2M=7' "$t/cur"
+	# every rule a row matches applies (the highest floor); copy is not judged
+	expect 1 "below floor: ps np2 64M float sum busbw 1.766" --min-busbw '*@64M=2,mpi=1' "$t/cur"
+	grep -q "1 without a busbw not judged" "$t/all" || fail "copy's row not counted as unjudged"
+	# with a baseline: the comparison passes, the floor fails the run
+	expect 1 "below floor: ps np2 1M" --min-busbw 'ps=100' "$t/base" "$t/cur"
+	grep -q "8 same" "$t/all" || fail "the comparison did not run beside the floor"
+	edit "$t/cur" ring 67108864 status "error:watchdog"
+	expect 1 "below floor: ring np2 64M float sum failed (watchdog)" --min-busbw 'ring=1' "$t/cur"
+	expect 2 "matched no measured row" --min-busbw 'nccl=1' "$t/cur"
+	expect 2 "'ring' is not ALGO" --min-busbw 'ring' "$t/cur"
+	expect 2 "'0' is not a bandwidth > 0" --min-busbw 'ring=0' "$t/cur"
+	expect 2 "bad size range for ring" --min-busbw 'ring@2M-1M=3' "$t/cur"
+	expect 2 "or CURRENT alone" --min-busbw 'ring=1' "$t/base" "$t/cur" "$t/cur"
+	;;
 usage)
 	expect 2 "expected BASELINE and CURRENT" "$t/base"
 	expect 2 "expected BASELINE and CURRENT" "$t/base" "$t/cur" "$t/cur"

@@ -207,8 +207,26 @@ static int json_type_ok(const struct cb_column *c, const json_t *v, const char *
 	}
 }
 
+/* A measured row's "iterations" (cb_report.h): one time per timed
+ * iteration (iters x repeats), one entry per rank with as many. */
+static void check_iterations(const json_t *it, const struct cb_table *t, size_t r)
+{
+	const json_t *ranks = json_object_get(it, "ranks");
+	size_t k = (size_t)atoi(t->rows[r][cb_schema_find(&cb_schema_summary, "iters")]) *
+		   (size_t)atoi(t->rows[r][cb_schema_find(&cb_schema_summary, "repeats")]);
+	size_t n = (size_t)atoi(t->rows[r][cb_schema_find(&cb_schema_summary, "nranks")]);
+
+	assert_true(json_is_object(it));
+	assert_int_equal(json_array_size(json_object_get(it, "time_us")), k);
+	assert_int_equal(json_array_size(json_object_get(it, "slowest_rank")), k);
+	assert_int_equal(json_array_size(ranks), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(json_array_size(json_object_get(json_array_get(ranks, i), "time_us")),
+				 k);
+}
+
 /* Each JSON line holds the summary row of the same CSV line: every column
- * as a key, in the JSON order of json_keys, with a value of the column's
+ * as a key (and, for a measured row, "iterations"), in the JSON order of json_keys, with a value of the column's
  * kind equal to the CSV's. */
 static void check_json(const char *path, const struct cb_table *t)
 {
@@ -228,6 +246,10 @@ static void check_json(const char *path, const struct cb_table *t)
 		json_object_foreach(o, k, v) {
 			int c = cb_schema_find(s, k);
 
+			if (strcmp(k, "iterations") == 0) {
+				check_iterations(v, t, r);
+				continue;
+			}
 			assert_true(c >= 0);
 			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s",
 				 *keys ? "," : "", k);

@@ -27,6 +27,31 @@ static void test_stats_odd_even(void **state)
 	assert_int_equal(cb_stats_compute(even, 0, &s), -1);
 }
 
+/* Nearest-rank percentiles and the coefficient of variation: 1..100 has
+ * p90 = 90, p99 = 99; ten values p99 = the maximum; {2, 4}: sd 1, cv 1/3. */
+static void test_percentiles_cv(void **state)
+{
+	double x[100], ten[10], two[] = { 4, 2 }, one[] = { 7 };
+	struct cb_stats s;
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		x[99 - i] = i + 1;
+	for (int i = 0; i < 10; i++)
+		ten[i] = i == 3 ? 50 : 1;
+	assert_int_equal(cb_stats_compute(x, 100, &s), 0);
+	assert_near(s.p90, 90, 0);
+	assert_near(s.p99, 99, 0);
+	assert_int_equal(cb_stats_compute(ten, 10, &s), 0);
+	assert_near(s.p90, 1, 0);
+	assert_near(s.p99, 50, 0);
+	assert_int_equal(cb_stats_compute(two, 2, &s), 0);
+	assert_near(s.cv, 1.0 / 3, 1e-12);
+	assert_int_equal(cb_stats_compute(one, 1, &s), 0);
+	assert_near(s.cv, 0, 0);
+	assert_near(s.p99, 7, 0);
+}
+
 /* n = 8, S = 1 GiB, t = 10 ms: algbw 107.374 GB/s, busbw 187.905 GB/s. */
 static void test_bandwidth_example(void **state)
 {
@@ -55,6 +80,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats_odd_even),
+		cmocka_unit_test(test_percentiles_cv),
 		cmocka_unit_test(test_bandwidth_example),
 		cmocka_unit_test(test_imbalance),
 	};

@@ -1,7 +1,9 @@
 /* collbench-compare BASELINE CURRENT: compares two collbench results (summary
  * CSV files or run folders, with their metadata sidecars) row by row and
- * says whether the current one regressed. Exit status: 0 no regression,
- * 1 regression (or a failed row; or a missing row with --strict), 2 usage or
+ * says whether the current one regressed; with --min-busbw, also (or, given
+ * CURRENT alone, only) checks each row against an absolute busbw floor
+ * (cb_floor.h). Exit status: 0 no regression, 1 regression (or a failed
+ * row; or a missing row with --strict; or a row below a floor), 2 usage or
  * input error. Options come from one table that also prints --help. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include "cb_compare.h"
 #include "cb_compare_out.h"
 #include "cb_compat.h"
+#include "cb_floor.h"
 #include "cb_optable.h"
 #include "cb_results.h"
 #include "cb_size.h"
@@ -31,6 +34,8 @@ struct cli {
 	char algos[256];
 	double tolerance_pct;
 	size_t min_bytes;
+	char min_busbw[1024];
+	struct cb_floors floors;
 };
 
 /* ENUM rows store through an int */
@@ -64,6 +69,7 @@ static const struct cb_optdef table[] = {
 	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", .kind = CB_OPT_SIZE, OFF(min_bytes) },
 	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
 	{ "format", 'f', "FMT", "table", "table, csv, markdown (for CI summaries) or json", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_FMT_JSON + 1 },
+	{ "min-busbw", 0, "RULES", NULL, "fail rows whose busbw is below a floor: ALGO[@SIZE[-SIZE]]=GBPS, comma list (ALGO may be *; one SIZE: it and above), e.g. ring@16M-64M=5,ps=1.5; CURRENT alone: only this check", .kind = CB_OPT_TEXT, OFF(min_busbw), .what = "rules" },
 	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", .kind = CB_OPT_FLAG, OFF(cmp.strict) },
 	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", .kind = CB_OPT_FLAG, OFF(force) },
 	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
@@ -72,7 +78,8 @@ static const struct cb_optdef table[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [options] BASELINE CURRENT\n\n"
+	fprintf(f, "usage: " PROG " [options] BASELINE CURRENT\n"
+		"       " PROG " --min-busbw RULES [options] CURRENT\n\n"
 		"BASELINE and CURRENT: a run folder of scripts/sweep.sh (summary.csv and the\n"
 		"*.meta.json of each launch), or a summary CSV of allreduce_perf --csv (with\n"
 		"X.meta.json next to X.csv). Rows are joined on (backend, algo, nranks, bytes,\n"
@@ -95,7 +102,13 @@ static void usage(FILE *f)
 		"\nexit status: 0 no regression, 1 regression or failed row (or missing with\n"
 		"--strict), 2 usage, input or output error. The last line of table and markdown output\n"
 		"is the summary (\"1 regression, 0 improvements, 14 same, 0 missing\"); csv and\n"
-		"json print it on stderr. Diagnostics go to stderr.\n");
+		"json print it on stderr. Diagnostics go to stderr.\n"
+		"\n--min-busbw: an absolute gate for a machine with a known-good figure: every\n"
+		"rule a row matches (algorithm or *, bytes per rank in range) gives a floor;\n"
+		"a row whose busbw (under --stat) is below its highest floor, or that failed,\n"
+		"makes the exit status 1. Rows without a busbw (copy, n = 1) are not judged.\n"
+		"Its lines (\"below floor: ...\", then \"floor: ...\") follow the table and\n"
+		"markdown output, and go to stderr with csv and json.\n");
 }
 
 /* Parses argv; the two operands are left at argv[optind]. Returns 0, or -1
@@ -112,9 +125,14 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	c->cmp.tolerance = c->tolerance_pct / 100;
 	c->cmp.min_bytes = c->min_bytes;
 	c->cmp.algos = c->algos[0] ? c->algos : NULL;
-	if (!c->help && argc - optind != 2) {
-		fprintf(stderr, PROG ": expected BASELINE and CURRENT, got %d argument(s) "
-			"(see --help)\n", argc - optind);
+	if (!c->help && argc - optind != 2 && !(c->min_busbw[0] && argc - optind == 1)) {
+		fprintf(stderr, PROG ": expected BASELINE and CURRENT%s, got %d argument(s) "
+			"(see --help)\n", c->min_busbw[0] ? " (or CURRENT alone)" : "", argc - optind);
+		return -1;
+	}
+	if (c->min_busbw[0] &&
+	    cb_floor_parse(c->min_busbw, &c->floors, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -152,6 +170,37 @@ static void warn_missing(const struct cb_comparison *c)
 	if (c->no_median)
 		fprintf(stderr, PROG ": note: %zu row(s) lack the median columns (an older file): "
 			"compared on the mean\n", c->no_median);
+}
+
+/* The floors of --min-busbw on the current run: 0 pass, 1 a row below or
+ * failed, 2 when no row was judged (rules that match nothing). */
+static int check_floors(const struct cli *c, const struct cb_results *cur)
+{
+	FILE *out = c->fmt == CB_FMT_CSV || c->fmt == CB_FMT_JSON ? stderr : stdout;
+	struct cb_floor_result r;
+
+	cb_floor_check(&c->floors, cur, c->cmp.stat, out, &r);
+	if (r.checked + r.failed == 0) {
+		fprintf(stderr, PROG ": --min-busbw matched no measured row with a busbw\n");
+		return EXIT_USAGE;
+	}
+	return r.below || r.failed ? EXIT_REGRESSION : 0;
+}
+
+/* CURRENT alone, with --min-busbw: the floors only. */
+static int run_floors_only(const struct cli *c, const char *cpath)
+{
+	struct cb_results cur;
+	char err[1024];
+	int rc;
+
+	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG ": current: %s\n", err);
+		return EXIT_USAGE;
+	}
+	rc = check_floors(c, &cur);
+	cb_results_free(&cur);
+	return rc;
 }
 
 /* Loads, checks and compares; returns the exit status. */
@@ -198,6 +247,11 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 		fprintf(stderr, "%s\n", line);
 	}
 	rc = info.gate_failed ? EXIT_REGRESSION : 0;
+	if (c->floors.n) {
+		int frc = check_floors(c, &cur);
+
+		rc = frc > rc ? frc : rc;
+	}
 out_free_cmp:
 	cb_comparison_free(&cmp);
 out_free_cur:
@@ -210,12 +264,19 @@ out_free_base:
 int main(int argc, char **argv)
 {
 	struct cli c;
+	int rc;
 
 	if (parse_args(argc, argv, &c) != 0)
 		return EXIT_USAGE;
 	if (c.help) {
 		usage(stdout);
+		cb_floors_free(&c.floors);
 		return cb_close_stdout(PROG, 0, EXIT_USAGE);
 	}
-	return cb_close_stdout(PROG, run(&c, argv[optind], argv[optind + 1]), EXIT_USAGE);
+	if (argc - optind == 1)
+		rc = run_floors_only(&c, argv[optind]);
+	else
+		rc = run(&c, argv[optind], argv[optind + 1]);
+	cb_floors_free(&c.floors);
+	return cb_close_stdout(PROG, rc, EXIT_USAGE);
 }

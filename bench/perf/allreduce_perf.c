@@ -171,6 +171,7 @@ int main(int argc, char **argv)
 		return EXIT_ABORTED;
 	}
 	cb_backend_set_wait(&be, o.wait);
+	cb_backend_set_acct(&be, o.time_acct);
 	rc = run(&o, &be, &pf, argc, argv);
 	cb_backend_fini(&be);
 	cb_preflight_free(&pf);

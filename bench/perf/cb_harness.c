@@ -137,7 +137,10 @@ static enum cb_status report(struct cb_harness *h)
 	const struct cb_row *row = &h->row;
 	struct cb_rank_values ranks = { row->traffic ? row->tx : NULL,
 					row->traffic ? row->rx : NULL, row->rank_time_us,
-					h->lay.host_of };
+					h->lay.host_of, row->acct ? row->rank_busy_us : NULL,
+					row->acct ? row->rank_wait_us : NULL, row->rank_barrier_us,
+					row->acct ? row->rank_busy_cpu_us : NULL,
+					row->kept ? &h->m.iters : NULL };
 
 	if (cb_row_state_failed(row->s.status.state))
 		h->failed_rows++;

@@ -262,6 +262,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	}
 	json_object_set_new(m, "launcher", launcher_info(be));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
+	json_object_set_new(m, "time_accounting", cb_meta_time_acct(be));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
@@ -354,6 +355,7 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
+	cb_meta_print_time_acct(f, json_object_get(meta, "time_accounting"));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
 		"(nccl-tests doc/PERFORMANCE.md)\n");
 	if (fflush(f) != 0 || ferror(f)) {

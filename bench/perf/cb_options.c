@@ -77,6 +77,7 @@ static const struct cb_optdef table[] = {
 	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice, and ps's over p2p (0: the backend's, host 256K, cuda 16M)", .kind = CB_OPT_SIZE, OFF(slice_bytes) },
 	{ "timing", 0, "MODE", "iter", "iter: barrier, then each call timed, max over ranks; loop: -n calls back to back between two timestamps (nccl-tests' way), their mean, max over ranks", .kind = CB_OPT_ENUM, OFF(timing), .name = timing_name, .count = CB_TIMING_LOOP + 1, .what = "" },
 	{ "wait", 0, "MODE", "futex", "how a rank waits for a peer on the host: futex (poll, yield, then sleep until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then sched_yield)", .kind = CB_OPT_ENUM, OFF(wait), .name = wait_name, .count = CB_WAIT_MODE_COUNT, .what = "strategy" },
+	{ "time-acct", 0, "0|1|2", "1", "1: time each rank's busy (copy, reduce) and wait (peers, barrier) time where the backend can (per-rank CSV busy_us, wait_us, barrier_us); 2: also the CPU time of the busy spans (busy_cpu_us; a system call per span); 0: no clock reads besides the iteration's", .kind = CB_OPT_INT, OFF(time_acct), RANGE(0, 2) },
 	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", .kind = CB_OPT_TEXT, OFF(csv), .what = "path", .flags = LOCAL },
 	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", .kind = CB_OPT_TEXT, OFF(rank_csv), .what = "path", .flags = LOCAL },
 	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", .kind = CB_OPT_TEXT, OFF(json), .what = "path", .flags = LOCAL },

@@ -62,6 +62,7 @@ struct cb_options {
 	size_t slice_bytes;                   /* ring slice; 0 = default */
 	enum cb_timing timing;                /* --timing */
 	enum cb_wait_mode wait;               /* how host-side waits wait */
+	int time_acct;                        /* --time-acct: busy and wait time */
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
 	int quiet, help;
 	struct cb_sweep sweep;                /* derived: see above */

@@ -13,15 +13,35 @@
 
 enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 {
-	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters;
+	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters, wu = (size_t)m->o->warmup;
 	size_t w = (size_t)m->be->world_size;
 
 	m->times = calloc(k, sizeof(double));
 	m->tmax = calloc(k, sizeof(double));
 	m->tx_sum = calloc(w, sizeof(uint64_t));
 	m->rx_sum = calloc(w, sizeof(uint64_t));
-	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum)
+	m->busy = calloc(k, sizeof(double));
+	m->busy_cpu = calloc(k, sizeof(double));
+	m->wait = calloc(k, sizeof(double));
+	m->barrier = calloc(k, sizeof(double));
+	m->warm = calloc(wu + 1, sizeof(double));
+	m->slowest = calloc(k, sizeof(int));
+	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->busy_cpu || !m->wait ||
+	    !m->barrier || !m->warm || !m->slowest)
 		return CB_ERR_NOMEM;
+	/* --json is rank 0's option alone (CB_OPT_LOCAL): every rank follows it */
+	m->keep_iters = m->o->json[0] != 0;
+	if (CB_MPI(MPI_Bcast(&m->keep_iters, 1, MPI_INT, 0, m->be->world)) != CB_OK)
+		return CB_ERR_MPI;
+	if (m->keep_iters && m->be->world_rank == 0) {
+		m->all_time = calloc(w * k, sizeof(double));
+		m->all_busy = calloc(w * k, sizeof(double));
+		m->all_wait = calloc(w * k, sizeof(double));
+		m->all_warm = calloc(w * wu + 1, sizeof(double));
+		m->warm_max = calloc(wu + 1, sizeof(double));
+		if (!m->all_time || !m->all_busy || !m->all_wait || !m->all_warm || !m->warm_max)
+			return CB_ERR_NOMEM;
+	}
 	return cb_verify_init(&m->verify, m->be, alloc_bytes);
 }
 
@@ -32,15 +52,35 @@ void cb_measure_fini(struct cb_measure *m)
 	free(m->tmax);
 	free(m->tx_sum);
 	free(m->rx_sum);
+	free(m->busy);
+	free(m->busy_cpu);
+	free(m->wait);
+	free(m->barrier);
+	free(m->warm);
+	free(m->slowest);
+	free(m->all_time);
+	free(m->all_busy);
+	free(m->all_wait);
+	free(m->all_warm);
+	free(m->warm_max);
 }
 
 enum cb_status cb_row_init(struct cb_row *row, int nranks)
 {
+	size_t n = (size_t)nranks;
+
 	memset(row, 0, sizeof(*row));
-	row->tx = calloc((size_t)nranks, sizeof(uint64_t));
-	row->rx = calloc((size_t)nranks, sizeof(uint64_t));
-	row->rank_time_us = calloc((size_t)nranks, sizeof(double));
-	return row->tx && row->rx && row->rank_time_us ? CB_OK : CB_ERR_NOMEM;
+	row->tx = calloc(n, sizeof(uint64_t));
+	row->rx = calloc(n, sizeof(uint64_t));
+	row->rank_time_us = calloc(n, sizeof(double));
+	row->rank_busy_us = calloc(n, sizeof(double));
+	row->rank_busy_cpu_us = calloc(n, sizeof(double));
+	row->rank_wait_us = calloc(n, sizeof(double));
+	row->rank_barrier_us = calloc(n, sizeof(double));
+	return row->tx && row->rx && row->rank_time_us && row->rank_busy_us && row->rank_busy_cpu_us &&
+			       row->rank_wait_us && row->rank_barrier_us ?
+		       CB_OK :
+		       CB_ERR_NOMEM;
 }
 
 void cb_row_fini(struct cb_row *row)
@@ -48,6 +88,10 @@ void cb_row_fini(struct cb_row *row)
 	free(row->tx);
 	free(row->rx);
 	free(row->rank_time_us);
+	free(row->rank_busy_us);
+	free(row->rank_busy_cpu_us);
+	free(row->rank_wait_us);
+	free(row->rank_barrier_us);
 	memset(row, 0, sizeof(*row));
 }
 
@@ -74,7 +118,7 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	struct cb_summary *s = &row->s;
 
 	cb_schema_clear(&cb_schema_summary, s);
-	row->measured = row->traffic = 0;
+	row->measured = row->traffic = row->acct = row->kept = 0;
 	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
 	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->name);
 	snprintf(s->transport, sizeof(s->transport), "%s", slot->transport);
@@ -98,17 +142,68 @@ static long minflt_now(void)
 	return ru.ru_minflt;
 }
 
+/* Where an iteration's numbers go (us), each [n] or NULL: its time, and its
+ * busy (wall), wait, barrier and busy CPU time (NaN where the accounting is
+ * off). */
+struct iter_out {
+	double *time, *busy, *wait, *barrier, *busy_cpu;
+};
+
+/* The accounting's sums now. */
+static struct cb_time_acct acct_mark(const struct cb_backend *be)
+{
+	return be->acct;
+}
+
+/* Iterations i .. i+n-1 of out share the busy and wait time since m0 and
+ * barrier_ns (a block timed as one: n > 1). */
+static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
+		     uint64_t barrier_ns, const struct iter_out *out, int i, int n)
+{
+	double busy = NAN, wait = NAN, bar = NAN, cpu = NAN;
+
+	if (be->acct.on) {
+		busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
+		if (be->acct.cpu)
+			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
+		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / n;
+		bar = (double)barrier_ns / 1e3 / n;
+	}
+	for (int j = i; j < i + n; j++) {
+		if (out->busy)
+			out->busy[j] = busy;
+		if (out->wait)
+			out->wait[j] = wait;
+		if (out->barrier)
+			out->barrier[j] = bar;
+		if (out->busy_cpu)
+			out->busy_cpu[j] = cpu;
+	}
+}
+
+/* MPI_Barrier on the world; *ns its duration on the accounting's clock. */
+static enum cb_status barrier(struct cb_backend *be, uint64_t *ns)
+{
+	uint64_t t0 = cb_acct_now(be);
+	enum cb_status st = CB_MPI(MPI_Barrier(be->world));
+
+	*ns = t0 ? cb_acct_now(be) - t0 : 0;
+	return st;
+}
+
 /* --timing loop: one barrier, then n calls back to back between two
  * timestamps of the backend (nccl-tests' way); every call of the block gets
  * the block's mean. */
 static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_slot *slot,
 				   const struct cb_run_args *a, const char *what, int n,
-				   double *times)
+				   const struct iter_out *out)
 {
 	struct cb_backend *be = m->be;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
+	struct cb_time_acct m0 = acct_mark(be);
+	uint64_t bar_ns = 0;
 	double us = 0;
-	enum cb_status st = CB_MPI(MPI_Barrier(be->world));
+	enum cb_status st = barrier(be, &bar_ns);
 
 	if (st == CB_OK)
 		st = be->ops->time_begin(be);
@@ -118,8 +213,9 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 	}
 	if (st == CB_OK)
 		st = be->ops->time_end(be, &us);
-	for (int i = 0; i < n && times; i++)
-		times[i] = us / n;
+	for (int i = 0; i < n && out->time; i++)
+		out->time[i] = us / n;
+	acct_put(be, &m0, bar_ns, out, 0, n);
 	if (st != CB_OK)
 		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->name, what, bytes,
 		       cb_status_str(st));
@@ -129,27 +225,31 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 /* n iterations, each after a barrier, each timed by the backend; with
  * --timing loop (and more than the checked single call), back to back. */
 static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *slot,
-			      const struct cb_run_args *a, const char *what, int n, double *times)
+			      const struct cb_run_args *a, const char *what, int n,
+			      const struct iter_out *out)
 {
 	struct cb_backend *be = m->be;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
 	enum cb_status st = CB_OK;
 
 	if (m->o->timing == CB_TIMING_LOOP && n > 1)
-		return iterate_loop(m, slot, a, what, n, times);
+		return iterate_loop(m, slot, a, what, n, out);
 	for (int i = 0; i < n && st == CB_OK; i++) {
+		struct cb_time_acct m0 = acct_mark(be);
+		uint64_t bar_ns = 0;
 		double us = 0;
 
 		cb_watchdog_phase(what, slot->ops->name, bytes, i);
-		st = CB_MPI(MPI_Barrier(be->world));
+		st = barrier(be, &bar_ns);
 		if (st == CB_OK)
 			st = be->ops->time_begin(be);
 		if (st == CB_OK)
 			st = slot->ops->run(slot->state, a);
 		if (st == CB_OK)
 			st = be->ops->time_end(be, &us);
-		if (times)
-			times[i] = us;
+		if (out->time)
+			out->time[i] = us;
+		acct_put(be, &m0, bar_ns, out, i, 1);
 	}
 	if (st != CB_OK)
 		cb_log("%s failed in %s at %zu B: %s", slot->ops->name, what, bytes, cb_status_str(st));
@@ -160,6 +260,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slot,
 			    const struct cb_run_args *a, long *minflt)
 {
+	struct iter_out warm = { m->warm, NULL, NULL, NULL, NULL };
 	enum cb_status st;
 	long f0;
 
@@ -168,11 +269,16 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 		if (st != CB_OK)
 			return st;
 	}
-	st = iterate(m, slot, a, "warm-up", m->o->warmup, NULL);
+	st = iterate(m, slot, a, "warm-up", m->o->warmup, &warm);
 	cb_traffic_reset(m->be);
 	f0 = minflt_now();
-	for (int r = 0; r < m->o->repeat && st == CB_OK; r++)
-		st = iterate(m, slot, a, "timed", m->o->iters, m->times + (size_t)r * m->o->iters);
+	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
+		size_t at = (size_t)r * (size_t)m->o->iters;
+		struct iter_out out = { m->times + at, m->busy + at, m->wait + at, m->barrier + at,
+					m->busy_cpu + at };
+
+		st = iterate(m, slot, a, "timed", m->o->iters, &out);
+	}
 	*minflt = minflt_now() - f0;
 	return st;
 }
@@ -183,6 +289,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slot,
 			    const struct cb_run_args *a, long long *wrong, int *differ)
 {
+	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL };
 	long long mine = 0;
 	uint64_t hash = 0, hmin, hmax;
 	MPI_Comm w = m->be->world;
@@ -193,7 +300,7 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	else
 		st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
 	if (st == CB_OK)
-		st = iterate(m, slot, a, "check", 1, NULL);
+		st = iterate(m, slot, a, "check", 1, &none);
 	if (st != CB_OK)
 		return st;
 	cb_watchdog_phase("compare", slot->ops->name, a->count * cb_dtype_size(a->dt), -1);
@@ -228,6 +335,8 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 	if (st == CB_OK)
 		st = CB_MPI(MPI_Reduce(&flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0,
 				       be->world));
+	if (st == CB_OK)
+		st = cb_row_gather_time(m, slot, row);
 	if (st != CB_OK || !slot->ops->traffic_measured)
 		return st;
 	/* counters are by world rank: the sum over processes is each rank's */

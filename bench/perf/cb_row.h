@@ -46,6 +46,16 @@ struct cb_measure {
 	struct cb_verify verify;
 	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
 	uint64_t *tx_sum, *rx_sum;    /* [w] bytes over the k allreduces, by world rank */
+	/* [k] this rank's busy (wall), wait, barrier and busy CPU time of each
+	 * timed iteration (us; NaN where unmeasured: cb_time_acct off), [warmup]
+	 * its warm-up times, [k] the straggler of each iteration (rank 0) */
+	double *busy, *wait, *barrier, *busy_cpu, *warm;
+	int *slowest;
+	/* every rank keeps its iterations for rank 0 (rank 0 has --json), and
+	 * there, every rank's iterations (cb_iter_values) */
+	int keep_iters;
+	double *all_time, *all_busy, *all_wait, *all_warm, *warm_max;
+	struct cb_iter_values iters;
 };
 
 /* A measured row (rank 0 holds the aggregated numbers). */
@@ -53,13 +63,18 @@ struct cb_row {
 	struct cb_summary s;
 	uint64_t *tx, *rx;            /* [world size] bytes per allreduce */
 	double *rank_time_us;         /* [world size] each rank's own mean */
+	double *rank_busy_us, *rank_wait_us, *rank_barrier_us; /* [world size] means */
+	double *rank_busy_cpu_us;
 	int measured;                 /* the arrays hold this row's values */
+	int acct;                     /* rank_busy_us, rank_wait_us hold them too */
+	int kept;                     /* cb_measure.iters holds this row's iterations */
 	int traffic;                  /* tx and rx hold them too */
 };
 
 /* Allocates m's scratch for the world of m->be and the iterations of m->o,
  * and the verifier for messages up to alloc_bytes; m->o, m->be set, buffers
- * not yet. Errors: CB_ERR_NOMEM (m partly set: cb_measure_fini frees). */
+ * not yet. Collective over the world (whether rank 0 writes --json).
+ * Errors: CB_ERR_NOMEM, CB_ERR_MPI (m partly set: cb_measure_fini frees). */
 enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes);
 void cb_measure_fini(struct cb_measure *m);
 
@@ -78,6 +93,13 @@ enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op
  * error return means the job must be aborted. */
 enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
 			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row);
+
+/* Busy, wait and barrier time, the straggler and (with --json) every
+ * rank's iterations of the row just timed, to rank 0 (cb_row_time.c):
+ * row->rank_*_us, the straggler columns, m->iters. Collective over the
+ * world. Errors: CB_ERR_MPI. */
+enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slot *slot,
+				  struct cb_row *row);
 
 /* The statistics of a measured row on rank 0 (cb_row_stats.c): times over
  * iterations and repeats from m->tmax, bandwidths, per-allreduce traffic

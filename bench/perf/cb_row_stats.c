@@ -31,6 +31,18 @@ static void traffic_summary(const struct cb_measure *m, const struct cb_algo_slo
 	s->imbalance = cb_imbalance(row->tx, row->rx, s->nranks);
 }
 
+/* max over ranks of busy / their mean; NaN when all are 0 */
+static double busy_imbalance(const double *busy, int nranks)
+{
+	double max = 0, sum = 0;
+
+	for (int r = 0; r < nranks; r++) {
+		sum += busy[r];
+		max = fmax(max, busy[r]);
+	}
+	return sum > 0 ? max / (sum / nranks) : NAN;
+}
+
 /* Each repeat's mean and median: their extremes. */
 static void repeat_bands(const struct cb_measure *m, struct cb_summary *s)
 {
@@ -62,6 +74,9 @@ void cb_row_summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 	s->time_us_median = t.median;
 	s->time_us_min = t.min;
 	s->time_us_max = t.max;
+	s->time_us_p90 = t.p90;
+	s->time_us_p99 = t.p99;
+	s->time_us_cv = t.cv;
 	repeat_bands(m, s);
 	s->algbw = cb_algbw_GBps(s->bytes, s->time_us);
 	s->busbw = s->algbw * factor;
@@ -69,4 +84,6 @@ void cb_row_summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 	s->busbw_rep_max = cb_algbw_GBps(s->bytes, s->time_us_rep_min) * factor;
 	row->measured = 1;
 	traffic_summary(m, slot, row);
+	if (row->acct)
+		s->busy_imbalance = busy_imbalance(row->rank_busy_us, s->nranks);
 }

@@ -11,9 +11,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The ceil(p n)-th smallest of sorted s[0..n-1] (1-based), n >= 1. */
+static double nearest_rank(const double *s, size_t n, double p)
+{
+	size_t k = (size_t)ceil(p * (double)n);
+
+	return s[k < 1 ? 0 : k > n ? n - 1 : k - 1];
+}
+
 int cb_stats_compute(const double *x, size_t n, struct cb_stats *out)
 {
-	double *s, sum = 0;
+	double *s, sum = 0, var = 0;
 
 	if (n == 0)
 		return -1;
@@ -28,6 +36,11 @@ int cb_stats_compute(const double *x, size_t n, struct cb_stats *out)
 	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	out->min = s[0];
 	out->max = s[n - 1];
+	out->p90 = nearest_rank(s, n, 0.90);
+	out->p99 = nearest_rank(s, n, 0.99);
+	for (size_t i = 0; i < n; i++)
+		var += (s[i] - out->mean) * (s[i] - out->mean);
+	out->cv = out->mean != 0 ? sqrt(var / (double)n) / out->mean : NAN;
 	free(s);
 	return 0;
 }

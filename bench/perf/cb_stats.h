@@ -11,10 +11,15 @@
 
 struct cb_stats {
 	double mean, median, min, max;
+	double p90, p99; /* nearest-rank percentiles: the ceil(p n)-th smallest */
+	double cv;       /* coefficient of variation: population standard
+			  * deviation / mean (0 for n = 1; NaN for a zero mean) */
 };
 
-/* Stats of x[0..n-1], n >= 1 (median of an even n: mean of the middle two).
- * Does not modify x; uses O(n) scratch. Returns -1 if n == 0 or out of memory. */
+/* Stats of x[0..n-1], n >= 1 (median of an even n: mean of the middle two;
+ * percentiles by nearest rank, as in NIST's handbook and fio's clat
+ * percentiles, so p99 of fewer than 100 values is the maximum). Does not
+ * modify x; uses O(n) scratch. Returns -1 if n == 0 or out of memory. */
 int cb_stats_compute(const double *x, size_t n, struct cb_stats *out);
 
 /* algbw in GB/s for bytes per rank moved in time_us microseconds. */

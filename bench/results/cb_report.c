@@ -168,6 +168,10 @@ static void rank_record(const struct cb_summary *s, const struct cb_rank_values 
 	out->in_place = s->in_place;
 	memcpy(out->transport, s->transport, sizeof(out->transport));
 	out->host = v->host ? v->host[k] : CB_NO_INT;
+	out->busy_us = v->busy_us ? v->busy_us[k] : NAN;
+	out->wait_us = v->wait_us ? v->wait_us[k] : NAN;
+	out->barrier_us = v->barrier_us ? v->barrier_us[k] : NAN;
+	out->busy_cpu_us = v->busy_cpu_us ? v->busy_cpu_us[k] : NAN;
 }
 
 static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,
@@ -199,7 +203,50 @@ static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,
 	free(buf);
 }
 
-static void write_json(struct cb_report *r, const struct cb_summary *s)
+/* n doubles as a JSON array (NaN: null); NULL: null. */
+static json_t *reals(const double *x, int n)
+{
+	json_t *a;
+
+	if (!x)
+		return json_null();
+	a = json_array();
+	for (int i = 0; a && i < n; i++)
+		json_array_append_new(a, isnan(x[i]) ? json_null() : json_real(x[i]));
+	return a;
+}
+
+/* The "iterations" object of a JSON line (cb_report.h). NULL: no memory. */
+static json_t *iterations(const struct cb_iter_values *it)
+{
+	json_t *o = json_object(), *ranks = json_array(), *slow = json_array();
+	size_t k = (size_t)it->k, w = (size_t)it->warmup;
+
+	for (int i = 0; slow && i < it->k; i++)
+		json_array_append_new(slow, json_integer(it->slowest[i]));
+	for (int r = 0; ranks && r < it->nranks; r++)
+		json_array_append_new(
+			ranks, json_pack("{s:o,s:o,s:o,s:o}", "time_us",
+					 reals(it->rank_time_us + r * k, it->k), "warmup_us",
+					 reals(it->rank_warmup_us + r * w, it->warmup), "busy_us",
+					 reals(it->rank_busy_us ? it->rank_busy_us + r * k : NULL, it->k),
+					 "wait_us",
+					 reals(it->rank_wait_us ? it->rank_wait_us + r * k : NULL, it->k)));
+	if (!o || !ranks || !slow) {
+		json_decref(o);
+		json_decref(ranks);
+		json_decref(slow);
+		return NULL;
+	}
+	json_object_set_new(o, "time_us", reals(it->time_us, it->k));
+	json_object_set_new(o, "warmup_us", reals(it->warmup_us, it->warmup));
+	json_object_set_new(o, "slowest_rank", slow);
+	json_object_set_new(o, "ranks", ranks);
+	return o;
+}
+
+static void write_json(struct cb_report *r, const struct cb_summary *s,
+		       const struct cb_rank_values *v)
 {
 	json_t *o;
 	char *text;
@@ -207,6 +254,8 @@ static void write_json(struct cb_report *r, const struct cb_summary *s)
 	if (!r->json)
 		return;
 	o = cb_schema_json(&cb_schema_summary, s);
+	if (o && v && v->iters && json_object_set_new(o, "iterations", iterations(v->iters)))
+		json_decref(o), o = NULL;
 	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
 	json_decref(o);
 	if (!text) {
@@ -266,13 +315,28 @@ static void print_table_row(struct cb_report *r, const struct cb_summary *s)
 	put_table(r, line);
 }
 
+/* The row's note: who was slowest and by how much (ranks > 1, measured). */
+static void print_straggler(struct cb_report *r, const struct cb_summary *s)
+{
+	char line[256];
+
+	if (!r->table || s->straggler_rank == CB_NO_INT || isnan(s->straggler_ratio))
+		return;
+	snprintf(line, sizeof(line),
+		 "#  ^ straggler: rank %d, slowest in %.0f%% of iterations, %.2fx the others' "
+		 "mean time not waiting\n",
+		 s->straggler_rank, 100 * s->straggler_share, s->straggler_ratio);
+	put_table(r, line);
+}
+
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
 			     const struct cb_rank_values *ranks)
 {
 	write_summary_csv(r, s);
 	write_rank_csv(r, s, ranks);
-	write_json(r, s);
+	write_json(r, s, ranks);
 	print_table_row(r, s);
+	print_straggler(r, s);
 	return r->io_error ? CB_ERR_IO : CB_OK;
 }
 

@@ -14,11 +14,27 @@
 #include "cb_schema.h"
 #include "cb_status.h"
 
+/* Every iteration of a measured row, for the JSON line (key "iterations"):
+ * k timed iterations (all repeats, in order), w warm-up iterations, n ranks;
+ * rank r's value of iteration i at [r * k + i] (warm-up: [r * w + i]). */
+struct cb_iter_values {
+	int k, warmup, nranks;
+	const double *time_us;        /* [k] the max over ranks */
+	const double *warmup_us;      /* [w] the max over ranks */
+	const double *rank_time_us;   /* [n k] each rank's own */
+	const double *rank_warmup_us; /* [n w] */
+	const double *rank_busy_us, *rank_wait_us; /* [n k]; NULL: unmeasured */
+	const int *slowest;           /* [k] the straggler rank of each iteration */
+};
+
 /* Each rank's values of a measured row: arrays of the row's nranks. */
 struct cb_rank_values {
 	const uint64_t *tx, *rx;   /* bytes per allreduce; NULL: unmeasured */
 	const double *time_us;     /* the rank's own mean over the timed iterations */
 	const int *host;           /* each rank's host index (cb_rank_rec.host) */
+	/* means per timed iteration (us); NULL: unmeasured (cb_rank_rec) */
+	const double *busy_us, *wait_us, *barrier_us, *busy_cpu_us;
+	const struct cb_iter_values *iters; /* NULL: not kept (no --json) */
 };
 
 struct cb_report;
@@ -40,8 +56,12 @@ enum cb_status cb_report_table_header(struct cb_report *r);
 
 /* Writes one row everywhere, each stream flushed: every row of the CSV is a
  * row of the table too, with its status last (measured or not: a skipped or
- * failed row shows "-" where it has no number); ranks (NULL for a row that
- * was not measured) gives the per-rank rows. Errors: CB_ERR_IO when a write
+ * failed row shows "-" where it has no number), and a note line under it
+ * naming the straggler where there is one; ranks (NULL for a row that
+ * was not measured) gives the per-rank rows and, with ranks->iters, the
+ * JSON line's "iterations" object (after the schema's keys): "time_us",
+ * "warmup_us", "slowest_rank", and "ranks": per rank {"time_us",
+ * "warmup_us", "busy_us", "wait_us"} (the last two null where unmeasured). Errors: CB_ERR_IO when a write
  * to any stream (table, CSV, JSON) failed now or before; the first failure
  * is logged once, naming the stream and the reason. */
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,

@@ -57,6 +57,13 @@ static const struct cb_column summary_cols[] = {
 	{ "time_us_median_rep_max", CB_COL_REAL, S(time_us_median_rep_max), OPT, TIME("the largest of them") },
 	{ "transport", CB_COL_NAME, S(transport), CB_COL_READ, 0, 0, NULL, "", "how bytes moved between ranks: `shm` or `ipc` (one-sided, one host: host or cuda backend) or `p2p` (two-sided: MPI or NCCL point-to-point) for ps and ring; `library` for mpi and nccl (inside the library); `local` for copy. Read as the backend's one-sided transport from " CB_SCHEMA_SUMMARY_1 " files" },
 	{ "nhosts", CB_COL_INT, S(nhosts), OPT, 1, MAX_RANKS, NULL, "", "hosts the ranks ran on (distinct host names)" },
+	{ "time_us_p90", CB_COL_REAL, S(time_us_p90), CB_COL_EMPTY_OK, TIME("90th percentile of the timed iterations' times (nearest rank)") },
+	{ "time_us_p99", CB_COL_REAL, S(time_us_p99), CB_COL_EMPTY_OK, TIME("99th percentile (nearest rank: the maximum below 100 iterations)") },
+	{ "time_us_cv", CB_COL_REAL, S(time_us_cv), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "", "coefficient of variation of those times: standard deviation / mean" },
+	{ "busy_imbalance", CB_COL_REAL, S(busy_imbalance), CB_COL_EMPTY_OK, 0, MAX_RANKS, NULL, "", "max over ranks of busy_us / their mean (per-rank file): 1 = even; empty: unmeasured (library algorithms, cuda backend)" },
+	{ "straggler_rank", CB_COL_INT, S(straggler_rank), CB_COL_EMPTY_OK, 0, MAX_RANKS, NULL, "", "the rank most often slowest in an iteration: largest time not spent waiting for peers (its time - wait_us; its time where wait is unmeasured); empty for n = 1" },
+	{ "straggler_share", CB_COL_REAL, S(straggler_share), CB_COL_EMPTY_OK, 0, 1, NULL, "", "the fraction of timed iterations in which it was the slowest" },
+	{ "straggler_ratio", CB_COL_REAL, S(straggler_ratio), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "", "its mean time not waiting / the mean of the other ranks': 1 = no straggler" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)
@@ -76,6 +83,10 @@ static const struct cb_column rank_cols[] = {
 	{ "in_place", CB_COL_BOOL, R(in_place), 0, 0, 1, NULL, "", "as in the summary row" },
 	{ "transport", CB_COL_NAME, R(transport), 0, 0, 0, NULL, "", "as in the summary row" },
 	{ "host", CB_COL_INT, R(host), 0, 0, MAX_RANKS, NULL, "", "the rank's host, 0 .. nhosts-1, in the order of the metadata's `mpi.hosts` (first rank first)" },
+	{ "busy_us", CB_COL_REAL, R(busy_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "this rank's mean time per timed iteration moving or reducing bytes (inside copy, reduce and p2p posting); empty: unmeasured (library algorithms, cuda backend, --time-acct 0)" },
+	{ "wait_us", CB_COL_REAL, R(wait_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "its mean time per timed iteration waiting for peers inside the allreduce (progress flags, p2p round waits: MPI moves the bytes there)" },
+	{ "busy_cpu_us", CB_COL_REAL, R(busy_cpu_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "the CPU time of those busy spans (CLOCK_THREAD_CPUTIME_ID, --time-acct 2; else empty): busy_us less the time the rank was descheduled in them (an oversubscribed host)" },
+	{ "barrier_us", CB_COL_REAL, R(barrier_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "its mean time in the barrier before each timed iteration (not in time_us)" },
 };
 
 const struct cb_schema cb_schema_summary = {

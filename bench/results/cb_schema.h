@@ -86,6 +86,10 @@ struct cb_summary {
 	double time_us_median_rep_min, time_us_median_rep_max; /* over the repeats' medians */
 	char transport[CB_NAME_MAX];              /* shm ipc p2p, library, local */
 	int nhosts;                               /* hosts of the run's ranks */
+	double time_us_p90, time_us_p99, time_us_cv; /* over the timed iterations */
+	double busy_imbalance;                    /* max / mean of ranks' busy time */
+	int straggler_rank;                       /* CB_NO_INT: none (n = 1) */
+	double straggler_share, straggler_ratio;
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
@@ -100,6 +104,8 @@ struct cb_rank_rec {
 	int in_place;
 	char transport[CB_NAME_MAX];              /* as in the summary row */
 	int host;                                 /* the rank's host: 0 .. nhosts-1 */
+	double busy_us, wait_us, barrier_us;      /* means per timed iteration; NaN: unmeasured */
+	double busy_cpu_us;                       /* CPU time of the busy spans, likewise */
 };
 
 /* ---- the schema -------------------------------------------------------- */

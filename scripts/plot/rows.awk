@@ -2,6 +2,8 @@
 # first line names the columns (the summary's names):
 #   backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps tx_total_bytes
 #   imbalance
+# then the optional columns (empty where the file lacks them: older files):
+#   busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv
 # Keeps rows with status "ok" and a numeric nranks and bytes; a number that is not one becomes
 # empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
 # required columns, without rows, or without any "ok" row.
@@ -13,6 +15,7 @@ BEGIN {
 	             "tx_total_bytes imbalance status", req, " ")
 	nout = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
 	             "tx_total_bytes imbalance", out, " ")
+	nopt = split("busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv", optc, " ")
 }
 /^[ \t\r]*$/ { next }
 !have_header {
@@ -26,6 +29,7 @@ BEGIN {
 	}
 	line = out[1]
 	for (i = 2; i <= nout; i++) line = line OFS out[i]
+	for (i = 1; i <= nopt; i++) line = line OFS optc[i]
 	print line
 	next
 }
@@ -44,9 +48,11 @@ BEGIN {
 	if (nr == "" || by == "") { skipped++; next }
 	algo = f[c["algo"]]; gsub(/[^A-Za-z0-9_.+-]/, "_", algo)
 	# integers printed with %.0f: mawk prints 2^31 and above as 2.14748e+09 otherwise
+	opts = ""
+	for (i = 1; i <= nopt; i++) opts = opts OFS ((optc[i] in c) ? num(f[c[optc[i]]]) : "")
 	print f[c["backend"]], algo, sprintf("%.0f", nr), sprintf("%.0f", by), f[c["dtype"]], f[c["op"]],
 	      bool01(f[c["in_place"]]), num(f[c["time_us"]]), num(f[c["algbw_GBps"]]),
-	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]])
+	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]]) opts
 	ok++
 }
 END {

@@ -1,0 +1,36 @@
+/* cb_meta: the metadata's busy and wait time entry and its header line
+ * (contract in cb_meta.h). */
+#include "cb_meta.h"
+
+/* Busy and wait time (cb_backend.h, struct cb_time_acct): whether they were
+ * measured, how, or why not. */
+json_t *cb_meta_time_acct(const struct cb_backend *be)
+{
+	const char *why = be->ops->time_unmeasured;
+
+	return json_pack(
+		"{s:b,s:b,s:s,s:s,s:s,s:s,s:s?}", "on", be->acct.on, "cpu", be->acct.cpu,
+		"busy", "CLOCK_MONOTONIC around each copy, reduce and finalize of the backend and "
+			"each p2p send/receive posting, summed per iteration",
+		"busy_cpu", "CLOCK_THREAD_CPUTIME_ID over the same spans (--time-acct 2): the "
+			    "busy time less the time the rank was descheduled in them",
+		"wait", "CLOCK_MONOTONIC around each wait for a peer's progress flag and each p2p "
+			"round wait (MPI moves the bytes there); the barrier before an iteration "
+			"apart (barrier_us, not in time_us)",
+		"straggler", "per iteration the rank with the largest time not spent waiting for "
+			     "peers (time - wait; time where wait is unmeasured); library "
+			     "algorithms (mpi, nccl): busy and wait empty",
+		"unmeasured", why ? why : be->acct.on ? NULL : "turned off (--time-acct 0)");
+}
+
+/* The header's line on busy and wait time. */
+void cb_meta_print_time_acct(FILE *f, const json_t *t)
+{
+	const char *why = json_string_value(json_object_get(t, "unmeasured"));
+
+	if (why)
+		fprintf(f, "# busy/wait: not measured: %s\n", why);
+	else
+		fprintf(f, "# busy/wait: per rank, CLOCK_MONOTONIC inside copy/reduce (busy) and "
+			"peer waits (wait); straggler: most often the slowest not waiting\n");
+}

@@ -1,0 +1,47 @@
+# straggler.awk: the data of the figure stragglers (per row, how much slower the rank that was
+# most often the slowest was than the others: straggler_ratio, its rank as a label) from
+# select.awk's table of one combination, at the largest rank count with straggler columns
+# (rows of 0 bytes left out: the size axis is logarithmic).
+# Writes dir/strag.<i>.dat (bytes <TAB> ratio <TAB> "r<rank> <share>%") for the i-th
+# algorithm (figure order); prints (| stands for US, the unit separator)
+#   plot | N | algorithms | smallest size | largest size | largest ratio
+#   skip | reason
+
+BEGIN { FS = "\t"; OFS = "\037" }   # lines for plot.sh: fields apart by US
+NR == 1 { tsv_header(); next }
+{
+	see_algo(get("algo"))
+	if (get("straggler_ratio") == "" || get("straggler_rank") == "" || get("bytes") + 0 <= 0) next
+	n = get("nranks") + 0
+	if (tn == "" || n > tn) tn = n
+	k++; ra[k] = get("algo"); rn[k] = n; rb[k] = get("bytes") + 0
+	rr[k] = get("straggler_ratio") + 0; rk[k] = get("straggler_rank") + 0
+	rs[k] = get("straggler_share") + 0
+}
+END {
+	if (tn == "") { print "skip", "no rows with straggler columns (n > 1, bytes > 0, schema with them)"; exit 0 }
+	for (i = 1; i <= k; i++) {
+		if (rn[i] != tn) continue
+		have[ra[i]]++
+		if (xmin == "" || rb[i] < xmin) xmin = rb[i]
+		if (rb[i] > xmax) xmax = rb[i]
+		if (rr[i] > ymax) ymax = rr[i]
+	}
+	na = split(algo_list(0), algos, " ")
+	m = 0; list = ""
+	for (j = 1; j <= na; j++) {
+		a = algos[j]
+		if (!(a in have)) continue
+		out = dir "/strag." ++m ".dat"
+		# rows come in size order from sweep.sh; sort anyway (insertion)
+		c = 0
+		for (i = 1; i <= k; i++) if (ra[i] == a && rn[i] == tn) idx[++c] = i
+		for (i = 2; i <= c; i++)
+			for (q = i; q > 1 && rb[idx[q - 1]] > rb[idx[q]]; q--) { t = idx[q]; idx[q] = idx[q - 1]; idx[q - 1] = t }
+		for (i = 1; i <= c; i++)
+			printf "%.0f\t%.6g\tr%d %.0f%%\n", rb[idx[i]], rr[idx[i]], rk[idx[i]], 100 * rs[idx[i]] > out
+		close(out)
+		list = list " " a
+	}
+	printf "plot\037%d\037%s\037%.0f\037%.0f\037%.6g\n", tn, substr(list, 2), xmin, xmax, ymax
+}
