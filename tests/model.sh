@@ -121,6 +121,18 @@ fit_output)
 	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"
 	json_get "$t/fit.json" "d['schema']" | grep -q collbench-model-fit-1 || fail "fit.json not replaced"
 	ls "$t"/fit.json.tmp.* 2>/dev/null && fail "a temporary file was left"
+	# -o replaces by rename: never a link, a FIFO, a device (our own node)
+	echo target >"$t/target" && ln -s "$t/target" "$t/link.json"
+	expect 2 "exists and is not a regular file; not replacing it" "$cm" fit "$t/run" -o "$t/link.json"
+	[ -L "$t/link.json" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
+	mkfifo "$t/fifo.json"
+	expect 2 "not a regular file" "$cm" fit "$t/run" -o "$t/fifo.json"
+	[ -p "$t/fifo.json" ] || fail "the FIFO was replaced"
+	if mknod "$t/full" c 1 7 2>/dev/null; then
+		expect 2 "not a regular file" "$cm" fit "$t/run" -o "$t/full"
+		[ -c "$t/full" ] || fail "the device node was replaced"
+	fi
+	ls "$t"/*.tmp.* 2>/dev/null && fail "a temporary file was left"
 	"$cm" fit "$t/run" --format table -o "$t/f2.json" >/dev/full 2>"$t/err"
 	[ $? = 2 ] && grep -q "cannot write stdout" "$t/err" || fail "a full stdout is not an error"
 	;;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cb_model_out.h"
+#include "cb_replace.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
 
@@ -61,22 +62,17 @@ static int fit_run(const char *verb, const struct cli *c, const struct cb_minput
  * reader never sees half a file. 0 or -1 after a message. */
 static int write_fit_file(const struct cb_fit_set *f, const char *path)
 {
-	char tmp[1100];
+	char tmp[1100], err[4600];
 	FILE *out;
 	int ok;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	out = fopen(tmp, "w");
-	if (!out) {
-		fprintf(stderr, PROG " fit: cannot write %s: %s\n", tmp, strerror(errno));
+	if (cb_replace_open(path, tmp, sizeof(tmp), &out, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG " fit: %s\n", err);
 		return -1;
 	}
 	ok = cb_fit_set_write(out, f) == CB_OK;
-	ok = (fclose(out) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		fprintf(stderr, PROG " fit: cannot write %s: %s\n", path,
-			errno ? strerror(errno) : "write error");
-		unlink(tmp);
+	if (cb_replace_commit(out, tmp, path, ok, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, PROG " fit: %s\n", err);
 		return -1;
 	}
 	return 0;
