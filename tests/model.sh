@@ -156,6 +156,22 @@ check_gate)
 	expect 2 "not valid JSON" "$cm" check --fit "$t/bad.json" "$t/b"
 	expect 2 "cannot read" "$cm" check --fit "$t/none.json" "$t/b"
 	;;
+p2p_group)
+	# the row's transport column, not the backend: p2p rows are a group of
+	# their own, and check matches them to it
+	synth "$t/one"
+	mkdir "$t/run" && cp "$t/one/np2.meta.json" "$t/run/"
+	awk -F, -v OFS=, 'NR == 1 { print $0 ",transport,nhosts"; next }
+		{ $1 = "collbench-summary-2"; print $0 "," ($3 == "copy" ? "local" : "p2p") ",1" }' \
+		"$t/one/summary.csv" >"$t/run/summary.csv"
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit.json"
+	[ "$(json_get "$t/fit.json" "','.join(g['transport'] for g in d['groups'])")" = p2p ] ||
+		fail "want one p2p group (copy's rows in it), got $(json_get "$t/fit.json" "[g['transport'] for g in d['groups']]")"
+	expect 0 "" "$cm" check --fit "$t/fit.json" "$t/run"
+	grep -qE '^ *host +p2p +ring +2 +67108864 ' "$t/out" || fail "no p2p ring row in check"
+	grep -qE '^ *host +shm +(ps|ring) ' "$t/out" && fail "a p2p row checked as shm"
+	grep -q "no fit for" "$t/out" && fail "rows left without their group"
+	;;
 oversubscribed)
 	synth "$t/run"
 	sed -i 's/"oversubscribed": false/"oversubscribed": true/' "$t/run/np2.meta.json"

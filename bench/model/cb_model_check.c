@@ -28,6 +28,10 @@ static void check_row(const struct cb_mrow *r, const struct cb_fit_set *f, doubl
 
 	memset(c, 0, sizeof(*c));
 	c->row = r;
+	/* copy's rows join the backend's p2p group where it has no one-sided
+	 * group (cb_model_fitrun.c) */
+	if (!g && strcmp(r->algo, "copy") == 0)
+		g = cb_fit_set_group(f, r->backend, "p2p");
 	if (!r->ok) {
 		snprintf(c->note, sizeof(c->note), "not measured (status not ok)");
 		return;
