@@ -145,6 +145,13 @@ check_gate)
 	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
 	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
 	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
+	# a gate that modelled nothing has nothing to judge: never a pass
+	json_get "$t/fit.json" "json.dumps(dict(d, groups=[]))" >"$t/empty.json"
+	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/empty.json" "$t/a"
+	grep -q "^0 of [0-9]* rows modelled" "$t/out" || fail "the summary line is missing"
+	sed 's/,host,/,cuda,/' "$t/a/summary.csv" >"$t/cuda.csv"
+	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/fit.json" "$t/cuda.csv"
+	expect 0 "^0 of [0-9]* rows modelled" "$cm" check --fit "$t/fit.json" "$t/cuda.csv"
 	expect 0 "all >= 64K" "$cm" check --summary --fit "$t/fit.json" "$t/b"
 	expect 0 "" "$cm" check -f csv --fit "$t/fit.json" "$t/b"
 	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"

@@ -174,6 +174,12 @@ static int print_check(const struct cli *c, const struct cb_check_row *rows, siz
 	fprintf(text ? stdout : stderr, "%s%zu of %zu rows modelled, %zu far off (|error| > "
 		"%.0f%% and outside the repeats' band)\n", text ? "\n" : "", modelled, shown_rows,
 		far, 100 * c->far);
+	if (c->gate && modelled == 0) {
+		/* a gate that judged no row must not pass */
+		fprintf(stderr, PROG " check: --gate: no row was modelled (no fitted group of "
+			"their backend and transport): nothing to judge\n");
+		return EXIT_USAGE;
+	}
 	return c->gate && far ? EXIT_FAR : 0;
 }
 

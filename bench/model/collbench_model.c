@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"modelled time per row and the median |error| by size range; predict prints ps\n"
 		"and ring time, bandwidth and per-rank and per-host link load on a topology.\n"
 		"\nexit status: 0 done, 1 check --gate found a row far off, 2 usage, input or\n"
-		"output error. Results on stdout, diagnostics on stderr.\n");
+		"output error (check --gate: also no row modelled). Results on stdout,\n"
+		"diagnostics on stderr.\n");
 }
 
 /* Parses the verb and its options; operands stay at argv[optind + 1...]
