@@ -240,6 +240,24 @@ script)
 	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/run" "$t/figs"
 	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
 	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
+	# bad --topo / --ranks / --fit: refused before anything is written
+	ms=$CB_TESTS_DIR/../scripts/model.sh
+	expect 2 "not a preset" env CB_BIN="$bin" "$ms" --topo nosuch "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused --topo made the output folder"
+	expect 2 "ranks" env CB_BIN="$bin" "$ms" --ranks abc "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused --ranks made the output folder"
+	mkdir "$t/figs3"
+	expect 2 "ranks" env CB_BIN="$bin" "$ms" --ranks 0 "$t/run" "$t/figs3"
+	echo '{' >"$t/bad.json"
+	expect 2 "not valid JSON" env CB_BIN="$bin" "$ms" --fit "$t/bad.json" "$t/run" "$t/figs3"
+	compgen -G "$t/figs3/*" >/dev/null && fail "a refused run left files: $(ls "$t/figs3")"
+	# a failure after the files were started (gnuplot) removes them: a rerun is not refused
+	mkdir "$t/fakebin" && printf '#!/bin/sh\nexit 1\n' >"$t/fakebin/gnuplot" && chmod +x "$t/fakebin/gnuplot"
+	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
+	compgen -G "$t/figs3/*" >/dev/null && fail "a failed run left files: $(ls "$t/figs3")"
+	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs4"
+	[ -e "$t/figs4" ] && fail "a failed run left the folder it made"
+	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
 	;;
 script_in_run)
 	# scripts/bench.sh's step: the fit and check beside the run, the figures
