@@ -83,6 +83,9 @@ usage)
 	expect 2 "ranks" "$cm" predict -n 0
 	expect 2 "ranks" "$cm" predict -n 2,,4
 	expect 2 "larger than" "$cm" predict -b 1G -e 1M
+	expect 2 "root 99 is not a rank of 4 ranks" "$cm" predict -r 99 -n 4
+	expect 2 "root 4 is not a rank of 4 ranks" "$cm" predict -r 4 -n 8,4
+	expect 0 "" "$cm" predict -r 3 -n 4,8 -b 1M -e 1M
 	;;
 fit_recovers)
 	synth "$t/run"
@@ -157,6 +160,19 @@ check_gate)
 	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"
 	expect 0 "in-sample" "$cm" check "$t/b"
 	expect 2 "json" "$cm" check -f json "$t/b"
+	# parameters that make times overflow or vanish: refused, never an inf
+	for kv in "beta_GBps 1e-320" "beta_GBps 1e300" "gamma_GBps 1e-320" "alpha_us 1e300"; do
+		set -- $kv
+		python3 - "$t/fit.json" "$1" "$2" >"$t/odd.json" <<'PY' || fail "cannot write odd.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d['groups'][0]
+(g if sys.argv[2] == 'alpha_us' else g['tiers'][0])[sys.argv[2]] = float(sys.argv[3])
+print(json.dumps(d))
+PY
+		expect 2 "$1 must be a number in" "$cm" check --fit "$t/odd.json" "$t/b"
+		grep -qi inf "$t/out" && fail "inf printed for $1 $2"
+	done
 	echo '{"schema": "other"}' >"$t/bad.json"
 	expect 2 "schema" "$cm" check --fit "$t/bad.json" "$t/b"
 	echo '{' >"$t/bad.json"
@@ -216,6 +232,14 @@ topo_errors)
 	expect 2 "net.bw_GBps: -5 is out of range" "$cm" predict --topo "$t/x.json"
 	mk ', "net": {"bw_GBps": 5, "alpha_us": 1, "per": "switch"}'
 	expect 2 "net.per" "$cm" predict --topo "$t/x.json"
+	# rates so small or large that times overflow: refused, never an inf
+	printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 1e-300, "alpha_us": 2}, "gamma_GBps": null}\n' >"$t/x.json"
+	expect 2 "intra.bw_GBps: 1e-300 is out of range" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
+	grep -qi inf "$t/out" && fail "inf printed"
+	mk ', "copy_GBps": 1e300'
+	expect 2 "copy_GBps: 1e+300 is out of range" "$cm" predict --topo "$t/x.json"
+	printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 450, "alpha_us": 1e300}, "gamma_GBps": null}\n' >"$t/x.json"
+	expect 2 "alpha_us: 1e+300 is out of range" "$cm" predict --topo "$t/x.json"
 	mk ', "slice_bytes": 0'
 	expect 2 "slice_bytes" "$cm" predict --topo "$t/x.json"
 	printf '{"schema": "collbench-topo-1", "intra": {"bw_GBps": 1, "alpha_us": 0}, "gamma_GBps": 1}\n' >"$t/x.json"

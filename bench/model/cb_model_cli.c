@@ -188,6 +188,7 @@ int cb_cli_check(const struct cli *c, const char *run)
 	struct cb_minput in;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
 	struct cb_check_row *rows = NULL;
+	enum cb_status st;
 	size_t k = 0;
 	int rc = EXIT_USAGE;
 
@@ -202,10 +203,17 @@ int cb_cli_check(const struct cli *c, const char *run)
 	}
 	if (check_params(c, &in, f) != 0)
 		goto out;
-	if (cb_model_check(&in, f, c->far, &rows) != CB_OK) {
+	st = cb_model_check(&in, f, c->far, &rows);
+	if (st == CB_ERR_NOMEM) {
 		fprintf(stderr, PROG " check: out of memory\n");
 		goto out;
 	}
+	for (size_t i = 0; st != CB_OK && i < in.nrows; i++)
+		if (rows[i].not_finite) {
+			fprintf(stderr, PROG " check: line %zu: %s\n", rows[i].row->line,
+				rows[i].note);
+			goto out;
+		}
 	for (size_t i = 0; i < in.nrows; i++)
 		if (shown(c, rows[i].row))
 			rows[k++] = rows[i];
