@@ -228,6 +228,19 @@ cli)
 	has "no series" "$t/err"
 	expect 0 "$hist" trend --db "$db" --format markdown
 	has "^| ring np2 64M float sum | busbw | 1 |" "$t/out"
+	# a header-only summary has nothing to ingest; a run folder's meta.json that
+	# is not JSON is refused, not skipped; neither adds a run
+	n=$(runs_count)
+	mkrun "$t/r3" 3 1 && echo "$header" >"$t/r3/summary.csv"
+	expect 2 "$hist" ingest --db "$db" "$t/r3"
+	has "r3/summary.csv: no rows (a header only): nothing to ingest" "$t/err"
+	mkrun "$t/r4" 4 1 && echo '{"schema": "collbench-run-1", "run_id": ' >"$t/r4/meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/r4"
+	has "r4/meta.json: not valid JSON" "$t/err"
+	echo '[1]' >"$t/r4/meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/r4"
+	has "r4/meta.json: not a JSON object" "$t/err"
+	[ "$(runs_count)" = "$n" ] || fail "a refused run was ingested"
 	echo "not a database at all, but some text of a reasonable length .........." >"$t/text"
 	expect 2 "$hist" trend --db "$t/text"
 	"$hist" trend --db "$db" >/dev/full 2>"$t/err"
