@@ -44,6 +44,20 @@ cb_gp_str() {
 	printf "'%s'" "${s//\'/\'\'}"
 }
 
+# cb_gp_path PATH: a gnuplot single-quoted string of PATH's own bytes (a quote
+# written twice), for file names gnuplot opens (set output, data files, load):
+# not cb_text's \xHH form, which names another file (a folder /tmp/caf\xe9
+# that does not exist, "No such file or directory"); gnuplot passes the bytes
+# of a single-quoted string to fopen untouched. Titles take cb_gp_str. Returns
+# 2 (said) for a path with a line break, which a gnuplot command cannot hold.
+cb_gp_path() {
+	case $1 in *$'\n'* | *$'\r'*)
+		echo "${PROG:-collbench}: $(cb_text "$1"): a path with a line break cannot be given to gnuplot" >&2
+		return 2 ;;
+	esac
+	printf "'%s'" "${1//\'/\'\'}"
+}
+
 # cb_new_dir PARENT NAME: creates PARENT/NAME, else PARENT/NAME-2, -3, ...
 # (the first that mkdir creates: never a folder another run holds) and prints
 # its path. Returns 2 (said) when none can be created.

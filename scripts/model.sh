@@ -60,7 +60,8 @@ die() {
 	exit 2
 }
 note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
-gp_str() { cb_gp_str "$1"; }
+gp_str() { cb_gp_str "$1"; }     # text (titles): \xHH where not UTF-8
+gp_path() { cb_gp_path "$1"; }  # a file gnuplot opens: its own bytes
 
 fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0
 positional=()
@@ -171,7 +172,7 @@ plot_awk() {
 run_gp() {
 	local name=$1 outbase=$2 args=$3
 	partial+=("$outbase.png" "$outbase.svg")
-	gnuplot -e "gpdir=$(gp_str "$PLOT_DIR"); outbase=$(gp_str "$outbase"); $args" \
+	gnuplot -e "gpdir=$(gp_path "$PLOT_DIR"); outbase=$(gp_path "$outbase"); $args" \
 		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
 	# gnuplot does not always fail on a write error: the files must be there
 	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
@@ -182,6 +183,7 @@ run_gp() {
 plot_busbw() {
 	local verb n algos xmin xmax ymin ymax over ctx="" sub_n fit_src
 	fit_src=$(sed -n 's/^ *"source": "\(.*\)",$/\1/p' "$fit" | head -1)
+	fit_src=${fit_src//\\\\/\\} # JSON's \\ (cb_text's \xHH arrive as \\xHH)
 	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
 	while IFS=$US read -r verb n algos xmin xmax ymin ymax over; do
 		case $verb in
@@ -192,7 +194,7 @@ plot_busbw() {
 		esac
 		sub_n=$ctx
 		((over == 0)) || sub_n="$ctx; ranks > CPUs: time slicing not modelled"
-		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_str "$tmp/model_busbw_np$n");
+		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_path "$tmp/model_busbw_np$n");
 			algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 			ttl=$(gp_str "measured (solid) and modelled (dashed) bandwidth, $n ranks");
 			sub=$(gp_str "$sub_n"); runid=$(gp_str "run $RUN_ID")"
@@ -211,7 +213,7 @@ plot_scale() {
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale time \
 		"$G:ps_time_us $G:ring_time_us $M:ps_time_us $M:ring_time_us")
 	if [[ "$verb" == plot ]]; then
-		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_str "$tmp/time");
+		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_path "$tmp/time");
 			algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
 			lab3='ps, 1 MiB'; lab4='ring, 1 MiB'; ylab='predicted time per allreduce (us)'; div=1;
 			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
@@ -223,7 +225,7 @@ plot_scale() {
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale load \
 		"$G:ps_host_max_bytes $G:ps_host_min_bytes $G:ring_host_bytes")
 	if [[ "$verb" == plot ]]; then
-		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_str "$tmp/load");
+		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_path "$tmp/load");
 			algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';
 			lab3='ring: every host'; ylab='bytes out + in of a host network link (GiB)';
 			div=1073741824.0; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
@@ -243,7 +245,7 @@ plot_crossover() {
 		note "skipping model_crossover: ps never beats the ring at these rank counts"
 		return 0
 	fi
-	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_str "$tmp/cross.dat");
+	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_path "$tmp/cross.dat");
 		xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 		ttl=$(gp_str "where the ring overtakes ps (cost model)"); sub=$(gp_str "$topo_label");
 		runid=$(gp_str "collbench-model predict --crossover")"

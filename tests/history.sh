@@ -257,6 +257,16 @@ plot)
 	has "change: regression" "$t/p/trend.svg"
 	has "ring np2 64M float sum" "$t/p/trend.svg"
 	expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/none" -a nccl
+	# an OUTBASE of bytes that are not UTF-8 is a file name like any other
+	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/caf"$'\xe9'"/tr'end" -b 64M
+	{ [ -s "$t/caf"$'\xe9'"/tr'end.png" ] && [ -s "$t/caf"$'\xe9'"/tr'end.svg" ]; } || fail "no figure under a non-UTF-8 name"
+	# an empty OUTBASE or a folder would write hidden .png/.svg files
+	mkdir "$t/cwd"
+	for o in "" "$t/p/" "$t/p/."; do
+		(cd "$t/cwd" && expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$o" -b 64M)
+		has "OUTBASE must name the files" "$t/err"
+	done
+	[ -z "$(ls -A "$t/cwd")" ] && [ ! -e "$t/p/.png" ] || fail "hidden files written"
 	;;
 launcher)
 	# launcher and job id: the sidecar's "launcher" object, else meta.json's

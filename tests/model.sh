@@ -282,6 +282,12 @@ script)
 	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs4"
 	[ -e "$t/figs4" ] && fail "a failed run left the folder it made"
 	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
+	# a run and an output folder whose names are not UTF-8: the files are there,
+	# the titles say \xe9
+	cp -r "$t/run" "$t/caf"$'\xe9'
+	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/caf"$'\xe9' "$t/out"$'\xe9'
+	[ -s "$t/out"$'\xe9'/model_busbw_np2.svg ] || fail "no figure under a non-UTF-8 name"
+	grep -q 'fit of caf\\xe9<' "$t/out"$'\xe9'/model_busbw_np2.svg || fail "the subtitle does not name caf\\xe9"
 	;;
 script_in_run)
 	# scripts/bench.sh's step: the fit and check beside the run, the figures

@@ -30,6 +30,20 @@ one_run() {
 }
 
 case $case in
+gp_path)
+	# file names reach gnuplot as their own bytes (cb_gp_path; cb_gp_str's
+	# \xHH form names a folder that does not exist): a folder that is not
+	# UTF-8, a quote; a line break is refused
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	d="$t/caf"$'\xe9'"/it's"
+	mkdir -p "$d"
+	(PROG=t; . "$src/scripts/lib.sh"
+	 gnuplot -e "set terminal svg; set output $(cb_gp_path "$d/x.svg"); set title $(cb_gp_str "$d"); plot x" \
+		2>"$t/err") || { cat "$t/err" >&2; fail "gnuplot could not write under $(cb_text "$d")"; }
+	grep -q "caf\\xe9/it&apos;s\|caf\\xe9/it's" "$d/x.svg" || fail "the title does not say caf\\xe9"
+	(PROG=t; . "$src/scripts/lib.sh"; cb_gp_path "a"$'\n'"b" >/dev/null 2>"$t/err") && fail "a line break was accepted"
+	grep -q "line break" "$t/err" || fail "no message for a line break"
+	;;
 slurm_env)
 	# the allocation's task counts (scripts/lib.sh, cb_slurm_tasks_list): an
 	# unset SLURM_TASKS_PER_NODE is no shell error, absurd counts are refused
