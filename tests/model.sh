@@ -315,6 +315,10 @@ script_in_run)
 	grep -q "refused $t/one" "$t/err" || fail "model.sh does not say the fit refused the run"
 	[ -e "$t/figs3" ] && fail "a refused fit made the output folder"
 	compgen -G "$t/one/model_*" >/dev/null && fail "a refused fit left files beside the run"
+	# --in-run files are renamed into place: never over a link
+	synth "$t/linked" && echo target >"$t/target" && ln -s "$t/target" "$t/linked/model_fit.txt"
+	expect 2 "not a regular file" env CB_BIN="$bin" "$ms" --in-run --overwrite "$t/linked" "$t/figs5"
+	[ -L "$t/linked/model_fit.txt" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
 	;;
 *)
 	fail "unknown case $case"
