@@ -44,6 +44,20 @@ cb_gp_str() {
 	printf "'%s'" "${s//\'/\'\'}"
 }
 
+# cb_gp_path PATH: a gnuplot single-quoted string of PATH's own bytes (a quote
+# written twice), for file names gnuplot opens (set output, data files, load):
+# not cb_text's \xHH form, which names another file (a folder /tmp/caf\xe9
+# that does not exist, "No such file or directory"); gnuplot passes the bytes
+# of a single-quoted string to fopen untouched. Titles take cb_gp_str. Returns
+# 2 (said) for a path with a line break, which a gnuplot command cannot hold.
+cb_gp_path() {
+	case $1 in *$'\n'* | *$'\r'*)
+		echo "${PROG:-collbench}: $(cb_text "$1"): a path with a line break cannot be given to gnuplot" >&2
+		return 2 ;;
+	esac
+	printf "'%s'" "${1//\'/\'\'}"
+}
+
 # cb_new_dir PARENT NAME: creates PARENT/NAME, else PARENT/NAME-2, -3, ...
 # (the first that mkdir creates: never a folder another run holds) and prints
 # its path. Returns 2 (said) when none can be created.
@@ -228,14 +242,25 @@ cb_run_name() {
 }
 
 # cb_slurm_tasks_list: the allocation's task count of each node, in order, one
-# a line, from SLURM_TASKS_PER_NODE ("2(x3),1" is 2 2 2 1)
+# a line, from SLURM_TASKS_PER_NODE ("2(x3),1" is 2 2 2 1; unset or empty:
+# nothing). Returns 2 (said) for an item that is not N or N(xK), or counts
+# beyond any allocation (a node of more than 1e6 tasks, more than 1e5 nodes,
+# 1e6 tasks in all): never a loop of 1e18 lines or a count that wraps.
 cb_slurm_tasks_list() {
-	local item n k
-	for item in ${SLURM_TASKS_PER_NODE//,/ }; do
+	local item n k nodes=0 sum=0 max=1000000 spec=${SLURM_TASKS_PER_NODE:-}
+	for item in ${spec//,/ }; do
 		n=${item%%(*} k=1
-		case $item in *'(x'*')') k=${item#*(x} k=${k%)} ;; esac
-		case $n$k in '' | *[!0-9]*) continue ;; esac
-		while [ "$k" -gt 0 ]; do echo "$n"; k=$((k - 1)); done
+		case $item in *'(x'*')') k=${item#*(x} k=${k%)} ;; *'('*) k=x ;; esac
+		case $n:$k in *[!0-9:]* | :* | *:) echo "$PROG: SLURM_TASKS_PER_NODE='$spec':" \
+			"'$item' is not N or N(xK)" >&2; return 2 ;; esac
+		# at most 7 digits before arithmetic: bash's integers wrap past 2^63
+		if [ ${#n} -gt 7 ] || [ ${#k} -gt 7 ] || [ $((10#$n)) -gt $max ] ||
+			[ $((nodes += 10#$k)) -gt $((max / 10)) ] || [ $((sum += 10#$n * 10#$k)) -gt $max ]; then
+			echo "$PROG: SLURM_TASKS_PER_NODE='$spec': more than $max tasks" \
+				"or $((max / 10)) nodes: not an allocation collbench can use" >&2
+			return 2
+		fi
+		while [ "$k" -gt 0 ]; do echo "$((10#$n))"; k=$((k - 1)); done
 	done
 }
 
@@ -254,7 +279,8 @@ cb_launcher_pick() {
 	*) echo "$PROG: CB_LAUNCHER='$want': not mpirun or srun" >&2; return 2 ;;
 	esac
 	[ $cb_in_slurm = 1 ] || return 0
-	for p in $(cb_slurm_tasks_list); do cb_slurm_tasks=$((cb_slurm_tasks + p)); done
+	p=$(cb_slurm_tasks_list) || return 2
+	for p in $p; do cb_slurm_tasks=$((cb_slurm_tasks + p)); done
 	[ "$want" != mpirun ] || return 0
 	# the PMIx plugin: "pmix" (Slurm's default version) when listed, else the
 	# first versioned one (pmix_v3, pmix_v4, ...); Open MPI's ranks need PMIx

@@ -35,8 +35,9 @@ Each figure is written as .png and .svg:
   model_crossover    the largest message size at which ps is no slower than the ring, vs n
 Data kept next to them: model_fit.json (unless --fit or --in-run), model_check.csv,
 model_predict.csv, model_crossover.csv; the list of files in model_figures.txt. A fit that
-refuses the run (too few sizes, one algorithm: collbench-model says why) ends the script
-(exit 2) before anything is written.
+refuses the run (too few sizes, one algorithm: collbench-model says why), a --fit, --topo or
+--ranks collbench-model refuses end the script (exit 2) before anything is written; a later
+failure (gnuplot) removes what the script wrote.
 
 Options:
   --fit FILE        check the run against this fit (collbench-model fit -o) instead of
@@ -59,7 +60,8 @@ die() {
 	exit 2
 }
 note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
-gp_str() { cb_gp_str "$1"; }
+gp_str() { cb_gp_str "$1"; }     # text (titles): \xHH where not UTF-8
+gp_path() { cb_gp_path "$1"; }  # a file gnuplot opens: its own bytes
 
 fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0
 positional=()
@@ -90,18 +92,42 @@ if ((in_run)) && compgen -G "$RUN_DIR/model_*" >/dev/null; then
 	((overwrite)) || die "$RUN_DIR already holds model_* files: --overwrite to replace them"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-written=()
+# On failure nothing of this run stays: the files it wrote (partial) and the folder it made
+# (made_dir) are removed, so a rerun is not refused for model_* files of a failed one.
+finished=0 made_dir="" partial=() written=()
+undo() {
+	((finished == 0)) || return 0
+	((${#partial[@]} == 0)) || rm -f -- "${partial[@]}"
+	[[ -z "$made_dir" ]] || rmdir -- "$made_dir" 2>/dev/null || true
+}
+trap 'undo; rm -rf "$tmp"' EXIT
 
-# --- the fit, before any file is written --------------------------------------------------------
+# --- the model's numbers, before any file is written: the fit (unless --fit), the check, the
+# predictions on --topo at --ranks (which refuse a bad topology or rank list here) ------------
+fit_use=$fit
 if [[ -z "$fit" ]]; then
 	"$CM" fit "$RUN_DIR" -o "$tmp/model_fit.json" >"$tmp/model_fit.txt" ||
 		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
+	fit_use=$tmp/model_fit.json
 fi
+"$CM" predict --topo "$topo" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
+	>"$tmp/model_predict.csv" 2>"$tmp/predict.err" ||
+	{ cat "$tmp/predict.err" >&2; die "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
+"$CM" predict --topo "$topo" -n "$ranks" --crossover -f csv >"$tmp/model_crossover.csv" ||
+	die "collbench-model predict --crossover failed (above); no model files written"
+"$CM" check "$RUN_DIR" --fit "$fit_use" -f csv >"$tmp/model_check.csv" ||
+	die "collbench-model check failed (above); no model files written"
+if ((in_run)); then
+	"$CM" check "$RUN_DIR" --fit "$fit_use" >"$tmp/model_check.txt" 2>/dev/null ||
+		die "collbench-model check failed; no model files written"
+fi
+topo_name=$(sed -n 's/^collbench-model predict: topology \([^ ]*\) .*/\1/p' "$tmp/predict.err" | head -1)
+topo_label="topology ${topo_name:-$topo}"
 
 OUT_DIR=${positional[1]:-}
 if [[ -n "$OUT_DIR" ]]; then
 	# a folder of other figures (plot.sh's) is fine: only this script's names must be free
+	[[ -e "$OUT_DIR" ]] || made_dir=$OUT_DIR
 	mkdir -p -- "$OUT_DIR" || die "cannot create the folder $OUT_DIR"
 	if compgen -G "$OUT_DIR/model_*" >/dev/null; then
 		((overwrite)) || die "$OUT_DIR already holds model_* files: give another folder, or --overwrite"
@@ -111,9 +137,16 @@ if [[ -n "$OUT_DIR" ]]; then
 		die "$OUT_DIR was taken by another run at the same time: give another folder"
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID-model") || exit 2
+	made_dir=$OUT_DIR
 fi
+partial+=("$OUT_DIR/model_figures.txt")
 # place SRC DST: SRC (in $tmp) as DST, whole or not at all (a copy beside DST, renamed)
 place() {
+	# a rename replaces whatever DST is: never a link, a device, a FIFO (as collbench-model -o)
+	if [[ -L "$2" || (-e "$2" && ! -f "$2") ]]; then
+		die "$(cb_text "$2") exists and is not a regular file; not replacing it"
+	fi
+	partial+=("$2")
 	cp -- "$1" "$2.tmp.$$" && mv -f -- "$2.tmp.$$" "$2" || { rm -f -- "$2.tmp.$$"; die "cannot write $2"; }
 	written+=("$2")
 }
@@ -123,6 +156,10 @@ if [[ -z "$fit" ]]; then
 	place "$tmp/model_fit.json" "$fit"
 	((in_run == 0)) || place "$tmp/model_fit.txt" "$RUN_DIR/model_fit.txt"
 fi
+((in_run == 0)) || place "$tmp/model_check.txt" "$RUN_DIR/model_check.txt"
+for f in model_check.csv model_predict.csv model_crossover.csv; do
+	place "$tmp/$f" "$OUT_DIR/$f"
+done
 
 # plot_awk PROGRAM ARGS...: scripts/plot/PROGRAM.awk with the shared functions; the lines it
 # prints for this script hold fields apart by US (unit separator), which `read` keeps when a
@@ -138,33 +175,19 @@ plot_awk() {
 # files.
 run_gp() {
 	local name=$1 outbase=$2 args=$3
-	gnuplot -e "gpdir=$(gp_str "$PLOT_DIR"); outbase=$(gp_str "$outbase"); $args" \
+	partial+=("$outbase.png" "$outbase.svg")
+	gnuplot -e "gpdir=$(gp_path "$PLOT_DIR"); outbase=$(gp_path "$outbase"); $args" \
 		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
 	# gnuplot does not always fail on a write error: the files must be there
 	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
 	written+=("$outbase.png" "$outbase.svg")
 }
 
-# --- the model's numbers ----------------------------------------------------------------------
-"$CM" check "$RUN_DIR" --fit "$fit" -f csv >"$OUT_DIR/model_check.csv" ||
-	die "collbench-model check failed (above)"
-if ((in_run)); then
-	"$CM" check "$RUN_DIR" --fit "$fit" >"$tmp/model_check.txt" 2>/dev/null ||
-		die "collbench-model check failed"
-	place "$tmp/model_check.txt" "$RUN_DIR/model_check.txt"
-fi
-"$CM" predict --topo "$topo" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
-	>"$OUT_DIR/model_predict.csv" 2>"$tmp/predict.err" || { cat "$tmp/predict.err" >&2; die "predict failed"; }
-"$CM" predict --topo "$topo" -n "$ranks" --crossover -f csv >"$OUT_DIR/model_crossover.csv" \
-	2>/dev/null || die "predict --crossover failed"
-written+=("$OUT_DIR/model_check.csv" "$OUT_DIR/model_predict.csv" "$OUT_DIR/model_crossover.csv")
-topo_name=$(sed -n 's/^collbench-model predict: topology \([^ ]*\) .*/\1/p' "$tmp/predict.err" | head -1)
-topo_label="topology ${topo_name:-$topo}"
-
 # --- model_busbw_np<N>: measured and modelled bandwidth per rank count ------------------------
 plot_busbw() {
 	local verb n algos xmin xmax ymin ymax over ctx="" sub_n fit_src
 	fit_src=$(sed -n 's/^ *"source": "\(.*\)",$/\1/p' "$fit" | head -1)
+	fit_src=${fit_src//\\\\/\\} # JSON's \\ (cb_text's \xHH arrive as \\xHH)
 	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
 	while IFS=$US read -r verb n algos xmin xmax ymin ymax over; do
 		case $verb in
@@ -175,7 +198,7 @@ plot_busbw() {
 		esac
 		sub_n=$ctx
 		((over == 0)) || sub_n="$ctx; ranks > CPUs: time slicing not modelled"
-		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_str "$tmp/model_busbw_np$n");
+		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_path "$tmp/model_busbw_np$n");
 			algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 			ttl=$(gp_str "measured (solid) and modelled (dashed) bandwidth, $n ranks");
 			sub=$(gp_str "$sub_n"); runid=$(gp_str "run $RUN_ID")"
@@ -194,7 +217,7 @@ plot_scale() {
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale time \
 		"$G:ps_time_us $G:ring_time_us $M:ps_time_us $M:ring_time_us")
 	if [[ "$verb" == plot ]]; then
-		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_str "$tmp/time");
+		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_path "$tmp/time");
 			algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
 			lab3='ps, 1 MiB'; lab4='ring, 1 MiB'; ylab='predicted time per allreduce (us)'; div=1;
 			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
@@ -206,7 +229,7 @@ plot_scale() {
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale load \
 		"$G:ps_host_max_bytes $G:ps_host_min_bytes $G:ring_host_bytes")
 	if [[ "$verb" == plot ]]; then
-		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_str "$tmp/load");
+		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_path "$tmp/load");
 			algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';
 			lab3='ring: every host'; ylab='bytes out + in of a host network link (GiB)';
 			div=1073741824.0; xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
@@ -226,7 +249,7 @@ plot_crossover() {
 		note "skipping model_crossover: ps never beats the ring at these rank counts"
 		return 0
 	fi
-	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_str "$tmp/cross.dat");
+	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_path "$tmp/cross.dat");
 		xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 		ttl=$(gp_str "where the ring overtakes ps (cost model)"); sub=$(gp_str "$topo_label");
 		runid=$(gp_str "collbench-model predict --crossover")"
@@ -237,5 +260,6 @@ plot_scale
 plot_crossover
 
 printf '%s\n' "${written[@]}" >"$OUT_DIR/model_figures.txt" || die "cannot write model_figures.txt"
+finished=1
 printf '%s\n' "${written[@]}" || die "cannot write the list of figures to stdout"
 note "figures in $OUT_DIR"

@@ -178,7 +178,7 @@ written=()
 # second line and the run label added), record the files.
 run_gp() {
 	local name=$1 outbase=$2 args=$3
-	gnuplot -e "gpdir=$(gp_str "$PLOT_DIR"); outbase=$(gp_str "$outbase"); $args;
+	gnuplot -e "gpdir=$(cb_gp_path "$PLOT_DIR"); outbase=$(cb_gp_path "$outbase"); $args;
 		sub=$(gp_str "$ctx"); runid=$(gp_str "run $RUN_ID")" \
 		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
 	# gnuplot does not always fail on a write error: the files must be there
@@ -200,7 +200,7 @@ plot_busbw() {
 		((roofpts == 0)) || roofline=$tmp/busbw_np$n.copy.dat
 		ranks_word="ranks"
 		[[ "$n" == 1 ]] && ranks_word="rank"
-		run_gp busbw "$OUT_DIR/busbw_np$n" "prefix=$(gp_str "$tmp/busbw_np$n");
+		run_gp busbw "$OUT_DIR/busbw_np$n" "prefix=$(cb_gp_path "$tmp/busbw_np$n");
 			algos=$(gp_str "$algos"); roofline=$(gp_str "$roofline");
 			rooflabel=$(gp_str "$rooflabel"); roofpts=$roofpts; xmin=$xmin; xmax=$xmax;
 			ymax=$ymax; nranks=$n; ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word")"
@@ -212,7 +212,7 @@ plot_time() {
 	local verb size algos ranks tmin tmax
 	IFS=$US read -r verb size algos ranks tmin tmax < <(plot_awk time -v dir="$tmp" "$tmp/cur.tsv")
 	[[ "$verb" == plot ]] || { note "skipping time_vs_ranks: $size"; return 0; }
-	run_gp time "$OUT_DIR/time_vs_ranks" "prefix=$(gp_str "$tmp/time"); algos=$(gp_str "$algos");
+	run_gp time "$OUT_DIR/time_vs_ranks" "prefix=$(cb_gp_path "$tmp/time"); algos=$(gp_str "$algos");
 		ranks=$(gp_str "$ranks"); tmin=$tmin; tmax=$tmax;
 		ttl=$(gp_str "allreduce time vs rank count, $size per rank")"
 }
@@ -237,7 +237,7 @@ plot_traffic() {
 				[[ "${r#* }" == "$n" ]] ||
 					note "traffic_per_rank: ranks.csv has ${r#* } of $n ranks for ${r%% *}"
 			done
-			run_gp traffic "$OUT_DIR/traffic_per_rank" "prefix=$(gp_str "$tmp/traffic");
+			run_gp traffic "$OUT_DIR/traffic_per_rank" "prefix=$(cb_gp_path "$tmp/traffic");
 				algos=$(gp_str "$algos"); $labels nranks=$n; unit=$(gp_str "$unit"); div=$div;
 				ymax=$ymax;
 				ttl=$(gp_str "bytes moved by each rank in one allreduce, $n ranks, $size per rank")" ;;
@@ -251,7 +251,7 @@ plot_imbalance() {
 	local verb size algos ranks ymax
 	IFS=$US read -r verb size algos ranks ymax < <(plot_awk imbalance -v dir="$tmp" "$tmp/cur.tsv")
 	[[ "$verb" == plot ]] || { note "skipping imbalance_vs_ranks: $size"; return 0; }
-	run_gp imbalance "$OUT_DIR/imbalance_vs_ranks" "prefix=$(gp_str "$tmp/imb");
+	run_gp imbalance "$OUT_DIR/imbalance_vs_ranks" "prefix=$(cb_gp_path "$tmp/imb");
 		algos=$(gp_str "$algos"); ranks=$(gp_str "$ranks"); ymax=$ymax;
 		ttl=$(gp_str "traffic imbalance vs rank count, $size per rank")"
 }
@@ -270,7 +270,7 @@ plot_busywait() {
 			i=$((i + 1))
 			labels+="lab$i=$(gp_str "$a busy (allreduce $b)"); " ;;
 		plot) # N, size in words, algorithms, unit, its us, tallest stack
-			run_gp busywait "$OUT_DIR/busy_wait_per_rank" "prefix=$(gp_str "$tmp/busywait");
+			run_gp busywait "$OUT_DIR/busy_wait_per_rank" "prefix=$(cb_gp_path "$tmp/busywait");
 				algos=$(gp_str "$c"); $labels nranks=$a; unit=$(gp_str "$d"); ymax=$f;
 				ttl=$(gp_str "busy and wait time of each rank per allreduce, $a ranks, $b per rank")" ;;
 		esac
@@ -283,7 +283,7 @@ plot_straggler() {
 	local verb n algos xmin xmax ymax
 	IFS=$US read -r verb n algos xmin xmax ymax < <(plot_awk straggler -v dir="$tmp" "$tmp/cur.tsv")
 	[[ "$verb" == plot ]] || { note "skipping stragglers: $n"; return 0; }
-	run_gp straggler "$OUT_DIR/stragglers" "prefix=$(gp_str "$tmp/strag"); algos=$(gp_str "$algos");
+	run_gp straggler "$OUT_DIR/stragglers" "prefix=$(cb_gp_path "$tmp/strag"); algos=$(gp_str "$algos");
 		xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n;
 		ttl=$(gp_str "stragglers, $n ranks: the rank most often slowest, and by how much")"
 }
@@ -298,7 +298,7 @@ plot_iters() {
 	IFS=$US read -r verb algo n size nwarm niter med p99 ymax < <(plot_awk iters -v dir="$tmp" \
 		-v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "${jsonl[@]}")
 	[[ "$verb" == plot ]] || { note "skipping iterations: $algo"; return 0; }
-	run_gp iters "$OUT_DIR/iterations" "prefix=$(gp_str "$tmp/iters"); algo=$(gp_str "$algo");
+	run_gp iters "$OUT_DIR/iterations" "prefix=$(cb_gp_path "$tmp/iters"); algo=$(gp_str "$algo");
 		nranks=$n; nwarm=$nwarm; niter=$niter; med=${med:-0}; p99=${p99:-0}; ymax=$ymax;
 		ttl=$(gp_str "time of every iteration, $algo, $n ranks, $size per rank")"
 }

@@ -45,6 +45,9 @@ while (($# > 0)); do
 	*) args+=("$1"); shift ;;
 	esac
 done
+# OUTBASE names the files: "" or a folder ("dir/") would write hidden .png/.svg
+[[ -n "$outbase" && "${outbase##*/}" != "" && "${outbase##*/}" != . && "${outbase##*/}" != .. ]] ||
+	die "-o '$(cb_text "$outbase")': OUTBASE must name the files (e.g. plots/history/trend), not be empty or a folder"
 command -v gnuplot >/dev/null || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
 [ -x "$bin/collbench-history" ] || die "$bin/collbench-history not found (build first, or set CB_BIN)"
 
@@ -65,6 +68,7 @@ done < <(tr '\t' '\n' <<<"$names")
 [ -n "$title" ] || title="collbench history: $metric over time"
 mkdir -p "$(dirname "$outbase")"
 sub="machine: $machine"
-gnuplot -e "gpdir=$(cb_gp_str "$SCRIPT_DIR/plot"); outbase=$(cb_gp_str "$outbase"); datafile=$(cb_gp_str "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
+# file names as their own bytes (cb_gp_path), text as cb_text's (cb_gp_str)
+gnuplot -e "gpdir=$(cb_gp_path "$SCRIPT_DIR/plot"); outbase=$(cb_gp_path "$outbase"); datafile=$(cb_gp_path "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
 	"$SCRIPT_DIR/plot/history.gp"
 printf '%s\n' "$outbase.png" "$outbase.svg"

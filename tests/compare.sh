@@ -280,6 +280,20 @@ non_utf8)
 	cp -r "$t/cur" "$odd"
 	expect 0 '"current": ".*run\\\\xff\\\\xe9"' --format json "$t/base" "$odd"
 	expect 0 "8 same" "$t/base" "$odd"
+	# names, fields and paths echoed in messages follow the \xHH rule too, in
+	# compare, history and model: never a raw byte on stderr
+	sed -i '2s/^\([^,]*,[^,]*,\)[^,]*/\1p\xe9s/' "$odd/summary.csv"
+	rm "$t/cur/np2.meta.json"
+	cp -r "$t/cur" "$t/nometa"$'\xe9'
+	for c in "$cmp $t/base $odd" "$bin/collbench-model fit $odd" \
+		"$bin/collbench-history ingest --db $t/h.db $odd" "$bin/collbench-model fit $t/none"$'\xe9' \
+		"$cmp $t/base $t/nometa"$'\xe9'; do
+		$c >"$t/out" 2>"$t/err"
+		LC_ALL=C.UTF-8 grep -qax '.*' "$t/err" && ! grep -q $'\xe9' "$t/err" ||
+			{ cat -v "$t/err" >&2; fail "raw bytes on stderr of: $(printf "%s" "$c" | cat -v)"; }
+		grep -q 'p\\xe9s\|none\\xe9\|nometa\\xe9' "$t/err" ||
+			{ cat -v "$t/err" >&2; fail "no \\xHH name in the message of: $(printf "%s" "$c" | cat -v)"; }
+	done
 	;;
 stdout_full)
 	# a report that cannot be written is an error, named, never a verdict

@@ -228,6 +228,19 @@ cli)
 	has "no series" "$t/err"
 	expect 0 "$hist" trend --db "$db" --format markdown
 	has "^| ring np2 64M float sum | busbw | 1 |" "$t/out"
+	# a header-only summary has nothing to ingest; a run folder's meta.json that
+	# is not JSON is refused, not skipped; neither adds a run
+	n=$(runs_count)
+	mkrun "$t/r3" 3 1 && echo "$header" >"$t/r3/summary.csv"
+	expect 2 "$hist" ingest --db "$db" "$t/r3"
+	has "r3/summary.csv: no rows (a header only): nothing to ingest" "$t/err"
+	mkrun "$t/r4" 4 1 && echo '{"schema": "collbench-run-1", "run_id": ' >"$t/r4/meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/r4"
+	has "r4/meta.json: not valid JSON" "$t/err"
+	echo '[1]' >"$t/r4/meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/r4"
+	has "r4/meta.json: not a JSON object" "$t/err"
+	[ "$(runs_count)" = "$n" ] || fail "a refused run was ingested"
 	echo "not a database at all, but some text of a reasonable length .........." >"$t/text"
 	expect 2 "$hist" trend --db "$t/text"
 	"$hist" trend --db "$db" >/dev/full 2>"$t/err"
@@ -244,6 +257,16 @@ plot)
 	has "change: regression" "$t/p/trend.svg"
 	has "ring np2 64M float sum" "$t/p/trend.svg"
 	expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/none" -a nccl
+	# an OUTBASE of bytes that are not UTF-8 is a file name like any other
+	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/caf"$'\xe9'"/tr'end" -b 64M
+	{ [ -s "$t/caf"$'\xe9'"/tr'end.png" ] && [ -s "$t/caf"$'\xe9'"/tr'end.svg" ]; } || fail "no figure under a non-UTF-8 name"
+	# an empty OUTBASE or a folder would write hidden .png/.svg files
+	mkdir "$t/cwd"
+	for o in "" "$t/p/" "$t/p/."; do
+		(cd "$t/cwd" && expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$o" -b 64M)
+		has "OUTBASE must name the files" "$t/err"
+	done
+	[ -z "$(ls -A "$t/cwd")" ] && [ ! -e "$t/p/.png" ] || fail "hidden files written"
 	;;
 launcher)
 	# launcher and job id: the sidecar's "launcher" object, else meta.json's

@@ -83,6 +83,9 @@ usage)
 	expect 2 "ranks" "$cm" predict -n 0
 	expect 2 "ranks" "$cm" predict -n 2,,4
 	expect 2 "larger than" "$cm" predict -b 1G -e 1M
+	expect 2 "root 99 is not a rank of 4 ranks" "$cm" predict -r 99 -n 4
+	expect 2 "root 4 is not a rank of 4 ranks" "$cm" predict -r 4 -n 8,4
+	expect 0 "" "$cm" predict -r 3 -n 4,8 -b 1M -e 1M
 	;;
 fit_recovers)
 	synth "$t/run"
@@ -121,6 +124,18 @@ fit_output)
 	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"
 	json_get "$t/fit.json" "d['schema']" | grep -q collbench-model-fit-1 || fail "fit.json not replaced"
 	ls "$t"/fit.json.tmp.* 2>/dev/null && fail "a temporary file was left"
+	# -o replaces by rename: never a link, a FIFO, a device (our own node)
+	echo target >"$t/target" && ln -s "$t/target" "$t/link.json"
+	expect 2 "exists and is not a regular file; not replacing it" "$cm" fit "$t/run" -o "$t/link.json"
+	[ -L "$t/link.json" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
+	mkfifo "$t/fifo.json"
+	expect 2 "not a regular file" "$cm" fit "$t/run" -o "$t/fifo.json"
+	[ -p "$t/fifo.json" ] || fail "the FIFO was replaced"
+	if mknod "$t/full" c 1 7 2>/dev/null; then
+		expect 2 "not a regular file" "$cm" fit "$t/run" -o "$t/full"
+		[ -c "$t/full" ] || fail "the device node was replaced"
+	fi
+	ls "$t"/*.tmp.* 2>/dev/null && fail "a temporary file was left"
 	"$cm" fit "$t/run" --format table -o "$t/f2.json" >/dev/full 2>"$t/err"
 	[ $? = 2 ] && grep -q "cannot write stdout" "$t/err" || fail "a full stdout is not an error"
 	;;
@@ -133,16 +148,52 @@ check_gate)
 	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
 	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
 	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
+	# a gate that modelled nothing has nothing to judge: never a pass
+	json_get "$t/fit.json" "json.dumps(dict(d, groups=[]))" >"$t/empty.json"
+	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/empty.json" "$t/a"
+	grep -q "^0 of [0-9]* rows modelled" "$t/out" || fail "the summary line is missing"
+	sed 's/,host,/,cuda,/' "$t/a/summary.csv" >"$t/cuda.csv"
+	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/fit.json" "$t/cuda.csv"
+	expect 0 "^0 of [0-9]* rows modelled" "$cm" check --fit "$t/fit.json" "$t/cuda.csv"
 	expect 0 "all >= 64K" "$cm" check --summary --fit "$t/fit.json" "$t/b"
 	expect 0 "" "$cm" check -f csv --fit "$t/fit.json" "$t/b"
 	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"
 	expect 0 "in-sample" "$cm" check "$t/b"
 	expect 2 "json" "$cm" check -f json "$t/b"
+	# parameters that make times overflow or vanish: refused, never an inf
+	for kv in "beta_GBps 1e-320" "beta_GBps 1e300" "gamma_GBps 1e-320" "alpha_us 1e300"; do
+		set -- $kv
+		python3 - "$t/fit.json" "$1" "$2" >"$t/odd.json" <<'PY' || fail "cannot write odd.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d['groups'][0]
+(g if sys.argv[2] == 'alpha_us' else g['tiers'][0])[sys.argv[2]] = float(sys.argv[3])
+print(json.dumps(d))
+PY
+		expect 2 "$1 must be a number in" "$cm" check --fit "$t/odd.json" "$t/b"
+		grep -qi inf "$t/out" && fail "inf printed for $1 $2"
+	done
 	echo '{"schema": "other"}' >"$t/bad.json"
 	expect 2 "schema" "$cm" check --fit "$t/bad.json" "$t/b"
 	echo '{' >"$t/bad.json"
 	expect 2 "not valid JSON" "$cm" check --fit "$t/bad.json" "$t/b"
 	expect 2 "cannot read" "$cm" check --fit "$t/none.json" "$t/b"
+	;;
+p2p_group)
+	# the row's transport column, not the backend: p2p rows are a group of
+	# their own, and check matches them to it
+	synth "$t/one"
+	mkdir "$t/run" && cp "$t/one/np2.meta.json" "$t/run/"
+	awk -F, -v OFS=, 'NR == 1 { print $0 ",transport,nhosts"; next }
+		{ $1 = "collbench-summary-2"; print $0 "," ($3 == "copy" ? "local" : "p2p") ",1" }' \
+		"$t/one/summary.csv" >"$t/run/summary.csv"
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit.json"
+	[ "$(json_get "$t/fit.json" "','.join(g['transport'] for g in d['groups'])")" = p2p ] ||
+		fail "want one p2p group (copy's rows in it), got $(json_get "$t/fit.json" "[g['transport'] for g in d['groups']]")"
+	expect 0 "" "$cm" check --fit "$t/fit.json" "$t/run"
+	grep -qE '^ *host +p2p +ring +2 +67108864 ' "$t/out" || fail "no p2p ring row in check"
+	grep -qE '^ *host +shm +(ps|ring) ' "$t/out" && fail "a p2p row checked as shm"
+	grep -q "no fit for" "$t/out" && fail "rows left without their group"
 	;;
 oversubscribed)
 	synth "$t/run"
@@ -181,6 +232,14 @@ topo_errors)
 	expect 2 "net.bw_GBps: -5 is out of range" "$cm" predict --topo "$t/x.json"
 	mk ', "net": {"bw_GBps": 5, "alpha_us": 1, "per": "switch"}'
 	expect 2 "net.per" "$cm" predict --topo "$t/x.json"
+	# rates so small or large that times overflow: refused, never an inf
+	printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 1e-300, "alpha_us": 2}, "gamma_GBps": null}\n' >"$t/x.json"
+	expect 2 "intra.bw_GBps: 1e-300 is out of range" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
+	grep -qi inf "$t/out" && fail "inf printed"
+	mk ', "copy_GBps": 1e300'
+	expect 2 "copy_GBps: 1e+300 is out of range" "$cm" predict --topo "$t/x.json"
+	printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 450, "alpha_us": 1e300}, "gamma_GBps": null}\n' >"$t/x.json"
+	expect 2 "alpha_us: 1e+300 is out of range" "$cm" predict --topo "$t/x.json"
 	mk ', "slice_bytes": 0'
 	expect 2 "slice_bytes" "$cm" predict --topo "$t/x.json"
 	printf '{"schema": "collbench-topo-1", "intra": {"bw_GBps": 1, "alpha_us": 0}, "gamma_GBps": 1}\n' >"$t/x.json"
@@ -205,6 +264,30 @@ script)
 	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/run" "$t/figs"
 	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
 	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
+	# bad --topo / --ranks / --fit: refused before anything is written
+	ms=$CB_TESTS_DIR/../scripts/model.sh
+	expect 2 "not a preset" env CB_BIN="$bin" "$ms" --topo nosuch "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused --topo made the output folder"
+	expect 2 "ranks" env CB_BIN="$bin" "$ms" --ranks abc "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused --ranks made the output folder"
+	mkdir "$t/figs3"
+	expect 2 "ranks" env CB_BIN="$bin" "$ms" --ranks 0 "$t/run" "$t/figs3"
+	echo '{' >"$t/bad.json"
+	expect 2 "not valid JSON" env CB_BIN="$bin" "$ms" --fit "$t/bad.json" "$t/run" "$t/figs3"
+	compgen -G "$t/figs3/*" >/dev/null && fail "a refused run left files: $(ls "$t/figs3")"
+	# a failure after the files were started (gnuplot) removes them: a rerun is not refused
+	mkdir "$t/fakebin" && printf '#!/bin/sh\nexit 1\n' >"$t/fakebin/gnuplot" && chmod +x "$t/fakebin/gnuplot"
+	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
+	compgen -G "$t/figs3/*" >/dev/null && fail "a failed run left files: $(ls "$t/figs3")"
+	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs4"
+	[ -e "$t/figs4" ] && fail "a failed run left the folder it made"
+	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
+	# a run and an output folder whose names are not UTF-8: the files are there,
+	# the titles say \xe9
+	cp -r "$t/run" "$t/caf"$'\xe9'
+	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/caf"$'\xe9' "$t/out"$'\xe9'
+	[ -s "$t/out"$'\xe9'/model_busbw_np2.svg ] || fail "no figure under a non-UTF-8 name"
+	grep -q 'fit of caf\\xe9<' "$t/out"$'\xe9'/model_busbw_np2.svg || fail "the subtitle does not name caf\\xe9"
 	;;
 script_in_run)
 	# scripts/bench.sh's step: the fit and check beside the run, the figures
@@ -232,6 +315,10 @@ script_in_run)
 	grep -q "refused $t/one" "$t/err" || fail "model.sh does not say the fit refused the run"
 	[ -e "$t/figs3" ] && fail "a refused fit made the output folder"
 	compgen -G "$t/one/model_*" >/dev/null && fail "a refused fit left files beside the run"
+	# --in-run files are renamed into place: never over a link
+	synth "$t/linked" && echo target >"$t/target" && ln -s "$t/target" "$t/linked/model_fit.txt"
+	expect 2 "not a regular file" env CB_BIN="$bin" "$ms" --in-run --overwrite "$t/linked" "$t/figs5"
+	[ -L "$t/linked/model_fit.txt" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
 	;;
 *)
 	fail "unknown case $case"

@@ -30,6 +30,43 @@ one_run() {
 }
 
 case $case in
+gp_path)
+	# file names reach gnuplot as their own bytes (cb_gp_path; cb_gp_str's
+	# \xHH form names a folder that does not exist): a folder that is not
+	# UTF-8, a quote; a line break is refused
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	d="$t/caf"$'\xe9'"/it's"
+	mkdir -p "$d"
+	(PROG=t; . "$src/scripts/lib.sh"
+	 gnuplot -e "set terminal svg; set output $(cb_gp_path "$d/x.svg"); set title $(cb_gp_str "$d"); plot x" \
+		2>"$t/err") || { cat "$t/err" >&2; fail "gnuplot could not write under $(cb_text "$d")"; }
+	grep -q "caf\\xe9/it&apos;s\|caf\\xe9/it's" "$d/x.svg" || fail "the title does not say caf\\xe9"
+	(PROG=t; . "$src/scripts/lib.sh"; cb_gp_path "a"$'\n'"b" >/dev/null 2>"$t/err") && fail "a line break was accepted"
+	grep -q "line break" "$t/err" || fail "no message for a line break"
+	;;
+slurm_env)
+	# the allocation's task counts (scripts/lib.sh, cb_slurm_tasks_list): an
+	# unset SLURM_TASKS_PER_NODE is no shell error, absurd counts are refused
+	# at once (no wrapped count, no loop of 2^63 lines), good ones read
+	list() { (PROG=t; . "$src/scripts/lib.sh"; SLURM_TASKS_PER_NODE=$1 cb_slurm_tasks_list 2>&1) | tr '\n' ' '; }
+	[ "$(list '2(x3),1')" = "2 2 2 1 " ] || fail "2(x3),1 read as '$(list '2(x3),1')'"
+	[ "$(list '')" = "" ] || fail "an empty list read as '$(list '')'"
+	for v in '9223372036854775807,1' '1(x9223372036854775807)' '1000001' '1(x100001)' abc '2(x' '-1'; do
+		SLURM_TASKS_PER_NODE=$v SLURM_JOB_ID=1 CB_LAUNCHER=mpirun timeout 20 \
+			"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" >"$t/out" 2>"$t/err"
+		rc=$?
+		[ $rc = 2 ] || { show; fail "SLURM_TASKS_PER_NODE=$v: exit $rc, want 2"; }
+		grep -qE "SLURM_TASKS_PER_NODE='.*': (more than 1000000 tasks|'.*' is not N or N\(xK\))" "$t/err" ||
+			{ show; fail "SLURM_TASKS_PER_NODE=$v: no clear message"; }
+	done
+	(unset SLURM_TASKS_PER_NODE; SLURM_JOB_ID=1 CB_LAUNCHER=mpirun "$src/scripts/sweep.sh" --ranks 2 \
+		"${tiny[@]}" >"$t/out" 2>"$t/err")
+	rc=$?
+	[ $rc = 2 ] || { show; fail "no SLURM_TASKS_PER_NODE: exit $rc, want 2"; }
+	grep -q "unbound variable" "$t/err" && { show; fail "a shell error instead of a message"; }
+	grep -q "allocation has 0 tasks" "$t/err" || { show; fail "no message about the allocation"; }
+	[ -e "$t/results" ] && [ -n "$(ls -A "$t/results")" ] && fail "a refused sweep left a folder"
+	;;
 sweep_same_second)
 	# six sweeps whose clock says the same second: three at once, three in a
 	# row; each gets its own folder (NAME, NAME-2, ...) with its own rows

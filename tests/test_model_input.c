@@ -156,10 +156,37 @@ static void test_missing_metadata(void **state)
 	assert_int_equal(cb_minput_load(path, &in, err, sizeof(err)), CB_OK);
 	assert_int_equal(in.nrows, 1);
 	assert_int_equal(in.meta_missing, 1);
-	assert_string_equal(in.rows[0].transport, "mpi");
+	assert_string_equal(in.rows[0].transport, "mpi"); /* "library": the library's name */
 	assert_int_equal(in.rows[0].ranks_per_host, 8);
 	assert_int_equal(in.rows[0].cpus_per_host, 0);
 	assert_true(isnan(in.rows[0].t_lo));
+	cb_minput_free(&in);
+}
+
+/* Schema-2 rows keep their own transport: p2p is not shm (a group of its
+ * own in the fit, matched on it by check). */
+static void test_row_transport(void **state)
+{
+	struct run *r = *state;
+	struct cb_minput in;
+	char err[512] = "";
+
+	put(r->dir, "summary.csv",
+	    "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
+	    "time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,"
+	    "txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,"
+	    "time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,"
+	    "time_us_median_rep_min,time_us_median_rep_max,transport,nhosts\n"
+	    "collbench-summary-2,host,ring,2,1024,256,float,sum,0,20,12,10,9,30,0.1,0.1,0,,,,ok,5,1,,,,,0,,,p2p,1\n"
+	    "collbench-summary-2,host,ps,2,1024,256,float,sum,0,20,12,10,9,30,0.1,0.1,0,,,,ok,5,1,,,,,0,,,shm,1\n"
+	    "collbench-summary-2,host,copy,2,1024,256,float,sum,0,20,12,10,9,30,0.1,,0,,,,ok,5,1,,,,,0,,,local,1\n");
+	put_meta(r->dir, "np2.meta.json", "host", 2, 2, 2, 0, "root=0;slicebytes=0");
+	assert_int_equal(cb_minput_load(r->dir, &in, err, sizeof(err)), CB_OK);
+	assert_int_equal(in.nrows, 3);
+	assert_string_equal(find(&in, "host", "ring", 2)->transport, "p2p");
+	/* copy moves nothing between ranks: the backend's one-sided group */
+	assert_string_equal(find(&in, "host", "copy", 2)->transport, "shm");
+	assert_string_equal(find(&in, "host", "ps", 2)->transport, "shm");
 	cb_minput_free(&in);
 }
 
@@ -185,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rows_and_launches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metadata, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_row_transport, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_errors, setup, teardown),
 	};
 

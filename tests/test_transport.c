@@ -92,9 +92,10 @@ static const char header2[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
 	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
 	"busbw_GBps_rep_max,transport,nhosts\n";
-#define ROW2(algo, transport, busbw) \
+#define ROW2H(algo, transport, busbw, nhosts) \
 	"collbench-summary-2,host," algo ",2,1024,1,float,sum,0,20,10,1," busbw ",ok,3,9,11,1,1," \
-	transport ",2\n"
+	transport "," nhosts "\n"
+#define ROW2(algo, transport, busbw) ROW2H(algo, transport, busbw, "2")
 
 static enum cb_status parse(const char *header, const char *rows, struct cb_results *res,
 			    char *err)
@@ -124,7 +125,7 @@ static void test_join_transport(void **state)
 	assert_string_equal(b.rows[1].v.transport, "library");
 	assert_string_equal(b.rows[2].v.transport, "shm");
 	assert_true(b.rows[2].v.nhosts == CB_NO_INT);
-	assert_int_equal(parse(header2, ROW2("ring", "shm", "1") ROW2("ring", "p2p", "1")
+	assert_int_equal(parse(header2, ROW2H("ring", "shm", "1", "1") ROW2("ring", "p2p", "1")
 			       ROW2("mpi", "library", "1"), &c, err), CB_OK);
 	assert_int_equal(c.nrows, 3);
 	assert_true(c.rows[1].v.nhosts == 2);
@@ -146,6 +147,65 @@ static void test_join_transport(void **state)
 	assert_non_null(strstr(err, "no transport is known for ring2 on backend other"));
 }
 
+/* expect_refused: the rows are refused with a message naming the file, the
+ * line and what. */
+static void expect_refused(const char *header, const char *rows, const char *line,
+			   const char *what)
+{
+	struct cb_results r;
+	char err[512] = "";
+
+	assert_int_equal(parse(header, rows, &r, err), CB_ERR_ARG);
+	if (!strstr(err, "t.csv: line ") || !strstr(err, line) || !strstr(err, what))
+		fail_msg("message '%s' does not name %s and '%s'", err, line, what);
+	assert_null(r.rows);
+}
+
+/* Transports nobody writes, rows their algorithm, backend or hosts cannot
+ * have, and files whose rows disagree with their schema. */
+static void test_refused_rows(void **state)
+{
+	char buf[1024];
+	struct cb_results r;
+	char err[512];
+	const char nul[] = "collbench-summary-2,host,ring,2,1024,1,float,sum,0,20,10,1,1,ok,3,9,11,"
+			   "1,1,sh\0,1\n";
+
+	(void)state;
+	expect_refused(header2, ROW2("ring", "warp", "1"), "line 2", "transport 'warp'");
+	expect_refused(header2, ROW2H("mpi", "shm", "1", "1"), "line 2",
+		       "transport shm for algorithm mpi");
+	expect_refused(header2, ROW2H("ring", "library", "1", "1"), "line 2",
+		       "transport library for algorithm ring");
+	expect_refused(header2, ROW2H("ring", "ipc", "1", "1"), "line 2",
+		       "transport ipc on backend host");
+	expect_refused(header2, ROW2H("ring", "shm", "1", "1") ROW2H("ps", "shm", "1", "2"),
+		       "line 3", "transport shm reaches the ranks of one host, but nhosts is 2");
+	expect_refused(header2, ROW2H("ring", "p2p", "1", "3"), "line 2",
+		       "nhosts 3 is more than the 2 ranks");
+	/* one schema per file; a schema-2 row has the schema-2 columns */
+	snprintf(buf, sizeof(buf), "%s", ROW2H("ring", "shm", "1", "1"));
+	memcpy(strstr(buf, "summary-2"), "summary-1", 9);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s", ROW2H("ps", "shm", "1", "1"));
+	expect_refused(header2, buf, "line 3",
+		       "schema collbench-summary-2, but line 2 is collbench-summary-1");
+	snprintf(buf, sizeof(buf), "%s", ROW1("host", "ring", "1"));
+	memcpy(strstr(buf, "summary-1"), "summary-2", 9);
+	expect_refused(header1, buf, "line 2", "the header has no column 'transport'");
+	/* a NUL byte inside a field is not text ("sh\0" is not "sh") */
+	snprintf(buf, sizeof(buf), "%s", header2);
+	memcpy(buf + strlen(buf), nul, sizeof(nul));
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(cb_results_parse_csv(buf, strlen(header2) + sizeof(nul) - 1, "t.csv", &r,
+					      err, sizeof(err)),
+			 CB_ERR_ARG);
+	if (!strstr(err, "t.csv: line 2: a field holds a NUL byte"))
+		fail_msg("NUL byte: message '%s'", err);
+	/* schema-1 files stay readable */
+	assert_int_equal(parse(header1, ROW1("host", "ring", "1"), &r, err), CB_OK);
+	cb_results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_one_host),
 		cmocka_unit_test(test_join_transport),
+		cmocka_unit_test(test_refused_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,8 +12,8 @@ struct builder {
 	char **fields;      /* the row being read */
 	size_t nfields, cap;
 	size_t rows_cap;
-	int bad_width, nomem;
-	size_t bad_row;
+	int bad_width, bad_nul, nomem;
+	size_t bad_row;     /* 1-based line of the first bad row */
 	size_t fed;         /* bytes given to the parser so far */
 };
 
@@ -22,8 +22,13 @@ static void on_field(void *s, size_t len, void *data)
 	struct builder *b = data;
 	char *f;
 
-	if (b->nomem || b->bad_width)
+	if (b->nomem || b->bad_width || b->bad_nul)
 		return;
+	if (memchr(s, '\0', len)) { /* text never holds one; C strings would cut it */
+		b->bad_nul = 1;
+		b->bad_row = b->t->header ? b->t->nrows + 2 : 1;
+		return;
+	}
 	if (b->nfields == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 32;
 		char **n = realloc(b->fields, cap * sizeof(*n));
@@ -59,7 +64,7 @@ static void on_row(int c, void *data)
 	char **row;
 
 	(void)c;
-	if (b->nomem || b->bad_width) {
+	if (b->nomem || b->bad_width || b->bad_nul) {
 		drop_fields(b);
 		return;
 	}
@@ -169,6 +174,9 @@ static enum cb_status finish(struct csv_parser *p, struct builder *b, enum cb_st
 	if (st == CB_OK && b->nomem) {
 		snprintf(err, errlen, "out of memory");
 		st = CB_ERR_NOMEM;
+	} else if (st == CB_OK && b->bad_nul) {
+		snprintf(err, errlen, "line %zu: a field holds a NUL byte", b->bad_row);
+		st = CB_ERR_ARG;
 	} else if (st == CB_OK && b->bad_width) {
 		snprintf(err, errlen, "line %zu has a different number of fields than the header",
 			 b->bad_row);

@@ -1,6 +1,8 @@
 /* cb_text: the \xHH rule for text that is not UTF-8 (contract in cb_text.h). */
+#define _GNU_SOURCE
 #include "cb_text.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,4 +98,26 @@ json_t *cb_json_text(const char *s)
 	j = json_string(e);
 	free(e);
 	return j;
+}
+
+int cb_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL, *shown;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		va_start(ap, fmt);
+		rc = vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		return rc < 0 ? EOF : 0;
+	}
+	shown = cb_text_escape(msg);
+	rc = fputs(shown ? shown : msg, stderr);
+	free(shown);
+	free(msg);
+	return rc;
 }

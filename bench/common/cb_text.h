@@ -31,4 +31,10 @@ char *cb_text_escape(const char *s);
  * NULL (s NULL: a JSON null instead) only when out of memory. */
 json_t *cb_json_text(const char *s);
 
+/* Prints the message fmt formats on stderr under the rule above: the
+ * diagnostics of collbench-compare, -history and -model echo paths, names
+ * and fields that may hold any bytes. Returns fputs's result (EOF on a
+ * failed write); prints the bytes as they are only when out of memory. */
+int cb_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_text.h"
+
 #define SET_TEXT 1024
 
 struct checker {
@@ -19,14 +21,20 @@ static void report(struct checker *k, int incomparable, const char *fmt, ...)
 static void report(struct checker *k, int incomparable, const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL, *shown = NULL;
 
 	k->problems += incomparable;
-	fprintf(k->diag, "collbench-compare: %s: ",
-		incomparable && !k->force ? "error" : "warning");
 	va_start(ap, fmt);
-	vfprintf(k->diag, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fprintf(k->diag, "%s\n", incomparable && k->force ? " (compared anyway: --force)" : "");
+	shown = msg ? cb_text_escape(msg) : NULL; /* names and paths: the \xHH rule */
+	fprintf(k->diag, "collbench-compare: %s: %s%s\n",
+		incomparable && !k->force ? "error" : "warning",
+		shown ? shown : msg ? msg : "out of memory",
+		incomparable && k->force ? " (compared anyway: --force)" : "");
+	free(shown);
+	free(msg);
 }
 
 static int str_cmp(const void *a, const void *b)

@@ -21,6 +21,7 @@
 #include "cb_results.h"
 #include "cb_size.h"
 #include "cb_stdout.h"
+#include "cb_text.h"
 
 #define PROG "collbench-compare"
 #define EXIT_REGRESSION 1
@@ -119,20 +120,20 @@ static int parse_args(int argc, char **argv, struct cli *c)
 
 	memset(c, 0, sizeof(*c));
 	if (cb_optable_parse(table, NOPTS, c, argc, argv, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": %s\n", err);
+		cb_eprintf(PROG ": %s\n", err);
 		return -1;
 	}
 	c->cmp.tolerance = c->tolerance_pct / 100;
 	c->cmp.min_bytes = c->min_bytes;
 	c->cmp.algos = c->algos[0] ? c->algos : NULL;
 	if (!c->help && argc - optind != 2 && !(c->min_busbw[0] && argc - optind == 1)) {
-		fprintf(stderr, PROG ": expected BASELINE and CURRENT%s, got %d argument(s) "
+		cb_eprintf(PROG ": expected BASELINE and CURRENT%s, got %d argument(s) "
 			"(see --help)\n", c->min_busbw[0] ? " (or CURRENT alone)" : "", argc - optind);
 		return -1;
 	}
 	if (c->min_busbw[0] &&
 	    cb_floor_parse(c->min_busbw, &c->floors, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": %s\n", err);
+		cb_eprintf(PROG ": %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -150,25 +151,25 @@ static void warn_missing(const struct cb_comparison *c)
 		if (r->verdict != CB_V_MISSING)
 			continue;
 		if (listed++ == MAX_LISTED) {
-			fprintf(stderr, PROG ": warning: ... and %zu more missing rows\n",
+			cb_eprintf(PROG ": warning: ... and %zu more missing rows\n",
 				c->count[CB_V_MISSING] - MAX_LISTED);
 			break;
 		}
 		cb_cmp_row_name(r, name, sizeof(name));
-		fprintf(stderr, PROG ": warning: %s: %s\n", name, r->note);
+		cb_eprintf(PROG ": warning: %s: %s\n", name, r->note);
 	}
 	if (c->inconsistent)
-		fprintf(stderr, PROG ": warning: %zu row(s) hold a value outside their own repeat "
+		cb_eprintf(PROG ": warning: %zu row(s) hold a value outside their own repeat "
 			"band (an edited or inconsistent file): compared without that band\n",
 			c->inconsistent);
 	if (c->fallback)
-		fprintf(stderr, PROG ": note: %zu row(s) without a busbw (copy) or with busbw 0 "
+		cb_eprintf(PROG ": note: %zu row(s) without a busbw (copy) or with busbw 0 "
 			"(n = 1) compared on algbw\n", c->fallback);
 	if (c->fallback_time)
-		fprintf(stderr, PROG ": note: %zu row(s) with bandwidth 0 (0 bytes) compared on "
+		cb_eprintf(PROG ": note: %zu row(s) with bandwidth 0 (0 bytes) compared on "
 			"time\n", c->fallback_time);
 	if (c->no_median)
-		fprintf(stderr, PROG ": note: %zu row(s) lack the median columns (an older file): "
+		cb_eprintf(PROG ": note: %zu row(s) lack the median columns (an older file): "
 			"compared on the mean\n", c->no_median);
 }
 
@@ -181,7 +182,7 @@ static int check_floors(const struct cli *c, const struct cb_results *cur)
 
 	cb_floor_check(&c->floors, cur, c->cmp.stat, out, &r);
 	if (r.checked + r.failed == 0) {
-		fprintf(stderr, PROG ": --min-busbw matched no measured row with a busbw\n");
+		cb_eprintf(PROG ": --min-busbw matched no measured row with a busbw\n");
 		return EXIT_USAGE;
 	}
 	return r.below || r.failed ? EXIT_REGRESSION : 0;
@@ -195,7 +196,7 @@ static int run_floors_only(const struct cli *c, const char *cpath)
 	int rc;
 
 	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": current: %s\n", err);
+		cb_eprintf(PROG ": current: %s\n", err);
 		return EXIT_USAGE;
 	}
 	rc = check_floors(c, &cur);
@@ -213,24 +214,24 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 	int rc = EXIT_USAGE;
 
 	if (cb_results_load(bpath, &base, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": baseline: %s\n", err);
+		cb_eprintf(PROG ": baseline: %s\n", err);
 		return EXIT_USAGE;
 	}
 	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": current: %s\n", err);
+		cb_eprintf(PROG ": current: %s\n", err);
 		goto out_free_base;
 	}
 	if (cb_compat_check(&base, bpath, &cur, cpath, c->force, stderr) && !c->force) {
-		fprintf(stderr, PROG ": the runs are not comparable (--force compares anyway)\n");
+		cb_eprintf(PROG ": the runs are not comparable (--force compares anyway)\n");
 		goto out_free_cur;
 	}
 	if (cb_compare_runs(&base, &cur, &c->cmp, &cmp, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": %s\n", err);
+		cb_eprintf(PROG ": %s\n", err);
 		goto out_free_cur;
 	}
 	if (cmp.count[CB_V_SAME] + cmp.count[CB_V_REGRESSION] + cmp.count[CB_V_IMPROVEMENT] +
 		    cmp.count[CB_V_FAILED] == 0) {
-		fprintf(stderr, PROG ": no row measured in both runs%s: nothing to compare\n",
+		cb_eprintf(PROG ": no row measured in both runs%s: nothing to compare\n",
 			c->cmp.algos || c->cmp.min_bytes ? " (after --algo/--min-bytes)" : "");
 		goto out_free_cmp;
 	}
@@ -238,13 +239,13 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 	info.gate_failed = cb_compare_failed(&cmp, c->cmp.strict);
 	errno = 0;
 	if (cb_compare_print(stdout, c->fmt, &cmp, &info) != CB_OK) {
-		fprintf(stderr, PROG ": cannot write the report to stdout: %s (the verdict is "
+		cb_eprintf(PROG ": cannot write the report to stdout: %s (the verdict is "
 			"not reported)\n", errno ? strerror(errno) : "out of memory");
 		goto out_free_cmp;
 	}
 	if (c->fmt == CB_FMT_CSV || c->fmt == CB_FMT_JSON) {
 		cb_compare_summary(&cmp, line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
+		cb_eprintf("%s\n", line);
 	}
 	rc = info.gate_failed ? EXIT_REGRESSION : 0;
 	if (c->floors.n) {

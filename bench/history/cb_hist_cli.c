@@ -34,6 +34,7 @@ static const char *format_name(int i)
 }
 
 #include "cb_hist_cli_tables.h"
+#include "cb_text.h"
 
 /* The filter and the search options from the parsed fields. */
 static void derive(struct cb_hist_cli *c)
@@ -62,7 +63,7 @@ static enum cb_hist_verb find_verb(int argc, char **argv)
 	for (v = 0; v < CB_VERB_COUNT && argc >= 2; v++)
 		if (strcmp(argv[1], verbs[v].name) == 0)
 			return (enum cb_hist_verb)v;
-	fprintf(stderr, PROG ": %s%s%s: expected a verb: ingest, trend, detect, gate, runs or "
+	cb_eprintf(PROG ": %s%s%s: expected a verb: ingest, trend, detect, gate, runs or "
 		"check (see --help)\n", argc < 2 ? "no verb" : "unknown verb '",
 		argc < 2 ? "" : argv[1], argc < 2 ? "" : "'");
 	return CB_VERB_COUNT;
@@ -87,17 +88,17 @@ int cb_hist_cli_parse(int argc, char **argv, struct cb_hist_cli *c)
 	c->verb = v;
 	if (cb_optable_parse(verbs[v].opts, verbs[v].nopts, c, argc - 1, argv + 1, err,
 			     sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG " %s: %s\n", verbs[v].name, err);
+		cb_eprintf(PROG " %s: %s\n", verbs[v].name, err);
 		return -1;
 	}
 	optind += 1; /* past the verb, in argv's numbering */
 	derive(c);
 	if (!c->help && !c->db[0]) {
-		fprintf(stderr, PROG " %s: --db: an empty path\n", verbs[v].name);
+		cb_eprintf(PROG " %s: --db: an empty path\n", verbs[v].name);
 		return -1;
 	}
 	if (!c->help && (v == CB_VERB_INGEST ? argc - optind < 1 : argc - optind > 0)) {
-		fprintf(stderr, PROG " %s: %s (see %s --help)\n", verbs[v].name,
+		cb_eprintf(PROG " %s: %s (see %s --help)\n", verbs[v].name,
 			v == CB_VERB_INGEST ? "expected one or more run folders or summary CSV files"
 					    : "takes no operands", verbs[v].name);
 		return -1;

@@ -11,6 +11,7 @@
 
 #include "cb_hist_cols.h"
 #include "cb_hist_sql.h"
+#include "cb_text.h"
 
 static void bind_text(sqlite3_stmt *s, int i, const char *v)
 {
@@ -139,7 +140,7 @@ static void test_pause(void)
 
 	if (ms <= 0)
 		return;
-	fprintf(stderr, "collbench-history: test hook: pausing %ld ms inside the transaction\n",
+	cb_eprintf("collbench-history: test hook: pausing %ld ms inside the transaction\n",
 		ms);
 	fflush(stderr);
 	usleep((useconds_t)(ms * 1000));

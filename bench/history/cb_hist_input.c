@@ -161,13 +161,25 @@ static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_r
 }
 
 /* name and, failing the sidecars, the time from the folder's meta.json
- * ("created_utc": "20261129T102150Z"). */
-static void read_run_meta(const char *meta, struct cb_hist_run *run)
+ * ("created_utc": "20261129T102150Z"); CB_ERR_ARG (said) when the file is
+ * there but not a JSON object: it is part of the run (hashed with it). */
+static enum cb_status read_run_meta(const char *meta, struct cb_hist_run *run, char *err,
+				    size_t errlen)
 {
-	json_t *root = *meta ? json_load_file(meta, 0, NULL) : NULL;
+	json_error_t je;
+	json_t *root = *meta ? json_load_file(meta, JSON_REJECT_DUPLICATES, &je) : NULL;
 	const char *id = json_string_value(json_object_get(root, "run_id"));
 	const char *c = json_string_value(json_object_get(root, "created_utc"));
 
+	if (*meta && !json_is_object(root)) {
+		if (root)
+			snprintf(err, errlen, "%s: not a JSON object (the run folder's metadata)", meta);
+		else
+			snprintf(err, errlen, "%s: not valid JSON (the run folder's metadata): line %d: "
+				 "%s", meta, je.line, je.text);
+		json_decref(root);
+		return CB_ERR_ARG;
+	}
 	if (id)
 		snprintf(run->name, sizeof(run->name), "%s", id);
 	read_launcher(root, run);
@@ -175,6 +187,7 @@ static void read_run_meta(const char *meta, struct cb_hist_run *run)
 		snprintf(run->time_utc, sizeof(run->time_utc), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", c,
 			 c + 4, c + 6, c + 9, c + 11, c + 13);
 	json_decref(root);
+	return CB_OK;
 }
 
 /* The folder's (or CSV's) base name, as the run's name. */
@@ -218,6 +231,11 @@ static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 	char meta[CB_HIST_PATH + 16];
 	enum cb_status st = check_launches(res, err, errlen);
 
+	if (st == CB_OK && res->nrows == 0) {
+		snprintf(err, errlen, "%s: no rows (a header only): nothing to ingest", res->csv);
+		return CB_ERR_ARG;
+	}
+
 	run_meta_path(res, meta, sizeof(meta));
 	if (st == CB_OK)
 		st = run_hash(res, meta, run, err, errlen);
@@ -233,7 +251,8 @@ static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 	for (size_t i = 0; i < res->nlaunches; i++)
 		run->complete &= res->launches[i].complete;
 	base_name(res->csv, run->name, sizeof(run->name));
-	read_run_meta(meta, run);
+	if (read_run_meta(meta, run, err, errlen) != CB_OK)
+		return CB_ERR_ARG;
 	if (!run->time_utc[0]) {
 		snprintf(err, errlen, "%s: no start time (\"start_utc\" in the sidecars, "
 			 "\"created_utc\" in meta.json): cannot place the run in time", res->csv);

@@ -17,6 +17,7 @@
 #include "cb_hist_query.h"
 #include "cb_optable.h"
 #include "cb_stdout.h"
+#include "cb_text.h"
 
 #define PROG "collbench-history"
 #define EXIT_REGRESSION 1
@@ -34,16 +35,16 @@ static int ingest(const struct cb_hist_cli *c, struct cb_hist_db *db, int argc, 
 
 		if (cb_hist_run_load(argv[i], c->label[0] ? c->label : NULL, &run, err,
 				     sizeof(err)) != CB_OK) {
-			fprintf(stderr, PROG " ingest: %s\n", err);
+			cb_eprintf(PROG " ingest: %s\n", err);
 			rc = EXIT_USAGE;
 			continue;
 		}
 		if (!run.complete)
-			fprintf(stderr, PROG " ingest: warning: %s: a launch did not finish (its "
+			cb_eprintf(PROG " ingest: warning: %s: a launch did not finish (its "
 				"metadata status is not \"complete\"): its rows are kept as written\n",
 				argv[i]);
 		if (cb_hist_db_ingest(db, &run, &id, &added, err, sizeof(err)) != CB_OK) {
-			fprintf(stderr, PROG " ingest: %s: %s\n", argv[i], err);
+			cb_eprintf(PROG " ingest: %s: %s\n", argv[i], err);
 			rc = EXIT_USAGE;
 		} else {
 			printf("%s run %lld: %s (%s, %s, %zu rows)\n", added ? "added" : "already there:",
@@ -82,11 +83,11 @@ static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 				 sizeof(err)) != CB_OK ||
 	    cb_hist_series_load(db, sel->machine.id, &c->filter, c->metric, c->stat, &sel->series,
 				&sel->n, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": %s\n", err);
+		cb_eprintf(PROG ": %s\n", err);
 		return -1;
 	}
 	if (sel->n == 0) {
-		fprintf(stderr, PROG ": no series on machine '%s' matches the selection\n",
+		cb_eprintf(PROG ": no series on machine '%s' matches the selection\n",
 			sel->machine.identity);
 		return -1;
 	}
@@ -95,16 +96,16 @@ static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 		sel->an[i].s = &sel->series[i];
 		no_median += sel->series[i].no_median;
 		if (cb_hist_changes(&sel->series[i], &c->cpd, &sel->an[i].c, &sel->an[i].nc) != CB_OK) {
-			fprintf(stderr, PROG ": out of memory in the change-point search\n");
+			cb_eprintf(PROG ": out of memory in the change-point search\n");
 			return -1;
 		}
 	}
 	if (!sel->an) {
-		fprintf(stderr, PROG ": out of memory\n");
+		cb_eprintf(PROG ": out of memory\n");
 		return -1;
 	}
 	if (no_median)
-		fprintf(stderr, PROG ": note: %zu point(s) lack the median columns (older files): "
+		cb_eprintf(PROG ": note: %zu point(s) lack the median columns (older files): "
 			"read on the mean\n", no_median);
 	return 0;
 }
@@ -148,7 +149,7 @@ static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 	long long newest;
 
 	if (c->fmt != CB_HIST_FMT_TABLE && c->fmt != CB_HIST_FMT_MARKDOWN) {
-		fprintf(stderr, PROG " gate: --format: table or markdown\n");
+		cb_eprintf(PROG " gate: --format: table or markdown\n");
 		return EXIT_USAGE;
 	}
 	if (select_series(c, db, &sel) != 0) {
@@ -174,7 +175,7 @@ static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 	       "judged)" : "");
 	selection_free(&sel);
 	if (judged == 0) {
-		fprintf(stderr, PROG " gate: the newest run (%lld) measured none of the selected "
+		cb_eprintf(PROG " gate: the newest run (%lld) measured none of the selected "
 			"series: nothing to judge\n", newest);
 		return EXIT_USAGE;
 	}
@@ -187,7 +188,7 @@ static int check(struct cb_hist_db *db)
 	size_t problems;
 
 	if (cb_hist_db_check(db, stdout, &problems, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG " check: %s\n", err);
+		cb_eprintf(PROG " check: %s\n", err);
 		return EXIT_USAGE;
 	}
 	printf("%s: %s\n", db->path, problems ? "INCONSISTENT" : "consistent");
@@ -201,7 +202,7 @@ static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
 	int rc = 0;
 
 	if (cb_hist_db_open(c->db, c->verb == CB_VERB_INGEST, &db, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG ": %s\n", err);
+		cb_eprintf(PROG ": %s\n", err);
 		return EXIT_USAGE;
 	}
 	switch (c->verb) {
@@ -217,7 +218,7 @@ static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
 		break;
 	case CB_VERB_RUNS:
 		if (cb_hist_db_list_runs(&db, stdout, err, sizeof(err)) != CB_OK) {
-			fprintf(stderr, PROG " runs: %s\n", err);
+			cb_eprintf(PROG " runs: %s\n", err);
 			rc = EXIT_USAGE;
 		}
 		break;

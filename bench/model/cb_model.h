@@ -54,6 +54,15 @@
 
 #define CB_MODEL_NAME 64
 
+/* The parameters a topology or fit file may give: rates (bandwidth, gamma,
+ * copy, fused) in [CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS] GB/s, latencies and
+ * overheads up to CB_MODEL_MAX_US us. Slower than 1 kB/s or a latency of
+ * more than 10 s is no machine's; beyond these bounds times overflow to inf
+ * or vanish to 0. */
+#define CB_MODEL_MIN_GBPS 1e-6
+#define CB_MODEL_MAX_GBPS 1e7
+#define CB_MODEL_MAX_US 1e7
+
 struct cb_link {
 	double bw;    /* bytes per second per direction, > 0 */
 	double alpha; /* seconds per message (latency and synchronisation), >= 0 */

@@ -17,8 +17,9 @@ static double busbw_of(const struct cb_mrow *r, double t)
 	return algbw * 2.0 * (r->nranks - 1) / r->nranks;
 }
 
-static void check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double far,
-		      struct cb_check_row *c)
+/* Checks one row into c; 0, or -1 when the model's result is not finite. */
+static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double far,
+		     struct cb_check_row *c)
 {
 	const struct cb_fit_group *g = cb_fit_set_group(f, r->backend, r->transport);
 	const struct cb_fit_tier *tr;
@@ -28,46 +29,61 @@ static void check_row(const struct cb_mrow *r, const struct cb_fit_set *f, doubl
 
 	memset(c, 0, sizeof(*c));
 	c->row = r;
+	/* copy's rows join the backend's p2p group where it has no one-sided
+	 * group (cb_model_fitrun.c) */
+	if (!g && strcmp(r->algo, "copy") == 0)
+		g = cb_fit_set_group(f, r->backend, "p2p");
 	if (!r->ok) {
 		snprintf(c->note, sizeof(c->note), "not measured (status not ok)");
-		return;
+		return 0;
 	}
 	if (cb_row_case(r, &mc, c->note, sizeof(c->note)) != 0)
-		return;
+		return 0;
 	if (!g) {
 		snprintf(c->note, sizeof(c->note), "no fit for backend %s, transport %s", r->backend,
 			 r->transport);
-		return;
+		return 0;
 	}
 	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
 	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
 	if (cb_model_eval(&t, &mc, &res, c->note, sizeof(c->note)) != CB_OK)
-		return;
+		return 0;
 	if (!(res.time > 0) || !(r->t > 0)) {
 		snprintf(c->note, sizeof(c->note), "nothing to model (%s)", res.what);
-		return;
+		return 0;
 	}
 	c->modelled = 1;
 	c->t_model = res.time + res.terms.calls * g->p.overhead;
 	c->err = c->t_model / r->t - 1;
 	c->busbw_model = busbw_of(r, c->t_model);
+	if (!isfinite(c->t_model) || !isfinite(c->busbw_model) || !(c->busbw_model > 0)) {
+		snprintf(c->note, sizeof(c->note), "model time %g s, bandwidth %g GB/s: not a "
+			 "finite result (the fit's parameters are out of range)", c->t_model,
+			 c->busbw_model);
+		c->modelled = 0;
+		c->not_finite = 1;
+		return -1;
+	}
 	c->far = fabs(c->err) > far && !(c->t_model >= r->t_lo && c->t_model <= r->t_hi);
 	if (r->oversubscribed || (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host))
 		snprintf(c->note, sizeof(c->note), "oversubscribed: time slicing is not modelled");
 	else if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
 		snprintf(c->note, sizeof(c->note), "n = 1: a local copy");
+	return 0;
 }
 
 enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
 			      struct cb_check_row **rows)
 {
 	struct cb_check_row *out = calloc(in->nrows ? in->nrows : 1, sizeof(*out));
+	enum cb_status st = CB_OK;
 
 	*rows = NULL;
 	if (!out)
 		return CB_ERR_NOMEM;
 	for (size_t i = 0; i < in->nrows; i++)
-		check_row(&in->rows[i], f, far, &out[i]);
+		if (check_row(&in->rows[i], f, far, &out[i]) != 0)
+			st = CB_ERR_ARG;
 	*rows = out;
-	return CB_OK;
+	return st;
 }

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "cb_model_out.h"
+#include "cb_replace.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
+#include "cb_text.h"
 
 /* Loads a run; 0 or -1 after a message. */
 static int load_run(const char *verb, const char *run, struct cb_minput *in)
@@ -19,11 +21,11 @@ static int load_run(const char *verb, const char *run, struct cb_minput *in)
 	char err[1024];
 
 	if (cb_minput_load(run, in, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG " %s: %s\n", verb, err);
+		cb_eprintf(PROG " %s: %s\n", verb, err);
 		return -1;
 	}
 	if (in->meta_missing)
-		fprintf(stderr, PROG " %s: warning: %d row(s) without launch metadata: placement "
+		cb_eprintf(PROG " %s: warning: %d row(s) without launch metadata: placement "
 			"and CPUs unknown, taken as one host\n", verb, in->meta_missing);
 	return 0;
 }
@@ -38,7 +40,7 @@ static int fit_run(const char *verb, const struct cli *c, const struct cb_minput
 	enum cb_status st = cb_model_fit_input(in, &c->sel, f, err, sizeof(err));
 
 	if (st != CB_OK) {
-		fprintf(stderr, PROG " %s: %s\n", verb, st == CB_ERR_NOMEM ? "out of memory" : err);
+		cb_eprintf(PROG " %s: %s\n", verb, st == CB_ERR_NOMEM ? "out of memory" : err);
 		return -1;
 	}
 	for (size_t g = 0; g < f->ngroups; g++) {
@@ -47,11 +49,11 @@ static int fit_run(const char *verb, const struct cli *c, const struct cb_minput
 		if (gr->fitted)
 			fitted++;
 		else
-			fprintf(stderr, PROG " %s: %s/%s: refused: %s\n", verb, gr->backend,
+			cb_eprintf(PROG " %s: %s/%s: refused: %s\n", verb, gr->backend,
 				gr->transport, gr->why);
 	}
 	if (!fitted) {
-		fprintf(stderr, PROG " %s: nothing could be fitted\n", verb);
+		cb_eprintf(PROG " %s: nothing could be fitted\n", verb);
 		return -1;
 	}
 	return 0;
@@ -61,22 +63,17 @@ static int fit_run(const char *verb, const struct cli *c, const struct cb_minput
  * reader never sees half a file. 0 or -1 after a message. */
 static int write_fit_file(const struct cb_fit_set *f, const char *path)
 {
-	char tmp[1100];
+	char tmp[1100], err[4600];
 	FILE *out;
 	int ok;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	out = fopen(tmp, "w");
-	if (!out) {
-		fprintf(stderr, PROG " fit: cannot write %s: %s\n", tmp, strerror(errno));
+	if (cb_replace_open(path, tmp, sizeof(tmp), &out, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG " fit: %s\n", err);
 		return -1;
 	}
 	ok = cb_fit_set_write(out, f) == CB_OK;
-	ok = (fclose(out) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		fprintf(stderr, PROG " fit: cannot write %s: %s\n", path,
-			errno ? strerror(errno) : "write error");
-		unlink(tmp);
+	if (cb_replace_commit(out, tmp, path, ok, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG " fit: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -86,7 +83,7 @@ static int report(enum cb_status st)
 {
 	if (st == CB_OK)
 		return 0;
-	fprintf(stderr, PROG ": cannot print the results: %s\n",
+	cb_eprintf(PROG ": cannot print the results: %s\n",
 		st == CB_ERR_NOMEM ? "out of memory" : "write error");
 	return EXIT_USAGE;
 }
@@ -136,7 +133,7 @@ static int check_params(const struct cli *c, const struct cb_minput *in, struct 
 	struct cli in_sample = *c;
 
 	if (!c->fit_path[0]) {
-		fprintf(stderr, PROG " check: no --fit: fitting on %s itself (in-sample); fit "
+		cb_eprintf(PROG " check: no --fit: fitting on %s itself (in-sample); fit "
 			"another run with " PROG " fit -o and pass --fit to check against it\n",
 			in->path);
 		in_sample.sel.algos = NULL;
@@ -144,11 +141,11 @@ static int check_params(const struct cli *c, const struct cb_minput *in, struct 
 		return fit_run("check", &in_sample, in, f);
 	}
 	if (cb_fit_set_read(c->fit_path, f, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG " check: %s\n", err);
+		cb_eprintf(PROG " check: %s\n", err);
 		return -1;
 	}
 	if (f->machine[0] && in->machine[0] && strcmp(f->machine, in->machine) != 0)
-		fprintf(stderr, PROG " check: warning: the fit is of machine '%s', the run of '%s'\n",
+		cb_eprintf(PROG " check: warning: the fit is of machine '%s', the run of '%s'\n",
 			f->machine, in->machine);
 	return 0;
 }
@@ -178,6 +175,12 @@ static int print_check(const struct cli *c, const struct cb_check_row *rows, siz
 	fprintf(text ? stdout : stderr, "%s%zu of %zu rows modelled, %zu far off (|error| > "
 		"%.0f%% and outside the repeats' band)\n", text ? "\n" : "", modelled, shown_rows,
 		far, 100 * c->far);
+	if (c->gate && modelled == 0) {
+		/* a gate that judged no row must not pass */
+		cb_eprintf(PROG " check: --gate: no row was modelled (no fitted group of "
+			"their backend and transport): nothing to judge\n");
+		return EXIT_USAGE;
+	}
 	return c->gate && far ? EXIT_FAR : 0;
 }
 
@@ -186,11 +189,12 @@ int cb_cli_check(const struct cli *c, const char *run)
 	struct cb_minput in;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
 	struct cb_check_row *rows = NULL;
+	enum cb_status st;
 	size_t k = 0;
 	int rc = EXIT_USAGE;
 
 	if (c->fmt == CB_MFMT_JSON) {
-		fprintf(stderr, PROG " check: --format json is fit's; use table, csv or markdown\n");
+		cb_eprintf(PROG " check: --format json is fit's; use table, csv or markdown\n");
 		free(f);
 		return EXIT_USAGE;
 	}
@@ -200,15 +204,22 @@ int cb_cli_check(const struct cli *c, const char *run)
 	}
 	if (check_params(c, &in, f) != 0)
 		goto out;
-	if (cb_model_check(&in, f, c->far, &rows) != CB_OK) {
-		fprintf(stderr, PROG " check: out of memory\n");
+	st = cb_model_check(&in, f, c->far, &rows);
+	if (st == CB_ERR_NOMEM) {
+		cb_eprintf(PROG " check: out of memory\n");
 		goto out;
 	}
+	for (size_t i = 0; st != CB_OK && i < in.nrows; i++)
+		if (rows[i].not_finite) {
+			cb_eprintf(PROG " check: line %zu: %s\n", rows[i].row->line,
+				rows[i].note);
+			goto out;
+		}
 	for (size_t i = 0; i < in.nrows; i++)
 		if (shown(c, rows[i].row))
 			rows[k++] = rows[i];
 	if (k == 0)
-		fprintf(stderr, PROG " check: no rows to check%s\n",
+		cb_eprintf(PROG " check: no rows to check%s\n",
 			c->algos[0] || c->sel.min_bytes > 0 ? " (after --algo/--min-bytes)" : "");
 	else
 		rc = print_check(c, rows, k);

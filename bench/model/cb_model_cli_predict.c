@@ -9,6 +9,7 @@
 #include "cb_model_out.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
+#include "cb_text.h"
 
 /* The fitted one-sided group predict --fit uses: --backend's, else the
  * first. NULL after a message. */
@@ -21,7 +22,7 @@ static const struct cb_fit_group *pick_group(const struct cli *c, const struct c
 		    (strcmp(gr->transport, "shm") == 0 || strcmp(gr->transport, "ipc") == 0))
 			return gr;
 	}
-	fprintf(stderr, PROG " predict: %s has no fitted ps/ring/copy group%s%s\n", c->fit_path,
+	cb_eprintf(PROG " predict: %s has no fitted ps/ring/copy group%s%s\n", c->fit_path,
 		c->backend[0] ? " of backend " : "", c->backend);
 	return NULL;
 }
@@ -30,7 +31,7 @@ static const struct cb_fit_group *pick_group(const struct cli *c, const struct c
 static void skipped(size_t *nskip, const char *why)
 {
 	if ((*nskip)++ == 0)
-		fprintf(stderr, PROG " predict: skipped: %s\n", why);
+		cb_eprintf(PROG " predict: skipped: %s\n", why);
 }
 
 static int grid(const struct cli *c, const struct cb_pred_opts *o, size_t *nskip)
@@ -60,7 +61,7 @@ static int grid(const struct cli *c, const struct cb_pred_opts *o, size_t *nskip
 		st = cb_out_predict(stdout, c->fmt, rows, k);
 	free(rows);
 	if (st == CB_ERR_ARG) {
-		fprintf(stderr, PROG " predict: %s\n", why);
+		cb_eprintf(PROG " predict: %s\n", why);
 		return EXIT_USAGE;
 	}
 	return st == CB_OK ? 0 : EXIT_USAGE;
@@ -83,7 +84,7 @@ static int crossover(const struct cli *c, const struct cb_pred_opts *o, size_t *
 		else if (st == CB_ERR_UNSUPPORTED)
 			skipped(nskip, why);
 		else {
-			fprintf(stderr, PROG " predict: %s\n", st == CB_ERR_NOMEM ? "out of memory"
+			cb_eprintf(PROG " predict: %s\n", st == CB_ERR_NOMEM ? "out of memory"
 										  : why);
 			return EXIT_USAGE;
 		}
@@ -103,29 +104,29 @@ int cb_cli_predict(const struct cli *c)
 	if (!f)
 		return EXIT_USAGE;
 	if (c->fmt == CB_MFMT_JSON) {
-		fprintf(stderr, PROG " predict: --format json is fit's; use table, csv or markdown\n");
+		cb_eprintf(PROG " predict: --format json is fit's; use table, csv or markdown\n");
 		goto out;
 	}
 	if (cb_topo_load(c->topo, &topo, err, sizeof(err)) != CB_OK) {
-		fprintf(stderr, PROG " predict: %s\n", err);
+		cb_eprintf(PROG " predict: %s\n", err);
 		goto out;
 	}
 	if (c->fit_path[0]) {
 		if (cb_fit_set_read(c->fit_path, f, err, sizeof(err)) != CB_OK) {
-			fprintf(stderr, PROG " predict: %s\n", err);
+			cb_eprintf(PROG " predict: %s\n", err);
 			goto out;
 		}
 		o.fit = pick_group(c, f);
 		if (!o.fit)
 			goto out;
 	}
-	fprintf(stderr, PROG " predict: topology %s (%s)%s%s\n", topo.name, topo.source,
+	cb_eprintf(PROG " predict: topology %s (%s)%s%s\n", topo.name, topo.source,
 		o.fit ? "; links, reduce and copy rates fitted on " : "", o.fit ? f->source : "");
 	rc = c->crossover ? crossover(c, &o, &nskip) : grid(c, &o, &nskip);
 	if (nskip)
-		fprintf(stderr, PROG " predict: %zu point(s) skipped\n", nskip);
+		cb_eprintf(PROG " predict: %zu point(s) skipped\n", nskip);
 	if (rc)
-		fprintf(stderr, PROG " predict: cannot print the results\n");
+		cb_eprintf(PROG " predict: cannot print the results\n");
 out:
 	free(f);
 	return rc;
@@ -141,14 +142,14 @@ int cb_cli_presets(const struct cli *c, const char *name)
 		const struct cb_topo *p = cb_topo_preset(name);
 
 		if (!p) {
-			fprintf(stderr, PROG " presets: no preset '%s' (" PROG " presets lists them)\n",
+			cb_eprintf(PROG " presets: no preset '%s' (" PROG " presets lists them)\n",
 				name);
 			return EXIT_USAGE;
 		}
 		return cb_topo_write(stdout, p) == CB_OK ? 0 : EXIT_USAGE;
 	}
 	if (c->fmt == CB_MFMT_JSON) {
-		fprintf(stderr, PROG " presets: -f json is for one preset: " PROG " presets NAME\n");
+		cb_eprintf(PROG " presets: -f json is for one preset: " PROG " presets NAME\n");
 		return EXIT_USAGE;
 	}
 	cb_mtab_init(&t, head, 10);

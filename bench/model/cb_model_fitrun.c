@@ -96,6 +96,17 @@ static void add_algo(struct cb_fit_group *g, const char *algo)
 		 algo);
 }
 
+/* 1 when row r is fitted in group g: its backend and transport, and copy's
+ * rows (a memory copy on one rank, its transport the one-sided one) in the
+ * backend's p2p group too, whose copy rate they measure as well. */
+static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
+{
+	if (strcmp(r->backend, g->backend) != 0)
+		return 0;
+	return strcmp(r->transport, g->transport) == 0 ||
+	       (strcmp(r->algo, "copy") == 0 && strcmp(g->transport, "p2p") == 0);
+}
+
 /* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. */
 static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				struct cb_fit_group *g, struct cb_fit_obs *obs)
@@ -110,8 +121,7 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 		struct cb_topo t;
 		char why[256];
 
-		if (!selected(r, sel) || strcmp(r->backend, g->backend) != 0 ||
-		    strcmp(r->transport, g->transport) != 0 || cb_row_case(r, &c, why, sizeof(why)))
+		if (!selected(r, sel) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
 			continue;
 		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0); /* terms do not depend on the values */
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
@@ -130,6 +140,26 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 	st = cb_fit_run(obs, m, &sel->opts, &g->p, g->why, sizeof(g->why));
 	g->fitted = st == CB_OK;
 	return st == CB_ERR_NOMEM ? st : CB_OK;
+}
+
+/* 1 when the selected row r makes its group: in pass 0 every row but
+ * copy's, in pass 1 copy's, unless its backend has a p2p group already
+ * (which the copy rows join, in_group) and no group of their own transport. */
+static int needs_group(const struct cb_fit_set *f, const struct cb_mrow *r,
+		       const struct cb_fit_sel *sel, int pass)
+{
+	int copy = strcmp(r->algo, "copy") == 0, p2p = 0;
+
+	if (!selected(r, sel) || copy != pass)
+		return 0;
+	for (size_t g = 0; copy && g < f->ngroups; g++) {
+		if (strcmp(f->groups[g].backend, r->backend) != 0)
+			continue;
+		if (strcmp(f->groups[g].transport, r->transport) == 0)
+			return 1;
+		p2p |= strcmp(f->groups[g].transport, "p2p") == 0;
+	}
+	return !p2p;
 }
 
 /* "ps,ring" from ",ps,ring,". */
@@ -156,13 +186,14 @@ enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fi
 	snprintf(out->machine, sizeof(out->machine), "%s", in->machine);
 	out->min_bytes = sel->min_bytes;
 	out->oversubscribed = sel->oversubscribed;
-	for (size_t i = 0; i < in->nrows; i++)
-		if (selected(&in->rows[i], sel) && !group_of(out, &in->rows[i])) {
-			snprintf(err, errlen, "more than %d (backend, transport) groups",
-				 CB_FIT_MAX_GROUPS);
-			st = CB_ERR_ARG;
-			goto out;
-		}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < in->nrows; i++)
+			if (needs_group(out, &in->rows[i], sel, pass) && !group_of(out, &in->rows[i])) {
+				snprintf(err, errlen, "more than %d (backend, transport) groups",
+					 CB_FIT_MAX_GROUPS);
+				st = CB_ERR_ARG;
+				goto out;
+			}
 	if (out->ngroups == 0) {
 		snprintf(err, errlen, "%s: no ok row to fit (of %zu rows; n = 1, 0-byte, "
 			 "oversubscribed%s rows are left out)", in->path, in->nrows,

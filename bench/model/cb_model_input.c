@@ -61,14 +61,19 @@ static void read_extra(const char *file, struct launch_extra *x)
 	json_decref(root);
 }
 
-/* "shm" / "ipc" for collbench's own algorithms (one-sided, through the
- * backend), the library's name for the library's. */
-static void transport_of(const char *backend, const char *algo, char *out, size_t len)
+/* The model's transport of a row: the row's own (shm, ipc one-sided; p2p
+ * two-sided; the reader gives schema-1 rows their one-host transport), but
+ * for a library's rows ("library") the library's name, so each library is a
+ * group of its own, and for copy's ("local": no bytes between ranks) the
+ * backend's one-sided transport, whose copy rate copy measures. */
+static void transport_of(const struct cb_summary *r, char *out, size_t len)
 {
-	if (strcmp(algo, "mpi") == 0 || strcmp(algo, "nccl") == 0)
-		snprintf(out, len, "%s", algo);
+	if (strcmp(r->transport, "library") == 0)
+		snprintf(out, len, "%s", r->algo);
+	else if (strcmp(r->transport, "local") == 0)
+		snprintf(out, len, "%s", strcmp(r->backend, "cuda") == 0 ? "ipc" : "shm");
 	else
-		snprintf(out, len, "%s", strcmp(backend, "cuda") == 0 ? "ipc" : "shm");
+		snprintf(out, len, "%s", r->transport);
 }
 
 static double us(double v)
@@ -97,7 +102,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	snprintf(m->algo, sizeof(m->algo), "%s", r->algo);
 	snprintf(m->dtype, sizeof(m->dtype), "%s", r->dtype);
 	snprintf(m->op, sizeof(m->op), "%s", r->op);
-	transport_of(r->backend, r->algo, m->transport, sizeof(m->transport));
+	transport_of(r, m->transport, sizeof(m->transport));
 	m->nranks = r->nranks;
 	m->in_place = r->in_place;
 	m->bytes = r->bytes;

@@ -195,6 +195,12 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 		snprintf(err, errlen, "--minbytes is larger than --maxbytes");
 		return CB_ERR_ARG;
 	}
+	for (int i = 0; i < c->nranks; i++)
+		if (c->root >= c->ranks[i]) {
+			snprintf(err, errlen, "--root %d is not a rank of %d ranks (0 .. %d)", c->root,
+				 c->ranks[i], c->ranks[i] - 1);
+			return CB_ERR_ARG;
+		}
 	derive(c, given);
 	return CB_OK;
 }

@@ -2,6 +2,7 @@
 #include "cb_model_params.h"
 
 #include <errno.h>
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -105,21 +106,24 @@ static enum cb_status bad(char *err, size_t errlen, const char *fmt, ...)
 	return CB_ERR_ARG;
 }
 
-/* A number member > 0 (or >= 0 when zero_ok) times mul; null gives
- * null_value where null_ok. */
-static int get_pos(const json_t *o, const char *key, double mul, int zero_ok, int null_ok,
-		   double null_value, double *out)
+/* A finite number member in [lo, hi] times mul; null gives null_value where
+ * null_ok. 0, or -1 when absent, not a number or out of range. */
+static int get_pos(const json_t *o, const char *key, double mul, double lo, double hi,
+		   int null_ok, double null_value, double *out)
 {
 	const json_t *v = json_object_get(o, key);
+	double x;
 
 	if (null_ok && json_is_null(v)) {
 		*out = null_value;
 		return 0;
 	}
-	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0 ||
-	    (!zero_ok && json_number_value(v) == 0))
+	if (!json_is_number(v))
 		return -1;
-	*out = json_number_value(v) * mul;
+	x = json_number_value(v);
+	if (!isfinite(x) || x < lo || x > hi)
+		return -1;
+	*out = x * mul;
 	return 0;
 }
 
@@ -130,18 +134,23 @@ static enum cb_status read_tier(const json_t *o, struct cb_fit_tier *t, double p
 	t->beta_se = t->gamma_se = t->fused_se = NAN;
 	t->beta_rep[0] = t->beta_rep[1] = t->gamma_rep[0] = t->gamma_rep[1] = NAN;
 	t->fused_rep[0] = t->fused_rep[1] = NAN;
-	if (get_pos(o, "min_bytes", 1, 1, 0, 0, &t->lo) || t->lo != prev_hi)
+	if (get_pos(o, "min_bytes", 1, 0, DBL_MAX, 0, 0, &t->lo) || t->lo != prev_hi)
 		return bad(err, errlen, "tiers: min_bytes must be 0, then the previous max_bytes");
-	if (get_pos(o, "max_bytes", 1, 0, last, INFINITY, &t->hi) || !(t->hi > t->lo) ||
+	if (get_pos(o, "max_bytes", 1, 1, DBL_MAX, last, INFINITY, &t->hi) || !(t->hi > t->lo) ||
 	    (!last && isinf(t->hi)) || (last && !isinf(t->hi)))
 		return bad(err, errlen, "tiers: max_bytes must grow, null in the last tier only");
-	if (get_pos(o, "beta_GBps", GB, 0, 0, 0, &t->beta))
-		return bad(err, errlen, "tiers: beta_GBps must be a number > 0");
-	if (get_pos(o, "gamma_GBps", GB, 0, 1, INFINITY, &t->gamma))
-		return bad(err, errlen, "tiers: gamma_GBps must be a number > 0 or null (free)");
+	if (get_pos(o, "beta_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 0, 0, &t->beta))
+		return bad(err, errlen, "tiers: beta_GBps must be a number in [%g, %g]",
+			   CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
+	if (get_pos(o, "gamma_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 1, INFINITY,
+		    &t->gamma))
+		return bad(err, errlen, "tiers: gamma_GBps must be a number in [%g, %g] or null "
+			   "(free)", CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
 	t->fused = NAN;
-	if (json_object_get(o, "fused_GBps") && get_pos(o, "fused_GBps", GB, 0, 1, NAN, &t->fused))
-		return bad(err, errlen, "tiers: fused_GBps must be a number > 0 or null");
+	if (json_object_get(o, "fused_GBps") &&
+	    get_pos(o, "fused_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 1, NAN, &t->fused))
+		return bad(err, errlen, "tiers: fused_GBps must be a number in [%g, %g] or null",
+			   CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
 	return CB_OK;
 }
 
@@ -163,11 +172,13 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 		return CB_OK;
 	}
 	snprintf(g->algos, sizeof(g->algos), "%s", str_of(o, "algos"));
-	if (get_pos(o, "alpha_us", US, 1, 0, 0, &g->p.alpha))
-		return bad(err, errlen, "groups: alpha_us must be a number >= 0");
+	if (get_pos(o, "alpha_us", US, 0, CB_MODEL_MAX_US, 0, 0, &g->p.alpha))
+		return bad(err, errlen, "groups: alpha_us must be a number in [0, %g]",
+			   CB_MODEL_MAX_US);
 	if (json_object_get(o, "overhead_us") &&
-	    get_pos(o, "overhead_us", US, 1, 0, 0, &g->p.overhead))
-		return bad(err, errlen, "groups: overhead_us must be a number >= 0");
+	    get_pos(o, "overhead_us", US, 0, CB_MODEL_MAX_US, 0, 0, &g->p.overhead))
+		return bad(err, errlen, "groups: overhead_us must be a number in [0, %g]",
+			   CB_MODEL_MAX_US);
 	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
 	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
 	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));
@@ -220,7 +231,7 @@ enum cb_status cb_fit_set_read(const char *path, struct cb_fit_set *f, char *err
 	if (st == CB_OK) {
 		snprintf(f->source, sizeof(f->source), "%s", str_of(root, "source"));
 		snprintf(f->machine, sizeof(f->machine), "%s", str_of(root, "machine"));
-		get_pos(root, "min_bytes", 1, 1, 0, 0, &f->min_bytes);
+		get_pos(root, "min_bytes", 1, 0, DBL_MAX, 0, 0, &f->min_bytes);
 		f->oversubscribed = json_is_true(json_object_get(root, "oversubscribed"));
 	} else {
 		snprintf(err, errlen, "%s: %s", path, why);

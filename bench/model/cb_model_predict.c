@@ -41,6 +41,12 @@ enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double byte
 
 		if (st != CB_OK)
 			return st;
+		if (!isfinite(r.time) || !(r.time >= 0)) {
+			snprintf(why, whylen, "%s at %d ranks, %.0f bytes: predicted time %g s is not "
+				 "finite (a parameter out of range)", a ? "ring" : "ps", n, bytes,
+				 r.time);
+			return CB_ERR_ARG;
+		}
 		row->t[a] = r.time;
 		row->rank_max[a] = r.txrx_max;
 		row->rank_min[a] = r.txrx_min;

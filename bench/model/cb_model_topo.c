@@ -124,9 +124,11 @@ static enum cb_status parse_link(const json_t *root, const char *key, int option
 	st = only_keys(o, path, attach ? "bw_GBps alpha_us per" : "bw_GBps alpha_us", err,
 		       errlen);
 	if (st == CB_OK)
-		st = get_num(o, path, "bw_GBps", 0, 1, 1e7, GB, 0, 0, &l->bw, err, errlen);
+		st = get_num(o, path, "bw_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS, GB, 0, 0,
+			     &l->bw, err, errlen);
 	if (st == CB_OK)
-		st = get_num(o, path, "alpha_us", 0, 0, 1e7, US, 0, 0, &l->alpha, err, errlen);
+		st = get_num(o, path, "alpha_us", 0, 0, CB_MODEL_MAX_US, US, 0, 0, &l->alpha, err,
+			     errlen);
 	if (st == CB_OK && attach && json_object_get(o, "per")) {
 		const char *per = json_string_value(json_object_get(o, "per"));
 
@@ -191,12 +193,15 @@ static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *er
 	if (st == CB_OK)
 		st = parse_link(root, "net", 1, &t->net, &t->net_attach, err, errlen);
 	if (st == CB_OK)
-		st = get_num(root, "", "gamma_GBps", 0, 1, 1e7, GB, 0, 1, &t->gamma, err, errlen);
+		st = get_num(root, "", "gamma_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS,
+			     GB, 0, 1, &t->gamma, err, errlen);
 	t->copy_bw = t->intra.bw;
 	if (st == CB_OK && !json_is_null(json_object_get(root, "fused_GBps")))
-		st = get_num(root, "", "fused_GBps", 0, 1, 1e7, GB, 1, 0, &t->fused_bw, err, errlen);
+		st = get_num(root, "", "fused_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS,
+			     GB, 1, 0, &t->fused_bw, err, errlen);
 	if (st == CB_OK)
-		st = get_num(root, "", "copy_GBps", 0, 1, 1e7, GB, 1, 0, &t->copy_bw, err, errlen);
+		st = get_num(root, "", "copy_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS,
+			     GB, 1, 0, &t->copy_bw, err, errlen);
 	if (st == CB_OK)
 		st = get_int(root, "slice_bytes", 1, 1LL << 40, 1, &slice, err, errlen);
 	if (st == CB_OK)

@@ -62,11 +62,14 @@ struct cb_check_row {
 	double busbw_model;         /* GB/s (algbw for copy and n = 1) */
 	int far;                    /* |err| > the threshold and the model outside
 				     * the repeats' band */
+	int not_finite;             /* the model's time or bandwidth is not finite */
 	char note[160];
 };
 
 /* Checks every ok row of in against f; rows[] gets in->nrows entries (free()
- * it). far: the |relative error| beyond which a row is flagged. */
+ * it). far: the |relative error| beyond which a row is flagged. Errors:
+ * CB_ERR_NOMEM; CB_ERR_ARG when a modelled time or bandwidth is not finite
+ * (parameters out of range), *rows still set, that row's note says which. */
 enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
 			      struct cb_check_row **rows);
 
@@ -87,7 +90,8 @@ struct cb_pred_opts {
 	int two_sided;              /* bytes land, then are reduced (cb_model_case) */
 };
 
-/* ps and ring at n ranks and bytes per rank. Errors: cb_model_eval's. */
+/* ps and ring at n ranks and bytes per rank. Errors: cb_model_eval's;
+ * CB_ERR_ARG (why says so) when a time is not finite. */
 enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double bytes,
 				struct cb_pred_row *row, char *why, size_t whylen);
 

@@ -12,6 +12,7 @@
 #include "cb_model_cli.h"
 #include "cb_optable.h"
 #include "cb_stdout.h"
+#include "cb_text.h"
 
 static const char *const verb_names[] = { "fit", "check", "predict", "presets" };
 
@@ -38,7 +39,8 @@ static void usage(FILE *f)
 		"modelled time per row and the median |error| by size range; predict prints ps\n"
 		"and ring time, bandwidth and per-rank and per-host link load on a topology.\n"
 		"\nexit status: 0 done, 1 check --gate found a row far off, 2 usage, input or\n"
-		"output error. Results on stdout, diagnostics on stderr.\n");
+		"output error (check --gate: also no row modelled). Results on stdout,\n"
+		"diagnostics on stderr.\n");
 }
 
 /* Parses the verb and its options; operands stay at argv[optind + 1...]
@@ -51,24 +53,24 @@ static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 	for (v = 0; v < 4 && strcmp(argv[1], verb_names[v]) != 0; v++)
 		;
 	if (v == 4) {
-		fprintf(stderr, PROG ": unknown verb '%s' (fit, check, predict, presets; see --help)\n",
+		cb_eprintf(PROG ": unknown verb '%s' (fit, check, predict, presets; see --help)\n",
 			argv[1]);
 		return -1;
 	}
 	if (cb_cli_parse_options((enum cb_verb)v, argc - 1, argv + 1, c, err, sizeof(err)) !=
 	    CB_OK) {
-		fprintf(stderr, PROG " %s: %s\n", verb_names[v], err);
+		cb_eprintf(PROG " %s: %s\n", verb_names[v], err);
 		return -1;
 	}
 	*nops = argc - 1 - optind;
 	if (!c->help && (c->verb == VERB_FIT || c->verb == VERB_CHECK) && *nops != 1) {
-		fprintf(stderr, PROG " %s: expected one RUN (a run folder or a summary CSV), got %d "
+		cb_eprintf(PROG " %s: expected one RUN (a run folder or a summary CSV), got %d "
 			"argument(s)\n", verb_names[v], *nops);
 		return -1;
 	}
 	if (!c->help && (c->verb == VERB_PREDICT || c->verb == VERB_PRESETS) &&
 	    *nops > (c->verb == VERB_PRESETS)) {
-		fprintf(stderr, PROG " %s: unexpected argument '%s'\n", verb_names[v],
+		cb_eprintf(PROG " %s: unexpected argument '%s'\n", verb_names[v],
 			argv[1 + optind + (c->verb == VERB_PRESETS)]);
 		return -1;
 	}

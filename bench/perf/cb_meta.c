@@ -5,13 +5,13 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cb_algo.h"
 #include "cb_p2p.h"
+#include "cb_replace.h"
 #include "cb_text.h"
 #include "cb_version.h"
 
@@ -276,8 +276,9 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 			     const char *error)
 {
-	char tmp[CB_PATH_MAX + 16], end[32];
-	struct stat sb;
+	char tmp[CB_PATH_MAX + 32], end[32], err[CB_PATH_MAX * 4 + 128];
+	FILE *f;
+	int ok;
 
 	if (!path || !*path || !meta)
 		return CB_OK;
@@ -288,22 +289,15 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	}
 	if (error)
 		json_object_set_new(meta, "error", json_string(error));
-	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		/* written by rename: it would replace a device, a link, a FIFO */
-		cb_log("metadata path %s exists and is not a regular file; not replacing it", path);
+	/* written by rename: cb_replace refuses a device, a link, a FIFO */
+	if (cb_replace_open(path, tmp, sizeof(tmp), &f, err, sizeof(err)) != CB_OK) {
+		cb_log("metadata: %s", err);
 		return CB_ERR_IO;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	errno = 0;
-	/* json_dump_file checks every write and fclose */
-	if (json_dump_file(meta, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
-		cb_log("cannot write metadata %s: %s", tmp, errno ? strerror(errno) : "JSON error");
-		unlink(tmp);
-		return CB_ERR_IO;
-	}
-	if (rename(tmp, path) != 0) {
-		cb_log("cannot rename %s to %s: %m", tmp, path);
-		unlink(tmp);
+	/* json_dumpf reports a failed write; cb_replace_commit checks fclose */
+	ok = json_dumpf(meta, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0;
+	if (cb_replace_commit(f, tmp, path, ok, err, sizeof(err)) != CB_OK) {
+		cb_log("metadata: %s", err);
 		return CB_ERR_IO;
 	}
 	return CB_OK;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_algo.h"
 #include "cb_csv.h"
 #include "cb_transport.h"
 
@@ -18,6 +19,10 @@
 struct ctx {
 	const char *name;
 	int col[MAX_COLS]; /* schema column -> file column; -1: absent or not read */
+	int schema_col;    /* the file column of "schema" */
+	int has_transport, has_nhosts;
+	int version;        /* the first row's schema: 1 or 2 (a file holds one); 0 before */
+	size_t schema_line;
 	char *err;
 	size_t errlen;
 };
@@ -73,6 +78,10 @@ static enum cb_status map_columns(struct ctx *x, const struct cb_table *t)
 				return fail(x, 1, "column '%s' appears twice", s->cols[c].name);
 			x->col[c] = (int)i;
 		}
+		if (s->cols[c].type == CB_COL_SCHEMA)
+			x->schema_col = x->col[c];
+		x->has_transport |= strcmp(s->cols[c].name, "transport") == 0 && x->col[c] >= 0;
+		x->has_nhosts |= strcmp(s->cols[c].name, "nhosts") == 0 && x->col[c] >= 0;
 		if (s->cols[c].flags & CB_COL_REQUIRED && x->col[c] < 0) {
 			required_names(need, sizeof(need));
 			return fail(x, 1, "no column '%s': not a collbench summary CSV (needs: %s)",
@@ -98,6 +107,72 @@ static enum cb_status old_transport(struct ctx *x, size_t line, struct cb_summar
 	return CB_OK;
 }
 
+/* One schema per file, and a CB_SCHEMA_SUMMARY row with the columns its
+ * schema added (schema-1 files have none: old_transport). text: the row's
+ * schema field, already checked to be one of the two. */
+static enum cb_status check_schema(struct ctx *x, size_t line, const char *text)
+{
+	int v = strcmp(text, CB_SCHEMA_SUMMARY) == 0 ? 2 : 1;
+	static const char *const names[3] = { "", CB_SCHEMA_SUMMARY_1, CB_SCHEMA_SUMMARY };
+
+	if (!x->version) {
+		x->version = v;
+		x->schema_line = line;
+	} else if (x->version != v) {
+		return fail(x, line, "schema %s, but line %zu is %s: one file holds rows of one "
+			    "schema", names[v], x->schema_line, names[x->version]);
+	}
+	if (v == 2 && (!x->has_transport || !x->has_nhosts))
+		return fail(x, line, "a %s row, but the header has no column '%s' (a column of "
+			    "that schema)", names[v], x->has_transport ? "nhosts" : "transport");
+	return CB_OK;
+}
+
+/* 1 when name is a transport some row may record: one of the transport
+ * table's (shm, ipc, p2p) or an algorithm's own (library, local). */
+static int transport_known(const char *name, int *id)
+{
+	size_t n;
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+
+	*id = -1;
+	for (int t = CB_TRANSPORT_AUTO + 1; t < CB_TRANSPORT_COUNT; t++)
+		if (strcmp(cb_transport_get(t)->name, name) == 0)
+			*id = t;
+	for (size_t i = 0; *id < 0 && i < n; i++)
+		if (reg[i]->moves && strcmp(reg[i]->moves, name) == 0)
+			return 1;
+	return *id >= 0;
+}
+
+/* A transport the row's algorithm, backend and hosts can have. */
+static enum cb_status check_transport(struct ctx *x, size_t line, const struct cb_summary *v)
+{
+	const struct cb_algo_ops *a = cb_algo_find(v->algo);
+	const struct cb_backend_ops *be = cb_backend_find(v->backend);
+	char why[256];
+	int id;
+
+	if (!transport_known(v->transport, &id))
+		return fail(x, line, "transport '%s' is not shm, ipc, p2p, library or local",
+			    v->transport);
+	if (a && a->moves && strcmp(a->moves, v->transport) != 0)
+		return fail(x, line, "transport %s for algorithm %s, whose bytes move %s",
+			    v->transport, v->algo, a->moves);
+	if (a && !a->moves && id < 0)
+		return fail(x, line, "transport %s for algorithm %s (shm, ipc or p2p)",
+			    v->transport, v->algo);
+	if (id >= 0 && be && cb_transport_refuses(id, be, why, sizeof(why)))
+		return fail(x, line, "transport %s on backend %s, which does not offer it",
+			    v->transport, v->backend);
+	if (v->nhosts != CB_NO_INT && v->nhosts > v->nranks)
+		return fail(x, line, "nhosts %d is more than the %d ranks", v->nhosts, v->nranks);
+	if (id >= 0 && cb_transport_get(id)->one_sided && v->nhosts > 1)
+		return fail(x, line, "transport %s reaches the ranks of one host, but nhosts is %d",
+			    v->transport, v->nhosts);
+	return CB_OK;
+}
+
 /* The read columns of one row, in table order; the ones that may be empty
  * only where the row is not ok come after the status (second pass). */
 static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct cb_res_row *r)
@@ -118,7 +193,10 @@ static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct c
 						  sizeof(msg)) != CB_OK)
 				return fail(x, line, "%s", msg);
 		}
-	return old_transport(x, line, &r->v);
+	if (check_schema(x, line, row[x->schema_col]) != CB_OK ||
+	    old_transport(x, line, &r->v) != CB_OK)
+		return CB_ERR_ARG;
+	return check_transport(x, line, &r->v);
 }
 
 int cb_res_key_cmp(const struct cb_res_row *ra, const struct cb_res_row *rb)
