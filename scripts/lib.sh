@@ -324,3 +324,30 @@ cb_launcher_json() {
 		"$(cb_json_or_null "${SLURM_JOB_NODELIST:-}")" "$(cb_json_or_null "${SLURM_JOB_PARTITION:-}")"
 	printf '"tasks_per_node": %s, "nnodes": %s}' "$(cb_json_or_null "${SLURM_TASKS_PER_NODE:-}")" "$nnodes"
 }
+
+# ---- library traffic: Open MPI's monitoring (issue 10) ----------------------
+# The pml "monitoring" component counts the bytes each process sends to each
+# peer through the point-to-point layer (collectives' internal messages too)
+# and prints the per-peer totals at MPI_Finalize (mpirun forwards them);
+# scripts/mpi_traffic.awk reads them. The one-sided monitoring (osc) is left
+# out: it breaks MPI_Win_allocate_shared (MPI_ERR_RMA_FLAVOR, Open MPI 4.1.4).
+# Its MPI_T variables (pml_monitoring_messages_size) answer
+# MPI_T_ERR_INVALID_INDEX at run time in that build, and coll_monitoring's
+# count nominal bytes, not what moved: hence the printed totals.
+# shellcheck disable=SC2034 # the callers read it
+cb_monitoring_args=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1
+	--mca osc ^monitoring)
+cb_monitoring_method="Open MPI pml monitoring (--mca pml_monitoring_enable 2): per-peer bytes at MPI_Finalize, E and I lines; a launch of the algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations x repeats + check))"
+
+# cb_monitoring_missing: prints why Open MPI's monitoring cannot be used here
+# and returns 1, or prints nothing and returns 0 when it can.
+cb_monitoring_missing() {
+	if ! command -v ompi_info >/dev/null; then
+		echo "not measured: no ompi_info (not Open MPI?); its pml monitoring component is what measures library traffic"
+		return 1
+	fi
+	if ! ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring'; then
+		echo "not measured: this Open MPI has no pml monitoring component (ompi_info)"
+		return 1
+	fi
+}

@@ -12,6 +12,9 @@
 #   even_count1m       2+2 ranks, 1048573 elements in 256 KiB slices
 #   shm_forced         --transport shm across hosts: ps and ring skip, saying why
 #   issue_rows         the command of issue 10 prints ps, ring and mpi rows, #wrong 0
+#   witness            2+2 ranks: Open MPI's monitoring totals equal collbench's
+#                      tx/rx for ps and ring over p2p (tests/mpi_traffic.sh)
+#   mpi_traffic        2+2 ranks: MPI_Allreduce's traffic measured across hosts
 # Skipped (77) where the bed cannot work: not root, no UTS namespaces, or the
 # bed's host names not set up (ctest's multihost_setup fixture sets them up).
 set -euo pipefail
@@ -33,6 +36,11 @@ uneven_inplace0) matrix 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
 uneven_inplace1) matrix 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
 pair_inplace0) matrix 2 0 --hosts cbnode1:1,cbnode2:1 --root 1 ;;
 even_count1m) matrix 4 0 --hosts cbnode1:2,cbnode2:2 --count 1048573 --slicebytes 0 ;;
+witness | mpi_traffic)
+	c=$case
+	[ "$c" = witness ] || c=mpi
+	exec "$CB_TESTS_DIR/mpi_traffic.sh" "$bin" "$c" --hosts cbnode1:2,cbnode2:2
+	;;
 shm_forced)
 	# forced one-sided across hosts: ps and ring say why they cannot run,
 	# the library rows still run and are right
