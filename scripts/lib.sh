@@ -253,6 +253,11 @@ cb_launcher_pick() {
 		"(no SLURM_JOB_ID): use sbatch or salloc, or mpirun" >&2; return 2; } ;;
 	*) echo "$PROG: CB_LAUNCHER='$want': not mpirun or srun" >&2; return 2 ;;
 	esac
+	if [ $cb_in_slurm = 1 ] && [ ${#cb_host_names[@]} -gt 0 ]; then
+		echo "$PROG: --hosts/--hostfile: inside a Slurm allocation the allocation says where" \
+			"ranks go (srun, or mpirun reading it): leave them out" >&2
+		return 2
+	fi
 	[ $cb_in_slurm = 1 ] || return 0
 	for p in $(cb_slurm_tasks_list); do cb_slurm_tasks=$((cb_slurm_tasks + p)); done
 	[ "$want" != mpirun ] || return 0
@@ -298,12 +303,89 @@ cb_launch_cmd() {
 	fi
 	cb_cmd=(mpirun)
 	for v in "$@"; do cb_cmd+=(-x "$v"); done
+	# shellcheck disable=SC2206 # CB_MPIRUN_ARGS: words, as on a command line
+	[ -z "${CB_MPIRUN_ARGS:-}" ] || cb_cmd+=($CB_MPIRUN_ARGS)
+	if [ ${#cb_host_names[@]} -gt 0 ]; then
+		cb_hosts_layout "$np" || return 2
+		cb_cmd+=(--host "$cb_layout" -np "$np")
+		return 0
+	fi
 	if [ "$cb_in_slurm" = 0 ] && [ "$np" -gt "$(nproc)" ]; then
 		cb_cmd+=(--oversubscribe)
 		# shellcheck disable=SC2034 # the caller reads it
 		cb_launch_note="oversubscribed: $np ranks on $(nproc) CPUs"
 	fi
 	cb_cmd+=(-np "$np")
+}
+
+# Hosts outside Slurm (sweep.sh --hosts, --hostfile): cb_host_names and
+# cb_host_slots, in order; empty: this host only, as before.
+cb_host_names=() cb_host_slots=()
+
+# cb_hosts_parse LIST: reads "name[:slots],..." (mpirun's --host form; a name
+# without slots has 1, as for mpirun) into cb_host_names/cb_host_slots.
+# Returns 2 (said) on a bad name or slot count, or a name given twice.
+cb_hosts_parse() {
+	local item name slots n
+	cb_host_names=() cb_host_slots=()
+	for item in ${1//,/ }; do
+		name=${item%%:*} slots=1
+		[ "$name" = "$item" ] || slots=${item#*:}
+		case $name in '' | *[!A-Za-z0-9._-]*)
+			echo "$PROG: hosts: '$name' is not a host name" >&2; return 2 ;; esac
+		case $slots in '' | *[!0-9]* | 0)
+			echo "$PROG: hosts: '$item': the slots after ':' must be a positive number" >&2; return 2 ;; esac
+		for n in "${cb_host_names[@]}"; do
+			[ "$n" != "$name" ] || { echo "$PROG: hosts: $name given twice" >&2; return 2; }
+		done
+		cb_host_names+=("$name") cb_host_slots+=("$((10#$slots))")
+	done
+	[ ${#cb_host_names[@]} -gt 0 ] || { echo "$PROG: hosts: no host given" >&2; return 2; }
+}
+
+# cb_hostfile_list FILE: an Open MPI hostfile ("name [slots=N] ...", # comments)
+# as cb_hosts_parse's LIST on stdout. Returns 2 (said) when unreadable.
+cb_hostfile_list() {
+	[ -r "$1" ] && [ -f "$1" ] || { echo "$PROG: --hostfile: cannot read $1" >&2; return 2; }
+	awk '{ sub(/#.*/, "") } NF { s = 1; for (i = 2; i <= NF; i++) if ($i ~ /^slots=/) s = substr($i, 7)
+		printf "%s%s:%s", n++ ? "," : "", $1, s }' "$1"
+}
+
+# cb_hosts_layout NP: sets cb_layout to where NP ranks go, as mpirun's --host
+# takes it: spread evenly over the hosts in order (NP/H each, the first
+# NP%H one more; consecutive ranks share a host), at most each host's slots,
+# the remainder to the next host with a free slot. Returns 2 (said) when NP
+# exceeds the slots.
+cb_hosts_layout() {
+	local np=$1 h=${#cb_host_names[@]} i k total=0 left
+	local -a on=()
+	for i in "${!cb_host_names[@]}"; do total=$((total + cb_host_slots[i])); done
+	if [ "$np" -gt "$total" ]; then
+		echo "$PROG: $np ranks: the hosts have $total slots ($(cb_hosts_text)); give more slots" >&2
+		return 2
+	fi
+	left=$np
+	for i in "${!cb_host_names[@]}"; do
+		k=$((np / h + (i < np % h ? 1 : 0)))
+		[ "$k" -le "${cb_host_slots[i]}" ] || k=${cb_host_slots[i]}
+		on+=("$k") left=$((left - k))
+	done
+	for i in "${!cb_host_names[@]}"; do
+		k=$((cb_host_slots[i] - on[i]))
+		[ "$k" -le "$left" ] || k=$left
+		on[i]=$((on[i] + k)) left=$((left - k))
+	done
+	cb_layout=""
+	for i in "${!cb_host_names[@]}"; do
+		[ "${on[i]}" = 0 ] || cb_layout+="${cb_layout:+,}${cb_host_names[i]}:${on[i]}"
+	done
+}
+
+# cb_hosts_text: the hosts as name:slots,... (for messages and metadata)
+cb_hosts_text() {
+	local i t=""
+	for i in "${!cb_host_names[@]}"; do t+="${t:+,}${cb_host_names[i]}:${cb_host_slots[i]}"; done
+	printf '%s\n' "$t"
 }
 
 # cb_json_or_null TEXT: cb_json_str TEXT, or null when TEXT is empty
@@ -334,11 +416,16 @@ cb_launcher_json() {
 # Its MPI_T variables (pml_monitoring_messages_size) answer
 # MPI_T_ERR_INVALID_INDEX at run time in that build, and coll_monitoring's
 # count nominal bytes, not what moved: hence the printed totals.
-# shellcheck disable=SC2034 # the callers read it
+# cb_monitoring_args: its mpirun options; cb_monitoring_env: the same as
+# environment variables, which mpirun and srun both pass on.
+# shellcheck disable=SC2034 # the callers read them
 cb_monitoring_args=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1
 	--mca osc ^monitoring)
-cb_monitoring_method="Open MPI pml monitoring (--mca pml_monitoring_enable 2): per-peer bytes at MPI_Finalize, E and I lines; a launch of the algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations x repeats + check))"
-
+# shellcheck disable=SC2034
+cb_monitoring_env=(OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=1
+	OMPI_MCA_osc=^monitoring)
+# shellcheck disable=SC2034
+cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes printed at MPI_Finalize (E and I lines, scripts/mpi_traffic.awk); a launch of the mpi algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
 # cb_monitoring_missing: prints why Open MPI's monitoring cannot be used here
 # and returns 1, or prints nothing and returns 0 when it can.
 cb_monitoring_missing() {

@@ -17,7 +17,7 @@
 # Skipped (77) where Open MPI's monitoring component is absent.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-PROG=mpi_traffic.sh
+export PROG=mpi_traffic.sh
 . "$CB_TESTS_DIR/../scripts/lib.sh"
 awkf=$CB_TESTS_DIR/../scripts/mpi_traffic.awk
 bin=$1 case=$2
@@ -45,6 +45,7 @@ measure() {
 	local a=$1 count=$2 c
 	shift 2
 	for c in 0 "$count"; do
+		# shellcheck disable=SC2154 # cb_monitoring_args: scripts/lib.sh
 		"${launch[@]}" "${cb_monitoring_args[@]}" -np "$np" "$bin/allreduce_perf" -a "$a" \
 			--counts "$c" -d float -w 1 -n 2 -c 1 -T 120 -q --csv "$out/s.csv" \
 			--rank-csv "$out/r.csv" "$@" >"$out/mon$c.txt" 2>&1 ||

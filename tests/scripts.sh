@@ -110,6 +110,22 @@ sweep_options)
 	sweep --ranks 1 --iters
 	[ $rc = 2 ] && grep -q -- "--iters needs a value" "$t/err" || { show; fail "--iters: exit $rc"; }
 	;;
+sweep_hosts_refused)
+	# host lists that cannot work are refused before anything runs (exit 2)
+	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"
+	for bad in "--hosts a:x" "--hosts a:0" "--hosts a,a" "--hosts a:1,b:1 --ranks 3" \
+		"--hostfile $t/hf --ranks 4" "--hostfile $t/none" "--hosts a --hostfile $t/hf"; do
+		# shellcheck disable=SC2086 # bad: words
+		sweep $bad "${tiny[@]}" --out "$t/h"
+		[ $rc = 2 ] || { show; fail "$bad: exit $rc, not 2"; }
+		[ ! -e "$t/h/summary.csv" ] || fail "$bad: a run was made"
+	done
+	sweep --hostfile "$t/hf" --ranks 4 "${tiny[@]}" --out "$t/h"
+	grep -q 'the hosts have 3 slots (na:2,nb:1)' "$t/err" || { show; fail "hostfile slots not read"; }
+	# inside a Slurm allocation the allocation decides
+	SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
+	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
+	;;
 plot_traffic_algos)
 	# every algorithm whose traffic is measured is drawn, not only ps and ring: the reference
 	# run with its ring rows once more as "ring_b"; mpi's traffic is not measured: not drawn
