@@ -227,6 +227,10 @@ mpi_traffic_np() {
 }
 
 oversub_list=() status=0 layouts=() traffic_note=""
+# the contention measure (lib.sh, as regress.sh's): other work's share of the
+# CPUs while the launches ran, into meta.json
+cb_children_cpu "$outdir/times.tmp"
+own0=$cb_cpu busy0=$(cb_busy_seconds) t0=$(date +%s.%N)
 if [ "$mpi_traffic" = 1 ]; then
 	traffic_note=$(cb_monitoring_missing) || echo "sweep.sh: --mpi-traffic: $traffic_note" >&2
 	[ -n "$traffic_note" ] || : >"$outdir/mpi_traffic.txt"
@@ -255,6 +259,11 @@ for np in $nps; do
 		status=1
 	fi
 done
+
+busy1=$(cb_busy_seconds) t1=$(date +%s.%N)
+cb_children_cpu "$outdir/times.tmp"
+rm -f "$outdir/times.tmp"
+other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 # merged files: one header, every launch's rows; every write checked
 merge() {
@@ -320,6 +329,8 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
   "rank_counts": $(json_list $nps),
   "cpus_online": $cpus,
   "oversubscribed_rank_counts": $(json_list "${oversub_list[@]}"),
+  "other_cpu_percent": $other,
+  "other_cpu_note": "percent of the $cpus CPUs that other work used while the launches ran (busy time in /proc/stat minus this sweep's own CPU time)",
   "run_as_root": $as_root,
   "launcher": $(cb_launcher_json),
   "hosts": $hosts_json,

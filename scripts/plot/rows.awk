@@ -1,7 +1,8 @@
 # rows.awk: summary.csv -> the rows plot.sh draws, as a tab-separated table on stdout whose
 # first line names the columns (the summary's names):
 #   backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps tx_total_bytes
-#   imbalance
+#   imbalance transport nhosts
+# (transport and nhosts empty where the summary has no such column: schema 1.)
 # Keeps rows with status "ok" and a numeric nranks and bytes; a number that is not one becomes
 # empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
 # required columns, without rows, or without any "ok" row.
@@ -12,7 +13,7 @@ BEGIN {
 	nreq = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
 	             "tx_total_bytes imbalance status", req, " ")
 	nout = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
-	             "tx_total_bytes imbalance", out, " ")
+	             "tx_total_bytes imbalance transport nhosts", out, " ")
 }
 /^[ \t\r]*$/ { next }
 !have_header {
@@ -46,7 +47,8 @@ BEGIN {
 	# integers printed with %.0f: mawk prints 2^31 and above as 2.14748e+09 otherwise
 	print f[c["backend"]], algo, sprintf("%.0f", nr), sprintf("%.0f", by), f[c["dtype"]], f[c["op"]],
 	      bool01(f[c["in_place"]]), num(f[c["time_us"]]), num(f[c["algbw_GBps"]]),
-	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]])
+	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]]),
+	      ("transport" in c) ? f[c["transport"]] : "", ("nhosts" in c) ? num(f[c["nhosts"]]) : ""
 	ok++
 }
 END {
