@@ -126,6 +126,31 @@ sweep_hosts_refused)
 	SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
 	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
 	;;
+plot_hosts_transport)
+	# a run across hosts (the committed two-host reference): each host's ranks and
+	# tx+rx in the traffic figure, the hosts and the transport in the busbw title
+	"$src/scripts/plot.sh" "$src/results/reference-2host" "$t/fig" >"$t/out" 2>"$t/err" ||
+		{ show; fail "plot.sh failed"; }
+	for w in ">host 0 (ranks 0-1), tx+rx:<" ">ps 512 MiB<" ">host 1 (ranks 2-3), tx+rx:<" ">ps 256 MiB<" \
+		"4 ranks on 2 hosts, 64 MiB per rank" ">mpi (total tx 384 MiB)<"; do
+		grep -qF "$w" "$t/fig/traffic_per_rank.svg" || fail "traffic_per_rank lacks $w"
+	done
+	grep -qF ">allreduce bus bandwidth, 4 ranks on 2 hosts, transport p2p<" "$t/fig/busbw_np4.svg" ||
+		fail "busbw_np4: no hosts and transport in the title"
+	# one host, the default transport: titles as before, no host marks
+	"$src/scripts/plot.sh" "$src/results/reference" "$t/one" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	grep -qF ">allreduce bus bandwidth, 4 ranks<" "$t/one/busbw_np4.svg" || fail "one host: busbw title changed"
+	! grep -q ">host 0" "$t/one/traffic_per_rank.svg" || fail "one host: hosts marked"
+	# two transports in one run: a line per (algorithm, transport)
+	mkdir "$t/mix"
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } { print }
+		NR > 1 && $c["algo"] == "ring" { $c["transport"] = "shm"; print }' \
+		"$src/results/reference-2host/summary.csv" >"$t/mix/summary.csv"
+	"$src/scripts/plot.sh" "$t/mix" "$t/mixfig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	for w in ">ring (p2p)<" ">ring (shm)<" ">ps (p2p)<" ">mpi<"; do
+		grep -qF "$w" "$t/mixfig/busbw_np4.svg" || fail "two transports: busbw_np4 lacks $w"
+	done
+	;;
 plot_traffic_algos)
 	# every algorithm whose traffic is measured is drawn, not only ps and ring: the reference
 	# run with its ring rows once more as "ring_b"; mpi's traffic is not measured: not drawn
