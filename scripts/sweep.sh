@@ -37,7 +37,8 @@ option has a long name (--name VALUE or --name=VALUE).
       --out DIR           run folder (default: results/<host>-<UTC timestamp>, with
                           -2, -3, ... when taken); an existing one must be empty
       --overwrite         use an --out folder that holds an earlier run: its run files
-                          (np*.*, summary.csv, ranks.csv, meta.json) are removed first
+                          (np*.*, summary.csv, ranks.csv, meta.json, mpi_traffic*) are
+                          removed first
       --machine LABEL     name this machine in the metadata (sets CB_MACHINE; default:
                           \$CB_MACHINE, else the host name); baselines are matched on it
       --default-malloc    keep glibc's default allocator settings (see below)
@@ -165,7 +166,8 @@ machine=${CB_MACHINE:-$host}
 if [ -z "$outdir" ]; then
 	outdir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(cb_run_name "$host" "$stamp")") || exit 2
 fi
-cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' || exit 2
+cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' \
+	mpi_traffic.txt 'mpi_traffic/np*' || exit 2
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
 printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
