@@ -126,6 +126,22 @@ sweep_hosts_refused)
 	SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
 	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
 	;;
+sweep_mpi_traffic_absent)
+	# --mpi-traffic where Open MPI's monitoring is missing (an ompi_info that
+	# lists no pml monitoring): the run is made, the mpi rows' traffic stays
+	# empty, meta.json says why
+	mkdir "$t/shim"
+	printf '#!/bin/sh\necho "MCA pml: ob1"\n' >"$t/shim/ompi_info" && chmod +x "$t/shim/ompi_info"
+	PATH=$t/shim:$PATH sweep --ranks 2 --minbytes 1K --maxbytes 1K --iters 2 --warmup_iters 0 --algo mpi \
+		--mpi-traffic --out "$t/run"
+	[ $rc = 0 ] || { show; fail "exit $rc"; }
+	grep -q '"mpi_traffic": {"status": "not measured: this Open MPI has no pml monitoring component' \
+		"$t/run/meta.json" || { cat "$t/run/meta.json" >&2; fail "meta.json does not say why"; }
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == "mpi" && $c["tx_total_bytes"] != "" { bad = 1 } END { exit bad || NR < 2 }' \
+		"$t/run/summary.csv" || fail "mpi traffic filled without monitoring: $(cat "$t/run/summary.csv")"
+	[ ! -e "$t/run/mpi_traffic" ] || fail "monitored launches made without monitoring"
+	;;
 plot_hosts_transport)
 	# a run across hosts (the committed two-host reference): each host's ranks and
 	# tx+rx in the traffic figure, the hosts and the transport in the busbw title
