@@ -14,6 +14,7 @@
 #   issue_rows         the command of issue 10 prints ps, ring and mpi rows, #wrong 0
 #   witness            2+2 ranks: Open MPI's monitoring totals equal collbench's
 #                      tx/rx for ps and ring over p2p (tests/mpi_traffic.sh)
+#   witness_uneven     the same on 1+2+1 ranks, the ps root (rank 1) on the second host
 #   mpi_traffic        2+2 ranks: MPI_Allreduce's traffic measured across hosts
 #   sweep              sweep.sh --hosts across the bed (its agent in CB_MPIRUN_ARGS)
 #                      with --mpi-traffic: 1+1 and 2+2 ranks, meta.json's hosts,
@@ -44,6 +45,9 @@ witness | mpi_traffic)
 	c=$case
 	[ "$c" = witness ] || c=mpi
 	exec "$CB_TESTS_DIR/mpi_traffic.sh" "$bin" "$c" --hosts cbnode1:2,cbnode2:2
+	;;
+witness_uneven)
+	exec "$CB_TESTS_DIR/mpi_traffic.sh" "$bin" witness --hosts cbnode1:1,cbnode2:2,cbnode3:1
 	;;
 sweep)
 	export CB_BIN=$bin CB_MPIRUN_ARGS="--mca plm_rsh_agent $CB_TESTS_DIR/multihost/agent.sh --mca mpi_yield_when_idle 1"
