@@ -16,18 +16,35 @@
  * round u is reduced (its data is ready: produced at u+1-nslices < u), so the
  * transfer of one slice overlaps the reduce of the one before. Two staging
  * slices alternate. An all-gather receive overwrites a slice this rank sent
- * (nslices - 1) steps before, in a round long waited for. */
+ * (nslices - 1) steps before, in a round long waited for.
+ *
+ * Slice size. With --slicebytes, that; with the backend's default, at least
+ * the backend's pipeline_bytes and at least a chunk's 1/CB_RING_P2P_SLICES
+ * up to CB_RING_P2P_SLICE_MAX:
+ * over a two-sided transport each slice is a message of its own, with a cost
+ * per message (above the eager limit a rendezvous: the receiver must answer
+ * before the bytes move, which on a crowded CPU waits for it to be
+ * scheduled). Measured on the two-host bed (4 ranks, 2 hosts, 64 MiB, three
+ * interleaved launches each): 256 KiB slices 0.52-0.84 GB/s busbw, 4 MiB
+ * slices (4 per chunk) 1.08-1.28; a few slices per chunk still overlap a
+ * reduce with the next transfer. At 2 ranks, 64 MiB, 8 MiB slices were
+ * 10-17% slower than 256 KiB ones: hence the cap. */
 #include <stdlib.h>
 
 #include "cb_algo_common.h"
 #include "cb_p2p.h"
 #include "cb_pattern.h"
 
+/* slices per chunk at the backend's default slice (see above) */
+#define CB_RING_P2P_SLICES 4
+#define CB_RING_P2P_SLICE_MAX ((size_t)4 << 20)
+
 struct ring_p2p {
 	struct cb_backend *be;
 	struct cb_p2p *p;     /* NULL where p2p cannot reach the ranks (supports) */
 	void *stage[2];
 	size_t max_bytes, slice_bytes;
+	int auto_slice;       /* no --slicebytes: see "Slice size" above */
 };
 
 /* One run's geometry. */
@@ -62,10 +79,15 @@ static enum cb_status ring_p2p_setup(struct cb_backend *be, const struct cb_setu
 	rg->be = be;
 	rg->max_bytes = sa->max_bytes;
 	rg->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->ops->pipeline_bytes;
+	rg->auto_slice = !sa->slice_bytes;
 	if (rg->slice_bytes > CB_P2P_MAX_SPAN)
 		rg->slice_bytes = CB_P2P_MAX_SPAN;
-	/* a slice is at most slice_bytes (or one element) and at most the message */
-	stage = rg->slice_bytes < sa->max_bytes ? rg->slice_bytes : sa->max_bytes;
+	/* a slice is at most slice_bytes (or one element), or with auto_slice
+	 * CB_RING_P2P_SLICE_MAX (see slice_elems), and at most the message */
+	stage = rg->slice_bytes;
+	if (rg->auto_slice && stage < CB_RING_P2P_SLICE_MAX)
+		stage = CB_RING_P2P_SLICE_MAX;
+	stage = stage < sa->max_bytes ? stage : sa->max_bytes;
 	stage = stage < 16 ? 16 : stage;
 	if (!cb_p2p_unusable(be) && be->world_size > 1)
 		st = cb_p2p_open(be, 2, &rg->p);
@@ -77,6 +99,20 @@ static enum cb_status ring_p2p_setup(struct cb_backend *be, const struct cb_setu
 	}
 	*state = rg;
 	return CB_OK;
+}
+
+/* Elements per slice for count elements on n ranks (see the top). */
+static size_t slice_elems(const struct ring_p2p *rg, size_t count, int n, size_t esz)
+{
+	size_t sc = rg->slice_bytes / esz ? rg->slice_bytes / esz : 1;
+	size_t chunk = (count + (size_t)n - 1) / (size_t)n;
+	size_t part = (chunk + CB_RING_P2P_SLICES - 1) / CB_RING_P2P_SLICES;
+
+	if (part > CB_RING_P2P_SLICE_MAX / esz)
+		part = CB_RING_P2P_SLICE_MAX / esz;
+	if (rg->auto_slice && part > sc)
+		sc = part;
+	return sc;
 }
 
 /* Where slice j of chunk c of buf starts, and its bytes. */
@@ -157,7 +193,7 @@ static enum cb_status ring_p2p_run(void *state, const struct cb_run_args *a)
 		return CB_ERR_UNSUPPORTED;
 	if (a->count == 0)
 		return CB_OK;
-	r.slice_count = rg->slice_bytes / r.esz ? rg->slice_bytes / r.esz : 1;
+	r.slice_count = slice_elems(rg, a->count, n, r.esz);
 	r.nslices = cb_slice_num(a->count, n, r.slice_count);
 	r.rounds = (size_t)cb_ring_nsteps(n) * r.nslices;
 	st = issue(rg, &r, 0);

@@ -12,8 +12,9 @@
 #    contention warning, test.sh's report);
 #  - adding a run folder to the history database (sweep.sh and regress.sh
 #    --history).
-#  - how ranks are launched here: mpirun, or srun inside a Slurm allocation
-#    (sweep.sh), and the default run id.
+#  - in lib_launch.sh, sourced at the end: how ranks are launched (mpirun,
+#    or srun inside a Slurm allocation), on which hosts, the default run id,
+#    and Open MPI's monitoring flags.
 # Functions print their errors on stderr prefixed with $PROG and return 2.
 
 # cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
@@ -225,128 +226,6 @@ cb_default_backend() {
 	fi
 }
 
-# ---- launching ranks (sweep.sh) ---------------------------------------------
-# How N ranks start here, decided in one place (issue 10 extends it with host
-# lists). Outside Slurm: mpirun, with --oversubscribe above the CPU count.
-# Inside a Slurm allocation (SLURM_JOB_ID set, as in an sbatch job or salloc):
-# srun --mpi=<PMIx plugin> when srun offers one (srun --mpi=list), else
-# mpirun, which reads the allocation (nodes, slots) by itself; never
-# --oversubscribe or --host there: the allocation says where ranks may go.
-# CB_LAUNCHER=mpirun|srun overrides the choice (srun only inside an allocation).
-
-# cb_run_name HOST STAMP: the default run id, HOST-STAMP (STAMP: the UTC
-# time, %Y%m%dT%H%M%SZ), with -slurm<job id> inside a Slurm allocation (the
-# same job id as meta.json's "launcher")
-cb_run_name() {
-	printf '%s-%s%s\n' "$1" "$2" "${SLURM_JOB_ID:+-slurm$SLURM_JOB_ID}"
-}
-
-# cb_slurm_tasks_list: the allocation's task count of each node, in order, one
-# a line, from SLURM_TASKS_PER_NODE ("2(x3),1" is 2 2 2 1; unset or empty:
-# nothing). Returns 2 (said) for an item that is not N or N(xK), or counts
-# beyond any allocation (a node of more than 1e6 tasks, more than 1e5 nodes,
-# 1e6 tasks in all): never a loop of 1e18 lines or a count that wraps.
-cb_slurm_tasks_list() {
-	local item n k nodes=0 sum=0 max=1000000 spec=${SLURM_TASKS_PER_NODE:-}
-	for item in ${spec//,/ }; do
-		n=${item%%(*} k=1
-		case $item in *'(x'*')') k=${item#*(x} k=${k%)} ;; *'('*) k=x ;; esac
-		case $n:$k in *[!0-9:]* | :* | *:) echo "$PROG: SLURM_TASKS_PER_NODE='$spec':" \
-			"'$item' is not N or N(xK)" >&2; return 2 ;; esac
-		# at most 7 digits before arithmetic: bash's integers wrap past 2^63
-		if [ ${#n} -gt 7 ] || [ ${#k} -gt 7 ] || [ $((10#$n)) -gt $max ] ||
-			[ $((nodes += 10#$k)) -gt $((max / 10)) ] || [ $((sum += 10#$n * 10#$k)) -gt $max ]; then
-			echo "$PROG: SLURM_TASKS_PER_NODE='$spec': more than $max tasks" \
-				"or $((max / 10)) nodes: not an allocation collbench can use" >&2
-			return 2
-		fi
-		while [ "$k" -gt 0 ]; do echo "$((10#$n))"; k=$((k - 1)); done
-	done
-}
-
-# cb_launcher_pick: sets, once per run, cb_launcher (mpirun or srun),
-# cb_launcher_mpi (srun's --mpi plugin, "" for mpirun), cb_in_slurm (1 inside
-# an allocation) and cb_slurm_tasks (the allocation's task count, 0 outside).
-# Returns 2 (said) when CB_LAUNCHER asks for what cannot work.
-cb_launcher_pick() {
-	local want=${CB_LAUNCHER:-} p
-	cb_launcher=mpirun cb_launcher_mpi="" cb_in_slurm=0 cb_slurm_tasks=0
-	[ -z "${SLURM_JOB_ID:-}" ] || cb_in_slurm=1
-	case $want in
-	'' | mpirun) ;;
-	srun) [ $cb_in_slurm = 1 ] || { echo "$PROG: CB_LAUNCHER=srun outside a Slurm allocation" \
-		"(no SLURM_JOB_ID): use sbatch or salloc, or mpirun" >&2; return 2; } ;;
-	*) echo "$PROG: CB_LAUNCHER='$want': not mpirun or srun" >&2; return 2 ;;
-	esac
-	[ $cb_in_slurm = 1 ] || return 0
-	p=$(cb_slurm_tasks_list) || return 2
-	for p in $p; do cb_slurm_tasks=$((cb_slurm_tasks + p)); done
-	[ "$want" != mpirun ] || return 0
-	# the PMIx plugin: "pmix" (Slurm's default version) when listed, else the
-	# first versioned one (pmix_v3, pmix_v4, ...); Open MPI's ranks need PMIx
-	p=""
-	! command -v srun >/dev/null || p=$(srun --mpi=list 2>&1 | grep -o 'pmix[_v0-9]*' | sort -u | head -n 1)
-	if [ -n "$p" ]; then
-		cb_launcher=srun cb_launcher_mpi=$p
-	elif [ "$want" = srun ]; then
-		echo "$PROG: CB_LAUNCHER=srun, but srun offers no PMIx plugin (srun --mpi=list)" >&2
-		return 2
-	else
-		echo "$PROG: note: srun offers no PMIx plugin (srun --mpi=list): launching with mpirun" >&2
-	fi
-}
-
-# cb_launch_cmd NP VAR...: sets the array cb_cmd to the command that starts NP
-# ranks (the program and its arguments follow it), passing the environment
-# variables VAR on (srun passes the whole environment), and cb_launch_note to
-# what a reader should know ("" or "oversubscribed: ..."). Inside an
-# allocation srun gets the fewest nodes that hold NP tasks (-N), so ranks fill
-# a node before the next, as mpirun places them. Call cb_launcher_pick first.
-# Returns 2 (said) when NP exceeds the allocation's tasks.
-cb_launch_cmd() {
-	local np=$1 v nodes=0 sum=0 t
-	shift
-	# shellcheck disable=SC2034 # the caller reads it
-	cb_launch_note=""
-	if [ "$cb_in_slurm" = 1 ] && [ "$np" -gt "$cb_slurm_tasks" ]; then
-		echo "$PROG: $np ranks: the Slurm allocation has $cb_slurm_tasks tasks" \
-			"(SLURM_TASKS_PER_NODE=${SLURM_TASKS_PER_NODE:-unset}); ask sbatch/salloc for more" \
-			"(--ntasks-per-node, --nodes)" >&2
-		return 2
-	fi
-	if [ "$cb_launcher" = srun ]; then
-		for t in $(cb_slurm_tasks_list); do
-			[ $sum -lt "$np" ] || break
-			sum=$((sum + t)) nodes=$((nodes + 1))
-		done
-		cb_cmd=(srun "--mpi=$cb_launcher_mpi" --kill-on-bad-exit=1 -N "$nodes" -n "$np")
-		return 0
-	fi
-	cb_cmd=(mpirun)
-	for v in "$@"; do cb_cmd+=(-x "$v"); done
-	if [ "$cb_in_slurm" = 0 ] && [ "$np" -gt "$(nproc)" ]; then
-		cb_cmd+=(--oversubscribe)
-		# shellcheck disable=SC2034 # the caller reads it
-		cb_launch_note="oversubscribed: $np ranks on $(nproc) CPUs"
-	fi
-	cb_cmd+=(-np "$np")
-}
-
-# cb_json_or_null TEXT: cb_json_str TEXT, or null when TEXT is empty
-cb_json_or_null() {
-	if [ -n "$1" ]; then cb_json_str "$1"; else echo null; fi
-}
-
-# cb_launcher_json: meta.json's "launcher" object (after cb_launcher_pick):
-# name (mpirun or srun), command (what started the ranks, before -N/-n/-np),
-# job_id, nodelist, partition, tasks_per_node (SLURM_TASKS_PER_NODE's text):
-# strings, null outside Slurm; nnodes: a number, null outside Slurm.
-cb_launcher_json() {
-	local cmd=mpirun nnodes=${SLURM_JOB_NUM_NODES:-null}
-	[ "$cb_launcher" != srun ] || cmd="srun --mpi=$cb_launcher_mpi"
-	case $nnodes in '' | *[!0-9]*) nnodes=null ;; esac
-	printf '{"name": %s, "command": %s, "job_id": %s, "nodelist": %s, "partition": %s, ' \
-		"$(cb_json_str "$cb_launcher")" "$(cb_json_str "$cmd")" "$(cb_json_or_null "${SLURM_JOB_ID:-}")" \
-		"$(cb_json_or_null "${SLURM_JOB_NODELIST:-}")" "$(cb_json_or_null "${SLURM_JOB_PARTITION:-}")"
-	printf '"tasks_per_node": %s, "nnodes": %s}' "$(cb_json_or_null "${SLURM_TASKS_PER_NODE:-}")" "$nnodes"
-}
+# ---- launching ranks, hosts, Open MPI's monitoring: lib_launch.sh ----------
+# shellcheck source=scripts/lib_launch.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib_launch.sh"

@@ -188,8 +188,8 @@ run_gp() {
 
 # --- busbw_np<N>: bus bandwidth vs message size, one figure per rank count --------------------
 plot_busbw() {
-	local verb n algos roof_n roofpts xmin xmax ymax rooflabel roofline ranks_word
-	while IFS=$US read -r verb n algos roof_n roofpts xmin xmax ymax; do
+	local verb n algos roof_n roofpts xmin xmax ymax extra rooflabel roofline ranks_word
+	while IFS=$US read -r verb n algos roof_n roofpts xmin xmax ymax extra; do
 		if [[ "$verb" == skip ]]; then
 			note "skipping busbw_np$n: $algos"
 			continue
@@ -203,7 +203,7 @@ plot_busbw() {
 		run_gp busbw "$OUT_DIR/busbw_np$n" "prefix=$(cb_gp_path "$tmp/busbw_np$n");
 			algos=$(gp_str "$algos"); roofline=$(gp_str "$roofline");
 			rooflabel=$(gp_str "$rooflabel"); roofpts=$roofpts; xmin=$xmin; xmax=$xmax;
-			ymax=$ymax; nranks=$n; ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word")"
+			ymax=$ymax; nranks=$n; ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word${extra:+ $extra}")"
 	done < <(plot_awk busbw -v dir="$tmp" "$tmp/cur.tsv")
 }
 
@@ -219,7 +219,7 @@ plot_time() {
 
 # --- traffic_per_rank: per-rank tx+rx of every algorithm with measured traffic ----------------
 plot_traffic() {
-	local verb a b c d e f labels="" i=0 nrows=()
+	local verb a b c d e f labels="" i=0 nrows=() hosts="nhosts=0;" across="" k=0 hl
 	if [[ ! -s "$RANKS" ]]; then
 		note "skipping traffic_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
 		return 0
@@ -231,6 +231,15 @@ plot_traffic() {
 			i=$((i + 1))
 			labels+="lab$i=$(gp_str "$a (total tx $b)"); "
 			nrows+=("$a $c") ;;
+		hosts) # H, centres, separators, labels apart by ";"
+			across=" on $a hosts"
+			hosts="nhosts=$a; hostx=$(gp_str "$b"); hostsep=$(gp_str "$c"); "
+			while IFS= read -r -d ';' hl; do
+				k=$((k + 1))
+				# a double-quoted gnuplot string, for its \n line breaks: the label
+				# holds only numbers, units and algorithm names ([A-Za-z0-9_.+-])
+				hosts+="hostlab$k=\"${hl//\"/}\"; "
+			done <<<"$d;" ;;
 		plot) # N, size in words, algorithms, y unit, its bytes, tallest bar
 			local n=$a size=$b algos=$c unit=$d div=$e ymax=$f r
 			for r in "${nrows[@]}"; do
@@ -238,9 +247,9 @@ plot_traffic() {
 					note "traffic_per_rank: ranks.csv has ${r#* } of $n ranks for ${r%% *}"
 			done
 			run_gp traffic "$OUT_DIR/traffic_per_rank" "prefix=$(cb_gp_path "$tmp/traffic");
-				algos=$(gp_str "$algos"); $labels nranks=$n; unit=$(gp_str "$unit"); div=$div;
-				ymax=$ymax;
-				ttl=$(gp_str "bytes moved by each rank in one allreduce, $n ranks, $size per rank")" ;;
+				algos=$(gp_str "$algos"); $labels $hosts nranks=$n; unit=$(gp_str "$unit");
+				div=$div; ymax=$ymax;
+				ttl=$(gp_str "bytes moved by each rank in one allreduce, $n ranks$across, $size per rank")" ;;
 		esac
 	done < <(plot_awk traffic -v prog="$PROG" -v file="$RANKS" -v dir="$tmp" -v b="$BACKEND" \
 		-v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "$tmp/cur.tsv" "$RANKS")

@@ -17,7 +17,7 @@ PROG=sweep.sh
 nps="2 4 8"
 minb=8 maxb=64M factor=2 algos="" backend=host repeat=1 iters=20 warmup=5 check=1
 outdir="" extra=() overwrite=0
-default_malloc=0 history=""
+default_malloc=0 history="" hosts="" hostfile="" mpi_traffic=0
 
 usage() {
 	cat <<EOF
@@ -37,12 +37,18 @@ option has a long name (--name VALUE or --name=VALUE).
       --out DIR           run folder (default: results/<host>-<UTC timestamp>, with
                           -2, -3, ... when taken); an existing one must be empty
       --overwrite         use an --out folder that holds an earlier run: its run files
-                          (np*.*, summary.csv, ranks.csv, meta.json) are removed first
+                          (np*.*, summary.csv, ranks.csv, meta.json, mpi_traffic*) are
+                          removed first
       --machine LABEL     name this machine in the metadata (sets CB_MACHINE; default:
                           \$CB_MACHINE, else the host name); baselines are matched on it
       --default-malloc    keep glibc's default allocator settings (see below)
       --history [DB]      at the end, add the run to the history database DB
                           (collbench-history ingest; default: results/history.sqlite)
+      --hosts LIST        run across hosts (outside Slurm): name[:slots],... as mpirun's
+                          --host takes it; each rank count spread evenly over them
+      --hostfile FILE     the same from an Open MPI hostfile ("name slots=N" lines)
+      --mpi-traffic       measure the mpi rows' tx/rx with Open MPI's monitoring
+                          (2 more launches per rank count and size; see below)
   -h, --help              this help
 Deprecated, still accepted with a note on stderr: -n LIST (use --ranks), -i N
 (use --iters), -o DIR (use --out); to allreduce_perf -n is the iteration
@@ -60,6 +66,19 @@ srun --mpi=<PMIx plugin> when srun lists one (else mpirun, which reads the
 allocation), no --oversubscribe, and every rank count must fit the allocation's
 tasks; the run folder's name ends in -slurm<job id>. meta.json's "launcher"
 says which (name, command, job_id, nodelist, partition, tasks_per_node, nnodes).
+Hosts: with --hosts or --hostfile, N ranks go to the hosts in order, N/H on
+each (the first N%H one more; consecutive ranks share a host), within each
+host's slots; meta.json records the hosts, where each rank count went and
+the transport (allreduce_perf's --transport after --, default auto: p2p when
+ranks span hosts). CB_MPIRUN_ARGS: more mpirun words (the test bed's launch
+agent: tests/multihost/README.md; a real cluster needs none).
+Library traffic (--mpi-traffic): for each rank count and size with an mpi row,
+a launch of the mpi algorithm alone under Open MPI's pml monitoring, minus
+one at 0 bytes with the same settings, divided by its allreduce calls
+(scripts/mpi_traffic.awk): per-rank tx/rx into ranks.csv, tx total, max and
+imbalance into summary.csv (the np<N>.* files stay as launched), the raw
+output under mpi_traffic/, the method in meta.json; where monitoring is
+absent the columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept); 2 usage (nothing run); 3 the run is complete
 and kept, but adding it to the history failed (said on stderr, with the command
@@ -76,9 +95,9 @@ while [ $# -gt 0 ]; do
 	opt=$(cb_sweep_long "$opt")
 	case $opt in
 	--ranks | --minbytes | --maxbytes | --stepfactor | --algo | --backend | --repeat | --iters | \
-		--warmup_iters | --check | --out | --machine)
+		--warmup_iters | --check | --out | --machine | --hosts | --hostfile)
 		[ $inline = 1 ] || [ $# -ge 2 ] || die "$opt needs a value (see --help)" ;;
-	--overwrite | --default-malloc | --help)
+	--overwrite | --default-malloc | --help | --mpi-traffic)
 		[ $inline = 0 ] || die "$opt takes no value"
 		take=1 ;;
 	esac
@@ -96,6 +115,9 @@ while [ $# -gt 0 ]; do
 	--out) outdir=$val ;;
 	--machine) export CB_MACHINE=$val ;;
 	--overwrite) overwrite=1 ;;
+	--hosts) hosts=$val ;;
+	--hostfile) hostfile=$val ;;
+	--mpi-traffic) mpi_traffic=1 ;;
 	--default-malloc) default_malloc=1 ;;
 	--history)
 		cb_history_opt "${CB_RESULTS:-$root/results}/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
@@ -109,6 +131,9 @@ done
 
 [ -x "$bin/allreduce_perf" ] || die "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
 [ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
+[ -z "$hosts" ] || [ -z "$hostfile" ] || die "--hosts and --hostfile: give one"
+[ -z "$hostfile" ] || hosts=$(cb_hostfile_list "$hostfile") || exit 2
+[ -z "$hosts" ] || cb_hosts_parse "$hosts" || exit 2
 cb_launcher_pick || exit 2
 [ "$cb_launcher" != mpirun ] || command -v mpirun >/dev/null ||
 	die "mpirun not found (apt-get install openmpi-bin)"
@@ -119,8 +144,10 @@ done
 # canonical, ascending, each once (02 is 2)
 nps=$(for np in $nps; do echo $((10#$np)); done | sort -nu | tr '\n' ' ')
 [ -n "${nps// /}" ] || die "--ranks: no rank count given"
-# inside an allocation: every rank count must fit its tasks (said before any launch)
+# inside an allocation: every rank count must fit its tasks, across hosts
+# their slots (said before any launch)
 for np in $nps; do
+	[ ${#cb_host_names[@]} = 0 ] || cb_hosts_layout "$np" || exit 2
 	[ "$cb_in_slurm" = 0 ] || [ "$np" -le "$cb_slurm_tasks" ] ||
 		die "--ranks: $np ranks, but the Slurm allocation has $cb_slurm_tasks tasks" \
 			"(SLURM_TASKS_PER_NODE=${SLURM_TASKS_PER_NODE:-}): sbatch/salloc with more" \
@@ -139,7 +166,8 @@ machine=${CB_MACHINE:-$host}
 if [ -z "$outdir" ]; then
 	outdir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(cb_run_name "$host" "$stamp")") || exit 2
 fi
-cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' || exit 2
+cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' \
+	mpi_traffic.txt 'mpi_traffic/np*' || exit 2
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
 printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
@@ -162,11 +190,58 @@ cpus=$(nproc)
 args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
 [ -z "$algos" ] || args+=(-a "$algos")
 
-oversub_list=() status=0
+# the transport asked of allreduce_perf (its rows say which one ran)
+transport=auto
+for ((i = 0; i < ${#extra[@]}; i++)); do
+	case ${extra[i]} in
+	--transport) transport=${extra[i + 1]:-auto} ;;
+	--transport=*) transport=${extra[i]#*=} ;;
+	esac
+done
+
+# mpi_traffic_np NP: --mpi-traffic for one rank count (after its launch): for
+# each size of its ok mpi rows, a monitored launch of mpi alone there and one
+# at 0 bytes; appends "np bytes rank tx rx calls" to mpi_traffic.txt. The
+# launches' output stays in mpi_traffic/. Returns 1 (said) on failure.
+mpi_traffic_np() {
+	local np=$1 b sizes calls rows0 rows f0 f a=(-a mpi -w 1 -n 2 -R 1 -c 0 -q -T 600)
+	sizes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == "mpi" && $c["status"] == "ok" && $c["bytes"] > 0 { print $c["bytes"] }' \
+		"$outdir/np$np.csv" 2>/dev/null | sort -nu)
+	[ -n "$sizes" ] || { echo "sweep.sh: --mpi-traffic: no ok mpi rows at $np ranks" >&2; return 0; }
+	mkdir -p "$outdir/mpi_traffic" || return 1
+	for b in 0 $sizes; do
+		f=$outdir/mpi_traffic/np$np-$b
+		echo "== $np ranks: mpi at $b B under Open MPI's monitoring" >&2
+		env "${cb_monitoring_env[@]}" "${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" \
+			"${extra[@]}" "${a[@]}" -b "$b" -e "$b" --csv "$f.csv" >"$f.txt" 2>&1 ||
+			{ echo "sweep.sh: the monitored launch ($np ranks, $b B) failed: $f.txt" >&2; return 1; }
+		# allreduce calls: rows x (warm-up + iterations); -R 1, no check
+		rows=$(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$f.csv" | wc -l)
+		calls=$((rows * 3))
+		[ "$b" != 0 ] || { rows0=$rows f0=$f.txt; continue; }
+		[ "$rows" -gt 0 ] && [ "$rows" = "$rows0" ] ||
+			{ echo "sweep.sh: monitored launches: $rows rows at $b B, $rows0 at 0 B" >&2; return 1; }
+		awk -v np="$np" -v calls="$calls" -f "$root/scripts/mpi_traffic.awk" "$f0" "$f.txt" |
+			awk -v np="$np" -v b="$b" -v calls="$calls" '{ print np, b, $0, calls }' \
+			>>"$outdir/mpi_traffic.txt" && [ "${PIPESTATUS[0]}" = 0 ] || return 1
+	done
+}
+
+oversub_list=() status=0 layouts=() traffic_note=""
+# the contention measure (lib.sh, as regress.sh's): other work's share of the
+# CPUs while the launches ran, into meta.json
+cb_children_cpu "$outdir/times.tmp"
+own0=$cb_cpu busy0=$(cb_busy_seconds) t0=$(date +%s.%N)
+if [ "$mpi_traffic" = 1 ]; then
+	traffic_note=$(cb_monitoring_missing) || echo "sweep.sh: --mpi-traffic: $traffic_note" >&2
+	[ -n "$traffic_note" ] || : >"$outdir/mpi_traffic.txt"
+fi
 for np in $nps; do
 	cb_launch_cmd "$np" "${fwd[@]}" || exit 2
 	[ -z "$cb_launch_note" ] || oversub_list+=("$np")
-	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}" >&2
+	[ ${#cb_host_names[@]} = 0 ] || layouts+=("\"$np\": $(cb_json_str "$cb_layout")")
+	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
 	set +e
 	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
 		--csv "$outdir/np$np.csv" --rank-csv "$outdir/np$np.ranks.csv" --json "$outdir/np$np.jsonl" \
@@ -181,7 +256,16 @@ for np in $nps; do
 		echo "sweep.sh: the $np-rank table could not be written to $outdir/np$np.txt or stdout" >&2
 		status=1
 	fi
+	if [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! mpi_traffic_np "$np"; then
+		traffic_note="not measured: a monitored launch failed (sweep.sh's messages)"
+		status=1
+	fi
 done
+
+busy1=$(cb_busy_seconds) t1=$(date +%s.%N)
+cb_children_cpu "$outdir/times.tmp"
+rm -f "$outdir/times.tmp"
+other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 # merged files: one header, every launch's rows; every write checked
 merge() {
@@ -202,6 +286,38 @@ merge() {
 merge csv "$outdir/summary.csv" || { echo "sweep.sh: cannot write $outdir/summary.csv" >&2; exit 1; }
 merge ranks.csv "$outdir/ranks.csv" || { echo "sweep.sh: cannot write $outdir/ranks.csv" >&2; exit 1; }
 
+# the measured mpi traffic into the merged files' mpi rows (by column name)
+fill_traffic() {
+	local f=$1
+	awk -F, -v OFS=, 'FNR == NR { split($0, t, " "); k = t[1] SUBSEP t[2]; tx[k, t[3]] = t[4]
+			rx[k, t[3]] = t[5]; tot[k] += t[4]; s = t[4] + t[5]; sum[k] += s; n[k]++
+			if (s > mx[k]) mx[k] = s; next }
+		FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		{ k = $c["nranks"] SUBSEP $c["bytes"] }
+		$c["algo"] == "mpi" && (k in tot) && "tx_bytes" in c && (k, $c["rank"]) in tx {
+			$c["tx_bytes"] = tx[k, $c["rank"]]; $c["rx_bytes"] = rx[k, $c["rank"]] }
+		$c["algo"] == "mpi" && (k in tot) && "tx_total_bytes" in c && $c["status"] == "ok" {
+			$c["tx_total_bytes"] = tot[k]; $c["txrx_max_bytes"] = mx[k]
+			$c["imbalance"] = sum[k] > 0 ? sprintf("%.6g", mx[k] / (sum[k] / n[k])) : "" }
+		{ print }' "$outdir/mpi_traffic.txt" "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+}
+if [ "$mpi_traffic" = 1 ] && [ -s "$outdir/mpi_traffic.txt" ]; then
+	for f in summary.csv ranks.csv; do
+		fill_traffic "$outdir/$f" || { echo "sweep.sh: cannot write $outdir/$f" >&2; exit 1; }
+	done
+fi
+if [ "$mpi_traffic" = 0 ]; then
+	traffic_json='{"status": "not asked (sweep.sh --mpi-traffic measures it)"}'
+elif [ -n "$traffic_note" ]; then
+	traffic_json="{\"status\": $(cb_json_str "$traffic_note")}"
+else
+	traffic_json="{\"status\": \"measured\", \"method\": $(cb_json_str "$cb_monitoring_method"), \"per_rank\": \"mpi_traffic.txt (nranks bytes rank tx_bytes rx_bytes calls), launches in mpi_traffic/\"}"
+fi
+hosts_json=null
+if [ ${#cb_host_names[@]} -gt 0 ]; then
+	hosts_json="{\"list\": $(cb_json_str "$(cb_hosts_text)"), \"ranks_per_host\": {$(IFS=,; echo "${layouts[*]}")}}"
+fi
+
 json_list() { local IFS=,; echo "[$*]"; }
 json_str() { cb_json_str "$1"; }
 cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
@@ -215,8 +331,14 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
   "rank_counts": $(json_list $nps),
   "cpus_online": $cpus,
   "oversubscribed_rank_counts": $(json_list "${oversub_list[@]}"),
+  "other_cpu_percent": $other,
+  "other_cpu_note": "percent of the $cpus CPUs that other work used while the launches ran (busy time in /proc/stat minus this sweep's own CPU time)",
   "run_as_root": $as_root,
   "launcher": $(cb_launcher_json),
+  "hosts": $hosts_json,
+  "mpirun_args": $(cb_json_or_null "${CB_MPIRUN_ARGS:-}"),
+  "transport": $(json_str "$transport"),
+  "mpi_traffic": $traffic_json,
   "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
   "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
   "status": "$([ $status = 0 ] && echo complete || echo incomplete)",

@@ -12,6 +12,14 @@
 #   even_count1m       2+2 ranks, 1048573 elements in 256 KiB slices
 #   shm_forced         --transport shm across hosts: ps and ring skip, saying why
 #   issue_rows         the command of issue 10 prints ps, ring and mpi rows, #wrong 0
+#   witness            2+2 ranks: Open MPI's monitoring totals equal collbench's
+#                      tx/rx for ps and ring over p2p (tests/mpi_traffic.sh)
+#   witness_uneven     the same on 1+2+1 ranks, the ps root (rank 1) on the second host
+#   mpi_traffic        2+2 ranks: MPI_Allreduce's traffic measured across hosts
+#   sweep              sweep.sh --hosts across the bed (its agent in CB_MPIRUN_ARGS)
+#                      with --mpi-traffic: 1+1 and 2+2 ranks, meta.json's hosts,
+#                      layouts and transport, ranks on their hosts, mpi rows with
+#                      measured tx/rx (sum of the ranks' tx = the row's total)
 # Skipped (77) where the bed cannot work: not root, no UTS namespaces, or the
 # bed's host names not set up (ctest's multihost_setup fixture sets them up).
 set -euo pipefail
@@ -33,6 +41,40 @@ uneven_inplace0) matrix 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
 uneven_inplace1) matrix 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
 pair_inplace0) matrix 2 0 --hosts cbnode1:1,cbnode2:1 --root 1 ;;
 even_count1m) matrix 4 0 --hosts cbnode1:2,cbnode2:2 --count 1048573 --slicebytes 0 ;;
+witness | mpi_traffic)
+	c=$case
+	[ "$c" = witness ] || c=mpi
+	exec "$CB_TESTS_DIR/mpi_traffic.sh" "$bin" "$c" --hosts cbnode1:2,cbnode2:2
+	;;
+witness_uneven)
+	exec "$CB_TESTS_DIR/mpi_traffic.sh" "$bin" witness --hosts cbnode1:1,cbnode2:2,cbnode3:1
+	;;
+sweep)
+	export CB_BIN=$bin CB_MPIRUN_ARGS="--mca plm_rsh_agent $CB_TESTS_DIR/multihost/agent.sh --mca mpi_yield_when_idle 1"
+	cb_launch_env
+	"$CB_TESTS_DIR/../scripts/sweep.sh" --hosts cbnode1:2,cbnode2:2 --ranks 2,4 -b 64K -e 64K --iters 2 \
+		-w 0 -a ps,ring,mpi --mpi-traffic --out "$out/run" >"$out/log" 2>&1 || fail "sweep failed: $(cat "$out/log")"
+	m=$(meta_json "$out/run/meta.json")
+	for want in '"ranks_per_host": {"2": "cbnode1:1,cbnode2:1","4": "cbnode1:2,cbnode2:2"}' \
+		'"transport": "auto"' '"mpi_traffic": {"status": "measured"' '"list": "cbnode1:2,cbnode2:2"'; do
+		grep -qF "$want" <<<"$m" || fail "meta.json lacks $want: $m"
+	done
+	# rank r of 4 on host r/2; every row across 2 hosts, ps and ring over p2p
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["nranks"] == 4 && $c["host"] != int($c["rank"] / 2) { bad = 1 } END { exit bad }' \
+		"$out/run/ranks.csv" || fail "ranks not on their hosts: $(cat "$out/run/ranks.csv")"
+	# mpi rows: measured, the total the sum of the ranks' tx, each rank >= S
+	for np in 2 4; do
+		got=$(awk -F, -v np=$np 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["algo"] == "mpi" && $c["nranks"] == np && $c["tx_bytes"] >= 65536 && $c["rx_bytes"] >= 65536 {
+				t += $c["tx_bytes"]; n++ } END { print n + 0, t + 0 }' "$out/run/ranks.csv")
+		tot=$(awk -F, -v np=$np 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["algo"] == "mpi" && $c["nranks"] == np && $c["nhosts"] == 2 { print $c["tx_total_bytes"] }' \
+			"$out/run/summary.csv")
+		[ "$got" = "$np $tot" ] || fail "$np ranks: mpi per-rank tx (n, sum) $got, row total '$tot'"
+	done
+	"$bin/check_results" --json "$out/run/meta.json" || fail "meta.json is not valid JSON"
+	;;
 shm_forced)
 	# forced one-sided across hosts: ps and ring say why they cannot run,
 	# the library rows still run and are right

@@ -147,6 +147,63 @@ sweep_options)
 	sweep --ranks 1 --iters
 	[ $rc = 2 ] && grep -q -- "--iters needs a value" "$t/err" || { show; fail "--iters: exit $rc"; }
 	;;
+sweep_hosts_refused)
+	# host lists that cannot work are refused before anything runs (exit 2)
+	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"
+	for bad in "--hosts a:x" "--hosts a:0" "--hosts a,a" "--hosts a:1,b:1 --ranks 3" \
+		"--hostfile $t/hf --ranks 4" "--hostfile $t/none" "--hosts a --hostfile $t/hf"; do
+		# shellcheck disable=SC2086 # bad: words
+		sweep $bad "${tiny[@]}" --out "$t/h"
+		[ $rc = 2 ] || { show; fail "$bad: exit $rc, not 2"; }
+		[ ! -e "$t/h/summary.csv" ] || fail "$bad: a run was made"
+	done
+	sweep --hostfile "$t/hf" --ranks 4 "${tiny[@]}" --out "$t/h"
+	grep -q 'the hosts have 3 slots (na:2,nb:1)' "$t/err" || { show; fail "hostfile slots not read"; }
+	# inside a Slurm allocation the allocation decides
+	SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
+	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
+	;;
+sweep_mpi_traffic_absent)
+	# --mpi-traffic where Open MPI's monitoring is missing (an ompi_info that
+	# lists no pml monitoring): the run is made, the mpi rows' traffic stays
+	# empty, meta.json says why
+	mkdir "$t/shim"
+	printf '#!/bin/sh\necho "MCA pml: ob1"\n' >"$t/shim/ompi_info" && chmod +x "$t/shim/ompi_info"
+	PATH=$t/shim:$PATH sweep --ranks 2 --minbytes 1K --maxbytes 1K --iters 2 --warmup_iters 0 --algo mpi \
+		--mpi-traffic --out "$t/run"
+	[ $rc = 0 ] || { show; fail "exit $rc"; }
+	grep -q '"mpi_traffic": {"status": "not measured: this Open MPI has no pml monitoring component' \
+		"$t/run/meta.json" || { cat "$t/run/meta.json" >&2; fail "meta.json does not say why"; }
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == "mpi" && $c["tx_total_bytes"] != "" { bad = 1 } END { exit bad || NR < 2 }' \
+		"$t/run/summary.csv" || fail "mpi traffic filled without monitoring: $(cat "$t/run/summary.csv")"
+	[ ! -e "$t/run/mpi_traffic" ] || fail "monitored launches made without monitoring"
+	;;
+plot_hosts_transport)
+	# a run across hosts (the committed two-host reference): each host's ranks and
+	# tx+rx in the traffic figure, the hosts and the transport in the busbw title
+	"$src/scripts/plot.sh" "$src/results/reference-2host" "$t/fig" >"$t/out" 2>"$t/err" ||
+		{ show; fail "plot.sh failed"; }
+	for w in ">host 0 (ranks 0-1), tx+rx:<" ">ps 512 MiB<" ">host 1 (ranks 2-3), tx+rx:<" ">ps 256 MiB<" \
+		"4 ranks on 2 hosts, 64 MiB per rank" ">mpi (total tx 384 MiB)<"; do
+		grep -qF "$w" "$t/fig/traffic_per_rank.svg" || fail "traffic_per_rank lacks $w"
+	done
+	grep -qF ">allreduce bus bandwidth, 4 ranks on 2 hosts, transport p2p<" "$t/fig/busbw_np4.svg" ||
+		fail "busbw_np4: no hosts and transport in the title"
+	# one host, the default transport: titles as before, no host marks
+	"$src/scripts/plot.sh" "$src/results/reference" "$t/one" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	grep -qF ">allreduce bus bandwidth, 4 ranks<" "$t/one/busbw_np4.svg" || fail "one host: busbw title changed"
+	! grep -q ">host 0" "$t/one/traffic_per_rank.svg" || fail "one host: hosts marked"
+	# two transports in one run: a line per (algorithm, transport)
+	mkdir "$t/mix"
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } { print }
+		NR > 1 && $c["algo"] == "ring" { $c["transport"] = "shm"; print }' \
+		"$src/results/reference-2host/summary.csv" >"$t/mix/summary.csv"
+	"$src/scripts/plot.sh" "$t/mix" "$t/mixfig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh failed"; }
+	for w in ">ring (p2p)<" ">ring (shm)<" ">ps (p2p)<" ">mpi<"; do
+		grep -qF "$w" "$t/mixfig/busbw_np4.svg" || fail "two transports: busbw_np4 lacks $w"
+	done
+	;;
 plot_traffic_algos)
 	# every algorithm whose traffic is measured is drawn, not only ps and ring: the reference
 	# run with its ring rows once more as "ring_b"; mpi's traffic is not measured: not drawn

@@ -32,12 +32,20 @@ do for [k = kmin:kmax] {
 set key bottom right Left reverse
 set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
 
+# A series named algo~transport (busbw.awk: a run with several transports) is drawn
+# in its algorithm's colour, dashed unless one-sided, keyed "algo (transport)".
+s_cut(s) = strstrt(s, "~")
+s_algo(s) = s_cut(s) ? s[1:s_cut(s) - 1] : s
+s_tr(s) = s_cut(s) ? s[s_cut(s) + 1:] : ""
+s_dt(s) = s_tr(s) eq "p2p" ? 2 : 1
+s_title(s) = s_algo(s) . (s_tr(s) ne "" ? " (" . s_tr(s) . ")" : "")
+
 # The plot list as a macro: an empty "for" still opens its file name in gnuplot 5.4.
 P = ''
 if (words(algos) > 0) {
     P = 'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2 with linespoints' . \
-        ' lw 2 ps 0.9 pt algo_pt(word(algos, i)) lc rgb algo_color(word(algos, i))' . \
-        ' title word(algos, i)'
+        ' lw 2 ps 0.9 pt algo_pt(s_algo(word(algos, i))) lc rgb algo_color(s_algo(word(algos, i)))' . \
+        ' dt s_dt(word(algos, i)) title s_title(word(algos, i))'
 }
 # a roofline of one size is one point: drawn as an open circle, not as a line
 # that would not show

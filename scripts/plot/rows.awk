@@ -1,8 +1,9 @@
 # rows.awk: summary.csv -> the rows plot.sh draws, as a tab-separated table on stdout whose
 # first line names the columns (the summary's names):
 #   backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps tx_total_bytes
-#   imbalance
-# then the optional columns (empty where the file lacks them: older files):
+#   imbalance transport nhosts
+# (transport and nhosts empty where the summary has no such column: schema 1), then the
+# optional columns (empty where the file lacks them: older files):
 #   busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv
 # Keeps rows with status "ok" and a numeric nranks and bytes; a number that is not one becomes
 # empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
@@ -14,7 +15,7 @@ BEGIN {
 	nreq = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
 	             "tx_total_bytes imbalance status", req, " ")
 	nout = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
-	             "tx_total_bytes imbalance", out, " ")
+	             "tx_total_bytes imbalance transport nhosts", out, " ")
 	nopt = split("busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv", optc, " ")
 }
 /^[ \t\r]*$/ { next }
@@ -52,7 +53,8 @@ BEGIN {
 	for (i = 1; i <= nopt; i++) opts = opts OFS ((optc[i] in c) ? num(f[c[optc[i]]]) : "")
 	print f[c["backend"]], algo, sprintf("%.0f", nr), sprintf("%.0f", by), f[c["dtype"]], f[c["op"]],
 	      bool01(f[c["in_place"]]), num(f[c["time_us"]]), num(f[c["algbw_GBps"]]),
-	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]]) opts
+	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]]),
+	      ("transport" in c) ? f[c["transport"]] : "", ("nhosts" in c) ? num(f[c["nhosts"]]) : "" opts
 	ok++
 }
 END {

@@ -7,6 +7,10 @@
 # tx+rx bytes) for the i-th algorithm with rows (figure order); prints (| stands for US, the
 # unit separator)
 #   algo | name | total tx in words | ranks found   (one line per algorithm)
+#   hosts | H | centres | separators | labels   (only when the ranks span H > 1 hosts:
+#           ranks.csv's host column; centres: each host's mean rank, separators: x
+#           between ranks of different hosts, labels: one per host, apart by ";", with the
+#           host's tx+rx per algorithm, in the y unit)
 #   plot | N | size in words | algorithms | y unit | its bytes | tallest bar
 # or one "skip | reason" line. Variables: prog, file (ranks.csv, for messages), dir.
 
@@ -57,6 +61,7 @@ fileno == 2 && FNR == 1 {
 	if (r == "" || tx == "" || rx == "") next
 	if (!((a, r) in txrx)) { nr[a]++; add_rank[a, nr[a]] = r }
 	txrx[a, r] = tx + rx        # a repeated rank row replaces the earlier one
+	if ("host" in c && f[c["host"]] != "") hostof[r] = f[c["host"]] + 0
 }
 END {
 	if (done) exit 0
@@ -79,6 +84,35 @@ END {
 	split("B KiB MiB GiB TiB", u, " ")
 	div = 1
 	for (i = 1; maxv / div >= 1024 && i < 5; i++) div *= 1024
+	hosts_line(algos, na, u[i], div)
 	printf "plot\037%d\037%s\037%s\037%s\037%.0f\037%.0f\n", tn, hbytes(ts), substr(list, 2), u[i],
 	       div, maxv
+}
+
+# hosts_line(algos, na, unit, div): the "hosts" line when the ranks span hosts (see above);
+# each host's tx+rx per algorithm is the sum over its ranks
+function hosts_line(algos, na, unit, div,    r, h, nh, hs, i, a, cen, sep, lab, sum, cnt, lo, hi, t) {
+	for (r = 0; r < tn; r++) {
+		if (!(r in hostof)) return
+		h = hostof[r]
+		if (!(h in cnt)) hs[++nh] = h
+		cnt[h]++; cen[h] += r
+		if (!(h in lo) || r < lo[h]) lo[h] = r
+		if (!(h in hi) || r > hi[h]) hi[h] = r
+		if (r > 0 && hostof[r - 1] != h) sep = sep " " (r - 0.5)
+		for (i = 1; i <= na; i++) if ((algos[i], r) in txrx) sum[algos[i], h] += txrx[algos[i], r]
+	}
+	if (nh < 2) return
+	for (i = 1; i <= nh; i++) {
+		h = hs[i]
+		t = sprintf("host %d (rank%s %s), tx+rx:", h, cnt[h] > 1 ? "s" : "", lo[h] == hi[h] ? lo[h] : \
+			hi[h] - lo[h] + 1 == cnt[h] ? lo[h] "-" hi[h] : lo[h] "..." hi[h])
+		for (a = 1; a <= na; a++)
+			if ((algos[a], h) in sum) t = t "\\n" algos[a] " " sprintf("%.4g", sum[algos[a], h] / div) " " unit
+		lab = lab (i > 1 ? ";" : "") t
+		cen[h] = cen[h] / cnt[h]
+	}
+	t = ""
+	for (i = 1; i <= nh; i++) t = t (i > 1 ? " " : "") cen[hs[i]]
+	printf "hosts\037%d\037%s\037%s\037%s\n", nh, t, substr(sep, 2), lab
 }

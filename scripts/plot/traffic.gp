@@ -7,13 +7,17 @@
 #   lab1, lab2, ...  key text of algorithm 1, 2, ..., e.g. "ps (total tx 896 MiB)"
 #   nranks    rank count                      unit, div  y unit name and its size in bytes
 #   ymax      tallest bar (bytes)
+#   nhosts    hosts the ranks span (0: one, or not known); when > 1 also
+#   hostx, hostsep  each host's centre (mean rank) and the x between hosts, space-separated
+#   hostlab1, hostlab2, ...  host i's label: its ranks and tx+rx per algorithm ("\n" lines)
 #   ttl, sub, runid  title, its second line, run label
 load gpdir.'/common.gp'
 
 set title ttl."\n".sub
 set xlabel "rank"
 set ylabel sprintf("tx + rx per rank (%s)", unit)
-set yrange [0 : ymax / div * 1.3]     # bars from 0; head room above the tallest bar for the key
+# bars from 0; head room above the tallest bar for the key (and the host labels)
+set yrange [0 : ymax / div * (nhosts > 1 ? 1.75 : 1.3)]
 set format y "%g"
 
 # Bars side by side around each rank: width w each (0.8 of a rank in all), centred on rank + offset.
@@ -34,6 +38,15 @@ set grid noxtics ytics
 set key top right Left reverse width 1
 
 lab(i) = value(sprintf("lab%d", i))
+# ranks on several hosts: a dashed line between hosts, each host's label over its ranks
+if (nhosts > 1) {
+    do for [i = 1:words(hostsep)] {
+        set arrow from real(word(hostsep, i)), graph 0 to real(word(hostsep, i)), graph 1 nohead dt 2 lw 1.5 lc rgb "#555555"
+    }
+    do for [i = 1:nhosts] {
+        set label 10 + i value(sprintf("hostlab%d", i)) at real(word(hostx, i)), graph 0.70 center font ",10"
+    }
+}
 set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'

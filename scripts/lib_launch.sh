@@ -1,0 +1,247 @@
+# shellcheck shell=bash
+# lib_launch.sh: sourced by lib.sh (its callers: sweep.sh, regress.sh, bench.sh,
+# the job scripts and tests): how ranks are launched (mpirun, or srun inside a
+# Slurm allocation), on which hosts (sweep.sh --hosts, --hostfile), the run's
+# launcher metadata, and Open MPI's monitoring for library traffic
+# (sweep.sh --mpi-traffic). Functions print their errors on stderr prefixed
+# with $PROG and return 2.
+
+# ---- launching ranks (sweep.sh) ---------------------------------------------
+# How N ranks start here, decided in one place (issue 10 extends it with host
+# lists). Outside Slurm: mpirun, with --oversubscribe above the CPU count.
+# Inside a Slurm allocation (SLURM_JOB_ID set, as in an sbatch job or salloc):
+# srun --mpi=<PMIx plugin> when srun offers one (srun --mpi=list), else
+# mpirun, which reads the allocation (nodes, slots) by itself; never
+# --oversubscribe or --host there: the allocation says where ranks may go.
+# CB_LAUNCHER=mpirun|srun overrides the choice (srun only inside an allocation).
+
+# cb_run_name HOST STAMP: the default run id, HOST-STAMP (STAMP: the UTC
+# time, %Y%m%dT%H%M%SZ), with -slurm<job id> inside a Slurm allocation (the
+# same job id as meta.json's "launcher")
+cb_run_name() {
+	printf '%s-%s%s\n' "$1" "$2" "${SLURM_JOB_ID:+-slurm$SLURM_JOB_ID}"
+}
+
+# cb_slurm_tasks_list: the allocation's task count of each node, in order, one
+# a line, from SLURM_TASKS_PER_NODE ("2(x3),1" is 2 2 2 1; unset or empty:
+# nothing). Returns 2 (said) for an item that is not N or N(xK), or counts
+# beyond any allocation (a node of more than 1e6 tasks, more than 1e5 nodes,
+# 1e6 tasks in all): never a loop of 1e18 lines or a count that wraps.
+cb_slurm_tasks_list() {
+	local item n k nodes=0 sum=0 max=1000000 spec=${SLURM_TASKS_PER_NODE:-}
+	for item in ${spec//,/ }; do
+		n=${item%%(*} k=1
+		case $item in *'(x'*')') k=${item#*(x} k=${k%)} ;; *'('*) k=x ;; esac
+		case $n:$k in *[!0-9:]* | :* | *:) echo "$PROG: SLURM_TASKS_PER_NODE='$spec':" \
+			"'$item' is not N or N(xK)" >&2; return 2 ;; esac
+		# at most 7 digits before arithmetic: bash's integers wrap past 2^63
+		if [ ${#n} -gt 7 ] || [ ${#k} -gt 7 ] || [ $((10#$n)) -gt $max ] ||
+			[ $((nodes += 10#$k)) -gt $((max / 10)) ] || [ $((sum += 10#$n * 10#$k)) -gt $max ]; then
+			echo "$PROG: SLURM_TASKS_PER_NODE='$spec': more than $max tasks" \
+				"or $((max / 10)) nodes: not an allocation collbench can use" >&2
+			return 2
+		fi
+		while [ "$k" -gt 0 ]; do echo "$((10#$n))"; k=$((k - 1)); done
+	done
+}
+
+# cb_launcher_pick: sets, once per run, cb_launcher (mpirun or srun),
+# cb_launcher_mpi (srun's --mpi plugin, "" for mpirun), cb_in_slurm (1 inside
+# an allocation) and cb_slurm_tasks (the allocation's task count, 0 outside).
+# Returns 2 (said) when CB_LAUNCHER asks for what cannot work.
+cb_launcher_pick() {
+	local want=${CB_LAUNCHER:-} p
+	cb_launcher=mpirun cb_launcher_mpi="" cb_in_slurm=0 cb_slurm_tasks=0
+	[ -z "${SLURM_JOB_ID:-}" ] || cb_in_slurm=1
+	case $want in
+	'' | mpirun) ;;
+	srun) [ $cb_in_slurm = 1 ] || { echo "$PROG: CB_LAUNCHER=srun outside a Slurm allocation" \
+		"(no SLURM_JOB_ID): use sbatch or salloc, or mpirun" >&2; return 2; } ;;
+	*) echo "$PROG: CB_LAUNCHER='$want': not mpirun or srun" >&2; return 2 ;;
+	esac
+	if [ $cb_in_slurm = 1 ] && [ ${#cb_host_names[@]} -gt 0 ]; then
+		echo "$PROG: --hosts/--hostfile: inside a Slurm allocation the allocation says where" \
+			"ranks go (srun, or mpirun reading it): leave them out" >&2
+		return 2
+	fi
+	[ $cb_in_slurm = 1 ] || return 0
+	p=$(cb_slurm_tasks_list) || return 2
+	for p in $p; do cb_slurm_tasks=$((cb_slurm_tasks + p)); done
+	[ "$want" != mpirun ] || return 0
+	# the PMIx plugin: "pmix" (Slurm's default version) when listed, else the
+	# first versioned one (pmix_v3, pmix_v4, ...); Open MPI's ranks need PMIx
+	p=""
+	! command -v srun >/dev/null || p=$(srun --mpi=list 2>&1 | grep -o 'pmix[_v0-9]*' | sort -u | head -n 1)
+	if [ -n "$p" ]; then
+		cb_launcher=srun cb_launcher_mpi=$p
+	elif [ "$want" = srun ]; then
+		echo "$PROG: CB_LAUNCHER=srun, but srun offers no PMIx plugin (srun --mpi=list)" >&2
+		return 2
+	else
+		echo "$PROG: note: srun offers no PMIx plugin (srun --mpi=list): launching with mpirun" >&2
+	fi
+}
+
+# cb_launch_cmd NP VAR...: sets the array cb_cmd to the command that starts NP
+# ranks (the program and its arguments follow it), passing the environment
+# variables VAR on (srun passes the whole environment), and cb_launch_note to
+# what a reader should know ("" or "oversubscribed: ..."). Inside an
+# allocation srun gets the fewest nodes that hold NP tasks (-N), so ranks fill
+# a node before the next, as mpirun places them. Call cb_launcher_pick first.
+# Returns 2 (said) when NP exceeds the allocation's tasks.
+cb_launch_cmd() {
+	local np=$1 v nodes=0 sum=0 t
+	shift
+	# shellcheck disable=SC2034 # the caller reads it
+	cb_launch_note=""
+	if [ "$cb_in_slurm" = 1 ] && [ "$np" -gt "$cb_slurm_tasks" ]; then
+		echo "$PROG: $np ranks: the Slurm allocation has $cb_slurm_tasks tasks" \
+			"(SLURM_TASKS_PER_NODE=${SLURM_TASKS_PER_NODE:-unset}); ask sbatch/salloc for more" \
+			"(--ntasks-per-node, --nodes)" >&2
+		return 2
+	fi
+	if [ "$cb_launcher" = srun ]; then
+		for t in $(cb_slurm_tasks_list); do
+			[ $sum -lt "$np" ] || break
+			sum=$((sum + t)) nodes=$((nodes + 1))
+		done
+		cb_cmd=(srun "--mpi=$cb_launcher_mpi" --kill-on-bad-exit=1 -N "$nodes" -n "$np")
+		return 0
+	fi
+	cb_cmd=(mpirun)
+	for v in "$@"; do cb_cmd+=(-x "$v"); done
+	# shellcheck disable=SC2206 # CB_MPIRUN_ARGS: words, as on a command line
+	[ -z "${CB_MPIRUN_ARGS:-}" ] || cb_cmd+=($CB_MPIRUN_ARGS)
+	if [ ${#cb_host_names[@]} -gt 0 ]; then
+		cb_hosts_layout "$np" || return 2
+		cb_cmd+=(--host "$cb_layout" -np "$np")
+		return 0
+	fi
+	if [ "$cb_in_slurm" = 0 ] && [ "$np" -gt "$(nproc)" ]; then
+		cb_cmd+=(--oversubscribe)
+		# shellcheck disable=SC2034 # the caller reads it
+		cb_launch_note="oversubscribed: $np ranks on $(nproc) CPUs"
+	fi
+	cb_cmd+=(-np "$np")
+}
+
+# Hosts outside Slurm (sweep.sh --hosts, --hostfile): cb_host_names and
+# cb_host_slots, in order; empty: this host only, as before.
+cb_host_names=() cb_host_slots=()
+
+# cb_hosts_parse LIST: reads "name[:slots],..." (mpirun's --host form; a name
+# without slots has 1, as for mpirun) into cb_host_names/cb_host_slots.
+# Returns 2 (said) on a bad name or slot count, or a name given twice.
+cb_hosts_parse() {
+	local item name slots n
+	cb_host_names=() cb_host_slots=()
+	for item in ${1//,/ }; do
+		name=${item%%:*} slots=1
+		[ "$name" = "$item" ] || slots=${item#*:}
+		case $name in '' | *[!A-Za-z0-9._-]*)
+			echo "$PROG: hosts: '$name' is not a host name" >&2; return 2 ;; esac
+		case $slots in '' | *[!0-9]* | 0)
+			echo "$PROG: hosts: '$item': the slots after ':' must be a positive number" >&2; return 2 ;; esac
+		for n in "${cb_host_names[@]}"; do
+			[ "$n" != "$name" ] || { echo "$PROG: hosts: $name given twice" >&2; return 2; }
+		done
+		cb_host_names+=("$name") cb_host_slots+=("$((10#$slots))")
+	done
+	[ ${#cb_host_names[@]} -gt 0 ] || { echo "$PROG: hosts: no host given" >&2; return 2; }
+}
+
+# cb_hostfile_list FILE: an Open MPI hostfile ("name [slots=N] ...", # comments)
+# as cb_hosts_parse's LIST on stdout. Returns 2 (said) when unreadable.
+cb_hostfile_list() {
+	[ -r "$1" ] && [ -f "$1" ] || { echo "$PROG: --hostfile: cannot read $1" >&2; return 2; }
+	awk '{ sub(/#.*/, "") } NF { s = 1; for (i = 2; i <= NF; i++) if ($i ~ /^slots=/) s = substr($i, 7)
+		printf "%s%s:%s", n++ ? "," : "", $1, s }' "$1"
+}
+
+# cb_hosts_layout NP: sets cb_layout to where NP ranks go, as mpirun's --host
+# takes it: spread evenly over the hosts in order (NP/H each, the first
+# NP%H one more; consecutive ranks share a host), at most each host's slots,
+# the remainder to the next host with a free slot. Returns 2 (said) when NP
+# exceeds the slots.
+cb_hosts_layout() {
+	local np=$1 h=${#cb_host_names[@]} i k total=0 left
+	local -a on=()
+	for i in "${!cb_host_names[@]}"; do total=$((total + cb_host_slots[i])); done
+	if [ "$np" -gt "$total" ]; then
+		echo "$PROG: $np ranks: the hosts have $total slots ($(cb_hosts_text)); give more slots" >&2
+		return 2
+	fi
+	left=$np
+	for i in "${!cb_host_names[@]}"; do
+		k=$((np / h + (i < np % h ? 1 : 0)))
+		[ "$k" -le "${cb_host_slots[i]}" ] || k=${cb_host_slots[i]}
+		on+=("$k") left=$((left - k))
+	done
+	for i in "${!cb_host_names[@]}"; do
+		k=$((cb_host_slots[i] - on[i]))
+		[ "$k" -le "$left" ] || k=$left
+		on[i]=$((on[i] + k)) left=$((left - k))
+	done
+	cb_layout=""
+	for i in "${!cb_host_names[@]}"; do
+		[ "${on[i]}" = 0 ] || cb_layout+="${cb_layout:+,}${cb_host_names[i]}:${on[i]}"
+	done
+}
+
+# cb_hosts_text: the hosts as name:slots,... (for messages and metadata)
+cb_hosts_text() {
+	local i t=""
+	for i in "${!cb_host_names[@]}"; do t+="${t:+,}${cb_host_names[i]}:${cb_host_slots[i]}"; done
+	printf '%s\n' "$t"
+}
+
+# cb_json_or_null TEXT: cb_json_str TEXT, or null when TEXT is empty
+cb_json_or_null() {
+	if [ -n "$1" ]; then cb_json_str "$1"; else echo null; fi
+}
+
+# cb_launcher_json: meta.json's "launcher" object (after cb_launcher_pick):
+# name (mpirun or srun), command (what started the ranks, before -N/-n/-np),
+# job_id, nodelist, partition, tasks_per_node (SLURM_TASKS_PER_NODE's text):
+# strings, null outside Slurm; nnodes: a number, null outside Slurm.
+cb_launcher_json() {
+	local cmd=mpirun nnodes=${SLURM_JOB_NUM_NODES:-null}
+	[ "$cb_launcher" != srun ] || cmd="srun --mpi=$cb_launcher_mpi"
+	case $nnodes in '' | *[!0-9]*) nnodes=null ;; esac
+	printf '{"name": %s, "command": %s, "job_id": %s, "nodelist": %s, "partition": %s, ' \
+		"$(cb_json_str "$cb_launcher")" "$(cb_json_str "$cmd")" "$(cb_json_or_null "${SLURM_JOB_ID:-}")" \
+		"$(cb_json_or_null "${SLURM_JOB_NODELIST:-}")" "$(cb_json_or_null "${SLURM_JOB_PARTITION:-}")"
+	printf '"tasks_per_node": %s, "nnodes": %s}' "$(cb_json_or_null "${SLURM_TASKS_PER_NODE:-}")" "$nnodes"
+}
+
+# ---- library traffic: Open MPI's monitoring (issue 10) ----------------------
+# The pml "monitoring" component counts the bytes each process sends to each
+# peer through the point-to-point layer (collectives' internal messages too)
+# and prints the per-peer totals at MPI_Finalize (mpirun forwards them);
+# scripts/mpi_traffic.awk reads them. The one-sided monitoring (osc) is left
+# out: it breaks MPI_Win_allocate_shared (MPI_ERR_RMA_FLAVOR, Open MPI 4.1.4).
+# Its MPI_T variables (pml_monitoring_messages_size) answer
+# MPI_T_ERR_INVALID_INDEX at run time in that build, and coll_monitoring's
+# count nominal bytes, not what moved: hence the printed totals.
+# cb_monitoring_args: its mpirun options; cb_monitoring_env: the same as
+# environment variables, which mpirun and srun both pass on.
+# shellcheck disable=SC2034 # the callers read them
+cb_monitoring_args=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1
+	--mca osc ^monitoring)
+# shellcheck disable=SC2034
+cb_monitoring_env=(OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=1
+	OMPI_MCA_osc=^monitoring)
+# shellcheck disable=SC2034
+cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes printed at MPI_Finalize (E and I lines, scripts/mpi_traffic.awk); a launch of the mpi algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
+# cb_monitoring_missing: prints why Open MPI's monitoring cannot be used here
+# and returns 1, or prints nothing and returns 0 when it can.
+cb_monitoring_missing() {
+	if ! command -v ompi_info >/dev/null; then
+		echo "not measured: no ompi_info (not Open MPI?); its pml monitoring component is what measures library traffic"
+		return 1
+	fi
+	if ! ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring'; then
+		echo "not measured: this Open MPI has no pml monitoring component (ompi_info)"
+		return 1
+	fi
+}

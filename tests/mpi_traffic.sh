@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Library traffic from Open MPI's monitoring (scripts/mpi_traffic.awk, the
+# flags in scripts/lib.sh), and the same totals as an independent witness of
+# collbench's own counters.
+#   mpi_traffic.sh BIN CASE [--hosts LIST]
+#   sample   the parser on captured output (tests/mpi_traffic/: 4 ranks, the
+#            mpi algorithm, 2 calls at 1 MiB and at 0 bytes): 1.5 MiB each way
+#            per rank (Open MPI's algorithm, visible in bytes); no monitoring
+#            lines or a SIZED below ZERO are refused
+#   witness  ps and ring over p2p (MPI point-to-point), 16411 floats (uneven
+#            chunks) in 1 KiB slices: Open MPI's per-peer totals, read as
+#            sweep.sh reads them, equal collbench's tx/rx of every rank
+#   mpi      a real measurement of MPI_Allreduce: every rank sends and
+#            receives at least S per call (each input must leave its rank,
+#            each output needs data from the others), sum tx = sum rx
+# --hosts: on the multihost test bed (tests/multihost/), as mpirun's --host.
+# Skipped (77) where Open MPI's monitoring component is absent.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+export PROG=mpi_traffic.sh
+. "$CB_TESTS_DIR/../scripts/lib.sh"
+awkf=$CB_TESTS_DIR/../scripts/mpi_traffic.awk
+bin=$1 case=$2
+shift 2
+hosts="" np=4
+[ "${1:-}" != --hosts ] || hosts=$2
+launch=(cb_mpirun)
+if [ -n "$hosts" ]; then
+	reason=$("$CB_TESTS_DIR/multihost/bed.sh" check) || { echo "$reason"; exit 77; }
+	launch=(cb_mpirun_bed "$hosts")
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# traffic FILE ALGO: "rank tx rx" of ALGO's rows with bytes > 0 in a per-rank CSV
+traffic() {
+	awk -F, -v a="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == a && $c["bytes"] > 0 { print $c["rank"], $c["tx_bytes"], $c["rx_bytes"] }' "$1"
+}
+
+# measure ALGO COUNT ARGS...: one monitored launch at COUNT elements and one at
+# 0 (same settings); sets per (the parser's lines) and leaves the per-rank
+# CSV of the COUNT launch in $out/r.csv. -w 1 -n 2 -c 1: 4 calls per row.
+measure() {
+	local a=$1 count=$2 c
+	shift 2
+	for c in 0 "$count"; do
+		# shellcheck disable=SC2154 # cb_monitoring_args: scripts/lib.sh
+		"${launch[@]}" "${cb_monitoring_args[@]}" -np "$np" "$bin/allreduce_perf" -a "$a" \
+			--counts "$c" -d float -w 1 -n 2 -c 1 -T 120 -q --csv "$out/s.csv" \
+			--rank-csv "$out/r.csv" "$@" >"$out/mon$c.txt" 2>&1 ||
+			fail "$a: launch at $c elements failed: $(tail -5 "$out/mon$c.txt")"
+	done
+	per=$(awk -v np="$np" -v calls=4 -f "$awkf" "$out/mon0.txt" "$out/mon$count.txt") ||
+		fail "$a: the parser refused the launch's output"
+}
+
+if [ "$case" != sample ]; then
+	why=$(cb_monitoring_missing) || { echo "skipped: $why"; exit 77; }
+fi
+case $case in
+sample)
+	d=$CB_TESTS_DIR/mpi_traffic
+	got=$(awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-0.txt" "$d/np4-1M.txt") || fail "sample refused"
+	want=$(printf '%s 1572864 1572864\n' 0 1 2 3)
+	[ "$got" = "$want" ] || fail "sample: got $got"
+	# the 0-byte launch alone as SIZED (it has lines): nothing moved per call
+	cp "$d/np4-0.txt" "$out/zero2.txt"
+	got=$(awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-0.txt" "$out/zero2.txt") || fail "0 - 0 refused"
+	[ "$got" = "$(printf '%s 0 0\n' 0 1 2 3)" ] || fail "0 - 0: got $got"
+	grep -v '^[EI]' "$d/np4-1M.txt" >"$out/none.txt"
+	if awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-0.txt" "$out/none.txt" 2>"$out/err"; then
+		fail "no monitoring lines accepted"
+	fi
+	grep -q 'no monitoring lines' "$out/err" || fail "no reason for no lines: $(cat "$out/err")"
+	if awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-1M.txt" "$d/np4-0.txt" 2>"$out/err"; then
+		fail "a SIZED below ZERO accepted"
+	fi
+	grep -q 'fewer' "$out/err" || fail "no reason for SIZED < ZERO: $(cat "$out/err")"
+	;;
+witness)
+	for a in ps ring; do
+		measure "$a" 16411 --transport p2p --slicebytes 1K -r 1
+		ours=$(traffic "$out/r.csv" "$a")
+		[ "$(wc -l <<<"$ours")" = "$np" ] || fail "$a: not $np per-rank rows: $ours"
+		# collbench counted something, and Open MPI saw the same bytes
+		[ "$(awk '{ t += $2 } END { print (t > 0) }' <<<"$ours")" = 1 ] || fail "$a: no traffic counted"
+		[ "$per" = "$ours" ] || fail "$a: Open MPI's totals (rank tx rx)
+$per
+differ from collbench's counters
+$ours"
+		echo "$a: Open MPI's monitoring and collbench agree: $(tr '\n' ';' <<<"$ours")"
+	done
+	;;
+mpi)
+	measure mpi 262144
+	s=1048576
+	awk -v s=$s '$2 < s || $3 < s { bad = 1 } { t += $2; r += $3 } END { exit bad || t != r }' \
+		<<<"$per" || fail "mpi: not tx, rx >= S on every rank with sum tx = sum rx: $per"
+	echo "mpi at 1 MiB on $np ranks: $(tr '\n' ';' <<<"$per")"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
