@@ -5,9 +5,9 @@
  * result back. Root tx = rx = (n-1)S, every worker tx = rx = S (DESIGN.md
  * section 1), counted by cb_p2p_send and cb_p2p_recv.
  *
- * Pipelined by slices (cb_slice over the whole buffer, the ring's slice
- * size), so the root receives, reduces and sends at once, as a link-bound
- * root would: round t carries slice t of every input to the root and slice
+ * Pipelined by slices (cb_slice over the whole buffer, slices of
+ * cb_ps_p2p_slice_count, which the cost model reads too), so the root
+ * receives, reduces and sends at once, as a link-bound root would: round t carries slice t of every input to the root and slice
  * t - 2 of the result back. The root posts round t + 1 before it reduces
  * slice t (round t + 1 sends slice t - 1, reduced in the loop before), so
  * the next inputs and the previous result move while it reduces; its
@@ -175,7 +175,7 @@ static enum cb_status ps_p2p_run(void *state, const struct cb_run_args *a)
 		return CB_ERR_UNSUPPORTED;
 	if (a->count == 0)
 		return CB_OK;
-	r.slice_count = ps->slice_bytes / r.esz ? ps->slice_bytes / r.esz : 1;
+	r.slice_count = cb_ps_p2p_slice_count(ps->slice_bytes, r.esz); /* as the model */
 	r.nslices = cb_slice_num(a->count, 1, r.slice_count);
 	rounds = r.nslices + LAG;
 	st = issue(ps, &r, 0);

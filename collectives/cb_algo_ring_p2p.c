@@ -18,26 +18,17 @@
  * slices alternate. An all-gather receive overwrites a slice this rank sent
  * (nslices - 1) steps before, in a round long waited for.
  *
- * Slice size. With --slicebytes, that; with the backend's default, at least
- * the backend's pipeline_bytes and at least a chunk's 1/CB_RING_P2P_SLICES
- * up to CB_RING_P2P_SLICE_MAX:
- * over a two-sided transport each slice is a message of its own, with a cost
- * per message (above the eager limit a rendezvous: the receiver must answer
- * before the bytes move, which on a crowded CPU waits for it to be
- * scheduled). Measured on the two-host bed (4 ranks, 2 hosts, 64 MiB, three
- * interleaved launches each): 256 KiB slices 0.52-0.84 GB/s busbw, 4 MiB
- * slices (4 per chunk) 1.08-1.28; a few slices per chunk still overlap a
- * reduce with the next transfer. At 2 ranks, 64 MiB, 8 MiB slices were
- * 10-17% slower than 256 KiB ones: hence the cap. */
+ * Slice size: cb_ring_p2p_slice_count (cb_pattern.h, with the measurements
+ * behind it), which the cost model reads too: with --slicebytes, that; with
+ * the backend's default, at least a chunk's 1/CB_RING_P2P_SLICES up to
+ * CB_RING_P2P_SLICE_MAX (4 MiB), since each slice is a message of its own. */
 #include <stdlib.h>
 
 #include "cb_algo_common.h"
 #include "cb_p2p.h"
 #include "cb_pattern.h"
 
-/* slices per chunk at the backend's default slice (see above) */
-#define CB_RING_P2P_SLICES 4
-#define CB_RING_P2P_SLICE_MAX ((size_t)4 << 20)
+_Static_assert(CB_P2P_SLICE_SPAN == CB_P2P_MAX_SPAN, "cb_pattern.h's span is cb_p2p.h's");
 
 struct ring_p2p {
 	struct cb_backend *be;
@@ -104,15 +95,7 @@ static enum cb_status ring_p2p_setup(struct cb_backend *be, const struct cb_setu
 /* Elements per slice for count elements on n ranks (see the top). */
 static size_t slice_elems(const struct ring_p2p *rg, size_t count, int n, size_t esz)
 {
-	size_t sc = rg->slice_bytes / esz ? rg->slice_bytes / esz : 1;
-	size_t chunk = (count + (size_t)n - 1) / (size_t)n;
-	size_t part = (chunk + CB_RING_P2P_SLICES - 1) / CB_RING_P2P_SLICES;
-
-	if (part > CB_RING_P2P_SLICE_MAX / esz)
-		part = CB_RING_P2P_SLICE_MAX / esz;
-	if (rg->auto_slice && part > sc)
-		sc = part;
-	return sc;
+	return cb_ring_p2p_slice_count(rg->slice_bytes, rg->auto_slice, count, n, esz);
 }
 
 /* Where slice j of chunk c of buf starts, and its bytes. */

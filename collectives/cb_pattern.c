@@ -54,3 +54,21 @@ void cb_ring_step(int rank, int n, int s, struct cb_ring_step *out)
 		out->gather_index = g;
 	}
 }
+
+size_t cb_ring_p2p_slice_count(size_t slice_bytes, int auto_slice, size_t count, int n,
+			       size_t esize)
+{
+	size_t sb = slice_bytes < CB_P2P_SLICE_SPAN ? slice_bytes : CB_P2P_SLICE_SPAN;
+	size_t sc = cb_ring_slice_count(sb, esize);
+	size_t part = (cb_chunk_max(count, n) + CB_RING_P2P_SLICES - 1) / CB_RING_P2P_SLICES;
+
+	if (part > CB_RING_P2P_SLICE_MAX / esize)
+		part = CB_RING_P2P_SLICE_MAX / esize;
+	return auto_slice && part > sc ? part : sc;
+}
+
+size_t cb_ps_p2p_slice_count(size_t slice_bytes, size_t esize)
+{
+	return cb_ring_slice_count(slice_bytes < CB_P2P_SLICE_SPAN ? slice_bytes
+				   : CB_P2P_SLICE_SPAN, esize);
+}

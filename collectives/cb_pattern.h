@@ -69,6 +69,38 @@ static inline size_t cb_ring_slice_count(size_t slice_bytes, size_t esize)
 	return slice_bytes / esize ? slice_bytes / esize : 1;
 }
 
+/* Slices over a two-sided transport (cb_algo_ring_p2p.c, cb_algo_ps_p2p.c),
+ * where each slice is a message of its own with a cost per message (above
+ * the eager limit a rendezvous: the receiver answers before the bytes move,
+ * which on a crowded CPU waits for it to be scheduled). The algorithms and
+ * the cost model (bench/model) take the slice from these two functions only.
+ *
+ * A slice setting slice_bytes is --slicebytes, else the backend's
+ * pipeline_bytes (cb_backend_ops); a message carries at most
+ * CB_P2P_SLICE_SPAN bytes (cb_p2p.h's CB_P2P_MAX_SPAN, asserted equal there).
+ *
+ * Ring: with the backend's default (auto_slice = 1) a slice is at least the
+ * setting and at least a chunk's 1/CB_RING_P2P_SLICES, up to
+ * CB_RING_P2P_SLICE_MAX: measured on the two-host bed (4 ranks, 2 hosts,
+ * 64 MiB, three interleaved launches each): 256 KiB slices 0.52-0.84 GB/s
+ * busbw, 4 MiB slices (4 per chunk) 1.08-1.28; a few slices per chunk still
+ * overlap a reduce with the next transfer. At 2 ranks, 64 MiB, 8 MiB slices
+ * were 10-17% slower than 256 KiB ones: hence the cap (commit 0cf2953). */
+#define CB_P2P_SLICE_SPAN ((size_t)1 << 30)
+#define CB_RING_P2P_SLICES 4
+#define CB_RING_P2P_SLICE_MAX ((size_t)4 << 20)
+
+/* Elements per slice of the ring over p2p for count elements on n >= 1 ranks
+ * of esize >= 1 bytes: slice_bytes (capped at CB_P2P_SLICE_SPAN) / esize, at
+ * least 1; with auto_slice at least ceil(ceil(count / n) / CB_RING_P2P_SLICES)
+ * but that part no more than CB_RING_P2P_SLICE_MAX / esize. Never fails. */
+size_t cb_ring_p2p_slice_count(size_t slice_bytes, int auto_slice, size_t count, int n,
+			       size_t esize);
+
+/* Elements per slice of ps over p2p (slices of the whole buffer): slice_bytes
+ * (capped at CB_P2P_SLICE_SPAN) / esize, at least 1. Never fails. */
+size_t cb_ps_p2p_slice_count(size_t slice_bytes, size_t esize);
+
 /* Parameter server: index of worker w's slot in the root's receive area,
  * which holds the n - 1 workers' inputs in rank order, the root skipped. */
 static inline int cb_ps_slot(int worker, int root)

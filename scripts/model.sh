@@ -43,6 +43,10 @@ Options:
   --fit FILE        check the run against this fit (collbench-model fit -o) instead of
                     fitting the run itself
   --topo NAME|FILE  topology of the scale-out figures [dgx-h100] (collbench-model presets)
+  --two-sided       the scale-out figures model ps and ring over a two-sided transport
+                    (p2p: collbench-model predict --two-sided)
+  --hosts-topo NAME|FILE  check models rows of ranks on several hosts on this topology's
+                    links, ranks placed as the run placed them (collbench-model check --topo)
   --ranks A:B       rank counts of the scale-out figures [2:4096]
   --in-run          keep the fit and the check beside the run, in RUN_DIR: model_fit.json
                     (unless --fit) and model_fit.txt (fit's table), model_check.txt (check's
@@ -63,18 +67,20 @@ note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 gp_str() { cb_gp_str "$1"; }     # text (titles): \xHH where not UTF-8
 gp_path() { cb_gp_path "$1"; }  # a file gnuplot opens: its own bytes
 
-fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0
+fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0 hosts_topo=() two_sided=()
 positional=()
 while (($# > 0)); do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
-	--fit | --topo | --ranks)
+	--fit | --topo | --ranks | --hosts-topo)
 		(($# >= 2)) || die "option $1 needs a value (see --help)"
-		case "$1" in --fit) fit=$2 ;; --topo) topo=$2 ;; --ranks) ranks=$2 ;; esac
+		case "$1" in --fit) fit=$2 ;; --topo) topo=$2 ;; --ranks) ranks=$2 ;;
+		--hosts-topo) hosts_topo=(--topo "$2") ;; esac
 		shift 2
 		;;
 	--overwrite) overwrite=1; shift ;;
 	--in-run) in_run=1; shift ;;
+	--two-sided) two_sided=(--two-sided); shift ;;
 	--) shift; positional+=("$@"); break ;;
 	-?*) die "unknown option '$1' (see --help)" ;;
 	*) positional+=("$1"); shift ;;
@@ -110,15 +116,15 @@ if [[ -z "$fit" ]]; then
 		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
 	fit_use=$tmp/model_fit.json
 fi
-"$CM" predict --topo "$topo" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
 	>"$tmp/model_predict.csv" 2>"$tmp/predict.err" ||
 	{ cat "$tmp/predict.err" >&2; die "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
-"$CM" predict --topo "$topo" -n "$ranks" --crossover -f csv >"$tmp/model_crossover.csv" ||
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover -f csv >"$tmp/model_crossover.csv" ||
 	die "collbench-model predict --crossover failed (above); no model files written"
-"$CM" check "$RUN_DIR" --fit "$fit_use" -f csv >"$tmp/model_check.csv" ||
+"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" -f csv >"$tmp/model_check.csv" ||
 	die "collbench-model check failed (above); no model files written"
 if ((in_run)); then
-	"$CM" check "$RUN_DIR" --fit "$fit_use" >"$tmp/model_check.txt" 2>/dev/null ||
+	"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" >"$tmp/model_check.txt" 2>/dev/null ||
 		die "collbench-model check failed; no model files written"
 fi
 topo_name=$(sed -n 's/^collbench-model predict: topology \([^ ]*\) .*/\1/p' "$tmp/predict.err" | head -1)

@@ -29,7 +29,7 @@ static struct cb_topo one_host(int n, double bw, double a)
 static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
 				   size_t bytes)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0 };
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0, 0 };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -70,7 +70,7 @@ static void test_ring_closed_form(void **state)
 static void test_fused_and_two_sided(void **state)
 {
 	struct cb_topo t = one_host(4, 20e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0 };
+	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0, 0 };
 	struct cb_model_result r;
 	double chunk = (double)GIB / 4;
 	char why[128];
@@ -174,7 +174,7 @@ static void test_ring_matches_pattern_walk(void **state)
 		for (int n = 2; n <= 9; n++)
 			for (size_t sb = 4; sb <= 4096; sb *= 8) {
 				struct cb_topo t = one_host(n, 1e9, 1e-6);
-				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0 };
+				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0, 0 };
 				struct cb_model_result r;
 				struct cb_model_terms want;
 				char why[128];
@@ -225,7 +225,7 @@ static void test_ring_fast_matches_walk(void **state)
 					for (size_t sb = 4; sb <= 4096; sb *= 16) {
 						struct cb_topo t = one_host(rphs[h], 7e9, 1e-6);
 						struct cb_model_case c = { CB_MODEL_RING, ns[i], counts[k], 4,
-									   0, 0, 0 };
+									   0, 0, 0, 0 };
 						struct cb_model_result w, f;
 						char why[128];
 
@@ -285,7 +285,7 @@ static void test_multi_host_loads(void **state)
 static void test_no_network_refused(void **state)
 {
 	struct cb_topo t = one_host(2, 1e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0 };
+	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0, 0 };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -301,7 +301,7 @@ static void test_no_network_refused(void **state)
 static void test_local_cases(void **state)
 {
 	struct cb_topo t = one_host(2, 10e9, 1e-6);
-	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0 };
+	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0, 0 };
 	struct cb_model_result r;
 	char why[128];
 

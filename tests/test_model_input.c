@@ -142,6 +142,44 @@ static void test_rows_and_launches(void **state)
 	cb_minput_free(&in);
 }
 
+/* A launch's mpi.rank_host places each rank (kept when it names nranks hosts
+ * in range, else unknown: NULL); no --slicebytes is slice_auto. */
+static void test_rank_host(void **state)
+{
+	struct run *r = *state;
+	struct cb_minput in;
+	const struct cb_mrow *m;
+	char err[512] = "";
+
+	put(r->dir, "summary.csv",
+	    HEADER
+	    "collbench-summary-1,host,ring,4,1024,256,float,sum,0,20,12,10,9,30,0.1,0.1,0,,,,ok,5,1,,,,,0,,\n"
+	    "collbench-summary-1,host,ring,2,1024,256,float,sum,0,20,12,10,9,30,0.1,0.1,0,,,,ok,5,1,,,,,0,,\n");
+	put(r->dir, "np4.meta.json",
+	    "{\"schema\": \"collbench-meta-1\", \"backend\": \"host\", \"device\": \"\",\n"
+	    " \"host\": {\"cpu_model\": \"T\", \"cpus_online\": 2, \"hostname\": \"t\"},\n"
+	    " \"mpi\": {\"nranks\": 4, \"ranks_per_node\": 2, \"nnodes\": 2, \"rank_host\": [0, 1, 0, 1]},\n"
+	    " \"options\": \"root=0;slicebytes=0\", \"status\": \"complete\"}\n");
+	put(r->dir, "np2.meta.json",
+	    "{\"schema\": \"collbench-meta-1\", \"backend\": \"host\", \"device\": \"\",\n"
+	    " \"host\": {\"cpu_model\": \"T\", \"cpus_online\": 2, \"hostname\": \"t\"},\n"
+	    " \"mpi\": {\"nranks\": 2, \"ranks_per_node\": 1, \"nnodes\": 2, \"rank_host\": [0, 2]},\n"
+	    " \"options\": \"root=0;slicebytes=4096\", \"status\": \"complete\"}\n");
+	assert_int_equal(cb_minput_load(r->dir, &in, err, sizeof(err)), CB_OK);
+	m = find(&in, "host", "ring", 4);
+	assert_int_equal(m->nhosts, 2);
+	assert_non_null(m->rank_host);
+	assert_int_equal(m->rank_host[0], 0);
+	assert_int_equal(m->rank_host[1], 1);
+	assert_int_equal(m->rank_host[2], 0);
+	assert_int_equal(m->rank_host[3], 1);
+	assert_int_equal(m->slice_auto, 1);
+	m = find(&in, "host", "ring", 2); /* host 2 of 2 hosts: out of range */
+	assert_null(m->rank_host);
+	assert_int_equal(m->slice_auto, 0);
+	cb_minput_free(&in);
+}
+
 /* A CSV without its sidecar: one host of nranks, counted as missing. */
 static void test_missing_metadata(void **state)
 {
@@ -211,6 +249,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rows_and_launches, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rank_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_transport, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_errors, setup, teardown),

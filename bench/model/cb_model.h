@@ -38,10 +38,16 @@
  *    one alpha. Slices of one step are not overlapped with one another (the
  *    rank moving them is busy moving), so pipelining does not shorten a step
  *    on a homogeneous ring: it lets the neighbour start early.
+ *  - ps over p2p (two_sided; cb_algo_ps_p2p.c): rounds of slices of
+ *    cb_ps_p2p_slice_count; round u moves slice u of every input to the root
+ *    and slice u - 2 of the result back at once (full duplex), and the root
+ *    reduces slice u: nslices + 2 rounds of one alpha each. The ring over
+ *    p2p takes its slices from cb_ring_p2p_slice_count.
  *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
  * mpi and nccl rows follow their libraries' documented algorithms
  * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
- * r / ranks_per_host), as mpirun's default --map-by slot does.
+ * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
+ * run put them (cb_topo.rank_host).
  *
  * Units: bytes, seconds, bytes per second; 1 GB = 1e9 B as everywhere in
  * collbench. */
@@ -87,6 +93,11 @@ struct cb_topo {
 	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
 	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing,
 				    * which the model does not describe */
+	const int *rank_host;      /* [rank_host_n] host of each rank (a run's
+				    * mpi.rank_host); NULL: rank r on host
+				    * r / ranks_per_host (mpirun's --map-by slot).
+				    * Not part of a topology file. */
+	int rank_host_n;
 };
 
 /* The rate of a one-sided move-and-reduce step on t (fused_bw, else the
@@ -115,6 +126,9 @@ struct cb_model_case {
 	int two_sided;     /* 1: bytes land, then are reduced (add the terms); 0:
 			    * one-sided, the reduce reads the peer's bytes (the
 			    * slower of the two), as collbench's ps and ring do */
+	int slice_auto;    /* two-sided: the slice is the backend's default
+			    * (topology slice_bytes), not --slicebytes, so the
+			    * ring takes cb_ring_p2p_slice_count's larger slices */
 };
 
 /* Sums over the critical path: with one kind of link carrying every byte (all
@@ -154,6 +168,12 @@ enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case
 /* Library algorithms (cb_model_lib.c), same contract as cb_model_eval. */
 enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_case *c,
 				 struct cb_model_result *r, char *why, size_t whylen);
+
+/* Elements per slice of the ring for case c on topology t, as the algorithm
+ * takes it: over a two-sided transport cb_ring_p2p_slice_count (t's
+ * slice_bytes as the setting, c->slice_auto), else cb_ring_slice_count
+ * (cb_pattern.h). c->esize >= 1, c->n >= 1. */
+size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *c);
 
 /* How the ring's steps with unequal chunks (n does not divide the count) are
  * evaluated: rank by rank (WALK), or each step in constant time (FAST: the

@@ -189,6 +189,8 @@ int cb_cli_check(const struct cli *c, const char *run)
 	struct cb_minput in;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
 	struct cb_check_row *rows = NULL;
+	struct cb_topo hosts;
+	char err[512];
 	enum cb_status st;
 	size_t k = 0;
 	int rc = EXIT_USAGE;
@@ -204,7 +206,11 @@ int cb_cli_check(const struct cli *c, const char *run)
 	}
 	if (check_params(c, &in, f) != 0)
 		goto out;
-	st = cb_model_check(&in, f, c->far, &rows);
+	if (c->topo_given && cb_topo_load(c->topo, &hosts, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG " check: %s\n", err);
+		goto out;
+	}
+	st = cb_model_check(&in, f, c->far, c->topo_given ? &hosts : NULL, &rows);
 	if (st == CB_ERR_NOMEM) {
 		cb_eprintf(PROG " check: out of memory\n");
 		goto out;

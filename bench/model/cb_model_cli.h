@@ -22,6 +22,7 @@ struct cli {
 	enum cb_verb verb;
 	enum cb_mfmt fmt;
 	int fmt_given;             /* --format was given (fit: json otherwise) */
+	int topo_given;            /* --topo was given (check: links of multi-host rows) */
 	int help, gate, summary, crossover, no_gamma, two_sided;
 	char output[1024], fit_path[1024], topo[1024], backend[32];
 	char algos[256];

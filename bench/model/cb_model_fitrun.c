@@ -19,17 +19,34 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 		snprintf(why, whylen, "dtype %s: unknown element size", r->dtype);
 		return -1;
 	}
-	if (r->nhosts > 1) {
-		snprintf(why, whylen, "%d hosts: multi-host rows are not modelled yet", r->nhosts);
-		return -1;
-	}
 	c->n = r->nranks;
 	c->count = (size_t)(r->bytes / r->esize);
 	c->esize = r->esize;
 	c->root = r->root;
 	c->in_place = r->in_place;
 	c->two_sided = strcmp(r->transport, "shm") != 0 && strcmp(r->transport, "ipc") != 0;
+	c->slice_auto = r->slice_auto;
 	return 0;
+}
+
+void cb_row_group(const struct cb_mrow *r, char *out, size_t len)
+{
+	if (r->nhosts > 1 && strcmp(r->algo, "copy") != 0)
+		snprintf(out, len, "%.*s@net", (int)(len > 5 ? len - 5 : 0), r->transport);
+	else
+		snprintf(out, len, "%s", r->transport);
+}
+
+struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links)
+{
+	struct cb_topo t = *links;
+
+	t.ranks_per_host = r->ranks_per_host > 0 ? r->ranks_per_host : r->nranks;
+	t.rank_host = r->rank_host;
+	t.rank_host_n = r->rank_host ? r->nranks : 0;
+	t.slice_bytes = r->slice_bytes ? r->slice_bytes : links->slice_bytes;
+	t.cpus_per_host = r->cpus_per_host;
+	return t;
 }
 
 struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
@@ -61,6 +78,8 @@ static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
 		return 0;
 	if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
 		return 0; /* n = 1: nothing crosses ranks */
+	if (r->nhosts > 1 && r->nhosts < r->nranks && strcmp(r->algo, "copy") != 0)
+		return 0; /* both kinds of link: check --topo models them */
 	if (!sel->algos)
 		return 1;
 	snprintf(list, sizeof(list), ",%s,", sel->algos);
@@ -73,14 +92,17 @@ static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
 /* The group of (backend, transport), added when new; NULL when full. */
 static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow *r)
 {
+	char name[CB_MIN_NAME];
+
+	cb_row_group(r, name, sizeof(name));
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (strcmp(f->groups[g].backend, r->backend) == 0 &&
-		    strcmp(f->groups[g].transport, r->transport) == 0)
+		    strcmp(f->groups[g].transport, name) == 0)
 			return &f->groups[g];
 	if (f->ngroups == CB_FIT_MAX_GROUPS)
 		return NULL;
 	snprintf(f->groups[f->ngroups].backend, CB_MIN_NAME, "%s", r->backend);
-	snprintf(f->groups[f->ngroups].transport, CB_MIN_NAME, "%s", r->transport);
+	snprintf(f->groups[f->ngroups].transport, CB_MIN_NAME, "%s", name);
 	return &f->groups[f->ngroups++];
 }
 
@@ -101,9 +123,12 @@ static void add_algo(struct cb_fit_group *g, const char *algo)
  * backend's p2p group too, whose copy rate they measure as well. */
 static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
 {
+	char name[CB_MIN_NAME];
+
 	if (strcmp(r->backend, g->backend) != 0)
 		return 0;
-	return strcmp(r->transport, g->transport) == 0 ||
+	cb_row_group(r, name, sizeof(name));
+	return strcmp(name, g->transport) == 0 ||
 	       (strcmp(r->algo, "copy") == 0 && strcmp(g->transport, "p2p") == 0);
 }
 

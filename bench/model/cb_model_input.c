@@ -25,7 +25,31 @@ _Static_assert(CB_MIN_NAME >= CB_NAME_MAX, "the model's names hold the schema's"
 struct launch_extra {
 	int cpus, oversubscribed, root;
 	size_t slice_bytes; /* 0: the backend's default */
+	int *rank_host;     /* mpi.rank_host when it places every rank; NULL */
 };
+
+/* mpi.rank_host: nranks host indexes in [0, nhosts); NULL when absent or
+ * not that (the reader does not check this key), or out of memory. */
+static int *read_rank_host(const json_t *mpi, int nranks, int nhosts)
+{
+	const json_t *a = json_object_get(mpi, "rank_host");
+	int *map;
+
+	if (!json_is_array(a) || nranks < 1 || json_array_size(a) != (size_t)nranks)
+		return NULL;
+	map = malloc((size_t)nranks * sizeof(*map));
+	for (int k = 0; map && k < nranks; k++) {
+		const json_t *v = json_array_get(a, (size_t)k);
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= (nhosts > 0 ? nhosts : 1)) {
+			free(map);
+			return NULL;
+		}
+		map[k] = (int)json_integer_value(v);
+	}
+	return map;
+}
 
 /* The value of key in "k1=v1;k2=v2" as a number; -1 when absent. */
 static long long option_value(const char *opts, const char *key)
@@ -38,7 +62,8 @@ static long long option_value(const char *opts, const char *key)
 	return -1;
 }
 
-static void read_extra(const char *file, struct launch_extra *x)
+static void read_extra(const char *file, const struct cb_res_launch *l,
+		       struct launch_extra *x)
 {
 	json_t *root = json_load_file(file, 0, NULL);
 	const json_t *host, *mpi;
@@ -53,6 +78,7 @@ static void read_extra(const char *file, struct launch_extra *x)
 	if (json_is_integer(json_object_get(host, "cpus_online")))
 		x->cpus = (int)json_integer_value(json_object_get(host, "cpus_online"));
 	x->oversubscribed = json_is_true(json_object_get(mpi, "oversubscribed"));
+	x->rank_host = read_rank_host(mpi, l->nranks, l->nnodes);
 	opts = json_string_value(json_object_get(root, "options"));
 	v = option_value(opts, "root");
 	x->root = v > 0 ? (int)v : 0;
@@ -120,6 +146,8 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->oversubscribed = x ? x->oversubscribed : 0;
 	m->root = x && x->root < r->nranks ? x->root : 0;
 	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : backend_slice(r->backend);
+	m->slice_auto = !(x && x->slice_bytes);
+	m->rank_host = x ? x->rank_host : NULL;
 }
 
 /* The launch of this backend and rank count, or NULL. */
@@ -154,7 +182,7 @@ enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err,
 		goto out;
 	}
 	for (size_t i = 0; i < res.nlaunches; i++)
-		read_extra(res.launches[i].file, &extra[i]);
+		read_extra(res.launches[i].file, &res.launches[i], &extra[i]);
 	snprintf(in->path, sizeof(in->path), "%s", res.csv);
 	if (res.nlaunches)
 		snprintf(in->machine, sizeof(in->machine), "%s", res.launches[0].machine);
@@ -166,7 +194,20 @@ enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err,
 		in->meta_missing += !l;
 	}
 	in->nrows = res.nrows;
+	in->maps = calloc(res.nlaunches ? res.nlaunches : 1, sizeof(*in->maps));
+	for (size_t i = 0; in->maps && i < res.nlaunches; i++) /* the rows point in */
+		if (extra[i].rank_host) {
+			in->maps[in->nmaps++] = extra[i].rank_host;
+			extra[i].rank_host = NULL;
+		}
+	if (!in->maps) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		cb_minput_free(in);
+		st = CB_ERR_NOMEM;
+	}
 out:
+	for (size_t i = 0; extra && i < res.nlaunches; i++)
+		free(extra[i].rank_host);
 	free(extra);
 	cb_results_free(&res);
 	return st;
@@ -174,6 +215,9 @@ out:
 
 void cb_minput_free(struct cb_minput *in)
 {
+	for (size_t i = 0; in->maps && i < in->nmaps; i++)
+		free(in->maps[i]);
+	free(in->maps);
 	free(in->rows);
 	memset(in, 0, sizeof(*in));
 }

@@ -30,6 +30,10 @@ struct cb_mrow {
 	int ranks_per_host, nhosts, cpus_per_host, oversubscribed, root;
 	size_t slice_bytes;          /* the ring's slice: --slicebytes, else the
 				      * backend's own (cb_backend_ops.pipeline_bytes) */
+	int slice_auto;              /* 1: no --slicebytes (the backend's own) */
+	const int *rank_host;        /* [nranks] host index of each rank (the launch's
+				      * mpi.rank_host, owned by the cb_minput); NULL:
+				      * unknown (rank r on host r / ranks_per_host) */
 };
 
 struct cb_minput {
@@ -38,6 +42,8 @@ struct cb_minput {
 	int meta_missing;            /* rows without launch metadata */
 	struct cb_mrow *rows;
 	size_t nrows;
+	int **maps;                  /* the launches' rank placements (rows point in) */
+	size_t nmaps;
 };
 
 /* Loads path (a run folder or a summary CSV, as collbench-compare takes).

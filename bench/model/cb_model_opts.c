@@ -129,7 +129,7 @@ static const struct cb_optdef table[NOPTS] = {
 	[O_FAR] = { "far", 0, "PCT", "25", "check: flag rows whose model time is more than PCT percent off and outside the repeats' band", .kind = CB_OPT_DOUBLE, OFF(far_pct), .lo = 0, .hi = 1e6, .what = "a percentage in (0, 1e6)", .flags = CB_OPT_LO_OPEN | CB_OPT_HI_OPEN },
 	[O_GATE] = { "gate", 0, NULL, NULL, "check: exit 1 when a row is flagged", .kind = CB_OPT_FLAG, OFF(gate) },
 	[O_SUMMARY] = { "summary", 0, NULL, NULL, "check: print only the error summary by size range", .kind = CB_OPT_FLAG, OFF(summary) },
-	[O_TOPO] = { "topo", 't', "NAME|FILE", "dgx-h100", "predict: a preset (collbench-model presets) or a topology file", .kind = CB_OPT_TEXT, OFF(topo), .what = "path" },
+	[O_TOPO] = { "topo", 't', "NAME|FILE", "dgx-h100", "predict: a preset (collbench-model presets) or a topology file; check: rows of more than one host are modelled on its links (intra, net, gamma), ranks placed as the run placed them", .kind = CB_OPT_TEXT, OFF(topo), .what = "path" },
 	[O_RANKS] = { "ranks", 'n', "LIST|A:B", "2:4096", "predict: rank counts, a list or A:B doubling", .set = set_ranks },
 	[O_MINBYTES] = { "minbytes", 'b', "SIZE", "8", "predict: smallest message per rank", .kind = CB_OPT_SIZE, OFF(minbytes) },
 	[O_MAXBYTES] = { "maxbytes", 'e', "SIZE", "4G", "predict: largest message per rank", .kind = CB_OPT_SIZE, OFF(maxbytes) },
@@ -147,7 +147,7 @@ static const unsigned verbs_of[NOPTS] = {
 	[O_FORMAT] = ALL, [O_OUTPUT] = FIT, [O_FIT] = CHECK | PREDICT, [O_ALGO] = FIT | CHECK,
 	[O_MINB] = FIT | CHECK, [O_TIERS] = FIT | CHECK, [O_NOGAMMA] = FIT | CHECK,
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
-	[O_TOPO] = PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
+	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
 	[O_FACTOR] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
 	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_HELP] = ALL,
 };
@@ -162,6 +162,7 @@ const struct cb_optdef *cb_cli_options(size_t *n)
 static void derive(struct cli *c, const unsigned char *given)
 {
 	c->fmt_given = given[O_FORMAT];
+	c->topo_given = given[O_TOPO];
 	c->sel.algos = c->algos[0] ? c->algos : NULL;
 	c->sel.min_bytes = (double)c->min_bytes;
 	c->sel.opts.fit_gamma = !c->no_gamma;

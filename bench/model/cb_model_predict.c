@@ -35,7 +35,7 @@ enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double byte
 	row->bytes = bytes;
 	for (int a = 0; a < 2; a++) {
 		struct cb_model_case c = { algos[a], n, (size_t)(bytes / (double)o->esize), o->esize,
-					   o->root < n ? o->root : 0, 0, o->two_sided };
+					   o->root < n ? o->root : 0, 0, o->two_sided, 1 };
 		struct cb_model_result r;
 		enum cb_status st = cb_model_eval(&t, &c, &r, why, whylen);
 

@@ -110,6 +110,14 @@ static void ring_fast_totals(struct ev *e, const struct ring *rg, size_t count)
  * constant time: below it the walk is as fast. */
 #define RING_FAST_MIN 65
 
+size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *c)
+{
+	if (c->two_sided) /* cb_algo_ring_p2p.c */
+		return cb_ring_p2p_slice_count(t->slice_bytes, c->slice_auto, c->count, c->n,
+					       c->esize);
+	return cb_ring_slice_count(t->slice_bytes, c->esize); /* cb_algo_ring.c */
+}
+
 /* ring (cb_algo_ring.c): 2(n-1) steps of nslices slices each. With equal
  * chunks (n divides count) every reduce-scatter step moves the same bytes
  * over the same links, as does every all-gather step: one of each is
@@ -120,7 +128,7 @@ enum cb_status cb_ev_ring(struct ev *e, const struct cb_model_case *c)
 {
 	struct ring rg;
 	int n = e->n, even = c->count % (size_t)n == 0;
-	int fast = !even && (e->ring_how == CB_RING_FAST ||
+	int fast = !even && !e->t->rank_host && (e->ring_how == CB_RING_FAST ||
 			     (e->ring_how == CB_RING_AUTO && n >= RING_FAST_MIN));
 
 	rg.csize = malloc((size_t)n * sizeof(size_t));
@@ -132,7 +140,7 @@ enum cb_status cb_ev_ring(struct ev *e, const struct cb_model_case *c)
 		cb_chunk(c->count, n, k, &off, &rg.csize[k]);
 	}
 	rg.esize = (double)c->esize;
-	rg.slice_count = cb_ring_slice_count(e->t->slice_bytes, c->esize);
+	rg.slice_count = cb_model_ring_slice(e->t, c);
 	rg.nslices = cb_slice_num(c->count, n, rg.slice_count);
 	for (int s = 0; s < cb_ring_nsteps(n) && fast; s++) {
 		if (rg.nslices > 1)

@@ -10,6 +10,7 @@
 #include "cb_model.h"
 #include "cb_model_sched_int.h"
 #include "cb_model_topo.h"
+#include "cb_pattern.h"
 
 #define MAX_RANKS (1 << 20)
 
@@ -31,6 +32,8 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	e->n = n;
 	e->r = r;
 	e->nhosts = (n + t->ranks_per_host - 1) / t->ranks_per_host;
+	for (int k = 0; t->rank_host && k < n; k++) /* hosts 0 .. max named */
+		e->nhosts = k == 0 || t->rank_host[k] >= e->nhosts ? t->rank_host[k] + 1 : e->nhosts;
 	e->nlinks = t->net_attach == CB_NET_PER_RANK ? n : e->nhosts;
 	nd = 5 * (size_t)n + 2 * (size_t)e->nlinks + 2 * (size_t)e->nhosts;
 	e->out = calloc(nd, sizeof(double));
@@ -152,6 +155,57 @@ static void eval_ps(struct ev *e, int root, double bytes)
 	cb_ev_close(e, 1);
 }
 
+/* One round of ps over p2p, counted mult times: in bytes from every worker
+ * to the root, out bytes from the root to every worker (full duplex, at
+ * once), the root reducing red bytes of each of the n - 1 inputs. */
+static void ps_p2p_round(struct ev *e, int root, double in, double out, double red,
+			 double mult)
+{
+	for (int w = 0; w < e->n; w++) {
+		if (w == root)
+			continue;
+		if (in >= 0)
+			cb_ev_xfer(e, w, root, in, 0, mult);
+		if (out >= 0)
+			cb_ev_xfer(e, root, w, out, 0, mult);
+	}
+	touch(e, root);
+	e->red[root] += (e->n - 1) * red;
+	cb_ev_close(e, mult);
+}
+
+/* Bytes of slice j of the whole buffer, -1 past the last (no message). */
+static double ps_slice(const struct cb_model_case *c, size_t sc, size_t ns, long long j)
+{
+	size_t off, cnt;
+
+	if (j < 0 || (size_t)j >= ns)
+		return -1;
+	cb_slice(c->count, sc, (size_t)j, &off, &cnt);
+	return (double)cnt * (double)c->esize;
+}
+
+/* ps over p2p (cb_algo_ps_p2p.c): nslices + 2 rounds; round u carries input
+ * slice u in and result slice u - 2 out, and the root reduces slice u.
+ * Consecutive rounds that move the same bytes are evaluated once. */
+static void eval_ps_p2p(struct ev *e, const struct cb_model_case *c)
+{
+	size_t sc = cb_ps_p2p_slice_count(e->t->slice_bytes, c->esize);
+	size_t ns = cb_slice_num(c->count, 1, sc);
+	long long rounds = (long long)ns + 2, u = 0;
+
+	while (u < rounds) {
+		double in = ps_slice(c, sc, ns, u), out = ps_slice(c, sc, ns, u - 2);
+		long long v = u + 1;
+
+		while (v < rounds && ps_slice(c, sc, ns, v) == in &&
+		       ps_slice(c, sc, ns, v - 2) == out)
+			v++;
+		ps_p2p_round(e, c->root, in, out, in > 0 ? in : 0, (double)(v - u));
+		u = v;
+	}
+}
+
 /* Per-call loads of the busiest and least busy rank and host. */
 static void summarize(const struct ev *e, struct cb_model_result *r)
 {
@@ -191,6 +245,12 @@ static enum cb_status check_case(const struct cb_topo *t, const struct cb_model_
 			 "root %d)", c->n, c->count, c->esize, c->root);
 		return CB_ERR_ARG;
 	}
+	for (int k = 0; t->rank_host && k < c->n; k++)
+		if (t->rank_host_n != c->n || t->rank_host[k] < 0 || t->rank_host[k] >= c->n) {
+			snprintf(why, whylen, "rank placement of %d ranks for a case of %d ranks "
+				 "(or a host index out of range)", t->rank_host_n, c->n);
+			return CB_ERR_ARG;
+		}
 	if (c->n > t->ranks_per_host && t->net.bw == 0) {
 		snprintf(why, whylen, "topology %s has no network: %d ranks do not fit its %d "
 			 "ranks per host", t->name, c->n, t->ranks_per_host);
@@ -233,7 +293,10 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 		return st;
 	e.fused = !c->two_sided;
 	e.ring_how = how;
-	if (c->algo == CB_MODEL_PS) {
+	if (c->algo == CB_MODEL_PS && c->two_sided) {
+		eval_ps_p2p(&e, c);
+		res.what = "ps over p2p: slices in and results out at once, reduce on the root";
+	} else if (c->algo == CB_MODEL_PS) {
 		eval_ps(&e, c->root, bytes);
 		res.what = "ps: push, reduce on the root, pull (no overlap)";
 	} else {

@@ -26,7 +26,7 @@ struct ev {
 
 static inline int host_of(const struct ev *e, int r)
 {
-	return r / e->t->ranks_per_host;
+	return e->t->rank_host ? e->t->rank_host[r] : r / e->t->ranks_per_host;
 }
 
 static inline int link_of(const struct ev *e, int r)

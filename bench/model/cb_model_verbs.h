@@ -45,6 +45,19 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
 			   double fused);
 
+/* The fit group of a row's transport: the transport, with "@net" appended
+ * for a row of ranks on more than one host (copy's excepted): its bytes
+ * cross the network link, a group of its own. Fit fits such rows where each
+ * rank has a host of its own (every transfer crosses hosts, so the one-host
+ * terms hold with the network link for the intra-host one); rows with ranks
+ * sharing hosts as well need both links: check --topo. */
+void cb_row_group(const struct cb_mrow *r, char *out, size_t len);
+
+/* links (intra, net, gamma, ...) with the row's launch's placement: ranks
+ * per host, each rank's host (r->rank_host), slice, CPUs. links->slice_bytes
+ * where the row has none. */
+struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links);
+
 /* Fits every (backend, transport) of in's rows that pass sel. Groups the rows
  * cannot determine are kept with fitted = 0 and the reason. Errors:
  * CB_ERR_ARG (no row passes sel: err says why), CB_ERR_NOMEM. */
@@ -67,11 +80,13 @@ struct cb_check_row {
 };
 
 /* Checks every ok row of in against f; rows[] gets in->nrows entries (free()
- * it). far: the |relative error| beyond which a row is flagged. Errors:
+ * it). far: the |relative error| beyond which a row is flagged. hosts: NULL,
+ * or the links on which rows of more than one host are modelled (placed as
+ * the run placed them, no per-call overhead) instead of f. Errors:
  * CB_ERR_NOMEM; CB_ERR_ARG when a modelled time or bandwidth is not finite
  * (parameters out of range), *rows still set, that row's note says which. */
 enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
-			      struct cb_check_row **rows);
+			      const struct cb_topo *hosts, struct cb_check_row **rows);
 
 struct cb_pred_row {
 	int n;
