@@ -204,6 +204,16 @@ plot_hosts_transport)
 		grep -qF "$w" "$t/mixfig/busbw_np4.svg" || fail "two transports: busbw_np4 lacks $w"
 	done
 	;;
+plot_time_figures)
+	# a run with the time columns (the committed reference-time, schema 2 with nhosts):
+	# the busy/wait, straggler and iteration figures are drawn, none skipped
+	"$src/scripts/plot.sh" "$src/results/reference-time" "$t/fig" >"$t/out" 2>"$t/err" ||
+		{ show; fail "plot.sh failed"; }
+	! grep -q "skipping" "$t/err" || { show; fail "plot.sh skipped a figure"; }
+	for f in busy_wait_per_rank stragglers iterations; do
+		[ -s "$t/fig/$f.svg" ] && [ -s "$t/fig/$f.png" ] || { show; fail "no $f figure"; }
+	done
+	;;
 plot_traffic_algos)
 	# every algorithm whose traffic is measured is drawn, not only ps and ring: the reference
 	# run with its ring rows once more as "ring_b"; mpi's traffic is not measured: not drawn

@@ -54,7 +54,7 @@ BEGIN {
 	print f[c["backend"]], algo, sprintf("%.0f", nr), sprintf("%.0f", by), f[c["dtype"]], f[c["op"]],
 	      bool01(f[c["in_place"]]), num(f[c["time_us"]]), num(f[c["algbw_GBps"]]),
 	      num(f[c["busbw_GBps"]]), num(f[c["tx_total_bytes"]]), num(f[c["imbalance"]]),
-	      ("transport" in c) ? f[c["transport"]] : "", ("nhosts" in c) ? num(f[c["nhosts"]]) : "" opts
+	      ("transport" in c) ? f[c["transport"]] : "", (("nhosts" in c) ? num(f[c["nhosts"]]) : "") opts
 	ok++
 }
 END {
