@@ -80,7 +80,8 @@ imbalance into summary.csv (the np<N>.* files stay as launched), the raw
 output under mpi_traffic/, the method in meta.json; where monitoring is
 absent the columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
-(the rows written so far are kept); 2 usage (nothing run); 3 the run is complete
+(the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
+options and those after -- are checked first, by allreduce_perf --check-args); 3 the run is complete
 and kept, but adding it to the history failed (said on stderr, with the command
 that adds it later).
 EOF
@@ -112,7 +113,7 @@ while [ $# -gt 0 ]; do
 	--iters) iters=$val ;;
 	--warmup_iters) warmup=$val ;;
 	--check) check=$val ;;
-	--out) outdir=$val ;;
+	--out) [ -n "$val" ] || die "--out: an empty path"; outdir=$val ;;
 	--machine) export CB_MACHINE=$val ;;
 	--overwrite) overwrite=1 ;;
 	--hosts) hosts=$val ;;
@@ -159,6 +160,14 @@ unset) ;;
 '' | *[!A-Za-z0-9_.-]*) die "--machine/CB_MACHINE: '${CB_MACHINE}' is not a label ([A-Za-z0-9_.-])" ;;
 esac
 
+# allreduce_perf's options (its letters; meta.json's "sweep" records them),
+# checked by allreduce_perf itself with those after -- (no MPI) before a
+# folder is made: refused exactly as the launches would refuse them
+args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
+[ -z "$algos" ] || args+=(-a "$algos")
+"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --csv np.csv --rank-csv np.ranks.csv \
+	--json np.jsonl --meta np.meta.json || die "allreduce_perf refuses these options (above): nothing run"
+
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 machine=${CB_MACHINE:-$host}
@@ -186,9 +195,6 @@ if [ "$default_malloc" = 0 ]; then
 fi
 [ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
 cpus=$(nproc)
-# allreduce_perf's options (its letters; meta.json's "sweep" records them)
-args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
-[ -z "$algos" ] || args+=(-a "$algos")
 
 # the transport asked of allreduce_perf (its rows say which one ran)
 transport=auto

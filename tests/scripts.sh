@@ -147,6 +147,18 @@ sweep_options)
 	sweep --ranks 1 --iters
 	[ $rc = 2 ] && grep -q -- "--iters needs a value" "$t/err" || { show; fail "--iters: exit $rc"; }
 	;;
+sweep_bad_values)
+	# values allreduce_perf would refuse are refused before anything runs,
+	# by allreduce_perf itself (--check-args, no mpirun): exit 2, no folder
+	for bad in "-b 64M -e 8" "-f 0" "--iters -1" "--repeat 0" "-B tpu" "-- --transport bogus" "--out="; do
+		# shellcheck disable=SC2086 # bad: words
+		sweep --ranks 2 $bad
+		[ $rc = 2 ] || { show; fail "$bad: exit $rc, not 2"; }
+		grep -q "nothing run\|an empty path" "$t/err" || { show; fail "$bad: no message"; }
+		[ ! -e "$t/results" ] || { ls -R "$t/results" >&2; fail "$bad: a folder was made"; }
+	done
+	"$bin/allreduce_perf" --check-args -b 8 -e 1M -a ring || fail "--check-args refused good options"
+	;;
 sweep_hosts_refused)
 	# host lists that cannot work are refused before anything runs (exit 2)
 	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"

@@ -127,6 +127,31 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	return failed ? EXIT_FAILED_ROWS : 0;
 }
 
+/* --check-args: the options parsed and checked as a run would, before and
+ * without MPI_Init (no mpirun needed): 0, or 2 with the message. Checks that
+ * need the world size (--root) are left to the run's pre-flight. */
+static int check_args(int argc, char **argv)
+{
+	struct cb_options o;
+	char err[512] = "";
+
+	if (cb_options_parse(argc, argv, &o, err, sizeof(err)) != CB_OK) {
+		cb_log("%s", err);
+		return EXIT_USAGE;
+	}
+	cb_options_free(&o);
+	return 0;
+}
+
+/* Whether argv asks for --check-args (before a "--"). */
+static int wants_check_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--check-args") == 0)
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cb_options o;
@@ -136,6 +161,8 @@ int main(int argc, char **argv)
 	enum cb_status pst, st;
 	int rank, rc;
 
+	if (wants_check_args(argc, argv))
+		return check_args(argc, argv);
 	MPI_Init(&argc, &argv);
 	/* MPI errors come back as codes (CB_MPI logs them) and main decides */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -143,8 +170,8 @@ int main(int argc, char **argv)
 	cb_log_set_rank(rank);
 	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
 	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
-	if (st != CB_OK || o.help) {
-		if (st == CB_OK && rank == 0) {
+	if (st != CB_OK || o.help || o.check_args) { /* check_args: given abbreviated */
+		if (st == CB_OK && rank == 0 && o.help) {
 			cb_options_usage(stdout, argv[0]);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
 				cb_log("cannot write the help to stdout: %m");
