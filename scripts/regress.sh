@@ -8,7 +8,9 @@
 #   2 usage or input error (no baseline for this machine, incomparable runs
 #     such as another machine's baseline, bad files, an output folder taken),
 #   3 with --history: all else went well (0), but adding the run to the
-#     history failed (the run folder is kept; the message says how to add it).
+#     history failed (the run folder is kept; the message says how to add it),
+#   128+N stopped by signal N (INT, TERM, HUP), passed on to the sweep, which
+#     stops its launch and marks its run "aborted"; nothing compared.
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -228,6 +230,15 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# a signal (INT, TERM, HUP) stops the sweep (passed on: sweep.sh stops its
+# launch and marks its run aborted) and then this script (lib.sh, cb_group)
+cb_stop_on
+# stopped WHAT: exits 128 + the signal's number when a signal came
+stopped() {
+	[ -n "$cb_stopped" ] || return 0
+	note "stopped by SIG$cb_stopped $1"
+	exit $((128 + $(cb_signum "$cb_stopped")))
+}
 
 # warn_contention CPU0 CPU1 OWN0 OWN1 T0 T1: a sweep that shared the CPUs
 # measured the other work too; say how much of the machine that work took.
@@ -262,8 +273,9 @@ else
 		[ "${sweep_args[$i]}" != -- ] || { post=("${sweep_args[@]:$i}"); break; }
 		pre+=("${sweep_args[$i]}")
 	done
-	CB_BIN=$bin "$root/scripts/sweep.sh" --ranks "$ranks" "${pre[@]}" --backend "$backend" \
+	cb_group env CB_BIN="$bin" "$root/scripts/sweep.sh" --ranks "$ranks" "${pre[@]}" --backend "$backend" \
 		--out "$outdir" "${over[@]}" "${post[@]}" >/dev/null || sweep_status=$?
+	stopped "during the sweep: nothing compared (its run folder $outdir says aborted)"
 	[ $sweep_status != 2 ] || die "the sweep did not start (see above)"
 	cpu1=$(cb_busy_seconds) t1=$(date +%s.%N)
 	cb_children_cpu "$tmp/times"
@@ -361,6 +373,7 @@ if [ $sweep_status != 0 ]; then
 	note "the sweep failed (status $sweep_status): counted as a regression"
 	[ $status != 0 ] || status=1
 fi
+stopped "during the comparison: no verdict"
 # the history: whatever the verdict, the run is a point of its trend
 hist_status=0
 [ -z "$history" ] || cb_history_ingest "$bin" "$history" "$run_dir" || hist_status=3

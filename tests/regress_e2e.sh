@@ -100,6 +100,24 @@ sweep)
 	[ -s "$t/plots/regress_np2.png" ] || fail "no overlay plot"
 	cat "$t/out"
 	;;
+stopped)
+	# SIGTERM to regress.sh mid-sweep: passed on to the sweep and its launch
+	# (nothing left running), the run folder says aborted, no verdict, no
+	# plots, exit 143
+	regress_bg() { "$src/scripts/regress.sh" "$@" >"$t/out" 2>"$t/err" & }
+	regress_bg --baseline "$base" --force --out "$t/run" --plots "$t/plots"
+	pid=$!
+	for _ in $(seq 600); do [ "$(cat "$t/run/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	! pgrep -f "$t/run/" >/dev/null || { pgrep -af "$t/run/" >&2; fail "the sweep was left running"; }
+	[ $rc = 143 ] || { show; fail "exit $rc, expected 143"; }
+	grep -q '"status": "aborted"' "$t/run/meta.json" || { show; fail "the run does not say aborted"; }
+	grep -q "stopped by SIGTERM during the sweep" "$t/err" || { show; fail "no word of the stop"; }
+	[ ! -s "$t/out" ] && [ ! -e "$t/plots/regress_np2.png" ] || { show; fail "a stopped check judged"; }
+	;;
 foreign_machine)
 	# the same results recorded on another machine (another CPU): refused,
 	# with advice on making this machine's baseline; --force compares anyway
