@@ -6,10 +6,11 @@
  * wrong results), MPI_Abort when one rank failed and the others may be stuck.
  * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments or an
  * output that cannot be written at the start; 3 aborted run (error, timeout,
- * dead peer) or results lost (a write to stdout, CSV, JSON or metadata
+ * dead peer, SIGTERM/SIGINT/SIGHUP) or results lost (a write to stdout, CSV, JSON or metadata
  * failed). */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +26,31 @@
 #define EXIT_ABORTED CB_EXIT_ABORTED /* cb_watchdog.h */
 
 static volatile int abort_flag;
+static volatile sig_atomic_t stop_signal; /* the signal that stopped the run, or 0 */
+
+/* SIGTERM, SIGINT, SIGHUP: mpirun sends SIGTERM to every rank when one dies
+ * (or when it is stopped itself): the run stops as when the watchdog fires
+ * (the backend's waits see the abort flag), so rank 0's metadata says
+ * "aborted" whatever the transport; a second signal ends the process (the
+ * handler is reset). */
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+	abort_flag = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 /* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
@@ -65,9 +91,16 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status st, int rank,
 		      MPI_Comm world)
 {
-	cb_log("run aborted: %s", cb_status_str(st));
+	char why[96];
+
+	if (stop_signal)
+		snprintf(why, sizeof(why), "stopped by signal %d (%s)", (int)stop_signal,
+			 strsignal(stop_signal));
+	else
+		snprintf(why, sizeof(why), "%s", cb_status_str(st));
+	cb_log("run aborted: %s", why);
 	if (rank == 0)
-		cb_meta_write(o->meta, meta, "aborted", cb_status_str(st));
+		cb_meta_write(o->meta, meta, "aborted", why);
 	fflush(NULL);
 	MPI_Abort(world, EXIT_ABORTED);
 }
@@ -164,6 +197,7 @@ int main(int argc, char **argv)
 	if (wants_check_args(argc, argv))
 		return check_args(argc, argv);
 	MPI_Init(&argc, &argv);
+	catch_stop_signals();
 	/* MPI errors come back as codes (CB_MPI logs them) and main decides */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
