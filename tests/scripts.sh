@@ -164,7 +164,7 @@ sweep_stopped)
 	# run says "aborted" (its rows kept), exit 128 + N; --history leaves a
 	# stopped run out. TERM to sweep.sh alone, then INT to its whole process
 	# group, as Ctrl-C sends it (env: a background job's INT is ignored)
-	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3)
+	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo mpi)
 	for sig in TERM INT; do
 		d=$t/run-$sig
 		setsid env --default-signal=INT "$src/scripts/sweep.sh" "${long[@]}" --history "$t/h.db" \
@@ -180,6 +180,9 @@ sweep_stopped)
 		[ $rc = $((128 + $(kill -l $sig))) ] || { show; fail "$sig: exit $rc"; }
 		grep -q '"status": "aborted"' "$d/meta.json" && grep -q "\"stopped_by\": \"SIG$sig\"" "$d/meta.json" ||
 			{ cat "$d/meta.json" >&2; fail "$sig: meta.json does not say aborted by SIG$sig"; }
+		# the ranks got the signal from mpirun: their metadata says so too
+		grep -q '"status": "aborted"' "$d/np2.meta.json" ||
+			{ cat "$d/np2.meta.json" >&2; fail "$sig: np2.meta.json does not say aborted"; }
 		cb_complete_lines "$d/summary.csv"
 		[ ! -e "$t/h.db" ] || fail "$sig: a stopped run was added to the history"
 		grep -q "not added to" "$t/err" || { show; fail "$sig: no word on the history"; }

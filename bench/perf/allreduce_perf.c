@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cb_harness.h"
 #include "cb_meta.h"
@@ -27,15 +28,21 @@
 
 static volatile int abort_flag;
 static volatile sig_atomic_t stop_signal; /* the signal that stopped the run, or 0 */
+static volatile sig_atomic_t stop_count;
 
 /* SIGTERM, SIGINT, SIGHUP: mpirun sends SIGTERM to every rank when one dies
  * (or when it is stopped itself): the run stops as when the watchdog fires
  * (the backend's waits see the abort flag), so rank 0's metadata says
- * "aborted" whatever the transport; a second signal ends the process (the
- * handler is reset). */
+ * "aborted" whatever the transport. A second signal changes nothing (mpirun
+ * sends another when a rank that stopped first calls MPI_Abort, while rank 0
+ * is still writing; SIGKILL follows 1 s later, odls_base_sigkill_timeout); a
+ * third ends the process at once (stuck where the flag is not read). */
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	if (++stop_count >= 3)
+		_exit(128 + sig);
+	if (!stop_signal)
+		stop_signal = sig;
 	abort_flag = 1;
 }
 
@@ -46,7 +53,7 @@ static void catch_stop_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
