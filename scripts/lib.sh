@@ -226,6 +226,55 @@ cb_default_backend() {
 	fi
 }
 
+# ---- stopping: a signal to sweep.sh or regress.sh ---------------------------
+# What they run for long (a launch, a child sweep) runs as a process group of
+# its own (cb_group), which a terminal's Ctrl-C does not reach: the script
+# traps INT, TERM and HUP (cb_stop_on), keeps the first in cb_stopped and
+# sends SIGTERM to the running group (mpirun passes it on to the ranks, a
+# child sweep.sh to its launch), waits for the group to end, then winds down
+# itself (its run marked stopped) and exits 128 + the signal's number.
+cb_stopped="" cb_group_pid=""
+cb_stop() {
+	[ -n "$cb_stopped" ] || cb_stopped=$1
+	[ -z "$cb_group_pid" ] || kill -TERM -- "-$cb_group_pid" 2>/dev/null || true
+}
+cb_stop_on() {
+	local s
+	for s in INT TERM HUP; do
+		# shellcheck disable=SC2064 # s now
+		trap "cb_stop $s" "$s"
+	done
+}
+# cb_signum NAME: the number of signal NAME (HUP, INT or TERM)
+cb_signum() {
+	case $1 in HUP) echo 1 ;; INT) echo 2 ;; *) echo 15 ;; esac
+}
+
+# cb_group CMD...: runs CMD (a command or a function; stdin /dev/null) as a
+# process group of its own and waits until every process of the group has
+# ended (after a stop, SIGKILL to what is left 60 s later). Returns CMD's
+# status (greater than 128 when it was stopped).
+cb_group() {
+	local rc=0 pg i
+	set -m
+	"$@" </dev/null &
+	cb_group_pid=$! pg=$!
+	set +m
+	[ -z "$cb_stopped" ] || kill -TERM -- "-$pg" 2>/dev/null || true
+	while :; do
+		rc=0
+		wait "$pg" || rc=$?
+		kill -0 "$pg" 2>/dev/null || break # else: a trapped signal ended the wait
+	done
+	for ((i = 0; i < 600; i++)); do
+		pgrep -g "$pg" >/dev/null 2>&1 || break
+		sleep 0.1
+	done
+	! pgrep -g "$pg" >/dev/null 2>&1 || kill -KILL -- "-$pg" 2>/dev/null || true
+	cb_group_pid=""
+	return $rc
+}
+
 # ---- launching ranks, hosts, Open MPI's monitoring: lib_launch.sh ----------
 # shellcheck source=scripts/lib_launch.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib_launch.sh"

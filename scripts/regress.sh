@@ -8,7 +8,9 @@
 #   2 usage or input error (no baseline for this machine, incomparable runs
 #     such as another machine's baseline, bad files, an output folder taken),
 #   3 with --history: all else went well (0), but adding the run to the
-#     history failed (the run folder is kept; the message says how to add it).
+#     history failed (the run folder is kept; the message says how to add it),
+#   128+N stopped by signal N (INT, TERM, HUP), passed on to the sweep, which
+#     stops its launch and marks its run "aborted"; nothing compared.
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +19,8 @@ results=${CB_RESULTS:-$root/results}
 plots=${CB_PLOTS:-$root/plots}
 PROG=regress.sh
 . "$root/scripts/lib.sh"
+# shellcheck source=scripts/lib_regress.sh
+. "$root/scripts/lib_regress.sh"
 
 # Settings of a new baseline (stored in its regress.conf; measured on a
 # 2-core VM, see README "Regression checking"): 2 ranks only (more are
@@ -191,7 +195,15 @@ machine: make this machine's, when it is quiet, with
 (then commit $base_dir), or name one with --baseline; CB_MACHINE or --machine sets the label"
 fi
 
-# settings: the baseline's, else the defaults; -- options replace the sweep's
+# settings: the baseline's, else the defaults; -- options replace the sweep's.
+# A regress.conf line is a comment, blank, or KEY=VALUE with a known KEY, and
+# only sweep may be empty: anything else is refused before any work
+if [ -f "$conf" ]; then
+	bad=$(grep -nvE '^[[:space:]]*(#.*)?$|^(machine|ranks|tolerance|min_bytes|metric)=.+$|^sweep=' "$conf" |
+		head -n 1) || true
+	[ -z "$bad" ] || die "$conf:${bad%%:*}: '${bad#*:}' is not a setting (machine, ranks, sweep," \
+		"tolerance, min_bytes or metric, =VALUE; only sweep may be empty)"
+fi
 ranks=$(conf_get "$conf" ranks)
 sweep_text=$(conf_get "$conf" sweep)
 tolerance=${tol_override:-$(conf_get "$conf" tolerance)}
@@ -221,6 +233,15 @@ if [ ${#sweep_override[@]} -gt 0 ]; then
 	[ $update = 1 ] || note "warning: sweep options differ from the baseline's: expect missing rows"
 fi
 
+compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${strict[@]}"
+	"${force[@]}")
+# every setting checked before any work: collbench-compare checks its own
+# (--check-args), sweep.sh its own before it makes anything (exit 2)
+[ -n "${ranks// /}" ] || die "--ranks: no rank count given"
+"$bin/collbench-compare" --check-args "${compare_opts[@]}" --format "$format" ||
+	die "collbench-compare refuses these settings (above: --format, --tolerance, or" \
+		"tolerance, metric, min_bytes in $conf): nothing run"
+
 # --plots: claimed (regress.txt created exclusively) before anything is written
 if [ -n "$plotdir" ]; then
 	cb_claim_dir "$plotdir" regress.txt "$overwrite" 'regress_np*.png' 'regress_np*.svg' || exit 2
@@ -228,6 +249,15 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# a signal (INT, TERM, HUP) stops the sweep (passed on: sweep.sh stops its
+# launch and marks its run aborted) and then this script (lib.sh, cb_group)
+cb_stop_on
+# stopped WHAT: exits 128 + the signal's number when a signal came
+stopped() {
+	[ -n "$cb_stopped" ] || return 0
+	note "stopped by SIG$cb_stopped $1"
+	exit $((128 + $(cb_signum "$cb_stopped")))
+}
 
 # warn_contention CPU0 CPU1 OWN0 OWN1 T0 T1: a sweep that shared the CPUs
 # measured the other work too; say how much of the machine that work took.
@@ -249,7 +279,11 @@ if [ -n "$run" ]; then
 	run_dir=$(cd "$run" && pwd)
 else
 	# a new folder (atomic: never another run's), or -o (sweep.sh claims it)
-	[ -n "$outdir" ] || outdir=$(cb_new_dir "$results" "$(cb_run_name "$host" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
+	made=0
+	if [ -z "$outdir" ]; then
+		outdir=$(cb_new_dir "$results" "$(cb_run_name "$host" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
+		made=1
+	fi
 	over=()
 	[ $overwrite = 0 ] || over=(--overwrite)
 	note "sweep: --ranks \"$ranks\" ${sweep_args[*]} --backend $backend --out $outdir"
@@ -262,9 +296,13 @@ else
 		[ "${sweep_args[$i]}" != -- ] || { post=("${sweep_args[@]:$i}"); break; }
 		pre+=("${sweep_args[$i]}")
 	done
-	CB_BIN=$bin "$root/scripts/sweep.sh" --ranks "$ranks" "${pre[@]}" --backend "$backend" \
+	cb_group env CB_BIN="$bin" "$root/scripts/sweep.sh" --ranks "$ranks" "${pre[@]}" --backend "$backend" \
 		--out "$outdir" "${over[@]}" "${post[@]}" >/dev/null || sweep_status=$?
-	[ $sweep_status != 2 ] || die "the sweep did not start (see above)"
+	stopped "during the sweep: nothing compared (its run folder $outdir says aborted)"
+	if [ $sweep_status = 2 ]; then # a sweep that refused to start leaves no empty folder of ours
+		[ $made = 0 ] || [ -n "$(ls -A "$outdir")" ] || rmdir "$outdir"
+		die "the sweep did not start (see above)"
+	fi
 	cpu1=$(cb_busy_seconds) t1=$(date +%s.%N)
 	cb_children_cpu "$tmp/times"
 	own1=$cb_cpu
@@ -280,87 +318,28 @@ else
 fi
 run_id=$(basename "$run_dir")
 
-compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${strict[@]}"
-	"${force[@]}")
-
-# overlay_plots CSV: one figure per rank count from collbench-compare --format csv
-overlay_plots() {
-	local csv=$1 n
-	command -v gnuplot >/dev/null || { note "warning: gnuplot not installed: no overlay plot"; return 0; }
-	# the plot folder: --plots was claimed at the start; else a new one (atomic)
-	[ -n "$plotdir" ] || plotdir=$(cb_new_dir "$plots" "$run_id") || return 2
-	printf 'baseline %s\nrun %s\n' "$base_dir" "$run_dir" >"$plotdir/regress.txt" ||
-		{ note "cannot write $plotdir/regress.txt"; return 2; }
-	# per rank count N: N.<i>.base.dat / N.<i>.cur.dat for the i-th algorithm,
-	# N.reg.dat for regressions; N.info: algos, x and y ranges (first
-	# backend/dtype/op/in_place combination only, named in the subtitle)
-	awk -F, -v dir="$tmp" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{
-			# a bandwidth figure on a log size axis: no 0-byte rows, no rows judged on time
-			if ($c["metric"] == "time" || $c["bytes"] + 0 <= 0) next
-			combo = $c["backend"] " " $c["dtype"] " " $c["op"] " " ($c["in_place"] ? "in-place" : "out-of-place")
-			if (first == "") first = combo
-			if (combo != first) next
-			n = $c["nranks"]; a = $c["algo"]; b = $c["bytes"] + 0
-			if (!((n, a) in idx)) { idx[n, a] = ++na[n]; algos[n] = algos[n] " " a }
-			p = dir "/" n "." idx[n, a]
-			if ($c["baseline"] != "") { print b "\t" $c["baseline"] > (p ".base.dat"); see(n, b, $c["baseline"]) }
-			if ($c["current"] != "") { print b "\t" $c["current"] > (p ".cur.dat"); see(n, b, $c["current"]) }
-			if ($c["verdict"] == "regression" || $c["verdict"] == "failed")
-				print b "\t" ($c["current"] != "" ? $c["current"] : $c["baseline"]) > (dir "/" n ".reg.dat")
-		}
-		function see(n, b, v) {
-			if (!(n in xmin) || b < xmin[n]) xmin[n] = b
-			if (!(n in xmax) || b > xmax[n]) xmax[n] = b
-			if (v > 0 && (!(n in ymin) || v < ymin[n])) ymin[n] = v
-			if (!(n in ymax) || v > ymax[n]) ymax[n] = v
-		}
-		END {
-			for (n in na) {
-				# an algorithm without data on one side gets an empty file
-				for (i = 1; i <= na[n]; i++) { printf "" >> (dir "/" n "." i ".base.dat"); printf "" >> (dir "/" n "." i ".cur.dat") }
-				print substr(algos[n], 2) "\t" xmin[n] "\t" xmax[n] "\t" ymin[n] + 0 "\t" ymax[n] + 0 "\t" first > (dir "/" n ".info")
-			}
-		}' "$csv"
-	for info in "$tmp"/*.info; do
-		[ -e "$info" ] || continue
-		n=$(basename "$info" .info)
-		IFS=$'\t' read -r algos xmin xmax ymin ymax combo <"$info"
-		local reg=""
-		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
-		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts/plot"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
-			prefix=$(cb_gp_str "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_str "$reg");
-			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
-			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
-			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
-			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot/regress.gp" ||
-			{ note "warning: gnuplot failed for $n ranks"; continue; }
-		if [ ! -s "$plotdir/regress_np$n.png" ] || [ ! -s "$plotdir/regress_np$n.svg" ]; then
-			note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"
-			continue
-		fi
-		note "plot: $plotdir/regress_np$n.png (.svg)"
-	done
-}
+# overlay_plots CSV: the overlay figures (lib_regress.sh)
 
 # compare (the verdict, on stdout) and the CSV for the plots
 status=0
 if [ -s "$base_dir/summary.csv" ]; then
 	"$bin/collbench-compare" "${compare_opts[@]}" --format "$format" "$base_dir" "$run_dir" || status=$?
 	# every size on the plots (no --min-bytes), busbw whatever the gate's metric
-	if [ $status -le 1 ] && "$bin/collbench-compare" --metric busbw --tolerance "$tolerance" \
-		"${force[@]}" --format csv "$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null ||
-		[ $? = 1 ]; then
-		overlay_plots "$tmp/overlay.csv" || status=2
-	elif [ $status -le 1 ]; then
-		note "warning: no overlay plot: collbench-compare --format csv failed"
+	# (none when the comparison itself failed: exit 2)
+	ov=2
+	if [ $status -le 1 ]; then
+		ov=0
+		"$bin/collbench-compare" --metric busbw --tolerance "$tolerance" "${force[@]}" --format csv \
+			"$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null || ov=$?
+		[ $ov -le 1 ] || note "warning: no overlay plot: collbench-compare --format csv failed"
 	fi
+	[ $ov -gt 1 ] || overlay_plots "$tmp/overlay.csv" || status=2
 fi
 if [ $sweep_status != 0 ]; then
 	note "the sweep failed (status $sweep_status): counted as a regression"
 	[ $status != 0 ] || status=1
 fi
+stopped "during the comparison: no verdict"
 # the history: whatever the verdict, the run is a point of its trend
 hist_status=0
 [ -z "$history" ] || cb_history_ingest "$bin" "$history" "$run_dir" || hist_status=3

@@ -80,9 +80,12 @@ imbalance into summary.csv (the np<N>.* files stay as launched), the raw
 output under mpi_traffic/, the method in meta.json; where monitoring is
 absent the columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
-(the rows written so far are kept); 2 usage (nothing run); 3 the run is complete
-and kept, but adding it to the history failed (said on stderr, with the command
-that adds it later).
+(the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
+options and those after -- are checked first, by allreduce_perf --check-args); 3
+the run is complete and kept, but adding it to the history failed (said on stderr,
+with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP:
+passed on to the launch, which is waited for; meta.json says "aborted" and
+"stopped_by", the rows written so far are kept). --history adds complete runs only.
 EOF
 }
 
@@ -112,7 +115,7 @@ while [ $# -gt 0 ]; do
 	--iters) iters=$val ;;
 	--warmup_iters) warmup=$val ;;
 	--check) check=$val ;;
-	--out) outdir=$val ;;
+	--out) [ -n "$val" ] || die "--out: an empty path"; outdir=$val ;;
 	--machine) export CB_MACHINE=$val ;;
 	--overwrite) overwrite=1 ;;
 	--hosts) hosts=$val ;;
@@ -159,6 +162,14 @@ unset) ;;
 '' | *[!A-Za-z0-9_.-]*) die "--machine/CB_MACHINE: '${CB_MACHINE}' is not a label ([A-Za-z0-9_.-])" ;;
 esac
 
+# allreduce_perf's options (its letters; meta.json's "sweep" records them),
+# checked by allreduce_perf itself with those after -- (no MPI) before a
+# folder is made: refused exactly as the launches would refuse them
+args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
+[ -z "$algos" ] || args+=(-a "$algos")
+"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --csv np.csv --rank-csv np.ranks.csv \
+	--json np.jsonl --meta np.meta.json || die "allreduce_perf refuses these options (above): nothing run"
+
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 machine=${CB_MACHINE:-$host}
@@ -173,6 +184,8 @@ run_id=$(basename "$outdir")
 printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
 	"$(cb_json_str "$run_id")" >"$outdir/meta.json" ||
 	{ echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 2; }
+# from here a signal stops the launch and marks the run (lib.sh, cb_group)
+cb_stop_on
 
 fwd=() # variables mpirun passes on (srun passes the whole environment)
 as_root=false
@@ -186,9 +199,6 @@ if [ "$default_malloc" = 0 ]; then
 fi
 [ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
 cpus=$(nproc)
-# allreduce_perf's options (its letters; meta.json's "sweep" records them)
-args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
-[ -z "$algos" ] || args+=(-a "$algos")
 
 # the transport asked of allreduce_perf (its rows say which one ran)
 transport=auto
@@ -213,7 +223,7 @@ mpi_traffic_np() {
 	for b in 0 $sizes; do
 		f=$outdir/mpi_traffic/np$np-$b
 		echo "== $np ranks: mpi at $b B under Open MPI's monitoring" >&2
-		env "${cb_monitoring_env[@]}" "${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" \
+		cb_group env "${cb_monitoring_env[@]}" "${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" \
 			"${extra[@]}" "${a[@]}" -b "$b" -e "$b" --csv "$f.csv" >"$f.txt" 2>&1 ||
 			{ echo "sweep.sh: the monitored launch ($np ranks, $b B) failed: $f.txt" >&2; return 1; }
 		# allreduce calls: rows x (warm-up + iterations); -R 1, no check
@@ -228,6 +238,15 @@ mpi_traffic_np() {
 	done
 }
 
+# launch_np NP: the NP-rank launch, its table on stdout and in np<NP>.txt;
+# "launch copy" statuses into np<NP>.rc.tmp
+launch_np() {
+	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
+		--csv "$outdir/np$1.csv" --rank-csv "$outdir/np$1.ranks.csv" --json "$outdir/np$1.jsonl" \
+		--meta "$outdir/np$1.meta.json" | tee "$outdir/np$1.txt"
+	echo "${PIPESTATUS[@]}" >"$outdir/np$1.rc.tmp"
+}
+
 oversub_list=() status=0 layouts=() traffic_note=""
 # the contention measure (lib.sh, as regress.sh's): other work's share of the
 # CPUs while the launches ran, into meta.json
@@ -238,16 +257,20 @@ if [ "$mpi_traffic" = 1 ]; then
 	[ -n "$traffic_note" ] || : >"$outdir/mpi_traffic.txt"
 fi
 for np in $nps; do
+	[ -z "$cb_stopped" ] || break
 	cb_launch_cmd "$np" "${fwd[@]}" || exit 2
 	[ -z "$cb_launch_note" ] || oversub_list+=("$np")
 	[ ${#cb_host_names[@]} = 0 ] || layouts+=("\"$np\": $(cb_json_str "$cb_layout")")
 	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
-	set +e
-	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
-		--csv "$outdir/np$np.csv" --rank-csv "$outdir/np$np.ranks.csv" --json "$outdir/np$np.jsonl" \
-		--meta "$outdir/np$np.meta.json" | tee "$outdir/np$np.txt"
-	launch=${PIPESTATUS[0]} copy=${PIPESTATUS[1]}
-	set -e
+	launch=1 copy=0
+	cb_group launch_np "$np" || true
+	[ ! -s "$outdir/np$np.rc.tmp" ] || read -r launch copy <"$outdir/np$np.rc.tmp"
+	rm -f "$outdir/np$np.rc.tmp"
+	if [ -n "$cb_stopped" ]; then
+		echo "sweep.sh: stopped by SIG$cb_stopped during the $np-rank launch (rows written so far are kept)" >&2
+		status=1
+		break
+	fi
 	if [ "$launch" != 0 ]; then
 		echo "sweep.sh: the $np-rank launch failed (exit $launch; rows written so far are kept)" >&2
 		status=1
@@ -265,6 +288,9 @@ done
 busy1=$(cb_busy_seconds) t1=$(date +%s.%N)
 cb_children_cpu "$outdir/times.tmp"
 rm -f "$outdir/times.tmp"
+run_status=complete
+[ $status = 0 ] || run_status=incomplete
+[ -z "$cb_stopped" ] || { run_status=aborted status=$((128 + $(cb_signum "$cb_stopped"))); }
 other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 # merged files: one header, every launch's rows; every write checked
@@ -341,13 +367,17 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
   "mpi_traffic": $traffic_json,
   "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
   "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
-  "status": "$([ $status = 0 ] && echo complete || echo incomplete)",
+  "status": "$run_status",
+  "stopped_by": $([ -n "$cb_stopped" ] && echo "\"SIG$cb_stopped\"" || echo null),
   "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
 }
 EOF
 mv "$outdir/meta.json.tmp" "$outdir/meta.json" || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
 echo "sweep.sh: results in $outdir" >&2
-if [ -n "$history" ]; then
-	cb_history_ingest "$bin" "$history" "$outdir" || [ $status != 0 ] || status=3
+# the history holds finished runs only
+if [ -n "$history" ] && [ $status != 0 ]; then
+	echo "sweep.sh: history: the run is $run_status: not added to $history" >&2
+elif [ -n "$history" ]; then
+	cb_history_ingest "$bin" "$history" "$outdir" || status=3
 fi
 exit $status

@@ -100,6 +100,51 @@ sweep)
 	[ -s "$t/plots/regress_np2.png" ] || fail "no overlay plot"
 	cat "$t/out"
 	;;
+stopped)
+	# SIGTERM to regress.sh mid-sweep: passed on to the sweep and its launch
+	# (nothing left running), the run folder says aborted, no verdict, no
+	# plots, exit 143
+	regress_bg() { "$src/scripts/regress.sh" "$@" >"$t/out" 2>"$t/err" & }
+	regress_bg --baseline "$base" --force --out "$t/run" --plots "$t/plots"
+	pid=$!
+	for _ in $(seq 600); do [ "$(cat "$t/run/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	! pgrep -f "$t/run/" >/dev/null || { pgrep -af "$t/run/" >&2; fail "the sweep was left running"; }
+	[ $rc = 143 ] || { show; fail "exit $rc, expected 143"; }
+	grep -q '"status": "aborted"' "$t/run/meta.json" || { show; fail "the run does not say aborted"; }
+	grep -q "stopped by SIGTERM during the sweep" "$t/err" || { show; fail "no word of the stop"; }
+	[ ! -s "$t/out" ] && [ ! -e "$t/plots/regress_np2.png" ] || { show; fail "a stopped check judged"; }
+	;;
+bad_settings)
+	# settings that cannot work are refused before the sweep (exit 2): nothing
+	# is run or written (no run folder, no plots), no shell error leaks
+	cp -r "$base" "$t/bl"
+	for l in tolerance=-5 tolerance=nan metric=foo min_bytes=-1 ranks= bogus=1; do
+		{ cat "$base/regress.conf"; echo "$l"; } >"$t/bl/regress.conf"
+		regress --baseline "$t/bl" --force
+		[ $rc = 2 ] || { show; fail "$l: exit $rc, expected 2"; }
+		grep -q "nothing run\|is not a setting" "$t/err" || { show; fail "$l: no message"; }
+		! grep -q "cannot open" "$t/err" || { show; fail "$l: a shell error leaked"; }
+	done
+	cp "$base/regress.conf" "$t/bl/regress.conf"
+	for a in "--format yaml" "--tolerance nan" "-- --iters -1" "-- --ranks 0"; do
+		# shellcheck disable=SC2086 # a: words
+		regress --baseline "$t/bl" --force $a
+		[ $rc = 2 ] || { show; fail "$a: exit $rc, expected 2"; }
+		! grep -q "cannot open" "$t/err" || { show; fail "$a: a shell error leaked"; }
+	done
+	# an allocation too small for the baseline's rank counts (regress.sbatch)
+	SLURM_JOB_ID=90 SLURM_TASKS_PER_NODE=1 CB_LAUNCHER=mpirun bash "$src/scripts/slurm/regress.sbatch" \
+		--baseline "$t/bl" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "allocation has 1 tasks" "$t/err" || { show; fail "small allocation: exit $rc"; }
+	! grep -q "cannot open\|unbound" "$t/err" || { show; fail "a shell error leaked"; }
+	[ -z "$(ls -A "$t/results" 2>/dev/null)" ] && [ ! -e "$t/plots" ] ||
+		{ ls -R "$t/results" "$t/plots" >&2; fail "a refused check left folders"; }
+	;;
 foreign_machine)
 	# the same results recorded on another machine (another CPU): refused,
 	# with advice on making this machine's baseline; --force compares anyway

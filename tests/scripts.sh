@@ -147,6 +147,47 @@ sweep_options)
 	sweep --ranks 1 --iters
 	[ $rc = 2 ] && grep -q -- "--iters needs a value" "$t/err" || { show; fail "--iters: exit $rc"; }
 	;;
+sweep_bad_values)
+	# values allreduce_perf would refuse are refused before anything runs,
+	# by allreduce_perf itself (--check-args, no mpirun): exit 2, no folder
+	for bad in "-b 64M -e 8" "-f 0" "--iters -1" "--repeat 0" "-B tpu" "-- --transport bogus" "--out="; do
+		# shellcheck disable=SC2086 # bad: words
+		sweep --ranks 2 $bad
+		[ $rc = 2 ] || { show; fail "$bad: exit $rc, not 2"; }
+		grep -q "nothing run\|an empty path" "$t/err" || { show; fail "$bad: no message"; }
+		[ ! -e "$t/results" ] || { ls -R "$t/results" >&2; fail "$bad: a folder was made"; }
+	done
+	"$bin/allreduce_perf" --check-args -b 8 -e 1M -a ring || fail "--check-args refused good options"
+	;;
+sweep_stopped)
+	# a signal to sweep.sh reaches its launch: nothing is left running, the
+	# run says "aborted" (its rows kept), exit 128 + N; --history leaves a
+	# stopped run out. TERM to sweep.sh alone, then INT to its whole process
+	# group, as Ctrl-C sends it (env: a background job's INT is ignored)
+	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo mpi)
+	for sig in TERM INT; do
+		d=$t/run-$sig
+		setsid env --default-signal=INT "$src/scripts/sweep.sh" "${long[@]}" --history "$t/h.db" \
+			--out "$d" >"$t/out" 2>"$t/err" &
+		pid=$!
+		for _ in $(seq 600); do [ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+		[ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] || { show; fail "$sig: no row written"; }
+		if [ $sig = TERM ]; then kill -TERM "$pid"; else kill -INT -- "-$pid"; fi
+		wait "$pid"
+		rc=$?
+		sleep 0.5
+		! pgrep -f "$d/" >/dev/null || { pgrep -af "$d/" >&2; fail "$sig: the launch was left running"; }
+		[ $rc = $((128 + $(kill -l $sig))) ] || { show; fail "$sig: exit $rc"; }
+		grep -q '"status": "aborted"' "$d/meta.json" && grep -q "\"stopped_by\": \"SIG$sig\"" "$d/meta.json" ||
+			{ cat "$d/meta.json" >&2; fail "$sig: meta.json does not say aborted by SIG$sig"; }
+		# the ranks got the signal from mpirun: their metadata says so too
+		grep -q '"status": "aborted"' "$d/np2.meta.json" ||
+			{ cat "$d/np2.meta.json" >&2; fail "$sig: np2.meta.json does not say aborted"; }
+		cb_complete_lines "$d/summary.csv"
+		[ ! -e "$t/h.db" ] || fail "$sig: a stopped run was added to the history"
+		grep -q "not added to" "$t/err" || { show; fail "$sig: no word on the history"; }
+	done
+	;;
 sweep_hosts_refused)
 	# host lists that cannot work are refused before anything runs (exit 2)
 	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"

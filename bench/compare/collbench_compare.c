@@ -31,7 +31,7 @@
 struct cli {
 	struct cb_compare_opts cmp;
 	enum cb_format fmt;
-	int force, help;
+	int force, help, check_args;
 	char algos[256];
 	double tolerance_pct;
 	size_t min_bytes;
@@ -73,6 +73,7 @@ static const struct cb_optdef table[] = {
 	{ "min-busbw", 0, "RULES", NULL, "fail rows whose busbw is below a floor: ALGO[@SIZE[-SIZE]]=GBPS, comma list (ALGO may be *; one SIZE: it and above), e.g. ring@16M-64M=5,ps=1.5; CURRENT alone: only this check", .kind = CB_OPT_TEXT, OFF(min_busbw), .what = "rules" },
 	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", .kind = CB_OPT_FLAG, OFF(cmp.strict) },
 	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", .kind = CB_OPT_FLAG, OFF(force) },
+	{ "check-args", 0, NULL, NULL, "check the options only (no BASELINE, CURRENT): exit 0, or 2 with the message (scripts/regress.sh's check before its sweep)", .kind = CB_OPT_FLAG, OFF(check_args) },
 	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -126,7 +127,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	c->cmp.tolerance = c->tolerance_pct / 100;
 	c->cmp.min_bytes = c->min_bytes;
 	c->cmp.algos = c->algos[0] ? c->algos : NULL;
-	if (!c->help && argc - optind != 2 && !(c->min_busbw[0] && argc - optind == 1)) {
+	if (c->check_args && argc - optind != 0) {
+		cb_eprintf(PROG ": --check-args takes no BASELINE or CURRENT (see --help)\n");
+		return -1;
+	}
+	if (!c->help && !c->check_args && argc - optind != 2 &&
+	    !(c->min_busbw[0] && argc - optind == 1)) {
 		cb_eprintf(PROG ": expected BASELINE and CURRENT%s, got %d argument(s) "
 			"(see --help)\n", c->min_busbw[0] ? " (or CURRENT alone)" : "", argc - optind);
 		return -1;
@@ -269,6 +275,10 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &c) != 0)
 		return EXIT_USAGE;
+	if (c.check_args) { /* parse_args checked them all */
+		cb_floors_free(&c.floors);
+		return 0;
+	}
 	if (c.help) {
 		usage(stdout);
 		cb_floors_free(&c.floors);

@@ -6,12 +6,14 @@
  * wrong results), MPI_Abort when one rank failed and the others may be stuck.
  * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments or an
  * output that cannot be written at the start; 3 aborted run (error, timeout,
- * dead peer) or results lost (a write to stdout, CSV, JSON or metadata
+ * dead peer, SIGTERM/SIGINT/SIGHUP) or results lost (a write to stdout, CSV, JSON or metadata
  * failed). */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cb_harness.h"
 #include "cb_meta.h"
@@ -25,6 +27,37 @@
 #define EXIT_ABORTED CB_EXIT_ABORTED /* cb_watchdog.h */
 
 static volatile int abort_flag;
+static volatile sig_atomic_t stop_signal; /* the signal that stopped the run, or 0 */
+static volatile sig_atomic_t stop_count;
+
+/* SIGTERM, SIGINT, SIGHUP: mpirun sends SIGTERM to every rank when one dies
+ * (or when it is stopped itself): the run stops as when the watchdog fires
+ * (the backend's waits see the abort flag), so rank 0's metadata says
+ * "aborted" whatever the transport. A second signal changes nothing (mpirun
+ * sends another when a rank that stopped first calls MPI_Abort, while rank 0
+ * is still writing; SIGKILL follows 1 s later, odls_base_sigkill_timeout); a
+ * third ends the process at once (stuck where the flag is not read). */
+static void on_stop(int sig)
+{
+	if (++stop_count >= 3)
+		_exit(128 + sig);
+	if (!stop_signal)
+		stop_signal = sig;
+	abort_flag = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 /* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
@@ -65,9 +98,16 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status st, int rank,
 		      MPI_Comm world)
 {
-	cb_log("run aborted: %s", cb_status_str(st));
+	char why[96];
+
+	if (stop_signal)
+		snprintf(why, sizeof(why), "stopped by signal %d (%s)", (int)stop_signal,
+			 strsignal(stop_signal));
+	else
+		snprintf(why, sizeof(why), "%s", cb_status_str(st));
+	cb_log("run aborted: %s", why);
 	if (rank == 0)
-		cb_meta_write(o->meta, meta, "aborted", cb_status_str(st));
+		cb_meta_write(o->meta, meta, "aborted", why);
 	fflush(NULL);
 	MPI_Abort(world, EXIT_ABORTED);
 }
@@ -127,6 +167,31 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	return failed ? EXIT_FAILED_ROWS : 0;
 }
 
+/* --check-args: the options parsed and checked as a run would, before and
+ * without MPI_Init (no mpirun needed): 0, or 2 with the message. Checks that
+ * need the world size (--root) are left to the run's pre-flight. */
+static int check_args(int argc, char **argv)
+{
+	struct cb_options o;
+	char err[512] = "";
+
+	if (cb_options_parse(argc, argv, &o, err, sizeof(err)) != CB_OK) {
+		cb_log("%s", err);
+		return EXIT_USAGE;
+	}
+	cb_options_free(&o);
+	return 0;
+}
+
+/* Whether argv asks for --check-args (before a "--"). */
+static int wants_check_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--check-args") == 0)
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cb_options o;
@@ -136,15 +201,18 @@ int main(int argc, char **argv)
 	enum cb_status pst, st;
 	int rank, rc;
 
+	if (wants_check_args(argc, argv))
+		return check_args(argc, argv);
 	MPI_Init(&argc, &argv);
+	catch_stop_signals();
 	/* MPI errors come back as codes (CB_MPI logs them) and main decides */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	cb_log_set_rank(rank);
 	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
 	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
-	if (st != CB_OK || o.help) {
-		if (st == CB_OK && rank == 0) {
+	if (st != CB_OK || o.help || o.check_args) { /* check_args: given abbreviated */
+		if (st == CB_OK && rank == 0 && o.help) {
 			cb_options_usage(stdout, argv[0]);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
 				cb_log("cannot write the help to stdout: %m");

@@ -83,6 +83,7 @@ static const struct cb_optdef table[] = {
 	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", .kind = CB_OPT_TEXT, OFF(json), .what = "path", .flags = LOCAL },
 	{ "meta", 0, "PATH", NULL, "run metadata (JSON); default: --csv with .meta.json", .kind = CB_OPT_TEXT, OFF(meta), .what = "path", .flags = LOCAL },
 	{ "quiet", 'q', NULL, NULL, "no result table on stdout", .kind = CB_OPT_FLAG, OFF(quiet), .flags = LOCAL },
+	{ "check-args", 0, NULL, NULL, "check the options as a run would (not those that need the world size: --root) and exit 0, or 2 with the message; no MPI, no mpirun (scripts/sweep.sh's check)", .kind = CB_OPT_FLAG, OFF(check_args), .flags = LOCAL },
 	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
 };
 

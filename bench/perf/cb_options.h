@@ -65,6 +65,7 @@ struct cb_options {
 	int time_acct;                        /* --time-acct: busy and wait time */
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
 	int quiet, help;
+	int check_args;                       /* --check-args: parse and check only */
 	struct cb_sweep sweep;                /* derived: see above */
 };
 

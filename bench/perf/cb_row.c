@@ -191,6 +191,14 @@ static enum cb_status barrier(struct cb_backend *be, uint64_t *ns)
 	return st;
 }
 
+/* CB_ERR_TIMEOUT once the abort flag is set (the watchdog, or a signal:
+ * allreduce_perf.c), checked before each iteration: rows of a library
+ * algorithm (MPI_Barrier, MPI_Allreduce) have no backend wait that reads it. */
+static enum cb_status stop_check(const struct cb_backend *be)
+{
+	return *be->abort_flag ? CB_ERR_TIMEOUT : CB_OK;
+}
+
 /* --timing loop: one barrier, then n calls back to back between two
  * timestamps of the backend (nccl-tests' way); every call of the block gets
  * the block's mean. */
@@ -209,7 +217,9 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 		st = be->ops->time_begin(be);
 	for (int i = 0; i < n && st == CB_OK; i++) {
 		cb_watchdog_phase(what, slot->ops->name, bytes, i);
-		st = slot->ops->run(slot->state, a);
+		st = stop_check(be);
+		if (st == CB_OK)
+			st = slot->ops->run(slot->state, a);
 	}
 	if (st == CB_OK)
 		st = be->ops->time_end(be, &us);
@@ -240,7 +250,9 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 		double us = 0;
 
 		cb_watchdog_phase(what, slot->ops->name, bytes, i);
-		st = barrier(be, &bar_ns);
+		st = stop_check(be);
+		if (st == CB_OK)
+			st = barrier(be, &bar_ns);
 		if (st == CB_OK)
 			st = be->ops->time_begin(be);
 		if (st == CB_OK)
