@@ -45,7 +45,7 @@ gp_path)
 	grep -q "line break" "$t/err" || fail "no message for a line break"
 	;;
 slurm_env)
-	# the allocation's task counts (scripts/lib.sh, cb_slurm_tasks_list): an
+	# the allocation's task counts (scripts/lib_launch.sh, cb_slurm_tasks_list): an
 	# unset SLURM_TASKS_PER_NODE is no shell error, absurd counts are refused
 	# at once (no wrapped count, no loop of 2^63 lines), good ones read
 	list() { (PROG=t; . "$src/scripts/lib.sh"; SLURM_TASKS_PER_NODE=$1 cb_slurm_tasks_list 2>&1) | tr '\n' ' '; }
