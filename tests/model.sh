@@ -148,6 +148,7 @@ check_gate)
 	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
 	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
 	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
+	tail -n 1 "$t/out" | grep -q "band)$" || fail "a run without oversubscribed rows: no split expected"
 	# a gate that modelled nothing has nothing to judge: never a pass
 	json_get "$t/fit.json" "json.dumps(dict(d, groups=[]))" >"$t/empty.json"
 	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/empty.json" "$t/a"
@@ -201,6 +202,9 @@ oversubscribed)
 	expect 2 "oversubscribed" "$cm" fit "$t/run"
 	expect 0 "" "$cm" fit --oversubscribed --tiers 1 "$t/run" -o "$t/fit.json"
 	expect 0 "time slicing is not modelled" "$cm" check --fit "$t/fit.json" "$t/run"
+	# the summary line splits the far rows: every row here is oversubscribed
+	m=$(tail -n 1 "$t/out" | sed -n 's/^\([0-9]*\) of [0-9]* rows modelled, \([0-9]*\) far off .*: 0 of 0 rows with ranks <= CPUs, \2 of \1 oversubscribed (more ranks than CPUs: time slicing, not modelled)$/\1/p')
+	[ -n "$m" ] && [ "$m" -gt 0 ] || { tail -n 1 "$t/out" >&2; fail "the summary line does not split the far rows"; }
 	expect 0 "oversubscribed" "$cm" check --summary --fit "$t/fit.json" "$t/run"
 	rm "$t/run/np2.meta.json"
 	expect 0 "without launch metadata" "$cm" fit --tiers 1 "$t/run"
