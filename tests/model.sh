@@ -100,6 +100,18 @@ fit_recovers)
 	done
 	lo=$(json_get "$t/fit.json" "d['groups'][0]['tiers'][0]['beta_GBps_repeats'][0]")
 	awk -v v="$lo" 'BEGIN { exit !(v > 10.1) }' || fail "fastest repeats' beta $lo, want > 10.1"
+	# the table labels its brackets and gives the standard error
+	head -n 1 "$t/out" | grep -q "alpha_us +-se \[fast, slow\] *beta_GBps +-se \[fast, slow\]" ||
+		fail "the fit table's header does not label the brackets"
+	grep -q "^+-se: standard error from the residuals; \[fast, slow\]: " "$t/out" || fail "no legend"
+	grep -qE ' 10(\.0*)? \+-[0-9.e-]+ \[10\.[1-9][0-9]*, 9\.[0-9]+\]' "$t/out" ||
+		fail "beta: no '10 +-se [fast, slow]' cell"
+	# one repeat: the repeats' fits equal the value, so no bracket
+	awk -F, -v OFS=, 'NR > 1 { $24 = $25 = $11; $29 = $30 = $12 } 1' "$t/run/summary.csv" >"$t/one.csv"
+	cp "$t/run/np2.meta.json" "$t/one.meta.json"
+	expect 0 "" "$cm" fit --tiers 1 --format table "$t/one.csv"
+	grep -q "shm" "$t/out" || fail "no fit of one repeat"
+	grep "shm" "$t/out" | grep -q "\[" && fail "one repeat: brackets shown"
 	expect 0 '"schema": "collbench-model-fit-1"' "$cm" fit --tiers 1 "$t/run"
 	;;
 fit_refuses)
