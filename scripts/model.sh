@@ -116,12 +116,12 @@ if [[ -z "$fit" ]]; then
 		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
 	fit_use=$tmp/model_fit.json
 fi
-"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --stepfactor 1024 --format csv \
 	>"$tmp/model_predict.csv" 2>"$tmp/predict.err" ||
 	{ cat "$tmp/predict.err" >&2; die "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
-"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover -f csv >"$tmp/model_crossover.csv" ||
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover --format csv >"$tmp/model_crossover.csv" ||
 	die "collbench-model predict --crossover failed (above); no model files written"
-"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" -f csv >"$tmp/model_check.csv" ||
+"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" --format csv >"$tmp/model_check.csv" ||
 	die "collbench-model check failed (above); no model files written"
 if ((in_run)); then
 	"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" >"$tmp/model_check.txt" 2>/dev/null ||
