@@ -288,6 +288,18 @@ plot)
 	{ [ -s "$t/p/trend.png" ] && [ -s "$t/p/trend.svg" ]; } || fail "no figure"
 	has "change: regression" "$t/p/trend.svg"
 	has "ring np2 64M float sum" "$t/p/trend.svg"
+	# bandwidth from 0; each series in its algorithm's colour of common.gp (as plot.sh's)
+	[ "$(grep -o '<text>[^<]*</text>' "$t/p/trend.svg" | head -n 1)" = "<text>0</text>" ] ||
+		fail "the y axis does not start at 0"
+	svg_rgb() { # ALGO: common.gp's colour of ALGO as the SVG writes it
+		local h
+		h=$(sed -n "s/.*a eq \"$1\" ? \"#\([0-9A-Fa-f]\{6\}\)\".*/\1/p" "$root/scripts/plot/common.gp")
+		[ ${#h} = 6 ] || fail "no colour of $1 in common.gp"
+		printf 'rgb(%3d, %3d, %3d)' "0x${h:0:2}" "0x${h:2:2}" "0x${h:4:2}"
+	}
+	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/ps" -a ps -b 64M
+	has "stroke='$(svg_rgb ps)'" "$t/p/ps.svg"
+	grep -q "stroke='$(svg_rgb ring)'" "$t/p/ps.svg" && fail "the ps series is drawn in the ring's colour"
 	expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/none" -a nccl
 	# an OUTBASE of bytes that are not UTF-8 is a file name like any other
 	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/caf"$'\xe9'"/tr'end" -b 64M
