@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# lib.sh: sourced by sweep.sh, regress.sh, plot.sh and bench.sh.
+# lib.sh: sourced by sweep.sh, regress.sh, plot.sh, model.sh, plot_history.sh,
+# history-demo.sh, bench.sh, test.sh and the job scripts (slurm/).
 #  - output folders that two runs never share: a default folder is created
 #    with mkdir, which is atomic (the first run gets NAME, the next NAME-2, ...);
 #    an explicit one is claimed by creating a file in it with O_EXCL, and one

@@ -116,12 +116,12 @@ if [[ -z "$fit" ]]; then
 		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
 	fit_use=$tmp/model_fit.json
 fi
-"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --factor 1024 -f csv \
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --stepfactor 1024 --format csv \
 	>"$tmp/model_predict.csv" 2>"$tmp/predict.err" ||
 	{ cat "$tmp/predict.err" >&2; die "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
-"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover -f csv >"$tmp/model_crossover.csv" ||
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover --format csv >"$tmp/model_crossover.csv" ||
 	die "collbench-model predict --crossover failed (above); no model files written"
-"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" -f csv >"$tmp/model_check.csv" ||
+"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" --format csv >"$tmp/model_check.csv" ||
 	die "collbench-model check failed (above); no model files written"
 if ((in_run)); then
 	"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" >"$tmp/model_check.txt" 2>/dev/null ||
@@ -191,7 +191,7 @@ run_gp() {
 
 # --- model_busbw_np<N>: measured and modelled bandwidth per rank count ------------------------
 plot_busbw() {
-	local verb n algos xmin xmax ymin ymax over ctx="" sub_n fit_src
+	local verb n algos xmin xmax ymin ymax over ctx="" line3 fit_src
 	fit_src=$(sed -n 's/^ *"source": "\(.*\)",$/\1/p' "$fit" | head -1)
 	fit_src=${fit_src//\\\\/\\} # JSON's \\ (cb_text's \xHH arrive as \\xHH)
 	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
@@ -202,12 +202,12 @@ plot_busbw() {
 			ctx="$n, $algos $xmin$([[ $xmax == 1 ]] && echo ", in-place"), fit of $(basename "${fit_src:-?}")"
 			continue ;;
 		esac
-		sub_n=$ctx
-		((over == 0)) || sub_n="$ctx; ranks > CPUs: time slicing not modelled"
+		line3="" # a line of its own: beside a long run name it would be cut
+		((over == 0)) || line3="more ranks than CPUs: time slicing, which the model does not describe"
 		run_gp model_busbw "$OUT_DIR/model_busbw_np$n" "prefix=$(gp_path "$tmp/model_busbw_np$n");
 			algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax;
 			ttl=$(gp_str "measured (solid) and modelled (dashed) bandwidth, $n ranks");
-			sub=$(gp_str "$sub_n"); runid=$(gp_str "run $RUN_ID")"
+			sub=$(gp_str "$ctx"); note=$(gp_str "$line3"); runid=$(gp_str "run $RUN_ID")"
 	done < <(plot_awk model_busbw -v file="$OUT_DIR/model_check.csv" -v dir="$tmp" \
 		"$OUT_DIR/model_check.csv")
 }

@@ -55,10 +55,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin/collbench-history" trend --format tsv "${args[@]}" >"$tmp/trend.tsv" || exit 2
 
-# what history.awk says: plot US n US metric US machine US names (tab-separated), or skip US why
+# what history.awk says: plot US n US metric US machine US names (tab-separated) US algorithms
+# (space-separated), or skip US why
 awk -v dir="$tmp" -f "$SCRIPT_DIR/plot/history.awk" "$tmp/trend.tsv" >"$tmp/info" ||
 	die "history.awk failed"
-IFS=$'\037' read -r verdict n metric machine names <"$tmp/info" || true
+IFS=$'\037' read -r verdict n metric machine names algos <"$tmp/info" || true
 [ "$verdict" = plot ] || die "${n:-no series to plot}"
 ((n <= MAX_SERIES)) || die "$n series selected: at most $MAX_SERIES in one figure (narrow with -a, -n, -b)"
 titles=""
@@ -69,6 +70,6 @@ done < <(tr '\t' '\n' <<<"$names")
 mkdir -p "$(dirname "$outbase")"
 sub="machine: $machine"
 # file names as their own bytes (cb_gp_path), text as cb_text's (cb_gp_str)
-gnuplot -e "gpdir=$(cb_gp_path "$SCRIPT_DIR/plot"); outbase=$(cb_gp_path "$outbase"); datafile=$(cb_gp_path "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
+gnuplot -e "gpdir=$(cb_gp_path "$SCRIPT_DIR/plot"); outbase=$(cb_gp_path "$outbase"); datafile=$(cb_gp_path "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); algos=$(cb_gp_str "$algos"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
 	"$SCRIPT_DIR/plot/history.gp"
 printf '%s\n' "$outbase.png" "$outbase.svg"

@@ -2,7 +2,8 @@
 # collbench-history end to end: the committed results folders, idempotent and
 # concurrent ingests, a process killed inside its transaction, change points
 # and the gate on synthetic histories, machines, launcher metadata, usage
-# errors, the plot; sweep.sh and regress.sh --history (a failed ingest keeps
+# errors, the plot; README's example on the committed folders (this machine's
+# series without --machine); sweep.sh and regress.sh --history (a failed ingest keeps
 # the run folder); scripts/history-demo.sh at a tiny size.
 #   history.sh BIN CASE
 set -uo pipefail
@@ -202,6 +203,36 @@ machines)
 	expect 2 "$hist" ingest --db "$db" "$t/lone.csv"
 	has "no metadata sidecar" "$t/err"
 	;;
+readme)
+	# README's History example on a fresh clone: the committed results folders
+	# (one of them a folder of run folders, another of a second machine), then
+	# this machine's sweep; with several machines and no --machine, this one
+	export CB_BIN=$bin CB_RESULTS=$t/results CB_MACHINE=readme-box
+	cb_launch_env
+	mkdir "$t/results"
+	cp -r "$root"/results/reference* "$root"/results/baseline "$t/results/"
+	"$root/scripts/sweep.sh" "${tiny[@]}" --history >"$t/out" 2>"$t/err" || { cat "$t/err" >&2; fail "sweep --history"; }
+	cd "$t" || fail "cd $t"
+	# a folder of run folders given explicitly is refused, naming its runs
+	expect 2 "$hist" ingest results/baseline/
+	has "results/baseline/: not a run folder (no summary.csv in it); it holds run folders: name them, e.g. results/baseline/\*/" "$t/err"
+	expect 0 "$hist" ingest results/*/summary.csv
+	has "^added run .*reference/summary.csv (vm, " "$t/out"
+	has "already there: .*(readme-box, " "$t/out"
+	expect 0 "$hist" detect --min-bytes 1K
+	has "^# machine: readme-box (" "$t/out"
+	expect 0 "$hist" gate --min-bytes 1K
+	expect 0 "$hist" trend -a ring -n 2 -b 4K --format csv
+	has "^host,ring,2,4096,float,sum,0,shm,busbw,median," "$t/out"
+	if command -v gnuplot >/dev/null; then
+		expect 0 "$root/scripts/plot_history.sh" -a ring -n 2 -b 4K -o "$t/p/trend"
+		has "machine: readme-box (" "$t/p/trend.svg"
+	fi
+	# another machine here: not in the history, so the machines are listed
+	expect 2 env CB_MACHINE=elsewhere "$hist" trend -a ring
+	has "several machines, and this one ('elsewhere (.*') is not among them: name one machine with --machine" "$t/err"
+	has "'cbnode1 (" "$t/err"
+	;;
 cli)
 	expect 2 "$hist"
 	expect 2 "$hist" frobnicate
@@ -257,6 +288,18 @@ plot)
 	{ [ -s "$t/p/trend.png" ] && [ -s "$t/p/trend.svg" ]; } || fail "no figure"
 	has "change: regression" "$t/p/trend.svg"
 	has "ring np2 64M float sum" "$t/p/trend.svg"
+	# bandwidth from 0; each series in its algorithm's colour of common.gp (as plot.sh's)
+	[ "$(grep -o '<text>[^<]*</text>' "$t/p/trend.svg" | head -n 1)" = "<text>0</text>" ] ||
+		fail "the y axis does not start at 0"
+	svg_rgb() { # ALGO: common.gp's colour of ALGO as the SVG writes it
+		local h
+		h=$(sed -n "s/.*a eq \"$1\" ? \"#\([0-9A-Fa-f]\{6\}\)\".*/\1/p" "$root/scripts/plot/common.gp")
+		[ ${#h} = 6 ] || fail "no colour of $1 in common.gp"
+		printf 'rgb(%3d, %3d, %3d)' "0x${h:0:2}" "0x${h:2:2}" "0x${h:4:2}"
+	}
+	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/ps" -a ps -b 64M
+	has "stroke='$(svg_rgb ps)'" "$t/p/ps.svg"
+	grep -q "stroke='$(svg_rgb ring)'" "$t/p/ps.svg" && fail "the ps series is drawn in the ring's colour"
 	expect 2 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/p/none" -a nccl
 	# an OUTBASE of bytes that are not UTF-8 is a file name like any other
 	expect 0 env CB_BIN="$bin" "$root/scripts/plot_history.sh" --db "$db" -o "$t/caf"$'\xe9'"/tr'end" -b 64M

@@ -100,6 +100,18 @@ fit_recovers)
 	done
 	lo=$(json_get "$t/fit.json" "d['groups'][0]['tiers'][0]['beta_GBps_repeats'][0]")
 	awk -v v="$lo" 'BEGIN { exit !(v > 10.1) }' || fail "fastest repeats' beta $lo, want > 10.1"
+	# the table labels its brackets and gives the standard error
+	head -n 1 "$t/out" | grep -q "alpha_us +-se \[fast, slow\] *beta_GBps +-se \[fast, slow\]" ||
+		fail "the fit table's header does not label the brackets"
+	grep -q "^+-se: standard error from the residuals; \[fast, slow\]: " "$t/out" || fail "no legend"
+	grep -qE ' 10(\.0*)? \+-[0-9.e-]+ \[10\.[1-9][0-9]*, 9\.[0-9]+\]' "$t/out" ||
+		fail "beta: no '10 +-se [fast, slow]' cell"
+	# one repeat: the repeats' fits equal the value, so no bracket
+	awk -F, -v OFS=, 'NR > 1 { $24 = $25 = $11; $29 = $30 = $12 } 1' "$t/run/summary.csv" >"$t/one.csv"
+	cp "$t/run/np2.meta.json" "$t/one.meta.json"
+	expect 0 "" "$cm" fit --tiers 1 --format table "$t/one.csv"
+	grep -q "shm" "$t/out" || fail "no fit of one repeat"
+	grep "shm" "$t/out" | grep -q "\[" && fail "one repeat: brackets shown"
 	expect 0 '"schema": "collbench-model-fit-1"' "$cm" fit --tiers 1 "$t/run"
 	;;
 fit_refuses)
@@ -148,6 +160,7 @@ check_gate)
 	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
 	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
 	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
+	tail -n 1 "$t/out" | grep -q "band)$" || fail "a run without oversubscribed rows: no split expected"
 	# a gate that modelled nothing has nothing to judge: never a pass
 	json_get "$t/fit.json" "json.dumps(dict(d, groups=[]))" >"$t/empty.json"
 	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/empty.json" "$t/a"
@@ -156,10 +169,10 @@ check_gate)
 	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/fit.json" "$t/cuda.csv"
 	expect 0 "^0 of [0-9]* rows modelled" "$cm" check --fit "$t/fit.json" "$t/cuda.csv"
 	expect 0 "all >= 64K" "$cm" check --summary --fit "$t/fit.json" "$t/b"
-	expect 0 "" "$cm" check -f csv --fit "$t/fit.json" "$t/b"
+	expect 0 "" "$cm" check --format csv --fit "$t/fit.json" "$t/b"
 	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"
 	expect 0 "in-sample" "$cm" check "$t/b"
-	expect 2 "json" "$cm" check -f json "$t/b"
+	expect 2 "json" "$cm" check --format json "$t/b"
 	# parameters that make times overflow or vanish: refused, never an inf
 	for kv in "beta_GBps 1e-320" "beta_GBps 1e300" "gamma_GBps 1e-320" "alpha_us 1e300"; do
 		set -- $kv
@@ -201,22 +214,35 @@ oversubscribed)
 	expect 2 "oversubscribed" "$cm" fit "$t/run"
 	expect 0 "" "$cm" fit --oversubscribed --tiers 1 "$t/run" -o "$t/fit.json"
 	expect 0 "time slicing is not modelled" "$cm" check --fit "$t/fit.json" "$t/run"
+	# the summary line splits the far rows: every row here is oversubscribed
+	m=$(tail -n 1 "$t/out" | sed -n 's/^\([0-9]*\) of [0-9]* rows modelled, \([0-9]*\) far off .*: 0 of 0 rows with ranks <= CPUs, \2 of \1 oversubscribed (more ranks than CPUs: time slicing, not modelled)$/\1/p')
+	[ -n "$m" ] && [ "$m" -gt 0 ] || { tail -n 1 "$t/out" >&2; fail "the summary line does not split the far rows"; }
 	expect 0 "oversubscribed" "$cm" check --summary --fit "$t/fit.json" "$t/run"
 	rm "$t/run/np2.meta.json"
 	expect 0 "without launch metadata" "$cm" fit --tiers 1 "$t/run"
 	;;
 predict)
-	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --factor 1024 -f csv
+	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --stepfactor 1024 --format csv
 	[ "$(wc -l <"$t/out")" = 5 ] || fail "want a header and 4 rows"
 	grep -q '^64,1073741824,1G,.*,ring,' "$t/out" || fail "ring should win at 64 ranks, 1 GiB"
-	one=$("$cm" predict -n 64 -b 1G -e 1G -f csv 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
-	two=$("$cm" predict -n 64 -b 1G -e 1G -f csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	# -f is the size step, as allreduce_perf's; --factor its older name
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G -f 32 --format csv
+	[ "$(cut -d, -f2 "$t/out" | tr '\n' ' ')" = "bytes 1048576 33554432 1073741824 " ] ||
+		fail "-f 32: sizes $(cut -d, -f2 "$t/out" | tr '\n' ' ')"
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G --factor 32 --format csv
+	[ "$(wc -l <"$t/out")" = 4 ] || fail "--factor 32: want a header and 3 rows"
+	expect 2 "stepfactor" "$cm" predict -n 8 -f csv
+	# fit and check: -f was their --format; the message says so
+	expect 2 "the output format is --format" "$cm" check -f csv "$t"
+	expect 2 "the output format is --format" "$cm" fit -fjson "$t"
+	one=$("$cm" predict -n 64 -b 1G -e 1G --format csv 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	two=$("$cm" predict -n 64 -b 1G -e 1G --format csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
 	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
 	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
 	expect 0 "skipped" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
 	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"
-	"$cm" predict -n 16,256 -f csv >"$t/p1" 2>/dev/null
-	"$cm" predict -n 16,256 -f csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
+	"$cm" predict -n 16,256 --format csv >"$t/p1" 2>/dev/null
+	"$cm" predict -n 16,256 --format csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
 	cmp -s "$t/p1" "$t/p2" || fail "a preset written as a file predicts differently"
 	expect 0 "dgx-h100" "$cm" presets
 	expect 2 "no preset" "$cm" presets nosuch

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Library traffic from Open MPI's monitoring (scripts/mpi_traffic.awk, the
-# flags in scripts/lib.sh), and the same totals as an independent witness of
+# flags in scripts/lib_launch.sh), and the same totals as an independent witness of
 # collbench's own counters.
 #   mpi_traffic.sh BIN CASE [--hosts LIST]
 #   sample   the parser on captured output (tests/mpi_traffic/: 4 ranks, the
@@ -45,7 +45,7 @@ measure() {
 	local a=$1 count=$2 c
 	shift 2
 	for c in 0 "$count"; do
-		# shellcheck disable=SC2154 # cb_monitoring_args: scripts/lib.sh
+		# shellcheck disable=SC2154 # cb_monitoring_args: scripts/lib_launch.sh
 		"${launch[@]}" "${cb_monitoring_args[@]}" -np "$np" "$bin/allreduce_perf" -a "$a" \
 			--counts "$c" -d float -w 1 -n 2 -c 1 -T 120 -q --csv "$out/s.csv" \
 			--rank-csv "$out/r.csv" "$@" >"$out/mon$c.txt" 2>&1 ||

@@ -45,7 +45,7 @@ gp_path)
 	grep -q "line break" "$t/err" || fail "no message for a line break"
 	;;
 slurm_env)
-	# the allocation's task counts (scripts/lib.sh, cb_slurm_tasks_list): an
+	# the allocation's task counts (scripts/lib_launch.sh, cb_slurm_tasks_list): an
 	# unset SLURM_TASKS_PER_NODE is no shell error, absurd counts are refused
 	# at once (no wrapped count, no loop of 2^63 lines), good ones read
 	list() { (PROG=t; . "$src/scripts/lib.sh"; SLURM_TASKS_PER_NODE=$1 cb_slurm_tasks_list 2>&1) | tr '\n' ' '; }
@@ -164,7 +164,9 @@ sweep_stopped)
 	# run says "aborted" (its rows kept), exit 128 + N; --history leaves a
 	# stopped run out. TERM to sweep.sh alone, then INT to its whole process
 	# group, as Ctrl-C sends it (env: a background job's INT is ignored)
-	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo mpi)
+	# (ring, not mpi: a rank inside MPI_Allreduce whose peer already left
+	# cannot reach its abort path before mpirun's SIGKILL; README says so)
+	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo ring)
 	for sig in TERM INT; do
 		d=$t/run-$sig
 		setsid env --default-signal=INT "$src/scripts/sweep.sh" "${long[@]}" --history "$t/h.db" \

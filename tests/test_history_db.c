@@ -224,10 +224,10 @@ static void test_series(void **state)
 	}
 	make_run(&r, 9, 8.0, "other"); /* another machine */
 	assert_int_equal(cb_hist_db_ingest(&db, &r, &id, &added, err, sizeof(err)), CB_OK);
-	assert_int_equal(cb_hist_machine_find(&db, NULL, &m, err, sizeof(err)), CB_ERR_ARG);
+	assert_int_equal(cb_hist_machine_find(&db, NULL, NULL, &m, err, sizeof(err)), CB_ERR_ARG);
 	assert_non_null(strstr(err, "several machines"));
-	assert_int_equal(cb_hist_machine_find(&db, "nope", &m, err, sizeof(err)), CB_ERR_ARG);
-	assert_int_equal(cb_hist_machine_find(&db, "vm", &m, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_hist_machine_find(&db, "nope", NULL, &m, err, sizeof(err)), CB_ERR_ARG);
+	assert_int_equal(cb_hist_machine_find(&db, "vm", NULL, &m, err, sizeof(err)), CB_OK);
 	assert_int_equal(cb_hist_newest_run(&db, m.id), 5);
 	assert_int_equal(cb_hist_series_load(&db, m.id, &all, CB_METRIC_BUSBW, CB_STAT_MEDIAN, &s, &n,
 					     err, sizeof(err)), CB_OK);
@@ -292,7 +292,7 @@ static void test_every_column_round_trip(void **state)
 	r.nrows = 1;
 	assert_int_equal(cb_hist_db_open(path, 1, &db, err, sizeof(err)), CB_OK);
 	assert_int_equal(cb_hist_db_ingest(&db, &r, &id, &added, err, sizeof(err)), CB_OK);
-	assert_int_equal(cb_hist_machine_find(&db, NULL, &m, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_hist_machine_find(&db, NULL, NULL, &m, err, sizeof(err)), CB_OK);
 	assert_int_equal(cb_hist_series_load(&db, m.id, &all, CB_METRIC_TIME, CB_STAT_MEAN, &s, &n,
 					     err, sizeof(err)), CB_OK);
 	assert_int_equal(n, 1);

@@ -90,9 +90,10 @@ static void test_fused_and_two_sided(void **state)
 	assert_rel(r.time, 2 * 3 * (double)GIB / 20e9 + 3 * (double)GIB / 5e9, 1e-12);
 }
 
-/* ps: the root sends and receives (n-1)S, every worker S; its phases do not
- * overlap, so with the root's link the bottleneck ps takes 2(n-1)S/beta, n
- * times the ring's 2(n-1)/n S/beta (not n/2) at alpha 0. */
+/* ps on one host (one-sided): the root sends and receives (n-1)S, every
+ * worker S; its phases do not overlap, so with the root's link the
+ * bottleneck ps takes 2(n-1)S/beta, n times the ring's 2(n-1)/n S/beta at
+ * alpha 0 (over p2p, where push and pull overlap, n/2: test_model_hosts.c). */
 static void test_ps_root_bottleneck(void **state)
 {
 	(void)state;

@@ -1,6 +1,7 @@
 /* test_model_hosts: the cost model on several hosts and over p2p: the
  * network link of a host placed where the run's ranks are (the ps root's
- * host carries (n-1)S each way), a run's own rank placement, and the slice
+ * host carries (n-1)S each way, at once: n/2 times the ring's time when
+ * link-bound), a run's own rank placement, and the slice
  * of the ring over p2p (the one cb_algo_ring_p2p.c takes). */
 #include <math.h>
 #include <setjmp.h>
@@ -61,6 +62,18 @@ static void test_ps_root_host_link(void **state)
 		assert_rel(r.host_max, 2.0 * (n - 1) * (double)S, 1e-12); /* the root's host */
 		assert_rel(r.host_min, 2.0 * (double)S, 1e-12);
 		assert_int_equal(r.one_class, 0);
+	}
+	/* link-bound, ps over p2p moves the root's (n-1)S in and out at once:
+	 * n/2 times the ring's 2(n-1)/n S/beta, plus the pipeline's fill and
+	 * drain (one-sided ps, whose phases do not overlap, takes n times:
+	 * test_model.c test_ps_root_bottleneck) */
+	for (int n = 2; n <= 8; n *= 2) {
+		struct cb_topo t = hosts(1, bw);
+		struct cb_model_result ps = eval(&t, CB_MODEL_PS, n, S, 1);
+		struct cb_model_result ring = eval(&t, CB_MODEL_RING, n, S, 1);
+
+		assert_rel(ring.time, 2.0 * (n - 1) / n * (double)S / bw, 1e-12);
+		assert_rel(ps.time / ring.time, n / 2.0 * (ns + 2) / ns, 1e-12);
 	}
 	/* 2 hosts x 2 ranks: the root's host receives the other host's 2 inputs */
 	{

@@ -12,7 +12,7 @@
 #define O_DB { "db", 0, "PATH", CB_HIST_DEFAULT_DB, "the history database (created by ingest)", TEXT("path"), OFF(db) }
 #define O_HELP { "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) }
 #define O_LABEL { "label", 'l', "TEXT", NULL, "store TEXT with the run (a branch, a build name)", TEXT("label"), OFF(label) }
-#define O_MACHINE { "machine", 0, "NAME", NULL, "the machine: its label (CB_MACHINE, else the host name) or full identity; needed when the history holds several", TEXT("machine"), OFF(machine) }
+#define O_MACHINE { "machine", 0, "NAME", NULL, "the machine: its label (CB_MACHINE, else the host name) or full identity; default: the only one in the history, else this machine (its label and hardware)", TEXT("machine"), OFF(machine) }
 #define O_BACKEND { "backend", 'B', "NAME", NULL, "only rows of this backend (host, cuda)", TEXT("backend"), OFF(backend) }
 #define O_ALGO { "algo", 'a', "LIST", NULL, "only these algorithms (comma list)", TEXT("list"), OFF(algos), .flags = CB_OPT_LIST }
 #define O_NRANKS { "nranks", 'n', "N", NULL, "only rows of N ranks", .kind = CB_OPT_INT, OFF(nranks), .lo = 1, .hi = 1 << 24 }

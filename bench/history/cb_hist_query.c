@@ -9,6 +9,7 @@
 
 #include "cb_hist_cols.h"
 #include "cb_hist_sql.h"
+#include "cb_machine.h"
 #include "cb_optable.h"
 
 #define MACHINE_LIST 1024
@@ -31,12 +32,56 @@ static void machine_list(struct cb_hist_db *db, char *out, size_t len)
 		snprintf(out, len, "none: the history is empty");
 }
 
+/* Steps s (bound) and keeps its first row (id, identity, label) in out;
+ * returns the number of rows, counting up to 2. */
+static int first_machine(sqlite3_stmt *s, struct cb_hist_machine_sel *out)
+{
+	int found = 0;
+
+	while (found < 2 && sqlite3_step(s) == SQLITE_ROW)
+		if (found++ == 0) {
+			out->id = sqlite3_column_int64(s, 0);
+			snprintf(out->identity, sizeof(out->identity), "%s", sqlite3_column_text(s, 1));
+			snprintf(out->label, sizeof(out->label), "%s", sqlite3_column_text(s, 2));
+		}
+	return found;
+}
+
+/* This machine's identity among several (cb_machine_here): the one without a
+ * GPU (host runs) or the one with ", GPU ..." (cuda runs), the backend
+ * deciding when both are there. Returns the number found (0, 1, 2: ambiguous);
+ * -1 for a database error; here gets this machine's GPU-less identity. */
+static int this_machine(struct cb_hist_db *db, const char *backend,
+			struct cb_hist_machine_sel *out, char *here, size_t len)
+{
+	char label[CB_HIST_TEXT], gpu[2 * CB_HIST_TEXT + 8];
+	sqlite3_stmt *s;
+	int found;
+
+	if (cb_machine_here("", here, len, label, sizeof(label)) != 0 || !here[0])
+		return 0;
+	/* "label (cpu, N CPUs, M GiB)" and "label (cpu, N CPUs, M GiB, GPU x)" */
+	snprintf(gpu, sizeof(gpu), "%.*s, GPU ", (int)strlen(here) - 1, here);
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, identity, label FROM machines WHERE "
+			       "(identity = ?1 OR substr(identity, 1, length(?2)) = ?2) AND (?3 IS "
+			       "NULL OR (?3 = 'host') = (identity = ?1)) ORDER BY id", -1, &s,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, here, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, gpu, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, backend, -1, SQLITE_STATIC);
+	found = first_machine(s, out);
+	sqlite3_finalize(s);
+	return found;
+}
+
 enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
-				    struct cb_hist_machine_sel *out, char *err, size_t errlen)
+				    const char *backend, struct cb_hist_machine_sel *out,
+				    char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
-	char list[MACHINE_LIST];
-	int found = 0, rc;
+	char list[MACHINE_LIST], here[2 * CB_HIST_TEXT] = "";
+	int found, rc;
 
 	memset(out, 0, sizeof(*out));
 	rc = sqlite3_prepare_v2(db->sql, want ? "SELECT id, identity, label FROM machines WHERE "
@@ -48,14 +93,15 @@ enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
 		return cb_hist_sql_fail(db, "looking the machine up", err, errlen);
 	if (want)
 		sqlite3_bind_text(s, 1, want, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW && found < 2) {
-		if (found++ == 0) {
-			out->id = sqlite3_column_int64(s, 0);
-			snprintf(out->identity, sizeof(out->identity), "%s", sqlite3_column_text(s, 1));
-			snprintf(out->label, sizeof(out->label), "%s", sqlite3_column_text(s, 2));
-		}
-	}
+	found = first_machine(s, out);
 	sqlite3_finalize(s);
+	if (found == 2 && !want) {
+		memset(out, 0, sizeof(*out));
+		found = this_machine(db, backend, out, here, sizeof(here));
+		if (found < 0)
+			return cb_hist_sql_fail(db, "looking this machine up", err, errlen);
+		found = found ? found : -1; /* -1: several, none of them this one */
+	}
 	if (found == 1)
 		return CB_OK;
 	machine_list(db, list, sizeof(list));
@@ -64,10 +110,18 @@ enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
 			 want, list);
 	else if (found == 0)
 		snprintf(err, errlen, "%s: no machine in the history: ingest a run first", db->path);
+	else if (found == 2 && !want)
+		snprintf(err, errlen, "%s: this machine has several identities in the history (host "
+			 "and GPU runs): name one with --machine, or pick by --backend: %s",
+			 db->path, list);
+	else if (want)
+		snprintf(err, errlen, "%s: that label belongs to several machines: name one machine "
+			 "with --machine (a label or a full identity; series never mix machines): "
+			 "%s", db->path, list);
 	else
-		snprintf(err, errlen, "%s: %s: name one machine with --machine (a label or a full "
-			 "identity; series never mix machines): %s", db->path,
-			 want ? "that label belongs to several machines" : "several machines", list);
+		snprintf(err, errlen, "%s: several machines, and this one ('%s') is not among them: "
+			 "name one machine with --machine (a label or a full identity; series never "
+			 "mix machines): %s", db->path, here[0] ? here : "unknown", list);
 	return CB_ERR_ARG;
 }
 

@@ -55,11 +55,16 @@ struct cb_hist_machine_sel {
 };
 
 /* The machine named want: its full identity, else its label (which must then
- * belong to one identity), else, when want is NULL, the only machine of the
- * history. Errors (message in err listing the machines): CB_ERR_ARG (none,
- * or ambiguous), CB_ERR_IO. */
+ * belong to one identity). When want is NULL: the only machine of the
+ * history, else, with several, this machine (cb_machine_here: its identity as
+ * a run made here now records it; label CB_MACHINE else the short host name).
+ * This machine may have two identities, one without a GPU (host runs) and one
+ * with (cuda runs): backend ("host", "cuda" or NULL for any) picks among them.
+ * Errors (message in err listing the machines): CB_ERR_ARG (none; ambiguous;
+ * several and this machine not among them), CB_ERR_IO. */
 enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
-				    struct cb_hist_machine_sel *out, char *err, size_t errlen);
+				    const char *backend, struct cb_hist_machine_sel *out,
+				    char *err, size_t errlen);
 
 /* The series of machine mid under f, in key order (backend, nranks, dtype,
  * op, in_place, algo, bytes, transport) into a new array *out of *n (series

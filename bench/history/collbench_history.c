@@ -79,8 +79,8 @@ static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 	size_t no_median = 0;
 
 	memset(sel, 0, sizeof(*sel));
-	if (cb_hist_machine_find(db, c->machine[0] ? c->machine : NULL, &sel->machine, err,
-				 sizeof(err)) != CB_OK ||
+	if (cb_hist_machine_find(db, c->machine[0] ? c->machine : NULL, c->filter.backend,
+				 &sel->machine, err, sizeof(err)) != CB_OK ||
 	    cb_hist_series_load(db, sel->machine.id, &c->filter, c->metric, c->stat, &sel->series,
 				&sel->n, err, sizeof(err)) != CB_OK) {
 		cb_eprintf(PROG ": %s\n", err);

@@ -93,7 +93,9 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 		return -1;
 	}
 	c->far = fabs(c->err) > far && !(c->t_model >= r->t_lo && c->t_model <= r->t_hi);
-	if (r->oversubscribed || (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host))
+	c->oversubscribed = r->oversubscribed ||
+			    (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host);
+	if (c->oversubscribed)
 		snprintf(c->note, sizeof(c->note), "oversubscribed: time slicing is not modelled");
 	else if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
 		snprintf(c->note, sizeof(c->note), "n = 1: a local copy");

@@ -150,17 +150,39 @@ static int check_params(const struct cli *c, const struct cb_minput *in, struct 
 	return 0;
 }
 
+/* The check's last line: rows modelled and far off, the far ones split by
+ * whether their launch had more ranks than CPUs (time slicing, which the
+ * model does not describe) when any had. far_pct: the threshold in percent. */
+static void print_check_line(FILE *f, int text, const struct cb_check_row *rows, size_t n,
+			     double far_pct)
+{
+	size_t m[2] = { 0, 0 }, far[2] = { 0, 0 }, shown = 0; /* [0] ranks <= CPUs, [1] over */
+
+	for (size_t i = 0; i < n; i++) {
+		int o = rows[i].modelled && rows[i].oversubscribed;
+
+		shown += rows[i].row->ok;
+		m[o] += rows[i].modelled;
+		far[o] += rows[i].far;
+	}
+	fprintf(f, "%s%zu of %zu rows modelled, %zu far off (|error| > %.0f%% and outside the "
+		"repeats' band)", text ? "\n" : "", m[0] + m[1], shown, far[0] + far[1], far_pct);
+	if (m[1])
+		fprintf(f, ": %zu of %zu rows with ranks <= CPUs, %zu of %zu oversubscribed "
+			"(more ranks than CPUs: time slicing, not modelled)", far[0], m[0], far[1],
+			m[1]);
+	fputc('\n', f);
+}
+
 /* Prints the rows (unless --summary) and the summary; returns the status. */
 static int print_check(const struct cli *c, const struct cb_check_row *rows, size_t n)
 {
-	size_t far = 0, modelled = 0, shown_rows = 0;
+	size_t far = 0, modelled = 0;
 	enum cb_status st = CB_OK;
 	int text = c->fmt == CB_MFMT_TABLE || c->fmt == CB_MFMT_MARKDOWN;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		modelled += rows[i].modelled;
-		shown_rows += rows[i].row->ok;
-	}
 	if (!c->summary)
 		st = cb_out_check(stdout, c->fmt, rows, n);
 	if (st == CB_OK && text && !c->summary)
@@ -172,9 +194,7 @@ static int print_check(const struct cli *c, const struct cb_check_row *rows, siz
 			far += rows[i].far;
 	if (st != CB_OK)
 		return report(st);
-	fprintf(text ? stdout : stderr, "%s%zu of %zu rows modelled, %zu far off (|error| > "
-		"%.0f%% and outside the repeats' band)\n", text ? "\n" : "", modelled, shown_rows,
-		far, 100 * c->far);
+	print_check_line(text ? stdout : stderr, text, rows, n, 100 * c->far);
 	if (c->gate && modelled == 0) {
 		/* a gate that judged no row must not pass */
 		cb_eprintf(PROG " check: --gate: no row was modelled (no fitted group of "

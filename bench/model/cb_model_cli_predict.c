@@ -149,7 +149,7 @@ int cb_cli_presets(const struct cli *c, const char *name)
 		return cb_topo_write(stdout, p) == CB_OK ? 0 : EXIT_USAGE;
 	}
 	if (c->fmt == CB_MFMT_JSON) {
-		cb_eprintf(PROG " presets: -f json is for one preset: " PROG " presets NAME\n");
+		cb_eprintf(PROG " presets: --format json is for one preset: " PROG " presets NAME\n");
 		return EXIT_USAGE;
 	}
 	cb_mtab_init(&t, head, 10);

@@ -20,8 +20,8 @@ enum { FIT = 1u << VERB_FIT, CHECK = 1u << VERB_CHECK, PREDICT = 1u << VERB_PRED
 
 /* The rows, in --help order. */
 enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
-       O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_CROSS, O_ROOT, O_DTYPE,
-       O_BACKEND, O_TWOSIDED, O_HELP, NOPTS };
+       O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_FACTOR_OLD, O_CROSS, O_ROOT,
+       O_DTYPE, O_BACKEND, O_TWOSIDED, O_HELP, NOPTS };
 
 #define MAX_RANKS (1 << 20)
 
@@ -118,7 +118,7 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 #define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
 
 static const struct cb_optdef table[NOPTS] = {
-	[O_FORMAT] = { "format", 'f', "FMT", NULL, "table, csv, markdown or json (fit: json by default, the others table)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_MFMT_JSON + 1, .what = "" },
+	[O_FORMAT] = { "format", 0, "FMT", NULL, "table, csv, markdown or json (fit: json by default, the others table)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_MFMT_JSON + 1, .what = "" },
 	[O_OUTPUT] = { "output", 'o', "FILE", NULL, "fit: also write the fit (JSON) to FILE, replaced atomically; the table goes to stdout", .kind = CB_OPT_TEXT, OFF(output), .what = "path" },
 	[O_FIT] = { "fit", 0, "FILE", NULL, "check: the model's parameters from FILE (collbench-model fit -o), else fitted on RUN itself; predict: use FILE's link, reduce and copy rates on --topo's layout", .kind = CB_OPT_TEXT, OFF(fit_path), .what = "path" },
 	[O_ALGO] = { "algo", 'a', "LIST", NULL, "fit, check: only these algorithms (comma list; default ps, ring, copy, mpi, nccl)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
@@ -133,7 +133,8 @@ static const struct cb_optdef table[NOPTS] = {
 	[O_RANKS] = { "ranks", 'n', "LIST|A:B", "2:4096", "predict: rank counts, a list or A:B doubling", .set = set_ranks },
 	[O_MINBYTES] = { "minbytes", 'b', "SIZE", "8", "predict: smallest message per rank", .kind = CB_OPT_SIZE, OFF(minbytes) },
 	[O_MAXBYTES] = { "maxbytes", 'e', "SIZE", "4G", "predict: largest message per rank", .kind = CB_OPT_SIZE, OFF(maxbytes) },
-	[O_FACTOR] = { "factor", 0, "N", "2", "predict: size step factor", .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20 },
+	[O_FACTOR] = { "stepfactor", 'f', "N", "2", "predict: multiply the size by N each step (allreduce_perf's -f)", .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20 },
+	[O_FACTOR_OLD] = { "factor", 0, "N", NULL, "predict: the older name of --stepfactor", .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20 },
 	[O_CROSS] = { "crossover", 0, NULL, NULL, "predict: per rank count, the largest size at which ps is no slower than the ring", .kind = CB_OPT_FLAG, OFF(crossover) },
 	[O_ROOT] = { "root", 'r', "RANK", "0", "predict: the ps root", .kind = CB_OPT_INT, OFF(root), .lo = 0, .hi = MAX_RANKS - 1 },
 	[O_DTYPE] = { "dtype", 'd', "TYPE", "float", "predict: element type (its size splits chunks)", .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT, .what = "type" },
@@ -148,7 +149,7 @@ static const unsigned verbs_of[NOPTS] = {
 	[O_MINB] = FIT | CHECK, [O_TIERS] = FIT | CHECK, [O_NOGAMMA] = FIT | CHECK,
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
 	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
-	[O_FACTOR] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
+	[O_FACTOR] = PREDICT, [O_FACTOR_OLD] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
 	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_HELP] = ALL,
 };
 
@@ -170,6 +171,16 @@ static void derive(struct cli *c, const unsigned char *given)
 	c->esize = cb_dtype_size((enum cb_dtype)c->dtype);
 }
 
+/* Whether argv has -f (alone or with its value, "-fcsv") before any "--":
+ * for fit and check, where -f once was --format. */
+static int has_short_f(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strncmp(argv[i], "-f", 2) == 0)
+			return 1;
+	return 0;
+}
+
 enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cli *c,
 				    char *err, size_t errlen)
 {
@@ -178,6 +189,11 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 	memset(c, 0, sizeof(*c));
 	c->verb = verb;
 	c->fmt = CB_MFMT_TABLE;
+	if (verb != VERB_PREDICT && has_short_f(argc, argv)) {
+		snprintf(err, errlen, "-f is predict's --stepfactor (as allreduce_perf's -f); the "
+			 "output format is --format");
+		return CB_ERR_ARG;
+	}
 	if (cb_optable_parse_given(table, NOPTS, c, argc, argv, given, err, errlen) != CB_OK)
 		return CB_ERR_ARG;
 	for (size_t i = 0; i < NOPTS; i++)

@@ -8,6 +8,11 @@
 #include "cb_size.h"
 
 #define GB 1e9
+/* the fit table's parameter columns: value, standard error, repeats' fits */
+#define BAND "+-se [fast, slow]"
+#define BAND_LEGEND "+-se: standard error from the residuals; [fast, slow]: the same fit on " \
+	"every row's fastest and on its slowest repeat (-R; left out when both equal the " \
+	"value, as with one repeat)"
 
 static enum cb_status finish(FILE *f, enum cb_mfmt fmt, struct cb_mtab *t)
 {
@@ -29,25 +34,42 @@ static void size_cell(struct cb_mtab *t, double bytes)
 	cb_mtab_cell(t, "%s", buf);
 }
 
-/* "x [lo, hi]" of a value with its repeat band, scaled by mul. */
-static void band_cell(struct cb_mtab *t, double v, const double *rep, double mul)
+/* Whether a and b are the same number to 1e-9 (relative). */
+static int same(double a, double b)
 {
-	if (isinf(v))
+	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+/* "x +-se [fast, slow]" of a value scaled by mul: its standard error (left
+ * out when undefined) and the same fit on every row's fastest and slowest
+ * repeat (left out when both equal x, as with one repeat). */
+static void band_cell(struct cb_mtab *t, double v, double se, const double *rep, double mul)
+{
+	char sebuf[32] = "", band[64] = "";
+
+	if (isinf(v)) {
 		cb_mtab_cell(t, "%s", "free");
-	else if (isnan(v))
+		return;
+	}
+	if (isnan(v)) {
 		cb_mtab_cell(t, "%s", "");
-	else if (isnan(rep[0]))
-		cb_mtab_cell(t, "%.4g", v * mul);
-	else
-		cb_mtab_cell(t, "%.4g [%.4g, %.4g]", v * mul, rep[0] * mul, rep[1] * mul);
+		return;
+	}
+	if (isfinite(se))
+		snprintf(sebuf, sizeof(sebuf), " +-%.2g", se * mul);
+	if (!isnan(rep[0]) && !(same(rep[0], v) && same(rep[1], v)))
+		snprintf(band, sizeof(band), " [%.4g, %.4g]", rep[0] * mul, rep[1] * mul);
+	cb_mtab_cell(t, "%.4g%s%s", v * mul, sebuf, band);
 }
 
 enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *set)
 {
 	static const char *const head[] = { "backend", "transport", "algos", "sizes", "rows",
-					    "overhead_us", "alpha_us", "beta_GBps", "gamma_GBps",
-					    "fused_GBps", "fit_error_pct" };
+					    "overhead_us " BAND, "alpha_us " BAND,
+					    "beta_GBps " BAND, "gamma_GBps " BAND,
+					    "fused_GBps " BAND, "fit_error_pct" };
 	struct cb_mtab t;
+	enum cb_status st;
 
 	cb_mtab_init(&t, head, 11);
 	for (size_t g = 0; g < set->ngroups; g++) {
@@ -74,16 +96,19 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 				cb_format_size((size_t)tr->hi, hi, sizeof(hi));
 			cb_mtab_cell(&t, "%s..%s", lo, hi);
 			cb_mtab_cell(&t, "%zu", tr->nobs);
-			band_cell(&t, gr->p.overhead, gr->p.overhead_rep, 1e6);
-			band_cell(&t, gr->p.alpha, gr->p.alpha_rep, 1e6);
-			band_cell(&t, tr->beta, tr->beta_rep, 1 / GB);
-			band_cell(&t, tr->gamma, tr->gamma_rep, 1 / GB);
-			band_cell(&t, tr->fused, tr->fused_rep, 1 / GB);
+			band_cell(&t, gr->p.overhead, gr->p.overhead_se, gr->p.overhead_rep, 1e6);
+			band_cell(&t, gr->p.alpha, gr->p.alpha_se, gr->p.alpha_rep, 1e6);
+			band_cell(&t, tr->beta, tr->beta_se, tr->beta_rep, 1 / GB);
+			band_cell(&t, tr->gamma, tr->gamma_se, tr->gamma_rep, 1 / GB);
+			band_cell(&t, tr->fused, tr->fused_se, tr->fused_rep, 1 / GB);
 			cb_mtab_cell(&t, "median %.1f, max %.1f", 100 * gr->p.med_abs,
 				     100 * gr->p.max_abs);
 		}
 	}
-	return finish(f, fmt, &t);
+	st = finish(f, fmt, &t);
+	if (st == CB_OK && fmt != CB_MFMT_CSV && fprintf(f, "\n%s\n", BAND_LEGEND) < 0)
+		st = CB_ERR_IO;
+	return st;
 }
 
 /* Measured bandwidth of a row from its median time, as the model's: busbw,

@@ -76,6 +76,8 @@ struct cb_check_row {
 	int far;                    /* |err| > the threshold and the model outside
 				     * the repeats' band */
 	int not_finite;             /* the model's time or bandwidth is not finite */
+	int oversubscribed;         /* more ranks than CPUs on a host: time slicing,
+				     * which the model does not describe */
 	char note[160];
 };
 

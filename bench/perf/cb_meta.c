@@ -5,11 +5,11 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cb_algo.h"
+#include "cb_machine.h"
 #include "cb_p2p.h"
 #include "cb_replace.h"
 #include "cb_text.h"
@@ -30,26 +30,6 @@ static void utc_now(char *buf, size_t len)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static json_t *cpu_model(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	if (!f)
-		return json_null();
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) == 0 && colon) {
-			fclose(f);
-			colon[strcspn(colon, "\n")] = '\0';
-			return cb_json_text(colon[1] ? colon + 2 : "");
-		}
-	}
-	fclose(f);
-	return json_null();
 }
 
 static json_t *env_settings(void)
@@ -169,48 +149,26 @@ static json_t *wait_info(const struct cb_wait_cfg *w)
 			 "tick_ms", (json_int_t)w->tick_ms, "description", text);
 }
 
-/* The machine a run belongs to, what collbench-compare matches baselines on
- * (README "Regression checking"): a label (CB_MACHINE, else the host name up
- * to its first dot), the CPU model, CPUs online, memory in GiB rounded to the
- * nearest (the kernel's total moves by a few pages between boots), and the
- * GPU model ("" on host). */
-static json_t *machine_identity(const struct cb_backend *be, const char *host, json_t *cpu,
-				long cpus, json_int_t mem_bytes)
-{
-	const char *label = getenv("CB_MACHINE");
-	char shorthost[256];
-	int from_env = label && *label;
-
-	snprintf(shorthost, sizeof(shorthost), "%.*s", (int)strcspn(host, "."), host);
-	return json_pack("{s:o,s:s,s:O,s:I,s:I,s:o}", "label",
-			 cb_json_text(from_env ? label : shorthost), "label_from",
-			 from_env ? "CB_MACHINE" : "hostname", "cpu_model", cpu, "cpus",
-			 (json_int_t)cpus,
-			 "mem_gib", (mem_bytes + ((json_int_t)1 << 29)) >> 30, "gpu_model",
-			 cb_json_text(be->device_model));
-}
-
-/* host: name, CPU, CPUs online, memory; and the machine identity from them. */
+/* host: name, CPU, CPUs online, memory; and "machine", the identity
+ * collbench-compare matches baselines on (cb_machine.h). */
 static int add_host(json_t *m, const struct cb_backend *be)
 {
-	char host[256] = "";
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	struct sysinfo si;
-	json_int_t mem;
-	json_t *cpu = cpu_model(), *machine;
+	struct cb_machine_host h;
+	json_t *machine;
 
-	gethostname(host, sizeof(host) - 1);
-	if (sysinfo(&si) != 0)
-		memset(&si, 0, sizeof(si));
-	mem = (json_int_t)si.totalram * (json_int_t)si.mem_unit;
-	if (!cpu)
+	cb_machine_host_read(&h);
+	machine = cb_machine_json(&h, be->device_model);
+	if (!machine)
 		return -1;
-	machine = machine_identity(be, host, cpu, cpus, mem);
 	if (json_object_set_new(m, "host", json_pack("{s:o,s:o,s:I,s:I}", "hostname",
-						     cb_json_text(host), "cpu_model", cpu,
-						     "cpus_online", (json_int_t)cpus,
-						     "mem_bytes", mem)) != 0)
+						     cb_json_text(h.hostname), "cpu_model",
+						     h.cpu_known ? cb_json_text(h.cpu_model) :
+								   json_null(),
+						     "cpus_online", (json_int_t)h.cpus,
+						     "mem_bytes", (json_int_t)h.mem_bytes)) != 0) {
+		json_decref(machine);
 		return -1;
+	}
 	return json_object_set_new(m, "machine", machine);
 }
 

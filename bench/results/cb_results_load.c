@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cb_machine.h"
+
 #define META_SCHEMA "collbench-meta-1"
 #define META_SUFFIX ".meta.json"
 #define META_MAX_BYTES ((size_t)16 << 20)
@@ -60,46 +62,16 @@ static int get_int(const json_t *obj, const char *key, long long lo, long long h
 	return 0;
 }
 
-/* An integer member as text, "?" when absent or not an integer. */
-static void int_text(const json_t *v, char *buf, size_t len, long long div)
-{
-	if (json_is_integer(v) && json_integer_value(v) >= 0)
-		snprintf(buf, len, "%lld",
-			 (json_integer_value(v) + (div > 1 ? div / 2 : 0)) / (div > 1 ? div : 1));
-	else
-		snprintf(buf, len, "?");
-}
-
 /* The machine identity text of a sidecar into out->machine, its label into
- * out->machine_label: "machine", else derived from "host" (older files);
- * out->device is the GPU model already read. Returns -1 for a mistyped
- * "machine". */
+ * out->machine_label (cb_machine_identity: "machine", else derived from
+ * "host" in older files); out->device is the GPU model already read. Returns
+ * -1 for a mistyped "machine". */
 static int machine_text(const json_t *root, struct cb_res_launch *out)
 {
-	const json_t *m = json_object_get(root, "machine"), *host = json_object_get(root, "host");
-	const char *label, *cpu;
-	char cpus[32], mem[32], lab[CB_RES_TEXT];
-
-	if (m && !json_is_object(m))
-		return -1;
-	if (m) {
-		label = json_string_value(json_object_get(m, "label"));
-		cpu = json_string_value(json_object_get(m, "cpu_model"));
-		int_text(json_object_get(m, "cpus"), cpus, sizeof(cpus), 1);
-		int_text(json_object_get(m, "mem_gib"), mem, sizeof(mem), 1);
-		snprintf(lab, sizeof(lab), "%s", label ? label : "?");
-	} else {
-		label = json_string_value(json_object_get(host, "hostname"));
-		cpu = json_string_value(json_object_get(host, "cpu_model"));
-		int_text(json_object_get(host, "cpus_online"), cpus, sizeof(cpus), 1);
-		int_text(json_object_get(host, "mem_bytes"), mem, sizeof(mem), 1LL << 30);
-		snprintf(lab, sizeof(lab), "%.*s", label ? (int)strcspn(label, ".") : 1,
-			 label ? label : "?");
-	}
-	snprintf(out->machine, sizeof(out->machine), "%.60s (%.80s, %s CPUs, %s GiB%s%.60s)", lab,
-		 cpu ? cpu : "?", cpus, mem, *out->device ? ", GPU " : "", out->device);
-	snprintf(out->machine_label, sizeof(out->machine_label), "%.60s", lab);
-	return 0;
+	return cb_machine_identity(json_object_get(root, "machine"),
+				   json_object_get(root, "host"), out->device, out->machine,
+				   sizeof(out->machine), out->machine_label,
+				   sizeof(out->machine_label));
 }
 
 /* How the launch timed and waited: "timing_mode" ("iter" when absent) and
@@ -281,6 +253,41 @@ static int launch_cmp(const void *a, const void *b)
 	return (x->nranks > y->nranks) - (x->nranks < y->nranks);
 }
 
+/* Whether a folder holds a run folder (a folder with a summary.csv) one
+ * level down, as results/baseline/ does: for the message that refuses it. */
+static int holds_runs(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char sub[CB_RES_PATH + 300];
+	int found = 0;
+
+	while (d && !found && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(sub, sizeof(sub), "%s/%s/summary.csv", path, e->d_name);
+			found = access(sub, R_OK) == 0;
+		}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* The message for a folder without a summary.csv; one that holds run folders
+ * says to name them (a folder of runs is not read as its runs: each run is
+ * named, so none is skipped unseen). */
+static void not_a_run(const char *path, char *err, size_t errlen)
+{
+	size_t k = strlen(path);
+
+	while (k > 1 && path[k - 1] == '/')
+		k--;
+	if (holds_runs(path))
+		snprintf(err, errlen, "%s: not a run folder (no summary.csv in it); it holds run "
+			 "folders: name them, e.g. %.*s/*/", path, (int)k, path);
+	else
+		snprintf(err, errlen, "%s: not a run folder (no summary.csv in it)", path);
+}
+
 /* The CSV and sidecars of a path that exists. */
 static enum cb_status load_parts(const char *path, int is_dir, struct cb_results *res,
 				 char *err, size_t errlen)
@@ -302,7 +309,7 @@ static enum cb_status load_parts(const char *path, int is_dir, struct cb_results
 		snprintf(res->csv, sizeof(res->csv), "%s%s", path, is_dir ? "/summary.csv" : "");
 		st = cb_results_read_csv(res->csv, res, err, errlen);
 		if (st == CB_ERR_IO && is_dir)
-			snprintf(err, errlen, "%s: not a run folder (no summary.csv in it)", path);
+			not_a_run(path, err, errlen);
 		if (st == CB_OK)
 			st = add_folder_sidecars(res, side, err, errlen);
 		res->meta_missing = st == CB_OK && res->nlaunches == 0;

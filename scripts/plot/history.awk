@@ -6,13 +6,17 @@
 # different metrics of one unit (copy's algbw beside busbw) share the axis, each named with its
 # metric; a time series beside a bandwidth one cannot. Prints (| stands for US, the unit
 # separator)
-#   plot | number of series | axis label | machine | series names, tab-separated
+#   plot | number of series | axis label | machine | series names, tab-separated | their
+#          algorithms (the word before "np<N>" in each name), space-separated
 #   skip | reason
 
 BEGIN { FS = "\t"; OFS = "\037"; out = dir "/history.dat" }
 $1 == "# machine" { machine = $2; next }
 $1 ~ /^# series / {
 	name[++n] = $2; metric[n] = $3
+	k = split($2, w, " ")
+	for (j = 2; j <= k; j++) if (w[j] ~ /^np[0-9]+$/) { algo[n] = w[j - 1]; break }
+	if (algo[n] == "") algo[n] = "?"
 	unit = $3; sub(/^[^(]*\(/, "", unit); sub(/\)$/, "", unit)
 	m = $3; sub(/ \(.*$/, "", m)
 	if (!(m in seen)) { seen[m] = 1; metrics = metrics (metrics == "" ? "" : ", ") m }
@@ -32,7 +36,9 @@ END {
 	if (mixed) { print "skip", "series on time and on bandwidth cannot share an axis (0-byte rows are read on time): narrow with -b or --min-bytes"; exit 0 }
 	close(out)
 	several = index(metrics, ",") > 0
-	for (i = 1; i <= n; i++)
+	for (i = 1; i <= n; i++) {
 		names = names (i > 1 ? "\t" : "") name[i] (several ? " (" nmetric[i] ")" : "")
-	print "plot", n, metrics " (" first_unit ")", machine, names
+		algos = algos (i > 1 ? " " : "") algo[i]
+	}
+	print "plot", n, metrics " (" first_unit ")", machine, names, algos
 }

@@ -1,11 +1,14 @@
-# history.gp - a metric over time, one colour per series (row key of one machine), each
-# run a point with its repeat band, each segment between change points its mean (steps), the
-# first run after a change circled: red for a regression, green for an improvement.
+# history.gp - a metric over time, one line per series (row key of one machine) in its
+# algorithm's colour (common.gp's algo_color, as in plot.sh's figures; series of one algorithm
+# apart by their points), each run a point with its repeat band, each segment between change
+# points its mean (steps), the first run after a change circled: red for a regression, green
+# for an improvement. The y axis starts at 0 (bandwidth and time are never negative).
 # Called by scripts/plot_history.sh with gnuplot -e assignments (data from history.awk):
 #   gpdir    folder of this script        outbase  output path without .png/.svg
 #   datafile TSV: one block per series (index i-1), columns
 #            time_utc value lo hi segment_mean mark(0/1 regression/2 improvement)
 #   titles   the series names as quoted words ("ring np2 64M float sum" ...)
+#   algos    each series' algorithm, space-separated ("ring ps ring" ...)
 #   ttl, sub title and its second line (the machine)     ylab  y axis label
 load gpdir.'/common.gp'
 
@@ -23,13 +26,20 @@ set ylabel ylab
 set format y "%g"
 set key outside below center horizontal Left reverse maxrows 3 width 2
 set key title "x: run start (UTC); bars: repeat band; dashed: mean between change points" font ",11"
-set offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08
+set offsets graph 0.03, graph 0.03, graph 0.08, 0   # no offset below 0
+set yrange [0:*]
 
-# Okabe-Ito, then black: one colour per series
-series_color(i) = word("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #000000 #999999", (i - 1) % 8 + 1)
 n = words(titles)
+# the algorithm's colour and point (common.gp); its 2nd, 3rd ... series other points
+array occ[n]
+do for [i = 1:n] {
+    occ[i] = 0
+    do for [j = 1:i - 1] { if (word(algos, j) eq word(algos, i)) { occ[i] = occ[i] + 1 } }
+}
+series_color(i) = algo_color(word(algos, i))
+series_pt(i) = occ[i] == 0 ? algo_pt(word(algos, i)) : int(word("4 6 8 10 12 14 1 2", (occ[i] - 1) % 8 + 1))
 
-P = 'for [i = 1:n] datafile index (i - 1) using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lw 1.2' . \
+P = 'for [i = 1:n] datafile index (i - 1) using 1:2:3:4 with yerrorbars pt series_pt(i) ps 0.9 lw 1.2' . \
     ' lc rgb series_color(i) title word(titles, i), ' . \
     'for [i = 1:n] datafile index (i - 1) using 1:5 with steps lw 2 dt (6, 4)' . \
     ' lc rgb series_color(i) notitle, ' . \

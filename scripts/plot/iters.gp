@@ -13,9 +13,10 @@ set title ttl."\n".sub
 set xlabel "iteration (warm-up below 0)"
 set ylabel "time (us)"
 set xrange [-nwarm - 1 : niter + 1]
-set yrange [0 : ymax * 1.3]
+set yrange [0 : ymax * 1.2]   # room for the median/p99 label above the highest point
 set format y "%g"
-set key top right Left reverse width 1
+# outside, right of the plot, where it covers no point (a spike) and neither line
+set key outside right top vertical Left reverse width -1 samplen 2 font ",13"
 set arrow 1 from 0.5, graph 0 to 0.5, graph 1 nohead dt 3 lc rgb "#888888"
 set label 3 sprintf("median %.1f us, p99 %.1f us", med, p99) at graph 0.02, graph 0.95 font ",12"
 c = algo_color(algo)

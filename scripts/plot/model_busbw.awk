@@ -1,5 +1,5 @@
 # model_busbw.awk: the data of the figures model_busbw_np<N> (measured and modelled bandwidth vs
-# message size, one figure per rank count N) from collbench-model check -f csv, for the
+# message size, one figure per rank count N) from collbench-model check --format csv, for the
 # (backend, dtype, op, in_place) combination of the first modelled row. For each N, ascending:
 # dir/model_busbw_np<N>.<i>.dat (bytes <TAB> measured GB/s <TAB> modelled GB/s) for the i-th
 # algorithm with modelled rows at N (figure order, see algo_list; copy last). 0-byte rows have

@@ -6,9 +6,11 @@
 #             bytes <TAB> measured GB/s <TAB> model GB/s (busbw; algbw for copy)
 #   algos     space-separated algorithm names  xmin, xmax, ymin, ymax  data ranges
 #   ttl, sub, runid  title, its second line, run label
+#   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+if (!exists("note")) note = ""
+set title ttl."\n".sub.(note eq "" ? "" : "\n".note)
 set xlabel "message size per rank (bytes)"
 set ylabel "bus bandwidth (GB/s; copy: algbw)"
 set logscale x 2

@@ -1,5 +1,5 @@
 # model_crossover.awk: the data of the figure model_crossover from collbench-model predict
-# --crossover -f csv: out (nranks <TAB> crossover bytes) for the rank counts where ps is no
+# --crossover --format csv: out (nranks <TAB> crossover bytes) for the rank counts where ps is no
 # slower up to a size and the ring faster above (those where the ring wins at every size, or ps
 # at every size, are left out). Prints (| stands for US, the unit separator)
 #   plot | smallest n | largest n | smallest size | largest size

@@ -1,5 +1,5 @@
 # model_scale.awk: the data of the scale-out figures model_time_vs_n and model_host_load from
-# collbench-model predict -f csv: for the i-th word "BYTES:COLUMN" of series, prefix.<i>.dat
+# collbench-model predict --format csv: for the i-th word "BYTES:COLUMN" of series, prefix.<i>.dat
 # (nranks <TAB> COLUMN's value at message size BYTES; values above 0 only; an empty file when
 # there are none). Prints (| stands for US, the unit separator)
 #   plot | smallest n | largest n | smallest value | largest value

@@ -1,0 +1,50 @@
+/* cb_machine: a machine's identity, what collbench-compare matches baselines
+ * on and what keeps collbench-history's series apart (README "Regression
+ * checking", "History"). One code path makes it for every tool: allreduce_perf
+ * records this host's facts in its metadata ("host", "machine"), the results
+ * reader turns a metadata file into the identity text, and collbench-history
+ * computes this machine's text the same way to find "this machine's series".
+ *
+ * The identity text: "label (cpu model, N CPUs, M GiB)", with ", GPU model"
+ * inside the parentheses where the backend has one. */
+#ifndef CB_MACHINE_H
+#define CB_MACHINE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct cb_machine_host {
+	char hostname[256];      /* gethostname(), "" when unknown */
+	char cpu_model[256];     /* /proc/cpuinfo's first "model name" */
+	int cpu_known;           /* 0: no "model name" line (recorded as null) */
+	long cpus;               /* CPUs online (sysconf) */
+	long long mem_bytes;     /* total RAM in bytes (sysinfo), 0 when unknown */
+};
+
+/* This host's facts into h. Never fails: what cannot be read stays empty / 0. */
+void cb_machine_host_read(struct cb_machine_host *h);
+
+/* The metadata's "machine" object of host h for a backend whose GPU model is
+ * gpu ("" on host): {"label": CB_MACHINE when set and not empty, else the host
+ * name up to its first dot; "label_from": "CB_MACHINE" | "hostname";
+ * "cpu_model" (null when unknown); "cpus"; "mem_gib": memory rounded to the
+ * nearest GiB (the kernel's total moves by a few pages between boots);
+ * "gpu_model"}. Text follows cb_text's rule for bytes that are not UTF-8.
+ * NULL when out of memory. */
+json_t *cb_machine_json(const struct cb_machine_host *h, const char *gpu);
+
+/* The identity text of a metadata file into out (len bytes) and its label
+ * into label (llen bytes): from its "machine" object when machine is not
+ * NULL, else from its "host" object (files older than "machine": host name up
+ * to its first dot, cpu_model, cpus_online, mem_bytes rounded to the nearest
+ * GiB); gpu is the GPU model ("" for none); what is absent shows as "?".
+ * Returns -1 (out unchanged) when machine is not NULL and not an object. */
+int cb_machine_identity(const json_t *machine, const json_t *host, const char *gpu, char *out,
+			size_t len, char *label, size_t llen);
+
+/* This machine's identity text for GPU model gpu ("" for host runs), as a run
+ * made here now records it (cb_machine_host_read, cb_machine_json,
+ * cb_machine_identity); its label into label. Returns -1 when out of memory. */
+int cb_machine_here(const char *gpu, char *out, size_t len, char *label, size_t llen);
+
+#endif
