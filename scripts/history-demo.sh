@@ -2,8 +2,8 @@
 # history-demo.sh: a history of real runs with an injected step, for README's
 # trend figure (issue 15). Makes N sweeps of this machine, one after the
 # other, the last K of them deliberately slowed: each such sweep runs under
-# taskset pinned to one CPU, so its ranks share that CPU (sweep.sh then
-# oversubscribes and records it in meta.json). Each run is added to a new
+# taskset pinned to one CPU with Open MPI's binding off, so its ranks share
+# that CPU (sweep.sh then oversubscribes and records it in meta.json). Each run is added to a new
 # history with the label "normal" or "slowed-taskset-1cpu"; then the change
 # points are detected and the trend is drawn (scripts/plot_history.sh).
 # Run it on a quiet machine: other work during a run is measured with it
@@ -119,7 +119,9 @@ one_run() {
 
 for ((i = 1; i <= runs; i++)); do
 	if [ "$i" -gt $((runs - slow)) ]; then
-		one_run "$i" "$SLOW_LABEL" taskset -c "$cpu"
+		# binding none: Open MPI binds each rank to a core of its own by
+		# default, whatever taskset allowed mpirun (rank 1 ran on CPU 1)
+		one_run "$i" "$SLOW_LABEL" env OMPI_MCA_hwloc_base_binding_policy=none taskset -c "$cpu"
 	else
 		one_run "$i" normal
 	fi
