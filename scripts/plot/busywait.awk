@@ -36,13 +36,7 @@ fileno == 2 && FNR == 1 {
 	csv_split($0, f)
 	a = f[c["algo"]]; gsub(/[^A-Za-z0-9_.+-]/, "_", a)
 	if (!((a, tk, sk) in tm)) next
-	if (num(f[c["nranks"]]) + 0 != tn || num(f[c["bytes"]]) + 0 != ts) next
-	for (i = 1; i <= 4; i++) {
-		if (!(opt[i] in c)) continue
-		v = f[c[opt[i]]]
-		if (opt[i] == "in_place") v = bool01(v)
-		if (v != want[opt[i]]) next
-	}
+	if (!rank_row_wanted(f, c, opt, want, tn, ts)) next
 	r = num(f[c["rank"]]); bu = num(f[c["busy_us"]]); wa = num(f[c["wait_us"]])
 	if (r == "" || bu == "" || wa == "") next
 	if (!((a, r) in busy)) { nr[a]++; add_rank[a, nr[a]] = r }

@@ -174,3 +174,17 @@ function vs_ranks_points(pos,    i, v, set, np) {
 	ranks = keys_sorted(set)
 	return np
 }
+
+# rank_row_wanted(f, c, opt, want, n, bytes): whether a per-rank CSV row, split into f
+# (column numbers in c), is of n ranks and bytes per rank and of the combination drawn:
+# want[k] for each name k in opt[1..4] (backend dtype op in_place) that the file has
+function rank_row_wanted(f, c, opt, want, n, bytes,    i, v) {
+	if (num(f[c["nranks"]]) + 0 != n || num(f[c["bytes"]]) + 0 != bytes) return 0
+	for (i = 1; i <= 4; i++) {
+		if (!(opt[i] in c)) continue
+		v = f[c[opt[i]]]
+		if (opt[i] == "in_place") v = bool01(v)
+		if (v != want[opt[i]]) return 0
+	}
+	return 1
+}

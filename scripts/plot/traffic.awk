@@ -50,13 +50,7 @@ fileno == 2 && FNR == 1 {
 	csv_split($0, f)
 	a = f[c["algo"]]; gsub(/[^A-Za-z0-9_.+-]/, "_", a)
 	if (!((a, tk, sk) in tot)) next
-	if (num(f[c["nranks"]]) + 0 != tn || num(f[c["bytes"]]) + 0 != ts) next
-	for (i = 1; i <= 4; i++) {
-		if (!(opt[i] in c)) continue
-		v = f[c[opt[i]]]
-		if (opt[i] == "in_place") v = bool01(v)
-		if (v != want[opt[i]]) next
-	}
+	if (!rank_row_wanted(f, c, opt, want, tn, ts)) next
 	r = num(f[c["rank"]]); tx = num(f[c["tx_bytes"]]); rx = num(f[c["rx_bytes"]])
 	if (r == "" || tx == "" || rx == "") next
 	if (!((a, r) in txrx)) { nr[a]++; add_rank[a, nr[a]] = r }
