@@ -70,12 +70,12 @@ static json_t *command_line(int argc, char **argv)
 static const char *timing_text(enum cb_timing t)
 {
 	if (t == CB_TIMING_LOOP)
-		return "--timing loop: after one MPI_Barrier each rank times the -n calls of a "
+		return "--timing loop: after one barrier (MPI_Ibarrier completed by MPI_Test) each rank times the -n calls of a "
 		       "block back to back between two timestamps (host: CLOCK_MONOTONIC; cuda: "
 		       "events on the rank's stream), as nccl-tests does; each call's time is the "
 		       "block's mean, max over ranks; time_us is the mean over blocks' calls "
 		       "(median, min and max spread only across -R repeats)";
-	return "--timing iter: each rank times each iteration after MPI_Barrier "
+	return "--timing iter: each rank times each iteration after a barrier (MPI_Ibarrier completed by MPI_Test) "
 	       "(host: CLOCK_MONOTONIC; cuda: events on the rank's stream); "
 	       "an iteration's time is the max over ranks; time_us is the "
 	       "mean over iterations, with median, min and max";

@@ -181,16 +181,6 @@ static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
 	}
 }
 
-/* MPI_Barrier on the world; *ns its duration on the accounting's clock. */
-static enum cb_status barrier(struct cb_backend *be, uint64_t *ns)
-{
-	uint64_t t0 = cb_acct_now(be);
-	enum cb_status st = CB_MPI(MPI_Barrier(be->world));
-
-	*ns = t0 ? cb_acct_now(be) - t0 : 0;
-	return st;
-}
-
 /* CB_ERR_TIMEOUT once the abort flag is set (the watchdog, or a signal:
  * allreduce_perf.c), checked before each iteration: rows of a library
  * algorithm (MPI_Barrier, MPI_Allreduce) have no backend wait that reads it. */
@@ -211,7 +201,7 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 	struct cb_time_acct m0 = acct_mark(be);
 	uint64_t bar_ns = 0;
 	double us = 0;
-	enum cb_status st = barrier(be, &bar_ns);
+	enum cb_status st = cb_row_barrier(be, &bar_ns);
 
 	if (st == CB_OK)
 		st = be->ops->time_begin(be);
@@ -252,7 +242,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 		cb_watchdog_phase(what, slot->ops->name, bytes, i);
 		st = stop_check(be);
 		if (st == CB_OK)
-			st = barrier(be, &bar_ns);
+			st = cb_row_barrier(be, &bar_ns);
 		if (st == CB_OK)
 			st = be->ops->time_begin(be);
 		if (st == CB_OK)

@@ -107,4 +107,10 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
 void cb_row_summarize(const struct cb_measure *m, const struct cb_algo_slot *slot,
 		      struct cb_row *row);
 
+/* The barrier before an iteration, on the world; *ns: its duration on the
+ * accounting's clock (0 when accounting is off). Errors: CB_ERR_TIMEOUT when
+ * the abort flag is set while waiting (the watchdog, a signal), an MPI
+ * error's status. cb_row_time.c. */
+enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns);
+
 #endif

@@ -161,3 +161,22 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
 	free(all);
 	return st;
 }
+
+/* MPI_Ibarrier completed by MPI_Test, which progresses (and, oversubscribed,
+ * yields) as MPI_Barrier does, but lets a rank whose peer died see the abort
+ * flag (the others get mpirun's SIGTERM) instead of blocking until SIGKILL. */
+enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns)
+{
+	uint64_t t0 = cb_acct_now(be);
+	MPI_Request req;
+	int done = 0;
+	enum cb_status st = CB_MPI(MPI_Ibarrier(be->world, &req));
+
+	while (st == CB_OK && !done) {
+		st = CB_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+		if (st == CB_OK && !done && *be->abort_flag)
+			return CB_ERR_TIMEOUT; /* the job ends: the request is left */
+	}
+	*ns = t0 ? cb_acct_now(be) - t0 : 0;
+	return st;
+}
