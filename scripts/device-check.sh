@@ -38,7 +38,7 @@ cd "$root" || exit 2
 step_build() {
 	local gen=()
 	command -v ninja >/dev/null && gen=(-G Ninja)
-	cmake -S "$root" -B "$DC_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+	cmake -S "$root" -B "$DC_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCB_WITH_HISTORY=OFF \
 		-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" \
 		-DNCCL_INCLUDE_DIR="$DC_NCCL_INC" -DNCCL_LIBRARY="$DC_NCCL_LIB" \
 		${MPI_C_COMPILER:+-DMPI_C_COMPILER="$MPI_C_COMPILER"} >"$DC_WORK/logs/configure.log" 2>&1 ||
