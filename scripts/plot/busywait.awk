@@ -25,11 +25,9 @@ fileno == 2 && FNR == 1 {
 	tk = sprintf("%.0f", tn); sk = sprintf("%.0f", ts)
 	FS = "\n"; $0 = $0
 	header($0, c)
-	nreq = split("algo nranks bytes rank busy_us wait_us", req, " ")
-	for (i = 1; i <= nreq; i++) if (!(req[i] in c)) missing = missing " " req[i]
+	missing = missing_cols(c, "algo nranks bytes rank busy_us wait_us")
 	if (missing != "") { print "skip", file " lacks column(s):" missing; done = 1; exit 0 }
-	split("backend dtype op in_place", opt, " ")
-	want["backend"] = b; want["dtype"] = d; want["op"] = o; want["in_place"] = p
+	rank_filter(opt, want, b, d, o, p)
 	next
 }
 {

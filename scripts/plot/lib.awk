@@ -175,6 +175,22 @@ function vs_ranks_points(pos,    i, v, set, np) {
 	return np
 }
 
+# missing_cols(c, names): the names (apart by spaces) that are not columns of c, each after a
+# space ("" when every one is there)
+function missing_cols(c, names,    req, n, i, out) {
+	n = split(names, req, " ")
+	for (i = 1; i <= n; i++) if (!(req[i] in c)) out = out " " req[i]
+	return out
+}
+
+# rank_filter(opt, want, b, d, o, p): the combination a per-rank row must be of, for
+# rank_row_wanted: opt[1..4] the column names, want[name] the value (b, d, o, p: backend,
+# dtype, op, in_place as 0 or 1)
+function rank_filter(opt, want, b, d, o, p) {
+	split("backend dtype op in_place", opt, " ")
+	want["backend"] = b; want["dtype"] = d; want["op"] = o; want["in_place"] = p
+}
+
 # rank_row_wanted(f, c, opt, want, n, bytes): whether a per-rank CSV row, split into f
 # (column numbers in c), is of n ranks and bytes per rank and of the combination drawn:
 # want[k] for each name k in opt[1..4] (backend dtype op in_place) that the file has

@@ -12,8 +12,8 @@
 
 BEGIN {
 	FS = "\n"; OFS = "\t"
-	nreq = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
-	             "tx_total_bytes imbalance status", req, " ")
+	required = "backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
+	           "tx_total_bytes imbalance status"
 	nout = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
 	             "tx_total_bytes imbalance transport nhosts", out, " ")
 	nopt = split("busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv", optc, " ")
@@ -22,8 +22,7 @@ BEGIN {
 !have_header {
 	have_header = 1
 	header($0, c)
-	missing = ""
-	for (i = 1; i <= nreq; i++) if (!(req[i] in c)) missing = missing " " req[i]
+	missing = missing_cols(c, required)
 	if (missing != "") {
 		printf "%s: error: %s lacks required column(s):%s\n", prog, file, missing > "/dev/stderr"
 		bad = 1; exit 1

@@ -35,11 +35,9 @@ fileno == 2 && FNR == 1 {
 	tk = sprintf("%.0f", tn); sk = sprintf("%.0f", ts)
 	FS = "\n"; $0 = $0
 	header($0, c)
-	nreq = split("algo nranks bytes rank tx_bytes rx_bytes", req, " ")
-	for (i = 1; i <= nreq; i++) if (!(req[i] in c)) missing = missing " " req[i]
+	missing = missing_cols(c, "algo nranks bytes rank tx_bytes rx_bytes")
 	if (missing != "") { print "skip", file " lacks column(s):" missing; done = 1; exit 0 }
-	split("backend dtype op in_place", opt, " ")
-	want["backend"] = b; want["dtype"] = d; want["op"] = o; want["in_place"] = p
+	rank_filter(opt, want, b, d, o, p)
 	for (i = 1; i <= 4; i++) if (!(opt[i] in c)) nofilter = nofilter " " opt[i]
 	if (nofilter != "")
 		printf "%s: warning: %s lacks column(s):%s; per-rank rows are not filtered by them\n",
