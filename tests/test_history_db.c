@@ -19,7 +19,8 @@
 #include "cb_hist_db.h"
 #include "cb_hist_query.h"
 
-static char dir[] = "/tmp/cb_hist_test_XXXXXX";
+#define TEST_TMPDIR "/tmp/cb_hist_test_XXXXXX"
+#include "test_tmpdir.h"
 
 static void path_of(const char *name, char *out, size_t len)
 {
@@ -355,21 +356,6 @@ static void test_gate_rule(void **state)
 	assert_int_equal(cb_hist_gate_fails(&s, c, 0, 10, 0), 0);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[256];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,5 +369,5 @@ int main(void)
 		cmocka_unit_test(test_gate_rule),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -17,7 +17,8 @@
 #include "cb_hist_query.h"
 #include "cb_machine.h"
 
-static char dir[] = "/tmp/cb_hist_machine_XXXXXX";
+#define TEST_TMPDIR "/tmp/cb_hist_machine_XXXXXX"
+#include "test_tmpdir.h"
 
 /* The identity of a metadata object given as JSON text. */
 static int identity_of(const char *json, const char *gpu, char *out, size_t len)
@@ -142,21 +143,6 @@ static void test_find_this_machine(void **state)
 	cb_hist_db_close(&db);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[256];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,5 +151,5 @@ int main(void)
 		cmocka_unit_test(test_find_this_machine),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
