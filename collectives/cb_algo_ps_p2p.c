@@ -26,7 +26,7 @@
 struct ps_p2p {
 	struct cb_backend *be;
 	struct cb_p2p *p;        /* NULL where p2p cannot reach the ranks */
-	char *stage[2];          /* on the root: n - 1 slices of stage_slot bytes each */
+	void *stage[2];          /* on the root: n - 1 slices of stage_slot bytes each */
 	size_t stage_slot;
 	size_t max_bytes, slice_bytes;
 	int root;                /* world rank */
@@ -44,10 +44,7 @@ static void ps_p2p_teardown(void *state)
 
 	if (!ps)
 		return;
-	for (int i = 0; i < 2 && ps->p; i++)
-		if (ps->stage[i])
-			ps->p->ops->free(ps->p, ps->stage[i]);
-	cb_p2p_close(ps->p);
+	cb_p2p_close_staged(ps->p, ps->stage, 2);
 	free(ps);
 }
 
@@ -74,7 +71,7 @@ static enum cb_status ps_p2p_setup(struct cb_backend *be, const struct cb_setup_
 		st = cb_p2p_open(be, root ? 2 * (n - 1) : 2, &ps->p);
 	for (int i = 0; i < 2 && root && ps->p && st == CB_OK; i++)
 		st = ps->p->ops->alloc(ps->p, (size_t)(n - 1) * ps->stage_slot,
-				       (void **)&ps->stage[i]);
+				       &ps->stage[i]);
 	if (st != CB_OK) {
 		ps_p2p_teardown(ps);
 		return st;
@@ -97,7 +94,7 @@ static char *slice_at(const struct ps_run *r, struct cb_buf *buf, int nr, size_t
 /* The root's staging slot of worker w for round t. */
 static char *slot_of(const struct ps_p2p *ps, int w, size_t t)
 {
-	return ps->stage[t % 2] + (size_t)cb_ps_slot(w, ps->root) * ps->stage_slot;
+	return (char *)ps->stage[t % 2] + (size_t)cb_ps_slot(w, ps->root) * ps->stage_slot;
 }
 
 /* Round t: slice t of the inputs in, slice t - LAG of the result out (each

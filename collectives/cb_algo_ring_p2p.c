@@ -50,10 +50,7 @@ static void ring_p2p_teardown(void *state)
 
 	if (!rg)
 		return;
-	for (int i = 0; i < 2 && rg->p; i++)
-		if (rg->stage[i])
-			rg->p->ops->free(rg->p, rg->stage[i]);
-	cb_p2p_close(rg->p);
+	cb_p2p_close_staged(rg->p, rg->stage, 2);
 	free(rg);
 }
 

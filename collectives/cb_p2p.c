@@ -47,6 +47,14 @@ void cb_p2p_close(struct cb_p2p *p)
 	free(p);
 }
 
+void cb_p2p_close_staged(struct cb_p2p *p, void *const *stage, int n)
+{
+	for (int i = 0; i < n && p; i++)
+		if (stage[i])
+			p->ops->free(p, stage[i]);
+	cb_p2p_close(p);
+}
+
 enum cb_status cb_p2p_round_begin(struct cb_p2p *p)
 {
 	if (p->in_round >= 0 || p->outstanding >= CB_P2P_ROUNDS) {

@@ -81,6 +81,10 @@ const char *cb_p2p_unusable(const struct cb_backend *be);
 enum cb_status cb_p2p_open(struct cb_backend *be, int max_ops, struct cb_p2p **out);
 void cb_p2p_close(struct cb_p2p *p); /* NULL: nothing */
 
+/* Frees the buffers stage[0..n-1] that p's ops->alloc gave (NULL ones
+ * skipped), then closes p (cb_p2p_close). p NULL: nothing. */
+void cb_p2p_close_staged(struct cb_p2p *p, void *const *stage, int n);
+
 /* The round calls, through the ops; send and recv count traffic (see the
  * top) and skip 0 bytes. A round with more than max_ops operations, or a
  * round begun with CB_P2P_ROUNDS outstanding, is CB_ERR_ARG (a schedule's
