@@ -60,6 +60,21 @@ cb_gp_path() {
 	printf "'%s'" "${1//\'/\'\'}"
 }
 
+# cb_gnuplot DIR NAME OUTBASE ARGS: draws DIR/NAME.gp, with gpdir=DIR,
+# outbase=OUTBASE and the -e assignments ARGS, into OUTBASE.png and .svg.
+# Returns 1 (said as an error) when gnuplot fails or wrote either file empty
+# or not at all (gnuplot does not always fail on a write error).
+cb_gnuplot() {
+	local dir=$1 name=$2 outbase=$3 args=$4 gd ob
+	gd=$(cb_gp_path "$dir") && ob=$(cb_gp_path "$outbase") || return 1
+	if ! gnuplot -e "gpdir=$gd; outbase=$ob; $args" "$dir/$name.gp"; then
+		echo "${PROG:-collbench}: error: gnuplot failed on $name.gp (output $outbase)" >&2
+		return 1
+	fi
+	[[ -s "$outbase.png" && -s "$outbase.svg" ]] ||
+		{ echo "${PROG:-collbench}: error: gnuplot wrote no $outbase.png/.svg" >&2; return 1; }
+}
+
 # cb_new_dir PARENT NAME: creates PARENT/NAME, else PARENT/NAME-2, -3, ...
 # (the first that mkdir creates: never a folder another run holds) and prints
 # its path. Returns 2 (said) when none can be created.

@@ -51,8 +51,8 @@ overlay_plots() {
 		IFS=$'\t' read -r algos xmin xmax ymin ymax combo <"$info"
 		local reg=""
 		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
-		gnuplot -e "gpdir=$(cb_gp_str "$root/scripts/plot"); outbase=$(cb_gp_str "$plotdir/regress_np$n");
-			prefix=$(cb_gp_str "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_str "$reg");
+		gnuplot -e "gpdir=$(cb_gp_path "$root/scripts/plot"); outbase=$(cb_gp_path "$plotdir/regress_np$n");
+			prefix=$(cb_gp_path "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_path "$reg");
 			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
 			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");

@@ -182,10 +182,7 @@ plot_awk() {
 run_gp() {
 	local name=$1 outbase=$2 args=$3
 	partial+=("$outbase.png" "$outbase.svg")
-	gnuplot -e "gpdir=$(gp_path "$PLOT_DIR"); outbase=$(gp_path "$outbase"); $args" \
-		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
-	# gnuplot does not always fail on a write error: the files must be there
-	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
+	cb_gnuplot "$PLOT_DIR" "$name" "$outbase" "$args" || exit 2
 	written+=("$outbase.png" "$outbase.svg")
 }
 

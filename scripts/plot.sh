@@ -178,11 +178,8 @@ written=()
 # second line and the run label added), record the files.
 run_gp() {
 	local name=$1 outbase=$2 args=$3
-	gnuplot -e "gpdir=$(cb_gp_path "$PLOT_DIR"); outbase=$(cb_gp_path "$outbase"); $args;
-		sub=$(gp_str "$ctx"); runid=$(gp_str "run $RUN_ID")" \
-		"$PLOT_DIR/$name.gp" || die "gnuplot failed on $name.gp (output $outbase)"
-	# gnuplot does not always fail on a write error: the files must be there
-	[[ -s "$outbase.png" && -s "$outbase.svg" ]] || die "gnuplot wrote no $outbase.png/.svg"
+	cb_gnuplot "$PLOT_DIR" "$name" "$outbase" "$args;
+		sub=$(gp_str "$ctx"); runid=$(gp_str "run $RUN_ID")" || exit 1
 	written+=("$outbase.png" "$outbase.svg")
 }
 
