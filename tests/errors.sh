@@ -191,12 +191,7 @@ killed_rank_shm | killed_rank_p2p)
 	# whatever the transport, a killed rank leaves the metadata saying
 	# aborted (p2p: the SIGTERM mpirun sends the other ranks stops them as
 	# the watchdog would; shm: they also see the dead peer's pid)
-	# (mpirun's SIGKILL follows its SIGTERM after odls_base_sigkill_timeout, 1 s by
-	# default: too short for rank 0 to write its metadata on a loaded machine;
-	# ranks still in MPI_Abort after the first SIGTERM last until the SIGKILL:
-	# each second here is two seconds of test time)
-	OMPI_MCA_odls_base_sigkill_timeout=4 \
-		hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
+	hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
 	grep -q '"status": "aborted"' "$out/s.meta.json" ||
 		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; } ;;
 cuda_no_gpu)
