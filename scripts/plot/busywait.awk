@@ -51,10 +51,10 @@ END {
 		a = algos[i]
 		if (!(a in nr)) continue
 		out = dir "/busywait." ++k ".dat"
-		# ranks ascending: insertion order is the file's, usually already so
-		for (j = 1; j <= nr[a]; j++) rs[j] = add_rank[a, j] + 0
-		for (j = 2; j <= nr[a]; j++)
-			for (m = j; m > 1 && rs[m - 1] > rs[m]; m--) { t = rs[m]; rs[m] = rs[m - 1]; rs[m - 1] = t }
+		# ranks ascending (lib.awk's keys_sorted): the file's order is usually already so
+		delete rankset
+		for (j = 1; j <= nr[a]; j++) rankset[add_rank[a, j] + 0]
+		split(keys_sorted(rankset), rs, " ")
 		for (j = 1; j <= nr[a]; j++)
 			printf "%d\t%.6g\t%.6g\n", rs[j], busy[a, rs[j]] / div, wait[a, rs[j]] / div > out
 		close(out)

@@ -32,15 +32,11 @@ END {
 	for (j = 1; j <= na; j++) {
 		a = algos[j]
 		if (!(a in have)) continue
-		out = dir "/strag." ++m ".dat"
-		# rows come in size order from sweep.sh; sort anyway (insertion)
-		c = 0
-		for (i = 1; i <= k; i++) if (ra[i] == a && rn[i] == tn) idx[++c] = i
-		for (i = 2; i <= c; i++)
-			for (q = i; q > 1 && rb[idx[q - 1]] > rb[idx[q]]; q--) { t = idx[q]; idx[q] = idx[q - 1]; idx[q - 1] = t }
-		for (i = 1; i <= c; i++)
-			printf "%.0f\t%.6g\tr%d %.0f%%\n", rb[idx[i]], rr[idx[i]], rk[idx[i]], 100 * rs[idx[i]] > out
-		close(out)
+		# one point per size; lib.awk's write_pts sorts them (sweep.sh writes sizes in order anyway)
+		for (i = 1; i <= k; i++)
+			if (ra[i] == a && rn[i] == tn)
+				add_pt(a, sprintf("%.0f", rb[i]), sprintf("%.6g\tr%d %.0f%%", rr[i], rk[i], 100 * rs[i]))
+		write_pts(a, dir "/strag." ++m ".dat")
 		list = list " " a
 	}
 	printf "plot\037%d\037%s\037%.0f\037%.0f\037%.6g\n", tn, substr(list, 2), xmin, xmax, ymax
