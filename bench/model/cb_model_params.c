@@ -5,9 +5,9 @@
 #include <float.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
+#include "cb_refuse.h"
 #include "cb_text.h"
 
 #define FIT_SCHEMA "collbench-model-fit-1"
@@ -93,19 +93,6 @@ static const char *str_of(const json_t *o, const char *key)
 	return v ? v : "";
 }
 
-static enum cb_status bad(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static enum cb_status bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return CB_ERR_ARG;
-}
-
 /* A finite number member in [lo, hi] times mul; null gives null_value where
  * null_ok. 0, or -1 when absent, not a number or out of range. */
 static int get_pos(const json_t *o, const char *key, double mul, double lo, double hi,
@@ -135,22 +122,27 @@ static enum cb_status read_tier(const json_t *o, struct cb_fit_tier *t, double p
 	t->beta_rep[0] = t->beta_rep[1] = t->gamma_rep[0] = t->gamma_rep[1] = NAN;
 	t->fused_rep[0] = t->fused_rep[1] = NAN;
 	if (get_pos(o, "min_bytes", 1, 0, DBL_MAX, 0, 0, &t->lo) || t->lo != prev_hi)
-		return bad(err, errlen, "tiers: min_bytes must be 0, then the previous max_bytes");
+		return cb_refuse(err, errlen,
+				 "tiers: min_bytes must be 0, then the previous max_bytes");
 	if (get_pos(o, "max_bytes", 1, 1, DBL_MAX, last, INFINITY, &t->hi) || !(t->hi > t->lo) ||
 	    (!last && isinf(t->hi)) || (last && !isinf(t->hi)))
-		return bad(err, errlen, "tiers: max_bytes must grow, null in the last tier only");
+		return cb_refuse(err, errlen,
+				 "tiers: max_bytes must grow, null in the last tier only");
 	if (get_pos(o, "beta_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 0, 0, &t->beta))
-		return bad(err, errlen, "tiers: beta_GBps must be a number in [%g, %g]",
-			   CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
+		return cb_refuse(err, errlen, "tiers: beta_GBps must be a number in [%g, %g]",
+				 CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
 	if (get_pos(o, "gamma_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 1, INFINITY,
 		    &t->gamma))
-		return bad(err, errlen, "tiers: gamma_GBps must be a number in [%g, %g] or null "
-			   "(free)", CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
+		return cb_refuse(err, errlen,
+				 "tiers: gamma_GBps must be a number in [%g, %g] or null "
+				 "(free)",
+				 CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
 	t->fused = NAN;
 	if (json_object_get(o, "fused_GBps") &&
 	    get_pos(o, "fused_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 1, NAN, &t->fused))
-		return bad(err, errlen, "tiers: fused_GBps must be a number in [%g, %g] or null",
-			   CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
+		return cb_refuse(err, errlen,
+				 "tiers: fused_GBps must be a number in [%g, %g] or null",
+				 CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
 	return CB_OK;
 }
 
@@ -164,7 +156,8 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 
 	memset(g, 0, sizeof(*g));
 	if (!b || !t || strlen(b) >= CB_MIN_NAME || strlen(t) >= CB_MIN_NAME)
-		return bad(err, errlen, "groups: backend and transport must be short strings");
+		return cb_refuse(err, errlen,
+				 "groups: backend and transport must be short strings");
 	strcpy(g->backend, b);
 	strcpy(g->transport, t);
 	if (refused) {
@@ -173,19 +166,19 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 	}
 	snprintf(g->algos, sizeof(g->algos), "%s", str_of(o, "algos"));
 	if (get_pos(o, "alpha_us", US, 0, CB_MODEL_MAX_US, 0, 0, &g->p.alpha))
-		return bad(err, errlen, "groups: alpha_us must be a number in [0, %g]",
-			   CB_MODEL_MAX_US);
+		return cb_refuse(err, errlen, "groups: alpha_us must be a number in [0, %g]",
+				 CB_MODEL_MAX_US);
 	if (json_object_get(o, "overhead_us") &&
 	    get_pos(o, "overhead_us", US, 0, CB_MODEL_MAX_US, 0, 0, &g->p.overhead))
-		return bad(err, errlen, "groups: overhead_us must be a number in [0, %g]",
-			   CB_MODEL_MAX_US);
+		return cb_refuse(err, errlen, "groups: overhead_us must be a number in [0, %g]",
+				 CB_MODEL_MAX_US);
 	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
 	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
 	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));
 	if (!json_is_array(tiers) || json_array_size(tiers) < 1 ||
 	    json_array_size(tiers) > CB_FIT_MAX_TIERS)
-		return bad(err, errlen, "groups: tiers must be an array of 1 to %d tiers",
-			   CB_FIT_MAX_TIERS);
+		return cb_refuse(err, errlen, "groups: tiers must be an array of 1 to %d tiers",
+				 CB_FIT_MAX_TIERS);
 	g->p.ntiers = (int)json_array_size(tiers);
 	for (int k = 0; k < g->p.ntiers; k++) {
 		enum cb_status st = read_tier(json_array_get(tiers, (size_t)k), &g->p.tier[k], prev,
@@ -221,10 +214,10 @@ enum cb_status cb_fit_set_read(const char *path, struct cb_fit_set *f, char *err
 	schema = json_string_value(json_object_get(root, "schema"));
 	groups = json_object_get(root, "groups");
 	if (!schema || strcmp(schema, FIT_SCHEMA) != 0)
-		st = bad(why, sizeof(why), "schema: must be \"%s\"", FIT_SCHEMA);
+		st = cb_refuse(why, sizeof(why), "schema: must be \"%s\"", FIT_SCHEMA);
 	else if (!json_is_array(groups) || json_array_size(groups) > CB_FIT_MAX_GROUPS)
-		st = bad(why, sizeof(why), "groups: must be an array of at most %d",
-			 CB_FIT_MAX_GROUPS);
+		st = cb_refuse(why, sizeof(why), "groups: must be an array of at most %d",
+			       CB_FIT_MAX_GROUPS);
 	for (size_t g = 0; st == CB_OK && g < json_array_size(groups); g++)
 		st = read_group(json_array_get(groups, g), &f->groups[f->ngroups++], why,
 				sizeof(why));

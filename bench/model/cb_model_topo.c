@@ -4,29 +4,16 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_refuse.h"
 #include "cb_text.h"
 
 #define TOPO_SCHEMA "collbench-topo-1"
 #define GB 1e9
 #define US 1e-6
 #define MIB ((size_t)1 << 20)
-
-static enum cb_status fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static enum cb_status fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return CB_ERR_ARG;
-}
 
 static int link_ok(const struct cb_link *l)
 {
@@ -36,22 +23,26 @@ static int link_ok(const struct cb_link *l)
 enum cb_status cb_topo_check(const struct cb_topo *t, char *err, size_t errlen)
 {
 	if (t->ranks_per_host < 1)
-		return fail(err, errlen, "%s: ranks_per_host must be >= 1", t->name);
+		return cb_refuse(err, errlen, "%s: ranks_per_host must be >= 1", t->name);
 	if (!link_ok(&t->intra))
-		return fail(err, errlen, "%s: intra: bandwidth must be > 0 and alpha >= 0", t->name);
+		return cb_refuse(err, errlen, "%s: intra: bandwidth must be > 0 and alpha >= 0",
+				 t->name);
 	if (t->net.bw != 0 && !link_ok(&t->net))
-		return fail(err, errlen, "%s: net: bandwidth must be > 0 (0: no network) and alpha "
-			    ">= 0", t->name);
+		return cb_refuse(err, errlen,
+				 "%s: net: bandwidth must be > 0 (0: no network) and alpha "
+				 ">= 0",
+				 t->name);
 	if (!(t->gamma > 0) || isnan(t->gamma))
-		return fail(err, errlen, "%s: gamma must be > 0 (or infinite: free)", t->name);
+		return cb_refuse(err, errlen, "%s: gamma must be > 0 (or infinite: free)", t->name);
 	if (!(t->fused_bw >= 0) || !isfinite(t->fused_bw))
-		return fail(err, errlen, "%s: fused rate must be > 0 (0: the default)", t->name);
+		return cb_refuse(err, errlen, "%s: fused rate must be > 0 (0: the default)",
+				 t->name);
 	if (!(t->copy_bw > 0) || !isfinite(t->copy_bw))
-		return fail(err, errlen, "%s: copy bandwidth must be > 0", t->name);
+		return cb_refuse(err, errlen, "%s: copy bandwidth must be > 0", t->name);
 	if (t->slice_bytes < 1)
-		return fail(err, errlen, "%s: slice_bytes must be >= 1", t->name);
+		return cb_refuse(err, errlen, "%s: slice_bytes must be >= 1", t->name);
 	if (t->cpus_per_host < 0)
-		return fail(err, errlen, "%s: cpus_per_host must be >= 0", t->name);
+		return cb_refuse(err, errlen, "%s: cpus_per_host must be >= 0", t->name);
 	return CB_OK;
 }
 
@@ -68,19 +59,19 @@ static enum cb_status get_num(const json_t *obj, const char *path, const char *k
 	if (!v) {
 		if (optional)
 			return CB_OK;
-		return fail(err, errlen, "%s%s: missing", path, key);
+		return cb_refuse(err, errlen, "%s%s: missing", path, key);
 	}
 	if (json_is_null(v) && null_ok) {
 		*out = INFINITY;
 		return CB_OK;
 	}
 	if (!json_is_number(v))
-		return fail(err, errlen, "%s%s: must be a number%s", path, key,
-			    null_ok ? " or null" : "");
+		return cb_refuse(err, errlen, "%s%s: must be a number%s", path, key,
+				 null_ok ? " or null" : "");
 	x = json_number_value(v);
 	if (!isfinite(x) || x < lo || (lo_open && x == lo) || x > hi)
-		return fail(err, errlen, "%s%s: %g is out of range (must be %s %g and <= %g)", path,
-			    key, x, lo_open ? ">" : ">=", lo, hi);
+		return cb_refuse(err, errlen, "%s%s: %g is out of range (must be %s %g and <= %g)",
+				 path, key, x, lo_open ? ">" : ">=", lo, hi);
 	*out = x * mul;
 	return CB_OK;
 }
@@ -103,7 +94,8 @@ static enum cb_status only_keys(const json_t *obj, const char *path, const char 
 			p += kl ? kl : 1;
 		}
 		if (!found)
-			return fail(err, errlen, "%s%s: unknown key (known: %s)", path, key, known);
+			return cb_refuse(err, errlen, "%s%s: unknown key (known: %s)", path, key,
+					 known);
 	}
 	return CB_OK;
 }
@@ -119,7 +111,7 @@ static enum cb_status parse_link(const json_t *root, const char *key, int option
 	if (!o && optional)
 		return CB_OK;
 	if (!json_is_object(o))
-		return fail(err, errlen, "%s: %s", key, o ? "must be an object" : "missing");
+		return cb_refuse(err, errlen, "%s: %s", key, o ? "must be an object" : "missing");
 	snprintf(path, sizeof(path), "%s.", key);
 	st = only_keys(o, path, attach ? "bw_GBps alpha_us per" : "bw_GBps alpha_us", err,
 		       errlen);
@@ -137,7 +129,7 @@ static enum cb_status parse_link(const json_t *root, const char *key, int option
 		else if (per && strcmp(per, "rank") == 0)
 			*attach = CB_NET_PER_RANK;
 		else
-			st = fail(err, errlen, "%sper: must be \"host\" or \"rank\"", path);
+			st = cb_refuse(err, errlen, "%sper: must be \"host\" or \"rank\"", path);
 	}
 	return st;
 }
@@ -149,9 +141,10 @@ static enum cb_status get_int(const json_t *obj, const char *key, long long lo, 
 	const json_t *v = json_object_get(obj, key);
 
 	if (!v)
-		return optional ? CB_OK : fail(err, errlen, "%s: missing", key);
+		return optional ? CB_OK : cb_refuse(err, errlen, "%s: missing", key);
 	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
-		return fail(err, errlen, "%s: must be an integer in [%lld, %lld]", key, lo, hi);
+		return cb_refuse(err, errlen, "%s: must be an integer in [%lld, %lld]", key, lo,
+				 hi);
 	*out = json_integer_value(v);
 	return CB_OK;
 }
@@ -165,7 +158,8 @@ static enum cb_status get_str(const json_t *obj, const char *key, char *dst, siz
 	if (!v)
 		return CB_OK;
 	if (!json_is_string(v) || strlen(json_string_value(v)) >= cap)
-		return fail(err, errlen, "%s: must be a string of at most %zu bytes", key, cap - 1);
+		return cb_refuse(err, errlen, "%s: must be a string of at most %zu bytes", key,
+				 cap - 1);
 	strcpy(dst, json_string_value(v));
 	return CB_OK;
 }
@@ -180,7 +174,7 @@ static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *er
 	enum cb_status st;
 
 	if (!schema || strcmp(schema, TOPO_SCHEMA) != 0)
-		return fail(err, errlen, "schema: must be \"%s\"", TOPO_SCHEMA);
+		return cb_refuse(err, errlen, "schema: must be \"%s\"", TOPO_SCHEMA);
 	st = only_keys(root, "", TOP_KEYS, err, errlen);
 	if (st == CB_OK)
 		st = get_str(root, "name", t->name, sizeof(t->name), err, errlen);
@@ -242,7 +236,7 @@ enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, stru
 	default_name(name, t->name, sizeof(t->name));
 	snprintf(t->source, sizeof(t->source), "%s", name);
 	st = json_is_object(root) ? parse_root(root, t, why, sizeof(why))
-				  : fail(why, sizeof(why), "the top level must be an object");
+				  : cb_refuse(why, sizeof(why), "the top level must be an object");
 	if (st == CB_OK)
 		st = cb_topo_check(t, why, sizeof(why));
 	json_decref(root);

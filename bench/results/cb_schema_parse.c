@@ -3,26 +3,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_refuse.h"
 #include "cb_schema.h"
 
 #define FIELD(c, rec, type) ((type *)(void *)((char *)(rec) + (c)->offset))
-
-static enum cb_status refuse(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static enum cb_status refuse(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return CB_ERR_ARG;
-}
 
 /* A name: 1..CB_NAME_MAX-1 characters of [A-Za-z0-9_.+-]. */
 static enum cb_status parse_name(const struct cb_column *c, const char *s, void *rec, char *err,
@@ -32,7 +19,7 @@ static enum cb_status parse_name(const struct cb_column *c, const char *s, void 
 
 	if (n == 0 || n >= CB_NAME_MAX ||
 	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") != n)
-		return refuse(err, len, "column %s: '%.40s' is not a valid name", c->name, s);
+		return cb_refuse(err, len, "column %s: '%.40s' is not a valid name", c->name, s);
 	memcpy(FIELD(c, rec, char), s, n + 1);
 	return CB_OK;
 }
@@ -45,12 +32,12 @@ static enum cb_status parse_whole(const struct cb_column *c, const char *s, void
 	char *end;
 
 	if (strspn(s, "0123456789") != strlen(s))
-		return refuse(err, len, "column %s: '%.40s' is not a whole number", c->name, s);
+		return cb_refuse(err, len, "column %s: '%.40s' is not a whole number", c->name, s);
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno == ERANGE || *end || v < lo || v > hi)
-		return refuse(err, len, "column %s: %.40s is out of range [%llu, %llu]", c->name, s,
-			      lo, hi);
+		return cb_refuse(err, len, "column %s: %.40s is out of range [%llu, %llu]", c->name,
+				 s, lo, hi);
 	if (c->type == CB_COL_U64)
 		*FIELD(c, rec, unsigned long long) = v;
 	else
@@ -67,14 +54,14 @@ static enum cb_status parse_real(const struct cb_column *c, const char *s, void 
 	double v;
 
 	if (strspn(s, "0123456789+-.eE") != strlen(s))
-		return refuse(err, len, "column %s: '%.40s' is not a number", c->name, s);
+		return cb_refuse(err, len, "column %s: '%.40s' is not a number", c->name, s);
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end)
-		return refuse(err, len, "column %s: '%.40s' is not a number", c->name, s);
+		return cb_refuse(err, len, "column %s: '%.40s' is not a number", c->name, s);
 	if (errno == ERANGE || !isfinite(v) || v < c->lo || v > c->hi)
-		return refuse(err, len, "column %s: %.40s is out of range [%g, %g]", c->name, s, c->lo,
-			      c->hi);
+		return cb_refuse(err, len, "column %s: %.40s is out of range [%g, %g]", c->name, s,
+				 c->lo, c->hi);
 	*FIELD(c, rec, double) = v;
 	return CB_OK;
 }
@@ -93,13 +80,15 @@ enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_
 		     c->type == CB_COL_REAL;
 
 	if (number && !*text) /* the empty value is what cb_schema_clear left */
-		return empty_ok(c, state) ? CB_OK : refuse(err, len, "column %s is empty", c->name);
+		return empty_ok(c, state) ? CB_OK
+					  : cb_refuse(err, len, "column %s is empty", c->name);
 	switch (c->type) {
 	case CB_COL_SCHEMA:
 		if (strcmp(text, s->id) == 0 || (s->older && strcmp(text, s->older) == 0))
 			return CB_OK;
-		return refuse(err, len, "schema '%.40s' is not %s%s%s (a different format or version)",
-			      text, s->id, s->older ? " or " : "", s->older ? s->older : "");
+		return cb_refuse(err, len,
+				 "schema '%.40s' is not %s%s%s (a different format or version)",
+				 text, s->id, s->older ? " or " : "", s->older ? s->older : "");
 	case CB_COL_NAME:
 		return parse_name(c, text, rec, err, len);
 	case CB_COL_INT:
@@ -111,8 +100,10 @@ enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_
 	case CB_COL_STATUS:
 		if (cb_row_status_parse(text, FIELD(c, rec, struct cb_row_status)) == 0)
 			return CB_OK;
-		return refuse(err, len, "status '%.40s' is not ok, skipped:<reason> or "
-			      "error:<reason>", text);
+		return cb_refuse(err, len,
+				 "status '%.40s' is not ok, skipped:<reason> or "
+				 "error:<reason>",
+				 text);
 	}
 	return CB_OK;
 }
