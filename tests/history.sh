@@ -32,7 +32,7 @@ expect() {
 
 has() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "no '$1' in $2"; }; }
 
-header="schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,time_us_median_rep_min,time_us_median_rep_max"
+header=$(cb_summary1_header)
 
 # mkrun DIR I RING64 [LABEL] [COMMIT] [CPU]: run folder number I (start time
 # 2026-12-01 00:00 UTC + I hours) of ps and ring at 1M and 64M on 2 ranks;

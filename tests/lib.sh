@@ -5,6 +5,11 @@ set -u
 CB_TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export CB_TESTS_DIR
 
+# The header line of a summary.csv of schema collbench-summary-1, as the
+# crafted inputs of compare.sh, model.sh and history.sh write it (the readers
+# still take schema 1 beside the current one).
+cb_summary1_header() { echo "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,time_us_median_rep_min,time_us_median_rep_max"; }
+
 # mpirun that also works as root and with more ranks than cores (CI: 2 cores).
 # `--mca op ^avx`: Open MPI 4.1's AVX reduction ops saturate 8-bit integer
 # sums (int8 100 + 100 gives 127, not -56; open-mpi/ompi#8045, closed as

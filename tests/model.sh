@@ -11,7 +11,7 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export LC_ALL=C
 
-header="schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,time_us_median,time_us_min,time_us_max,algbw_GBps,busbw_GBps,wrong,tx_total_bytes,txrx_max_bytes,imbalance,status,warmup_iters,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,busbw_GBps_rep_max,minflt_per_iter,time_us_median_rep_min,time_us_median_rep_max"
+header=$(cb_summary1_header)
 
 # synth DIR [SLOW_ALGO SLOW_BYTES FACTOR]: a run folder of ps, ring and copy at
 # 2 ranks, 64 B .. 64 MiB x4, float, timed exactly as the model says with
