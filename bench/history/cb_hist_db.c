@@ -35,39 +35,6 @@ static const char *const migrations[CB_HIST_SCHEMA_VERSION] = {
 	" transport, run_id);",
 };
 
-enum cb_status cb_hist_sql_fail(struct cb_hist_db *db, const char *what, char *err,
-				size_t errlen)
-{
-	int code = sqlite3_extended_errcode(db->sql);
-
-	snprintf(err, errlen, "%s: %s: %s%s", db->path, what, sqlite3_errmsg(db->sql),
-		 (code & 0xff) == SQLITE_BUSY ? " (another process held the database longer "
-		 "than the busy timeout)" : "");
-	return (code & 0xff) == SQLITE_NOTADB ? CB_ERR_ARG : CB_ERR_IO;
-}
-
-enum cb_status cb_hist_sql_exec(struct cb_hist_db *db, const char *sql, const char *what,
-				char *err, size_t errlen)
-{
-	if (sqlite3_exec(db->sql, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return cb_hist_sql_fail(db, what, err, errlen);
-	return CB_OK;
-}
-
-/* One integer from a query without parameters; -1 on error. */
-static long long query_int(struct cb_hist_db *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	long long v = -1;
-
-	if (sqlite3_prepare_v2(db->sql, sql, -1, &s, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
-
 /* 1 when rows has a column named name. */
 static int has_column(struct cb_hist_db *db, const char *name)
 {
@@ -112,8 +79,8 @@ static enum cb_status ensure_columns(struct cb_hist_db *db, char *err, size_t er
  * migrations from the stored version on. */
 static enum cb_status migrate_locked(struct cb_hist_db *db, char *err, size_t errlen)
 {
-	long long v = query_int(db, "PRAGMA user_version");
-	long long tables = query_int(db, "SELECT count(*) FROM sqlite_master");
+	long long v = cb_hist_sql_int(db, "PRAGMA user_version");
+	long long tables = cb_hist_sql_int(db, "SELECT count(*) FROM sqlite_master");
 	char sql[64];
 
 	if (v < 0 || tables < 0)
@@ -142,7 +109,7 @@ static int needs_migration(struct cb_hist_db *db)
 {
 	const struct cb_schema *sc = &cb_schema_summary;
 
-	if (query_int(db, "PRAGMA user_version") != CB_HIST_SCHEMA_VERSION)
+	if (cb_hist_sql_int(db, "PRAGMA user_version") != CB_HIST_SCHEMA_VERSION)
 		return 1;
 	for (size_t i = 0; i < sc->ncols; i++)
 		if (cb_hist_col_stored(&sc->cols[i]) && has_column(db, sc->cols[i].name) != 1)
@@ -171,7 +138,7 @@ static enum cb_status migrate(struct cb_hist_db *db, char *err, size_t errlen)
 {
 	enum cb_status st;
 
-	if (query_int(db, "PRAGMA user_version") < 0)
+	if (cb_hist_sql_int(db, "PRAGMA user_version") < 0)
 		return cb_hist_sql_fail(db, "reading the schema version", err, errlen);
 	if (!needs_migration(db))
 		return check_format(db, err, errlen);

@@ -15,4 +15,8 @@ enum cb_status cb_hist_sql_fail(struct cb_hist_db *db, const char *what, char *e
 enum cb_status cb_hist_sql_exec(struct cb_hist_db *db, const char *sql, const char *what,
 				char *err, size_t errlen);
 
+/* The first column of the first row of sql (no parameters) as an integer;
+ * -1 on error or when there is no row. */
+long long cb_hist_sql_int(struct cb_hist_db *db, const char *sql);
+
 #endif
