@@ -59,8 +59,8 @@ usage: scripts/regress.sh [options] [-- sweep.sh options]
   -h, --help           this help
 Options take --name VALUE or --name=VALUE. Deprecated, still accepted with a
 note: -o DIR (use --out; to allreduce_perf -o is the reduction op).
-A baseline belongs to one machine (label, CPU model, CPU count, memory, GPU
-model: collbench-compare refuses another machine's unless --force). On a
+A baseline belongs to one machine (label, CPU model, CPU count, GPU model:
+collbench-compare refuses another machine's unless --force). On a
 machine without one, make it first, when the machine is quiet:
   scripts/regress.sh --update-baseline
 The sweep uses the baseline's settings (regress.conf in its folder: ranks,

@@ -34,11 +34,12 @@ has() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "no '$1' in $2"; }; }
 
 header=$(cb_summary1_header)
 
-# mkrun DIR I RING64 [LABEL] [COMMIT] [CPU]: run folder number I (start time
-# 2026-12-01 00:00 UTC + I hours) of ps and ring at 1M and 64M on 2 ranks;
-# ring 64M's busbw is scaled by RING64; every busbw has 2% noise (seed I).
+# mkrun DIR I RING64 [LABEL] [COMMIT] [CPU] [MEM_GIB]: run folder number I
+# (start time 2026-12-01 00:00 UTC + I hours) of ps and ring at 1M and 64M on
+# 2 ranks; ring 64M's busbw is scaled by RING64; every busbw has 2% noise
+# (seed I).
 mkrun() {
-	local dir=$1 i=$2 f=$3 label=${4:-vm} commit=${5:-c0} cpu=${6:-Test CPU}
+	local dir=$1 i=$2 f=$3 label=${4:-vm} commit=${5:-c0} cpu=${6:-Test CPU} mem=${7:-24}
 	mkdir -p "$dir"
 	{
 		echo "$header"
@@ -57,7 +58,7 @@ mkrun() {
  "version": "0.1.0", "git_commit": "$commit", "start_utc": "$(date -u -d "@$((1796083200 + 3600 * i))" +%Y-%m-%dT%H:%M:%SZ)",
  "host": {"cpu_model": "$cpu", "cpus_online": 2, "hostname": "t", "mem_bytes": 25276063744},
  "machine": {"label": "$label", "label_from": "CB_MACHINE", "cpu_model": "$cpu", "cpus": 2,
-             "mem_gib": 24, "gpu_model": ""},
+             "mem_gib": $mem, "gpu_model": ""},
  "mpi": {"nranks": 2, "ranks_per_node": 2, "nnodes": 1, "library": "Open MPI v4.1.4, package: Debian"},
  "status": "complete", "tool": "allreduce_perf"}
 EOF
@@ -192,8 +193,17 @@ machines)
 	expect 0 "$hist" ingest --db "$db" "$t/c1"
 	expect 2 "$hist" trend --db "$db" --machine boxA
 	has "belongs to several machines" "$t/err"
-	expect 0 "$hist" trend --db "$db" --machine "boxA (Other CPU, 2 CPUs, 24 GiB)" -a ring -b 64M --format csv
+	expect 0 "$hist" trend --db "$db" --machine "boxA (Other CPU, 2 CPUs)" -a ring -b 64M --format csv
 	[ "$(tail -n +2 "$t/out" | wc -l)" = 1 ] || fail "new machine: a new series of 1 point"
+	# a full identity as older versions wrote it (with memory) names it too
+	expect 0 "$hist" trend --db "$db" --machine "boxA (Other CPU, 2 CPUs, 24 GiB)" -a ring -b 64M --format csv
+	[ "$(tail -n +2 "$t/out" | wc -l)" = 1 ] || fail "an old-form identity: not the machine"
+	# memory is no part of the identity: boxB's memory rounded to 23 GiB (a
+	# kernel update reserving more) continues boxB's series
+	mkrun "$t/b7" 8 1 boxB c0 "Test CPU" 23
+	expect 0 "$hist" ingest --db "$db" "$t/b7"
+	expect 0 "$hist" trend --db "$db" --machine boxB -a ring -b 64M --format csv
+	[ "$(tail -n +2 "$t/out" | wc -l)" = 4 ] || fail "boxB at 23 GiB: not boxB's series"
 	# one run on two machines, and a CSV without a sidecar: refused
 	mkrun "$t/two" 8 1 boxA
 	sed 's/"nranks": 2/"nranks": 4/; s/"label": "boxA"/"label": "boxB"/' "$t/two/np2.meta.json" >"$t/two/np4.meta.json"

@@ -47,7 +47,7 @@ static void run_header(struct cb_hist_run *r, int i, const char *label)
 	snprintf(r->time_utc, sizeof(r->time_utc), "2026-12-01T10:%02d:00Z", i);
 	snprintf(r->name, sizeof(r->name), "run%d", i);
 	snprintf(r->source, sizeof(r->source), "/tmp/run%d", i);
-	snprintf(r->machine.identity, sizeof(r->machine.identity), "%s (cpu, 2 CPUs, 24 GiB)",
+	snprintf(r->machine.identity, sizeof(r->machine.identity), "%s (cpu, 2 CPUs)",
 		 label);
 	snprintf(r->machine.label, sizeof(r->machine.label), "%s", label);
 	snprintf(r->git_commit, sizeof(r->git_commit), "c%d", i / 10);

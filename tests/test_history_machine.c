@@ -41,16 +41,64 @@ static void test_identity_text(void **state)
 	(void)state;
 	assert_int_equal(identity_of("{\"machine\": {\"label\": \"box\", \"cpu_model\": \"X\", "
 				     "\"cpus\": 8, \"mem_gib\": 31}}", "", id, sizeof(id)), 0);
-	assert_string_equal(id, "box (X, 8 CPUs, 31 GiB)");
+	assert_string_equal(id, "box (X, 8 CPUs)");
 	assert_int_equal(identity_of("{\"machine\": {\"label\": \"box\", \"cpus\": 8}}", "H200",
 				     id, sizeof(id)), 0);
-	assert_string_equal(id, "box (?, 8 CPUs, ? GiB, GPU H200)");
-	/* older files: the host facts, the name up to its first dot, memory in GiB */
+	assert_string_equal(id, "box (?, 8 CPUs, GPU H200)");
+	/* older files: the host facts, the name up to its first dot */
 	assert_int_equal(identity_of("{\"host\": {\"hostname\": \"n1.example.org\", \"cpu_model\": "
 				     "\"Y\", \"cpus_online\": 2, \"mem_bytes\": 25276063744}}", "",
 				     id, sizeof(id)), 0);
-	assert_string_equal(id, "n1 (Y, 2 CPUs, 24 GiB)");
+	assert_string_equal(id, "n1 (Y, 2 CPUs)");
 	assert_int_equal(identity_of("{\"machine\": 3}", "", id, sizeof(id)), -1);
+}
+
+/* Memory is no part of the identity: the same machine with its usable
+ * memory on both sides of a rounding edge (23.49 and 23.51 GiB: 23 and 24
+ * rounded to GiB), in new and in older metadata, and across the two. */
+static void test_identity_memory_edge(void **state)
+{
+	char a[512], b[512], c[512], d[512];
+
+	(void)state;
+	assert_int_equal(identity_of("{\"machine\": {\"label\": \"vm\", \"cpu_model\": \"X\", "
+				     "\"cpus\": 2, \"mem_gib\": 23}}", "", a, sizeof(a)), 0);
+	assert_int_equal(identity_of("{\"machine\": {\"label\": \"vm\", \"cpu_model\": \"X\", "
+				     "\"cpus\": 2, \"mem_gib\": 24}}", "", b, sizeof(b)), 0);
+	assert_string_equal(a, b);
+	assert_int_equal(identity_of("{\"host\": {\"hostname\": \"vm\", \"cpu_model\": \"X\", "
+				     "\"cpus_online\": 2, \"mem_bytes\": 25222382797}}", "", c,
+				     sizeof(c)), 0);
+	assert_int_equal(identity_of("{\"host\": {\"hostname\": \"vm\", \"cpu_model\": \"X\", "
+				     "\"cpus_online\": 2, \"mem_bytes\": 25243857633}}", "", d,
+				     sizeof(d)), 0);
+	assert_string_equal(c, d);
+	assert_string_equal(a, c);
+}
+
+/* Identities as older versions wrote them convert to today's form. */
+static void test_identity_upgrade(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "vm (Intel(R) Xeon(R) Processor, 2 CPUs, 24 GiB)",
+		  "vm (Intel(R) Xeon(R) Processor, 2 CPUs)" },
+		{ "g (AMD EPYC, 64 CPUs, 1007 GiB, GPU NVIDIA H200)", "g (AMD EPYC, 64 CPUs, GPU NVIDIA H200)" },
+		{ "box (?, 8 CPUs, ? GiB, GPU H200)", "box (?, 8 CPUs, GPU H200)" },
+		/* a CPU model with " CPUs" in it: the memory part after the CPU count */
+		{ "x (Two CPUs, 4 GiB fast, 2 CPUs, 8 GiB)", "x (Two CPUs, 4 GiB fast, 2 CPUs)" },
+	};
+	char out[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(cb_machine_identity_upgrade(cases[i][0], out, sizeof(out)), 1);
+		assert_string_equal(out, cases[i][1]);
+		/* today's form stays as it is */
+		assert_int_equal(cb_machine_identity_upgrade(cases[i][1], out, sizeof(out)), 0);
+		assert_string_equal(out, cases[i][1]);
+	}
+	assert_int_equal(cb_machine_identity_upgrade("vm (X, 2 CPUs, lots GiB)", out, sizeof(out)), 0);
+	assert_string_equal(out, "vm (X, 2 CPUs, lots GiB)");
 }
 
 /* This machine's text is the one its metadata object gives (the same code). */
@@ -115,12 +163,12 @@ static void test_find_this_machine(void **state)
 	snprintf(gpu, sizeof(gpu), "%.*s, GPU H200)", (int)strlen(here) - 1, here);
 	snprintf(path, sizeof(path), "%s/h.sqlite", dir);
 	assert_int_equal(cb_hist_db_open(path, 1, &db, err, sizeof(err)), CB_OK);
-	ingest(&db, 1, "vm (cpu, 2 CPUs, 24 GiB)", "vm");
-	ingest(&db, 2, "cbnode1 (cpu, 4 CPUs, 8 GiB)", "cbnode1");
+	ingest(&db, 1, "vm (cpu, 2 CPUs)", "vm");
+	ingest(&db, 2, "cbnode1 (cpu, 4 CPUs)", "cbnode1");
 	/* several machines, none of them this one: the error lists them */
 	assert_int_equal(cb_hist_machine_find(&db, NULL, NULL, &m, err, sizeof(err)), CB_ERR_ARG);
 	assert_non_null(strstr(err, "several machines, and this one ('unit-here ("));
-	assert_non_null(strstr(err, "'cbnode1 (cpu, 4 CPUs, 8 GiB)'"));
+	assert_non_null(strstr(err, "'cbnode1 (cpu, 4 CPUs)'"));
 	/* this machine among them: chosen */
 	ingest(&db, 3, here, "unit-here");
 	assert_int_equal(cb_hist_machine_find(&db, NULL, NULL, &m, err, sizeof(err)), CB_OK);
@@ -147,6 +195,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_identity_text),
+		cmocka_unit_test(test_identity_memory_edge),
+		cmocka_unit_test(test_identity_upgrade),
 		cmocka_unit_test(test_here),
 		cmocka_unit_test(test_find_this_machine),
 	};

@@ -8,9 +8,9 @@
  *   GPU model     the set of GPU models of the launch metadata ("gpu_model",
  *                 else "device"; "" for the host backend);
  *   machine       the set of machine identities of the launch metadata
- *                 (label, CPU model, CPU count, memory in GiB, GPU model:
- *                 cb_results_parse_meta), with advice on making a baseline
- *                 of this machine;
+ *                 (label, CPU model, CPU count, GPU model:
+ *                 cb_results_parse_meta; memory is not part of it), with
+ *                 advice on making a baseline of this machine;
  *   placement     for a rank count launched in both runs: ranks per node and
  *                 node count;
  *   timing mode   the set of --timing modes of the launches ("timing_mode":

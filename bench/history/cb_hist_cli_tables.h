@@ -73,7 +73,7 @@ static const char usage_tail[] =
 	"selection: --machine, --backend, --algo, --nranks, --bytes, --dtype, --op, --in-place,\n"
 	"--transport, --min-bytes pick the series; --metric, --stat, --pvalue, --window,\n"
 	"--min-change how they are read and searched (VERB --help lists them).\n"
-	"Series never mix machines (label, CPU model, CPUs, memory, GPU model).\n"
+	"Series never mix machines (label, CPU model, CPUs, GPU model).\n"
 	"exit status: 0 done (gate: no regression), 1 gate: the newest run is after a\n"
 	"regression, 2 usage, input or database error. Results on stdout, diagnostics on\n"
 	"stderr.\n";

@@ -9,11 +9,18 @@
 #include <sys/stat.h>
 
 #include "cb_hist_cols.h"
+#include "cb_hist_migrate.h"
 #include "cb_hist_sql.h"
 
-/* migrations[v] takes the schema from version v to v + 1; the measured
- * columns are added from the schema table afterwards (ensure_columns). */
-static const char *const migrations[CB_HIST_SCHEMA_VERSION] = {
+/* migrations[v] takes the schema from version v to v + 1: its SQL (when not
+ * NULL), then its C step (cb_hist_migrate.h, when not NULL) after the
+ * measured columns are there; those are added from the schema table
+ * (ensure_columns) before each C step and at the end. */
+static const struct {
+	const char *sql;
+	enum cb_status (*step)(struct cb_hist_db *db, char *err, size_t errlen);
+} migrations[CB_HIST_SCHEMA_VERSION] = {
+	{
 	"CREATE TABLE history_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"INSERT INTO history_info VALUES('format', '" CB_HIST_FORMAT "');"
 	"CREATE TABLE machines(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,"
@@ -32,7 +39,9 @@ static const char *const migrations[CB_HIST_SCHEMA_VERSION] = {
 	" status TEXT NOT NULL,"
 	" PRIMARY KEY(run_id, backend, algo, nranks, bytes, dtype, op, in_place, transport));"
 	"CREATE INDEX rows_key ON rows(backend, algo, nranks, bytes, dtype, op, in_place,"
-	" transport, run_id);",
+	" transport, run_id);", NULL },
+	/* 2: machine identities without memory (cb_machine.h) */
+	{ NULL, cb_hist_migrate_machines },
 };
 
 /* 1 when rows has a column named name. */
@@ -95,9 +104,18 @@ static enum cb_status migrate_locked(struct cb_hist_db *db, char *err, size_t er
 			 "(it has tables but no history schema version): not touching it", db->path);
 		return CB_ERR_ARG;
 	}
-	for (; v < CB_HIST_SCHEMA_VERSION; v++)
-		if (cb_hist_sql_exec(db, migrations[v], "creating the schema", err, errlen) != CB_OK)
-			return CB_ERR_IO;
+	for (; v < CB_HIST_SCHEMA_VERSION; v++) {
+		enum cb_status st = CB_OK;
+
+		if (migrations[v].sql)
+			st = cb_hist_sql_exec(db, migrations[v].sql, "updating the schema", err, errlen);
+		if (st == CB_OK && migrations[v].step)
+			st = ensure_columns(db, err, errlen);
+		if (st == CB_OK && migrations[v].step)
+			st = migrations[v].step(db, err, errlen);
+		if (st != CB_OK)
+			return st;
+	}
 	if (ensure_columns(db, err, errlen) != CB_OK)
 		return CB_ERR_IO;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", CB_HIST_SCHEMA_VERSION);
@@ -143,7 +161,9 @@ static enum cb_status migrate(struct cb_hist_db *db, char *err, size_t errlen)
 	if (!needs_migration(db))
 		return check_format(db, err, errlen);
 	/* IMMEDIATE: two processes creating the file at once take turns */
-	st = cb_hist_sql_exec(db, "BEGIN IMMEDIATE", "starting the schema update", err, errlen);
+	st = cb_hist_sql_exec(db, "BEGIN IMMEDIATE", "starting the schema update (a history "
+			      "written by an older collbench-history is updated at its first open, "
+			      "which needs write access to the file and its folder)", err, errlen);
 	if (st != CB_OK)
 		return st;
 	st = migrate_locked(db, err, errlen);

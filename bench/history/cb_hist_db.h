@@ -5,7 +5,7 @@
  * reached from an empty file by the migrations in cb_hist_db.c, in one
  * transaction at open):
  *   history_info(key, value)   "format" = "collbench-history"
- *   machines(id, identity UNIQUE, label)
+ *   machines(id, identity UNIQUE, label)   identity: cb_machine.h's text
  *   runs(id, hash UNIQUE, time_utc, machine_id, name, source, version,
  *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc)
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
@@ -13,7 +13,8 @@
  *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
  *   index runs(machine_id, time_utc, id): a machine's runs in time order.
  * A column the schema table gains is added to rows (NULL in older runs) at
- * the next open.
+ * the next open. Version 2: identities without memory (older ones converted,
+ * machines that then coincide merged: cb_hist_migrate.h).
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -29,7 +30,7 @@
 #include "cb_hist_run.h"
 #include "cb_status.h"
 
-#define CB_HIST_SCHEMA_VERSION 1
+#define CB_HIST_SCHEMA_VERSION 2
 #define CB_HIST_DEFAULT_DB "results/history.sqlite"
 #define CB_HIST_FORMAT "collbench-history"
 #define CB_HIST_BUSY_MS 60000

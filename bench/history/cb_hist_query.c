@@ -60,7 +60,7 @@ static int this_machine(struct cb_hist_db *db, const char *backend,
 
 	if (cb_machine_here("", here, len, label, sizeof(label)) != 0 || !here[0])
 		return 0;
-	/* "label (cpu, N CPUs, M GiB)" and "label (cpu, N CPUs, M GiB, GPU x)" */
+	/* "label (cpu, N CPUs)" and "label (cpu, N CPUs, GPU x)" */
 	snprintf(gpu, sizeof(gpu), "%.*s, GPU ", (int)strlen(here) - 1, here);
 	if (sqlite3_prepare_v2(db->sql, "SELECT id, identity, label FROM machines WHERE "
 			       "(identity = ?1 OR substr(identity, 1, length(?2)) = ?2) AND (?3 IS "
@@ -80,10 +80,14 @@ enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
 				    char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
-	char list[MACHINE_LIST], here[2 * CB_HIST_TEXT] = "";
+	char list[MACHINE_LIST], here[2 * CB_HIST_TEXT] = "", wanted[2 * CB_HIST_TEXT];
 	int found, rc;
 
 	memset(out, 0, sizeof(*out));
+	if (want) { /* a full identity as older versions wrote it: today's form */
+		cb_machine_identity_upgrade(want, wanted, sizeof(wanted));
+		want = wanted;
+	}
 	rc = sqlite3_prepare_v2(db->sql, want ? "SELECT id, identity, label FROM machines WHERE "
 				"identity = ?1 UNION ALL SELECT id, identity, label FROM machines "
 				"WHERE label = ?1 AND identity != ?1 AND NOT EXISTS (SELECT 1 FROM "

@@ -24,8 +24,8 @@ struct cb_hist_key {
 };
 
 /* The machine a run belongs to (issue 8's identity): identity is the text
- * collbench-compare matches baselines on, "label (cpu, N CPUs, M GiB[, GPU
- * model])"; a history series never mixes two identities. */
+ * collbench-compare matches baselines on, "label (cpu, N CPUs[, GPU
+ * model])" (cb_machine.h); a history series never mixes two identities. */
 struct cb_hist_machine {
 	char identity[2 * CB_HIST_TEXT];
 	char label[CB_HIST_TEXT];

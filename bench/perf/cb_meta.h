@@ -21,7 +21,8 @@
  * (command line, host and CPU names, environment) follows cb_text's rule for
  * bytes that are not UTF-8. "machine" is the identity baselines are matched
  * on: label (CB_MACHINE, else the short host name), cpu_model, cpus,
- * mem_gib, gpu_model. "launcher": {"name": "mpirun" | "srun" | "singleton" |
+ * gpu_model, and mem_gib, recorded but not part of the identity
+ * (cb_machine.h). "launcher": {"name": "mpirun" | "srun" | "singleton" |
  * "other", "job_id": SLURM_JOB_ID, "step_id": SLURM_STEP_ID} (strings, null
  * outside Slurm). Never fails except for memory (NULL). */
 json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,

@@ -61,13 +61,11 @@ json_t *cb_machine_json(const struct cb_machine_host *h, const char *gpu)
 			 cb_json_text(gpu));
 }
 
-/* An integer member as text, "?" when absent or not an integer >= 0; divided
- * by div rounding to the nearest when div > 1. */
-static void int_text(const json_t *v, char *buf, size_t len, long long div)
+/* An integer member as text, "?" when absent or not an integer >= 0. */
+static void int_text(const json_t *v, char *buf, size_t len)
 {
 	if (json_is_integer(v) && json_integer_value(v) >= 0)
-		snprintf(buf, len, "%lld",
-			 (json_integer_value(v) + (div > 1 ? div / 2 : 0)) / (div > 1 ? div : 1));
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else
 		snprintf(buf, len, "?");
 }
@@ -76,26 +74,24 @@ int cb_machine_identity(const json_t *machine, const json_t *host, const char *g
 			size_t len, char *label, size_t llen)
 {
 	const char *name, *cpu;
-	char cpus[32], mem[32], lab[256];
+	char cpus[32], lab[256];
 
 	if (machine && !json_is_object(machine))
 		return -1;
 	if (machine) {
 		name = json_string_value(json_object_get(machine, "label"));
 		cpu = json_string_value(json_object_get(machine, "cpu_model"));
-		int_text(json_object_get(machine, "cpus"), cpus, sizeof(cpus), 1);
-		int_text(json_object_get(machine, "mem_gib"), mem, sizeof(mem), 1);
+		int_text(json_object_get(machine, "cpus"), cpus, sizeof(cpus));
 		snprintf(lab, sizeof(lab), "%s", name ? name : "?");
 	} else {
 		name = json_string_value(json_object_get(host, "hostname"));
 		cpu = json_string_value(json_object_get(host, "cpu_model"));
-		int_text(json_object_get(host, "cpus_online"), cpus, sizeof(cpus), 1);
-		int_text(json_object_get(host, "mem_bytes"), mem, sizeof(mem), 1LL << 30);
+		int_text(json_object_get(host, "cpus_online"), cpus, sizeof(cpus));
 		snprintf(lab, sizeof(lab), "%.*s", name ? (int)strcspn(name, ".") : 1,
 			 name ? name : "?");
 	}
-	snprintf(out, len, "%.60s (%.80s, %s CPUs, %s GiB%s%.60s)", lab, cpu ? cpu : "?", cpus,
-		 mem, *gpu ? ", GPU " : "", gpu);
+	snprintf(out, len, "%.60s (%.80s, %s CPUs%s%.60s)", lab, cpu ? cpu : "?", cpus,
+		 *gpu ? ", GPU " : "", gpu);
 	snprintf(label, llen, "%.60s", lab);
 	return 0;
 }
@@ -113,4 +109,37 @@ int cb_machine_here(const char *gpu, char *out, size_t len, char *label, size_t 
 	rc = cb_machine_identity(m, NULL, gpu, out, len, label, llen);
 	json_decref(m);
 	return rc;
+}
+
+/* The length of ", M GiB" at p when what follows it ends the identity
+ * (")" and the end) or goes on with ", GPU "; else 0. */
+static size_t mem_part(const char *p)
+{
+	size_t k = 2, digits;
+
+	if (strncmp(p, ", ", 2) != 0)
+		return 0;
+	digits = p[k] == '?' ? 1 : strspn(p + k, "0123456789");
+	if (digits == 0 || strncmp(p + k + digits, " GiB", 4) != 0)
+		return 0;
+	k += digits + 4;
+	return strcmp(p + k, ")") == 0 || strncmp(p + k, ", GPU ", 6) == 0 ? k : 0;
+}
+
+int cb_machine_identity_upgrade(const char *old, char *out, size_t len)
+{
+	const char *p = old;
+
+	while ((p = strstr(p, " CPUs")) != NULL) {
+		size_t k;
+
+		p += 5;
+		k = mem_part(p);
+		if (k) {
+			snprintf(out, len, "%.*s%s", (int)(p - old), old, p + k);
+			return 1;
+		}
+	}
+	snprintf(out, len, "%s", old);
+	return 0;
 }

@@ -51,7 +51,7 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char device[CB_RES_TEXT];             /* GPU model ("gpu_model", else "device");
 					       * "" for host or absent */
 	char cpu_model[CB_RES_TEXT];          /* "" when absent */
-	char machine[2 * CB_RES_TEXT];        /* identity: "label (cpu, N CPUs, M GiB)",
+	char machine[2 * CB_RES_TEXT];        /* identity: "label (cpu, N CPUs)",
 					       * ", GPU model" inside the parentheses where
 					       * there is one; see cb_results_parse_meta */
 	char machine_label[CB_RES_TEXT];      /* its label: "machine"."label", else the
@@ -97,11 +97,10 @@ enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, cha
  * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
  * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
  * "status", "timing_mode" and "wait.strategy" when present, and the
- * machine identity: "machine" {label,
- * cpu_model, cpus, mem_gib, gpu_model} when present, else the same facts from
- * "host" (hostname up to its first dot, cpu_model, cpus_online, mem_bytes
- * rounded to the nearest GiB) for files older than that key; what is absent
- * shows as "?". Errors: CB_ERR_ARG (not JSON, with jansson's line and text;
+ * machine identity (cb_machine_identity): "machine" {label, cpu_model,
+ * cpus, gpu_model} when present, else the same facts from "host" (hostname
+ * up to its first dot, cpu_model, cpus_online) for files older than that
+ * key; memory is not part of it; what is absent shows as "?". Errors: CB_ERR_ARG (not JSON, with jansson's line and text;
  * a missing or mistyped key). */
 enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
 				     struct cb_res_launch *out, char *err, size_t errlen);

@@ -1,0 +1,19 @@
+/* cb_hist_migrate: the schema updates of the history database that SQL
+ * alone cannot make (internal to cb_hist_db.c). Each runs inside the open
+ * transaction of cb_hist_db_open's migration, after the SQL of its version;
+ * on error the transaction is rolled back and the file stays as it was.
+ * Errors: CB_ERR_IO (SQLite error, message in err), CB_ERR_NOMEM. */
+#ifndef CB_HIST_MIGRATE_H
+#define CB_HIST_MIGRATE_H
+
+#include <stddef.h>
+
+#include "cb_hist_db.h"
+
+/* Version 1 -> 2: machine identities without memory
+ * (cb_machine_identity_upgrade). Machines whose identities become equal
+ * (the same machine with its memory on both sides of a rounding edge) are
+ * merged into the one of the lowest id: their runs move to it. */
+enum cb_status cb_hist_migrate_machines(struct cb_hist_db *db, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,152 @@
+/* Unit tests: a history written by an older collbench-history (schema
+ * version 1, made here by that version's SQL) is updated at its first open
+ * and keeps working: machine identities lose their memory part and machines
+ * that then coincide are merged. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "cb_hist_db.h"
+#include "cb_hist_query.h"
+
+#define TEST_TMPDIR "/tmp/cb_hist_migrate_XXXXXX"
+#include "test_tmpdir.h"
+
+/* Version 1's schema as it shipped, with the measured columns its opens
+ * added (the ones these tests fill). */
+static const char v1_schema[] =
+	"CREATE TABLE history_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"INSERT INTO history_info VALUES('format', 'collbench-history');"
+	"CREATE TABLE machines(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,"
+	" label TEXT NOT NULL);"
+	"CREATE TABLE runs(id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE,"
+	" time_utc TEXT NOT NULL, machine_id INTEGER NOT NULL REFERENCES machines(id),"
+	" name TEXT NOT NULL, source TEXT NOT NULL, version TEXT NOT NULL,"
+	" git_commit TEXT NOT NULL, versions TEXT NOT NULL, launcher TEXT NOT NULL,"
+	" job_id TEXT NOT NULL, label TEXT NOT NULL, nrows INTEGER NOT NULL,"
+	" ingested_utc TEXT NOT NULL);"
+	"CREATE INDEX runs_machine_time ON runs(machine_id, time_utc, id);"
+	"CREATE TABLE rows(run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" backend TEXT NOT NULL, algo TEXT NOT NULL, nranks INTEGER NOT NULL,"
+	" bytes INTEGER NOT NULL, dtype TEXT NOT NULL, op TEXT NOT NULL,"
+	" in_place INTEGER NOT NULL, transport TEXT NOT NULL DEFAULT '',"
+	" status TEXT NOT NULL,"
+	" PRIMARY KEY(run_id, backend, algo, nranks, bytes, dtype, op, in_place, transport));"
+	"CREATE INDEX rows_key ON rows(backend, algo, nranks, bytes, dtype, op, in_place,"
+	" transport, run_id);"
+	"ALTER TABLE rows ADD COLUMN time_us REAL;"
+	"ALTER TABLE rows ADD COLUMN time_us_median REAL;"
+	"ALTER TABLE rows ADD COLUMN algbw_GBps REAL;"
+	"ALTER TABLE rows ADD COLUMN busbw_GBps REAL;"
+	"PRAGMA user_version = 1;";
+
+static void exec(sqlite3 *raw, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(raw, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+}
+
+/* Run id of machine mid at time t (hour h of a day) with one ring 64M row
+ * of busbw b GB/s. */
+static void v1_run(sqlite3 *raw, int id, int mid, const char *t, double b)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql), "INSERT INTO runs VALUES(%d, '%064d', '%s', %d, 'run%d', "
+		 "'/tmp/run%d', '0.1.0', 'c0', 'collbench 0.1.0; Open MPI v4.1.4', 'mpirun', '', "
+		 "'', 1, '2026-11-30T00:00:00Z');"
+		 "INSERT INTO rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place, "
+		 "transport, status, time_us, time_us_median, algbw_GBps, busbw_GBps) VALUES(%d, "
+		 "'host', 'ring', 2, 67108864, 'float', 'sum', 0, 'shm', 'ok', %.17g, %.17g, %.17g, "
+		 "%.17g);", id, id, t, mid, id, id, id, 67108.864 / b, 67108.864 / b, b, b);
+	exec(raw, sql);
+}
+
+/* A version-1 history at path: the VM under two identities (its memory 24
+ * and 23 GiB rounded), a GPU box, and their runs. */
+static void make_v1(const char *path)
+{
+	sqlite3 *raw;
+
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	exec(raw, v1_schema);
+	exec(raw, "INSERT INTO machines VALUES(1, 'vm (X, 2 CPUs, 24 GiB)', 'vm');"
+	     "INSERT INTO machines VALUES(2, 'vm (X, 2 CPUs, 23 GiB)', 'vm');"
+	     "INSERT INTO machines VALUES(3, 'g (Y, 8 CPUs, 64 GiB, GPU H200)', 'g');");
+	v1_run(raw, 1, 1, "2026-11-01T10:00:00Z", 4.0);
+	v1_run(raw, 2, 1, "2026-11-02T10:00:00Z", 4.1);
+	v1_run(raw, 3, 2, "2026-11-03T10:00:00Z", 4.0);
+	v1_run(raw, 4, 3, "2026-11-03T11:00:00Z", 90);
+	sqlite3_close(raw);
+}
+
+static long long query_int(struct cb_hist_db *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db->sql, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static void open_v1(const char *name, struct cb_hist_db *db)
+{
+	char path[256], err[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	make_v1(path);
+	if (cb_hist_db_open(path, 0, db, err, sizeof(err)) != CB_OK)
+		fail_msg("open: %s", err);
+	assert_int_equal(query_int(db, "PRAGMA user_version"), CB_HIST_SCHEMA_VERSION);
+}
+
+/* Identities lose their memory; the VM's two are one machine, one series. */
+static void test_machines_merged(void **state)
+{
+	const struct cb_hist_filter any = { .nranks = -1, .in_place = -1, .bytes = -1 };
+	struct cb_hist_db db;
+	struct cb_hist_machine_sel m;
+	struct cb_hist_series *s;
+	char err[1024];
+	size_t n, problems;
+
+	(void)state;
+	open_v1("merge.sqlite", &db);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM machines"), 2);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM machines WHERE identity LIKE "
+				   "'%GiB%'"), 0);
+	assert_int_equal(cb_hist_machine_find(&db, "vm (X, 2 CPUs)", NULL, &m, err, sizeof(err)),
+			 CB_OK);
+	assert_int_equal(m.id, 1);
+	assert_int_equal(cb_hist_series_load(&db, m.id, &any, CB_METRIC_BUSBW, CB_STAT_MEDIAN, &s,
+					     &n, err, sizeof(err)), CB_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].n, 3);
+	cb_hist_series_free(s, n);
+	assert_int_equal(cb_hist_machine_find(&db, "g", NULL, &m, err, sizeof(err)), CB_OK);
+	assert_string_equal(m.identity, "g (Y, 8 CPUs, GPU H200)");
+	assert_int_equal(cb_hist_db_check(&db, stdout, &problems, err, sizeof(err)), CB_OK);
+	assert_int_equal(problems, 0);
+	cb_hist_db_close(&db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_machines_merged),
+	};
+
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
