@@ -181,6 +181,29 @@ detect_gate)
 	has "improvement" "$t/out"
 	has "^2 change points in 1 series" "$t/out"
 	;;
+no_spread)
+	# zero variance is no certainty: two runs with the same values (seed 1),
+	# then one whose ring 64M is 0.03% lower, is no change point, nor a
+	# regression for the gate; a real step on such runs still is
+	for i in 1 2 3; do
+		mkrun "$t/r$i" 1 "$([ "$i" = 3 ] && echo 0.9997 || echo 1)"
+		sed -i "s/\"start_utc\": \"[^\"]*\"/\"start_utc\": \"2026-11-0${i}T10:00:00Z\"/" "$t/r$i/np2.meta.json"
+	done
+	expect 0 "$hist" ingest --db "$db" "$t/r1" "$t/r2" "$t/r3"
+	expect 0 "$hist" detect --db "$db"
+	has "^0 change points in 4 series" "$t/out"
+	expect 0 "$hist" gate --db "$db"
+	has "^0 of 4 series" "$t/out"
+	expect 0 "$hist" gate --db "$db" --noise-floor 0
+	expect 2 "$hist" gate --db "$db" --noise-floor -1
+	for i in 4 5 6 7 8 9; do
+		mkrun "$t/r$i" 1 "$([ "$i" -ge 7 ] && echo 0.7 || echo 1)"
+		sed -i "s/\"start_utc\": \"[^\"]*\"/\"start_utc\": \"2026-11-0${i}T10:00:00Z\"/" "$t/r$i/np2.meta.json"
+	done
+	expect 0 "$hist" ingest --db "$db" "$t"/r[4-9]
+	expect 1 "$hist" gate --db "$db"
+	has "^REGRESSION ring np2 64M float sum: busbw -30.0%" "$t/out"
+	;;
 machines)
 	for i in 1 2 3; do mkrun "$t/a$i" "$i" 1 boxA; mkrun "$t/b$i" "$((i + 3))" 1 boxB; done
 	mkrun "$t/c1" 7 1 boxA c0 "Other CPU"

@@ -28,8 +28,9 @@
 #define NOISE 0.07
 #define SEEDS 200
 
-/* collbench-history's defaults (--pvalue, --window, --min-change) */
-static const struct cb_cpd_opts opts = { 1e-5, 50, 0 };
+/* collbench-history's defaults (--pvalue, --window, --min-change,
+ * --noise-floor) */
+static const struct cb_cpd_opts opts = { 1e-5, 50, 0, 0.01 };
 
 /* splitmix64: a fixed sequence per seed on every platform */
 static uint64_t next_u64(uint64_t *s)
@@ -102,13 +103,51 @@ static void test_ttest(void **state)
 	struct cb_cpd_change c;
 
 	(void)state;
-	cb_cpd_ttest(x, 0, 3, 6, &c);
+	cb_cpd_ttest(x, 0, 3, 6, 0, &c);
 	assert_int_equal(c.index, 3);
 	assert_true(c.mean_before == 2 && c.mean_after == 12);
 	assert_true(c.std_before == 1 && c.std_after == 1);
 	/* t = 10 / sqrt(1 * (1/3 + 1/3)) = 12.247, df 4: p = 2.5e-4 */
 	assert_true(fabs(c.pvalue - 2.5e-4) < 0.2e-4);
 	assert_true(fabs(cb_cpd_magnitude(&c) - 5) < 1e-12); /* 2/12 - 1 -> |..|, 12/2 - 1 = 5 */
+	/* a floor below the spread changes nothing; above it, it is the sd */
+	cb_cpd_ttest(x, 0, 3, 6, 0.05, &c);
+	assert_true(fabs(c.pvalue - 2.5e-4) < 0.2e-4);
+	cb_cpd_ttest(x, 0, 3, 6, 0.5, &c); /* sd 6: t = 10 / (6 sqrt(2/3)) = 2.04, df 4 */
+	assert_true(fabs(c.pvalue - 0.111) < 0.002);
+}
+
+/* Zero variance is no certainty: two identical values and a third 0.03%
+ * off, or any step between segments without spread, is no change point
+ * unless it stands out of the noise floor. */
+static void test_no_spread(void **state)
+{
+	double x[24] = { 4.0, 4.0, 4.0 * (1 - 3e-4) };
+	struct cb_cpd_opts o = opts;
+	struct cb_cpd_change *c, t;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(cb_cpd_detect(x, 3, &o, &c, &n), CB_OK);
+	assert_int_equal(n, 0);
+	cb_cpd_ttest(x, 0, 2, 3, 0, &t); /* no floor: no evidence either way */
+	assert_true(t.pvalue == 1);
+	o.noise_floor = 0;
+	assert_int_equal(cb_cpd_detect(x, 3, &o, &c, &n), CB_OK);
+	assert_int_equal(n, 0);
+	/* 12 identical runs, then 12 others 0.5% lower: below a 1% floor */
+	for (int i = 0; i < 24; i++)
+		x[i] = i < 12 ? 4.0 : 4.0 * 0.995;
+	o = opts;
+	assert_int_equal(cb_cpd_detect(x, 24, &o, &c, &n), CB_OK);
+	assert_int_equal(n, 0);
+	/* 20% lower stands out of the floor */
+	for (int i = 12; i < 24; i++)
+		x[i] = 4.0 * 0.8;
+	assert_int_equal(cb_cpd_detect(x, 24, &o, &c, &n), CB_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(c[0].index, 12);
+	free(c);
 }
 
 static void test_constant_and_short(void **state)
@@ -132,7 +171,8 @@ static void test_constant_and_short(void **state)
 	assert_int_equal(cb_cpd_detect(x, 40, &opts, &c, &n), CB_OK);
 	assert_int_equal(n, 1);
 	assert_int_equal(c[0].index, 20);
-	assert_true(c[0].mean_before == 3.5 && c[0].mean_after == 3.0 && c[0].pvalue == 0);
+	/* against the 1% floor: t = 0.5 / (0.035 sqrt(2/20)) = 45, df 38 */
+	assert_true(c[0].mean_before == 3.5 && c[0].mean_after == 3.0 && c[0].pvalue < 1e-20);
 	free(c);
 }
 
@@ -151,6 +191,9 @@ static void test_bad_options(void **state)
 	assert_int_equal(cb_cpd_detect(x, 4, &o, &c, &n), CB_ERR_ARG);
 	o = opts;
 	o.min_magnitude = NAN;
+	assert_int_equal(cb_cpd_detect(x, 4, &o, &c, &n), CB_ERR_ARG);
+	o = opts;
+	o.noise_floor = -0.01;
 	assert_int_equal(cb_cpd_detect(x, 4, &o, &c, &n), CB_ERR_ARG);
 }
 
@@ -316,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_t_pvalue),
 		cmocka_unit_test(test_ttest),
 		cmocka_unit_test(test_constant_and_short),
+		cmocka_unit_test(test_no_spread),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_two_steps_deterministic),
 		cmocka_unit_test(test_min_magnitude),

@@ -103,10 +103,11 @@ static void mean_std(const double *x, size_t a, size_t b, double *mean, double *
 	*ss = s; /* sum of squares about the mean */
 }
 
-void cb_cpd_ttest(const double *x, size_t a0, size_t a1, size_t a2, struct cb_cpd_change *c)
+void cb_cpd_ttest(const double *x, size_t a0, size_t a1, size_t a2, double floor,
+		  struct cb_cpd_change *c)
 {
 	size_t n1 = a1 - a0, n2 = a2 - a1;
-	double ss1, ss2, df = (double)(n1 + n2) - 2, pooled, t;
+	double ss1, ss2, df = (double)(n1 + n2) - 2, pooled, t, least;
 
 	c->index = a1;
 	c->n_before = n1;
@@ -120,8 +121,11 @@ void cb_cpd_ttest(const double *x, size_t a0, size_t a1, size_t a2, struct cb_cp
 		return;
 	}
 	pooled = (ss1 + ss2) / df;
-	if (!(pooled > 0)) { /* both segments constant */
-		c->pvalue = c->mean_before == c->mean_after ? 1 : 0;
+	least = floor * fmax(fabs(c->mean_before), fabs(c->mean_after));
+	if (pooled < least * least)
+		pooled = least * least;
+	if (!(pooled > 0)) { /* both segments constant, no floor: no evidence */
+		c->pvalue = 1;
 		return;
 	}
 	t = (c->mean_after - c->mean_before) / sqrt(pooled * (1.0 / (double)n1 + 1.0 / (double)n2));
@@ -193,8 +197,8 @@ static void candidate(const struct dist *d, size_t s, size_t e, size_t *tau_out,
 
 /* Step 2 on window [ws, we): change points at level p into out; *last is
  * the window's last one (0 when none). */
-static int detect_window(const double *x, size_t ws, size_t we, double p, struct cp_list *out,
-			 size_t *last)
+static int detect_window(const double *x, size_t ws, size_t we, double p, double floor,
+			 struct cp_list *out, size_t *last)
 {
 	struct cp_list found = { 0 };
 	struct dist d;
@@ -225,7 +229,7 @@ static int detect_window(const double *x, size_t ws, size_t we, double p, struct
 		if (best.qhat == -INFINITY)
 			break;
 		q = best.qhat;
-		cb_cpd_ttest(x, best_lo, best.index, best_hi, &best);
+		cb_cpd_ttest(x, best_lo, best.index, best_hi, floor, &best);
 		best.qhat = q;
 		if (!(best.pvalue <= p))
 			break;
@@ -241,29 +245,30 @@ static int detect_window(const double *x, size_t ws, size_t we, double p, struct
 }
 
 /* Re-tests change point i of l between its neighbours. */
-static void retest(const double *x, size_t n, struct cp_list *l, size_t i)
+static void retest(const double *x, size_t n, double floor, struct cp_list *l, size_t i)
 {
 	double q = l->v[i].qhat;
 
 	cb_cpd_ttest(x, i ? l->v[i - 1].index : 0, l->v[i].index,
-		     i + 1 < l->n ? l->v[i + 1].index : n, &l->v[i]);
+		     i + 1 < l->n ? l->v[i + 1].index : n, floor, &l->v[i]);
 	l->v[i].qhat = q;
 }
 
 /* Step 3: windows, union of their change points, re-tested over x. */
-static int split(const double *x, size_t n, size_t window, double p, struct cp_list *weak)
+static int split(const double *x, size_t n, size_t window, double p, double floor,
+		 struct cp_list *weak)
 {
 	size_t start = 0, step = window / 2;
 
 	while (start < n) {
 		size_t end = start + window < n ? start + window : n, last;
 
-		if (detect_window(x, start, end, p, weak, &last) != 0)
+		if (detect_window(x, start, end, p, floor, weak, &last) != 0)
 			return -1;
 		start = last > start + step ? last : start + step;
 	}
 	for (size_t i = 0; i < weak->n; i++)
-		retest(x, n, weak, i);
+		retest(x, n, floor, weak, i);
 	return 0;
 }
 
@@ -286,9 +291,9 @@ static void merge(const double *x, size_t n, struct cp_list *l, const struct cb_
 		}
 		list_remove(l, w);
 		if (w > 0)
-			retest(x, n, l, w - 1);
+			retest(x, n, o->noise_floor, l, w - 1);
 		if (w < l->n)
-			retest(x, n, l, w);
+			retest(x, n, o->noise_floor, l, w);
 	}
 }
 
@@ -300,11 +305,12 @@ enum cb_status cb_cpd_detect(const double *x, size_t n, const struct cb_cpd_opts
 
 	*out = NULL;
 	*nout = 0;
-	if (!(p > 0 && p <= 1) || o->window < 4 || !(o->min_magnitude >= 0))
+	if (!(p > 0 && p <= 1) || o->window < 4 || !(o->min_magnitude >= 0) ||
+	    !(o->noise_floor >= 0) || isinf(o->noise_floor))
 		return CB_ERR_ARG;
 	if (n < 2)
 		return CB_OK;
-	if (split(x, n, o->window, first, &l) != 0) {
+	if (split(x, n, o->window, first, o->noise_floor, &l) != 0) {
 		free(l.v);
 		return CB_ERR_NOMEM;
 	}

@@ -28,6 +28,14 @@
  *    re-tests the one after and the one after that; the two whose segments
  *    changed are the one before and the one after), until all pass.
  * Magnitude: max(|after/before - 1|, |before/after - 1|) of the means.
+ * Floor (noise_floor, not in Otava): the t-test's pooled standard deviation
+ * is at least noise_floor x the larger |mean| of the two segments. Without
+ * it, segments without spread (runs that give the same value to the last
+ * digit: a copied run, a quantised metric) have variance 0, and any step
+ * between them, even 0.03%, gives t = inf and p = 0; a step is evidence only
+ * against the noise a run can have, so steps that are small next to the
+ * floor are not change points. With noise_floor 0, a step between segments
+ * without spread has p = 1 (no evidence either way), not p = 0.
  * Two deliberate differences from Otava's code (otava/analysis.py): sample
  * standard deviations in the t-test (Otava passes numpy's population ones to
  * scipy's ttest_ind_from_stats, which makes its p-values smaller), and the
@@ -45,6 +53,8 @@ struct cb_cpd_opts {
 	double max_pvalue;    /* significance level, e.g. 0.001; in (0, 1] */
 	size_t window;        /* points per window, >= 4 */
 	double min_magnitude; /* a fraction; 0 keeps every significant change */
+	double noise_floor;   /* a fraction >= 0, the least relative standard
+			       * deviation the t-test assumes (see the top) */
 };
 
 struct cb_cpd_change {
@@ -67,8 +77,12 @@ enum cb_status cb_cpd_detect(const double *x, size_t n, const struct cb_cpd_opts
  * (Abramowitz and Stegun 26.7.1), by its continued fraction (DLMF 8.17.22). */
 double cb_cpd_t_pvalue(double t, double df);
 
-/* The t-test of x[a0, a1) against x[a1, a2) into c (index = a1). */
-void cb_cpd_ttest(const double *x, size_t a0, size_t a1, size_t a2, struct cb_cpd_change *c);
+/* The t-test of x[a0, a1) against x[a1, a2) into c (index = a1), its
+ * pooled standard deviation at least floor x max(|mean before|, |mean
+ * after|) (see the top; floor 0: none, and p = 1 where both segments are
+ * constant). */
+void cb_cpd_ttest(const double *x, size_t a0, size_t a1, size_t a2, double floor,
+		  struct cb_cpd_change *c);
 
 /* max(|after/before - 1|, |before/after - 1|); 0 when a mean is 0. */
 double cb_cpd_magnitude(const struct cb_cpd_change *c);

@@ -53,6 +53,7 @@ static void derive(struct cb_hist_cli *c)
 	c->cpd.max_pvalue = c->pvalue;
 	c->cpd.window = (size_t)c->window;
 	c->cpd.min_magnitude = c->min_change_pct / 100;
+	c->cpd.noise_floor = c->noise_floor_pct / 100;
 }
 
 /* The verb named by argv[1]; CB_VERB_COUNT after a message when none. */

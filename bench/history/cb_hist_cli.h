@@ -27,7 +27,7 @@ struct cb_hist_cli {
 	size_t bytes, min_bytes;              /* bytes SIZE_MAX: any */
 	enum cb_metric metric;
 	enum cb_stat stat;
-	double pvalue, min_change_pct;
+	double pvalue, min_change_pct, noise_floor_pct;
 	int window, recent;
 	enum cb_hist_fmt fmt;
 	/* derived */

@@ -27,12 +27,14 @@
 #define O_PVALUE { "pvalue", 'p', "P", "1e-5", "significance level of the t-test of a change point", .kind = CB_OPT_DOUBLE, OFF(pvalue), .lo = 0, .hi = 1, .what = "a level in (0, 1)", .flags = CB_OPT_LO_OPEN | CB_OPT_HI_OPEN }
 #define O_WINDOW { "window", 'w', "N", "50", "points per window of the E-divisive search", .kind = CB_OPT_INT, OFF(window), .lo = 4, .hi = 100000 }
 #define O_MIN_CHANGE { "min-change", 0, "PCT", "0", "drop change points whose step is at most PCT percent", .kind = CB_OPT_DOUBLE, OFF(min_change_pct), .lo = 0, .hi = 1000, .what = "a percentage in [0, 1000)", .flags = CB_OPT_HI_OPEN }
+#define O_NOISE_FLOOR { "noise-floor", 0, "PCT", "1", "the least run-to-run noise (standard deviation, percent of the level) the t-test assumes: a step on runs without spread is judged against it, not against zero", .kind = CB_OPT_DOUBLE, OFF(noise_floor_pct), .lo = 0, .hi = 100, .what = "a percentage in [0, 100]" }
 #define O_FORMAT { "format", 'f', "FMT", "table", "table, csv, markdown, or tsv (for scripts/plot_history.sh)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_HIST_FMT_TSV + 1, .what = "" }
 #define O_GATE_FORMAT { "format", 'f', "table|markdown", "table", "table or markdown (for CI summaries)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_HIST_FMT_TSV + 1, .what = "" }
 #define O_RECENT { "recent", 'r', "N", "0", "judge only change points at most N runs old (0: the last change point, however old)", .kind = CB_OPT_INT, OFF(recent), .lo = 0, .hi = 1 << 30 }
 
 #define O_SELECT O_MACHINE, O_BACKEND, O_ALGO, O_NRANKS, O_BYTES, O_DTYPE, O_OP, O_IN_PLACE, \
-		 O_TRANSPORT, O_MIN_BYTES, O_METRIC, O_STAT, O_PVALUE, O_WINDOW, O_MIN_CHANGE
+		 O_TRANSPORT, O_MIN_BYTES, O_METRIC, O_STAT, O_PVALUE, O_WINDOW, O_MIN_CHANGE, \
+		 O_NOISE_FLOOR
 
 static const struct cb_optdef ingest_opts[] = { O_DB, O_LABEL, O_HELP };
 static const struct cb_optdef trend_opts[] = { O_DB, O_SELECT, O_FORMAT, O_HELP };
@@ -72,7 +74,8 @@ static const struct {
 static const char usage_tail[] =
 	"selection: --machine, --backend, --algo, --nranks, --bytes, --dtype, --op, --in-place,\n"
 	"--transport, --min-bytes pick the series; --metric, --stat, --pvalue, --window,\n"
-	"--min-change how they are read and searched (VERB --help lists them).\n"
+	"--min-change, --noise-floor how they are read and searched (VERB --help lists\n"
+	"them).\n"
 	"Series never mix machines (label, CPU model, CPUs, GPU model).\n"
 	"exit status: 0 done (gate: no regression), 1 gate: the newest run is after a\n"
 	"regression, 2 usage, input or database error. Results on stdout, diagnostics on\n"
