@@ -181,6 +181,37 @@ detect_gate)
 	has "improvement" "$t/out"
 	has "^2 change points in 1 series" "$t/out"
 	;;
+failed_rows)
+	# a row that failed in the newest run fails the gate, as collbench-compare
+	# fails a failed current row (exit 1), whatever the change points say
+	for i in $(seq 1 10); do mkrun "$t/r$i" "$i" 1; done
+	mkrun "$t/r11" 11 1
+	sed -i '/,ring,2,67108864,/s/,ok,/,error:MPI_ERR_TRUNCATE in MPI_Wait,/' "$t/r11/summary.csv"
+	expect 0 "$hist" ingest --db "$db" "$t"/r? "$t/r10"
+	expect 0 "$hist" gate --db "$db"
+	expect 0 "$hist" ingest --db "$db" "$t/r11"
+	expect 1 "$bin/collbench-compare" "$t/r10" "$t/r11"
+	expect 1 "$hist" gate --db "$db"
+	has "^FAILED ring np2 64M float sum: the row failed in the newest run (11): error:MPI_ERR_TRUNCATE in MPI_Wait$" "$t/out"
+	has "^0 of 4 series measured by the newest run (11) follow a change point that is a regression, 1 failed in it" "$t/out"
+	expect 1 "$hist" gate --db "$db" --format markdown
+	has "^### collbench-history gate: REGRESSION" "$t/out"
+	has "^- failed: ring np2 64M float sum" "$t/out"
+	expect 0 "$hist" gate --db "$db" -a ps
+	# a wrong result, and a key whose only row is a failed one (a first run of
+	# it): failures too; trend and detect leave the pointless series out
+	mkrun "$t/r12" 12 1
+	sed -i '/,ps,2,1048576,/s/,ok,/,error:3 wrong elements,/; /,ring,2,1048576,/s/,ring,2,1048576,[0-9]*,/,ring,2,2097152,524288,/; /,ring,2,2097152,/s/,ok,/,error:out of memory,/' "$t/r12/summary.csv"
+	expect 0 "$hist" ingest --db "$db" "$t/r12"
+	expect 1 "$hist" gate --db "$db"
+	has "^FAILED ps np2 1M float sum: .*error:3 wrong elements$" "$t/out"
+	has "^FAILED ring np2 2M float sum: .*error:out of memory$" "$t/out"
+	has ", 2 failed in it" "$t/out"
+	expect 0 "$hist" trend --db "$db" --format csv
+	grep -q "^host,ring,2,2097152," "$t/out" && fail "a series without an ok point in the trend"
+	expect 0 "$hist" detect --db "$db"
+	has "in 4 series" "$t/out"
+	;;
 no_spread)
 	# zero variance is no certainty: two runs with the same values (seed 1),
 	# then one whose ring 64M is 0.03% lower, is no change point, nor a

@@ -354,6 +354,17 @@ static void test_gate_rule(void **state)
 	assert_int_equal(cb_hist_gate_fails(&s, c, 2, 11, 0), 0);   /* not in the newest run */
 	assert_int_equal(cb_hist_gate_fails(&s, c, 1, 10, 0), 0);   /* last is an improvement */
 	assert_int_equal(cb_hist_gate_fails(&s, c, 0, 10, 0), 0);
+	/* a row that failed in the newest run fails, ok or skipped does not */
+	s.last_run = 11;
+	cb_row_status_set(&s.last_status, CB_ROW_ERROR, "%s", "MPI_ERR_TRUNCATE");
+	assert_int_equal(cb_hist_gate_row_failed(&s, 11), 1);
+	assert_int_equal(cb_hist_gate_row_failed(&s, 12), 0);      /* not the newest run */
+	cb_row_status_wrong(&s.last_status, 3);
+	assert_int_equal(cb_hist_gate_row_failed(&s, 11), 1);
+	cb_row_status_set(&s.last_status, CB_ROW_SKIPPED, "%s", "not supported");
+	assert_int_equal(cb_hist_gate_row_failed(&s, 11), 0);
+	cb_row_status_set(&s.last_status, CB_ROW_OK, "%s", "");
+	assert_int_equal(cb_hist_gate_row_failed(&s, 11), 0);
 }
 
 int main(void)

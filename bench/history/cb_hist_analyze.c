@@ -56,6 +56,11 @@ int cb_hist_gate_fails(const struct cb_hist_series *s, const struct cb_hist_chan
 	return recent == 0 || s->n - c[n - 1].cp.index <= recent;
 }
 
+int cb_hist_gate_row_failed(const struct cb_hist_series *s, long long newest_run)
+{
+	return s->last_run == newest_run && cb_row_state_failed(s->last_status.state);
+}
+
 const char *cb_hist_dir_name(enum cb_hist_dir d)
 {
 	return d == CB_HIST_REGRESSION ? "regression" : "improvement";

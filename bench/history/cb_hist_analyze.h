@@ -34,6 +34,12 @@ enum cb_status cb_hist_changes(const struct cb_hist_series *s, const struct cb_c
 int cb_hist_gate_fails(const struct cb_hist_series *s, const struct cb_hist_change *c, size_t n,
 		       long long newest_run, size_t recent);
 
+/* The gate's rule for rows that failed, as collbench-compare's for a failed
+ * current row: 1 when the newest run of the machine (newest_run) holds the
+ * series' row and that row failed (error or wrong: cb_row_state_failed),
+ * whatever the change points say; else 0. */
+int cb_hist_gate_row_failed(const struct cb_hist_series *s, long long newest_run);
+
 const char *cb_hist_dir_name(enum cb_hist_dir d);
 
 #endif

@@ -62,7 +62,8 @@ static const struct {
 	  N(detect_opts) },
 	{ "gate", "gate [--db PATH] [selection] [--recent N]",
 	  "  for CI: is the newest run of the machine after a change point that is a\n"
-	  "  regression? Exit 1 if so for any series it measured", gate_opts, N(gate_opts) },
+	  "  regression, or did a row of it fail? Exit 1 if so for any series it measured",
+	  gate_opts, N(gate_opts) },
 	{ "runs", "runs [--db PATH]", "  the runs of the history, oldest first (TSV: id, time, machine, name, commit, rows,\n  label, launcher, job id)", plain_opts,
 	  N(plain_opts) },
 	{ "check", "check [--db PATH]",
@@ -78,7 +79,7 @@ static const char usage_tail[] =
 	"them).\n"
 	"Series never mix machines (label, CPU model, CPUs, GPU model).\n"
 	"exit status: 0 done (gate: no regression), 1 gate: the newest run is after a\n"
-	"regression, 2 usage, input or database error. Results on stdout, diagnostics on\n"
-	"stderr.\n";
+	"regression or a row of it failed, 2 usage, input or database error. Results on\n"
+	"stdout, diagnostics on stderr.\n";
 
 #endif

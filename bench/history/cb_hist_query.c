@@ -249,6 +249,8 @@ static int add_row(sqlite3_stmt *s, const struct cb_hist_filter *f, struct cb_hi
 		(*v)[(*n)++].key = k;
 	}
 	cur = &(*v)[*n - 1];
+	cur->last_run = p.run_id; /* rows come oldest first: the last one is the newest */
+	cur->last_status = p.row.v.status;
 	if (p.row.v.status.state != CB_ROW_OK) {
 		cur->not_ok++;
 		return 0;
@@ -287,14 +289,15 @@ void cb_hist_series_values(struct cb_hist_series *s, enum cb_metric metric, enum
 	}
 }
 
-/* Drops series without points, computes the values of the others. */
+/* Drops series without points (but those whose newest row failed),
+ * computes the values of the others. */
 static size_t finish(struct cb_hist_series *v, size_t n, enum cb_metric metric,
 		     enum cb_stat stat)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].n == 0) {
+		if (v[i].n == 0 && !cb_row_state_failed(v[i].last_status.state)) {
 			free(v[i].pts);
 			continue;
 		}

@@ -44,6 +44,8 @@ struct cb_hist_series {
 	struct cb_hist_point *pts;
 	size_t n, cap;
 	size_t not_ok;                      /* runs whose row was skipped or an error */
+	long long last_run;                 /* the newest run with the key's row, */
+	struct cb_row_status last_status;   /* whatever its status, and that status */
 	size_t no_median;                   /* points read on the mean: no median */
 	size_t inconsistent;                /* points whose repeat band was ignored */
 };
@@ -67,8 +69,10 @@ enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
 				    char *err, size_t errlen);
 
 /* The series of machine mid under f, in key order (backend, nranks, dtype,
- * op, in_place, algo, bytes, transport) into a new array *out of *n (series
- * without an ok point are left out). Errors: CB_ERR_IO, CB_ERR_NOMEM. */
+ * op, in_place, algo, bytes, transport) into a new array *out of *n. Series
+ * without an ok point are left out, unless their newest row failed (error or
+ * wrong: cb_row_state_failed; the gate fails on it): those have n = 0.
+ * Errors: CB_ERR_IO, CB_ERR_NOMEM. */
 enum cb_status cb_hist_series_load(struct cb_hist_db *db, long long mid,
 				   const struct cb_hist_filter *f, enum cb_metric metric,
 				   enum cb_stat stat, struct cb_hist_series **out, size_t *n,

@@ -2,7 +2,7 @@
  * change-point detection (README "History"). Verbs: ingest, trend, detect,
  * gate, runs, check (cb_hist_cli_tables.h). Exit status: 0 done (gate: no
  * regression), 1 gate: the newest run follows a change point that is a
- * regression, 2 usage, input or database error. */
+ * regression, or a row of it failed, 2 usage, input or database error. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
@@ -72,6 +72,22 @@ static void selection_free(struct selection *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Leaves out the series without an ok point (kept for the gate: their
+ * newest row failed) for the verbs that draw points. */
+static void drop_pointless(struct selection *sel)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < sel->n; i++) {
+		if (sel->series[i].n == 0) {
+			free(sel->series[i].pts);
+			continue;
+		}
+		sel->series[k++] = sel->series[i];
+	}
+	sel->n = k;
+}
+
 static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 			 struct selection *sel)
 {
@@ -86,6 +102,8 @@ static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 		cb_eprintf(PROG ": %s\n", err);
 		return -1;
 	}
+	if (c->verb != CB_VERB_GATE)
+		drop_pointless(sel);
 	if (sel->n == 0) {
 		cb_eprintf(PROG ": no series on machine '%s' matches the selection\n",
 			sel->machine.identity);
@@ -127,7 +145,7 @@ static int report(const struct cb_hist_cli *c, struct cb_hist_db *db)
 	return rc;
 }
 
-/* One series the gate fails, on stdout. */
+/* One series the gate fails on a change point, on stdout. */
 static void gate_line(const struct cb_hist_cli *c, const struct cb_hist_analysis *a)
 {
 	const struct cb_hist_change *x = &a->c[a->nc - 1];
@@ -142,10 +160,44 @@ static void gate_line(const struct cb_hist_cli *c, const struct cb_hist_analysis
 	       a->s->n - x->cp.index, x->cp.pvalue, co);
 }
 
+/* One series whose row failed in the newest run, on stdout. */
+static void failed_line(const struct cb_hist_cli *c, const struct cb_hist_series *s)
+{
+	char name[128], status[CB_REASON_MAX + 16];
+
+	cb_hist_key_name(&s->key, name, sizeof(name));
+	cb_row_status_format(&s->last_status, status, sizeof(status));
+	printf("%s%s: the row failed in the newest run (%lld): %s\n",
+	       c->fmt == CB_HIST_FMT_MARKDOWN ? "- failed: " : "FAILED ", name, s->last_run, status);
+}
+
+/* The gate's verdict of the selection: rows that failed in the newest run
+ * and series after a regression (counted into *failed, *regressed; *judged:
+ * series the newest run measured, ok or failed), each printed when print. */
+static void gate_judge(const struct cb_hist_cli *c, const struct selection *sel, long long newest,
+		       int print, size_t *failed, size_t *regressed, size_t *judged)
+{
+	*failed = *regressed = *judged = 0;
+	for (size_t i = 0; i < sel->n; i++) {
+		const struct cb_hist_series *s = &sel->series[i];
+		int bad = cb_hist_gate_row_failed(s, newest);
+		int reg = !bad && cb_hist_gate_fails(s, sel->an[i].c, sel->an[i].nc, newest,
+						     (size_t)c->recent);
+
+		*judged += bad || (s->n && s->pts[s->n - 1].run_id == newest);
+		*failed += (size_t)bad;
+		*regressed += (size_t)reg;
+		if (print && bad)
+			failed_line(c, s);
+		else if (print && reg)
+			gate_line(c, &sel->an[i]);
+	}
+}
+
 static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 {
 	struct selection sel;
-	size_t failed = 0, judged = 0;
+	size_t failed, regressed, judged;
 	long long newest;
 
 	if (c->fmt != CB_HIST_FMT_TABLE && c->fmt != CB_HIST_FMT_MARKDOWN) {
@@ -157,29 +209,24 @@ static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 		return EXIT_USAGE;
 	}
 	newest = cb_hist_newest_run(db, sel.machine.id);
-	for (size_t i = 0; i < sel.n; i++) {
-		judged += sel.series[i].pts[sel.series[i].n - 1].run_id == newest;
-		failed += cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest,
-					     (size_t)c->recent);
-	}
+	gate_judge(c, &sel, newest, 0, &failed, &regressed, &judged);
 	if (c->fmt == CB_HIST_FMT_MARKDOWN)
 		printf("### collbench-history gate: %s\n\nmachine: %s, newest run %lld\n\n",
-		       failed ? "REGRESSION" : "no regression", sel.machine.identity, newest);
-	for (size_t i = 0; i < sel.n; i++)
-		if (cb_hist_gate_fails(&sel.series[i], sel.an[i].c, sel.an[i].nc, newest,
-				       (size_t)c->recent))
-			gate_line(c, &sel.an[i]);
+		       failed || regressed ? "REGRESSION" : "no regression",
+		       sel.machine.identity, newest);
+	gate_judge(c, &sel, newest, 1, &failed, &regressed, &judged);
 	printf("%s%zu of %zu series measured by the newest run (%lld) follow a change point that "
-	       "is a regression%s\n", c->fmt == CB_HIST_FMT_MARKDOWN && failed ? "\n" : "", failed,
-	       judged, newest, sel.n > judged ? " (series the newest run did not measure: not "
-	       "judged)" : "");
+	       "is a regression, %zu failed in it (error rows)%s\n",
+	       c->fmt == CB_HIST_FMT_MARKDOWN && (failed || regressed) ? "\n" : "", regressed,
+	       judged, newest, failed, sel.n > judged ? " (series the newest run did not measure "
+	       "or skipped: not judged)" : "");
 	selection_free(&sel);
 	if (judged == 0) {
 		cb_eprintf(PROG " gate: the newest run (%lld) measured none of the selected "
 			"series: nothing to judge\n", newest);
 		return EXIT_USAGE;
 	}
-	return failed ? EXIT_REGRESSION : 0;
+	return failed || regressed ? EXIT_REGRESSION : 0;
 }
 
 static int check(struct cb_hist_db *db)
