@@ -35,7 +35,7 @@ has() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "no '$1' in $2"; }; }
 header=$(cb_summary1_header)
 
 # mkrun DIR I RING64 [LABEL] [COMMIT] [CPU] [MEM_GIB]: run folder number I
-# (start time 2026-12-01 00:00 UTC + I hours) of ps and ring at 1M and 64M on
+# (start time 2026-01-01 00:00 UTC + I hours) of ps and ring at 1M and 64M on
 # 2 ranks; ring 64M's busbw is scaled by RING64; every busbw has 2% noise
 # (seed I).
 mkrun() {
@@ -55,7 +55,7 @@ mkrun() {
 	} >"$dir/summary.csv"
 	cat >"$dir/np2.meta.json" <<EOF
 {"schema": "collbench-meta-1", "backend": "host", "device": "", "gpu_model": "",
- "version": "0.1.0", "git_commit": "$commit", "start_utc": "$(date -u -d "@$((1796083200 + 3600 * i))" +%Y-%m-%dT%H:%M:%SZ)",
+ "version": "0.1.0", "git_commit": "$commit", "start_utc": "$(date -u -d "@$((1767225600 + 3600 * i))" +%Y-%m-%dT%H:%M:%SZ)",
  "host": {"cpu_model": "$cpu", "cpus_online": 2, "hostname": "t", "mem_bytes": 25276063744},
  "machine": {"label": "$label", "label_from": "CB_MACHINE", "cpu_model": "$cpu", "cpus": 2,
              "mem_gib": $mem, "gpu_model": ""},
@@ -63,6 +63,9 @@ mkrun() {
  "status": "complete", "tool": "allreduce_perf"}
 EOF
 }
+
+# set_start DIR TEXT: the start time of run folder DIR's launch is TEXT.
+set_start() { sed -i "s/\"start_utc\": \"[^\"]*\"/\"start_utc\": \"$2\"/" "$1/np2.meta.json"; }
 
 # runs_count [DB]: the number of runs in DB (default $db).
 runs_count() { "$hist" runs --db "${1:-$db}" | tail -n +2 | wc -l; }
@@ -163,7 +166,7 @@ detect_gate)
 	expect 0 "$hist" ingest --db "$db" "$t"/s*
 	expect 0 "$hist" detect --db "$db" --format csv
 	[ "$(tail -n +2 "$t/out" | wc -l)" = 1 ] || fail "expected one change point"
-	has "^host,ring,2,67108864,float,sum,0,shm,busbw,2026-12-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
+	has "^host,ring,2,67108864,float,sum,0,shm,busbw,2026-01-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
 	has "commit c0 -> c1" "$t/out"
 	expect 1 "$hist" gate --db "$db"
 	has "^REGRESSION ring np2 64M float sum: busbw -\(1[5-9]\|2[0-5]\)\." "$t/out"
@@ -211,6 +214,53 @@ failed_rows)
 	grep -q "^host,ring,2,2097152," "$t/out" && fail "a series without an ok point in the trend"
 	expect 0 "$hist" detect --db "$db"
 	has "in 4 series" "$t/out"
+	;;
+clocks)
+	# start times: parsed and normalised to UTC, what is not a time refused
+	mkrun "$t/a" 1 1
+	set_start "$t/a" "not-a-time"
+	expect 2 "$hist" ingest --db "$db" "$t/a"
+	has "a/np2.meta.json: \"start_utc\": 'not-a-time' is not a time" "$t/err"
+	set_start "$t/a" "2026-01-01 10:00:00"
+	expect 2 "$hist" ingest --db "$db" "$t/a"
+	has "'2026-01-01 10:00:00' is no time zone (a local time of an unknown zone)" "$t/err"
+	sed -i 's/"start_utc": "[^"]*"/"start_utc": 20260101/' "$t/a/np2.meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/a"
+	has "a/np2.meta.json: \"start_utc\": not a time (not a string)" "$t/err"
+	[ ! -e "$db" ] || [ "$(runs_count)" = 0 ] || fail "a run without a time was ingested"
+	mkrun "$t/a" 1 1
+	set_start "$t/a" "2026-01-01 10:00:00+02:00"
+	expect 0 "$hist" ingest --db "$db" "$t/a"
+	has "^added run 1: .*/a (vm, 2026-01-01T08:00:00Z, 4 rows)" "$t/out"
+	# one ingest adds its runs in time order, whatever order they are given in
+	for i in 2 3 4; do mkrun "$t/b$i" "$((10 + i))" 1; done
+	expect 0 "$hist" ingest --db "$db" "$t/b4" "$t/b2" "$t/b3"
+	[ "$(grep -o 'b[0-9] ' "$t/out" | tr -d '\n')" = "b2 b3 b4 " ] || fail "not in time order: $(cat "$t/out")"
+	[ ! -s "$t/err" ] || { cat "$t/err" >&2; fail "warnings for runs in order"; }
+	# a clock years ahead: the run is warned about, and the slower runs after
+	# it are the newest (by date they sorted before it, and the gate passed)
+	for i in $(seq 5 12); do mkrun "$t/r$i" "$((10 + i))" 1; done
+	expect 0 "$hist" ingest --db "$db" "$t"/r?? "$t"/r[5-9]
+	mkrun "$t/ahead" 23 1
+	set_start "$t/ahead" "2099-06-01T00:00:00Z"
+	expect 0 "$hist" ingest --db "$db" "$t/ahead"
+	has "ahead: dated 2099-06-01T00:00:00Z, .* days ahead of this machine's clock" "$t/err"
+	for i in $(seq 24 29); do mkrun "$t/s$i" "$i" 0.5; done
+	expect 0 "$hist" ingest --db "$db" "$t"/s*
+	has "s24: dated 2026-01-02T00:00:00Z, before run 13 of its machine (dated 2099-06-01T00:00:00Z), which was ingested earlier: placed after it" "$t/err"
+	expect 1 "$hist" gate --db "$db"
+	has "^REGRESSION ring np2 64M float sum: busbw -50" "$t/out"
+	# a clock behind: slower runs dated years back are still the newest
+	rm -f "$db"
+	for i in $(seq 1 10); do mkrun "$t/n$i" "$i" 1; done
+	expect 0 "$hist" ingest --db "$db" "$t"/n*
+	for i in $(seq 11 16); do mkrun "$t/p$i" "$i" 0.5; set_start "$t/p$i" "2001-01-01T00:${i}:00Z"; done
+	expect 0 "$hist" ingest --db "$db" "$t"/p*
+	has "p11: dated 2001-01-01T00:11:00Z, before run 10 of its machine" "$t/err"
+	expect 1 "$hist" gate --db "$db"
+	has "^REGRESSION ring np2 64M float sum: busbw -50" "$t/out"
+	expect 0 "$hist" detect --db "$db" -a ring -b 64M --format csv
+	has ",2001-01-01T00:11:00Z,11,\"p11\",regression," "$t/out"
 	;;
 no_spread)
 	# zero variance is no certainty: two runs with the same values (seed 1),

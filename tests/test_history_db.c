@@ -119,7 +119,7 @@ static void test_create_from_empty_file(void **state)
 	assert_int_equal(query_int(&db, "SELECT count(*) FROM pragma_table_info('rows')"),
 			 1 + (cb_schema_find(&cb_schema_summary, "transport") < 0) + stored_columns());
 	assert_int_equal(query_int(&db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
-				   "AND name IN ('runs_machine_time', 'rows_key')"), 2);
+				   "AND name IN ('runs_machine_seq', 'rows_key')"), 2);
 	cb_hist_db_close(&db);
 	/* reopening changes nothing */
 	assert_int_equal(cb_hist_db_open(path, 0, &db, err, sizeof(err)), CB_OK);

@@ -1,7 +1,9 @@
 /* Unit tests: a history written by an older collbench-history (schema
  * version 1, made here by that version's SQL) is updated at its first open
  * and keeps working: machine identities lose their memory part and machines
- * that then coincide are merged. */
+ * that then coincide are merged; runs are numbered in their old order (start
+ * time, then id), their times normalised to UTC, and new runs come after
+ * them. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,6 +88,7 @@ static void make_v1(const char *path)
 	v1_run(raw, 2, 1, "2026-11-02T10:00:00Z", 4.1);
 	v1_run(raw, 3, 2, "2026-11-03T10:00:00Z", 4.0);
 	v1_run(raw, 4, 3, "2026-11-03T11:00:00Z", 90);
+	v1_run(raw, 5, 1, "2026-11-01 13:00:00+01:00", 4.0); /* as its metadata wrote it */
 	sqlite3_close(raw);
 }
 
@@ -133,7 +136,7 @@ static void test_machines_merged(void **state)
 	assert_int_equal(cb_hist_series_load(&db, m.id, &any, CB_METRIC_BUSBW, CB_STAT_MEDIAN, &s,
 					     &n, err, sizeof(err)), CB_OK);
 	assert_int_equal(n, 1);
-	assert_int_equal(s[0].n, 3);
+	assert_int_equal(s[0].n, 4);
 	cb_hist_series_free(s, n);
 	assert_int_equal(cb_hist_machine_find(&db, "g", NULL, &m, err, sizeof(err)), CB_OK);
 	assert_string_equal(m.identity, "g (Y, 8 CPUs, GPU H200)");
@@ -142,10 +145,56 @@ static void test_machines_merged(void **state)
 	cb_hist_db_close(&db);
 }
 
+/* seq follows the old order (time, then id); times are in UTC; the newest
+ * run is the last in that order, and a new run comes after it whatever its
+ * date. */
+static void test_order_kept(void **state)
+{
+	static struct cb_res_row row;
+	struct cb_hist_db db;
+	struct cb_hist_run r;
+	char err[1024];
+	long long id;
+	int added;
+
+	(void)state;
+	open_v1("order.sqlite", &db);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM runs WHERE time_utc = "
+				   "'2026-11-01T12:00:00Z' AND id = 5"), 1);
+	/* machine 1: runs 1 (11-01 10:00), 5 (11-01 12:00), 2 (11-02), 3 (11-03) */
+	assert_int_equal(query_int(&db, "SELECT seq FROM runs WHERE id = 1"), 1);
+	assert_int_equal(query_int(&db, "SELECT seq FROM runs WHERE id = 5"), 2);
+	assert_int_equal(query_int(&db, "SELECT seq FROM runs WHERE id = 2"), 3);
+	assert_int_equal(query_int(&db, "SELECT seq FROM runs WHERE id = 3"), 4);
+	assert_int_equal(query_int(&db, "SELECT seq FROM runs WHERE id = 4"), 1);
+	assert_int_equal(cb_hist_newest_run(&db, 1), 3);
+	/* a new run dated before all of them is the newest all the same */
+	memset(&r, 0, sizeof(r));
+	snprintf(r.hash, sizeof(r.hash), "%064d", 99);
+	snprintf(r.time_utc, sizeof(r.time_utc), "2020-01-01T00:00:00Z");
+	snprintf(r.machine.identity, sizeof(r.machine.identity), "vm (X, 2 CPUs)");
+	snprintf(r.machine.label, sizeof(r.machine.label), "vm");
+	cb_schema_clear(&cb_schema_summary, &row.v);
+	strcpy(row.v.backend, "host");
+	strcpy(row.v.algo, "ring");
+	strcpy(row.v.dtype, "float");
+	strcpy(row.v.op, "sum");
+	row.v.nranks = 2;
+	row.v.bytes = 64 << 20;
+	r.rows = &row;
+	r.nrows = 1;
+	assert_int_equal(cb_hist_db_ingest(&db, &r, &id, &added, err, sizeof(err)), CB_OK);
+	assert_int_equal(added, 1);
+	assert_int_equal(query_int(&db, "SELECT seq FROM runs ORDER BY id DESC LIMIT 1"), 5);
+	assert_int_equal(cb_hist_newest_run(&db, 1), id);
+	cb_hist_db_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_machines_merged),
+		cmocka_unit_test(test_order_kept),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

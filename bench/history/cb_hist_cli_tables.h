@@ -50,8 +50,10 @@ static const struct {
 } verbs[CB_VERB_COUNT] = {
 	{ "ingest", "ingest [--db PATH] [--label TEXT] RUN...",
 	  "  adds each run (a run folder of sweep.sh or regress.sh, or a summary CSV with its\n"
-	  "  X.meta.json) in one transaction; a run already there (same summary and metadata\n"
-	  "  files) changes nothing", ingest_opts, N(ingest_opts) },
+	  "  X.meta.json) in one transaction, in the order of their start times, after the\n"
+	  "  runs of its machine already there (a history is in ingest order); a run already\n"
+	  "  there (same summary and metadata files) changes nothing", ingest_opts,
+	  N(ingest_opts) },
 	{ "trend", "trend [--db PATH] [selection] [--format FMT]",
 	  "  the series of a metric over time, one per row key of one machine, with each\n"
 	  "  point's repeat band, its segment's mean and the change points", trend_opts,

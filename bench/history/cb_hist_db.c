@@ -42,6 +42,10 @@ static const struct {
 	" transport, run_id);", NULL },
 	/* 2: machine identities without memory (cb_machine.h) */
 	{ NULL, cb_hist_migrate_machines },
+	/* 3: a machine's runs in the order they were ingested (seq), times in UTC */
+	{ "ALTER TABLE runs ADD COLUMN seq INTEGER;"
+	  "DROP INDEX runs_machine_time;"
+	  "CREATE INDEX runs_machine_seq ON runs(machine_id, seq, id);", cb_hist_migrate_order },
 };
 
 /* 1 when rows has a column named name. */

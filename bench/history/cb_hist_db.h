@@ -7,14 +7,20 @@
  *   history_info(key, value)   "format" = "collbench-history"
  *   machines(id, identity UNIQUE, label)   identity: cb_machine.h's text
  *   runs(id, hash UNIQUE, time_utc, machine_id, name, source, version,
- *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc)
+ *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc,
+ *        seq)
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
  *        transport, status, <the schema table's other stored columns,
  *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
- *   index runs(machine_id, time_utc, id): a machine's runs in time order.
+ *   index runs(machine_id, seq, id): a machine's runs in order.
+ * time_utc is the run's start time in UTC (cb_hist_time.h); seq its place in
+ * its machine's history, 1, 2, ...: a run is added after the machine's last
+ * (the ingest sequence, not the start time, orders a history: a clock can be
+ * wrong, the sequence cannot).
  * A column the schema table gains is added to rows (NULL in older runs) at
  * the next open. Version 2: identities without memory (older ones converted,
- * machines that then coincide merged: cb_hist_migrate.h).
+ * machines that then coincide merged); version 3: seq (older runs numbered
+ * in time order, as they were ordered), times normalised (cb_hist_migrate.h).
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -30,7 +36,7 @@
 #include "cb_hist_run.h"
 #include "cb_status.h"
 
-#define CB_HIST_SCHEMA_VERSION 2
+#define CB_HIST_SCHEMA_VERSION 3
 #define CB_HIST_DEFAULT_DB "results/history.sqlite"
 #define CB_HIST_FORMAT "collbench-history"
 #define CB_HIST_BUSY_MS 60000
@@ -55,9 +61,10 @@ enum cb_status cb_hist_db_open(const char *path, int create, struct cb_hist_db *
 
 void cb_hist_db_close(struct cb_hist_db *db);
 
-/* Adds run in one transaction. A run whose hash is already there changes
- * nothing: *added = 0 and *run_id is the stored one's. Errors: CB_ERR_IO
- * (SQLite error, the database then holds no part of the run). */
+/* Adds run in one transaction, after its machine's last run (seq). A run
+ * whose hash is already there changes nothing: *added = 0 and *run_id is
+ * the stored one's. Errors: CB_ERR_IO (SQLite error, the database then
+ * holds no part of the run). */
 enum cb_status cb_hist_db_ingest(struct cb_hist_db *db, const struct cb_hist_run *run,
 				 long long *run_id, int *added, char *err, size_t errlen);
 
@@ -68,8 +75,8 @@ enum cb_status cb_hist_db_check(struct cb_hist_db *db, FILE *out, size_t *proble
 				size_t errlen);
 
 /* Writes "id<TAB>time<TAB>machine label<TAB>name<TAB>commit<TAB>rows<TAB>
- * label<TAB>launcher<TAB>job id" per run, oldest first, with a header line.
- * Errors: CB_ERR_IO. */
+ * label<TAB>launcher<TAB>job id" per run, in the order they were ingested
+ * (id), with a header line. Errors: CB_ERR_IO. */
 enum cb_status cb_hist_db_list_runs(struct cb_hist_db *db, FILE *out, char *err, size_t errlen);
 
 #endif

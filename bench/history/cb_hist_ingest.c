@@ -78,7 +78,9 @@ static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	rc = sqlite3_prepare_v2(db->sql, "INSERT INTO runs(hash, time_utc, machine_id, name, source,"
 				" version, git_commit, versions, launcher, job_id, label, nrows,"
-				" ingested_utc) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s, NULL);
+				" ingested_utc, seq) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,"
+				" (SELECT coalesce(max(seq), 0) + 1 FROM runs WHERE machine_id = ?3))",
+				-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return cb_hist_sql_fail(db, "storing the run", err, errlen);
 	for (int i = 0; i < 11; i++)
@@ -249,7 +251,7 @@ enum cb_status cb_hist_db_list_runs(struct cb_hist_db *db, FILE *out, char *err,
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(db->sql, "SELECT r.id, r.time_utc, m.label, r.name,"
 				    " r.git_commit, r.nrows, r.label, r.launcher, r.job_id FROM runs r"
-				    " JOIN machines m ON m.id = r.machine_id ORDER BY r.time_utc, r.id",
+				    " JOIN machines m ON m.id = r.machine_id ORDER BY r.id",
 				    -1, &s, NULL);
 
 	fprintf(out, "id\ttime_utc\tmachine\tname\tgit_commit\trows\tlabel\tlauncher\tjob_id\n");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cb_hist_time.h"
 #include "cb_results.h"
 
 /* Adds one file to the hash: its base name, its length, its bytes. */
@@ -132,6 +133,34 @@ static void read_launcher(const json_t *root, struct cb_hist_run *run)
 		id_text(run->job_id, sizeof(run->job_id), job ? job : json_object_get(root, "job_id"));
 }
 
+/* The time of key in root (file, for messages) as the run's start when it
+ * is the earliest so far (cb_hist_time: normalised to UTC). Absent or null:
+ * nothing. CB_ERR_ARG (said in err) when it is there but not a time. */
+static enum cb_status take_time(const json_t *root, const char *key, const char *file,
+				struct cb_hist_run *run, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(root, key);
+	char norm[CB_HIST_TIME], why[160];
+	long long e;
+
+	if (!v || json_is_null(v))
+		return CB_OK;
+	if (!json_is_string(v)) {
+		snprintf(err, errlen, "%s: \"%s\": not a time (not a string)", file, key);
+		return CB_ERR_ARG;
+	}
+	if (cb_hist_time_parse(json_string_value(v), norm, &e, why, sizeof(why)) != CB_OK) {
+		snprintf(err, errlen, "%s: \"%s\": '%.64s' is %s", file, key, json_string_value(v),
+			 why);
+		return CB_ERR_ARG;
+	}
+	if (!run->time_utc[0] || e < run->epoch) {
+		snprintf(run->time_utc, sizeof(run->time_utc), "%s", norm);
+		run->epoch = e;
+	}
+	return CB_OK;
+}
+
 /* Versions, commit and launcher of the first sidecar; the earliest start
  * time of all. */
 static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_run *run,
@@ -139,16 +168,15 @@ static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_r
 {
 	json_error_t je;
 	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
-	const char *start;
 
 	if (!root) {
 		snprintf(err, errlen, "%s: not valid JSON: line %d: %s", file, je.line, je.text);
 		return CB_ERR_ARG;
 	}
-	start = json_string_value(json_object_get(root, "start_utc"));
-	if (start && strlen(start) < sizeof(run->time_utc) &&
-	    (!run->time_utc[0] || strcmp(start, run->time_utc) < 0))
-		strcpy(run->time_utc, start);
+	if (take_time(root, "start_utc", file, run, err, errlen) != CB_OK) {
+		json_decref(root);
+		return CB_ERR_ARG;
+	}
 	if (first) {
 		copy_json_str(run->version, sizeof(run->version), json_object_get(root, "version"));
 		copy_json_str(run->git_commit, sizeof(run->git_commit),
@@ -162,14 +190,15 @@ static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_r
 
 /* name and, failing the sidecars, the time from the folder's meta.json
  * ("created_utc": "20261129T102150Z"); CB_ERR_ARG (said) when the file is
- * there but not a JSON object: it is part of the run (hashed with it). */
+ * there but not a JSON object (it is part of the run, hashed with it), or
+ * when the time is needed and is not one. */
 static enum cb_status read_run_meta(const char *meta, struct cb_hist_run *run, char *err,
 				    size_t errlen)
 {
 	json_error_t je;
 	json_t *root = *meta ? json_load_file(meta, JSON_REJECT_DUPLICATES, &je) : NULL;
 	const char *id = json_string_value(json_object_get(root, "run_id"));
-	const char *c = json_string_value(json_object_get(root, "created_utc"));
+	enum cb_status st = CB_OK;
 
 	if (*meta && !json_is_object(root)) {
 		if (root)
@@ -183,11 +212,10 @@ static enum cb_status read_run_meta(const char *meta, struct cb_hist_run *run, c
 	if (id)
 		snprintf(run->name, sizeof(run->name), "%s", id);
 	read_launcher(root, run);
-	if (!run->time_utc[0] && c && strlen(c) == 16 && c[8] == 'T' && c[15] == 'Z')
-		snprintf(run->time_utc, sizeof(run->time_utc), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", c,
-			 c + 4, c + 6, c + 9, c + 11, c + 13);
+	if (!run->time_utc[0])
+		st = take_time(root, "created_utc", meta, run, err, errlen);
 	json_decref(root);
-	return CB_OK;
+	return st;
 }
 
 /* The folder's (or CSV's) base name, as the run's name. */
@@ -252,7 +280,7 @@ static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 		run->complete &= res->launches[i].complete;
 	base_name(res->csv, run->name, sizeof(run->name));
 	if (read_run_meta(meta, run, err, errlen) != CB_OK)
-		return CB_ERR_ARG;
+		return CB_ERR_ARG; /* said */
 	if (!run->time_utc[0]) {
 		snprintf(err, errlen, "%s: no start time (\"start_utc\" in the sidecars, "
 			 "\"created_utc\" in meta.json): cannot place the run in time", res->csv);

@@ -13,7 +13,8 @@
  *               them (its "machine" object, else the same facts from "host"
  *               for older files); every launch of the run must agree on it;
  *   time_utc    the earliest "start_utc" of the launches, else the folder's
- *               meta.json "created_utc";
+ *               meta.json "created_utc", parsed and normalised to UTC
+ *               (cb_hist_time.h: a text that is not a time is refused);
  *   name        meta.json "run_id", else the folder's (or CSV's) base name;
  *   version, git_commit, versions (collbench, the MPI library's first
  *               field, the CUDA/NCCL part of "device") from the first
@@ -37,7 +38,7 @@
  * NULL). Errors, with a one-line message naming the file in err and *run
  * left empty: CB_ERR_IO (unreadable), CB_ERR_ARG (invalid content, no
  * metadata sidecar: the machine would be unknown, launches of two machines,
- * no start time), CB_ERR_NOMEM. */
+ * no start time, a start time that is not a time), CB_ERR_NOMEM. */
 enum cb_status cb_hist_run_load(const char *path, const char *label, struct cb_hist_run *run,
 				char *err, size_t errlen);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cb_hist_sql.h"
+#include "cb_hist_time.h"
 #include "cb_machine.h"
 
 struct machine_row {
@@ -122,4 +123,66 @@ enum cb_status cb_hist_migrate_machines(struct cb_hist_db *db, char *err, size_t
 	if (st == CB_OK && rc != SQLITE_DONE)
 		st = cb_hist_sql_fail(db, "updating the machine identities", err, errlen);
 	return st;
+}
+
+/* Normalises the start time of every run that has one in another form. */
+static int normalise_times(struct cb_hist_db *db)
+{
+	sqlite3_stmt *s, *u = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT id, time_utc FROM runs", -1, &s, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET time_utc = ?2 WHERE id = ?1", -1,
+					&u, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 1);
+		char norm[CB_HIST_TIME], why[160];
+
+		rc = SQLITE_OK;
+		if (!t || cb_hist_time_parse(t, norm, NULL, why, sizeof(why)) != CB_OK ||
+		    strcmp(norm, t) == 0)
+			continue;
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_text(u, 2, norm, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(u) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* seq of every run: 1, 2, ... per machine in (time, id) order. */
+static int number_runs(struct cb_hist_db *db)
+{
+	sqlite3_stmt *s, *u = NULL;
+	long long machine = -1, seq = 0;
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT id, machine_id FROM runs ORDER BY machine_id,"
+				    " time_utc, id", -1, &s, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET seq = ?2 WHERE id = ?1", -1, &u,
+					NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long m = sqlite3_column_int64(s, 1);
+
+		seq = m == machine ? seq + 1 : 1;
+		machine = m;
+		sqlite3_reset(u);
+		sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_int64(u, 2, seq);
+		rc = sqlite3_step(u) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+enum cb_status cb_hist_migrate_order(struct cb_hist_db *db, char *err, size_t errlen)
+{
+	int rc = normalise_times(db);
+
+	if (rc == SQLITE_OK)
+		rc = number_runs(db);
+	return rc == SQLITE_OK ? CB_OK : cb_hist_sql_fail(db, "ordering the runs", err, errlen);
 }

@@ -16,4 +16,13 @@
  * merged into the one of the lowest id: their runs move to it. */
 enum cb_status cb_hist_migrate_machines(struct cb_hist_db *db, char *err, size_t errlen);
 
+/* Version 2 -> 3: runs get their place in their machine's history, seq
+ * (1, 2, ... per machine: the order of the series and of the gate's newest
+ * run; new runs come after the machine's last, cb_hist_db_ingest), given
+ * here in the order of the runs' start times, then ids, as versions before
+ * it ordered them; start times stored as a run's metadata wrote them are
+ * normalised to UTC (cb_hist_time.h; a text that is not a time is left as
+ * it was). */
+enum cb_status cb_hist_migrate_order(struct cb_hist_db *db, char *err, size_t errlen);
+
 #endif

@@ -135,11 +135,30 @@ long long cb_hist_newest_run(struct cb_hist_db *db, long long mid)
 	long long id = 0;
 
 	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM runs WHERE machine_id = ? ORDER BY "
-			       "time_utc DESC, id DESC LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+			       "seq DESC, id DESC LIMIT 1", -1, &s, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(s, 1, mid);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return id;
+}
+
+long long cb_hist_latest_dated(struct cb_hist_db *db, long long run_id, char *time)
+{
+	sqlite3_stmt *s;
+	long long id = 0;
+
+	time[0] = '\0';
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, time_utc FROM runs WHERE machine_id = (SELECT"
+			       " machine_id FROM runs WHERE id = ?1) AND id != ?1 ORDER BY time_utc"
+			       " DESC, seq DESC LIMIT 1", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(s, 1, run_id);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		id = sqlite3_column_int64(s, 0);
+		snprintf(time, 32, "%s", (const char *)sqlite3_column_text(s, 1));
+	}
 	sqlite3_finalize(s);
 	return id;
 }
@@ -167,7 +186,7 @@ static char *series_sql(void)
 		 " AND (?5 IS NULL OR w.dtype = ?5) AND (?6 IS NULL OR w.op = ?6)"
 		 " AND (?7 IS NULL OR w.in_place = ?7) AND (?8 IS NULL OR w.transport = ?8)"
 		 " AND w.bytes >= ?9 ORDER BY w.backend, w.nranks, w.dtype, w.op, w.in_place,"
-		 " w.algo, w.bytes, w.transport, r.time_utc, r.id");
+		 " w.algo, w.bytes, w.transport, r.seq, r.id");
 	return sql;
 }
 

@@ -1,6 +1,7 @@
 /* cb_hist_query: series out of the history. A series is one row key (see
  * cb_hist_run.h) on one machine, its points the runs that measured the key
- * with status ok, oldest first (by start time, then run id). Each point is
+ * with status ok, in the order they were ingested (seq, cb_hist_db.h), not
+ * by start time: a clock can be wrong. Each point is
  * read the way collbench-compare reads a row (cb_rowval.h, the same code):
  *   stat median (default): the row stands for its median time over
  *     iterations, bandwidths scaled by time_us / time_us_median, band from
@@ -78,8 +79,14 @@ enum cb_status cb_hist_series_load(struct cb_hist_db *db, long long mid,
 				   enum cb_stat stat, struct cb_hist_series **out, size_t *n,
 				   char *err, size_t errlen);
 
-/* The id of the newest run (start time, then id) of machine mid; 0 if none. */
+/* The id of the newest run (the last ingested, seq) of machine mid; 0 if
+ * none. */
 long long cb_hist_newest_run(struct cb_hist_db *db, long long mid);
+
+/* Of the other runs of run_id's machine, the one with the latest start time
+ * (ties: the last ingested): its id, its time into time[32]. 0 when there is
+ * none or on error. */
+long long cb_hist_latest_dated(struct cb_hist_db *db, long long run_id, char *time);
 
 /* Computes value, lo and hi of every point of s from its stored columns,
  * for metric (after the fallback at the top, recorded in s->metric) and

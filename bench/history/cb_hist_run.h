@@ -33,7 +33,9 @@ struct cb_hist_machine {
 
 struct cb_hist_run {
 	char hash[65];                /* SHA-256 (hex) of the summary and metadata files */
-	char time_utc[32];            /* "2026-11-29T10:21:50Z": first launch's start */
+	char time_utc[32];            /* "2026-11-29T10:21:50Z": first launch's start,
+				       * normalised to UTC (cb_hist_time.h) */
+	long long epoch;              /* the same in seconds since 1970 */
 	char name[CB_HIST_TEXT];      /* run id of the folder (meta.json), else its name */
 	char source[CB_HIST_PATH];    /* the path it was ingested from */
 	struct cb_hist_machine machine;

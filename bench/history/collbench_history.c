@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_hist_add.h"
 #include "cb_hist_analyze.h"
 #include "cb_hist_cli.h"
 #include "cb_hist_db.h"
-#include "cb_hist_input.h"
 #include "cb_hist_out.h"
 #include "cb_hist_query.h"
 #include "cb_optable.h"
@@ -22,38 +22,6 @@
 #define PROG "collbench-history"
 #define EXIT_REGRESSION 1
 #define EXIT_USAGE 2
-
-static int ingest(const struct cb_hist_cli *c, struct cb_hist_db *db, int argc, char **argv)
-{
-	int rc = 0;
-
-	for (int i = optind; i < argc; i++) {
-		struct cb_hist_run run;
-		char err[1024];
-		long long id;
-		int added;
-
-		if (cb_hist_run_load(argv[i], c->label[0] ? c->label : NULL, &run, err,
-				     sizeof(err)) != CB_OK) {
-			cb_eprintf(PROG " ingest: %s\n", err);
-			rc = EXIT_USAGE;
-			continue;
-		}
-		if (!run.complete)
-			cb_eprintf(PROG " ingest: warning: %s: a launch did not finish (its "
-				"metadata status is not \"complete\"): its rows are kept as written\n",
-				argv[i]);
-		if (cb_hist_db_ingest(db, &run, &id, &added, err, sizeof(err)) != CB_OK) {
-			cb_eprintf(PROG " ingest: %s: %s\n", argv[i], err);
-			rc = EXIT_USAGE;
-		} else {
-			printf("%s run %lld: %s (%s, %s, %zu rows)\n", added ? "added" : "already there:",
-			       id, argv[i], run.machine.label, run.time_utc, run.nrows);
-		}
-		cb_hist_run_free(&run);
-	}
-	return rc;
-}
 
 /* The series of the selection with their change points. */
 struct selection {
@@ -254,7 +222,8 @@ static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
 	}
 	switch (c->verb) {
 	case CB_VERB_INGEST:
-		rc = ingest(c, &db, argc, argv);
+		rc = cb_hist_add_runs(&db, argv + optind, argc - optind,
+				      c->label[0] ? c->label : NULL) == CB_OK ? 0 : EXIT_USAGE;
 		break;
 	case CB_VERB_TREND:
 	case CB_VERB_DETECT:
