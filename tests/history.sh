@@ -113,13 +113,47 @@ idempotent)
 	expect 0 "$hist" ingest --db "$db" "${folders[@]}"
 	[ "$(grep -c '^already there' "$t/out")" = "${#folders[@]}" ] || fail "re-ingest added"
 	[ "$(sha256sum <"$db")" = "$before" ] || fail "the database file changed on re-ingest"
-	# the same files elsewhere are the same run; one changed byte is another run
+	# the same files elsewhere are the same run; so are other bytes of the
+	# same run (cases "copies")
 	cp -r "${folders[0]}" "$t/copy"
 	expect 0 "$hist" ingest --db "$db" "$t/copy"
 	has "^already there" "$t/out"
 	echo >>"$t/copy/meta.json"
 	expect 0 "$hist" ingest --db "$db" "$t/copy"
-	has "^added run" "$t/out"
+	has "^already there" "$t/out"
+	;;
+copies)
+	# a run is known by what it is (machine, start time, commands, rows), not
+	# by its bytes: a checkout's CRLF, JSON laid out another way, CSV fields
+	# quoted or numbers spelled otherwise are the same run
+	mkrun "$t/a" 1 1
+	expect 0 "$hist" ingest --db "$db" "$t/a"
+	cp -r "$t/a" "$t/crlf" && sed -i 's/$/\r/' "$t/crlf"/*
+	tr -d '\n' <"$t/a/np2.meta.json" | sed 's/": /":/g; s/, "/,"/g' >"$t/json.meta"
+	cp -r "$t/a" "$t/json" && mv "$t/json.meta" "$t/json/np2.meta.json"
+	cp -r "$t/a" "$t/csv"
+	awk -F, -v OFS=, 'NR > 1 { $2 = "\"" $2 "\""; $11 = sprintf("%.10f", $11) } { print }' \
+		"$t/a/summary.csv" >"$t/csv/summary.csv"
+	! cmp -s "$t/a/summary.csv" "$t/csv/summary.csv" || fail "the CSV copy is the same bytes"
+	for c in crlf json csv; do
+		expect 0 "$hist" ingest --db "$db" "$t/$c"
+		has "^already there: run 1: .*/$c " "$t/out"
+	done
+	[ "$(runs_count)" = 1 ] || fail "copies of one run: $(runs_count) runs"
+	# what makes another run: a value, the start time, the command line
+	cp -r "$t/a" "$t/value"
+	awk -F, -v OFS=, 'NR == 2 { $11 = $11 * 1.5; $12 = $12 * 1.5 } { print }' "$t/a/summary.csv" \
+		>"$t/value/summary.csv"
+	cp -r "$t/a" "$t/later" && set_start "$t/later" "2026-01-01T05:00:00Z"
+	cp -r "$t/a" "$t/cmd"
+	sed -i 's/"tool": "allreduce_perf"/"tool": "allreduce_perf", "command_line": "allreduce_perf -b 8"/' "$t/cmd/np2.meta.json"
+	for c in value later cmd; do
+		expect 0 "$hist" ingest --db "$db" "$t/$c"
+		has "^added run .*/$c " "$t/out"
+	done
+	[ "$(runs_count)" = 4 ] || fail "expected 4 runs, got $(runs_count)"
+	expect 0 "$hist" check --db "$db"
+	has "consistent" "$t/out"
 	;;
 concurrent)
 	for i in $(seq 1 40); do mkrun "$t/r$i" "$i" 1; done

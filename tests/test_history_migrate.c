@@ -3,7 +3,9 @@
  * and keeps working: machine identities lose their memory part and machines
  * that then coincide are merged; runs are numbered in their old order (start
  * time, then id), their times normalised to UTC, and new runs come after
- * them. */
+ * them; runs get their run keys from what is stored, so that copies of one
+ * run ingested as new runs before are seen as one, and a copy ingested now
+ * is already there. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,6 +91,7 @@ static void make_v1(const char *path)
 	v1_run(raw, 3, 2, "2026-11-03T10:00:00Z", 4.0);
 	v1_run(raw, 4, 3, "2026-11-03T11:00:00Z", 90);
 	v1_run(raw, 5, 1, "2026-11-01 13:00:00+01:00", 4.0); /* as its metadata wrote it */
+	v1_run(raw, 6, 3, "2026-11-03T11:00:00Z", 90); /* run 4 again: its files in CRLF */
 	sqlite3_close(raw);
 }
 
@@ -113,6 +116,53 @@ static void open_v1(const char *name, struct cb_hist_db *db)
 	if (cb_hist_db_open(path, 0, db, err, sizeof(err)) != CB_OK)
 		fail_msg("open: %s", err);
 	assert_int_equal(query_int(db, "PRAGMA user_version"), CB_HIST_SCHEMA_VERSION);
+}
+
+/* Run 6 is run 4 again: equal keys, noted by check; a copy ingested now (its
+ * own hash, no command known for the stored one) is already there. */
+static void test_copies_keyed(void **state)
+{
+	static struct cb_res_row row;
+	struct cb_hist_db db;
+	struct cb_hist_run r;
+	char err[1024], *text = NULL;
+	size_t len = 0, problems;
+	long long id;
+	int added;
+	FILE *out;
+
+	(void)state;
+	open_v1("copies.sqlite", &db);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM runs WHERE run_key IS NULL OR "
+				   "length(run_key) != 64"), 0);
+	assert_int_equal(query_int(&db, "SELECT count(DISTINCT run_key) FROM runs"), 5);
+	out = open_memstream(&text, &len);
+	assert_int_equal(cb_hist_db_check(&db, out, &problems, err, sizeof(err)), CB_OK);
+	fclose(out);
+	assert_int_equal(problems, 0);
+	assert_non_null(strstr(text, "note: run 6 is run 4 again"));
+	free(text);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.hash, sizeof(r.hash), "%064d", 77);
+	snprintf(r.command_key, sizeof(r.command_key), "%064d", 5);
+	snprintf(r.time_utc, sizeof(r.time_utc), "2026-11-03T11:00:00Z");
+	snprintf(r.machine.identity, sizeof(r.machine.identity), "g (Y, 8 CPUs, GPU H200)");
+	cb_schema_clear(&cb_schema_summary, &row.v);
+	strcpy(row.v.backend, "host");
+	strcpy(row.v.algo, "ring");
+	strcpy(row.v.dtype, "float");
+	strcpy(row.v.op, "sum");
+	strcpy(row.v.transport, "shm");
+	row.v.nranks = 2;
+	row.v.bytes = 64 << 20;
+	row.v.time_us = row.v.time_us_median = 67108.864 / 90;
+	row.v.algbw = row.v.busbw = 90;
+	r.rows = &row;
+	r.nrows = 1;
+	assert_int_equal(cb_hist_db_ingest(&db, &r, &id, &added, err, sizeof(err)), CB_OK);
+	assert_int_equal(added, 0);
+	assert_int_equal(id, 4);
+	cb_hist_db_close(&db);
 }
 
 /* Identities lose their memory; the VM's two are one machine, one series. */
@@ -195,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_machines_merged),
 		cmocka_unit_test(test_order_kept),
+		cmocka_unit_test(test_copies_keyed),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

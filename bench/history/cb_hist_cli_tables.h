@@ -52,8 +52,8 @@ static const struct {
 	  "  adds each run (a run folder of sweep.sh or regress.sh, or a summary CSV with its\n"
 	  "  X.meta.json) in one transaction, in the order of their start times, after the\n"
 	  "  runs of its machine already there (a history is in ingest order); a run already\n"
-	  "  there (same summary and metadata files) changes nothing", ingest_opts,
-	  N(ingest_opts) },
+	  "  there (the same machine, start time, command lines and rows' values, however the\n"
+	  "  files are written) changes nothing", ingest_opts, N(ingest_opts) },
 	{ "trend", "trend [--db PATH] [selection] [--format FMT]",
 	  "  the series of a metric over time, one per row key of one machine, with each\n"
 	  "  point's repeat band, its segment's mean and the change points", trend_opts,

@@ -126,6 +126,35 @@ int cb_hist_col_read(sqlite3_stmt *s, int idx, const struct cb_column *c, struct
 	}
 }
 
+void cb_hist_col_text(const struct cb_column *c, const struct cb_summary *v, char *buf,
+		      size_t len)
+{
+	buf[0] = '\0';
+	switch (c->type) {
+	case CB_COL_NAME:
+		snprintf(buf, len, "%s", CFIELD(c, v, char));
+		break;
+	case CB_COL_STATUS:
+		cb_row_status_format(CFIELD(c, v, struct cb_row_status), buf, len);
+		break;
+	case CB_COL_INT:
+	case CB_COL_BOOL:
+		if (*CFIELD(c, v, int) != CB_NO_INT)
+			snprintf(buf, len, "%d", *CFIELD(c, v, int));
+		break;
+	case CB_COL_U64:
+		if (*CFIELD(c, v, unsigned long long) != CB_NO_U64)
+			snprintf(buf, len, "%llu", *CFIELD(c, v, unsigned long long));
+		break;
+	case CB_COL_REAL:
+		if (!isnan(*CFIELD(c, v, double)))
+			snprintf(buf, len, "%.17g", *CFIELD(c, v, double));
+		break;
+	default:
+		break;
+	}
+}
+
 void cb_hist_transport(const struct cb_summary *v, char *buf, size_t len)
 {
 	int i = cb_schema_find(&cb_schema_summary, "transport");

@@ -53,6 +53,12 @@ int cb_hist_col_bind(struct sqlite3_stmt *s, int idx, const struct cb_column *c,
 int cb_hist_col_read(struct sqlite3_stmt *s, int idx, const struct cb_column *c,
 		     struct cb_summary *v);
 
+/* Column c of v as text into buf[len]: a name as it is, a status in its
+ * text form, integers in decimal, reals as "%.17g" (the double exactly), an
+ * empty value as "". */
+void cb_hist_col_text(const struct cb_column *c, const struct cb_summary *v, char *buf,
+		      size_t len);
+
 /* The transport of row v (see the top) into buf[len]. */
 void cb_hist_transport(const struct cb_summary *v, char *buf, size_t len);
 

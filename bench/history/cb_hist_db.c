@@ -46,6 +46,10 @@ static const struct {
 	{ "ALTER TABLE runs ADD COLUMN seq INTEGER;"
 	  "DROP INDEX runs_machine_time;"
 	  "CREATE INDEX runs_machine_seq ON runs(machine_id, seq, id);", cb_hist_migrate_order },
+	/* 4: a run known by what it is (cb_hist_key.h), not by its files' bytes */
+	{ "ALTER TABLE runs ADD COLUMN run_key TEXT;"
+	  "ALTER TABLE runs ADD COLUMN command_key TEXT;"
+	  "CREATE INDEX runs_key ON runs(run_key);", cb_hist_migrate_keys },
 };
 
 /* 1 when rows has a column named name. */

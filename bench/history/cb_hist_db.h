@@ -8,11 +8,11 @@
  *   machines(id, identity UNIQUE, label)   identity: cb_machine.h's text
  *   runs(id, hash UNIQUE, time_utc, machine_id, name, source, version,
  *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc,
- *        seq)
+ *        seq, run_key, command_key)   the keys: cb_hist_key.h
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
  *        transport, status, <the schema table's other stored columns,
  *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
- *   index runs(machine_id, seq, id): a machine's runs in order.
+ *   index runs(machine_id, seq, id): a machine's runs in order; runs(run_key).
  * time_utc is the run's start time in UTC (cb_hist_time.h); seq its place in
  * its machine's history, 1, 2, ...: a run is added after the machine's last
  * (the ingest sequence, not the start time, orders a history: a clock can be
@@ -20,7 +20,9 @@
  * A column the schema table gains is added to rows (NULL in older runs) at
  * the next open. Version 2: identities without memory (older ones converted,
  * machines that then coincide merged); version 3: seq (older runs numbered
- * in time order, as they were ordered), times normalised (cb_hist_migrate.h).
+ * in time order, as they were ordered), times normalised; version 4: run
+ * keys (those of older runs made from what is stored, no command key)
+ * (cb_hist_migrate.h).
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -36,7 +38,7 @@
 #include "cb_hist_run.h"
 #include "cb_status.h"
 
-#define CB_HIST_SCHEMA_VERSION 3
+#define CB_HIST_SCHEMA_VERSION 4
 #define CB_HIST_DEFAULT_DB "results/history.sqlite"
 #define CB_HIST_FORMAT "collbench-history"
 #define CB_HIST_BUSY_MS 60000
@@ -62,15 +64,20 @@ enum cb_status cb_hist_db_open(const char *path, int create, struct cb_hist_db *
 void cb_hist_db_close(struct cb_hist_db *db);
 
 /* Adds run in one transaction, after its machine's last run (seq). A run
- * whose hash is already there changes nothing: *added = 0 and *run_id is
- * the stored one's. Errors: CB_ERR_IO (SQLite error, the database then
- * holds no part of the run). */
+ * already there changes nothing: *added = 0 and *run_id is the stored
+ * one's. Already there: a run of the same run key (machine, start time,
+ * rows: cb_hist_key.h, computed here) and command key (or one stored
+ * without a command key), or of the same files (hash). Errors: CB_ERR_IO
+ * (SQLite error, the database then holds no part of the run),
+ * CB_ERR_NOMEM. */
 enum cb_status cb_hist_db_ingest(struct cb_hist_db *db, const struct cb_hist_run *run,
 				 long long *run_id, int *added, char *err, size_t errlen);
 
 /* Consistency: SQLite's integrity and foreign-key checks, and every run
  * holding the number of rows it was ingested with. Writes one line per
- * problem on out; *problems is their number. Errors: CB_ERR_IO. */
+ * problem on out; *problems is their number. Also notes (not problems)
+ * runs that are one run ingested twice (the same run key: copies a version
+ * before schema 4 took for new runs). Errors: CB_ERR_IO. */
 enum cb_status cb_hist_db_check(struct cb_hist_db *db, FILE *out, size_t *problems, char *err,
 				size_t errlen);
 

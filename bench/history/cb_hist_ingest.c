@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cb_hist_cols.h"
+#include "cb_hist_key.h"
 #include "cb_hist_sql.h"
 #include "cb_text.h"
 
@@ -45,17 +46,22 @@ static enum cb_status machine_id(struct cb_hist_db *db, const struct cb_hist_mac
 	return rc == SQLITE_OK ? CB_OK : cb_hist_sql_fail(db, "storing the machine", err, errlen);
 }
 
-/* *id of the run with this hash, 0 when there is none. */
-static enum cb_status find_run(struct cb_hist_db *db, const char *hash, long long *id,
-			       char *err, size_t errlen)
+/* *id of the run that is r (cb_hist_key.h: the same run key and command
+ * key, or no command key known; or the same files), 0 when there is none. */
+static enum cb_status find_run(struct cb_hist_db *db, const struct cb_hist_run *r,
+			       const char *key, long long *id, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(db->sql, "SELECT id FROM runs WHERE hash = ?", -1, &s, NULL);
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT id FROM runs WHERE hash = ?1 OR (run_key = ?2"
+				    " AND (command_key IS NULL OR command_key = ?3)) ORDER BY id"
+				    " LIMIT 1", -1, &s, NULL);
 
 	*id = 0;
 	if (rc != SQLITE_OK)
 		return cb_hist_sql_fail(db, "looking the run up", err, errlen);
-	bind_text(s, 1, hash);
+	bind_text(s, 1, r->hash);
+	bind_text(s, 2, key);
+	bind_text(s, 3, r->command_key);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(s, 0);
@@ -66,10 +72,12 @@ static enum cb_status find_run(struct cb_hist_db *db, const char *hash, long lon
 }
 
 static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run *r,
-				 long long mid, long long *id, char *err, size_t errlen)
+				 const char *key, long long mid, long long *id, char *err,
+				 size_t errlen)
 {
 	const char *const text[] = { r->hash, r->time_utc, NULL, r->name, r->source, r->version,
-				     r->git_commit, r->versions, r->launcher, r->job_id, r->label };
+				     r->git_commit, r->versions, r->launcher, r->job_id, r->label,
+				     NULL, NULL, key, r->command_key };
 	char now[32];
 	time_t t = time(NULL);
 	sqlite3_stmt *s;
@@ -78,12 +86,12 @@ static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	rc = sqlite3_prepare_v2(db->sql, "INSERT INTO runs(hash, time_utc, machine_id, name, source,"
 				" version, git_commit, versions, launcher, job_id, label, nrows,"
-				" ingested_utc, seq) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,"
-				" (SELECT coalesce(max(seq), 0) + 1 FROM runs WHERE machine_id = ?3))",
-				-1, &s, NULL);
+				" ingested_utc, seq, run_key, command_key) VALUES(?1,?2,?3,?4,?5,?6,?7,"
+				"?8,?9,?10,?11,?12,?13, (SELECT coalesce(max(seq), 0) + 1 FROM runs"
+				" WHERE machine_id = ?3), ?14, ?15)", -1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return cb_hist_sql_fail(db, "storing the run", err, errlen);
-	for (int i = 0; i < 11; i++)
+	for (int i = 0; i < 15; i++)
 		if (text[i])
 			bind_text(s, i + 1, text[i]);
 	sqlite3_bind_int64(s, 3, mid);
@@ -174,18 +182,24 @@ enum cb_status cb_hist_db_ingest(struct cb_hist_db *db, const struct cb_hist_run
 				 long long *run_id, int *added, char *err, size_t errlen)
 {
 	long long mid = 0;
+	char key[CB_HIST_KEY_HEX];
 	enum cb_status st;
 
 	*added = 0;
 	*run_id = 0;
+	if (cb_hist_run_key(run->machine.identity, run->time_utc, run->rows, run->nrows, key) !=
+	    CB_OK) {
+		snprintf(err, errlen, "%s: out of memory", db->path);
+		return CB_ERR_NOMEM;
+	}
 	st = cb_hist_sql_exec(db, "BEGIN IMMEDIATE", "starting the ingest", err, errlen);
 	if (st != CB_OK)
 		return st;
-	st = find_run(db, run->hash, run_id, err, errlen);
+	st = find_run(db, run, key, run_id, err, errlen);
 	if (st == CB_OK && *run_id == 0) {
 		st = machine_id(db, &run->machine, &mid, err, errlen);
 		if (st == CB_OK)
-			st = insert_run(db, run, mid, run_id, err, errlen);
+			st = insert_run(db, run, key, mid, run_id, err, errlen);
 		if (st == CB_OK)
 			st = insert_rows(db, run, *run_id, err, errlen);
 		*added = st == CB_OK;
@@ -227,6 +241,26 @@ static enum cb_status report_rows(struct cb_hist_db *db, const char *sql, const 
 	return CB_OK;
 }
 
+/* Notes runs that are one run ingested twice (see cb_hist_db_check). */
+static enum cb_status note_copies(struct cb_hist_db *db, FILE *out, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT b.id, a.id FROM runs a JOIN runs b ON"
+				    " b.run_key = a.run_key AND b.id > a.id AND (a.command_key IS NULL"
+				    " OR b.command_key IS NULL OR a.command_key = b.command_key) AND NOT"
+				    " EXISTS (SELECT 1 FROM runs c WHERE c.run_key = a.run_key AND"
+				    " c.id < a.id) ORDER BY b.id", -1, &s, NULL);
+
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		fprintf(out, "note: run %lld is run %lld again (the same machine, start time and "
+			"rows: a copy ingested as a new run before schema version 4)\n",
+			(long long)sqlite3_column_int64(s, 0), (long long)sqlite3_column_int64(s, 1));
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? CB_OK : cb_hist_sql_fail(db, "checking", err, errlen);
+}
+
 enum cb_status cb_hist_db_check(struct cb_hist_db *db, FILE *out, size_t *problems, char *err,
 				size_t errlen)
 {
@@ -243,6 +277,8 @@ enum cb_status cb_hist_db_check(struct cb_hist_db *db, FILE *out, size_t *proble
 				 " WHERE w.run_id = r.id), 'rows, ingested with', r.nrows FROM runs r"
 				 " WHERE r.nrows != (SELECT count(*) FROM rows w WHERE w.run_id = r.id)",
 				 "incomplete:", NULL, out, problems, err, errlen);
+	if (st == CB_OK)
+		st = note_copies(db, out, err, errlen);
 	return st;
 }
 

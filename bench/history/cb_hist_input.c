@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cb_hist_key.h"
 #include "cb_hist_time.h"
 #include "cb_results.h"
 
@@ -162,10 +163,13 @@ static enum cb_status take_time(const json_t *root, const char *key, const char 
 }
 
 /* Versions, commit and launcher of the first sidecar; the earliest start
- * time of all. */
+ * time of all; the command line (a new string into *command, "" when it
+ * has none; NULL when out of memory). */
 static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_run *run,
-				   char *err, size_t errlen)
+				   char **command, char *err, size_t errlen)
 {
+	const char *cmd;
+
 	json_error_t je;
 	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
 
@@ -177,6 +181,8 @@ static enum cb_status read_sidecar(const char *file, int first, struct cb_hist_r
 		json_decref(root);
 		return CB_ERR_ARG;
 	}
+	cmd = json_string_value(json_object_get(root, "command_line"));
+	*command = strdup(cmd ? cmd : "");
 	if (first) {
 		copy_json_str(run->version, sizeof(run->version), json_object_get(root, "version"));
 		copy_json_str(run->git_commit, sizeof(run->git_commit),
@@ -253,6 +259,29 @@ static enum cb_status check_launches(const struct cb_results *res, char *err, si
 	return CB_OK;
 }
 
+/* Every sidecar's facts (read_sidecar) and the command key of their command
+ * lines. */
+static enum cb_status read_sidecars(const struct cb_results *res, struct cb_hist_run *run,
+				    char *err, size_t errlen)
+{
+	char **cmds = calloc(res->nlaunches + 1, sizeof(*cmds));
+	enum cb_status st = cmds ? CB_OK : CB_ERR_NOMEM;
+
+	for (size_t i = 0; i < res->nlaunches && st == CB_OK; i++) {
+		st = read_sidecar(res->launches[i].file, i == 0, run, &cmds[i], err, errlen);
+		if (st == CB_OK && !cmds[i])
+			st = CB_ERR_NOMEM;
+	}
+	if (st == CB_OK)
+		st = cb_hist_text_key((const char *const *)cmds, res->nlaunches, run->command_key);
+	for (size_t i = 0; cmds && i < res->nlaunches; i++)
+		free(cmds[i]);
+	free(cmds);
+	if (st == CB_ERR_NOMEM)
+		snprintf(err, errlen, "%s: out of memory", res->csv);
+	return st;
+}
+
 static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 			       char *err, size_t errlen)
 {
@@ -267,8 +296,8 @@ static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 	run_meta_path(res, meta, sizeof(meta));
 	if (st == CB_OK)
 		st = run_hash(res, meta, run, err, errlen);
-	for (size_t i = 0; i < res->nlaunches && st == CB_OK; i++)
-		st = read_sidecar(res->launches[i].file, i == 0, run, err, errlen);
+	if (st == CB_OK)
+		st = read_sidecars(res, run, err, errlen);
 	if (st != CB_OK)
 		return st;
 	snprintf(run->machine.identity, sizeof(run->machine.identity), "%s",

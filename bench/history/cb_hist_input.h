@@ -25,7 +25,11 @@
  *               a job id may be a string or an integer; absent or null: "";
  *   hash        SHA-256 over the summary CSV, every sidecar and meta.json
  *               (name, length and bytes of each, in a fixed order): the same
- *               files give the same run, wherever they are copied. */
+ *               files give the same run, wherever they are copied;
+ *   command_key the launches' "command_line" strings (cb_hist_key.h; an
+ *               absent one counts as ""). What identifies a run is its run
+ *               key (machine, start time, rows: cb_hist_key.h), made where it
+ *               is stored (cb_hist_db_ingest). */
 #ifndef CB_HIST_INPUT_H
 #define CB_HIST_INPUT_H
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_hist_key.h"
 #include "cb_hist_sql.h"
 #include "cb_hist_time.h"
 #include "cb_machine.h"
@@ -125,57 +126,96 @@ enum cb_status cb_hist_migrate_machines(struct cb_hist_db *db, char *err, size_t
 	return st;
 }
 
+
+/* The first column (an integer) of every row of sql, into a new array *out
+ * of *n: what a step walks over before it changes the table it read. */
+static int load_ids(struct cb_hist_db *db, const char *sql, long long **out, size_t *n)
+{
+	sqlite3_stmt *s;
+	size_t cap = 0;
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &s, NULL);
+
+	*out = NULL;
+	*n = 0;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (*n == cap) {
+			long long *v = realloc(*out, (cap = cap ? 2 * cap : 256) * sizeof(*v));
+
+			if (!v) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*out = v;
+		}
+		(*out)[(*n)++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 /* Normalises the start time of every run that has one in another form. */
 static int normalise_times(struct cb_hist_db *db)
 {
-	sqlite3_stmt *s, *u = NULL;
-	int rc = sqlite3_prepare_v2(db->sql, "SELECT id, time_utc FROM runs", -1, &s, NULL);
+	sqlite3_stmt *s = NULL, *u = NULL;
+	long long *ids;
+	size_t n;
+	int rc = load_ids(db, "SELECT id FROM runs", &ids, &n);
 
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db->sql, "SELECT time_utc FROM runs WHERE id = ?1", -1, &s,
+					NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET time_utc = ?2 WHERE id = ?1", -1,
 					&u, NULL);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(s, 1);
+	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+		const char *t;
 		char norm[CB_HIST_TIME], why[160];
 
-		rc = SQLITE_OK;
-		if (!t || cb_hist_time_parse(t, norm, NULL, why, sizeof(why)) != CB_OK ||
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, ids[i]);
+		if (sqlite3_step(s) != SQLITE_ROW || !(t = (const char *)sqlite3_column_text(s, 0)) ||
+		    cb_hist_time_parse(t, norm, NULL, why, sizeof(why)) != CB_OK ||
 		    strcmp(norm, t) == 0)
 			continue;
 		sqlite3_reset(u);
-		sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_int64(u, 1, ids[i]);
 		sqlite3_bind_text(u, 2, norm, -1, SQLITE_TRANSIENT);
 		rc = sqlite3_step(u) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
 	sqlite3_finalize(s);
 	sqlite3_finalize(u);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	free(ids);
+	return rc;
 }
 
 /* seq of every run: 1, 2, ... per machine in (time, id) order. */
 static int number_runs(struct cb_hist_db *db)
 {
-	sqlite3_stmt *s, *u = NULL;
-	long long machine = -1, seq = 0;
-	int rc = sqlite3_prepare_v2(db->sql, "SELECT id, machine_id FROM runs ORDER BY machine_id,"
-				    " time_utc, id", -1, &s, NULL);
+	sqlite3_stmt *u = NULL;
+	long long *ids, *machines = NULL, seq = 0;
+	size_t n, nm = 0;
+	int rc = load_ids(db, "SELECT id FROM runs ORDER BY machine_id, time_utc, id", &ids, &n);
 
+	if (rc == SQLITE_OK)
+		rc = load_ids(db, "SELECT machine_id FROM runs ORDER BY machine_id, time_utc, id",
+			      &machines, &nm);
+	if (rc == SQLITE_OK && nm != n)
+		rc = SQLITE_ERROR;
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET seq = ?2 WHERE id = ?1", -1, &u,
 					NULL);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		long long m = sqlite3_column_int64(s, 1);
-
-		seq = m == machine ? seq + 1 : 1;
-		machine = m;
+	for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+		seq = i > 0 && machines[i] == machines[i - 1] ? seq + 1 : 1;
 		sqlite3_reset(u);
-		sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_int64(u, 1, ids[i]);
 		sqlite3_bind_int64(u, 2, seq);
 		rc = sqlite3_step(u) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
 	}
-	sqlite3_finalize(s);
 	sqlite3_finalize(u);
-	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+	free(ids);
+	free(machines);
+	return rc;
 }
 
 enum cb_status cb_hist_migrate_order(struct cb_hist_db *db, char *err, size_t errlen)
@@ -184,5 +224,92 @@ enum cb_status cb_hist_migrate_order(struct cb_hist_db *db, char *err, size_t er
 
 	if (rc == SQLITE_OK)
 		rc = number_runs(db);
+	if (rc == SQLITE_NOMEM) {
+		snprintf(err, errlen, "%s: out of memory while ordering the runs", db->path);
+		return CB_ERR_NOMEM;
+	}
 	return rc == SQLITE_OK ? CB_OK : cb_hist_sql_fail(db, "ordering the runs", err, errlen);
+}
+
+/* The rows of run id (the key columns) into a new array *rows of *n. */
+static int run_rows(struct cb_hist_db *db, sqlite3_stmt *s, long long id,
+		    struct cb_res_row **rows, size_t *n)
+{
+	size_t cap = 0;
+	int rc;
+
+	*rows = NULL;
+	*n = 0;
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			struct cb_res_row *v = realloc(*rows, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!v)
+				return SQLITE_NOMEM;
+			*rows = v;
+		}
+		cb_hist_key_read_row(s, &(*rows)[(*n)++]);
+	}
+	(void)db;
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The run key of run id (s: its identity and time; rs: its rows) stored
+ * with u. */
+static int key_one(struct cb_hist_db *db, long long id, sqlite3_stmt *s, sqlite3_stmt *rs,
+		   sqlite3_stmt *u)
+{
+	struct cb_res_row *rows = NULL;
+	char key[CB_HIST_KEY_HEX];
+	size_t n = 0;
+	int rc;
+
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s) == SQLITE_ROW ? run_rows(db, rs, id, &rows, &n) : SQLITE_ERROR;
+	if (rc == SQLITE_OK && cb_hist_run_key((const char *)sqlite3_column_text(s, 0),
+					       (const char *)sqlite3_column_text(s, 1), rows, n,
+					       key) != CB_OK)
+		rc = SQLITE_NOMEM;
+	free(rows);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_reset(u);
+	sqlite3_bind_int64(u, 1, id);
+	sqlite3_bind_text(u, 2, key, -1, SQLITE_TRANSIENT);
+	return sqlite3_step(u) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+}
+
+enum cb_status cb_hist_migrate_keys(struct cb_hist_db *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL, *rs = NULL, *u = NULL;
+	char sel[1024];
+	long long *ids = NULL;
+	size_t n = 0;
+	int rc = cb_hist_key_select(sel, sizeof(sel)) == 0 ? SQLITE_OK : SQLITE_NOMEM;
+
+	if (rc == SQLITE_OK)
+		rc = load_ids(db, "SELECT id FROM runs", &ids, &n);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db->sql, "SELECT m.identity, r.time_utc FROM runs r JOIN "
+					"machines m ON m.id = r.machine_id WHERE r.id = ?1", -1, &s,
+					NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db->sql, sel, -1, &rs, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET run_key = ?2 WHERE id = ?1", -1, &u,
+					NULL);
+	for (size_t i = 0; rc == SQLITE_OK && i < n; i++)
+		rc = key_one(db, ids[i], s, rs, u);
+	sqlite3_finalize(s);
+	sqlite3_finalize(rs);
+	sqlite3_finalize(u);
+	free(ids);
+	if (rc == SQLITE_NOMEM) {
+		snprintf(err, errlen, "%s: out of memory while making the run keys", db->path);
+		return CB_ERR_NOMEM;
+	}
+	return rc == SQLITE_OK ? CB_OK : cb_hist_sql_fail(db, "making the run keys", err, errlen);
 }

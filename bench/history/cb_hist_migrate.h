@@ -25,4 +25,11 @@ enum cb_status cb_hist_migrate_machines(struct cb_hist_db *db, char *err, size_t
  * it was). */
 enum cb_status cb_hist_migrate_order(struct cb_hist_db *db, char *err, size_t errlen);
 
+/* Version 3 -> 4: the run key of every run (cb_hist_key.h), made from its
+ * stored machine identity, start time and rows; command_key stays NULL
+ * (the metadata is not stored), so such a run matches on its run key. Runs
+ * that are copies of one run (ingested as new runs before) get equal keys
+ * and are kept (cb_hist_db_check notes them). */
+enum cb_status cb_hist_migrate_keys(struct cb_hist_db *db, char *err, size_t errlen);
+
 #endif

@@ -33,6 +33,8 @@ struct cb_hist_machine {
 
 struct cb_hist_run {
 	char hash[65];                /* SHA-256 (hex) of the summary and metadata files */
+	char command_key[65];         /* SHA-256 (hex) of the launches' command lines
+				       * (cb_hist_key.h); "" when not known */
 	char time_utc[32];            /* "2026-11-29T10:21:50Z": first launch's start,
 				       * normalised to UTC (cb_hist_time.h) */
 	long long epoch;              /* the same in seconds since 1970 */
