@@ -161,6 +161,12 @@ fit_degenerate)
 fit_output)
 	synth "$t/run"
 	expect 2 "cannot write" "$cm" fit "$t/run" -o "$t/nodir/fit.json"
+	# a name longer than a file name may be: refused with the options (exit 2,
+	# before fitting), its writer's temporary suffix counted
+	expect 2 "would be [0-9]* bytes long; this file system allows" "$cm" fit "$t/run" \
+		-o "$t/$(printf 'f%.0s' $(seq 250)).json"
+	[ ! -s "$t/out" ] || fail "a refused -o printed a fit"
+	ls "$t"/fff* 2>/dev/null && fail "a file of the refused name was made"
 	[ -e "$t/nodir" ] && fail "a folder appeared"
 	echo old >"$t/fit.json"
 	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"
