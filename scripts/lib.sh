@@ -12,7 +12,9 @@
 #  - how much of the CPUs other work took while a command ran (regress.sh's
 #    contention warning, test.sh's report);
 #  - adding a run folder to the history database (sweep.sh and regress.sh
-#    --history).
+#    --history);
+#  - whether a path made from names (labels, run ids, output folders) can
+#    exist at all, checked before any work (cb_path_fits).
 #  - in lib_launch.sh, sourced at the end: how ranks are launched (mpirun,
 #    or srun inside a Slurm allocation), on which hosts, the default run id,
 #    and Open MPI's monitoring flags.
@@ -75,11 +77,48 @@ cb_gnuplot() {
 		{ echo "${PROG:-collbench}: error: gnuplot wrote no $outbase.png/.svg" >&2; return 1; }
 }
 
+# cb_path_fits WHAT PATH [INSIDE]: whether PATH (a folder or file this run
+# will make), and INSIDE in it (the longest name the caller makes there, if
+# any; it may hold /), can exist: every component at most NAME_MAX bytes of
+# the file system that would hold it (getconf NAME_MAX of its nearest
+# existing folder; 255 where getconf cannot say) and the whole, made
+# absolute, shorter than PATH_MAX (4096 where getconf cannot say). A name
+# longer than that fails only where something is written there, after the
+# work (a sweep, then cp), and not with the exit status of bad input: this
+# is asked before. Returns 2 (said, naming WHAT: where the name came from)
+# if not.
+cb_path_fits() {
+	local LC_ALL=C what=$1 path=$2 inside=${3:-} full dir max pmax rest c
+	case $path in /*) full=$path ;; *) full=$PWD/$path ;; esac
+	[ -z "$inside" ] || full=$full/$inside
+	dir=$(dirname -- "$full")
+	while [ ! -d "$dir" ]; do dir=$(dirname -- "$dir"); done
+	max=$(getconf NAME_MAX "$dir" 2>/dev/null) || max=255
+	pmax=$(getconf PATH_MAX "$dir" 2>/dev/null) || pmax=4096
+	rest=$full
+	while [ -n "$rest" ]; do
+		c=${rest%%/*}
+		rest=${rest#"$c"}
+		rest=${rest#/}
+		[ "${#c}" -le "$max" ] && continue
+		echo "${PROG:-collbench}: $what: the file name '$(cb_text "${c:0:48}")...' would be ${#c}" \
+			"bytes long; this file system allows $max (NAME_MAX in $dir): give a shorter one" \
+			"(nothing was run)" >&2
+		return 2
+	done
+	[ "${#full}" -lt "$pmax" ] && return 0
+	echo "${PROG:-collbench}: $what: the path '$(cb_text "${full:0:48}")...' would be ${#full} bytes" \
+		"long; this system allows $((pmax - 1)) (PATH_MAX): give a shorter one (nothing was run)" >&2
+	return 2
+}
+
 # cb_new_dir PARENT NAME: creates PARENT/NAME, else PARENT/NAME-2, -3, ...
 # (the first that mkdir creates: never a folder another run holds) and prints
-# its path. Returns 2 (said) when none can be created.
+# its path. Returns 2 (said) when none can be created, or when the name,
+# with the largest suffix it may get, cannot exist (cb_path_fits).
 cb_new_dir() {
 	local parent=$1 name=$2 dir i=1
+	cb_path_fits "a new folder in $(cb_text "$parent")" "$parent/$name-1000" || return 2
 	mkdir -p -- "$parent" || { echo "$PROG: cannot create $parent" >&2; return 2; }
 	dir=$parent/$name
 	until mkdir -- "$dir" 2>/dev/null; do
@@ -98,10 +137,12 @@ cb_new_dir() {
 # creates DIR/CLAIM exclusively (O_EXCL: of two runs that found DIR empty, one
 # gets it). A DIR that holds files is refused unless OVERWRITE is 1; then the
 # files matching PATTERNs (globs, the caller's own output names) are removed
-# first, other files are left. Returns 2 (said) on refusal.
+# first, other files are left. Returns 2 (said) on refusal, and for a DIR
+# whose name cannot exist (cb_path_fits), before anything is made.
 cb_claim_dir() {
 	local dir=$1 claim=$2 overwrite=$3 p
 	shift 3
+	cb_path_fits "the output folder" "$dir" "$claim" || return 2
 	mkdir -p -- "$dir" 2>/dev/null || { echo "$PROG: cannot create the folder $dir" >&2; return 2; }
 	if [ -n "$(ls -A -- "$dir")" ]; then
 		if [ "$overwrite" != 1 ]; then
@@ -206,6 +247,8 @@ cb_history_opt() {
 # (said) if not.
 cb_history_usable() {
 	local bin=$1 db=$2
+	# SQLite keeps DB-journal (and DB-wal) beside it
+	cb_path_fits "--history" "$db-journal" || return 2
 	[ -x "$bin/collbench-history" ] ||
 		{ echo "$PROG: --history: $bin/collbench-history not built (cmake --build build)" >&2; return 2; }
 	mkdir -p -- "$(dirname -- "$db")" 2>/dev/null ||

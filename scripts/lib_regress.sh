@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # lib_regress.sh: sourced by regress.sh: its overlay plots (baseline dashed,
-# current solid, regressions circled), from collbench-compare --format csv.
+# current solid, regressions, failed and vanished rows circled), from
+# collbench-compare --format csv.
 # Reads regress.sh's variables: root, tmp, plots, plotdir (set here when
 # empty), run_id, run_dir, base_dir, tolerance; and its note().
 
@@ -29,7 +30,7 @@ overlay_plots() {
 			p = dir "/" n "." idx[n, a]
 			if ($c["baseline"] != "") { print b "\t" $c["baseline"] > (p ".base.dat"); see(n, b, $c["baseline"]) }
 			if ($c["current"] != "") { print b "\t" $c["current"] > (p ".cur.dat"); see(n, b, $c["current"]) }
-			if ($c["verdict"] == "regression" || $c["verdict"] == "failed")
+			if ($c["verdict"] == "regression" || $c["verdict"] == "failed" || $c["verdict"] == "vanished")
 				print b "\t" ($c["current"] != "" ? $c["current"] : $c["baseline"]) > (dir "/" n ".reg.dat")
 		}
 		function see(n, b, v) {

@@ -4,11 +4,16 @@
 # machine's baseline, results/baseline/<machine label>-<backend>/, using
 # collbench-compare, draws baseline-vs-current overlay plots, and exits with
 # collbench-compare's status:
-#   0 no regression, 1 regression (or failed rows, or a failed sweep),
+#   0 no regression, 1 regression (or failed rows, rows of the baseline that
+#     vanished, or a failed sweep),
 #   2 usage or input error (no baseline for this machine, incomparable runs
-#     such as another machine's baseline, bad files, an output folder taken),
+#     such as another machine's baseline, bad files, an output folder taken,
+#     a name too long for a file name; --update-baseline from a run made
+#     under load),
 #   3 with --history: all else went well (0), but adding the run to the
 #     history failed (the run folder is kept; the message says how to add it),
+#   4 no regression, but a row worse beyond the tolerance that the noise of
+#     the runs cannot confirm: unknown, run again (collbench-compare's 4),
 #   128+N stopped by signal N (INT, TERM, HUP), passed on to the sweep, which
 #     stops its launch and marks its run "aborted"; nothing compared.
 set -euo pipefail
@@ -32,6 +37,14 @@ default_sweep="--minbytes 1M --maxbytes 64M --stepfactor 4 --repeat 5"
 default_tolerance=10
 default_min_bytes=0
 default_metric=busbw
+# a baseline is refused when other work used more than this percent of the
+# CPUs while it ran (meta.json's other_cpu_percent; --accept-load takes it
+# anyway), and a sweep that shared that much is warned about: one busy
+# process next to a 2-rank sweep here halves every bandwidth and widens the
+# repeat bands to 20-40% (README, "Choosing the tolerance")
+load_limit=10
+# the longest name a run folder holds (sweep.sh: a monitored launch's metadata)
+longest=mpi_traffic/np64-999999999999.meta.json.tmp.4194304
 
 usage() {
 	cat <<EOF
@@ -44,7 +57,10 @@ usage: scripts/regress.sh [options] [-- sweep.sh options]
   -B, --backend NAME   backend of the sweep: host or cuda  [cuda when a GPU is
                        visible and built, else host]
   --update-baseline    make the run the baseline (replaces the old one, saying so;
-                       compares with the old one first, for information)
+                       compares with the old one first, for information); refused
+                       for a run during which other work used more than
+                       $load_limit% of the CPUs (meta.json's other_cpu_percent)
+  --accept-load        --update-baseline takes such a run anyway (warned)
   --out DIR            run folder of the new sweep (new or empty)
                                                         [results/<host>-<UTC time>]
   --plots DIR          where the overlay plots go (new or empty)  [plots/<run id>]
@@ -53,6 +69,10 @@ usage: scripts/regress.sh [options] [-- sweep.sh options]
                        incomparable (another machine, GPU, backend)
   --format FMT         collbench-compare output: table, markdown, csv, json [table]
   --tolerance PCT      override the baseline's tolerance
+  --noise-cap PCT      a change beyond PCT is decided whatever the noise says
+                       (collbench-compare --noise-cap)     [twice the tolerance]
+  --allow-missing      rows of the baseline skipped or absent now are only
+                       warned about, not failures (vanished)
   --strict             rows in only one run count as failures
   --history [DB]       also add the run to the history database DB (collbench-history
                        ingest)                   [results/history.sqlite]
@@ -79,7 +99,7 @@ die() { echo "$PROG: $*" >&2; exit 2; }
 note() { echo "$PROG: $*" >&2; }
 
 backend="" baseline="" run="" update=0 outdir="" plotdir="" format=table tol_override="" strict=()
-sweep_override=() force=() overwrite=0 history=""
+sweep_override=() force=() overwrite=0 history="" cap=() allow_missing=() accept_load=0
 while [ $# -gt 0 ]; do
 	opt=$1 inline=0 val=${2-} take=2
 	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} inline=1 take=1 ;; esac
@@ -89,9 +109,9 @@ while [ $# -gt 0 ]; do
 	-h) opt=--help ;;
 	esac
 	case $opt in
-	--baseline | --run | --backend | --out | --plots | --format | --tolerance | --machine)
+	--baseline | --run | --backend | --out | --plots | --format | --tolerance | --machine | --noise-cap)
 		[ $inline = 1 ] || [ $# -ge 2 ] || die "$opt needs a value" ;;
-	--update-baseline | --strict | --force | --overwrite | --help)
+	--update-baseline | --strict | --force | --overwrite | --help | --allow-missing | --accept-load)
 		[ $inline = 0 ] || die "$opt takes no value"
 		take=1 ;;
 	esac
@@ -105,6 +125,9 @@ while [ $# -gt 0 ]; do
 	--format) format=$val ;;
 	--tolerance) tol_override=$val ;;
 	--strict) strict=(--strict) ;;
+	--noise-cap) cap=(--noise-cap "$val") ;;
+	--allow-missing) allow_missing=(--allow-missing) ;;
+	--accept-load) accept_load=1 ;;
 	--force) force=(--force) ;;
 	--overwrite) overwrite=1 ;;
 	--machine) export CB_MACHINE=$val ;;
@@ -188,6 +211,11 @@ case $baseline in
 *) base_dir=$results/baseline/$baseline ;;
 esac
 conf=$base_dir/regress.conf
+# names that become paths, before any work: the baseline folder (the label
+# or --baseline) and the copy --update-baseline makes beside it
+cb_path_fits "--machine/CB_MACHINE or --baseline (the baseline folder)" "$base_dir" || exit 2
+[ $update = 0 ] || cb_path_fits "--machine/CB_MACHINE or --baseline (the baseline folder)" \
+	"$base_dir.new" "$longest" || exit 2
 if [ ! -s "$base_dir/summary.csv" ] && [ $update = 0 ]; then
 	die "no baseline at $base_dir (machine '$machine', backend $backend). A baseline belongs to one
 machine: make this machine's, when it is quiet, with
@@ -233,14 +261,46 @@ if [ ${#sweep_override[@]} -gt 0 ]; then
 	[ $update = 1 ] || note "warning: sweep options differ from the baseline's: expect missing rows"
 fi
 
-compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${strict[@]}"
-	"${force[@]}")
+compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${cap[@]}"
+	"${strict[@]}" "${allow_missing[@]}" "${force[@]}")
 # every setting checked before any work: collbench-compare checks its own
 # (--check-args), sweep.sh its own before it makes anything (exit 2)
 [ -n "${ranks// /}" ] || die "--ranks: no rank count given"
 "$bin/collbench-compare" --check-args "${compare_opts[@]}" --format "$format" ||
 	die "collbench-compare refuses these settings (above: --format, --tolerance, or" \
 		"tolerance, metric, min_bytes in $conf): nothing run"
+
+# load_of DIR: the percent of the CPUs other work used while the run in DIR
+# ran (its meta.json's other_cpu_percent), or "" where that is not the
+# run's figure: no such key (an older sweep.sh), or ranks under srun (not
+# children of sweep.sh: their CPU time counts as other work's there)
+load_of() {
+	! grep -q '^  "launcher": {"name": "srun"' "$1/meta.json" 2>/dev/null || return 0
+	json_get "$1/meta.json" other_cpu_percent | grep -x '[0-9][0-9]*' || true
+}
+# check_load DIR [KEPT]: --update-baseline takes the run in DIR only when
+# other work used at most load_limit% of the CPUs meanwhile (--accept-load:
+# anyway, warned); a run without the figure is taken with a note. KEPT: say
+# that the run folder stays.
+check_load() {
+	local share
+	share=$(load_of "$1")
+	if [ -z "$share" ]; then
+		note "note: how much of the CPUs other work used during $(basename "$1") is not recorded" \
+			"(srun, or an older sweep.sh): make sure the machine was quiet"
+	elif [ "$share" -gt $load_limit ] && [ $accept_load = 1 ]; then
+		note "warning: other work used $share% of the CPUs during $(basename "$1"): taken as the" \
+			"baseline anyway (--accept-load); its repeat bands are wide, bounded only by the" \
+			"gate's noise cap"
+	elif [ "$share" -gt $load_limit ]; then
+		die "not making $(basename "$1") the baseline: other work used $share% of the CPUs while it" \
+			"ran (more than $load_limit%: meta.json's other_cpu_percent), so its numbers measure that" \
+			"contention and its wide repeat bands would hide regressions. Make the baseline when the" \
+			"machine is quiet${2:+ (the run folder $1 is kept)}, or take this run with --accept-load"
+	fi
+}
+# a finished run as the baseline: judged before anything is written
+[ $update = 0 ] || [ -z "$run" ] || check_load "$run"
 
 # --plots: claimed (regress.txt created exclusively) before anything is written
 if [ -n "$plotdir" ]; then
@@ -278,11 +338,17 @@ sweep_status=0
 if [ -n "$run" ]; then
 	run_dir=$(cd "$run" && pwd)
 else
-	# a new folder (atomic: never another run's), or -o (sweep.sh claims it)
+	# a new folder (atomic: never another run's), or -o (sweep.sh claims it);
+	# the default plots folder is named after it: both names checked first
 	made=0
 	if [ -z "$outdir" ]; then
 		outdir=$(cb_new_dir "$results" "$(cb_run_name "$host" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
 		made=1
+	fi
+	if [ -z "$plotdir" ] && ! cb_path_fits "the plots folder (CB_PLOTS, the run's folder name)" \
+		"$plots/$(basename -- "$outdir")-1000" regress_np64.png; then
+		[ $made = 0 ] || rmdir "$outdir"
+		exit 2
 	fi
 	over=()
 	[ $overwrite = 0 ] || over=(--overwrite)
@@ -315,8 +381,18 @@ else
 		warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
 	fi
 	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"
+	[ $update = 0 ] || [ $sweep_status != 0 ] || check_load "$run_dir" kept
 fi
 run_id=$(basename "$run_dir")
+[ -n "$plotdir" ] || [ -z "$run" ] ||
+	cb_path_fits "the plots folder (CB_PLOTS, the run's folder name)" "$plots/$run_id-1000" \
+		regress_np64.png || exit 2
+# a baseline made under load (before regress.sh refused such a one): its
+# wide bands are bounded by the noise cap only
+base_share=$(load_of "$base_dir")
+[ -z "$base_share" ] || [ "$base_share" -le $load_limit ] ||
+	note "warning: the baseline $(basename "$base_dir") was recorded while other work used" \
+		"$base_share% of the CPUs: its repeat bands are wide; remake it when the machine is quiet"
 
 # overlay_plots CSV: the overlay figures (lib_regress.sh)
 
@@ -327,17 +403,18 @@ if [ -s "$base_dir/summary.csv" ]; then
 	# every size on the plots (no --min-bytes), busbw whatever the gate's metric
 	# (none when the comparison itself failed: exit 2)
 	ov=2
-	if [ $status -le 1 ]; then
+	if [ $status -le 1 ] || [ $status = 4 ]; then
 		ov=0
-		"$bin/collbench-compare" --metric busbw --tolerance "$tolerance" "${force[@]}" --format csv \
+		"$bin/collbench-compare" --metric busbw --tolerance "$tolerance" "${cap[@]}" \
+			"${allow_missing[@]}" "${force[@]}" --format csv \
 			"$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null || ov=$?
-		[ $ov -le 1 ] || note "warning: no overlay plot: collbench-compare --format csv failed"
+		[ $ov -le 1 ] || [ $ov = 4 ] || note "warning: no overlay plot: collbench-compare --format csv failed"
 	fi
-	[ $ov -gt 1 ] || overlay_plots "$tmp/overlay.csv" || status=2
+	[ $ov = 2 ] || overlay_plots "$tmp/overlay.csv" || status=2
 fi
 if [ $sweep_status != 0 ]; then
 	note "the sweep failed (status $sweep_status): counted as a regression"
-	[ $status != 0 ] || status=1
+	[ $status = 2 ] || status=1
 fi
 stopped "during the comparison: no verdict"
 # the history: whatever the verdict, the run is a point of its trend

@@ -81,7 +81,8 @@ output under mpi_traffic/, the method in meta.json; where monitoring is
 absent the columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
-options and those after -- are checked first, by allreduce_perf --check-args); 3
+options and those after -- are checked first, by allreduce_perf --check-args, and
+the run folder's name must fit the file system); 3
 the run is complete and kept, but adding it to the history failed (said on stderr,
 with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP:
 passed on to the launch, which is waited for; meta.json says "aborted" and
@@ -173,9 +174,16 @@ args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 machine=${CB_MACHINE:-$host}
-# the run folder, claimed (meta.json created exclusively) before any launch
+# the run folder, claimed (meta.json created exclusively) before any launch;
+# its name and the longest one a launch writes in it (a monitored launch's
+# metadata, written through <file>.tmp.<pid>) must fit the file system
+longest=mpi_traffic/np64-999999999999.meta.json.tmp.4194304
 if [ -z "$outdir" ]; then
+	cb_path_fits "the run folder (CB_RESULTS, the host name, SLURM_JOB_ID)" \
+		"${CB_RESULTS:-$root/results}/$(cb_run_name "$host" "$stamp")-1000" "$longest" || exit 2
 	outdir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(cb_run_name "$host" "$stamp")") || exit 2
+else
+	cb_path_fits --out "$outdir" "$longest" || exit 2
 fi
 cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' \
 	mpi_traffic.txt 'mpi_traffic/np*' || exit 2

@@ -149,11 +149,93 @@ outlier)
 	expect 1 "regression  *ring np2 64M" --stat mean "$t/base" "$t/cur"
 	;;
 noise_overlap)
-	# 20% lower, but the current repeats reach into the baseline's band
+	# 20% lower, the current repeats reaching into the baseline's band: beyond
+	# the noise cap (twice the 5% tolerance) the bands cannot hide it
 	edit "$t/cur" ring 67108864 busbw_GBps "*0.8" busbw_GBps_rep_min "*0.7" busbw_GBps_rep_max 6.0 \
 		time_us_median_rep_min "*0.7"
-	expect 0 "8 same" "$t/base" "$t/cur"
-	expect 0 "8 same" --stat mean "$t/base" "$t/cur"
+	expect 1 "regression  *ring np2 64M" "$t/base" "$t/cur"
+	expect 1 "regression  *ring np2 64M" --stat mean "$t/base" "$t/cur"
+	# a cap above the change: the noise decides, and cannot: unknown, exit 4
+	expect 4 "unknown  *ring np2 64M .*within the noise: run again" --noise-cap 25 "$t/base" "$t/cur"
+	last_line_is "0 regressions, 0 improvements, 7 same, 0 missing, 1 unknown"
+	grep -q "unknown, run again (exit 4)" "$t/err" || fail "no word on stderr of what exit 4 means"
+	expect 4 "^### collbench-compare: UNKNOWN" --noise-cap 25 --format markdown "$t/base" "$t/cur"
+	expect 4 '"gate": "unknown"' --noise-cap 25 --format json "$t/base" "$t/cur"
+	# the same change for the better is no reason to fail
+	expect 0 "unknown  *ring np2 64M" --noise-cap 25 "$t/cur" "$t/base"
+	expect 2 "below --tolerance" --tolerance 10 --noise-cap 5 "$t/base" "$t/cur"
+	;;
+wide_band)
+	# a baseline recorded under load: repeat bands of -40%..+40% on every row;
+	# the current run 29% slower on every row. The bands may widen the 10%
+	# tolerance to the noise cap (20%) and no further: every row a regression
+	cp -r "$t/base" "$t/wide"
+	for a in ps ring mpi copy; do
+		for b in 1048576 67108864; do
+			edit "$t/wide" $a $b busbw_GBps_rep_min "*0.6" busbw_GBps_rep_max "*1.4" \
+				time_us_rep_min "*0.6" time_us_rep_max "*1.4" \
+				time_us_median_rep_min "*0.6" time_us_median_rep_max "*1.4"
+			edit "$t/cur" $a $b busbw_GBps "*0.71" busbw_GBps_rep_min "*0.71" \
+				busbw_GBps_rep_max "*0.71" algbw_GBps "*0.71" time_us "*1.40845" \
+				time_us_rep_min "*1.40845" time_us_rep_max "*1.40845" \
+				time_us_median "*1.40845" time_us_median_rep_min "*1.40845" \
+				time_us_median_rep_max "*1.40845"
+		done
+	done
+	expect 1 "8 regressions" --tolerance 10 "$t/wide" "$t/cur"
+	last_line_is "8 regressions, 0 improvements, 0 same, 0 missing"
+	grep -q -- "-29.0%" "$t/out" || fail "change -29.0% not shown"
+	# the cap is the bound: set above the change, the noise cannot tell
+	expect 4 "8 unknown" --tolerance 10 --noise-cap 40 "$t/wide" "$t/cur"
+	;;
+samples)
+	# a real run (the committed baseline) against a copy 7% slower in every
+	# iteration, its summary and its JSON lines alike: the per-iteration
+	# samples (Mann-Whitney, p < 0.001) decide rows whose repeat bands
+	# overlap; without the JSON lines those rows are unknown
+	ref="$CB_TESTS_DIR/../results/baseline/host-2core"
+	cp -r "$ref" "$t/slow"
+	python3 - "$t/slow" <<'PY' || fail "cannot write the slowed copy"
+import csv, json, sys
+d = sys.argv[1]
+k = 1.07
+rows = list(csv.reader(open(d + "/summary.csv")))
+h = rows[0]
+for r in rows[1:]:
+    for i, name in enumerate(h):
+        if r[i] == "" or r[i] == "ok":
+            continue
+        if name.startswith("time_us") and name != "time_us_cv":
+            r[i] = "%.6g" % (float(r[i]) * k)
+        elif name.startswith(("busbw_GBps", "algbw_GBps")):
+            r[i] = "%.6g" % (float(r[i]) / k)
+csv.writer(open(d + "/summary.csv", "w"), lineterminator="\n").writerows(rows)
+out = []
+for line in open(d + "/np2.jsonl"):
+    o = json.loads(line)
+    o["time_us_median"] *= k
+    o["iterations"]["time_us"] = [x * k for x in o["iterations"]["time_us"]]
+    out.append(json.dumps(o))
+open(d + "/np2.jsonl", "w").write("\n".join(out) + "\n")
+PY
+	"$cmp" --format json "$ref" "$t/slow" >"$t/with.json" 2>"$t/err"
+	rc=$?
+	rm "$t/slow/np2.jsonl"
+	"$cmp" --format json "$ref" "$t/slow" >"$t/without.json" 2>>"$t/err"
+	python3 - "$t/with.json" "$t/without.json" $rc $? <<'PY' || { cat "$t/err" >&2; fail "samples did not decide"; }
+import json, sys
+w, wo = (json.load(open(f)) for f in sys.argv[1:3])
+rc_w, rc_wo = int(sys.argv[3]), int(sys.argv[4])
+by = lambda d, v: [r for r in d["rows"] if r["verdict"] == v]
+print("with samples:", w["summary_line"], "exit", rc_w, "; without:", wo["summary_line"], "exit", rc_wo)
+assert all(r["p_value"] is None for r in wo["rows"]), "p-values without samples"
+assert all(r["p_value"] is not None for r in w["rows"]), "a row without its p-value"
+assert len(by(wo, "unknown")) > 0, "no row undecided by the bands: the case tests nothing"
+decided = [r for r in by(w, "regression") if r["note"].startswith("samples")]
+assert decided and len(by(w, "unknown")) < len(by(wo, "unknown")), "samples decided no row"
+assert all(r["p_value"] < 0.001 for r in decided)
+assert rc_w == 1 and rc_wo in (1, 4)
+PY
 	;;
 improvement)
 	edit "$t/cur" mpi 1048576 busbw_GBps "*1.3" busbw_GBps_rep_min "*1.3" busbw_GBps_rep_max "*1.3"
@@ -168,14 +250,38 @@ copy_algbw)
 	grep -q "compared on algbw" "$t/err" || fail "no note on the algbw fallback"
 	;;
 missing)
+	# a row measured in the baseline and absent now vanished: a failure, unless
+	# --allow-missing; a row only in the current run is missing (a warning)
 	grep -v ",ps,2,1048576," "$t/base/summary.csv" >"$t/cur/summary.csv"
-	expect 0 "ps np2 1M float sum: only in baseline" "$t/base" "$t/cur"
+	expect 1 "vanished  *ps np2 1M float sum  .*measured in baseline, not in current" "$t/base" "$t/cur"
+	last_line_is "1 regression (1 vanished), 0 improvements, 7 same, 0 missing"
+	grep -q "allow-missing" "$t/err" || fail "no word of --allow-missing"
+	expect 0 "ps np2 1M float sum: only in baseline" --allow-missing "$t/base" "$t/cur"
 	last_line_is "0 regressions, 0 improvements, 7 same, 1 missing"
-	expect 1 "1 missing" --strict "$t/base" "$t/cur"
-	# the other way round, and a row skipped in the current run
+	expect 1 "1 missing" --allow-missing --strict "$t/base" "$t/cur"
+	# the other way round: new in the current run, a warning only
 	expect 0 "only in current" "$t/cur" "$t/base"
-	edit "$t/base" mpi 67108864 status "skipped:test"
-	expect 1 "skipped in current" --strict "$t/cur" "$t/base"
+	expect 1 "only in current" --strict "$t/cur" "$t/base"
+	;;
+vanished)
+	# a driver update breaks a transport: its rows say skipped now; they ran in
+	# the baseline, so the gate fails (CI reads exit 1), in every format
+	for b in 1048576 67108864; do edit "$t/cur" ring $b status "skipped:cudaIpcOpenMemHandle failed"; done
+	expect 1 "vanished  *ring np2 1M float sum .*measured in baseline, skipped in current" "$t/base" "$t/cur"
+	last_line_is "2 regressions (2 vanished), 0 improvements, 6 same, 0 missing"
+	expect 1 "^| \*\*vanished\*\* | ring np2 64M float sum |" --format markdown "$t/base" "$t/cur"
+	head -n 1 "$t/out" | grep -q "REGRESSION" || fail "markdown: title"
+	expect 1 '"vanished": 2' --format json "$t/base" "$t/cur"
+	expect 1 "^vanished,host,ring,2,1048576," --format csv "$t/base" "$t/cur"
+	expect 0 "skipped in current" --allow-missing "$t/base" "$t/cur"
+	# a row that failed in the baseline and is skipped now was not measured:
+	# missing, not vanished
+	edit "$t/base" ring 1048576 status "error:3 wrong elements"
+	expect 1 "missing  *ring np2 1M" "$t/base" "$t/cur"
+	last_line_is "1 regression (1 vanished), 0 improvements, 6 same, 1 missing"
+	# every measured row gone: nothing to compare (exit 2), and it says why
+	for a in ps mpi copy; do for b in 1048576 67108864; do edit "$t/cur" $a $b status "skipped:x"; done; done
+	expect 2 "every row measured in the baseline is skipped or absent" "$t/base" "$t/cur"
 	;;
 failed)
 	edit "$t/cur" ps 1048576 status "error:3 wrong elements"

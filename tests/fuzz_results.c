@@ -31,17 +31,17 @@ static void compare_and_print(const struct cb_results *b, const struct cb_result
 			      FILE *sink)
 {
 	struct cb_compare_opts o = { .metric = CB_METRIC_BUSBW, .stat = CB_STAT_MEDIAN,
-				     .tolerance = 0.05 };
-	struct cb_out_info info = { "b", "c", &o, 0 };
+				     .tolerance = 0.05, .noise_cap = 0.1 };
+	struct cb_out_info info = { "b", "c", &o, CB_GATE_PASS };
 	struct cb_comparison cmp;
 	char err[256], line[256];
 
 	cb_compat_check(b, "b", c, "c", 1, sink);
 	for (int m = CB_METRIC_BUSBW; m <= CB_METRIC_TIME; m++) {
 		o.metric = (enum cb_metric)m;
-		if (cb_compare_runs(b, c, &o, &cmp, err, sizeof(err)) != CB_OK)
+		if (cb_compare_runs(b, c, NULL, NULL, &o, &cmp, err, sizeof(err)) != CB_OK)
 			continue;
-		info.gate_failed = cb_compare_failed(&cmp, 1);
+		info.gate = cb_compare_gate(&cmp, 1);
 		for (int f = CB_FMT_TABLE; f <= CB_FMT_JSON; f++)
 			cb_compare_print(sink, (enum cb_format)f, &cmp, &info);
 		cb_compare_summary(&cmp, line, sizeof(line));

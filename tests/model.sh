@@ -128,9 +128,45 @@ fit_refuses)
 	echo "not,a,summary" >"$t/bad.csv"
 	expect 2 "bad.csv" "$cm" fit "$t/bad.csv"
 	;;
+fit_degenerate)
+	# times that barely grow with size: the least-squares bandwidth is beyond
+	# any machine's. fit refuses what check --fit and predict --fit refuse
+	# (one check for the writer and the readers): for every slope, either fit
+	# writes a file both readers take, or it writes none and says why
+	refused=0
+	for slope in 0 1e-13 1e-12 1e-11 1e-4; do
+		synth "$t/s$slope"
+		awk -F, -v OFS=, -v sl="$slope" 'NR > 1 {
+			us = 10 + $5 * sl; bw = $5 / us / 1e3
+			$11 = $12 = sprintf("%.9g", us); $13 = $24 = $29 = sprintf("%.9g", us * 0.98)
+			$14 = $25 = $30 = sprintf("%.9g", us * 1.02); $15 = sprintf("%.6g", bw)
+			if ($16 != "") $16 = $15 } 1' "$t/s$slope/summary.csv" >"$t/s.csv" &&
+			mv "$t/s.csv" "$t/s$slope/summary.csv"
+		"$cm" fit -o "$t/f$slope.json" "$t/s$slope" >"$t/out" 2>"$t/err"
+		rc=$?
+		if [ $rc = 0 ]; then
+			expect 0 "" "$cm" check --fit "$t/f$slope.json" "$t/s$slope"
+			expect 0 "" "$cm" predict --fit "$t/f$slope.json" -n 2 -b 1M -e 1M
+		else
+			[ $rc = 2 ] || { cat "$t/err" >&2; fail "slope $slope: fit exit $rc"; }
+			[ ! -e "$t/f$slope.json" ] || fail "slope $slope: a refused fit wrote its file"
+			grep -q "must be a number in" "$t/err" || { cat "$t/err" >&2; fail "slope $slope: no reason"; }
+			refused=$((refused + 1))
+		fi
+	done
+	[ $refused -gt 0 ] || fail "no slope gave a degenerate fit: the case tests nothing"
+	expect 2 "beta_GBps must be a number in" "$cm" fit -o "$t/f.json" "$t/s1e-12"
+	expect 2 "nothing could be fitted" "$cm" check "$t/s1e-12"
+	;;
 fit_output)
 	synth "$t/run"
 	expect 2 "cannot write" "$cm" fit "$t/run" -o "$t/nodir/fit.json"
+	# a name longer than a file name may be: refused with the options (exit 2,
+	# before fitting), its writer's temporary suffix counted
+	expect 2 "would be [0-9]* bytes long; this file system allows" "$cm" fit "$t/run" \
+		-o "$t/$(printf 'f%.0s' $(seq 250)).json"
+	[ ! -s "$t/out" ] || fail "a refused -o printed a fit"
+	ls "$t"/fff* 2>/dev/null && fail "a file of the refused name was made"
 	[ -e "$t/nodir" ] && fail "a folder appeared"
 	echo old >"$t/fit.json"
 	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"

@@ -1,4 +1,4 @@
-/* Unit tests: collbench-compare's verdict rule, bands, join, summary line,
+/* Unit tests: collbench-compare's bands, join, summary line,
  * the reader's validation of summary CSV and metadata text, and what makes
  * two runs incomparable (timing mode, wait strategy). */
 #define _GNU_SOURCE
@@ -22,48 +22,6 @@ static const char header[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
 	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
 	"busbw_GBps_rep_max\n";
-
-static struct cb_band band(double v, double lo, double hi)
-{
-	return (struct cb_band){ v, lo, hi };
-}
-
-static void test_verdict_rule(void **state)
-{
-	struct cb_band b = band(10, 9.8, 10.2), p = band(10, 10, 10);
-	struct cb_band c;
-
-	(void)state;
-	assert_int_equal(cb_verdict_of(&b, &b, 0.05, 1), CB_V_SAME);
-	c = band(8, 7.9, 8.1); /* 20% lower, bands apart */
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_REGRESSION);
-	c = band(8, 7.0, 9.9); /* 20% lower, but its noise reaches the baseline's */
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
-	c = band(9.6, 9.55, 9.65); /* 4% lower, bands apart: within tolerance */
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
-	c = band(12, 11.9, 12.1);
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_IMPROVEMENT);
-	c = band(12, 10.1, 12.1); /* overlaps b.hi = 10.2 */
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
-	/* points: the tolerance alone decides; exactly at the edge is same */
-	c = band(9.5, 9.5, 9.5);
-	assert_int_equal(cb_verdict_of(&p, &c, 0.05, 1), CB_V_SAME);
-	c = band(9.49, 9.49, 9.49);
-	assert_int_equal(cb_verdict_of(&p, &c, 0.05, 1), CB_V_REGRESSION);
-	assert_int_equal(cb_verdict_of(&p, &p, 0, 1), CB_V_SAME);
-}
-
-static void test_verdict_time_mirrored(void **state)
-{
-	struct cb_band b = band(100, 98, 102), c = band(125, 124, 126);
-
-	(void)state;
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 0), CB_V_REGRESSION);
-	assert_int_equal(cb_verdict_of(&c, &b, 0.05, 0), CB_V_IMPROVEMENT);
-	c = band(125, 101, 126);
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 0), CB_V_SAME);
-	assert_int_equal(cb_verdict_of(&b, &c, 0.05, 1), CB_V_SAME);
-}
 
 static struct cb_res_row ok_row(double t, double tlo, double thi, double busbw, double blo,
 				double bhi)
@@ -132,7 +90,7 @@ static void test_median_view(void **state)
 	cur.v.time_us_median = 10.2, cur.v.time_us_median_rep_min = 10, cur.v.time_us_median_rep_max = 10.5;
 	assert_int_equal(cb_row_band(&base, CB_METRIC_BUSBW, &b), 0);
 	assert_int_equal(cb_row_band(&cur, CB_METRIC_BUSBW, &c), 0);
-	assert_int_equal(cb_verdict_of(&b, &c, 0.10, 1), CB_V_REGRESSION);
+	assert_int_equal(cb_verdict_of(&b, &c, NAN, 0.10, 0.20, 1), CB_V_REGRESSION);
 	assert_int_equal(cb_row_median_view(&base, &vb), 1);
 	assert_int_equal(cb_row_median_view(&cur, &vc), 1);
 	assert_near(vc.v.time_us, 10.2, 1e-12);
@@ -140,7 +98,7 @@ static void test_median_view(void **state)
 	assert_near(vc.v.busbw_rep_min, vc.v.busbw * 10.2 / 10.5, 1e-12); /* slowest median */
 	assert_int_equal(cb_row_band(&vb, CB_METRIC_BUSBW, &b), 0);
 	assert_int_equal(cb_row_band(&vc, CB_METRIC_BUSBW, &c), 0);
-	assert_int_equal(cb_verdict_of(&b, &c, 0.10, 1), CB_V_SAME);
+	assert_int_equal(cb_verdict_of(&b, &c, NAN, 0.10, 0.20, 1), CB_V_SAME);
 	/* a row without the median columns stays as it is */
 	cur.v.time_us_median = NAN;
 	assert_int_equal(cb_row_median_view(&cur, &vc), 0);
@@ -273,7 +231,7 @@ static void test_join_and_summary(void **state)
 	struct cb_results b, c;
 	struct cb_comparison cmp;
 	struct cb_compare_opts o = { .metric = CB_METRIC_BUSBW, .stat = CB_STAT_MEDIAN,
-				     .tolerance = 0.05 };
+				     .tolerance = 0.05, .noise_cap = 0.10 };
 	char err[512], line[256];
 
 	(void)state;
@@ -285,32 +243,39 @@ static void test_join_and_summary(void **state)
 			       ROW("ps", "1024", "5", "4.9", "5.1", "error:3 wrong elements")
 			       ROW("copy", "1024", "", "", "", "ok")
 			       ROW("nccl", "1024", "", "", "", "skipped:host"), &c, err), CB_OK);
-	assert_int_equal(cb_compare_runs(&b, &c, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_compare_runs(&b, &c, NULL, NULL, &o, &cmp, err, sizeof(err)), CB_OK);
 	assert_int_equal(cmp.nrows, 4); /* nccl skipped in both: counted, not listed */
 	assert_int_equal(cmp.count[CB_V_REGRESSION], 1);
 	assert_int_equal(cmp.count[CB_V_FAILED], 1);
-	assert_int_equal(cmp.count[CB_V_MISSING], 2);
+	assert_int_equal(cmp.count[CB_V_VANISHED], 1); /* mpi: measured, now absent */
+	assert_int_equal(cmp.count[CB_V_MISSING], 1);  /* copy: new */
 	assert_int_equal(cmp.count[CB_V_SKIPPED], 1);
-	assert_true(cb_compare_failed(&cmp, 0));
+	assert_int_equal(cb_compare_gate(&cmp, 0), CB_GATE_FAIL);
 	cb_compare_summary(&cmp, line, sizeof(line));
-	assert_string_equal(line, "2 regressions (1 failed), 0 improvements, 0 same, 2 missing, "
-			    "1 skipped");
+	assert_string_equal(line, "3 regressions (1 failed, 1 vanished), 0 improvements, 0 same, "
+			    "1 missing, 1 skipped");
 	cb_comparison_free(&cmp);
-	/* filters: only mpi -> 1 missing, 0 regressions; strict fails on it */
+	/* filters: only mpi -> vanished, a failure; allowed, it is missing: strict
+	 * fails on it */
 	o.algos = "mpi";
-	assert_int_equal(cb_compare_runs(&b, &c, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_compare_runs(&b, &c, NULL, NULL, &o, &cmp, err, sizeof(err)), CB_OK);
 	assert_int_equal(cmp.nrows, 1);
-	assert_false(cb_compare_failed(&cmp, 0));
-	assert_true(cb_compare_failed(&cmp, 1));
+	assert_int_equal(cb_compare_gate(&cmp, 0), CB_GATE_FAIL);
+	cb_comparison_free(&cmp);
+	o.allow_missing = 1;
+	assert_int_equal(cb_compare_runs(&b, &c, NULL, NULL, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_compare_gate(&cmp, 0), CB_GATE_PASS);
+	assert_int_equal(cb_compare_gate(&cmp, 1), CB_GATE_FAIL);
 	cb_compare_summary(&cmp, line, sizeof(line));
 	assert_string_equal(line, "0 regressions, 0 improvements, 0 same, 1 missing");
 	cb_comparison_free(&cmp);
+	o.allow_missing = 0;
 	/* identical: all same */
 	o.algos = NULL;
-	assert_int_equal(cb_compare_runs(&b, &b, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_compare_runs(&b, &b, NULL, NULL, &o, &cmp, err, sizeof(err)), CB_OK);
 	cb_compare_summary(&cmp, line, sizeof(line));
 	assert_string_equal(line, "0 regressions, 0 improvements, 3 same, 0 missing, 1 skipped");
-	assert_false(cb_compare_failed(&cmp, 1));
+	assert_int_equal(cb_compare_gate(&cmp, 1), CB_GATE_PASS);
 	cb_comparison_free(&cmp);
 	cb_results_free(&b);
 	cb_results_free(&c);
@@ -383,8 +348,6 @@ static void test_compat_timing_wait(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_verdict_rule),
-		cmocka_unit_test(test_verdict_time_mirrored),
 		cmocka_unit_test(test_row_band),
 		cmocka_unit_test(test_median_view),
 		cmocka_unit_test(test_parse_valid_sorted),

@@ -1,6 +1,8 @@
 /* Unit tests of the cost model's fit: known alpha, beta, gamma recovered from
  * synthetic rows (within 1%, also with noise and with two size tiers), the
- * repeat band, and refusal of rows that cannot determine the parameters. */
+ * repeat band, refusal of rows that cannot determine the parameters, and the
+ * one check of parameters that the fit and the fit file's readers share. */
+#define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,10 @@
 
 #include "cb_model.h"
 #include "cb_model_fit.h"
+#include "cb_model_params.h"
+
+#define TEST_TMPDIR "/tmp/collbench-test-model-fit.XXXXXX"
+#include "test_tmpdir.h"
 
 #define MAXOBS 512
 
@@ -210,6 +216,73 @@ static void test_reports_bad_fit(void **state)
 	assert_true(isnan(p.alpha_rep[0])); /* no repeats */
 }
 
+/* Times that hardly grow with size (10 us + 1e-18 s per byte: 1e9 GB/s):
+ * the least-squares beta is no machine's. The fit refuses it, with the key
+ * and bound its readers would name, instead of returning it. */
+static void test_refuses_flat_times(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p;
+	char why[512] = "";
+	size_t m = make_obs(&tr, all3, 1, 0, obs);
+
+	(void)state;
+	o.fit_gamma = 0;
+	for (size_t i = 0; i < m; i++) {
+		obs[i].t = 10e-6 + obs[i].bytes * 1e-18;
+		obs[i].t_lo = obs[i].t_hi = NAN;
+	}
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "beta_GBps must be a number in [1e-06, 1e+07]"));
+}
+
+/* cb_fit_params_check: a recovered fit passes and reads back from its file
+ * unchanged in kind; each bound is enforced. */
+static void test_params_check(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	static struct cb_fit_set set, back;
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p, q;
+	char why[512] = "", path[sizeof(dir) + 16];
+	size_t m = make_obs(&tr, all3, 1, 0, obs);
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_int_equal(cb_fit_params_check(&p, why, sizeof(why)), CB_OK);
+	q = p, q.tier[0].beta = 2e16; /* 2e7 GB/s */
+	assert_int_equal(cb_fit_params_check(&q, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "beta_GBps must be a number in"));
+	q = p, q.tier[0].gamma = 1e-7; /* slower than 1 kB/s */
+	assert_int_equal(cb_fit_params_check(&q, why, sizeof(why)), CB_ERR_ARG);
+	q = p, q.tier[0].gamma = INFINITY, q.tier[0].fused = NAN; /* free; none seen */
+	assert_int_equal(cb_fit_params_check(&q, why, sizeof(why)), CB_OK);
+	q = p, q.alpha = 11; /* 11 s */
+	assert_int_equal(cb_fit_params_check(&q, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "alpha_us"));
+	q = p, q.tier[0].hi = 1e6; /* the last tier must reach every size */
+	assert_int_equal(cb_fit_params_check(&q, why, sizeof(why)), CB_ERR_ARG);
+	/* what passes is what the reader takes back */
+	memset(&set, 0, sizeof(set));
+	set.ngroups = 1;
+	strcpy(set.groups[0].backend, "host");
+	strcpy(set.groups[0].transport, "shm");
+	set.groups[0].fitted = 1;
+	set.groups[0].p = p;
+	snprintf(path, sizeof(path), "%s/fit.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(cb_fit_set_write(f, &set), CB_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(cb_fit_set_read(path, &back, why, sizeof(why)), CB_OK);
+	assert_true(back.groups[0].fitted);
+	assert_within(back.groups[0].p.tier[0].beta, p.tier[0].beta, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,7 +291,9 @@ int main(void)
 		cmocka_unit_test(test_refuses_collinear_gamma),
 		cmocka_unit_test(test_refuses_degenerate),
 		cmocka_unit_test(test_reports_bad_fit),
+		cmocka_unit_test(test_refuses_flat_times),
+		cmocka_unit_test(test_params_check),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

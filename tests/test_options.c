@@ -1,10 +1,12 @@
 /* Unit tests: option parsing (good and bad values), size suffixes, the size
- * sweep, the canonical form compared across ranks. */
+ * sweep, the canonical form compared across ranks, output names that cannot
+ * exist. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -250,6 +252,33 @@ static void test_timing(void **state)
 	cb_options_free(&b);
 }
 
+/* Output files whose names are longer than a file name may be are refused
+ * with the options, not after the run: --csv (and the metadata file made
+ * from it, with its writer's temporary suffix), --json, --meta. */
+static void test_long_names(void **state)
+{
+	char name[300], longer[300], fits[300], csv[320], meta[320], err[256];
+	struct cb_options o;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	memset(name, 'a', 256), name[256] = '\0';   /* one byte over NAME_MAX */
+	memset(longer, 'b', 240), longer[240] = '\0'; /* fits; its .meta.json.tmp.<pid> not */
+	memset(fits, 'c', 200), fits[200] = '\0';
+	snprintf(csv, sizeof(csv), "/tmp/%s.csv", longer);
+	assert_int_equal(PARSE(&o, err, "--json", name), CB_ERR_ARG);
+	assert_non_null(strstr(err, "--json: the file name"));
+	assert_non_null(strstr(err, "would be 256 bytes long"));
+	assert_int_equal(PARSE(&o, err, "--csv", csv), CB_ERR_ARG);
+	assert_non_null(strstr(err, "--csv (its metadata file"));
+	snprintf(meta, sizeof(meta), "/tmp/%s.meta.json", fits);
+	/* the .csv itself, 244 bytes, fits: with a --meta that fits, so does the run */
+	assert_int_equal(PARSE(&o, err, "--csv", csv, "--meta", meta), CB_OK);
+	snprintf(csv, sizeof(csv), "/tmp/%s.csv", fits);
+	assert_int_equal(PARSE(&o, err, "--csv", csv), CB_OK);
+	cb_options_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_canonical_differs),
 		cmocka_unit_test(test_canonical_text),
 		cmocka_unit_test(test_timing),
+		cmocka_unit_test(test_long_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

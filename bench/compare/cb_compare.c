@@ -3,26 +3,56 @@
 #include "cb_compare.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_optable.h"
 
-enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double tol,
-			      int higher_is_better)
+/* The verdict of a change beyond the tolerance: decided when it is beyond
+ * the cap, the bands lie apart or the samples differ; else unknown. */
+static enum cb_verdict beyond(int apart, int past_cap, double p, enum cb_verdict decided)
 {
+	return past_cap || apart || p < CB_COMPARE_ALPHA ? decided : CB_V_UNKNOWN;
+}
+
+enum cb_verdict cb_verdict_of(const struct cb_band *b, const struct cb_band *c, double p,
+			      double tol, double cap, int higher_is_better)
+{
+	double v = c->value, lo = b->value * (1 - tol), hi = b->value * (1 + tol);
+	double cap_lo, cap_hi;
+
+	cap = fmax(cap, tol); /* the noise never narrows the tolerance */
+	cap_lo = b->value * (1 - cap), cap_hi = b->value * (1 + cap);
+
 	if (higher_is_better) {
-		if (c->value < b->value * (1 - tol) && c->hi < b->lo)
-			return CB_V_REGRESSION;
-		if (c->value > b->value * (1 + tol) && c->lo > b->hi)
-			return CB_V_IMPROVEMENT;
+		if (v < lo)
+			return beyond(c->hi < b->lo, v < cap_lo, p, CB_V_REGRESSION);
+		if (v > hi)
+			return beyond(c->lo > b->hi, v > cap_hi, p, CB_V_IMPROVEMENT);
 	} else {
-		if (c->value > b->value * (1 + tol) && c->lo > b->hi)
-			return CB_V_REGRESSION;
-		if (c->value < b->value * (1 - tol) && c->hi < b->lo)
-			return CB_V_IMPROVEMENT;
+		if (v > hi)
+			return beyond(c->lo > b->hi, v > cap_hi, p, CB_V_REGRESSION);
+		if (v < lo)
+			return beyond(c->hi < b->lo, v < cap_lo, p, CB_V_IMPROVEMENT);
 	}
 	return CB_V_SAME;
+}
+
+/* The p-value of row's samples (NaN without enough on both sides). */
+static double row_p(const struct cb_cmp_row *row, const struct cb_results *base,
+		    const struct cb_results *cur, const struct cb_samples *bs,
+		    const struct cb_samples *cs)
+{
+	const struct cb_row_samples *x, *y;
+
+	if (!bs || !cs || !bs->row || !cs->row)
+		return NAN;
+	x = &bs->row[row->base - base->rows];
+	y = &cs->row[row->cur - cur->rows];
+	if (x->n < CB_SAMPLES_MIN || y->n < CB_SAMPLES_MIN)
+		return NAN;
+	return cb_mann_whitney_p(x->t, x->n, y->t, y->n);
 }
 
 static int kept(const struct cb_res_row *r, const struct cb_compare_opts *o)
@@ -53,7 +83,18 @@ static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts 
 	/* no change in percent from a zero or absent baseline (never a NaN verdict:
 	 * the rule compares finite values only) */
 	row->change = row->b.value > 0 ? (row->c.value - row->b.value) / row->b.value : NAN;
-	row->verdict = cb_verdict_of(&row->b, &row->c, o->tolerance, m != CB_METRIC_TIME);
+	out->tested += !isnan(row->p);
+	row->verdict = cb_verdict_of(&row->b, &row->c, row->p, o->tolerance, o->noise_cap,
+				     m != CB_METRIC_TIME);
+	row->worse = row->verdict == CB_V_REGRESSION ||
+		     (row->verdict == CB_V_UNKNOWN && (m == CB_METRIC_TIME ? row->c.value > row->b.value
+								     : row->c.value < row->b.value));
+	out->unknown_worse += row->verdict == CB_V_UNKNOWN && row->worse;
+	if (row->verdict == CB_V_UNKNOWN)
+		snprintf(row->note, sizeof(row->note), "within the noise: run again (%s)",
+			 isnan(row->p) ? "bands overlap, no samples" : "samples: p >= 0.001");
+	else if (row->verdict != CB_V_SAME && !isnan(row->p) && !row->note[0])
+		snprintf(row->note, sizeof(row->note), "samples: p %.2g", row->p);
 }
 
 /* The verdict of one joined pair (either side may be NULL), by status. */
@@ -92,6 +133,10 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 		snprintf(row->note, sizeof(row->note), "baseline %.80s", text);
 	} else if (bs == CB_ROW_SKIPPED && cs == CB_ROW_SKIPPED && b && c) {
 		row->verdict = CB_V_SKIPPED;
+	} else if (bs == CB_ROW_OK && !o->allow_missing) {
+		row->verdict = CB_V_VANISHED; /* measured before, skipped or absent now */
+		snprintf(row->note, sizeof(row->note), "measured in baseline, %s",
+			 c ? "skipped in current" : "not in current");
 	} else {
 		row->verdict = CB_V_MISSING;
 		snprintf(row->note, sizeof(row->note), "%s", !b ? "only in current" :
@@ -101,6 +146,7 @@ static void judge(struct cb_cmp_row *row, const struct cb_compare_opts *o,
 }
 
 enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_results *cur,
+			       const struct cb_samples *bs, const struct cb_samples *cs,
 			       const struct cb_compare_opts *o, struct cb_comparison *out,
 			       char *err, size_t errlen)
 {
@@ -126,6 +172,7 @@ enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_re
 		memset(row, 0, sizeof(*row));
 		row->base = d <= 0 ? b : NULL;
 		row->cur = d >= 0 ? c : NULL;
+		row->p = row->base && row->cur ? row_p(row, base, cur, bs, cs) : NAN;
 		judge(row, o, out);
 		out->count[row->verdict]++;
 		if (row->verdict != CB_V_SKIPPED)
@@ -134,27 +181,49 @@ enum cb_status cb_compare_runs(const struct cb_results *base, const struct cb_re
 	return CB_OK;
 }
 
-int cb_compare_failed(const struct cb_comparison *c, int strict)
+enum cb_gate cb_compare_gate(const struct cb_comparison *c, int strict)
 {
-	return c->count[CB_V_REGRESSION] || c->count[CB_V_FAILED] ||
-	       (strict && c->count[CB_V_MISSING]);
+	if (c->count[CB_V_REGRESSION] || c->count[CB_V_FAILED] || c->count[CB_V_VANISHED] ||
+	    (strict && c->count[CB_V_MISSING]))
+		return CB_GATE_FAIL;
+	return c->unknown_worse ? CB_GATE_UNKNOWN : CB_GATE_PASS;
+}
+
+/* Appends to buf (len bytes, k used so far); returns the new k. */
+static int add(char *buf, size_t len, int k, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int add(char *buf, size_t len, int k, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (k < 0 || (size_t)k >= len)
+		return k;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + k, len - (size_t)k, fmt, ap);
+	va_end(ap);
+	return n < 0 ? -1 : k + n;
 }
 
 void cb_compare_summary(const struct cb_comparison *c, char *buf, size_t len)
 {
-	size_t reg = c->count[CB_V_REGRESSION] + c->count[CB_V_FAILED];
-	size_t imp = c->count[CB_V_IMPROVEMENT];
-	int k;
+	const size_t *n = c->count;
+	size_t reg = n[CB_V_REGRESSION] + n[CB_V_FAILED] + n[CB_V_VANISHED];
+	size_t imp = n[CB_V_IMPROVEMENT];
+	int k = add(buf, len, 0, "%zu regression%s", reg, reg == 1 ? "" : "s");
 
-	k = snprintf(buf, len, "%zu regression%s", reg, reg == 1 ? "" : "s");
-	if (c->count[CB_V_FAILED] && k >= 0 && (size_t)k < len)
-		k += snprintf(buf + k, len - (size_t)k, " (%zu failed)", c->count[CB_V_FAILED]);
-	if (k >= 0 && (size_t)k < len)
-		k += snprintf(buf + k, len - (size_t)k, ", %zu improvement%s, %zu same, %zu missing",
-			      imp, imp == 1 ? "" : "s", c->count[CB_V_SAME],
-			      c->count[CB_V_MISSING]);
-	if (c->count[CB_V_SKIPPED] && k >= 0 && (size_t)k < len)
-		snprintf(buf + k, len - (size_t)k, ", %zu skipped", c->count[CB_V_SKIPPED]);
+	if (n[CB_V_FAILED] && n[CB_V_VANISHED])
+		k = add(buf, len, k, " (%zu failed, %zu vanished)", n[CB_V_FAILED], n[CB_V_VANISHED]);
+	else if (n[CB_V_FAILED] || n[CB_V_VANISHED])
+		k = add(buf, len, k, " (%zu %s)", n[CB_V_FAILED] + n[CB_V_VANISHED],
+			n[CB_V_FAILED] ? "failed" : "vanished");
+	k = add(buf, len, k, ", %zu improvement%s, %zu same, %zu missing", imp, imp == 1 ? "" : "s",
+		n[CB_V_SAME], n[CB_V_MISSING]);
+	if (n[CB_V_UNKNOWN])
+		k = add(buf, len, k, ", %zu unknown", n[CB_V_UNKNOWN]);
+	if (n[CB_V_SKIPPED])
+		add(buf, len, k, ", %zu skipped", n[CB_V_SKIPPED]);
 }
 
 void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
@@ -165,7 +234,8 @@ void cb_cmp_row_name(const struct cb_cmp_row *r, char *buf, size_t len)
 const char *cb_verdict_name(enum cb_verdict v)
 {
 	static const char *const names[CB_V_COUNT] = {
-		"failed", "regression", "improvement", "missing", "same", "skipped",
+		"failed", "vanished", "regression", "unknown", "improvement", "missing", "same",
+		"skipped",
 	};
 
 	return v < CB_V_COUNT ? names[v] : "?";

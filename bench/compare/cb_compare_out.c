@@ -46,10 +46,10 @@ static void print_heading(FILE *f, const struct cb_out_info *in, const char *pre
 	fprintf(f, "%sbaseline %s, current %s\n", prefix, in->base_name, in->cur_name);
 	fprintf(f, "%smetric %s of the %s time (%s, %s is better; a row whose bandwidth is absent "
 		"or 0 uses the next of busbw, algbw, time: see its metric), "
-		"tolerance %g%%, bands: [min, max] over the -R repeats%s%s\n", prefix,
-		cb_metric_name(o->metric), cb_stat_name(o->stat),
+		"tolerance %g%%, noise cap %g%%, bands: [min, max] over the -R repeats%s%s\n",
+		prefix, cb_metric_name(o->metric), cb_stat_name(o->stat),
 		cb_metric_unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
-		100 * o->tolerance, o->min_bytes ? ", rows below --min-bytes ignored" : "",
+		100 * o->tolerance, 100 * o->noise_cap, o->min_bytes ? ", rows below --min-bytes ignored" : "",
 		o->algos && *o->algos ? ", --algo filter" : "");
 }
 
@@ -84,17 +84,17 @@ static void csv_field(FILE *f, const char *s, int last)
 static void print_csv(FILE *f, const struct cb_comparison *c)
 {
 	fputs("verdict,backend,algo,nranks,bytes,dtype,op,in_place,metric,baseline,baseline_lo,"
-	      "baseline_hi,current,current_lo,current_hi,change_pct,transport,note\n", f);
+	      "baseline_hi,current,current_lo,current_hi,change_pct,p_value,transport,note\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cb_cmp_row *r = &c->rows[i];
 		const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
-		const double v[7] = { r->b.value, r->b.lo, r->b.hi, r->c.value, r->c.lo, r->c.hi,
-				      100 * r->change };
+		const double v[8] = { r->b.value, r->b.lo, r->b.hi, r->c.value, r->c.lo, r->c.hi,
+				      100 * r->change, r->p };
 
 		fprintf(f, "%s,%s,%s,%d,%llu,%s,%s,%d,%s,", cb_verdict_name(r->verdict), x->backend,
 			x->algo, x->nranks, x->bytes, x->dtype, x->op, x->in_place,
 			cb_metric_name(r->metric));
-		for (int k = 0; k < 7; k++)
+		for (int k = 0; k < 8; k++)
 			isnan(v[k]) ? (void)fputc(',', f) : (void)fprintf(f, "%.6g,", v[k]);
 		csv_field(f, x->transport, 0);
 		csv_field(f, r->note, 1);
@@ -136,13 +136,15 @@ static enum cb_status print_markdown(FILE *f, const struct cb_comparison *c,
 	for (size_t i = 0; i < c->nrows; i++)
 		order[i] = &c->rows[i];
 	qsort(order, c->nrows, sizeof(*order), severity_cmp);
-	fprintf(f, "### collbench-compare: %s\n\n", in->gate_failed ? "REGRESSION" : "no regression");
+	fprintf(f, "### collbench-compare: %s\n\n", in->gate == CB_GATE_FAIL ? "REGRESSION" :
+		in->gate == CB_GATE_UNKNOWN ? "UNKNOWN (within the noise: run again)" : "no regression");
 	print_heading(f, in, "");
 	fprintf(f, "\n| verdict | row | metric | baseline | current | change | note |\n"
 		"|---|---|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cb_cmp_row *r = order[i];
-		int bold = r->verdict == CB_V_FAILED || r->verdict == CB_V_REGRESSION;
+		int bold = r->verdict == CB_V_FAILED || r->verdict == CB_V_REGRESSION ||
+			   r->verdict == CB_V_VANISHED || (r->verdict == CB_V_UNKNOWN && r->worse);
 
 		cb_cmp_row_name(r, name, sizeof(name));
 		fprintf(f, "| %s%s%s | %s | %s | %s %s | %s %s | %s | %s |\n", bold ? "**" : "",
@@ -165,19 +167,20 @@ static json_t *json_row(const struct cb_cmp_row *r)
 {
 	const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
 
-	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 			 "verdict", cb_verdict_name(r->verdict), "backend", x->backend, "algo",
 			 x->algo, "transport", x->transport, "nranks", x->nranks, "bytes", (json_int_t)x->bytes, "dtype",
 			 x->dtype, "op", x->op, "in_place", x->in_place, "metric",
 			 cb_metric_name(r->metric), "baseline", jnum(r->b.value), "baseline_lo",
 			 jnum(r->b.lo), "baseline_hi", jnum(r->b.hi), "current", jnum(r->c.value),
 			 "current_lo", jnum(r->c.lo), "current_hi", jnum(r->c.hi), "change_pct",
-			 jnum(100 * r->change), "note", cb_json_text(r->note));
+			 jnum(100 * r->change), "p_value", jnum(r->p), "note", cb_json_text(r->note));
 }
 
 static enum cb_status print_json(FILE *f, const struct cb_comparison *c,
 				 const struct cb_out_info *in)
 {
+	static const char *const gate_names[] = { "pass", "fail", "unknown" };
 	const size_t *n = c->count;
 	json_t *rows = json_array(), *o;
 	char line[256];
@@ -190,16 +193,21 @@ static enum cb_status print_json(FILE *f, const struct cb_comparison *c,
 		return CB_ERR_NOMEM;
 	cb_compare_summary(c, line, sizeof(line));
 	/* paths are bytes: cb_text's rule keeps the JSON valid */
-	o = json_pack("{s:s,s:o,s:o,s:s,s:f,s:I,s:b,s:b,s:o,s:{s:I,s:I,s:I,s:I,s:I,s:I},s:s}",
+	o = json_pack("{s:s,s:o,s:o,s:s,s:f,s:f,s:I,s:b,s:b,s:b,s:s,s:o,"
+		      "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:s}",
 		      "schema", "collbench-compare-1", "baseline", cb_json_text(in->base_name),
-		      "current", cb_json_text(in->cur_name), "metric", cb_metric_name(in->opts->metric), "tolerance_pct",
-		      100 * in->opts->tolerance, "min_bytes", (json_int_t)in->opts->min_bytes,
-		      "strict", in->opts->strict, "regressed", in->gate_failed, "rows", rows,
-		      "summary", "regressions", (json_int_t)(n[CB_V_REGRESSION] + n[CB_V_FAILED]),
-		      "failed", (json_int_t)n[CB_V_FAILED], "improvements",
-		      (json_int_t)n[CB_V_IMPROVEMENT], "same", (json_int_t)n[CB_V_SAME], "missing",
-		      (json_int_t)n[CB_V_MISSING], "skipped", (json_int_t)n[CB_V_SKIPPED],
-		      "summary_line", line);
+		      "current", cb_json_text(in->cur_name), "metric",
+		      cb_metric_name(in->opts->metric), "tolerance_pct", 100 * in->opts->tolerance,
+		      "noise_cap_pct", 100 * in->opts->noise_cap, "min_bytes",
+		      (json_int_t)in->opts->min_bytes, "strict", in->opts->strict, "allow_missing",
+		      in->opts->allow_missing, "regressed", in->gate == CB_GATE_FAIL, "gate",
+		      gate_names[in->gate], "rows", rows, "summary", "regressions",
+		      (json_int_t)(n[CB_V_REGRESSION] + n[CB_V_FAILED] + n[CB_V_VANISHED]), "failed",
+		      (json_int_t)n[CB_V_FAILED], "vanished", (json_int_t)n[CB_V_VANISHED],
+		      "improvements", (json_int_t)n[CB_V_IMPROVEMENT], "same", (json_int_t)n[CB_V_SAME],
+		      "unknown", (json_int_t)n[CB_V_UNKNOWN], "unknown_worse",
+		      (json_int_t)c->unknown_worse, "missing", (json_int_t)n[CB_V_MISSING], "skipped",
+		      (json_int_t)n[CB_V_SKIPPED], "summary_line", line);
 	if (!o)
 		return CB_ERR_NOMEM;
 	rc = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

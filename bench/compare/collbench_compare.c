@@ -2,12 +2,15 @@
  * CSV files or run folders, with their metadata sidecars) row by row and
  * says whether the current one regressed; with --min-busbw, also (or, given
  * CURRENT alone, only) checks each row against an absolute busbw floor
- * (cb_floor.h). Exit status: 0 no regression, 1 regression (or a failed
- * row; or a missing row with --strict; or a row below a floor), 2 usage or
- * input error. Options come from one table that also prints --help. */
+ * (cb_floor.h). Exit status: 0 no regression, 1 regression (or a failed or
+ * vanished row; or a missing row with --strict; or a row below a floor), 2
+ * usage or input error, 4 no failure but a row worse beyond the tolerance
+ * that the noise cannot confirm (unknown: run again). Options come from one
+ * table that also prints --help. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 #define PROG "collbench-compare"
 #define EXIT_REGRESSION 1
 #define EXIT_USAGE 2
+#define EXIT_UNKNOWN 4
 #define MAX_LISTED 10 /* rows named in the "only in one run" warnings */
 
 struct cli {
@@ -33,7 +37,7 @@ struct cli {
 	enum cb_format fmt;
 	int force, help, check_args;
 	char algos[256];
-	double tolerance_pct;
+	double tolerance_pct, noise_cap_pct; /* the cap: NaN until given */
 	size_t min_bytes;
 	char min_busbw[1024];
 	struct cb_floors floors;
@@ -67,11 +71,13 @@ static const struct cb_optdef table[] = {
 	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare; a row whose bandwidth is absent or 0 uses the next one down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named in its metric column", .kind = CB_OPT_ENUM, OFF(cmp.metric), .name = metric_name, .count = CB_METRIC_TIME + 1 },
 	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", .kind = CB_OPT_ENUM, OFF(cmp.stat), .name = stat_name, .count = CB_STAT_MEAN + 1 },
 	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", .kind = CB_OPT_DOUBLE, OFF(tolerance_pct), .lo = 0, .hi = 100, .flags = CB_OPT_HI_OPEN },
+	{ "noise-cap", 0, "PCT", NULL, "a change beyond PCT percent is a regression (or improvement) whatever the repeat bands and samples say; between --tolerance and PCT the noise decides (same rows become unknown: run again); default twice the tolerance", .kind = CB_OPT_DOUBLE, OFF(noise_cap_pct), .lo = 0, .hi = 100, .flags = CB_OPT_HI_OPEN },
 	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", .kind = CB_OPT_SIZE, OFF(min_bytes) },
 	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
 	{ "format", 'f', "FMT", "table", "table, csv, markdown (for CI summaries) or json", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_FMT_JSON + 1 },
 	{ "min-busbw", 0, "RULES", NULL, "fail rows whose busbw is below a floor: ALGO[@SIZE[-SIZE]]=GBPS, comma list (ALGO may be *; one SIZE: it and above), e.g. ring@16M-64M=5,ps=1.5; CURRENT alone: only this check", .kind = CB_OPT_TEXT, OFF(min_busbw), .what = "rules" },
 	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", .kind = CB_OPT_FLAG, OFF(cmp.strict) },
+	{ "allow-missing", 0, NULL, NULL, "rows measured in the baseline and skipped or absent now are only missing (warned), not vanished (a failure)", .kind = CB_OPT_FLAG, OFF(cmp.allow_missing) },
 	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", .kind = CB_OPT_FLAG, OFF(force) },
 	{ "check-args", 0, NULL, NULL, "check the options only (no BASELINE, CURRENT): exit 0, or 2 with the message (scripts/regress.sh's check before its sweep)", .kind = CB_OPT_FLAG, OFF(check_args) },
 	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
@@ -88,23 +94,30 @@ static void usage(FILE *f)
 		"dtype, op, in_place).\n\noptions:\n");
 	cb_optable_usage(f, table, NOPTS, 30);
 	fprintf(f, "\nverdict, for bandwidth (higher is better) with baseline b, current c, tolerance\n"
-		"tol and each run's repeat band [lo, hi] (min and max over allreduce_perf -R\n"
-		"repeats; a point without repeats):\n"
-		"  regression   c < b(1 - tol) and c.hi < b.lo  (beyond the tolerance and both noises)\n"
-		"  improvement  c > b(1 + tol) and c.lo > b.hi\n"
+		"tol, noise cap cap and each run's repeat band [lo, hi] (min and max over\n"
+		"allreduce_perf -R repeats; a point without repeats):\n"
+		"  regression   c < b(1 - tol) and one of: c < b(1 - cap) (beyond the noise cap),\n"
+		"               c.hi < b.lo (bands apart), p < 0.001 (the runs' per-iteration\n"
+		"               samples differ: Mann-Whitney U, two-sided; where both have them)\n"
+		"  unknown      c < b(1 - tol) and none of those: the noise cannot tell (run again)\n"
+		"  improvement  c > b(1 + tol) and the same evidence, mirrored (else unknown)\n"
 		"  same         otherwise; mirrored for --metric time (lower is better)\n"
 		"A row with an error: status in the current run is 'failed' and counts as a\n"
-		"regression; rows only in one run, or skipped in one, are 'missing' (warned).\n"
+		"regression; a row measured in the baseline and skipped or absent now is\n"
+		"'vanished' and counts as a regression (--allow-missing: missing); other rows\n"
+		"only in one run, or skipped in one, are 'missing' (warned).\n"
 		"A row whose bandwidth is absent or 0 (copy, n = 1, 0 bytes) uses the next metric\n"
 		"down, busbw -> algbw -> time, named in its metric column.\n"
 		"\nRefuses (exit 2) runs that differ in backend, GPU model, machine (label, CPU\n"
 		"model, CPU count, memory, GPU model: a baseline belongs to one machine), ranks\n"
 		"per node for a rank count, timing mode (--timing), wait strategy (--wait), or\n"
 		"the set of dtypes, unless --force.\n"
-		"\nexit status: 0 no regression, 1 regression or failed row (or missing with\n"
-		"--strict), 2 usage, input or output error. The last line of table and markdown output\n"
-		"is the summary (\"1 regression, 0 improvements, 14 same, 0 missing\"); csv and\n"
-		"json print it on stderr. Diagnostics go to stderr.\n"
+		"\nexit status: 0 no regression, 1 regression, failed or vanished row (or missing\n"
+		"with --strict), 2 usage, input or output error, 4 no regression but a row worse\n"
+		"beyond the tolerance that the noise cannot confirm (unknown: run again). The\n"
+		"last line of table and markdown output is the summary (\"1 regression, 0\n"
+		"improvements, 14 same, 0 missing\"); csv and json print it on stderr.\n"
+		"Diagnostics go to stderr.\n"
 		"\n--min-busbw: an absolute gate for a machine with a known-good figure: every\n"
 		"rule a row matches (algorithm or *, bytes per rank in range) gives a floor;\n"
 		"a row whose busbw (under --stat) is below its highest floor, or that failed,\n"
@@ -120,11 +133,18 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	char err[512];
 
 	memset(c, 0, sizeof(*c));
+	c->noise_cap_pct = NAN;
 	if (cb_optable_parse(table, NOPTS, c, argc, argv, err, sizeof(err)) != CB_OK) {
 		cb_eprintf(PROG ": %s\n", err);
 		return -1;
 	}
 	c->cmp.tolerance = c->tolerance_pct / 100;
+	c->cmp.noise_cap = isnan(c->noise_cap_pct) ? 2 * c->cmp.tolerance : c->noise_cap_pct / 100;
+	if (c->cmp.noise_cap < c->cmp.tolerance) {
+		cb_eprintf(PROG ": --noise-cap %g is below --tolerance %g: the noise cannot narrow "
+			"the tolerance\n", c->noise_cap_pct, c->tolerance_pct);
+		return -1;
+	}
 	c->cmp.min_bytes = c->min_bytes;
 	c->cmp.algos = c->algos[0] ? c->algos : NULL;
 	if (c->check_args && argc - optind != 0) {
@@ -145,8 +165,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-/* Names up to MAX_LISTED rows of one kind of missing on stderr. */
-static void warn_missing(const struct cb_comparison *c)
+/* Names up to MAX_LISTED rows of verdict v on stderr, as what. */
+static void list_rows(const struct cb_comparison *c, enum cb_verdict v, const char *what)
 {
 	size_t listed = 0;
 	char name[128];
@@ -154,16 +174,27 @@ static void warn_missing(const struct cb_comparison *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cb_cmp_row *r = &c->rows[i];
 
-		if (r->verdict != CB_V_MISSING)
+		if (r->verdict != v)
 			continue;
 		if (listed++ == MAX_LISTED) {
-			cb_eprintf(PROG ": warning: ... and %zu more missing rows\n",
-				c->count[CB_V_MISSING] - MAX_LISTED);
+			cb_eprintf(PROG ": %s: ... and %zu more %s rows\n", what,
+				c->count[v] - MAX_LISTED, cb_verdict_name(v));
 			break;
 		}
 		cb_cmp_row_name(r, name, sizeof(name));
-		cb_eprintf(PROG ": warning: %s: %s\n", name, r->note);
+		cb_eprintf(PROG ": %s: %s: %s\n", what, name, r->note);
 	}
+}
+
+/* The rows only in one run on stderr, and notes on how rows were read. */
+static void warn_missing(const struct cb_comparison *c)
+{
+	list_rows(c, CB_V_MISSING, "warning");
+	list_rows(c, CB_V_VANISHED, "error");
+	if (c->count[CB_V_VANISHED])
+		cb_eprintf(PROG ": %zu row(s) measured in the baseline are skipped or absent now: "
+			"counted as regressions (--allow-missing if that is intended)\n",
+			c->count[CB_V_VANISHED]);
 	if (c->inconsistent)
 		cb_eprintf(PROG ": warning: %zu row(s) hold a value outside their own repeat "
 			"band (an edited or inconsistent file): compared without that band\n",
@@ -210,60 +241,102 @@ static int run_floors_only(const struct cli *c, const char *cpath)
 	return rc;
 }
 
-/* Loads, checks and compares; returns the exit status. */
-static int run(const struct cli *c, const char *bpath, const char *cpath)
+/* Loads one side (what: "baseline" or "current") and its samples; 0, or -1
+ * after a message (nothing left to free). */
+static int load_side(const char *what, const char *path, struct cb_results *r,
+		     struct cb_samples *smp)
 {
-	struct cb_results base, cur;
+	char err[1024];
+
+	if (cb_results_load(path, r, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG ": %s: %s\n", what, err);
+		return -1;
+	}
+	if (cb_samples_load(r, smp) != CB_OK) {
+		cb_eprintf(PROG ": %s: out of memory\n", what);
+		cb_results_free(r);
+		return -1;
+	}
+	if (smp->note[0])
+		cb_eprintf(PROG ": note: %s: per-iteration samples left out: %s\n", what,
+			smp->note);
+	return 0;
+}
+
+/* The worse of two exit statuses: usage, then regression, then unknown. */
+static int worst(int a, int b)
+{
+	static const int rank[5] = { 0, 2, 3, 0, 1 }; /* by status 0, 1, 2, (3), 4 */
+
+	return rank[b] > rank[a] ? b : a;
+}
+
+/* Compares loaded runs and prints the report; returns the exit status. */
+static int judge_runs(const struct cli *c, const struct cb_results *base,
+		      const struct cb_results *cur, const struct cb_samples *bs,
+		      const struct cb_samples *cs, struct cb_out_info *info)
+{
+	static const int gate_rc[] = { 0, EXIT_REGRESSION, EXIT_UNKNOWN };
 	struct cb_comparison cmp;
-	struct cb_out_info info = { bpath, cpath, &c->cmp, 0 };
-	char err[1024], line[256];
+	char err[256], line[256];
 	int rc = EXIT_USAGE;
 
-	if (cb_results_load(bpath, &base, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG ": baseline: %s\n", err);
+	if (cb_compare_runs(base, cur, bs, cs, &c->cmp, &cmp, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG ": %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG ": current: %s\n", err);
-		goto out_free_base;
-	}
-	if (cb_compat_check(&base, bpath, &cur, cpath, c->force, stderr) && !c->force) {
-		cb_eprintf(PROG ": the runs are not comparable (--force compares anyway)\n");
-		goto out_free_cur;
-	}
-	if (cb_compare_runs(&base, &cur, &c->cmp, &cmp, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG ": %s\n", err);
-		goto out_free_cur;
-	}
-	if (cmp.count[CB_V_SAME] + cmp.count[CB_V_REGRESSION] + cmp.count[CB_V_IMPROVEMENT] +
-		    cmp.count[CB_V_FAILED] == 0) {
-		cb_eprintf(PROG ": no row measured in both runs%s: nothing to compare\n",
-			c->cmp.algos || c->cmp.min_bytes ? " (after --algo/--min-bytes)" : "");
-		goto out_free_cmp;
+	if (cmp.nrows == cmp.count[CB_V_MISSING] + cmp.count[CB_V_VANISHED]) {
+		cb_eprintf(PROG ": no row measured in both runs%s: nothing to compare%s\n",
+			c->cmp.algos || c->cmp.min_bytes ? " (after --algo/--min-bytes)" : "",
+			cmp.count[CB_V_VANISHED] ? " (every row measured in the baseline is "
+			"skipped or absent in the current run)" : "");
+		goto out;
 	}
 	warn_missing(&cmp);
-	info.gate_failed = cb_compare_failed(&cmp, c->cmp.strict);
+	info->gate = cb_compare_gate(&cmp, c->cmp.strict);
 	errno = 0;
-	if (cb_compare_print(stdout, c->fmt, &cmp, &info) != CB_OK) {
+	if (cb_compare_print(stdout, c->fmt, &cmp, info) != CB_OK) {
 		cb_eprintf(PROG ": cannot write the report to stdout: %s (the verdict is "
 			"not reported)\n", errno ? strerror(errno) : "out of memory");
-		goto out_free_cmp;
+		goto out;
 	}
 	if (c->fmt == CB_FMT_CSV || c->fmt == CB_FMT_JSON) {
 		cb_compare_summary(&cmp, line, sizeof(line));
 		cb_eprintf("%s\n", line);
 	}
-	rc = info.gate_failed ? EXIT_REGRESSION : 0;
-	if (c->floors.n) {
-		int frc = check_floors(c, &cur);
-
-		rc = frc > rc ? frc : rc;
-	}
-out_free_cmp:
+	if (info->gate == CB_GATE_UNKNOWN)
+		cb_eprintf(PROG ": %zu row(s) worse beyond the tolerance, within the noise: "
+			"unknown, run again (exit %d)\n", cmp.unknown_worse, EXIT_UNKNOWN);
+	rc = gate_rc[info->gate];
+out:
 	cb_comparison_free(&cmp);
+	return rc;
+}
+
+/* Loads, checks and compares; returns the exit status. */
+static int run(const struct cli *c, const char *bpath, const char *cpath)
+{
+	struct cb_results base, cur;
+	struct cb_samples bs, cs;
+	struct cb_out_info info = { bpath, cpath, &c->cmp, CB_GATE_PASS };
+	int rc = EXIT_USAGE;
+
+	if (load_side("baseline", bpath, &base, &bs) != 0)
+		return EXIT_USAGE;
+	if (load_side("current", cpath, &cur, &cs) != 0)
+		goto out_free_base;
+	if (cb_compat_check(&base, bpath, &cur, cpath, c->force, stderr) && !c->force) {
+		cb_eprintf(PROG ": the runs are not comparable (--force compares anyway)\n");
+		goto out_free_cur;
+	}
+	rc = judge_runs(c, &base, &cur, &bs, &cs, &info);
+	if (rc != EXIT_USAGE && c->floors.n)
+		rc = worst(rc, check_floors(c, &cur));
 out_free_cur:
+	cb_samples_free(&cs);
 	cb_results_free(&cur);
 out_free_base:
+	cb_samples_free(&bs);
 	cb_results_free(&base);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cb_model_fit_int.h"
+#include "cb_refuse.h"
 
 /* "alpha", "beta of tier 2 (from 1048576 bytes)", ... for messages. */
 static void param_name(const struct prob *pb, int j, char *buf, size_t len)
@@ -161,6 +162,20 @@ static void fit_repeats(const struct prob *pb, struct cb_fit_params *p)
 				fused_of(pb, x, t, &p->tier[t].fused_rep[w - 1]);
 		}
 	}
+}
+
+/* The fit as a result: what cb_fit_params_check refuses is no result (the
+ * readers of the fit file would refuse it), with the likely cause. */
+static enum cb_status check_result(const struct cb_fit_params *p, char *why, size_t whylen)
+{
+	char reason[256];
+
+	if (cb_fit_params_check(p, reason, sizeof(reason)) == CB_OK)
+		return CB_OK;
+	return cb_refuse(why, whylen, "the fitted parameters are no machine's (%s): the rows' "
+			 "times do not determine them (times that do not grow with message "
+			 "size give such a bandwidth; --min-bytes leaves latency-bound sizes out)",
+			 reason);
 }
 
 /* Fits with pb's tiers; *rss the relative residual sum of squares. A tier
@@ -318,6 +333,8 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
 			pb.brk[i] = best.tier[i].hi;
 		st = fit_fixed(&pb, &best, &rss, why, whylen); /* pb as for the best */
 	}
+	if (st == CB_OK) /* the best fit, or none: never a worse one that passes */
+		st = check_result(&best, why, whylen);
 	if (st == CB_OK) {
 		fit_repeats(&pb, &best);
 		fit_errors(obs, m, &best);

@@ -2,7 +2,6 @@
 #include "cb_model_params.h"
 
 #include <errno.h>
-#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -93,57 +92,31 @@ static const char *str_of(const json_t *o, const char *key)
 	return v ? v : "";
 }
 
-/* A finite number member in [lo, hi] times mul; null gives null_value where
- * null_ok. 0, or -1 when absent, not a number or out of range. */
-static int get_pos(const json_t *o, const char *key, double mul, double lo, double hi,
-		   int null_ok, double null_value, double *out)
+/* Member key of o times mul: a number, null_value for null, and -1 (a value
+ * cb_fit_params_check refuses wherever it is read) when absent or of
+ * another type. */
+static double get_num(const json_t *o, const char *key, double mul, double null_value)
 {
 	const json_t *v = json_object_get(o, key);
-	double x;
 
-	if (null_ok && json_is_null(v)) {
-		*out = null_value;
-		return 0;
-	}
-	if (!json_is_number(v))
-		return -1;
-	x = json_number_value(v);
-	if (!isfinite(x) || x < lo || x > hi)
-		return -1;
-	*out = x * mul;
-	return 0;
+	if (json_is_null(v))
+		return null_value;
+	return json_is_number(v) ? json_number_value(v) * mul : -1;
 }
 
-static enum cb_status read_tier(const json_t *o, struct cb_fit_tier *t, double prev_hi, int last,
-				char *err, size_t errlen)
+/* A tier as the file holds it; its ranges are cb_fit_params_check's. */
+static void read_tier(const json_t *o, struct cb_fit_tier *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->beta_se = t->gamma_se = t->fused_se = NAN;
 	t->beta_rep[0] = t->beta_rep[1] = t->gamma_rep[0] = t->gamma_rep[1] = NAN;
 	t->fused_rep[0] = t->fused_rep[1] = NAN;
-	if (get_pos(o, "min_bytes", 1, 0, DBL_MAX, 0, 0, &t->lo) || t->lo != prev_hi)
-		return cb_refuse(err, errlen,
-				 "tiers: min_bytes must be 0, then the previous max_bytes");
-	if (get_pos(o, "max_bytes", 1, 1, DBL_MAX, last, INFINITY, &t->hi) || !(t->hi > t->lo) ||
-	    (!last && isinf(t->hi)) || (last && !isinf(t->hi)))
-		return cb_refuse(err, errlen,
-				 "tiers: max_bytes must grow, null in the last tier only");
-	if (get_pos(o, "beta_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 0, 0, &t->beta))
-		return cb_refuse(err, errlen, "tiers: beta_GBps must be a number in [%g, %g]",
-				 CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
-	if (get_pos(o, "gamma_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 1, INFINITY,
-		    &t->gamma))
-		return cb_refuse(err, errlen,
-				 "tiers: gamma_GBps must be a number in [%g, %g] or null "
-				 "(free)",
-				 CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
-	t->fused = NAN;
-	if (json_object_get(o, "fused_GBps") &&
-	    get_pos(o, "fused_GBps", GB, CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS, 1, NAN, &t->fused))
-		return cb_refuse(err, errlen,
-				 "tiers: fused_GBps must be a number in [%g, %g] or null",
-				 CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS);
-	return CB_OK;
+	t->lo = get_num(o, "min_bytes", 1, -1);
+	t->hi = get_num(o, "max_bytes", 1, INFINITY);
+	t->beta = get_num(o, "beta_GBps", GB, -1);
+	t->gamma = get_num(o, "gamma_GBps", GB, INFINITY);
+	/* absent in files from before the fused rate: none seen */
+	t->fused = json_object_get(o, "fused_GBps") ? get_num(o, "fused_GBps", GB, NAN) : NAN;
 }
 
 static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *err,
@@ -152,7 +125,7 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 	const char *b = json_string_value(json_object_get(o, "backend"));
 	const char *t = json_string_value(json_object_get(o, "transport"));
 	const json_t *tiers = json_object_get(o, "tiers"), *refused = json_object_get(o, "refused");
-	double prev = 0;
+	enum cb_status st;
 
 	memset(g, 0, sizeof(*g));
 	if (!b || !t || strlen(b) >= CB_MIN_NAME || strlen(t) >= CB_MIN_NAME)
@@ -165,13 +138,9 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 		return CB_OK;
 	}
 	snprintf(g->algos, sizeof(g->algos), "%s", str_of(o, "algos"));
-	if (get_pos(o, "alpha_us", US, 0, CB_MODEL_MAX_US, 0, 0, &g->p.alpha))
-		return cb_refuse(err, errlen, "groups: alpha_us must be a number in [0, %g]",
-				 CB_MODEL_MAX_US);
-	if (json_object_get(o, "overhead_us") &&
-	    get_pos(o, "overhead_us", US, 0, CB_MODEL_MAX_US, 0, 0, &g->p.overhead))
-		return cb_refuse(err, errlen, "groups: overhead_us must be a number in [0, %g]",
-				 CB_MODEL_MAX_US);
+	g->p.alpha = get_num(o, "alpha_us", US, -1);
+	/* absent in files from before the overhead: none */
+	g->p.overhead = json_object_get(o, "overhead_us") ? get_num(o, "overhead_us", US, -1) : 0;
 	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
 	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
 	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));
@@ -180,16 +149,12 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 		return cb_refuse(err, errlen, "groups: tiers must be an array of 1 to %d tiers",
 				 CB_FIT_MAX_TIERS);
 	g->p.ntiers = (int)json_array_size(tiers);
-	for (int k = 0; k < g->p.ntiers; k++) {
-		enum cb_status st = read_tier(json_array_get(tiers, (size_t)k), &g->p.tier[k], prev,
-					      k == g->p.ntiers - 1, err, errlen);
-
-		if (st != CB_OK)
-			return st;
-		prev = g->p.tier[k].hi;
-	}
-	g->fitted = 1;
-	return CB_OK;
+	for (int k = 0; k < g->p.ntiers; k++)
+		read_tier(json_array_get(tiers, (size_t)k), &g->p.tier[k]);
+	/* the fit's own check (cb_model_fit.h): fit writes only what passes it */
+	st = cb_fit_params_check(&g->p, err, errlen);
+	g->fitted = st == CB_OK;
+	return st;
 }
 
 enum cb_status cb_fit_set_read(const char *path, struct cb_fit_set *f, char *err, size_t errlen)
@@ -224,7 +189,7 @@ enum cb_status cb_fit_set_read(const char *path, struct cb_fit_set *f, char *err
 	if (st == CB_OK) {
 		snprintf(f->source, sizeof(f->source), "%s", str_of(root, "source"));
 		snprintf(f->machine, sizeof(f->machine), "%s", str_of(root, "machine"));
-		get_pos(root, "min_bytes", 1, 0, DBL_MAX, 0, 0, &f->min_bytes);
+		f->min_bytes = fmax(get_num(root, "min_bytes", 1, 0), 0);
 		f->oversubscribed = json_is_true(json_object_get(root, "oversubscribed"));
 	} else {
 		snprintf(err, errlen, "%s: %s", path, why);

@@ -6,16 +6,20 @@
 #include "cb_backend.h"
 #include "cb_options.h"
 #include "cb_options_int.h"
+#include "cb_pathlen.h"
 
-/* --meta defaults to --csv with .csv replaced by .meta.json; no two outputs
- * may share a path (they would overwrite one another). */
+/* --meta defaults to --csv with .csv replaced by .meta.json; every output's
+ * name must fit the file system (cb_path_fits: the metadata is written at
+ * the start and again at the end of a run); no two outputs may share a path
+ * (they would overwrite one another). */
 static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 {
 	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
 	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta };
 	size_t len = strlen(o->csv);
+	int derived = !o->meta[0] && len;
 
-	if (!o->meta[0] && len) {
+	if (derived) {
 		if (len > 4 && strcmp(o->csv + len - 4, ".csv") == 0)
 			len -= 4;
 		if (len + sizeof(".meta.json") > sizeof(o->meta)) {
@@ -24,6 +28,12 @@ static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 		}
 		snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)len, o->csv);
 	}
+	/* every file a run writes can exist (--meta through cb_replace's temporary) */
+	for (int i = 0; i < 4; i++)
+		if (*paths[i] && cb_path_fits(i == 3 && derived ? "--csv (its metadata file, "
+					      "X.meta.json)" : names[i], paths[i],
+					      i == 3 ? CB_PATH_REPLACE_SUFFIX : 0, err, n) != CB_OK)
+			return CB_ERR_ARG;
 	for (int i = 0; i < 4; i++)
 		for (int j = i + 1; j < 4; j++)
 			if (*paths[i] && strcmp(paths[i], paths[j]) == 0) {
