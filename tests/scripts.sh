@@ -375,6 +375,44 @@ plot_readable)
 		done
 	done
 	;;
+deps_quiet)
+	# scripts/deps.sh's cb_install_deps (bench.sh, test.sh) as root on a machine that lacks
+	# everything, with a fake apt-get that talks as much as apt does on a fresh machine:
+	# one line per step on stderr, apt's output in the log file it names; a failing step
+	# says so with the log's last lines
+	mkdir "$t/fake" "$t/tmp"
+	: >"$t/installed"
+	cat >"$t/fake/dpkg-query" <<-EOF
+		#!/usr/bin/env bash
+		grep -qx "\${!#}" "$t/installed" && printf 'install ok installed'
+	EOF
+	cat >"$t/fake/apt-get" <<-EOF
+		#!/usr/bin/env bash
+		echo "\$DEBIAN_FRONTEND \$*" >>"$t/apt-calls"
+		for i in \$(seq 400); do echo "Get:\$i http://deb.example/debian bookworm/main pkg\$i [\$i kB]"; done
+		[ "\$1" != install ] || [ -z "\${FAKE_APT_FAIL:-}" ] || { echo "E: Unable to locate package \$FAKE_APT_FAIL"; exit 100; }
+		[ "\$1" != install ] || printf '%s\\n' "\$@" >>"$t/installed"
+		exit 0
+	EOF
+	printf '#!/usr/bin/env bash\necho 0\n' >"$t/fake/id"
+	chmod +x "$t/fake/"*
+	install() { PATH=$t/fake:$PATH TMPDIR=$t/tmp bash -c '. "$1/scripts/deps.sh"; cb_install_deps shellcheck' _ "$src"; }
+	install >"$t/out" 2>"$t/err" || { show; fail "cb_install_deps: exit $?"; }
+	[ "$(wc -l <"$t/err")" -le 4 ] || { show; fail "cb_install_deps printed $(wc -l <"$t/err") lines (one per step expected)"; }
+	log=$(sed -n "s/.*apt-get's output: \(.*\))$/\1/p" "$t/err")
+	[ -n "$log" ] && [ "$(grep -c '^Get:' "$log")" = 800 ] || { show; fail "no log with apt's 800 lines ($log)"; }
+	grep -q '^collbench: apt-get update \.\.\. ok$' "$t/err" && grep -q '^collbench: apt-get install .* shellcheck \.\.\. ok$' "$t/err" ||
+		{ show; fail "no line per step"; }
+	grep -q '^noninteractive install -y --no-install-recommends cmake .*gnuplot-nox.* shellcheck$' "$t/apt-calls" ||
+		fail "apt-get install not asked for the missing packages: $(cat "$t/apt-calls")"
+	[ ! -s "$t/out" ] || fail "cb_install_deps wrote to stdout: $(head -3 "$t/out")"
+	# a failing install: said, with the log's end and its path, still short
+	: >"$t/installed"
+	FAKE_APT_FAIL=gnuplot-nox install >"$t/out" 2>"$t/err" && { show; fail "a failed apt-get install returned 0"; }
+	[ "$(wc -l <"$t/err")" -le 30 ] || { show; fail "the failure printed $(wc -l <"$t/err") lines"; }
+	grep -q "apt-get install .* failed (exit 100); the last lines of $t/tmp/collbench-apt\." "$t/err" &&
+		grep -q "E: Unable to locate package gnuplot-nox" "$t/err" || { show; fail "the failure does not say why and where"; }
+	;;
 *)
 	fail "unknown case '$case'"
 	;;
