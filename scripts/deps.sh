@@ -19,8 +19,30 @@ cb_missing_packages() {
 	echo "$missing"
 }
 
+# cb_apt_step LOG WHAT CMD...: runs CMD with its output appended to LOG and one
+# line on stderr for the step ("collbench: WHAT ... ok"); when CMD fails, the
+# line says so and the log's last lines and its path follow. Returns CMD's
+# status.
+cb_apt_step() {
+	local log=$1 what=$2 rc=0
+	shift 2
+	printf '== %s\n' "$*" >>"$log"
+	"$@" >>"$log" 2>&1 </dev/null || rc=$?
+	if [ "$rc" = 0 ]; then
+		echo "collbench: $what ... ok" >&2
+		return 0
+	fi
+	echo "collbench: $what ... failed (exit $rc); the last lines of $log:" >&2
+	tail -n 25 "$log" | sed 's/^/  | /' >&2
+	return "$rc"
+}
+
+# cb_install_deps [PACKAGES]: installs what is missing of CB_DEB_PACKAGES and
+# PACKAGES. apt-get's output goes to a log file (its path said first, kept
+# after), one line per step on stderr. Returns 0 when nothing is missing or
+# the install worked, else non-zero (said).
 cb_install_deps() {
-	local missing sudo=""
+	local missing sudo="" log
 	if ! command -v dpkg-query >/dev/null; then
 		echo "collbench: not a Debian system; install: CMake >= 3.25, a C11 compiler, Open MPI," \
 			"jansson, libcsv, cmocka, gnuplot, SQLite 3, OpenSSL libcrypto (CUDA and NCCL optional)" >&2
@@ -37,8 +59,14 @@ cb_install_deps() {
 			return 1
 		fi
 	fi
-	echo "collbench: installing$missing" >&2
-	$sudo apt-get update -qq >&2
+	log=$(mktemp "${TMPDIR:-/tmp}/collbench-apt.XXXXXX") ||
+		{ echo "collbench: cannot create a log file for apt-get in ${TMPDIR:-/tmp}" >&2; return 1; }
+	echo "collbench: installing$missing (apt-get's output: $log)" >&2
+	# shellcheck disable=SC2086 # sudo: a command or nothing; missing: a list
+	cb_apt_step "$log" "apt-get update" $sudo apt-get update || return
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2
+	cb_apt_step "$log" "apt-get install$missing" $sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y --no-install-recommends $missing || return
+	missing=$(cb_missing_packages "$@")
+	[ -z "$missing" ] || { echo "collbench: still missing after apt-get:$missing (see $log)" >&2; return 1; }
 }

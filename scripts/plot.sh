@@ -44,6 +44,8 @@ Each figure is written as .png and .svg:
                       np<N>.jsonl files of --json): the largest rank count and size, the row
                       with the most variation there
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
+Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_counts) are
+marked: a title line on the figures of one rank count, "N*" at the tics of the others.
 
 Options (default: the combination of the first "ok" row of summary.csv):
   --dtype X       plot rows of dtype X (e.g. float)
@@ -174,6 +176,30 @@ else
 fi
 written=()
 
+# --- oversubscription: the rank counts launched with more ranks than CPUs (time-sliced) -------
+# From meta.json's oversubscribed_rank_counts and cpus_online (sweep.sh writes them, one line
+# each); a folder without them marks none.
+over_counts="" ncpus=""
+if [[ -f "$RUN_DIR/meta.json" ]]; then
+	over_counts=$(sed -n 's/^ *"oversubscribed_rank_counts": *\[\([0-9, ]*\)\],\{0,1\} *$/\1/p' \
+		"$RUN_DIR/meta.json" | head -1 | tr ',' ' ')
+	ncpus=$(sed -n 's/^ *"cpus_online": *\([0-9][0-9]*\),\{0,1\} *$/\1/p' "$RUN_DIR/meta.json" | head -1)
+fi
+is_over() { [[ " $over_counts " == *" $1 "* ]]; }
+# over_note N: the third title line of a figure of N ranks: empty unless N was oversubscribed
+over_note() {
+	is_over "$1" || return 0
+	printf 'more ranks than CPUs (%s ranks on %s CPUs): time slicing' "$1" "${ncpus:-fewer}"
+}
+# over_args RANKS: for a figure over the rank counts RANKS, the gnuplot assignments of the
+# counts to mark (over, their tic labels get a "*") and the note saying what "*" means
+over_args() {
+	local r marked=""
+	for r in $1; do is_over "$r" && marked+="$r "; done
+	printf 'over=%s; note=%s' "$(gp_str "${marked% }")" \
+		"$(gp_str "${marked:+* more ranks than CPUs (${ncpus:-fewer} CPUs): time slicing}")"
+}
+
 # run_gp NAME OUTBASE ARGS: draw scripts/plot/NAME.gp with the -e assignments ARGS (titles'
 # second line and the run label added), record the files.
 run_gp() {
@@ -185,8 +211,8 @@ run_gp() {
 
 # --- busbw_np<N>: bus bandwidth vs message size, one figure per rank count --------------------
 plot_busbw() {
-	local verb n algos roof_n roofpts xmin xmax ymax extra rooflabel roofline ranks_word
-	while IFS=$US read -r verb n algos roof_n roofpts xmin xmax ymax extra; do
+	local verb n algos roof_n roofpts xmin xmax ymin ymax extra rooflabel roofline ranks_word
+	while IFS=$US read -r verb n algos roof_n roofpts xmin xmax ymin ymax extra; do
 		if [[ "$verb" == skip ]]; then
 			note "skipping busbw_np$n: $algos"
 			continue
@@ -200,7 +226,8 @@ plot_busbw() {
 		run_gp busbw "$OUT_DIR/busbw_np$n" "prefix=$(cb_gp_path "$tmp/busbw_np$n");
 			algos=$(gp_str "$algos"); roofline=$(gp_str "$roofline");
 			rooflabel=$(gp_str "$rooflabel"); roofpts=$roofpts; xmin=$xmin; xmax=$xmax;
-			ymax=$ymax; nranks=$n; ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word${extra:+ $extra}")"
+			ymin=$ymin; ymax=$ymax; nranks=$n; note=$(gp_str "$(over_note "$n")");
+			ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word${extra:+ $extra}")"
 	done < <(plot_awk busbw -v dir="$tmp" "$tmp/cur.tsv")
 }
 
@@ -210,7 +237,7 @@ plot_time() {
 	IFS=$US read -r verb size algos ranks tmin tmax < <(plot_awk time -v dir="$tmp" "$tmp/cur.tsv")
 	[[ "$verb" == plot ]] || { note "skipping time_vs_ranks: $size"; return 0; }
 	run_gp time "$OUT_DIR/time_vs_ranks" "prefix=$(cb_gp_path "$tmp/time"); algos=$(gp_str "$algos");
-		ranks=$(gp_str "$ranks"); tmin=$tmin; tmax=$tmax;
+		ranks=$(gp_str "$ranks"); tmin=$tmin; tmax=$tmax; $(over_args "$ranks");
 		ttl=$(gp_str "allreduce time vs rank count, $size per rank")"
 }
 
@@ -245,7 +272,7 @@ plot_traffic() {
 			done
 			run_gp traffic "$OUT_DIR/traffic_per_rank" "prefix=$(cb_gp_path "$tmp/traffic");
 				algos=$(gp_str "$algos"); $labels $hosts nranks=$n; unit=$(gp_str "$unit");
-				div=$div; ymax=$ymax;
+				div=$div; ymax=$ymax; note=$(gp_str "$(over_note "$n")");
 				ttl=$(gp_str "bytes moved by each rank in one allreduce, $n ranks$across, $size per rank")" ;;
 		esac
 	done < <(plot_awk traffic -v prog="$PROG" -v file="$RANKS" -v dir="$tmp" -v b="$BACKEND" \
@@ -258,7 +285,7 @@ plot_imbalance() {
 	IFS=$US read -r verb size algos ranks ymax < <(plot_awk imbalance -v dir="$tmp" "$tmp/cur.tsv")
 	[[ "$verb" == plot ]] || { note "skipping imbalance_vs_ranks: $size"; return 0; }
 	run_gp imbalance "$OUT_DIR/imbalance_vs_ranks" "prefix=$(cb_gp_path "$tmp/imb");
-		algos=$(gp_str "$algos"); ranks=$(gp_str "$ranks"); ymax=$ymax;
+		algos=$(gp_str "$algos"); ranks=$(gp_str "$ranks"); ymax=$ymax; $(over_args "$ranks");
 		ttl=$(gp_str "traffic imbalance vs rank count, $size per rank")"
 }
 
@@ -278,6 +305,7 @@ plot_busywait() {
 		plot) # N, size in words, algorithms, unit, its us, tallest stack
 			run_gp busywait "$OUT_DIR/busy_wait_per_rank" "prefix=$(cb_gp_path "$tmp/busywait");
 				algos=$(gp_str "$c"); $labels nranks=$a; unit=$(gp_str "$d"); ymax=$f;
+				note=$(gp_str "$(over_note "$a")");
 				ttl=$(gp_str "busy and wait time of each rank per allreduce, $a ranks, $b per rank")" ;;
 		esac
 	done < <(plot_awk busywait -v prog="$PROG" -v file="$RANKS" -v dir="$tmp" -v b="$BACKEND" \
@@ -290,7 +318,7 @@ plot_straggler() {
 	IFS=$US read -r verb n algos xmin xmax ymax < <(plot_awk straggler -v dir="$tmp" "$tmp/cur.tsv")
 	[[ "$verb" == plot ]] || { note "skipping stragglers: $n"; return 0; }
 	run_gp straggler "$OUT_DIR/stragglers" "prefix=$(cb_gp_path "$tmp/strag"); algos=$(gp_str "$algos");
-		xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n;
+		xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n; note=$(gp_str "$(over_note "$n")");
 		ttl=$(gp_str "stragglers, $n ranks: the rank most often slowest, and by how much")"
 }
 
@@ -306,6 +334,7 @@ plot_iters() {
 	[[ "$verb" == plot ]] || { note "skipping iterations: $algo"; return 0; }
 	run_gp iters "$OUT_DIR/iterations" "prefix=$(cb_gp_path "$tmp/iters"); algo=$(gp_str "$algo");
 		nranks=$n; nwarm=$nwarm; niter=$niter; med=${med:-0}; p99=${p99:-0}; ymax=$ymax;
+		note=$(gp_str "$(over_note "$n")");
 		ttl=$(gp_str "time of every iteration, $algo, $n ranks, $size per rank")"
 }
 

@@ -75,10 +75,11 @@ agent: tests/multihost/README.md; a real cluster needs none).
 Library traffic (--mpi-traffic): for each rank count and size with an mpi row,
 a launch of the mpi algorithm alone under Open MPI's pml monitoring, minus
 one at 0 bytes with the same settings, divided by its allreduce calls
-(scripts/mpi_traffic.awk): per-rank tx/rx into ranks.csv, tx total, max and
-imbalance into summary.csv (the np<N>.* files stay as launched), the raw
-output under mpi_traffic/, the method in meta.json; where monitoring is
-absent the columns stay empty and meta.json says why.
+(scripts/mpi_traffic.awk): per-rank tx/rx, tx total, max and imbalance into
+every results file of the rank count (np<N>.csv, .ranks.csv, .jsonl, .txt;
+summary.csv and ranks.csv are merged from them), the raw output under
+mpi_traffic/, the method in meta.json; where monitoring is absent the
+columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
 options and those after -- are checked first, by allreduce_perf --check-args, and
@@ -246,6 +247,26 @@ mpi_traffic_np() {
 	done
 }
 
+# fill_traffic NP: the measured mpi traffic (mpi_traffic.txt) into the NP-rank launch's files
+# (np<NP>.csv, .ranks.csv, .jsonl, .txt), each in its form (scripts/mpi_traffic_fill.awk, the
+# one place that writes it); summary.csv and ranks.csv are merged from them, so every file of
+# the run says the same. Returns 1 (said) when a file cannot be rewritten.
+fill_traffic() {
+	local np=$1 f form
+	[ -s "$outdir/mpi_traffic.txt" ] || return 0
+	for f in csv ranks.csv jsonl txt; do
+		[ -s "$outdir/np$np.$f" ] || continue
+		case $f in *csv) form=csv ;; jsonl) form=jsonl ;; *) form=table ;; esac
+		awk -v form="$form" -v np="$np" -f "$root/scripts/mpi_traffic_fill.awk" \
+			"$outdir/mpi_traffic.txt" "$outdir/np$np.$f" >"$outdir/np$np.$f.tmp" &&
+			mv "$outdir/np$np.$f.tmp" "$outdir/np$np.$f" || {
+			rm -f "$outdir/np$np.$f.tmp"
+			echo "sweep.sh: cannot write the mpi traffic into $outdir/np$np.$f" >&2
+			return 1
+		}
+	done
+}
+
 # launch_np NP: the NP-rank launch, its table on stdout and in np<NP>.txt;
 # "launch copy" statuses into np<NP>.rc.tmp
 launch_np() {
@@ -290,6 +311,9 @@ for np in $nps; do
 	if [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! mpi_traffic_np "$np"; then
 		traffic_note="not measured: a monitored launch failed (sweep.sh's messages)"
 		status=1
+	elif [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! fill_traffic "$np"; then
+		traffic_note="not recorded: a results file could not be rewritten (sweep.sh's messages)"
+		status=1
 	fi
 done
 
@@ -320,26 +344,6 @@ merge() {
 merge csv "$outdir/summary.csv" || { echo "sweep.sh: cannot write $outdir/summary.csv" >&2; exit 1; }
 merge ranks.csv "$outdir/ranks.csv" || { echo "sweep.sh: cannot write $outdir/ranks.csv" >&2; exit 1; }
 
-# the measured mpi traffic into the merged files' mpi rows (by column name)
-fill_traffic() {
-	local f=$1
-	awk -F, -v OFS=, 'FNR == NR { split($0, t, " "); k = t[1] SUBSEP t[2]; tx[k, t[3]] = t[4]
-			rx[k, t[3]] = t[5]; tot[k] += t[4]; s = t[4] + t[5]; sum[k] += s; n[k]++
-			if (s > mx[k]) mx[k] = s; next }
-		FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
-		{ k = $c["nranks"] SUBSEP $c["bytes"] }
-		$c["algo"] == "mpi" && (k in tot) && "tx_bytes" in c && (k, $c["rank"]) in tx {
-			$c["tx_bytes"] = tx[k, $c["rank"]]; $c["rx_bytes"] = rx[k, $c["rank"]] }
-		$c["algo"] == "mpi" && (k in tot) && "tx_total_bytes" in c && $c["status"] == "ok" {
-			$c["tx_total_bytes"] = tot[k]; $c["txrx_max_bytes"] = mx[k]
-			$c["imbalance"] = sum[k] > 0 ? sprintf("%.6g", mx[k] / (sum[k] / n[k])) : "" }
-		{ print }' "$outdir/mpi_traffic.txt" "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-}
-if [ "$mpi_traffic" = 1 ] && [ -s "$outdir/mpi_traffic.txt" ]; then
-	for f in summary.csv ranks.csv; do
-		fill_traffic "$outdir/$f" || { echo "sweep.sh: cannot write $outdir/$f" >&2; exit 1; }
-	done
-fi
 if [ "$mpi_traffic" = 0 ]; then
 	traffic_json='{"status": "not asked (sweep.sh --mpi-traffic measures it)"}'
 elif [ -n "$traffic_note" ]; then

@@ -13,6 +13,9 @@
 #   mpi      a real measurement of MPI_Allreduce: every rank sends and
 #            receives at least S per call (each input must leave its rank,
 #            each output needs data from the others), sum tx = sum rx
+#   sweep_files  sweep.sh --mpi-traffic: every results file of the run (the
+#            launch's np<N>.csv, .ranks.csv, .jsonl, the table np<N>.txt)
+#            holds the mpi traffic that summary.csv and ranks.csv hold
 # --hosts: on the multihost test bed (tests/multihost/), as mpirun's --host.
 # Skipped (77) where Open MPI's monitoring component is absent.
 set -euo pipefail
@@ -98,6 +101,45 @@ mpi)
 	awk -v s=$s '$2 < s || $3 < s { bad = 1 } { t += $2; r += $3 } END { exit bad || t != r }' \
 		<<<"$per" || fail "mpi: not tx, rx >= S on every rank with sum tx = sum rx: $per"
 	echo "mpi at 1 MiB on $np ranks: $(tr '\n' ';' <<<"$per")"
+	;;
+sweep_files)
+	cb_launch_env
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/sweep.sh" --ranks 2 -b 64K -e 256K -f 4 --iters 2 -w 0 \
+		-a ring,mpi --mpi-traffic --out "$out/run" >"$out/log" 2>&1 || fail "sweep failed: $(tail -20 "$out/log")"
+	r=$out/run
+	# "nranks bytes tx_total txrx_max imbalance(%.3f)" of the mpi rows of a summary CSV, a
+	# JSON Lines file, a table; "nranks bytes rank tx rx" of a per-rank CSV
+	csv_rows() {
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["algo"] == "mpi" {
+			printf "%s %s %s %s %.3f\n", $c["nranks"], $c["bytes"], $c["tx_total_bytes"],
+				$c["txrx_max_bytes"], $c["imbalance"] }' "$1"
+	}
+	json_rows() {
+		awk 'function v(k) { if (!match($0, "[{,]\"" k "\":[^,}]*")) return "?"
+				s = substr($0, RSTART, RLENGTH); sub(/^[^:]*:/, "", s); return s }
+			/"algo":"mpi"/ { printf "%s %s %s %s %.3f\n", v("nranks"), v("bytes"),
+				v("tx_total_bytes"), v("txrx_max_bytes"), v("imbalance") }' "$1"
+	}
+	table_rows() { awk -v np="$2" '$1 == "mpi" { print np, $2, $12, $13, $14 }' "$1"; }
+	rank_rows() {
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["algo"] == "mpi" {
+			print $c["nranks"], $c["bytes"], $c["rank"], $c["tx_bytes"], $c["rx_bytes"] }' "$1"
+	}
+	want=$(csv_rows "$r/summary.csv")
+	[ "$(wc -l <<<"$want")" = 2 ] && awk '!($3 > 0 && $4 > 0 && $5 >= 1) { bad = 1 } END { exit bad }' <<<"$want" ||
+		fail "summary.csv: the mpi rows' traffic is not measured: $want"
+	for got in "np2.csv:$(csv_rows "$r/np2.csv")" "np2.jsonl:$(json_rows "$r/np2.jsonl")" \
+		"np2.txt:$(table_rows "$r/np2.txt" 2)"; do
+		[ "${got#*:}" = "$want" ] || fail "${got%%:*} says
+${got#*:}
+where summary.csv says
+$want"
+	done
+	want=$(rank_rows "$r/ranks.csv")
+	[ "$(wc -l <<<"$want")" = 4 ] && ! grep -q ' $' <<<"$want" || fail "ranks.csv: mpi tx/rx not measured: $want"
+	[ "$(rank_rows "$r/np2.ranks.csv")" = "$want" ] ||
+		fail "np2.ranks.csv says $(rank_rows "$r/np2.ranks.csv") where ranks.csv says $want"
+	echo "mpi traffic in every file of the run: $(tr '\n' ';' <<<"$want")"
 	;;
 *)
 	fail "unknown case $case"

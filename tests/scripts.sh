@@ -315,6 +315,104 @@ plot_zero_bytes)
 	! grep -q "no rows with a time" "$t/err" || { show; fail "says 'no rows with a time'"; }
 	grep -q "every row at n = 2 has 0 bytes" "$t/err" || { show; fail "does not say the rows have 0 bytes"; }
 	;;
+plot_readable)
+	# what a reader sees (issue 19): no key over the data (bandwidth-bound points sit where
+	# keys used to be), log axes labelled between decades, sizes at each power of two, and
+	# the rank counts launched on fewer CPUs marked; on the committed reference run (4 and 8
+	# ranks on 2 CPUs), drawn by plot.sh and model.sh through a gnuplot that saves each
+	# figure's settings beside it (save set)
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	mkdir "$t/gp"
+	echo 'save set outbase.".set.gp"' >"$t/gp/probe.gp"
+	printf '#!/usr/bin/env bash\nexec %q "$@" %q\n' "$(command -v gnuplot)" "$t/gp/probe.gp" >"$t/gp/gnuplot"
+	chmod +x "$t/gp/gnuplot"
+	PATH=$t/gp:$PATH "$src/scripts/plot.sh" "$src/results/reference" "$t/fig" >"$t/out" 2>"$t/err" ||
+		{ show; fail "plot.sh failed"; }
+	PATH=$t/gp:$PATH "$src/scripts/model.sh" "$src/results/reference" "$t/model" >"$t/out" 2>"$t/err" ||
+		{ show; fail "model.sh failed"; }
+	# every figure's key outside the plot (or none)
+	for f in $(grep '\.svg$' "$t/fig/figures.txt" "$t/model/model_figures.txt" | cut -d: -f2-); do
+		s=${f%.svg}.set.gp
+		[ -s "$s" ] || fail "no settings saved for $f"
+		grep -Eq '^(set key (outside|[lrtb]margin)|unset key)' "$s" ||
+			fail "$(basename "$f"): the key is inside the plot: $(grep -m1 -E '^set key (inside|fixed)' "$s")"
+	done
+	# tic labels of an SVG: y (right-aligned left of the plot) or x (sizes, centred), as
+	# numbers; the largest ratio of neighbours
+	ratio() {
+		awk -v axis="$1" '
+			/text-anchor="end"/ && match($0, /translate\([0-9.]+/) { want = substr($0, RSTART + 10, RLENGTH - 10) + 0 < 200 && axis == "y"; next }
+			/text-anchor="middle"/ { want = axis == "x"; next }
+			want && match($0, /<text>[^<]*<\/text>/) {
+				v = substr($0, RSTART + 6, RLENGTH - 13); want = 0; m = 1
+				if (axis == "x" && v !~ /^[0-9.]+[KMG]?$/) next
+				if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
+				sub(/[KMG]$/, "", v); val[++n] = v * m
+			}
+			END {
+				for (i = 2; i <= n; i++) { r = val[i] / val[i - 1]; if (r < 1) r = 1 / r; if (r > worst) worst = r }
+				printf "%d %.3g\n", n, worst
+			}' "$2"
+	}
+	for f in "$t/fig"/busbw_np{2,4,8}.svg "$t/model"/model_busbw_np{2,4,8}.svg "$t/model"/model_time_vs_n.svg; do
+		read -r n worst < <(ratio y "$f")
+		[ "$n" -ge 5 ] && awk -v w="$worst" 'BEGIN { exit !(w <= 3.34) }' ||
+			fail "$(basename "$f"): log y labels $n, up to ${worst}x apart (want a label at least every 3.33x)"
+	done
+	for f in "$t/fig"/busbw_np4.svg "$t/fig"/stragglers.svg "$t/model"/model_busbw_np4.svg; do
+		read -r n worst < <(ratio x "$f")
+		[ "$n" -ge 20 ] && [ "$worst" = 2 ] || fail "$(basename "$f"): $n size labels, up to ${worst}x apart (want each power of 2)"
+	done
+	# oversubscription: 4 and 8 ranks on 2 CPUs, in the title or at the rank count's tic
+	for f in busbw_np4 busbw_np8 traffic_per_rank busy_wait_per_rank stragglers iterations; do
+		grep -q '>more ranks than CPUs ([48] ranks on 2 CPUs): time slicing<' "$t/fig/$f.svg" ||
+			fail "$f: oversubscription not marked"
+	done
+	! grep -q "more ranks than CPUs" "$t/fig/busbw_np2.svg" || fail "busbw_np2 marked oversubscribed"
+	for f in time_vs_ranks imbalance_vs_ranks; do
+		for w in '<text>2</text>' '<text>4\*</text>' '<text>8\*</text>' '>\* more ranks than CPUs (2 CPUs): time slicing<'; do
+			grep -q "$w" "$t/fig/$f.svg" || fail "$f: no $w"
+		done
+	done
+	;;
+deps_quiet)
+	# scripts/deps.sh's cb_install_deps (bench.sh, test.sh) as root on a machine that lacks
+	# everything, with a fake apt-get that talks as much as apt does on a fresh machine:
+	# one line per step on stderr, apt's output in the log file it names; a failing step
+	# says so with the log's last lines
+	mkdir "$t/fake" "$t/tmp"
+	: >"$t/installed"
+	cat >"$t/fake/dpkg-query" <<-EOF
+		#!/usr/bin/env bash
+		grep -qx "\${!#}" "$t/installed" && printf 'install ok installed'
+	EOF
+	cat >"$t/fake/apt-get" <<-EOF
+		#!/usr/bin/env bash
+		echo "\$DEBIAN_FRONTEND \$*" >>"$t/apt-calls"
+		for i in \$(seq 400); do echo "Get:\$i http://deb.example/debian bookworm/main pkg\$i [\$i kB]"; done
+		[ "\$1" != install ] || [ -z "\${FAKE_APT_FAIL:-}" ] || { echo "E: Unable to locate package \$FAKE_APT_FAIL"; exit 100; }
+		[ "\$1" != install ] || printf '%s\\n' "\$@" >>"$t/installed"
+		exit 0
+	EOF
+	printf '#!/usr/bin/env bash\necho 0\n' >"$t/fake/id"
+	chmod +x "$t/fake/"*
+	install() { PATH=$t/fake:$PATH TMPDIR=$t/tmp bash -c '. "$1/scripts/deps.sh"; cb_install_deps shellcheck' _ "$src"; }
+	install >"$t/out" 2>"$t/err" || { show; fail "cb_install_deps: exit $?"; }
+	[ "$(wc -l <"$t/err")" -le 4 ] || { show; fail "cb_install_deps printed $(wc -l <"$t/err") lines (one per step expected)"; }
+	log=$(sed -n "s/.*apt-get's output: \(.*\))$/\1/p" "$t/err")
+	[ -n "$log" ] && [ "$(grep -c '^Get:' "$log")" = 800 ] || { show; fail "no log with apt's 800 lines ($log)"; }
+	grep -q '^collbench: apt-get update \.\.\. ok$' "$t/err" && grep -q '^collbench: apt-get install .* shellcheck \.\.\. ok$' "$t/err" ||
+		{ show; fail "no line per step"; }
+	grep -q '^noninteractive install -y --no-install-recommends cmake .*gnuplot-nox.* shellcheck$' "$t/apt-calls" ||
+		fail "apt-get install not asked for the missing packages: $(cat "$t/apt-calls")"
+	[ ! -s "$t/out" ] || fail "cb_install_deps wrote to stdout: $(head -3 "$t/out")"
+	# a failing install: said, with the log's end and its path, still short
+	: >"$t/installed"
+	FAKE_APT_FAIL=gnuplot-nox install >"$t/out" 2>"$t/err" && { show; fail "a failed apt-get install returned 0"; }
+	[ "$(wc -l <"$t/err")" -le 30 ] || { show; fail "the failure printed $(wc -l <"$t/err") lines"; }
+	grep -q "apt-get install .* failed (exit 100); the last lines of $t/tmp/collbench-apt\." "$t/err" &&
+		grep -q "E: Unable to locate package gnuplot-nox" "$t/err" || { show; fail "the failure does not say why and where"; }
+	;;
 *)
 	fail "unknown case '$case'"
 	;;

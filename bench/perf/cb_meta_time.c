@@ -2,6 +2,8 @@
  * (contract in cb_meta.h). */
 #include "cb_meta.h"
 
+#include "cb_straggler.h"
+
 /* Busy and wait time (cb_backend.h, struct cb_time_acct): whether they were
  * measured, how, or why not. */
 json_t *cb_meta_time_acct(const struct cb_backend *be)
@@ -32,5 +34,7 @@ void cb_meta_print_time_acct(FILE *f, const json_t *t)
 		fprintf(f, "# busy/wait: not measured: %s\n", why);
 	else
 		fprintf(f, "# busy/wait: per rank, CLOCK_MONOTONIC inside copy/reduce (busy) and "
-			"peer waits (wait); straggler: most often the slowest not waiting\n");
+			"peer waits (wait); straggler: most often the slowest not waiting, named "
+			"where its share beats chance (binomial, p < %g) and it is >= %.2fx the "
+			"others\n", CB_STRAGGLER_ALPHA, CB_STRAGGLER_RATIO);
 }

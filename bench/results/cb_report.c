@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cb_straggler.h"
+
 struct cb_report {
 	FILE *csv, *rank_csv, *json, *table;
 	const char *path[3]; /* of csv, rank_csv, json: for messages */
@@ -315,12 +317,14 @@ static void print_table_row(struct cb_report *r, const struct cb_summary *s)
 	put_table(r, line);
 }
 
-/* The row's note: who was slowest and by how much (ranks > 1, measured). */
+/* The row's note: who was slowest and by how much, where the share and the
+ * ratio name a straggler (cb_straggler.h); the CSV and JSON keep the figures
+ * of every row. */
 static void print_straggler(struct cb_report *r, const struct cb_summary *s)
 {
 	char line[256];
 
-	if (!r->table || s->straggler_rank == CB_NO_INT || isnan(s->straggler_ratio))
+	if (!r->table || !cb_straggler_row_named(s))
 		return;
 	snprintf(line, sizeof(line),
 		 "#  ^ straggler: rank %d, slowest in %.0f%% of iterations, %.2fx the others' "

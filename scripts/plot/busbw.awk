@@ -10,7 +10,8 @@
 # (transport)"); else, when that one transport is p2p or the ranks span hosts, the title
 # says it (extra). Prints one line per N (| stands for US, the unit separator):
 #   plot | N | algorithms | roofline's N (empty: none) | roofline points
-#        | smallest size | largest size | largest y | extra title text (may be empty)
+#        | smallest size | largest size | smallest y above 0 (0: none) | largest y
+#        | extra title text (may be empty)
 #   skip | N | reason
 
 BEGIN { FS = "\t"; OFS = "\037" }   # lines for plot.sh: fields apart by US
@@ -62,16 +63,17 @@ function busbw_np(n,    k, j, list, l, roof_n, roofpts, prefix, extra) {
 	extra = nhosts[n] > 1 ? "on " nhosts[n] " hosts" : ""
 	if (ntr == 1 && (n in tr_n) && (tr_n[n] == "p2p" || nhosts[n] > 1))
 		extra = extra (extra != "" ? ", " : "") "transport " tr_n[n]
-	printf "plot\037%s\037%s\037%s\037%d\037%.0f\037%.0f\037%g\037%s\n", n, list, roof_n,
-	       roofpts, xmin, xmax, ymax, extra
-	xmin = xmax = ymax = ""
+	printf "plot\037%s\037%s\037%s\037%d\037%.0f\037%.0f\037%g\037%g\037%s\n", n, list,
+	       roof_n, roofpts, xmin, xmax, ymin + 0, ymax, extra
+	xmin = xmax = ymin = ymax = ""
 }
-# span(s): widen xmin, xmax, ymax by the points of series s
+# span(s): widen xmin, xmax, ymin (above 0 only), ymax by the points of series s
 function span(s,    i, x, y) {
 	for (i = 1; i <= lib_pts[s]; i++) {
 		x = lib_px[s, i] + 0; y = lib_py[s, i] + 0
 		if (xmin == "" || x < xmin) xmin = x
 		if (xmax == "" || x > xmax) xmax = x
 		if (ymax == "" || y > ymax) ymax = y
+		if (y > 0 && (ymin == "" || y < ymin)) ymin = y
 	}
 }

@@ -5,32 +5,30 @@
 #   algos     space-separated algorithm names  roofline  file "bytes <TAB> algbw" of copy, or ''
 #   rooflabel key text of the roofline        xmin, xmax  smallest/largest message size (bytes)
 #   roofpts   points of the roofline (1: drawn as a point)
-#   ymax      largest y value (0: all zero)
+#   ymin, ymax  smallest y value above 0, largest y value (0: all zero)
 #   nranks    rank count                      ttl, sub, runid  title, its second line, run label
+#   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub.(nranks == 1 ? " (busbw = algbw x 2(n-1)/n is 0 for n = 1)" : "")
+set title title3(ttl, sub.(nranks == 1 ? " (busbw = algbw x 2(n-1)/n is 0 for n = 1)" : ""))
 set xlabel "message size per rank (bytes)"
 set ylabel "bus bandwidth (GB/s)"
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
 # log y: a cache-resident copy roofline is 10-100x the allreduce curves, and
 # small messages are orders of magnitude below large ones (n = 1: all zero)
-if (ymax > 0 && nranks > 1) { set logscale y 10; set yrange [*:ymax * 2] } else { if (ymax > 0) { set yrange [0:*] } else { set yrange [0:1] } }
+if (ymax > 0 && nranks > 1) {
+    ylo = ymin / 1.5; yhi = ymax * 2
+    set logscale y 10; set yrange [ylo : yhi]
+    @LOG_YTICS
+} else { if (ymax > 0) { set yrange [0:*] } else { set yrange [0:1] } }
 set format y "%g"
 
-# Tics at powers of two, labelled in powers of 1024 (8, 1K, 64K, 1M, 64M); at most ~13 labels,
-# a step that divides 10 so 1K, 1M, 1G stay labelled; small tics at the other powers of two.
-kmin = floor(log(xmin) / log(2) + 1e-9)
-kmax = ceil(log(xmax) / log(2) - 1e-9)
-step = (kmax - kmin <= 12) ? 1 : (kmax - kmin <= 26) ? 2 : (kmax - kmin <= 60) ? 5 : 10
-set xtics ()
-do for [k = kmin:kmax] {
-    if (k % step == 0) { set xtics add (hsize(2**k) 2**k) } else { set xtics add ("" 2**k 1) }
-}
-
-set key bottom right Left reverse
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+tax = "x"; tlo = xmin; thi = xmax
+@SIZE_TICS
+nkeys = words(algos) + (roofline ne '' ? 1 : 0)
+@KEY_OUT
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 # A series named algo~transport (busbw.awk: a run with several transports) is drawn
 # in its algorithm's colour, dashed unless one-sided, keyed "algo (transport)".

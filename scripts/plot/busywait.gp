@@ -7,12 +7,13 @@
 #   lab1, lab2, ...  key text of algorithm 1, 2, ..., e.g. "ps busy (allreduce 12.3 ms)"
 #   nranks    rank count                      unit  the y unit (us or ms)
 #   ymax      tallest stack (in unit)         ttl, sub, runid  title, its second line, run label
+#   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+set title title3(ttl, sub)
 set xlabel "rank"
 set ylabel sprintf("time per allreduce (%s)", unit)
-set yrange [0 : ymax * 1.35]
+set yrange [0 : ymax * 1.1]
 set format y "%g"
 
 # Bars side by side around each rank, as in traffic.gp; the lower part of a bar (solid) is the
@@ -26,10 +27,11 @@ set xrange [-pad : nranks - 1 + pad]
 set xtics 1
 if (nranks > 16) { set xtics int(ceil(nranks / 16.0)) }
 set grid noxtics ytics
-set key top right Left reverse width 1
+nkeys = 2 * nalg
+@KEY_OUT
 
 lab(i) = value(sprintf("lab%d", i))
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'
 plot for [i = 1:nalg] sprintf("%s.%d.dat", prefix, i) using ($1 + off(i)):($2 + $3) \

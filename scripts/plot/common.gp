@@ -1,6 +1,8 @@
 # common.gp - look shared by the collbench figures; loaded by the other *.gp here.
 # Defines: PNG and SVG (terminal macros, 1000x650, white background), hsize(bytes) (a power of
-# 1024 as a tic label), algo_color(name) and algo_pt(name) (one look per algorithm everywhere).
+# 1024 as a tic label), algo_color(name) and algo_pt(name) (one look per algorithm everywhere),
+# and at the end the tic, key and title macros and functions every figure uses (LOG_YTICS,
+# SIZE_TICS, KEY_OUT, title3, over_mark).
 # Strings are UTF-8 and go to cairo/svg untouched (no "set encoding": it warns in the C locale).
 set datafile separator "\t"
 
@@ -24,3 +26,37 @@ set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
 set key noautotitle
 set key opaque box lc rgb "#bbbbbb" samplen 2.5 spacing 1.15
 set title font ",16"
+
+# Tics that let a value be read between labels, as macros that read variables:
+# @LOG_YTICS, after "set logscale y" with ylo, yhi its range (0 < ylo < yhi): a label at each
+# m x 10^d for m in 1 2 3 4 5 6 8 over at most 1.2 decades, 1 2 3 5 over at most 2.5, 1 2 5
+# over at most 6, 1 3 over at most 10, else 1 (logtic's text); a small tic at the other m.
+LOG_YTICS = 'ldec = log10(yhi / ylo); lset = ldec <= 1.2 ? " 1 2 3 4 5 6 8 " : ' . \
+    'ldec <= 2.5 ? " 1 2 3 5 " : ldec <= 6 ? " 1 2 5 " : ldec <= 10 ? " 1 3 " : " 1 "; ' . \
+    'set ytics (); do for [d = floor(log10(ylo)) : ceil(log10(yhi))] { do for [m = 1:9] { ' . \
+    'v = m * 10.0**d; if (v >= ylo / 1.0001 && v <= yhi * 1.0001) { ' . \
+    'if (strstrt(lset, " ".m." ")) { set ytics add (logtic(m, d) v) } else { set ytics add ("" v 1) } } } }'
+# m x 10^d as a tic label: "%g" from 0.001 to 10000, else "3e8"
+logtic(m, d) = (d >= 5 || d <= -4) ? sprintf("%de%d", m, d) : sprintf("%g", m * 10.0**d)
+# @SIZE_TICS, with tax the axis ("x" or "y") and tlo, thi the sizes (bytes >= 1) it spans: a tic
+# at each power of two, labelled in powers of 1024 (hsize): every one over at most 24 powers
+# (in a smaller font over more than 12 so they fit side by side), every 2nd over 48, else
+# every 5th (1K, 1M, 1G stay labelled), the others small.
+SIZE_TICS = 'kmin = floor(log(tlo) / log(2) + 1e-9); kmax = ceil(log(thi) / log(2) - 1e-9); ' . \
+    'kstep = (kmax - kmin <= 24) ? 1 : (kmax - kmin <= 48) ? 2 : 5; eval "set ".tax."tics ()"; ' . \
+    'do for [k = kmin:kmax] { eval sprintf("set %stics add (\"%s\" %.17g%s)", tax, ' . \
+    'k % kstep == 0 ? hsize(2.0**k) : "", 2.0**k, k % kstep == 0 ? "" : " 1") }; ' . \
+    'if (kmax - kmin > 12 && kstep == 1) { eval "set ".tax."tics font \",10\"" }'
+# Where no data are: @KEY_OUT keys the nkeys lines of a figure outside the plot, below it, in
+# at most 2 columns; the bottom margin is set to hold the x tic labels, the x label and those
+# rows (gnuplot 5.4's own margin for a key below lets the key's box cover the x label).
+KEY_OUT = 'set key outside below center horizontal Left reverse maxcols 2; ' . \
+    'set bmargin 4.6 + 1.3 * ceil(nkeys / 2.0)'
+# The title: ttl and sub (plot.sh's two lines) and, where note is not "", a third line (the
+# oversubscription note of plot.sh and model.sh).
+if (!exists("note")) note = ""
+title3(t, s) = t."\n".s.(note eq "" ? "" : "\n".note)
+# Figures over rank counts: over holds the oversubscribed counts (space-separated), whose tic
+# labels over_mark gives a "*" (note says what it means).
+if (!exists("over")) over = ""
+over_mark(r) = strstrt(" ".over." ", " ".r." ") ? r."*" : r

@@ -6,9 +6,10 @@
 #   algos     space-separated algorithm names (those with a measured imbalance: ps, ring)
 #   ranks     space-separated rank counts present (the x tics)
 #   ymax      largest imbalance               ttl, sub, runid  title, its second line, run label
+#   over      oversubscribed rank counts (tics marked "*")  note  a third title line, or ""
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+set title title3(ttl, sub)
 set xlabel "rank count n"
 set ylabel "imbalance (max / mean of tx+rx per rank)"
 
@@ -21,15 +22,16 @@ if (rmax / rmin >= 4) {
     set xrange [rmin - 0.5 : rmax + 0.5]
 }
 set xtics ()
-do for [i = 1:words(ranks)] { set xtics add (word(ranks, i) real(word(ranks, i))) }
+do for [i = 1:words(ranks)] { set xtics add (over_mark(word(ranks, i)) real(word(ranks, i))) }
 ytop = (ymax > rmax / 2.0 ? ymax : rmax / 2.0)
 set yrange [0 : (ytop > 1 ? ytop : 1) * 1.15 + 0.1]
 set format y "%g"
 set samples 200
-set key top left Left reverse
 
 # The plot list as a macro: an empty "for" would still leave an empty line in the key.
 has(a) = strstrt(" ".algos." ", " ".a." ") > 0
+nkeys = words(algos) + has("ps") + has("ring")
+@KEY_OUT
 P = 'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2 with linespoints' . \
     ' lw 2 ps 1.2 pt algo_pt(word(algos, i)) lc rgb algo_color(word(algos, i)) title word(algos, i)'
 if (has("ps")) {
@@ -38,7 +40,7 @@ if (has("ps")) {
 if (has("ring")) {
     P = P . ', 1 with lines lw 1.5 dt 3 lc rgb algo_color("ring") title "ring ideal (1)"'
 }
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'
 plot @P

@@ -7,9 +7,10 @@
 #   algo      the row's algorithm            nranks, nwarm, niter  ranks, warm-up, timed counts
 #   med, p99  median and p99 (us)            ymax  largest time (us)
 #   ttl, sub, runid  title, its second line, run label
+#   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+set title title3(ttl, sub)
 set xlabel "iteration (warm-up below 0)"
 set ylabel "time (us)"
 set xrange [-nwarm - 1 : niter + 1]
@@ -24,7 +25,7 @@ P = sprintf('"%s.ranks.dat" using 1:2 with lines lw 0.8 lc rgb "#aaaaaa" title "
     sprintf(', "%s.max.dat" using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb c title "max over ranks"', prefix) . \
     sprintf(', "%s.warm.dat" using 1:2 with points pt 6 ps 1.2 lc rgb "#555555" title "warm-up"', prefix) . \
     ', med with lines dt 2 lw 1.5 lc rgb "#333333" title "median", p99 with lines dt 4 lw 1.5 lc rgb "#cc0000" title "p99"'
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'
 plot @P

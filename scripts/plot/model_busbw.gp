@@ -9,26 +9,23 @@
 #   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-if (!exists("note")) note = ""
-set title ttl."\n".sub.(note eq "" ? "" : "\n".note)
+set title title3(ttl, sub)
 set xlabel "message size per rank (bytes)"
 set ylabel "bus bandwidth (GB/s; copy: algbw)"
 set logscale x 2
 set logscale y 10
 set xrange [xmin / 1.4 : xmax * 1.4]
-set yrange [ymin / 1.5 : ymax * 2]
+ylo = ymin / 1.5; yhi = ymax * 2
+set yrange [ylo : yhi]
+@LOG_YTICS
 set format y "%g"
 
-kmin = floor(log(xmin) / log(2) + 1e-9)
-kmax = ceil(log(xmax) / log(2) - 1e-9)
-step = (kmax - kmin <= 12) ? 1 : (kmax - kmin <= 26) ? 2 : (kmax - kmin <= 60) ? 5 : 10
-set xtics ()
-do for [k = kmin:kmax] {
-    if (k % step == 0) { set xtics add (hsize(2**k) 2**k) } else { set xtics add ("" 2**k 1) }
-}
+tax = "x"; tlo = xmin; thi = xmax
+@SIZE_TICS
 
-set key bottom right Left reverse
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+nkeys = 2 * words(algos)
+@KEY_OUT
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 f(i) = sprintf("%s.%d.dat", prefix, i)
 a(i) = word(algos, i)

@@ -19,12 +19,11 @@ set xtics ()
 do for [k = floor(log(xmin) / log(2) + 1e-9) : ceil(log(xmax) / log(2) - 1e-9)] {
     set xtics add (sprintf("%d", 2**k) 2**k)
 }
-set ytics ()
-do for [k = floor(log(ymin / 8) / log(2)) : ceil(log(ymax * 8) / log(2))] {
-    if (k % 2 == 0) { set ytics add (hsize(2**k) 2**k) } else { set ytics add ("" 2**k 1) }
-}
-set key top right Left reverse
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+tax = "y"; tlo = ymin / 8; thi = ymax * 8
+@SIZE_TICS
+nkeys = 1
+@KEY_OUT
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 set label 3 "ring faster" at graph 0.12, graph 0.9 center tc rgb algo_color("ring") font ",15"
 set label 4 "ps no slower" at graph 0.12, graph 0.1 center tc rgb algo_color("ps") font ",15"
 

@@ -18,14 +18,17 @@ set ylabel ylab
 set logscale x 2
 set logscale y 10
 set xrange [xmin / 1.3 : xmax * 1.3]
-set yrange [ymin / div / 2 : ymax / div * 3]
+ylo = ymin / div / 2; yhi = ymax / div * 3
+set yrange [ylo : yhi]
+@LOG_YTICS
 set format y "%g"
 set xtics ()
 do for [k = floor(log(xmin) / log(2) + 1e-9) : ceil(log(xmax) / log(2) - 1e-9)] {
     set xtics add (sprintf("%d", 2**k) 2**k)
 }
-set key top left Left reverse
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+nkeys = words(algos)
+@KEY_OUT
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 dash(i) = int(word(dts, i) + 0)
 @PNG

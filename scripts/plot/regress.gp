@@ -17,19 +17,18 @@ set ylabel (nranks == 1 ? "algorithm bandwidth, GB/s (busbw is 0 for n = 1)" : "
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
 # linear y shows a 20% drop as it is; log y when the curves span decades (small messages)
-if (ymin > 0 && ymax / ymin > 30) { set logscale y 10; set yrange [ymin / 1.5 : ymax * 2] } else { set yrange [0 : (ymax > 0 ? ymax * 1.15 : 1)] }
+if (ymin > 0 && ymax / ymin > 30) {
+    ylo = ymin / 1.5; yhi = ymax * 2
+    set logscale y 10; set yrange [ylo : yhi]
+    @LOG_YTICS
+} else { set yrange [0 : (ymax > 0 ? ymax * 1.15 : 1)] }
 set format y "%g"
 
-kmin = floor(log(xmin) / log(2) + 1e-9)
-kmax = ceil(log(xmax) / log(2) - 1e-9)
-step = (kmax - kmin <= 12) ? 1 : (kmax - kmin <= 26) ? 2 : (kmax - kmin <= 60) ? 5 : 10
-set xtics ()
-do for [k = kmin:kmax] {
-    if (k % step == 0) { set xtics add (hsize(2**k) 2**k) } else { set xtics add ("" 2**k 1) }
-}
+tax = "x"; tlo = xmin; thi = xmax
+@SIZE_TICS
 
 set key outside right top Left reverse
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 P = ''
 if (words(algos) > 0) {

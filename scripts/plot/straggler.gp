@@ -8,30 +8,27 @@
 #   algos     space-separated algorithm names  xmin, xmax  smallest/largest size (bytes)
 #   ymax      largest ratio                    nranks  rank count
 #   ttl, sub, runid  title, its second line, run label
+#   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+set title title3(ttl, sub)
 set xlabel "message size per rank (bytes)"
 set ylabel "straggler: its time not waiting / the others' mean"
 set logscale x 2
 set xrange [xmin / 1.6 : xmax * 1.6]
 set yrange [0 : (ymax > 1 ? ymax : 1) * 1.25 + 0.2]
 set format y "%g"
-kmin = floor(log(xmin) / log(2) + 1e-9)
-kmax = ceil(log(xmax) / log(2) - 1e-9)
-step = (kmax - kmin <= 12) ? 1 : (kmax - kmin <= 26) ? 2 : (kmax - kmin <= 60) ? 5 : 10
-set xtics ()
-do for [k = kmin:kmax] {
-    if (k % step == 0) { set xtics add (hsize(2**k) 2**k) } else { set xtics add ("" 2**k 1) }
-}
-set key top left Left reverse
+tax = "x"; tlo = xmin; thi = xmax
+@SIZE_TICS
+nkeys = words(algos) + 1
+@KEY_OUT
 
 P = 'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2 with linespoints' . \
     ' lw 2 ps 1.2 pt algo_pt(word(algos, i)) lc rgb algo_color(word(algos, i)) title word(algos, i),' . \
     ' for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2:3 with labels' . \
     ' offset 0, (i % 2 ? 1 : -1) font ",10" tc rgb algo_color(word(algos, i)) notitle,' . \
     ' 1 with lines lw 1.5 dt 3 lc rgb "#888888" title "no straggler (1)"'
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'
 plot @P

@@ -5,9 +5,10 @@
 #   algos     space-separated algorithm names ("copy" is drawn dashed, as a reference)
 #   ranks     space-separated rank counts present (the x tics)
 #   tmin, tmax  smallest/largest time (us)    ttl, sub, runid  title, its second line, run label
+#   over      oversubscribed rank counts (tics marked "*")  note  a third title line, or ""
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+set title title3(ttl, sub)
 set xlabel "rank count n"
 set ylabel "time per allreduce (µs, mean)"
 
@@ -21,20 +22,21 @@ if (rmax / rmin >= 4) {
     set xrange [rmin - 0.5 : rmax + 0.5]
 }
 set xtics ()
-do for [i = 1:words(ranks)] { set xtics add (word(ranks, i) real(word(ranks, i))) }
+do for [i = 1:words(ranks)] { set xtics add (over_mark(word(ranks, i)) real(word(ranks, i))) }
 
 # y: log when the times span more than a factor of 20, else linear from 0.
 if (tmax / tmin > 20) {
+    ylo = tmin / 1.5; yhi = tmax * 1.5
     set logscale y 10
-    set yrange [tmin / 1.5 : tmax * 1.5]
-    set mytics 10
+    set yrange [ylo : yhi]
+    @LOG_YTICS
 } else {
     set yrange [0 : tmax * 1.15]
 }
 set format y "%g"
 
 set key outside right top vertical Left reverse   # lines may cross any corner of the graph
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 is_copy(a) = a eq "copy"
 algo_dt(a) = is_copy(a) ? 2 : 1

@@ -11,13 +11,14 @@
 #   hostx, hostsep  each host's centre (mean rank) and the x between hosts, space-separated
 #   hostlab1, hostlab2, ...  host i's label: its ranks and tx+rx per algorithm ("\n" lines)
 #   ttl, sub, runid  title, its second line, run label
+#   note      a third title line ("" for none: the oversubscription note)
 load gpdir.'/common.gp'
 
-set title ttl."\n".sub
+set title title3(ttl, sub)
 set xlabel "rank"
 set ylabel sprintf("tx + rx per rank (%s)", unit)
-# bars from 0; head room above the tallest bar for the key (and the host labels)
-set yrange [0 : ymax / div * (nhosts > 1 ? 1.75 : 1.3)]
+# bars from 0; head room above the tallest bar for the host labels (the key is below)
+set yrange [0 : ymax / div * (nhosts > 1 ? 1.75 : 1.1)]
 set format y "%g"
 
 # Bars side by side around each rank: width w each (0.8 of a rank in all), centred on rank + offset.
@@ -35,7 +36,8 @@ set xrange [-pad : nranks - 1 + pad]
 set xtics 1
 if (nranks > 16) { set xtics int(ceil(nranks / 16.0)) }
 set grid noxtics ytics
-set key top right Left reverse width 1
+nkeys = nalg
+@KEY_OUT
 
 lab(i) = value(sprintf("lab%d", i))
 # ranks on several hosts: a dashed line between hosts, each host's label over its ranks
@@ -47,7 +49,7 @@ if (nhosts > 1) {
         set label 10 + i value(sprintf("hostlab%d", i)) at real(word(hostx, i)), graph 0.70 center font ",10"
     }
 }
-set label 2 runid at screen 0.995, screen 0.012 right font ",10" tc rgb "#888888"
+set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'
 plot for [i = 1:nalg] sprintf("%s.%d.dat", prefix, i) using ($1 + off(i)):($2 / div) \
