@@ -151,7 +151,7 @@ static void traffic_add(struct cb_backend *be, int dst_rank, int src_rank, size_
 void cb_backend_set_acct(struct cb_backend *be, int level)
 {
 	be->acct.on = level > 0 && !be->ops->time_unmeasured;
-	be->acct.cpu = be->acct.on && level > 1;
+	be->acct.spans = be->acct.on && level > 1;
 }
 
 static uint64_t clock_ns(clockid_t id)
@@ -179,10 +179,10 @@ struct cb_acct_span cb_acct_begin(const struct cb_backend *be)
 
 	/* the wall span holds the CPU clock's system calls: a rank descheduled
 	 * at their return is in busy_ns, not lost between spans */
-	if (be->acct.on)
+	if (be->acct.spans) {
 		t.wall = clock_ns(CLOCK_MONOTONIC);
-	if (be->acct.cpu)
 		t.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	}
 	return t;
 }
 
@@ -190,17 +190,23 @@ void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0)
 {
 	if (!t0.wall)
 		return;
-	if (be->acct.cpu)
-		be->acct.busy_cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0.cpu;
+	be->acct.busy_cpu_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0.cpu;
 	be->acct.busy_ns += clock_ns(CLOCK_MONOTONIC) - t0.wall;
 }
 
 enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
 			  uint64_t value)
 {
-	uint64_t t0 = cb_acct_now(be);
-	enum cb_status st = be->ops->wait(be, flags, peer, value);
+	uint64_t t0;
+	enum cb_status st;
 
+	if (!be->acct.on)
+		return be->ops->wait(be, flags, peer, value);
+	/* a flag already there is no wait: no clock */
+	if (be->ops->ready && be->ops->ready(be, flags, peer, value))
+		return CB_OK;
+	t0 = cb_acct_now(be);
+	st = be->ops->wait(be, flags, peer, value);
 	cb_acct_wait(be, t0);
 	return st;
 }

@@ -143,6 +143,10 @@ struct cb_backend_ops {
 	 * CB_ERR_PEER when the peer process died. */
 	enum cb_status (*wait)(struct cb_backend *be, struct cb_flags *flags, int peer,
 			       uint64_t value);
+	/* Optional: 1 when peer's progress is already >= value (its writes
+	 * before that post visible, as after wait), else 0; never blocks. Lets
+	 * the time accounting read no clock for a wait that need not wait. */
+	int (*ready)(struct cb_backend *be, struct cb_flags *flags, int peer, uint64_t value);
 	/* Time one iteration of this rank: begin, then end returns microseconds
 	 * after all work issued in between has completed. */
 	enum cb_status (*time_begin)(struct cb_backend *be);
@@ -159,21 +163,25 @@ struct cb_backend_ops {
 };
 
 /* Busy and wait time of this process, in nanoseconds, measured where they
- * happen (issue 13): busy, inside cb_be_copy, cb_be_reduce, cb_be_finalize
- * and the p2p transport's send and receive posting; wait, inside cb_be_wait
- * and the p2p transport's round wait (which includes the transfers the
- * library progresses there). Wall time is CLOCK_MONOTONIC (vDSO, ~20 ns a
- * read): busy_ns + wait_ns account for an iteration's time, less posting
- * progress flags, loop overhead and a process descheduled between calls.
- * busy_cpu_ns, where `cpu` is set, is CLOCK_THREAD_CPUTIME_ID over the same
- * busy spans (a system call: ~0.2-0.7 us a read, so off by default): the CPU the work took, without the time the
- * process was descheduled inside it, which on an oversubscribed host can
- * dominate the wall time. `on` is 0 where the backend cannot measure
- * (ops->time_unmeasured) or the caller turned it off; then no clock is
- * read. The harness reads the sums before and after each iteration. */
+ * happen. wait_ns: CLOCK_MONOTONIC inside cb_be_wait and the p2p transport's
+ * round wait (which includes the transfers the library progresses there); a
+ * wait whose flag is already there (ops->ready) reads no clock and adds 0.
+ * Level 1 (`on`, the default) stops there: per timed iteration the harness
+ * takes busy as the iteration's own time less its wait time (the rank
+ * working, not waiting: copies, reduces, posting, loop), so the cost is at
+ * most two clock reads per wait that waits (one after the flag arrives) and
+ * none per copy (issue 19: per-span clocks added 0.33 us, +70%, to an 8 B
+ * ring at n = 2). Level 2 (`spans`) also times every busy span: busy_ns,
+ * CLOCK_MONOTONIC inside cb_be_copy, cb_be_reduce, cb_be_finalize and the p2p
+ * send and receive posting, and busy_cpu_ns, CLOCK_THREAD_CPUTIME_ID over the
+ * same spans (a system call: ~0.2-0.7 us a read): the CPU the work took,
+ * without the time the process was descheduled inside it, which on an
+ * oversubscribed host can dominate the wall time. `on` is 0 where the backend
+ * cannot measure (ops->time_unmeasured) or the caller turned it off; then no
+ * clock is read. The harness reads the sums before and after each iteration. */
 struct cb_time_acct {
 	uint64_t busy_ns, wait_ns, busy_cpu_ns;
-	int on, cpu;
+	int on, spans;
 };
 
 /* The start of a busy span: both clocks (zero when the accounting is off). */
@@ -251,17 +259,18 @@ enum cb_status cb_be_finalize(struct cb_backend *be, struct cb_ref buf, size_t c
 enum cb_status cb_be_wait(struct cb_backend *be, struct cb_flags *flags, int peer,
 			  uint64_t value);
 
-/* Sets the time accounting: 0 off, 1 wall clock (busy and wait), 2 also the
- * CPU time of the busy spans (busy_cpu_ns). Refused (off) where the backend
- * cannot measure. Local. */
+/* Sets the time accounting (struct cb_time_acct): 0 off, 1 wait time (busy
+ * is the rest of the iteration), 2 also every busy span's wall and CPU time
+ * (busy_ns, busy_cpu_ns). Refused (off) where the backend cannot measure.
+ * Local. */
 void cb_backend_set_acct(struct cb_backend *be, int level);
 
 /* The clocks of the accounting, for code that moves or waits outside
  * cb_be_* (the p2p transport, the harness's barrier). cb_acct_now: 0 when
  * be->acct.on is 0 (then no clock is read), else CLOCK_MONOTONIC in ns;
  * cb_acct_wait adds the wall time since t0 to wait_ns (nothing for t0 == 0).
- * cb_acct_begin starts a busy span (both clocks), cb_acct_busy adds it to
- * busy_ns and busy_cpu_ns. */
+ * cb_acct_begin starts a busy span (both clocks; nothing read below level
+ * 2), cb_acct_busy adds it to busy_ns and busy_cpu_ns. */
 uint64_t cb_acct_now(const struct cb_backend *be);
 void cb_acct_wait(struct cb_backend *be, uint64_t t0);
 struct cb_acct_span cb_acct_begin(const struct cb_backend *be);

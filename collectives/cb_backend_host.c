@@ -96,6 +96,12 @@ static enum cb_status host_wait(struct cb_backend *be, struct cb_flags *f, int p
 	return cb_host_flags_wait(be, (struct cb_host_flags *)f, peer, value);
 }
 
+static int host_ready(struct cb_backend *be, struct cb_flags *f, int peer, uint64_t value)
+{
+	(void)be;
+	return cb_host_flags_ready((struct cb_host_flags *)f, peer, value);
+}
+
 static enum cb_status host_time_begin(struct cb_backend *be)
 {
 	struct host_state *hs = be->impl;
@@ -132,6 +138,7 @@ const struct cb_backend_ops cb_backend_host_ops = {
 	.flags_free = host_flags_free,
 	.post = host_post,
 	.wait = host_wait,
+	.ready = host_ready,
 	.time_begin = host_time_begin,
 	.time_end = host_time_end,
 	.p2p = &cb_p2p_mpi_ops,

@@ -190,6 +190,11 @@ int cb_host_flags_peer_alive(const struct cb_host_flags *f, int peer)
 	return cb_flag_owner_alive(f->buf->peer[peer]);
 }
 
+int cb_host_flags_ready(struct cb_host_flags *f, int peer, uint64_t value)
+{
+	return cb_flag_ready(f->buf->peer[peer], value);
+}
+
 enum cb_status cb_host_flags_wait(struct cb_backend *be, struct cb_host_flags *f, int peer,
 				  uint64_t value)
 {

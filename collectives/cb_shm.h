@@ -35,6 +35,9 @@ void cb_host_flags_post(struct cb_backend *be, struct cb_host_flags *f, uint64_t
 enum cb_status cb_host_flags_wait(struct cb_backend *be, struct cb_host_flags *f, int peer,
 				  uint64_t value);
 
+/* 1 when peer's counter is already >= value (cb_flag_ready), else 0. */
+int cb_host_flags_ready(struct cb_host_flags *f, int peer, uint64_t value);
+
 /* 0 when rank peer's process is known to be gone. */
 int cb_host_flags_peer_alive(const struct cb_host_flags *f, int peer);
 

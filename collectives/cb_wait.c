@@ -129,9 +129,14 @@ int cb_flag_owner_alive(const struct cb_flag *f)
 	return kill((pid_t)f->pid, 0) == 0 || errno != ESRCH;
 }
 
-static int ready(struct cb_flag *f, uint64_t value)
+int cb_flag_ready(struct cb_flag *f, uint64_t value)
 {
 	return atomic_load_explicit(&f->progress, memory_order_acquire) >= value;
+}
+
+static int ready(struct cb_flag *f, uint64_t value)
+{
+	return cb_flag_ready(f, value);
 }
 
 static void cpu_relax(void)

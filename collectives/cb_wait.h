@@ -118,6 +118,10 @@ void cb_flag_init(struct cb_flag *f);
  * stores, non-temporal ones too), then wakes sleeping waiters, if any. */
 void cb_flag_post(struct cb_flag *f, uint64_t value);
 
+/* 1 when f's progress is >= value (an acquire load: the owner's stores
+ * before that post are then visible), else 0. */
+int cb_flag_ready(struct cb_flag *f, uint64_t value);
+
 /* Returns CB_OK once f's progress is >= value (its owner's stores before that
  * post are then visible). Errors: CB_ERR_TIMEOUT when *abort_flag becomes
  * non-zero (noticed within one yield, or one tick while asleep),

@@ -155,18 +155,22 @@ static struct cb_time_acct acct_mark(const struct cb_backend *be)
 	return be->acct;
 }
 
-/* Iterations i .. i+n-1 of out share the busy and wait time since m0 and
- * barrier_ns (a block timed as one: n > 1). */
+/* Iterations i .. i+n-1 of out share the busy and wait time since m0,
+ * barrier_ns and us, the time the backend measured for them (a block timed
+ * as one: n > 1). Busy: the spans' sum at --time-acct 2, else the time not
+ * waiting (cb_backend.h, struct cb_time_acct). */
 static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
-		     uint64_t barrier_ns, const struct iter_out *out, int i, int n)
+		     uint64_t barrier_ns, double us, const struct iter_out *out, int i, int n)
 {
 	double busy = NAN, wait = NAN, bar = NAN, cpu = NAN;
 
 	if (be->acct.on) {
-		busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
-		if (be->acct.cpu)
-			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
 		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / n;
+		busy = fmax(us / n - wait, 0); /* both clocks' reads lie in us: >= 0 but rounding */
+		if (be->acct.spans) {
+			busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
+			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
+		}
 		bar = (double)barrier_ns / 1e3 / n;
 	}
 	for (int j = i; j < i + n; j++) {
@@ -215,7 +219,7 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 		st = be->ops->time_end(be, &us);
 	for (int i = 0; i < n && out->time; i++)
 		out->time[i] = us / n;
-	acct_put(be, &m0, bar_ns, out, 0, n);
+	acct_put(be, &m0, bar_ns, us, out, 0, n);
 	if (st != CB_OK)
 		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->name, what, bytes,
 		       cb_status_str(st));
@@ -251,7 +255,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 			st = be->ops->time_end(be, &us);
 		if (out->time)
 			out->time[i] = us;
-		acct_put(be, &m0, bar_ns, out, i, 1);
+		acct_put(be, &m0, bar_ns, us, out, i, 1);
 	}
 	if (st != CB_OK)
 		cb_log("%s failed in %s at %zu B: %s", slot->ops->name, what, bytes, cb_status_str(st));

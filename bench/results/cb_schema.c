@@ -83,8 +83,8 @@ static const struct cb_column rank_cols[] = {
 	{ "in_place", CB_COL_BOOL, R(in_place), 0, 0, 1, NULL, "", "as in the summary row" },
 	{ "transport", CB_COL_NAME, R(transport), 0, 0, 0, NULL, "", "as in the summary row" },
 	{ "host", CB_COL_INT, R(host), 0, 0, MAX_RANKS, NULL, "", "the rank's host, 0 .. nhosts-1, in the order of the metadata's `mpi.hosts` (first rank first)" },
-	{ "busy_us", CB_COL_REAL, R(busy_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "this rank's mean time per timed iteration moving or reducing bytes (inside copy, reduce and p2p posting); empty: unmeasured (library algorithms, cuda backend, --time-acct 0)" },
-	{ "wait_us", CB_COL_REAL, R(wait_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "its mean time per timed iteration waiting for peers inside the allreduce (progress flags, p2p round waits: MPI moves the bytes there)" },
+	{ "busy_us", CB_COL_REAL, R(busy_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "this rank's mean time per timed iteration not waiting for peers: moving, reducing, posting (--time-acct 1: its time less wait_us; 2: timed inside copy, reduce and p2p posting); empty: unmeasured (library algorithms, cuda backend, --time-acct 0)" },
+	{ "wait_us", CB_COL_REAL, R(wait_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "its mean time per timed iteration waiting for peers inside the allreduce (progress flags not already there, p2p round waits: MPI moves the bytes there)" },
 	{ "busy_cpu_us", CB_COL_REAL, R(busy_cpu_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "the CPU time of those busy spans (CLOCK_THREAD_CPUTIME_ID, --time-acct 2; else empty): busy_us less the time the rank was descheduled in them (an oversubscribed host)" },
 	{ "barrier_us", CB_COL_REAL, R(barrier_us), CB_COL_EMPTY_OK, 0, MAX_TIME_US, NULL, "us", "its mean time in the barrier before each timed iteration (not in time_us)" },
 };
