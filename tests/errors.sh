@@ -41,42 +41,59 @@ run() {
 	[ ! -e "$out/s.csv" ] || cb_complete_lines "$out/s.csv"
 }
 
-# Starts a long run in the background, waits for its first row, then hurts
-# one rank with SIGNAL; expects the job to end non-zero within 60 s.
-hurt_a_rank() {
-	local signal=$1 pattern=$2 pid rc
-	shift 2
+# start_long ARGS...: starts a long 4-rank run in the background (pid in
+# job) and waits for its first row.
+start_long() {
+	rm -f "$out/s.csv" "$out/r.csv" "$out/s.meta.json"
 	cb_mpirun -np 4 "$bin/allreduce_perf" -b 4K -e 16M -i 4K -n 200 -w 0 -c 0 "$@" \
 		--csv "$out/s.csv" --rank-csv "$out/r.csv" >"$out/stdout" 2>"$out/stderr" &
-	pid=$!
-	job=$pid
+	job=$!
 	rows() { { wc -l <"$out/s.csv"; } 2>/dev/null || echo 0; }
 	for _ in $(seq 900); do # a sanitizer build on 2 busy cores starts slowly
 		[ "$(rows)" -ge 2 ] && break
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$job" 2>/dev/null || break
 		sleep 0.1
 	done
 	[ "$(rows)" -ge 2 ] || { cat "$out/stderr" >&2; fail "no row was written"; }
-	victim=$(pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K" | tail -n 1)
-	[ -n "$victim" ] || fail "no rank process found"
-	kill "-$signal" "$victim"
+}
+
+# The pids of the long run's ranks, in start order.
+ranks_of_long() {
+	pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K"
+}
+
+# end_long WHAT PATTERN: expects the long run to end non-zero within 60 s
+# after WHAT, with PATTERN on stderr, complete result files and metadata that
+# does not say complete.
+end_long() {
+	local what=$1 pattern=$2 rc
 	for _ in $(seq 600); do
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$job" 2>/dev/null || break
 		sleep 0.1
 	done
-	if kill -0 "$pid" 2>/dev/null; then
-		fail "job still running 60 s after SIGNAL $signal to one rank"
-	fi
-	wait "$pid"
+	kill -0 "$job" 2>/dev/null && fail "job still running 60 s after $what"
+	wait "$job"
 	rc=$?
 	job=
-	[ "$rc" != 0 ] || fail "exit 0 after SIGNAL $signal to one rank"
+	[ "$rc" != 0 ] || fail "exit 0 after $what"
 	grep -q -- "$pattern" "$out/stderr" || { cat "$out/stderr" >&2; fail "no '$pattern' on stderr"; }
 	cb_complete_lines "$out/s.csv"
 	cb_complete_lines "$out/r.csv"
 	if grep -q '"status": "complete"' "$out/s.meta.json"; then
 		fail "metadata says complete after a failed run"
 	fi
+}
+
+# Starts a long run, waits for its first row, then hurts one rank with
+# SIGNAL; expects the job to end non-zero within 60 s.
+hurt_a_rank() {
+	local signal=$1 pattern=$2 victim
+	shift 2
+	start_long "$@"
+	victim=$(ranks_of_long | tail -n 1)
+	[ -n "$victim" ] || fail "no rank process found"
+	kill "-$signal" "$victim"
+	end_long "SIGNAL $signal to one rank" "$pattern"
 }
 
 case $case in
@@ -195,6 +212,17 @@ killed_rank_shm | killed_rank_p2p)
 	hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
 	grep -q '"status": "aborted"' "$out/s.meta.json" ||
 		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; } ;;
+killed_rank_between_rows)
+	# one iteration per row: the ranks spend most of their time gathering
+	# each row's results (reduce, gather, the counters), where a rank whose
+	# peer died must still see the SIGTERM that mpirun sends, and not block
+	# in a collective until mpirun's SIGKILL 1 s later; three tries, as where
+	# the kill lands is chance
+	for try in 1 2 3; do
+		hurt_a_rank KILL "exited on signal 9" -a ring --transport shm -n 1
+		grep -q '"status": "aborted"' "$out/s.meta.json" ||
+			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "try $try: the metadata does not say aborted"; }
+	done ;;
 cuda_no_gpu)
 	# without a GPU the cuda backend says so, in words, and every rank exits
 	if cb_have_gpu; then

@@ -32,8 +32,8 @@ static volatile sig_atomic_t stop_count;
 
 /* SIGTERM, SIGINT, SIGHUP: mpirun sends SIGTERM to every rank when one dies
  * (or when it is stopped itself): the run stops as when the watchdog fires
- * (the backend's waits see the abort flag), so rank 0's metadata says
- * "aborted" whatever the transport. A second signal changes nothing (mpirun
+ * (the backend's waits and cb_world's collectives see the abort flag), so
+ * rank 0's metadata says "aborted" whatever the transport. A second signal changes nothing (mpirun
  * sends another when a rank that stopped first calls MPI_Abort, while rank 0
  * is still writing; SIGKILL follows 1 s later, odls_base_sigkill_timeout); a
  * third ends the process at once (stuck where the flag is not read). */
