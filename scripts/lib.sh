@@ -245,10 +245,13 @@ cb_default_backend() {
 # ---- stopping: a signal to sweep.sh or regress.sh ---------------------------
 # What they run for long (a launch, a child sweep) runs as a process group of
 # its own (cb_group), which a terminal's Ctrl-C does not reach: the script
-# traps INT, TERM and HUP (cb_stop_on), keeps the first in cb_stopped and
-# sends SIGTERM to the running group (mpirun passes it on to the ranks, a
-# child sweep.sh to its launch), waits for the group to end, then winds down
-# itself (its run marked stopped) and exits 128 + the signal's number.
+# traps INT, TERM, HUP, and USR1 and USR2, the warning signals a scheduler
+# sends before a time limit (sbatch --signal=B:USR1@N), whose default action
+# would end the script alone and leave its launch running (cb_stop_on); it
+# keeps the first in cb_stopped and sends SIGTERM to the running group (mpirun
+# passes it on to the ranks, a child sweep.sh to its launch), waits for the
+# group to end, then winds down itself (its run marked stopped) and exits
+# 128 + the signal's number.
 cb_stopped="" cb_group_pid=""
 cb_stop() {
 	[ -n "$cb_stopped" ] || cb_stopped=$1
@@ -256,14 +259,14 @@ cb_stop() {
 }
 cb_stop_on() {
 	local s
-	for s in INT TERM HUP; do
+	for s in INT TERM HUP USR1 USR2; do
 		# shellcheck disable=SC2064 # s now
 		trap "cb_stop $s" "$s"
 	done
 }
-# cb_signum NAME: the number of signal NAME (HUP, INT or TERM)
+# cb_signum NAME: the number of signal NAME (HUP, INT, TERM, USR1, USR2)
 cb_signum() {
-	case $1 in HUP) echo 1 ;; INT) echo 2 ;; *) echo 15 ;; esac
+	kill -l "$1"
 }
 
 # cb_group CMD...: runs CMD (a command or a function; stdin /dev/null) as a

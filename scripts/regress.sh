@@ -9,7 +9,7 @@
 #     such as another machine's baseline, bad files, an output folder taken),
 #   3 with --history: all else went well (0), but adding the run to the
 #     history failed (the run folder is kept; the message says how to add it),
-#   128+N stopped by signal N (INT, TERM, HUP), passed on to the sweep, which
+#   128+N stopped by signal N (INT, TERM, HUP, USR1, USR2), passed on to the sweep, which
 #     stops its launch and marks its run "aborted"; nothing compared.
 set -euo pipefail
 export LC_ALL=C
@@ -249,7 +249,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# a signal (INT, TERM, HUP) stops the sweep (passed on: sweep.sh stops its
+# a signal (INT, TERM, HUP, USR1, USR2) stops the sweep (passed on: sweep.sh stops its
 # launch and marks its run aborted) and then this script (lib.sh, cb_group)
 cb_stop_on
 # stopped WHAT: exits 128 + the signal's number when a signal came

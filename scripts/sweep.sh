@@ -83,8 +83,9 @@ Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
 options and those after -- are checked first, by allreduce_perf --check-args); 3
 the run is complete and kept, but adding it to the history failed (said on stderr,
-with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP:
-passed on to the launch, which is waited for; meta.json says "aborted" and
+with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP,
+or USR1 and USR2, a scheduler's warning before its time limit: passed on to
+the launch as TERM, which is waited for; meta.json says "aborted" and
 "stopped_by", the rows written so far are kept). --history adds complete runs only.
 EOF
 }

@@ -230,6 +230,25 @@ cuda_no_gpu)
 		exit 77
 	fi
 	run 2 3 "cuda backend: no usable GPU" -B cuda -b 8 -e 8 ;;
+scheduler_signal)
+	# the warning a scheduler sends before its time limit (sbatch
+	# --signal=USR1@N sends it to every task of the step; mpirun forwards it
+	# to every rank) stops the run as SIGTERM does: each rank says so, the
+	# metadata says aborted by that signal, exit 3 (the default action would
+	# end each rank without a word)
+	for sig in USR1 USR2; do
+		start_long -a ring
+		if [ $sig = USR1 ]; then # to every rank, as Slurm sends it
+			ranks_of_long | xargs kill -USR1
+		else # to mpirun, which forwards it
+			mp=$(pgrep -P "$job" -x mpirun) || mp=$job
+			kill -USR2 "$mp"
+		fi
+		end_long "SIG$sig" "run aborted: stopped by signal $(kill -l $sig) "
+		grep -q '"status": "aborted"' "$out/s.meta.json" &&
+			grep -q "\"error\": \"stopped by signal $(kill -l $sig) " "$out/s.meta.json" ||
+			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "$sig: the metadata does not say aborted by it"; }
+	done ;;
 watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job
 	# (-T 10: long enough that a loaded sanitizer build still progresses)

@@ -163,18 +163,20 @@ sweep_stopped)
 	# a signal to sweep.sh reaches its launch: nothing is left running, the
 	# run says "aborted" (its rows kept), exit 128 + N; --history leaves a
 	# stopped run out. TERM to sweep.sh alone, then INT to its whole process
-	# group, as Ctrl-C sends it (env: a background job's INT is ignored)
+	# group, as Ctrl-C sends it (env: a background job's INT is ignored), then
+	# USR1 to sweep.sh alone, the warning sbatch --signal=B:USR1@N sends
+	# before the time limit
 	# (ring, not mpi: a rank inside MPI_Allreduce whose peer already left
 	# cannot reach its abort path before mpirun's SIGKILL; README says so)
 	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo ring)
-	for sig in TERM INT; do
+	for sig in TERM INT USR1; do
 		d=$t/run-$sig
 		setsid env --default-signal=INT "$src/scripts/sweep.sh" "${long[@]}" --history "$t/h.db" \
 			--out "$d" >"$t/out" 2>"$t/err" &
 		pid=$!
 		for _ in $(seq 600); do [ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
 		[ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] || { show; fail "$sig: no row written"; }
-		if [ $sig = TERM ]; then kill -TERM "$pid"; else kill -INT -- "-$pid"; fi
+		if [ $sig = INT ]; then kill -INT -- "-$pid"; else kill "-$sig" "$pid"; fi
 		wait "$pid"
 		rc=$?
 		sleep 0.5
