@@ -223,6 +223,24 @@ killed_rank_between_rows)
 		grep -q '"status": "aborted"' "$out/s.meta.json" ||
 			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "try $try: the metadata does not say aborted"; }
 	done ;;
+setup_not_a_hang)
+	# 1 GiB buffers: allocating and pre-faulting them, the inputs, the
+	# reference and the comparison each take longer than -T 1 on this kind
+	# of machine, an iteration (a copy on one rank) a tenth of it: -T is
+	# about an iteration without progress, set-up steps have their own bound
+	big=(-b 1G -e 1G -n 2 -w 0 -c 1 -a ring --csv "$out/s.csv")
+	timeout 120 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" "${big[@]}" -T 1 \
+		>"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "exit $rc with -T 1 and 1 GiB buffers, expected 0"; }
+	grep -q '"status": "complete"' "$out/s.meta.json" || fail "the metadata does not say complete"
+	# and the set-up bound holds: a step longer than --setup-timeout ends the run
+	timeout 120 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" "${big[@]}" -T 100 \
+		--setup-timeout 0.2 >"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 3 ] || { cat "$out/stderr" >&2; fail "exit $rc with --setup-timeout 0.2, expected 3"; }
+	grep -q "watchdog: a set-up step took more than 0.2 s (--setup-timeout) in " "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "no message naming the set-up step"; } ;;
 cuda_no_gpu)
 	# without a GPU the cuda backend says so, in words, and every rank exits
 	if cb_have_gpu; then

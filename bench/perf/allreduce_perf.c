@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return st == CB_OK ? 0 : EXIT_USAGE;
 	}
-	if (cb_watchdog_start(o.timeout_s, &abort_flag) != CB_OK)
+	if (cb_watchdog_start(o.timeout_s, o.setup_timeout_s, &abort_flag) != CB_OK)
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
 	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {

@@ -102,11 +102,11 @@ enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op
 	size_t count = largest_bytes / cb_dtype_size(dt);
 	enum cb_status st = CB_OK;
 
-	cb_watchdog_phase("input upload", cb_dtype_name(dt), largest_bytes, -1);
+	cb_watchdog_setup("input upload", cb_dtype_name(dt), largest_bytes);
 	if (!m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, m->send, count, dt, op);
 	if (st == CB_OK && m->o->check) {
-		cb_watchdog_phase("reference", cb_dtype_name(dt), largest_bytes, -1);
+		cb_watchdog_setup("reference", cb_dtype_name(dt), largest_bytes);
 		st = cb_verify_prepare(&m->verify, dt, op, count);
 	}
 	return st;
@@ -268,6 +268,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 	long f0;
 
 	if (m->o->in_place) {
+		cb_watchdog_setup("input fill", slot->ops->name, a->count * cb_dtype_size(a->dt));
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 		if (st != CB_OK)
 			return st;
@@ -295,8 +296,10 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL };
 	long long mine = 0;
 	uint64_t hash = 0, hmin, hmax;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
 	enum cb_status st;
 
+	cb_watchdog_setup("input fill", slot->ops->name, bytes);
 	if (m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 	else
@@ -305,9 +308,10 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 		st = iterate(m, slot, a, "check", 1, &none);
 	if (st != CB_OK)
 		return st;
-	cb_watchdog_phase("compare", slot->ops->name, a->count * cb_dtype_size(a->dt), -1);
+	cb_watchdog_setup("compare", slot->ops->name, bytes);
 	st = cb_verify_check(&m->verify, a->recv, a->count, a->dt, a->op, slot->ops->result,
 			     &mine, &hash);
+	cb_watchdog_phase("check results", slot->ops->name, bytes, -1); /* peers: -T */
 	if (st == CB_OK)
 		st = cb_world_reduce(m->be, &mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0);
 	if (st == CB_OK)
