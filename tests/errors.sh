@@ -118,6 +118,33 @@ mismatch)
 	[ "$(grep -c 'ranks differing from rank 0: 1 (maxbytes)' "$out/stderr")" = 2 ] ||
 		{ cat "$out/stderr" >&2; fail "every rank must name rank 1 and maxbytes"; }
 	;;
+env_mismatch)
+	# a setting that changes a measurement, set on one rank only (the wait
+	# strategy's CB_WAIT_SPIN_NS; the machine label; an allocator variable
+	# with another value): refused before any timed work (exit 2, no results
+	# file), naming the rank, the variable and both values
+	for set in "CB_WAIT_SPIN_NS=500" "CB_MACHINE=other-label" "MALLOC_ARENA_MAX=2"; do
+		rm -f "$out/s.csv"
+		MALLOC_ARENA_MAX=4 timeout 60 bash -c 'cb_mpirun -np 1 "$1" -b 8 -e 8 -a ring --csv "$2" : \
+			-np 1 env "$3" "$1" -b 8 -e 8 -a ring' _ "$bin/allreduce_perf" "$out/s.csv" "$set" \
+			>"$out/stdout" 2>"$out/stderr"
+		rc=$?
+		[ "$rc" = 2 ] || { cat "$out/stderr" >&2; fail "$set on rank 1 only: exit $rc, expected 2"; }
+		name=${set%%=*} val=${set#*=} was=unset
+		[ "$name" != MALLOC_ARENA_MAX ] || was="'4'"
+		grep -qF "differ between ranks (1 rank(s) differ from rank 0): rank 1: $name '$val' (rank 0: $was)" \
+			"$out/stderr" || { cat "$out/stderr" >&2; fail "$set: no message naming rank 1 and $name"; }
+		[ ! -e "$out/s.csv" ] || fail "$set: a results file was written"
+	done
+	# a variable that may differ by rank (a launcher's GPU binding) is
+	# accepted, and recorded for each rank
+	timeout 60 bash -c 'cb_mpirun -np 1 env CUDA_VISIBLE_DEVICES=0 "$1" -b 8 -e 8 -a ring --csv "$2" : \
+		-np 1 env CUDA_VISIBLE_DEVICES=1 "$1" -b 8 -e 8 -a ring' _ "$bin/allreduce_perf" "$out/s.csv" \
+		>"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "CUDA_VISIBLE_DEVICES by rank: exit $rc, expected 0"; }
+	tr -d ' \n' <"$out/s.meta.json" | grep -qF '"environment_by_rank":{"CUDA_VISIBLE_DEVICES":["0","1"]}' ||
+		{ cat "$out/s.meta.json" >&2; fail "CUDA_VISIBLE_DEVICES not recorded by rank"; } ;;
 same_path) run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv" ;;
 meta_not_regular)
 	# metadata is written by rename: never over a device or a link
