@@ -5,9 +5,10 @@
 # gets its own folder: the default one is created atomically (-2, -3, ... when
 # another run took the name in the same second), an --out folder must be new or
 # empty (or --overwrite), and it is claimed before anything is written.
-# Inside a Slurm allocation (an sbatch job: SLURM_JOB_ID) the ranks start
-# with srun --mpi=pmix (or mpirun, which reads the allocation), the run id
-# ends in -slurm<job id>, and meta.json's "launcher" records how (lib.sh).
+# Inside a Slurm allocation (an sbatch job: SLURM_JOB_ID, confirmed by
+# squeue) the ranks start with srun --mpi=pmix (or mpirun, which reads the
+# allocation), the run id ends in -slurm<job id>, and meta.json's "launcher"
+# records how (lib.sh).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,10 +63,12 @@ the default history: results/), CB_LAUNCHER (mpirun or srun). Text that is not
 UTF-8 (paths, names) is written to meta.json with each such byte as \xHH.
 Launcher: mpirun, with --oversubscribe for rank counts above the CPUs. Inside a
 Slurm allocation (sbatch, salloc: SLURM_JOB_ID set; scripts/slurm/*.sbatch)
-srun --mpi=<PMIx plugin> when srun lists one (else mpirun, which reads the
-allocation), no --oversubscribe, and every rank count must fit the allocation's
-tasks; the run folder's name ends in -slurm<job id>. meta.json's "launcher"
-says which (name, command, job_id, nodelist, partition, tasks_per_node, nnodes).
+that squeue confirms (the job RUNNING on this host; else a note, and the
+SLURM_* variables are left out) srun --mpi=<PMIx plugin> when srun lists one
+(else mpirun, which reads the allocation), no --oversubscribe, and every rank
+count must fit the allocation's tasks; the run folder's name ends in
+-slurm<job id>. meta.json's "launcher" says which (name, command, job_id,
+nodelist, partition, tasks_per_node, nnodes, slurm_ignored).
 Hosts: with --hosts or --hostfile, N ranks go to the hosts in order, N/H on
 each (the first N%H one more; consecutive ranks share a host), within each
 host's slots; meta.json records the hosts, where each rank count went and

@@ -47,7 +47,11 @@ gp_path)
 slurm_env)
 	# the allocation's task counts (scripts/lib_launch.sh, cb_slurm_tasks_list): an
 	# unset SLURM_TASKS_PER_NODE is no shell error, absurd counts are refused
-	# at once (no wrapped count, no loop of 2^63 lines), good ones read
+	# at once (no wrapped count, no loop of 2^63 lines), good ones read (a
+	# fake squeue confirms job 1 on this host)
+	mkdir "$t/shim" && cb_fake_squeue "$t/shim"
+	FAKE_SQUEUE_NODES=$(hostname -s)
+	export PATH=$t/shim:$PATH FAKE_SQUEUE_NODES
 	list() { (PROG=t; . "$src/scripts/lib.sh"; SLURM_TASKS_PER_NODE=$1 cb_slurm_tasks_list 2>&1) | tr '\n' ' '; }
 	[ "$(list '2(x3),1')" = "2 2 2 1 " ] || fail "2(x3),1 read as '$(list '2(x3),1')'"
 	[ "$(list '')" = "" ] || fail "an empty list read as '$(list '')'"
@@ -66,6 +70,60 @@ slurm_env)
 	grep -q "unbound variable" "$t/err" && { show; fail "a shell error instead of a message"; }
 	grep -q "allocation has 0 tasks" "$t/err" || { show; fail "no message about the allocation"; }
 	[ -e "$t/results" ] && [ -n "$(ls -A "$t/results")" ] && fail "a refused sweep left a folder"
+	;;
+slurm_stale)
+	# Slurm variables a finished job left in the shell (a tmux started inside
+	# an allocation keeps them) are trusted only when squeue says the job is
+	# RUNNING on this host: else the sweep says so, runs as outside Slurm
+	# (mpirun, its own slots; not "the allocation has 1 tasks") and records no
+	# job, nor do its ranks
+	stale=(SLURM_JOB_ID=4242 SLURM_JOB_NODELIST='gone[1-2]' SLURM_TASKS_PER_NODE=1 SLURM_JOB_NUM_NODES=2
+		SLURM_STEP_ID=0)
+	mkdir "$t/shim" && cb_fake_squeue "$t/shim"
+	hows="unknown COMPLETED elsewhere"
+	command -v squeue >/dev/null || hows="none $hows" # a machine without Slurm
+	for how in $hows; do
+		case $how in
+		none) why="there is no squeue here to confirm it" p=$PATH ;;
+		unknown) why="squeue -j 4242 answers: slurm_load_jobs error: Invalid job id" p=$t/shim:$PATH ;;
+		COMPLETED) why="squeue says job 4242 is COMPLETED" p=$t/shim:$PATH ;;
+		elsewhere) why="job 4242 runs on gone1 gone2, not on this host" p=$t/shim:$PATH ;;
+		esac
+		state=$how
+		[ "$how" != elsewhere ] || state=RUNNING
+		env "${stale[@]}" PATH="$p" FAKE_SQUEUE_STATE="$state" FAKE_SQUEUE_NODES="gone1 gone2" \
+			"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" >"$t/out" 2>"$t/err"
+		rc=$?
+		[ $rc = 0 ] || { show; fail "$how: exit $rc, expected 0"; }
+		grep -qF "note: SLURM_JOB_ID=4242 is set, but $why" "$t/err" || { show; fail "$how: no note saying '$why'"; }
+		d=$(find "$t/results" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		case $d in *-slurm*) fail "$how: the run is named after the stale job: $d" ;; esac
+		one_run "$d" 1
+		tr -d '\n' <"$d/meta.json" | grep -q '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null, "nodelist": null.*"slurm_ignored": "SLURM_JOB_ID=4242 is set, but' ||
+			{ cat "$d/meta.json" >&2; fail "$how: meta.json's launcher records the stale job"; }
+		tr -d ' \n' <"$d/np2.meta.json" | grep -q '"launcher":{"job_id":null,"name":"mpirun","slurm_ignored":null,"step_id":null}' ||
+			{ cat "$d/np2.meta.json" >&2; fail "$how: the ranks saw the stale variables"; }
+		rm -rf "$d"
+	done
+	# confirmed (RUNNING on this host): the allocation decides, 1 task
+	env "${stale[@]}" PATH="$t/shim:$PATH" FAKE_SQUEUE_NODES="gone1 $(hostname -s)" CB_LAUNCHER=mpirun \
+		"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "the Slurm allocation has 1 tasks" "$t/err" || { show; fail "confirmed job: exit $rc"; }
+	# allreduce_perf, launched by hand in such a shell: no job id, and why;
+	# under a slurmstepd of the job (its process title names it): the job
+	cb_singleton env "${stale[@]}" "$bin/allreduce_perf" -b 8 -e 8 -a ring --csv "$t/a.csv" >"$t/out" 2>&1 ||
+		{ show; fail "allreduce_perf with stale variables failed"; }
+	tr -d ' \n' <"$t/a.meta.json" | grep -q '"launcher":{"job_id":null,"name":"singleton","slurm_ignored":"SLURM_JOB_ID=4242isset,butnoslurmstepdofjob4242' ||
+		{ cat "$t/a.meta.json" >&2; fail "allreduce_perf records the stale job"; }
+	grep -q '^# launcher: singleton (Slurm variables ignored: ' "$t/out" || { show; fail "no word in the header"; }
+	cp "$(command -v bash)" "$t/shim/slurmstepd"
+	# (the command ends in "; exit": bash would exec a lone command instead of
+	# staying its parent)
+	env "${stale[@]}" bash -c 'exec -a "slurmstepd: [4242.0]" "$1" -c "\"\$0\" -b 8 -e 8 -a ring --csv \"\$1\"; exit \$?" "$2" "$3"' \
+		_ "$t/shim/slurmstepd" "$bin/allreduce_perf" "$t/b.csv" >"$t/out" 2>&1 || { show; fail "under a slurmstepd: failed"; }
+	tr -d ' \n' <"$t/b.meta.json" | grep -q '"launcher":{"job_id":"4242","name":"srun","slurm_ignored":null,"step_id":"0"}' ||
+		{ cat "$t/b.meta.json" >&2; fail "allreduce_perf under the job's slurmstepd does not record it"; }
 	;;
 sweep_same_second)
 	# six sweeps whose clock says the same second: three at once, three in a
@@ -210,8 +268,10 @@ sweep_hosts_refused)
 	done
 	sweep --hostfile "$t/hf" --ranks 4 "${tiny[@]}" --out "$t/h"
 	grep -q 'the hosts have 3 slots (na:2,nb:1)' "$t/err" || { show; fail "hostfile slots not read"; }
-	# inside a Slurm allocation the allocation decides
-	SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
+	# inside a Slurm allocation (a fake squeue confirms it) the allocation decides
+	mkdir "$t/shim" && cb_fake_squeue "$t/shim"
+	PATH=$t/shim:$PATH FAKE_SQUEUE_NODES=$(hostname -s) SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 \
+		sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
 	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
 	;;
 sweep_mpi_traffic_absent)

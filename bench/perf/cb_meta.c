@@ -13,6 +13,7 @@
 #include "cb_machine.h"
 #include "cb_p2p.h"
 #include "cb_replace.h"
+#include "cb_slurm.h"
 #include "cb_text.h"
 #include "cb_version.h"
 
@@ -141,12 +142,16 @@ static json_t *transport_info(const struct cb_options *o, const struct cb_backen
  * Slurm job step: SLURM_STEP_ID, with srun --mpi=pmix), else "singleton" (one
  * rank started without a launcher) or "other". job_id: SLURM_JOB_ID, also
  * under mpirun inside a Slurm allocation; step_id: SLURM_STEP_ID; each a
- * string, null outside Slurm. */
+ * string, null outside Slurm, and null with "slurm_ignored" saying why when
+ * the job is not confirmed (cb_slurm.h: variables a finished job left). */
 static json_t *launcher_info(const struct cb_backend *be)
 {
 	const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
 	const char *name = "other";
+	char why[256] = "";
 
+	if (job && *job && !cb_slurm_job_confirmed(job, why, sizeof(why)))
+		job = step = NULL;
 	if (getenv("OMPI_COMM_WORLD_SIZE"))
 		name = "mpirun";
 	else if (step)
@@ -154,9 +159,10 @@ static json_t *launcher_info(const struct cb_backend *be)
 	else if (be->world_size == 1)
 		name = "singleton";
 
-	return json_pack("{s:s,s:o,s:o}", "name", name, "job_id",
+	return json_pack("{s:s,s:o,s:o,s:o}", "name", name, "job_id",
 			 job ? cb_json_text(job) : json_null(), "step_id",
-			 step ? cb_json_text(step) : json_null());
+			 step ? cb_json_text(step) : json_null(), "slurm_ignored",
+			 *why ? cb_json_text(why) : json_null());
 }
 
 /* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
@@ -285,15 +291,20 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	return CB_OK;
 }
 
-/* "# launcher: srun (Slurm job 12, step 0)" */
+/* "# launcher: srun (Slurm job 12, step 0)", or with why the Slurm variables
+ * were ignored */
 static void print_launcher(FILE *f, json_t *l)
 {
 	const char *job = json_string_value(json_object_get(l, "job_id"));
 	const char *step = json_string_value(json_object_get(l, "step_id"));
 
+	const char *ignored = json_string_value(json_object_get(l, "slurm_ignored"));
+
 	fprintf(f, "# launcher: %s", json_string_value(json_object_get(l, "name")));
 	if (job)
 		fprintf(f, " (Slurm job %s%s%s)", job, step ? ", step " : "", step ? step : "");
+	if (ignored)
+		fprintf(f, " (Slurm variables ignored: %s)", ignored);
 	fputc('\n', f);
 }
 
