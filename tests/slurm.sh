@@ -98,11 +98,11 @@ sweep)
 	run=$(run_of "$job") || exit 1
 	good_rows "$run"
 	m=$(one_line "$run/meta.json")
-	grep -Eq "\"launcher\": \{\"name\": \"srun\", \"command\": \"srun --mpi=pmix[_v0-9]*\", \"job_id\": \"$job\", \"nodelist\": \"$host\", \"partition\": \"cbtest\", \"tasks_per_node\": \"2\", \"nnodes\": 1\}" <<<"$m" ||
+	grep -Eq "\"launcher\": \{\"name\": \"srun\", \"command\": \"srun --mpi=pmix[_v0-9]*\", \"job_id\": \"$job\", \"nodelist\": \"$host\", \"partition\": \"cbtest\", \"tasks_per_node\": \"2\", \"nnodes\": 1, \"slurm_ignored\": null\}" <<<"$m" ||
 		fail "meta.json's launcher: $(grep -o '"launcher": {[^}]*}' <<<"$m")"
 	grep -q '"rank_counts": \[2\]' <<<"$m" || fail "rank counts are not the allocation's 2 tasks"
 	m=$(one_line "$run/np2.meta.json")
-	grep -Eq "\"launcher\": \{ *\"job_id\": \"$job\", *\"name\": \"srun\", *\"step_id\": \"[0-9]+\" *\}" <<<"$m" ||
+	grep -Eq "\"launcher\": \{ *\"job_id\": \"$job\", *\"name\": \"srun\", *\"slurm_ignored\": null, *\"step_id\": \"[0-9]+\" *\}" <<<"$m" ||
 		fail "np2.meta.json's launcher: $(grep -o '"launcher": {[^}]*}' <<<"$m")"
 	grep -q "^# launcher: srun (Slurm job $job, step [0-9]*)$" "$run/np2.txt" || fail "no launcher line in the header"
 	plots=$CB_PLOTS/$(basename "$run")
@@ -116,7 +116,7 @@ sweep)
 	same_shape "$run" "$t/plain"
 	grep -q '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null,' "$t/plain/meta.json" ||
 		fail "plain meta.json's launcher: $(grep '"launcher"' "$t/plain/meta.json")"
-	grep -Eq '"launcher": \{ *"job_id": null, *"name": "mpirun", *"step_id": null *\}' \
+	grep -Eq '"launcher": \{ *"job_id": null, *"name": "mpirun", *"slurm_ignored": null, *"step_id": null *\}' \
 		<<<"$(one_line "$t/plain/np2.meta.json")" || fail "plain np2.meta.json's launcher"
 	;;
 mpirun)
