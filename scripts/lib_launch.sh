@@ -185,19 +185,32 @@ cb_launch_cmd() {
 # cb_host_slots, in order; empty: this host only, as before.
 cb_host_names=() cb_host_slots=()
 
+# cb_host_bad NAME SLOTS: prints why NAME:SLOTS cannot be a host and its slots
+# (a name of other than [A-Za-z0-9._-]; slots not a whole number in
+# 1..999999) and returns 0; returns 1, printing nothing, when both are good.
+cb_host_bad() {
+	local s=$2
+	case $1 in '' | *[!A-Za-z0-9._-]*) echo "'$(cb_text "$1")' is not a host name"; return 0 ;; esac
+	while [ "${s#0}" != "$s" ]; do s=${s#0}; done
+	case $s in '' | *[!0-9]*)
+		echo "the slots must be a positive number, not '$(cb_text "$2")'"; return 0 ;; esac
+	[ ${#s} -le 6 ] || { echo "$2 slots: more than any host has"; return 0; }
+	return 1
+}
+
 # cb_hosts_parse LIST: reads "name[:slots],..." (mpirun's --host form; a name
 # without slots has 1, as for mpirun) into cb_host_names/cb_host_slots.
 # Returns 2 (said) on a bad name or slot count, or a name given twice.
 cb_hosts_parse() {
-	local item name slots n
+	local item name slots n why
 	cb_host_names=() cb_host_slots=()
 	for item in ${1//,/ }; do
 		name=${item%%:*} slots=1
 		[ "$name" = "$item" ] || slots=${item#*:}
-		case $name in '' | *[!A-Za-z0-9._-]*)
-			echo "$PROG: hosts: '$name' is not a host name" >&2; return 2 ;; esac
-		case $slots in '' | *[!0-9]* | 0)
-			echo "$PROG: hosts: '$item': the slots after ':' must be a positive number" >&2; return 2 ;; esac
+		if why=$(cb_host_bad "$name" "$slots"); then
+			echo "$PROG: hosts: '$(cb_text "$item")': $why" >&2
+			return 2
+		fi
 		for n in "${cb_host_names[@]}"; do
 			[ "$n" != "$name" ] || { echo "$PROG: hosts: $name given twice" >&2; return 2; }
 		done
@@ -206,12 +219,44 @@ cb_hosts_parse() {
 	[ ${#cb_host_names[@]} -gt 0 ] || { echo "$PROG: hosts: no host given" >&2; return 2; }
 }
 
-# cb_hostfile_list FILE: an Open MPI hostfile ("name [slots=N] ...", # comments)
-# as cb_hosts_parse's LIST on stdout. Returns 2 (said) when unreadable.
+# cb_hostfile_list FILE: a hostfile as cb_hosts_parse's LIST on stdout. Lines
+# in Open MPI's form ("name [slots=N] [max_slots=M]") or MPICH's ("name:N"),
+# "#" comments and blank lines; CRLF line ends and a UTF-8 byte-order mark
+# (an editor's on Windows) are taken as the text they end or start. Returns 2
+# (said, quoting the file's own line and its number) for a line that is
+# neither, a bad name or slot count, a host given twice, or an unreadable
+# file.
 cb_hostfile_list() {
-	[ -r "$1" ] && [ -f "$1" ] || { echo "$PROG: --hostfile: cannot read $1" >&2; return 2; }
-	awk '{ sub(/#.*/, "") } NF { s = 1; for (i = 2; i <= NF; i++) if ($i ~ /^slots=/) s = substr($i, 7)
-		printf "%s%s:%s", n++ ? "," : "", $1, s }' "$1"
+	local f=$1 raw line name slots w why n=0 list="" seen=" "
+	local -a words
+	[ -r "$f" ] && [ -f "$f" ] || { echo "$PROG: --hostfile: cannot read $f" >&2; return 2; }
+	while IFS= read -r raw || [ -n "$raw" ]; do
+		n=$((n + 1))
+		raw=${raw%$'\r'}
+		[ $n != 1 ] || raw=${raw#$'\xef\xbb\xbf'}
+		line=${raw%%#*}
+		read -r -a words <<<"$line"
+		[ ${#words[@]} -gt 0 ] || continue
+		name=${words[0]} slots=1 why=""
+		case $name in *:*) slots=${name#*:} name=${name%%:*} ;; esac
+		for w in "${words[@]:1}"; do
+			case $w in
+			slots=*) slots=${w#slots=} ;;
+			max_slots=* | max-slots=*) ;;
+			*) why="'$(cb_text "$w")' is not slots=N or max_slots=N" ;;
+			esac
+		done
+		[ -n "$why" ] || why=$(cb_host_bad "$name" "$slots") || why=""
+		[ -n "$why" ] || case $seen in *" $name "*) why="$name is on an earlier line too" ;; esac
+		if [ -n "$why" ]; then
+			echo "$PROG: --hostfile $(cb_text "$f"), line $n: '$(cb_text "$raw")': $why" \
+				"(lines are 'name slots=N' or 'name:N')" >&2
+			return 2
+		fi
+		seen+="$name " list+="${list:+,}$name:$((10#$slots))"
+	done <"$f"
+	[ -n "$list" ] || { echo "$PROG: --hostfile $(cb_text "$f"): no host in it" >&2; return 2; }
+	printf '%s\n' "$list"
 }
 
 # cb_hosts_layout NP: sets cb_layout to where NP ranks go, as mpirun's --host

@@ -47,7 +47,8 @@ option has a long name (--name VALUE or --name=VALUE).
                           (collbench-history ingest; default: results/history.sqlite)
       --hosts LIST        run across hosts (outside Slurm): name[:slots],... as mpirun's
                           --host takes it; each rank count spread evenly over them
-      --hostfile FILE     the same from an Open MPI hostfile ("name slots=N" lines)
+      --hostfile FILE     the same from a hostfile: "name slots=N" (Open MPI) or
+                          "name:N" (MPICH) lines, # comments; CRLF line ends are fine
       --mpi-traffic       measure the mpi rows' tx/rx with Open MPI's monitoring
                           (2 more launches per rank count and size; see below)
   -h, --help              this help

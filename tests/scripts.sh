@@ -274,6 +274,22 @@ sweep_hosts_refused)
 		sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
 	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
 	;;
+sweep_hostfile_forms)
+	# hostfiles as users have them: Open MPI's "name slots=N", MPICH's
+	# "name:N", CRLF line ends, a byte-order mark; read, not refused (the
+	# 4 ranks then do not fit their 3 slots, which the message shows as read)
+	printf '\xef\xbb\xbf# two hosts\r\nna slots=2 max_slots=4\r\nnb:1\r\n' >"$t/hf"
+	sweep --hostfile "$t/hf" --ranks 4 "${tiny[@]}" --out "$t/h"
+	[ $rc = 2 ] && grep -q 'the hosts have 3 slots (na:2,nb:1)' "$t/err" || { show; fail "hostfile forms: exit $rc"; }
+	# a line that is neither: refused, quoting the file's own line and its number
+	for bad in 'nb:x' 'nb slots=0' 'nb foo=2' 'n/b' 'na:3'; do
+		printf 'na slots=2\r\n%s\r\n' "$bad" >"$t/hf"
+		sweep --hostfile "$t/hf" --ranks 2 "${tiny[@]}" --out "$t/h"
+		[ $rc = 2 ] || { show; fail "'$bad': exit $rc, not 2"; }
+		grep -qF -- "--hostfile $t/hf, line 2: '$bad': " "$t/err" || { show; fail "'$bad': the line is not quoted"; }
+		[ ! -e "$t/h/summary.csv" ] || fail "'$bad': a run was made"
+	done
+	;;
 sweep_mpi_traffic_absent)
 	# --mpi-traffic where Open MPI's monitoring is missing (an ompi_info that
 	# lists no pml monitoring): the run is made, the mpi rows' traffic stays
