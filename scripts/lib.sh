@@ -120,6 +120,24 @@ cb_claim_dir() {
 	fi
 }
 
+# cb_write FILE CMD...: runs CMD (a command or a function) with its stdout
+# into FILE (truncated). Returns 0, or 1 with cb_write_why set to "cannot
+# write FILE: REASON" (REASON: what the failed write said, e.g. "No space
+# left on device"; the shell's own "write error" message is not printed).
+cb_write() {
+	local f=$1 err
+	shift
+	cb_write_why=""
+	if err=$({ "$@" >"$f"; } 2>&1); then
+		[ -z "$err" ] || printf '%s\n' "$err" >&2 # what CMD said besides
+		return 0
+	fi
+	err=${err##*$'\n'} err=${err##*: }
+	# shellcheck disable=SC2034 # the caller reads it
+	cb_write_why="cannot write $(cb_text "$f"): ${err:-write error}"
+	return 1
+}
+
 # cb_sweep_long OPTION: sweep.sh's long name for OPTION. Its letters mean what
 # they mean to allreduce_perf (-b -e -f -a -B -R -w -c); the deprecated -n
 # (rank counts), -i (iterations) and -o (run folder) map to --ranks, --iters
@@ -165,9 +183,10 @@ cb_busy_seconds() {
 
 # cb_children_cpu FILE: sets cb_cpu to the CPU seconds (user + system) of this
 # shell's finished children. Call it in this shell, never in a pipe or $(...):
-# a subshell has no children of its own. FILE: a scratch file.
+# a subshell has no children of its own. FILE: a scratch file. Returns 1
+# (cb_cpu 0) when FILE cannot be written.
 cb_children_cpu() {
-	times >"$1"
+	times >"$1" 2>/dev/null || { cb_cpu=0; return 1; }
 	# shellcheck disable=SC2034 # the caller reads it
 	cb_cpu=$(tail -n 1 "$1" |
 		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')

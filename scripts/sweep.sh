@@ -84,7 +84,8 @@ imbalance into summary.csv (the np<N>.* files stay as launched), the raw
 output under mpi_traffic/, the method in meta.json; where monitoring is
 absent the columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
-(the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
+(the rows written so far are kept; meta.json says "failed" and why, no .tmp
+file is left); 2 usage (nothing run, no folder made: sweep.sh's
 options and those after -- are checked first, by allreduce_perf --check-args); 3
 the run is complete and kept, but adding it to the history failed (said on stderr,
 with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP,
@@ -186,11 +187,36 @@ cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv
 	mpi_traffic.txt 'mpi_traffic/np*' || exit 2
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
-printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
-	"$(cb_json_str "$run_id")" >"$outdir/meta.json" ||
-	{ echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 2; }
+cb_write "$outdir/meta.json" printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
+	"$(cb_json_str "$run_id")" || { echo "sweep.sh: $cb_write_why" >&2; exit 2; }
+# scratch files (launch statuses, CPU times) outside the run folder: a full
+# results disk must not take them too
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/collbench-sweep.XXXXXX") ||
+	{ echo "sweep.sh: cannot create a scratch folder in ${TMPDIR:-/tmp}" >&2; exit 2; }
+trap 'rm -rf "$scratch"' EXIT
 # from here a signal stops the launch and marks the run (lib.sh, cb_group)
 cb_stop_on
+
+# fail_run WHY: a file of the run could not be written (a full disk, ...):
+# removes the run's temporary files, makes meta.json say "failed" with WHY
+# (replaced through meta.json.tmp, else rewritten in place: truncating it
+# frees what the "running" record held), says so and exits 1. The rows
+# written so far are kept.
+fail_run() {
+	local record why=$1
+	[ ${#failures[@]} = 0 ] || why+="; before that: $(IFS=';'; echo "${failures[*]}")"
+	rm -f -- "$outdir"/*.tmp "$outdir"/*/*.tmp
+	record=$(printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "host": %s,\n  "machine": %s,\n  "created_utc": "%s",\n  "status": "failed",\n  "error": %s\n}' \
+		"$(cb_json_str "$run_id")" "$(cb_json_str "$host")" "$(cb_json_str "$machine")" "$stamp" \
+		"$(cb_json_str "$why")")
+	if ! { cb_write "$outdir/meta.json.tmp" printf '%s\n' "$record" && mv "$outdir/meta.json.tmp" "$outdir/meta.json"; }; then
+		rm -f "$outdir/meta.json.tmp"
+		cb_write "$outdir/meta.json" printf '%s\n' "$record" ||
+			echo "sweep.sh: $cb_write_why: it may still say \"running\"" >&2
+	fi
+	echo "sweep.sh: error: the run failed: $why (the rows written so far are kept in $outdir)" >&2
+	exit 1
+}
 
 fwd=() # variables mpirun passes on (srun passes the whole environment)
 as_root=false
@@ -249,22 +275,25 @@ mpi_traffic_np() {
 }
 
 # launch_np NP: the NP-rank launch, its table on stdout and in np<NP>.txt;
-# "launch copy" statuses into np<NP>.rc.tmp
+# "launch copy" statuses into the scratch file np<NP>.rc (returns 1, said,
+# when that cannot be written)
 launch_np() {
+	local st
 	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
 		--csv "$outdir/np$1.csv" --rank-csv "$outdir/np$1.ranks.csv" --json "$outdir/np$1.jsonl" \
 		--meta "$outdir/np$1.meta.json" | tee "$outdir/np$1.txt"
-	echo "${PIPESTATUS[@]}" >"$outdir/np$1.rc.tmp"
+	st="${PIPESTATUS[*]}"
+	cb_write "$scratch/np$1.rc" echo "$st" || { echo "sweep.sh: $cb_write_why" >&2; return 1; }
 }
 
-oversub_list=() status=0 layouts=() traffic_note=""
+oversub_list=() status=0 layouts=() traffic_note="" failures=()
 # the contention measure (lib.sh, as regress.sh's): other work's share of the
 # CPUs while the launches ran, into meta.json
-cb_children_cpu "$outdir/times.tmp"
+cb_children_cpu "$scratch/times" || fail_run "cannot write the scratch file $scratch/times"
 own0=$cb_cpu busy0=$(cb_busy_seconds) t0=$(date +%s.%N)
 if [ "$mpi_traffic" = 1 ]; then
 	traffic_note=$(cb_monitoring_missing) || echo "sweep.sh: --mpi-traffic: $traffic_note" >&2
-	[ -n "$traffic_note" ] || : >"$outdir/mpi_traffic.txt"
+	[ -n "$traffic_note" ] || cb_write "$outdir/mpi_traffic.txt" true || fail_run "$cb_write_why"
 fi
 for np in $nps; do
 	[ -z "$cb_stopped" ] || break
@@ -273,9 +302,13 @@ for np in $nps; do
 	[ ${#cb_host_names[@]} = 0 ] || layouts+=("\"$np\": $(cb_json_str "$cb_layout")")
 	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
 	launch=1 copy=0
+	rm -f "$scratch/np$np.rc"
 	cb_group launch_np "$np" || true
-	[ ! -s "$outdir/np$np.rc.tmp" ] || read -r launch copy <"$outdir/np$np.rc.tmp"
-	rm -f "$outdir/np$np.rc.tmp"
+	if [ -s "$scratch/np$np.rc" ]; then
+		read -r launch copy <"$scratch/np$np.rc"
+	elif [ -z "$cb_stopped" ]; then
+		fail_run "the $np-rank launch's status could not be written to $scratch/np$np.rc (above)"
+	fi
 	if [ -n "$cb_stopped" ]; then
 		echo "sweep.sh: stopped by SIG$cb_stopped during the $np-rank launch (rows written so far are kept)" >&2
 		status=1
@@ -283,44 +316,48 @@ for np in $nps; do
 	fi
 	if [ "$launch" != 0 ]; then
 		echo "sweep.sh: the $np-rank launch failed (exit $launch; rows written so far are kept)" >&2
-		status=1
+		status=1 failures+=("the $np-rank launch failed (exit $launch)")
 	fi
 	if [ "$copy" != 0 ]; then # tee said which of the two (np$np.txt or stdout)
 		echo "sweep.sh: the $np-rank table could not be written to $outdir/np$np.txt or stdout" >&2
-		status=1
+		status=1 failures+=("the $np-rank table could not be written to np$np.txt or stdout")
 	fi
 	if [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! mpi_traffic_np "$np"; then
 		traffic_note="not measured: a monitored launch failed (sweep.sh's messages)"
-		status=1
+		status=1 failures+=("a monitored launch of --mpi-traffic failed at $np ranks")
 	fi
 done
 
 busy1=$(cb_busy_seconds) t1=$(date +%s.%N)
-cb_children_cpu "$outdir/times.tmp"
-rm -f "$outdir/times.tmp"
-run_status=complete
-[ $status = 0 ] || run_status=incomplete
+cb_children_cpu "$scratch/times" || fail_run "cannot write the scratch file $scratch/times"
+run_status=complete run_error=""
+if [ $status != 0 ]; then
+	run_status=failed
+	run_error=$(IFS=';'; echo "${failures[*]}")
+	run_error=${run_error//;/; }
+fi
 [ -z "$cb_stopped" ] || { run_status=aborted status=$((128 + $(cb_signum "$cb_stopped"))); }
 other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 # merged files: one header, every launch's rows; every write checked
-merge() {
-	local pattern=$1 dest=$2 first=1
-	: >"$dest.tmp" || return 1
+merge_rows() {
+	local pattern=$1 first=1
 	for np in $nps; do
 		f="$outdir/np$np.$pattern"
 		[ -s "$f" ] || continue
 		if [ $first = 1 ]; then
-			cat "$f" >>"$dest.tmp" || return 1
+			cat "$f" || return 1
 			first=0
 		else
-			tail -n +2 "$f" >>"$dest.tmp" || return 1
+			tail -n +2 "$f" || return 1
 		fi
 	done
-	mv "$dest.tmp" "$dest"
 }
-merge csv "$outdir/summary.csv" || { echo "sweep.sh: cannot write $outdir/summary.csv" >&2; exit 1; }
-merge ranks.csv "$outdir/ranks.csv" || { echo "sweep.sh: cannot write $outdir/ranks.csv" >&2; exit 1; }
+merge() {
+	cb_write "$2.tmp" merge_rows "$1" && mv "$2.tmp" "$2"
+}
+merge csv "$outdir/summary.csv" || fail_run "$cb_write_why"
+merge ranks.csv "$outdir/ranks.csv" || fail_run "$cb_write_why"
 
 # the measured mpi traffic into the merged files' mpi rows (by column name)
 fill_traffic() {
@@ -339,7 +376,7 @@ fill_traffic() {
 }
 if [ "$mpi_traffic" = 1 ] && [ -s "$outdir/mpi_traffic.txt" ]; then
 	for f in summary.csv ranks.csv; do
-		fill_traffic "$outdir/$f" || { echo "sweep.sh: cannot write $outdir/$f" >&2; exit 1; }
+		fill_traffic "$outdir/$f" || fail_run "cannot write $outdir/$f (above)"
 	done
 fi
 if [ "$mpi_traffic" = 0 ]; then
@@ -356,7 +393,8 @@ fi
 
 json_list() { local IFS=,; echo "[$*]"; }
 json_str() { cb_json_str "$1"; }
-cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
+run_meta() {
+	cat <<EOF
 {
   "schema": "collbench-run-1",
   "run_id": $(json_str "$run_id"),
@@ -378,11 +416,14 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
   "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
   "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
   "status": "$run_status",
+  "error": $(cb_json_or_null "$run_error"),
   "stopped_by": $([ -n "$cb_stopped" ] && echo "\"SIG$cb_stopped\"" || echo null),
   "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
 }
 EOF
-mv "$outdir/meta.json.tmp" "$outdir/meta.json" || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
+}
+cb_write "$outdir/meta.json.tmp" run_meta || fail_run "$cb_write_why"
+mv "$outdir/meta.json.tmp" "$outdir/meta.json" || fail_run "cannot rename $outdir/meta.json.tmp to meta.json"
 echo "sweep.sh: results in $outdir" >&2
 # the history holds finished runs only
 if [ -n "$history" ] && [ $status != 0 ]; then

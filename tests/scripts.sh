@@ -256,6 +256,34 @@ sweep_stopped)
 		grep -q "not added to" "$t/err" || { show; fail "$sig: no word on the history"; }
 	done
 	;;
+sweep_disk_full)
+	# the results disk fills up mid-sweep (a small tmpfs, filled while the
+	# second launch runs): the run says it failed and why (meta.json
+	# "failed" with the reason), leaves no .tmp file, says so in a message of
+	# its own (no raw shell write error), exit 1; the rows written so far stay
+	[ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
+	mkdir "$t/disk"
+	mount -t tmpfs -o size=16m tmpfs "$t/disk" 2>"$t/err" || { cat "$t/err"; echo "SKIP: cannot mount a tmpfs"; exit 77; }
+	trap 'umount "$t/disk"; rm -rf "$t"' EXIT
+	"$src/scripts/sweep.sh" --ranks 1,2 --minbytes 1K --maxbytes 1M --iters 50 --algo ring,ps --out "$t/disk/run" \
+		>"$t/out" 2>"$t/err" &
+	pid=$!
+	for _ in $(seq 600); do grep -q '^== 2 ranks' "$t/err" && break; sleep 0.1; done
+	grep -q '^== 2 ranks' "$t/err" || { show; fail "the second launch did not start"; }
+	dd if=/dev/zero of="$t/disk/filler" bs=64k >/dev/null 2>&1 # until the disk is full
+	wait "$pid"
+	rc=$?
+	[ $rc = 1 ] || { show; fail "exit $rc with a full disk, expected 1"; }
+	grep -q '^sweep.sh: error: the run failed: cannot write .*: No space left on device' "$t/err" ||
+		{ show; fail "no message saying the run failed for want of space"; }
+	! grep -Eq 'write error|^[^ ]*sweep.sh: line [0-9]+' "$t/err" || { show; fail "a raw shell error"; }
+	"$bin/check_results" --json "$t/disk/run/meta.json" || { cat "$t/disk/run/meta.json" >&2; fail "meta.json is not valid JSON"; }
+	grep -q '"status": "failed"' "$t/disk/run/meta.json" &&
+		grep -q '"error": "cannot write .*No space left on device' "$t/disk/run/meta.json" ||
+		{ cat "$t/disk/run/meta.json" >&2; fail "meta.json does not say failed, and why"; }
+	[ -z "$(find "$t/disk/run" -name '*.tmp*')" ] || { ls -lR "$t/disk/run" >&2; fail "a .tmp file was left"; }
+	cb_complete_lines "$t/disk/run/np1.csv"
+	;;
 sweep_hosts_refused)
 	# host lists that cannot work are refused before anything runs (exit 2)
 	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"
