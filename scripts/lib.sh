@@ -288,6 +288,32 @@ cb_signum() {
 	kill -l "$1"
 }
 
+# cb_forward CMD...: runs CMD in the background and waits for it, passing on
+# the stop signals that reach this shell: TERM, HUP, USR1 and USR2 as
+# themselves, INT as TERM (a background child of a script ignores INT). For
+# the job scripts (slurm/*.sbatch): sbatch --signal=B:USR1@N and scancel
+# --batch signal the batch shell alone, and bash runs a trap only after its
+# foreground child has ended, so without this the sweep would never hear it.
+# Returns CMD's status (128 + N when a signal N ended it).
+cb_forward() {
+	local pid rc s
+	"$@" &
+	pid=$!
+	for s in TERM HUP USR1 USR2; do
+		# shellcheck disable=SC2064 # pid and s now
+		trap "kill -$s $pid 2>/dev/null || true" "$s"
+	done
+	# shellcheck disable=SC2064
+	trap "kill -TERM $pid 2>/dev/null || true" INT
+	while :; do
+		rc=0
+		wait "$pid" || rc=$?
+		kill -0 "$pid" 2>/dev/null || break # else: a trapped signal ended the wait
+	done
+	trap - INT TERM HUP USR1 USR2
+	return $rc
+}
+
 # cb_group CMD...: runs CMD (a command or a function; stdin /dev/null) as a
 # process group of its own and waits until every process of the group has
 # ended (after a stop, SIGKILL to what is left 60 s later). Returns CMD's

@@ -256,6 +256,26 @@ sweep_stopped)
 		grep -q "not added to" "$t/err" || { show; fail "$sig: no word on the history"; }
 	done
 	;;
+sbatch_stopped)
+	# the job script passes a stop signal to the batch shell on (sbatch
+	# --signal=B:USR1@N, scancel --batch signal it alone): the sweep stops
+	# its launch and marks the run aborted by it, nothing is left running,
+	# exit 128 + N (run with bash, outside Slurm, as the script allows)
+	d=$t/run
+	bash "$src/scripts/slurm/sweep.sbatch" --ranks 2 --minbytes 1M --maxbytes 64M --repeat 3 --algo ring \
+		--out "$d" >"$t/out" 2>"$t/err" &
+	pid=$!
+	for _ in $(seq 600); do [ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+	[ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] || { show; fail "no row written"; }
+	kill -USR1 "$pid"
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	! pgrep -f "$d/" >/dev/null || { pgrep -af "$d/" >&2; pgrep -f "$d/" | xargs kill; fail "the sweep was left running"; }
+	[ $rc = $((128 + $(kill -l USR1))) ] || { show; fail "exit $rc"; }
+	grep -q '"status": "aborted"' "$d/meta.json" && grep -q '"stopped_by": "SIGUSR1"' "$d/meta.json" ||
+		{ cat "$d/meta.json" >&2; fail "meta.json does not say aborted by SIGUSR1"; }
+	;;
 sweep_disk_full)
 	# the results disk fills up mid-sweep (a small tmpfs, filled while the
 	# second launch runs): the run says it failed and why (meta.json
