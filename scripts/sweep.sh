@@ -204,7 +204,7 @@ cb_stop_on
 # written so far are kept.
 fail_run() {
 	local record why=$1
-	[ ${#failures[@]} = 0 ] || why+="; before that: $(IFS=';'; echo "${failures[*]}")"
+	[ ${#failures[@]} = 0 ] || why+="; before that: $(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
 	rm -f -- "$outdir"/*.tmp "$outdir"/*/*.tmp
 	record=$(printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "host": %s,\n  "machine": %s,\n  "created_utc": "%s",\n  "status": "failed",\n  "error": %s\n}' \
 		"$(cb_json_str "$run_id")" "$(cb_json_str "$host")" "$(cb_json_str "$machine")" "$stamp" \
@@ -356,8 +356,8 @@ merge_rows() {
 merge() {
 	cb_write "$2.tmp" merge_rows "$1" && mv "$2.tmp" "$2"
 }
-merge csv "$outdir/summary.csv" || fail_run "$cb_write_why"
-merge ranks.csv "$outdir/ranks.csv" || fail_run "$cb_write_why"
+merge csv "$outdir/summary.csv" || fail_run "${cb_write_why:-cannot write $outdir/summary.csv}"
+merge ranks.csv "$outdir/ranks.csv" || fail_run "${cb_write_why:-cannot write $outdir/ranks.csv}"
 
 # the measured mpi traffic into the merged files' mpi rows (by column name)
 fill_traffic() {
