@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cb_world.h"
+
 /* cb_backend_cuda_ops comes from cb_backend_cuda.c, or from
  * cb_backend_cuda_stub.c where CMake found no CUDA toolkit */
 extern const struct cb_backend_ops cb_backend_host_ops;
@@ -267,10 +269,10 @@ enum cb_status cb_traffic_collect(struct cb_backend *be, uint64_t *tx, uint64_t 
 {
 	enum cb_status st;
 
-	st = CB_MPI(MPI_Allreduce(be->tx, tx, be->world_size, MPI_UINT64_T, MPI_SUM, be->world));
+	st = cb_world_allreduce(be, be->tx, tx, be->world_size, MPI_UINT64_T, MPI_SUM);
 	if (st != CB_OK)
 		return st;
-	return CB_MPI(MPI_Allreduce(be->rx, rx, be->world_size, MPI_UINT64_T, MPI_SUM, be->world));
+	return cb_world_allreduce(be, be->rx, rx, be->world_size, MPI_UINT64_T, MPI_SUM);
 }
 
 int cb_backend_node_rank_of(const struct cb_backend *be, int w)

@@ -161,6 +161,24 @@ cb_claim_dir() {
 	fi
 }
 
+# cb_write FILE CMD...: runs CMD (a command or a function) with its stdout
+# into FILE (truncated). Returns 0, or 1 with cb_write_why set to "cannot
+# write FILE: REASON" (REASON: what the failed write said, e.g. "No space
+# left on device"; the shell's own "write error" message is not printed).
+cb_write() {
+	local f=$1 err
+	shift
+	cb_write_why=""
+	if err=$({ "$@" >"$f"; } 2>&1); then
+		[ -z "$err" ] || printf '%s\n' "$err" >&2 # what CMD said besides
+		return 0
+	fi
+	err=${err##*$'\n'} err=${err##*: }
+	# shellcheck disable=SC2034 # the caller reads it
+	cb_write_why="cannot write $(cb_text "$f"): ${err:-write error}"
+	return 1
+}
+
 # cb_sweep_long OPTION: sweep.sh's long name for OPTION. Its letters mean what
 # they mean to allreduce_perf (-b -e -f -a -B -R -w -c); the deprecated -n
 # (rank counts), -i (iterations) and -o (run folder) map to --ranks, --iters
@@ -206,9 +224,10 @@ cb_busy_seconds() {
 
 # cb_children_cpu FILE: sets cb_cpu to the CPU seconds (user + system) of this
 # shell's finished children. Call it in this shell, never in a pipe or $(...):
-# a subshell has no children of its own. FILE: a scratch file.
+# a subshell has no children of its own. FILE: a scratch file. Returns 1
+# (cb_cpu 0) when FILE cannot be written.
 cb_children_cpu() {
-	times >"$1"
+	times >"$1" 2>/dev/null || { cb_cpu=0; return 1; }
 	# shellcheck disable=SC2034 # the caller reads it
 	cb_cpu=$(tail -n 1 "$1" |
 		awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print t }')
@@ -288,10 +307,13 @@ cb_default_backend() {
 # ---- stopping: a signal to sweep.sh or regress.sh ---------------------------
 # What they run for long (a launch, a child sweep) runs as a process group of
 # its own (cb_group), which a terminal's Ctrl-C does not reach: the script
-# traps INT, TERM and HUP (cb_stop_on), keeps the first in cb_stopped and
-# sends SIGTERM to the running group (mpirun passes it on to the ranks, a
-# child sweep.sh to its launch), waits for the group to end, then winds down
-# itself (its run marked stopped) and exits 128 + the signal's number.
+# traps INT, TERM, HUP, and USR1 and USR2, the warning signals a scheduler
+# sends before a time limit (sbatch --signal=B:USR1@N), whose default action
+# would end the script alone and leave its launch running (cb_stop_on); it
+# keeps the first in cb_stopped and sends SIGTERM to the running group (mpirun
+# passes it on to the ranks, a child sweep.sh to its launch), waits for the
+# group to end, then winds down itself (its run marked stopped) and exits
+# 128 + the signal's number.
 cb_stopped="" cb_group_pid=""
 cb_stop() {
 	[ -n "$cb_stopped" ] || cb_stopped=$1
@@ -299,14 +321,40 @@ cb_stop() {
 }
 cb_stop_on() {
 	local s
-	for s in INT TERM HUP; do
+	for s in INT TERM HUP USR1 USR2; do
 		# shellcheck disable=SC2064 # s now
 		trap "cb_stop $s" "$s"
 	done
 }
-# cb_signum NAME: the number of signal NAME (HUP, INT or TERM)
+# cb_signum NAME: the number of signal NAME (HUP, INT, TERM, USR1, USR2)
 cb_signum() {
-	case $1 in HUP) echo 1 ;; INT) echo 2 ;; *) echo 15 ;; esac
+	kill -l "$1"
+}
+
+# cb_forward CMD...: runs CMD in the background and waits for it, passing on
+# the stop signals that reach this shell: TERM, HUP, USR1 and USR2 as
+# themselves, INT as TERM (a background child of a script ignores INT). For
+# the job scripts (slurm/*.sbatch): sbatch --signal=B:USR1@N and scancel
+# --batch signal the batch shell alone, and bash runs a trap only after its
+# foreground child has ended, so without this the sweep would never hear it.
+# Returns CMD's status (128 + N when a signal N ended it).
+cb_forward() {
+	local pid rc s
+	"$@" &
+	pid=$!
+	for s in TERM HUP USR1 USR2; do
+		# shellcheck disable=SC2064 # pid and s now
+		trap "kill -$s $pid 2>/dev/null || true" "$s"
+	done
+	# shellcheck disable=SC2064
+	trap "kill -TERM $pid 2>/dev/null || true" INT
+	while :; do
+		rc=0
+		wait "$pid" || rc=$?
+		kill -0 "$pid" 2>/dev/null || break # else: a trapped signal ended the wait
+	done
+	trap - INT TERM HUP USR1 USR2
+	return $rc
 }
 
 # cb_group CMD...: runs CMD (a command or a function; stdin /dev/null) as a

@@ -9,17 +9,29 @@
 # ---- launching ranks (sweep.sh) ---------------------------------------------
 # How N ranks start here, decided in one place (issue 10 extends it with host
 # lists). Outside Slurm: mpirun, with --oversubscribe above the CPU count.
-# Inside a Slurm allocation (SLURM_JOB_ID set, as in an sbatch job or salloc):
-# srun --mpi=<PMIx plugin> when srun offers one (srun --mpi=list), else
-# mpirun, which reads the allocation (nodes, slots) by itself; never
-# --oversubscribe or --host there: the allocation says where ranks may go.
+# Inside a Slurm allocation (SLURM_JOB_ID set, as in an sbatch job or salloc,
+# and the scheduler confirms it: cb_slurm_confirm): srun --mpi=<PMIx plugin>
+# when srun offers one (srun --mpi=list), else mpirun, which reads the
+# allocation (nodes, slots) by itself; never --oversubscribe or --host
+# there: the allocation says where ranks may go. Slurm variables the
+# scheduler does not confirm (left in a shell by a finished job, e.g. in a
+# tmux started inside one) are said and unset, and the run is made as
+# outside Slurm: otherwise mpirun would read that job's node list too.
 # CB_LAUNCHER=mpirun|srun overrides the choice (srun only inside an allocation).
 
 # cb_run_name HOST STAMP: the default run id, HOST-STAMP (STAMP: the UTC
-# time, %Y%m%dT%H%M%SZ), with -slurm<job id> inside a Slurm allocation (the
-# same job id as meta.json's "launcher")
+# time, %Y%m%dT%H%M%SZ), with -slurm<job id> inside a Slurm allocation that
+# the scheduler confirms (cb_launcher_pick's verdict, else cb_slurm_confirm's:
+# the same job id as meta.json's "launcher")
 cb_run_name() {
-	printf '%s-%s%s\n' "$1" "$2" "${SLURM_JOB_ID:+-slurm$SLURM_JOB_ID}"
+	local job=""
+	if [ -n "${SLURM_JOB_ID:-}" ]; then
+		case ${cb_in_slurm:-} in
+		1) job=$SLURM_JOB_ID ;;
+		'') ! cb_slurm_confirm || job=$SLURM_JOB_ID ;;
+		esac
+	fi
+	printf '%s-%s%s\n' "$1" "$2" "${job:+-slurm$job}"
 }
 
 # cb_slurm_tasks_list: the allocation's task count of each node, in order, one
@@ -45,18 +57,62 @@ cb_slurm_tasks_list() {
 	done
 }
 
+# cb_slurm_confirm: 0 when the scheduler says that job SLURM_JOB_ID is
+# running on this host: squeue's state for it is RUNNING, and a squeue of
+# its running jobs on this node (hostname -s, else SLURMD_NODENAME, Slurm's
+# name for the node) lists it. Else 1, with the reason in cb_slurm_why: no
+# squeue here, squeue's answer (an unknown job: purged after it ended), the
+# state (COMPLETED, ...), or the nodes it runs on. Each squeue call is cut
+# at 30 s.
+cb_slurm_confirm() {
+	local job=$SLURM_JOB_ID state node out
+	cb_slurm_why=""
+	if ! command -v squeue >/dev/null; then
+		cb_slurm_why="there is no squeue here to confirm it"
+		return 1
+	fi
+	if ! state=$(timeout 30 squeue -h -j "$job" -o %T 2>&1); then
+		cb_slurm_why="squeue -j $job answers: ${state:-nothing}"
+		cb_slurm_why=${cb_slurm_why%%$'\n'*}
+		return 1
+	fi
+	state=${state%%$'\n'*}
+	if [ "$state" != RUNNING ]; then
+		cb_slurm_why="squeue says job $job is ${state:-not known}"
+		return 1
+	fi
+	for node in "$(hostname -s)" "${SLURMD_NODENAME:-}"; do
+		[ -n "$node" ] || continue
+		out=$(timeout 30 squeue -h -j "$job" -t RUNNING -w "$node" -o %A 2>/dev/null) || continue
+		[ "${out%%$'\n'*}" != "$job" ] || return 0
+	done
+	out=$(timeout 30 squeue -h -j "$job" -o %N 2>/dev/null) || out="?"
+	cb_slurm_why="job $job runs on ${out%%$'\n'*}, not on this host ($(hostname -s))"
+	return 1
+}
+
 # cb_launcher_pick: sets, once per run, cb_launcher (mpirun or srun),
 # cb_launcher_mpi (srun's --mpi plugin, "" for mpirun), cb_in_slurm (1 inside
-# an allocation) and cb_slurm_tasks (the allocation's task count, 0 outside).
-# Returns 2 (said) when CB_LAUNCHER asks for what cannot work.
+# an allocation the scheduler confirms), cb_slurm_tasks (the allocation's
+# task count, 0 outside) and cb_slurm_ignored ("" or why the SLURM_*
+# variables were set aside; they are unset then). Returns 2 (said) when
+# CB_LAUNCHER asks for what cannot work.
 cb_launcher_pick() {
-	local want=${CB_LAUNCHER:-} p
-	cb_launcher=mpirun cb_launcher_mpi="" cb_in_slurm=0 cb_slurm_tasks=0
-	[ -z "${SLURM_JOB_ID:-}" ] || cb_in_slurm=1
+	local want=${CB_LAUNCHER:-} p v
+	cb_launcher=mpirun cb_launcher_mpi="" cb_in_slurm=0 cb_slurm_tasks=0 cb_slurm_ignored=""
+	if [ -n "${SLURM_JOB_ID:-}" ] && cb_slurm_confirm; then
+		cb_in_slurm=1
+	elif [ -n "${SLURM_JOB_ID:-}" ]; then
+		cb_slurm_ignored="SLURM_JOB_ID=$SLURM_JOB_ID is set, but $cb_slurm_why"
+		echo "$PROG: note: $cb_slurm_ignored: not inside a Slurm allocation (variables left" \
+			"by a finished job, e.g. in a tmux started inside one?); running as outside Slurm," \
+			"without the SLURM_* variables" >&2
+		while read -r v; do unset "$v"; done < <(compgen -e | grep -E '^SLURMD?_')
+	fi
 	case $want in
 	'' | mpirun) ;;
 	srun) [ $cb_in_slurm = 1 ] || { echo "$PROG: CB_LAUNCHER=srun outside a Slurm allocation" \
-		"(no SLURM_JOB_ID): use sbatch or salloc, or mpirun" >&2; return 2; } ;;
+		"(no SLURM_JOB_ID the scheduler confirms): use sbatch or salloc, or mpirun" >&2; return 2; } ;;
 	*) echo "$PROG: CB_LAUNCHER='$want': not mpirun or srun" >&2; return 2 ;;
 	esac
 	if [ $cb_in_slurm = 1 ] && [ ${#cb_host_names[@]} -gt 0 ]; then
@@ -129,19 +185,32 @@ cb_launch_cmd() {
 # cb_host_slots, in order; empty: this host only, as before.
 cb_host_names=() cb_host_slots=()
 
+# cb_host_bad NAME SLOTS: prints why NAME:SLOTS cannot be a host and its slots
+# (a name of other than [A-Za-z0-9._-]; slots not a whole number in
+# 1..999999) and returns 0; returns 1, printing nothing, when both are good.
+cb_host_bad() {
+	local s=$2
+	case $1 in '' | *[!A-Za-z0-9._-]*) echo "'$(cb_text "$1")' is not a host name"; return 0 ;; esac
+	while [ "${s#0}" != "$s" ]; do s=${s#0}; done
+	case $s in '' | *[!0-9]*)
+		echo "the slots must be a positive number, not '$(cb_text "$2")'"; return 0 ;; esac
+	[ ${#s} -le 6 ] || { echo "$2 slots: more than any host has"; return 0; }
+	return 1
+}
+
 # cb_hosts_parse LIST: reads "name[:slots],..." (mpirun's --host form; a name
 # without slots has 1, as for mpirun) into cb_host_names/cb_host_slots.
 # Returns 2 (said) on a bad name or slot count, or a name given twice.
 cb_hosts_parse() {
-	local item name slots n
+	local item name slots n why
 	cb_host_names=() cb_host_slots=()
 	for item in ${1//,/ }; do
 		name=${item%%:*} slots=1
 		[ "$name" = "$item" ] || slots=${item#*:}
-		case $name in '' | *[!A-Za-z0-9._-]*)
-			echo "$PROG: hosts: '$name' is not a host name" >&2; return 2 ;; esac
-		case $slots in '' | *[!0-9]* | 0)
-			echo "$PROG: hosts: '$item': the slots after ':' must be a positive number" >&2; return 2 ;; esac
+		if why=$(cb_host_bad "$name" "$slots"); then
+			echo "$PROG: hosts: '$(cb_text "$item")': $why" >&2
+			return 2
+		fi
 		for n in "${cb_host_names[@]}"; do
 			[ "$n" != "$name" ] || { echo "$PROG: hosts: $name given twice" >&2; return 2; }
 		done
@@ -150,12 +219,44 @@ cb_hosts_parse() {
 	[ ${#cb_host_names[@]} -gt 0 ] || { echo "$PROG: hosts: no host given" >&2; return 2; }
 }
 
-# cb_hostfile_list FILE: an Open MPI hostfile ("name [slots=N] ...", # comments)
-# as cb_hosts_parse's LIST on stdout. Returns 2 (said) when unreadable.
+# cb_hostfile_list FILE: a hostfile as cb_hosts_parse's LIST on stdout. Lines
+# in Open MPI's form ("name [slots=N] [max_slots=M]") or MPICH's ("name:N"),
+# "#" comments and blank lines; CRLF line ends and a UTF-8 byte-order mark
+# (an editor's on Windows) are taken as the text they end or start. Returns 2
+# (said, quoting the file's own line and its number) for a line that is
+# neither, a bad name or slot count, a host given twice, or an unreadable
+# file.
 cb_hostfile_list() {
-	[ -r "$1" ] && [ -f "$1" ] || { echo "$PROG: --hostfile: cannot read $1" >&2; return 2; }
-	awk '{ sub(/#.*/, "") } NF { s = 1; for (i = 2; i <= NF; i++) if ($i ~ /^slots=/) s = substr($i, 7)
-		printf "%s%s:%s", n++ ? "," : "", $1, s }' "$1"
+	local f=$1 raw line name slots w why n=0 list="" seen=" "
+	local -a words
+	[ -r "$f" ] && [ -f "$f" ] || { echo "$PROG: --hostfile: cannot read $f" >&2; return 2; }
+	while IFS= read -r raw || [ -n "$raw" ]; do
+		n=$((n + 1))
+		raw=${raw%$'\r'}
+		[ $n != 1 ] || raw=${raw#$'\xef\xbb\xbf'}
+		line=${raw%%#*}
+		read -r -a words <<<"$line"
+		[ ${#words[@]} -gt 0 ] || continue
+		name=${words[0]} slots=1 why=""
+		case $name in *:*) slots=${name#*:} name=${name%%:*} ;; esac
+		for w in "${words[@]:1}"; do
+			case $w in
+			slots=*) slots=${w#slots=} ;;
+			max_slots=* | max-slots=*) ;;
+			*) why="'$(cb_text "$w")' is not slots=N or max_slots=N" ;;
+			esac
+		done
+		[ -n "$why" ] || why=$(cb_host_bad "$name" "$slots") || why=""
+		[ -n "$why" ] || case $seen in *" $name "*) why="$name is on an earlier line too" ;; esac
+		if [ -n "$why" ]; then
+			echo "$PROG: --hostfile $(cb_text "$f"), line $n: '$(cb_text "$raw")': $why" \
+				"(lines are 'name slots=N' or 'name:N')" >&2
+			return 2
+		fi
+		seen+="$name " list+="${list:+,}$name:$((10#$slots))"
+	done <"$f"
+	[ -n "$list" ] || { echo "$PROG: --hostfile $(cb_text "$f"): no host in it" >&2; return 2; }
+	printf '%s\n' "$list"
 }
 
 # cb_hosts_layout NP: sets cb_layout to where NP ranks go, as mpirun's --host
@@ -203,7 +304,8 @@ cb_json_or_null() {
 # cb_launcher_json: meta.json's "launcher" object (after cb_launcher_pick):
 # name (mpirun or srun), command (what started the ranks, before -N/-n/-np),
 # job_id, nodelist, partition, tasks_per_node (SLURM_TASKS_PER_NODE's text):
-# strings, null outside Slurm; nnodes: a number, null outside Slurm.
+# strings, null outside Slurm; nnodes: a number, null outside Slurm;
+# slurm_ignored: why Slurm variables that were set were not trusted, or null.
 cb_launcher_json() {
 	local cmd=mpirun nnodes=${SLURM_JOB_NUM_NODES:-null}
 	[ "$cb_launcher" != srun ] || cmd="srun --mpi=$cb_launcher_mpi"
@@ -211,7 +313,8 @@ cb_launcher_json() {
 	printf '{"name": %s, "command": %s, "job_id": %s, "nodelist": %s, "partition": %s, ' \
 		"$(cb_json_str "$cb_launcher")" "$(cb_json_str "$cmd")" "$(cb_json_or_null "${SLURM_JOB_ID:-}")" \
 		"$(cb_json_or_null "${SLURM_JOB_NODELIST:-}")" "$(cb_json_or_null "${SLURM_JOB_PARTITION:-}")"
-	printf '"tasks_per_node": %s, "nnodes": %s}' "$(cb_json_or_null "${SLURM_TASKS_PER_NODE:-}")" "$nnodes"
+	printf '"tasks_per_node": %s, "nnodes": %s, "slurm_ignored": %s}' \
+		"$(cb_json_or_null "${SLURM_TASKS_PER_NODE:-}")" "$nnodes" "$(cb_json_or_null "${cb_slurm_ignored:-}")"
 }
 
 # ---- library traffic: Open MPI's monitoring (issue 10) ----------------------

@@ -14,7 +14,7 @@
 #     history failed (the run folder is kept; the message says how to add it),
 #   4 no regression, but a row worse beyond the tolerance that the noise of
 #     the runs cannot confirm: unknown, run again (collbench-compare's 4),
-#   128+N stopped by signal N (INT, TERM, HUP), passed on to the sweep, which
+#   128+N stopped by signal N (INT, TERM, HUP, USR1, USR2), passed on to the sweep, which
 #     stops its launch and marks its run "aborted"; nothing compared.
 set -euo pipefail
 export LC_ALL=C
@@ -309,7 +309,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-regress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# a signal (INT, TERM, HUP) stops the sweep (passed on: sweep.sh stops its
+# a signal (INT, TERM, HUP, USR1, USR2) stops the sweep (passed on: sweep.sh stops its
 # launch and marks its run aborted) and then this script (lib.sh, cb_group)
 cb_stop_on
 # stopped WHAT: exits 128 + the signal's number when a signal came

@@ -5,9 +5,10 @@
 # gets its own folder: the default one is created atomically (-2, -3, ... when
 # another run took the name in the same second), an --out folder must be new or
 # empty (or --overwrite), and it is claimed before anything is written.
-# Inside a Slurm allocation (an sbatch job: SLURM_JOB_ID) the ranks start
-# with srun --mpi=pmix (or mpirun, which reads the allocation), the run id
-# ends in -slurm<job id>, and meta.json's "launcher" records how (lib.sh).
+# Inside a Slurm allocation (an sbatch job: SLURM_JOB_ID, confirmed by
+# squeue) the ranks start with srun --mpi=pmix (or mpirun, which reads the
+# allocation), the run id ends in -slurm<job id>, and meta.json's "launcher"
+# records how (lib.sh).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,7 +47,8 @@ option has a long name (--name VALUE or --name=VALUE).
                           (collbench-history ingest; default: results/history.sqlite)
       --hosts LIST        run across hosts (outside Slurm): name[:slots],... as mpirun's
                           --host takes it; each rank count spread evenly over them
-      --hostfile FILE     the same from an Open MPI hostfile ("name slots=N" lines)
+      --hostfile FILE     the same from a hostfile: "name slots=N" (Open MPI) or
+                          "name:N" (MPICH) lines, # comments; CRLF line ends are fine
       --mpi-traffic       measure the mpi rows' tx/rx with Open MPI's monitoring
                           (2 more launches per rank count and size; see below)
   -h, --help              this help
@@ -62,10 +64,12 @@ the default history: results/), CB_LAUNCHER (mpirun or srun). Text that is not
 UTF-8 (paths, names) is written to meta.json with each such byte as \xHH.
 Launcher: mpirun, with --oversubscribe for rank counts above the CPUs. Inside a
 Slurm allocation (sbatch, salloc: SLURM_JOB_ID set; scripts/slurm/*.sbatch)
-srun --mpi=<PMIx plugin> when srun lists one (else mpirun, which reads the
-allocation), no --oversubscribe, and every rank count must fit the allocation's
-tasks; the run folder's name ends in -slurm<job id>. meta.json's "launcher"
-says which (name, command, job_id, nodelist, partition, tasks_per_node, nnodes).
+that squeue confirms (the job RUNNING on this host; else a note, and the
+SLURM_* variables are left out) srun --mpi=<PMIx plugin> when srun lists one
+(else mpirun, which reads the allocation), no --oversubscribe, and every rank
+count must fit the allocation's tasks; the run folder's name ends in
+-slurm<job id>. meta.json's "launcher" says which (name, command, job_id,
+nodelist, partition, tasks_per_node, nnodes, slurm_ignored).
 Hosts: with --hosts or --hostfile, N ranks go to the hosts in order, N/H on
 each (the first N%H one more; consecutive ranks share a host), within each
 host's slots; meta.json records the hosts, where each rank count went and
@@ -81,12 +85,14 @@ summary.csv and ranks.csv are merged from them), the raw output under
 mpi_traffic/, the method in meta.json; where monitoring is absent the
 columns stay empty and meta.json says why.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
-(the rows written so far are kept); 2 usage (nothing run, no folder made: sweep.sh's
+(the rows written so far are kept; meta.json says "failed" and why, no .tmp
+file is left); 2 usage (nothing run, no folder made: sweep.sh's
 options and those after -- are checked first, by allreduce_perf --check-args, and
 the run folder's name must fit the file system); 3
 the run is complete and kept, but adding it to the history failed (said on stderr,
-with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP:
-passed on to the launch, which is waited for; meta.json says "aborted" and
+with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP,
+or USR1 and USR2, a scheduler's warning before its time limit: passed on to
+the launch as TERM, which is waited for; meta.json says "aborted" and
 "stopped_by", the rows written so far are kept). --history adds complete runs only.
 EOF
 }
@@ -190,11 +196,36 @@ cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv
 	mpi_traffic.txt 'mpi_traffic/np*' || exit 2
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
-printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
-	"$(cb_json_str "$run_id")" >"$outdir/meta.json" ||
-	{ echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 2; }
+cb_write "$outdir/meta.json" printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
+	"$(cb_json_str "$run_id")" || { echo "sweep.sh: $cb_write_why" >&2; exit 2; }
+# scratch files (launch statuses, CPU times) outside the run folder: a full
+# results disk must not take them too
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/collbench-sweep.XXXXXX") ||
+	{ echo "sweep.sh: cannot create a scratch folder in ${TMPDIR:-/tmp}" >&2; exit 2; }
+trap 'rm -rf "$scratch"' EXIT
 # from here a signal stops the launch and marks the run (lib.sh, cb_group)
 cb_stop_on
+
+# fail_run WHY: a file of the run could not be written (a full disk, ...):
+# removes the run's temporary files, makes meta.json say "failed" with WHY
+# (replaced through meta.json.tmp, else rewritten in place: truncating it
+# frees what the "running" record held), says so and exits 1. The rows
+# written so far are kept.
+fail_run() {
+	local record why=$1
+	[ ${#failures[@]} = 0 ] || why+="; before that: $(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
+	rm -f -- "$outdir"/*.tmp "$outdir"/*/*.tmp
+	record=$(printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "host": %s,\n  "machine": %s,\n  "created_utc": "%s",\n  "status": "failed",\n  "error": %s\n}' \
+		"$(cb_json_str "$run_id")" "$(cb_json_str "$host")" "$(cb_json_str "$machine")" "$stamp" \
+		"$(cb_json_str "$why")")
+	if ! { cb_write "$outdir/meta.json.tmp" printf '%s\n' "$record" && mv "$outdir/meta.json.tmp" "$outdir/meta.json"; }; then
+		rm -f "$outdir/meta.json.tmp"
+		cb_write "$outdir/meta.json" printf '%s\n' "$record" ||
+			echo "sweep.sh: $cb_write_why: it may still say \"running\"" >&2
+	fi
+	echo "sweep.sh: error: the run failed: $why (the rows written so far are kept in $outdir)" >&2
+	exit 1
+}
 
 fwd=() # variables mpirun passes on (srun passes the whole environment)
 as_root=false
@@ -207,6 +238,11 @@ if [ "$default_malloc" = 0 ]; then
 	fwd+=(MALLOC_MMAP_MAX_ MALLOC_TRIM_THRESHOLD_)
 fi
 [ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
+# collbench's own settings that change a measurement (bench/perf/cb_env.c),
+# to ranks on other hosts too: the pre-flight refuses ranks that differ
+for v in CB_WAIT_SPIN_NS CB_WAIT_YIELD_NS CB_WAIT_TICK_MS CB_CUDA_SYNC; do
+	[ -z "${!v+set}" ] || fwd+=("$v")
+done
 cpus=$(nproc)
 
 # the transport asked of allreduce_perf (its rows say which one ran)
@@ -268,22 +304,25 @@ fill_traffic() {
 }
 
 # launch_np NP: the NP-rank launch, its table on stdout and in np<NP>.txt;
-# "launch copy" statuses into np<NP>.rc.tmp
+# "launch copy" statuses into the scratch file np<NP>.rc (returns 1, said,
+# when that cannot be written)
 launch_np() {
+	local st
 	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
 		--csv "$outdir/np$1.csv" --rank-csv "$outdir/np$1.ranks.csv" --json "$outdir/np$1.jsonl" \
 		--meta "$outdir/np$1.meta.json" | tee "$outdir/np$1.txt"
-	echo "${PIPESTATUS[@]}" >"$outdir/np$1.rc.tmp"
+	st="${PIPESTATUS[*]}"
+	cb_write "$scratch/np$1.rc" echo "$st" || { echo "sweep.sh: $cb_write_why" >&2; return 1; }
 }
 
-oversub_list=() status=0 layouts=() traffic_note=""
+oversub_list=() status=0 layouts=() traffic_note="" failures=()
 # the contention measure (lib.sh, as regress.sh's): other work's share of the
 # CPUs while the launches ran, into meta.json
-cb_children_cpu "$outdir/times.tmp"
+cb_children_cpu "$scratch/times" || fail_run "cannot write the scratch file $scratch/times"
 own0=$cb_cpu busy0=$(cb_busy_seconds) t0=$(date +%s.%N)
 if [ "$mpi_traffic" = 1 ]; then
 	traffic_note=$(cb_monitoring_missing) || echo "sweep.sh: --mpi-traffic: $traffic_note" >&2
-	[ -n "$traffic_note" ] || : >"$outdir/mpi_traffic.txt"
+	[ -n "$traffic_note" ] || cb_write "$outdir/mpi_traffic.txt" true || fail_run "$cb_write_why"
 fi
 for np in $nps; do
 	[ -z "$cb_stopped" ] || break
@@ -292,9 +331,13 @@ for np in $nps; do
 	[ ${#cb_host_names[@]} = 0 ] || layouts+=("\"$np\": $(cb_json_str "$cb_layout")")
 	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
 	launch=1 copy=0
+	rm -f "$scratch/np$np.rc"
 	cb_group launch_np "$np" || true
-	[ ! -s "$outdir/np$np.rc.tmp" ] || read -r launch copy <"$outdir/np$np.rc.tmp"
-	rm -f "$outdir/np$np.rc.tmp"
+	if [ -s "$scratch/np$np.rc" ]; then
+		read -r launch copy <"$scratch/np$np.rc"
+	elif [ -z "$cb_stopped" ]; then
+		fail_run "the $np-rank launch's status could not be written to $scratch/np$np.rc (above)"
+	fi
 	if [ -n "$cb_stopped" ]; then
 		echo "sweep.sh: stopped by SIG$cb_stopped during the $np-rank launch (rows written so far are kept)" >&2
 		status=1
@@ -302,47 +345,51 @@ for np in $nps; do
 	fi
 	if [ "$launch" != 0 ]; then
 		echo "sweep.sh: the $np-rank launch failed (exit $launch; rows written so far are kept)" >&2
-		status=1
+		status=1 failures+=("the $np-rank launch failed (exit $launch)")
 	fi
 	if [ "$copy" != 0 ]; then # tee said which of the two (np$np.txt or stdout)
 		echo "sweep.sh: the $np-rank table could not be written to $outdir/np$np.txt or stdout" >&2
-		status=1
+		status=1 failures+=("the $np-rank table could not be written to np$np.txt or stdout")
 	fi
 	if [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! mpi_traffic_np "$np"; then
 		traffic_note="not measured: a monitored launch failed (sweep.sh's messages)"
-		status=1
+		status=1 failures+=("a monitored launch of --mpi-traffic failed at $np ranks")
 	elif [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! fill_traffic "$np"; then
 		traffic_note="not recorded: a results file could not be rewritten (sweep.sh's messages)"
-		status=1
+		status=1 failures+=("the measured mpi traffic could not be written into the $np-rank files")
 	fi
 done
 
 busy1=$(cb_busy_seconds) t1=$(date +%s.%N)
-cb_children_cpu "$outdir/times.tmp"
-rm -f "$outdir/times.tmp"
-run_status=complete
-[ $status = 0 ] || run_status=incomplete
+cb_children_cpu "$scratch/times" || fail_run "cannot write the scratch file $scratch/times"
+run_status=complete run_error=""
+if [ $status != 0 ]; then
+	run_status=failed
+	run_error=$(IFS=';'; echo "${failures[*]}")
+	run_error=${run_error//;/; }
+fi
 [ -z "$cb_stopped" ] || { run_status=aborted status=$((128 + $(cb_signum "$cb_stopped"))); }
 other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
 # merged files: one header, every launch's rows; every write checked
-merge() {
-	local pattern=$1 dest=$2 first=1
-	: >"$dest.tmp" || return 1
+merge_rows() {
+	local pattern=$1 first=1
 	for np in $nps; do
 		f="$outdir/np$np.$pattern"
 		[ -s "$f" ] || continue
 		if [ $first = 1 ]; then
-			cat "$f" >>"$dest.tmp" || return 1
+			cat "$f" || return 1
 			first=0
 		else
-			tail -n +2 "$f" >>"$dest.tmp" || return 1
+			tail -n +2 "$f" || return 1
 		fi
 	done
-	mv "$dest.tmp" "$dest"
 }
-merge csv "$outdir/summary.csv" || { echo "sweep.sh: cannot write $outdir/summary.csv" >&2; exit 1; }
-merge ranks.csv "$outdir/ranks.csv" || { echo "sweep.sh: cannot write $outdir/ranks.csv" >&2; exit 1; }
+merge() {
+	cb_write "$2.tmp" merge_rows "$1" && mv "$2.tmp" "$2"
+}
+merge csv "$outdir/summary.csv" || fail_run "${cb_write_why:-cannot write $outdir/summary.csv}"
+merge ranks.csv "$outdir/ranks.csv" || fail_run "${cb_write_why:-cannot write $outdir/ranks.csv}"
 
 if [ "$mpi_traffic" = 0 ]; then
 	traffic_json='{"status": "not asked (sweep.sh --mpi-traffic measures it)"}'
@@ -358,7 +405,8 @@ fi
 
 json_list() { local IFS=,; echo "[$*]"; }
 json_str() { cb_json_str "$1"; }
-cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
+run_meta() {
+	cat <<EOF
 {
   "schema": "collbench-run-1",
   "run_id": $(json_str "$run_id"),
@@ -380,11 +428,14 @@ cat >"$outdir/meta.json.tmp" <<EOF || { echo "sweep.sh: cannot write $outdir/met
   "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
   "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
   "status": "$run_status",
+  "error": $(cb_json_or_null "$run_error"),
   "stopped_by": $([ -n "$cb_stopped" ] && echo "\"SIG$cb_stopped\"" || echo null),
   "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
 }
 EOF
-mv "$outdir/meta.json.tmp" "$outdir/meta.json" || { echo "sweep.sh: cannot write $outdir/meta.json" >&2; exit 1; }
+}
+cb_write "$outdir/meta.json.tmp" run_meta || fail_run "$cb_write_why"
+mv "$outdir/meta.json.tmp" "$outdir/meta.json" || fail_run "cannot rename $outdir/meta.json.tmp to meta.json"
 echo "sweep.sh: results in $outdir" >&2
 # the history holds finished runs only
 if [ -n "$history" ] && [ $status != 0 ]; then

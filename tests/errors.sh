@@ -41,42 +41,59 @@ run() {
 	[ ! -e "$out/s.csv" ] || cb_complete_lines "$out/s.csv"
 }
 
-# Starts a long run in the background, waits for its first row, then hurts
-# one rank with SIGNAL; expects the job to end non-zero within 60 s.
-hurt_a_rank() {
-	local signal=$1 pattern=$2 pid rc
-	shift 2
+# start_long ARGS...: starts a long 4-rank run in the background (pid in
+# job) and waits for its first row.
+start_long() {
+	rm -f "$out/s.csv" "$out/r.csv" "$out/s.meta.json"
 	cb_mpirun -np 4 "$bin/allreduce_perf" -b 4K -e 16M -i 4K -n 200 -w 0 -c 0 "$@" \
 		--csv "$out/s.csv" --rank-csv "$out/r.csv" >"$out/stdout" 2>"$out/stderr" &
-	pid=$!
-	job=$pid
+	job=$!
 	rows() { { wc -l <"$out/s.csv"; } 2>/dev/null || echo 0; }
 	for _ in $(seq 900); do # a sanitizer build on 2 busy cores starts slowly
 		[ "$(rows)" -ge 2 ] && break
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$job" 2>/dev/null || break
 		sleep 0.1
 	done
 	[ "$(rows)" -ge 2 ] || { cat "$out/stderr" >&2; fail "no row was written"; }
-	victim=$(pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K" | tail -n 1)
-	[ -n "$victim" ] || fail "no rank process found"
-	kill "-$signal" "$victim"
+}
+
+# The pids of the long run's ranks, in start order.
+ranks_of_long() {
+	pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K"
+}
+
+# end_long WHAT PATTERN: expects the long run to end non-zero within 60 s
+# after WHAT, with PATTERN on stderr, complete result files and metadata that
+# does not say complete.
+end_long() {
+	local what=$1 pattern=$2 rc
 	for _ in $(seq 600); do
-		kill -0 "$pid" 2>/dev/null || break
+		kill -0 "$job" 2>/dev/null || break
 		sleep 0.1
 	done
-	if kill -0 "$pid" 2>/dev/null; then
-		fail "job still running 60 s after SIGNAL $signal to one rank"
-	fi
-	wait "$pid"
+	kill -0 "$job" 2>/dev/null && fail "job still running 60 s after $what"
+	wait "$job"
 	rc=$?
 	job=
-	[ "$rc" != 0 ] || fail "exit 0 after SIGNAL $signal to one rank"
+	[ "$rc" != 0 ] || fail "exit 0 after $what"
 	grep -q -- "$pattern" "$out/stderr" || { cat "$out/stderr" >&2; fail "no '$pattern' on stderr"; }
 	cb_complete_lines "$out/s.csv"
 	cb_complete_lines "$out/r.csv"
 	if grep -q '"status": "complete"' "$out/s.meta.json"; then
 		fail "metadata says complete after a failed run"
 	fi
+}
+
+# Starts a long run, waits for its first row, then hurts one rank with
+# SIGNAL; expects the job to end non-zero within 60 s.
+hurt_a_rank() {
+	local signal=$1 pattern=$2 victim
+	shift 2
+	start_long "$@"
+	victim=$(ranks_of_long | tail -n 1)
+	[ -n "$victim" ] || fail "no rank process found"
+	kill "-$signal" "$victim"
+	end_long "SIGNAL $signal to one rank" "$pattern"
 }
 
 case $case in
@@ -101,6 +118,33 @@ mismatch)
 	[ "$(grep -c 'ranks differing from rank 0: 1 (maxbytes)' "$out/stderr")" = 2 ] ||
 		{ cat "$out/stderr" >&2; fail "every rank must name rank 1 and maxbytes"; }
 	;;
+env_mismatch)
+	# a setting that changes a measurement, set on one rank only (the wait
+	# strategy's CB_WAIT_SPIN_NS; the machine label; an allocator variable
+	# with another value): refused before any timed work (exit 2, no results
+	# file), naming the rank, the variable and both values
+	for set in "CB_WAIT_SPIN_NS=500" "CB_MACHINE=other-label" "MALLOC_ARENA_MAX=2"; do
+		rm -f "$out/s.csv"
+		MALLOC_ARENA_MAX=4 timeout 60 bash -c 'cb_mpirun -np 1 "$1" -b 8 -e 8 -a ring --csv "$2" : \
+			-np 1 env "$3" "$1" -b 8 -e 8 -a ring' _ "$bin/allreduce_perf" "$out/s.csv" "$set" \
+			>"$out/stdout" 2>"$out/stderr"
+		rc=$?
+		[ "$rc" = 2 ] || { cat "$out/stderr" >&2; fail "$set on rank 1 only: exit $rc, expected 2"; }
+		name=${set%%=*} val=${set#*=} was=unset
+		[ "$name" != MALLOC_ARENA_MAX ] || was="'4'"
+		grep -qF "differ between ranks (1 rank(s) differ from rank 0): rank 1: $name '$val' (rank 0: $was)" \
+			"$out/stderr" || { cat "$out/stderr" >&2; fail "$set: no message naming rank 1 and $name"; }
+		[ ! -e "$out/s.csv" ] || fail "$set: a results file was written"
+	done
+	# a variable that may differ by rank (a launcher's GPU binding) is
+	# accepted, and recorded for each rank
+	timeout 60 bash -c 'cb_mpirun -np 1 env CUDA_VISIBLE_DEVICES=0 "$1" -b 8 -e 8 -a ring --csv "$2" : \
+		-np 1 env CUDA_VISIBLE_DEVICES=1 "$1" -b 8 -e 8 -a ring' _ "$bin/allreduce_perf" "$out/s.csv" \
+		>"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "CUDA_VISIBLE_DEVICES by rank: exit $rc, expected 0"; }
+	tr -d ' \n' <"$out/s.meta.json" | grep -qF '"environment_by_rank":{"CUDA_VISIBLE_DEVICES":["0","1"]}' ||
+		{ cat "$out/s.meta.json" >&2; fail "CUDA_VISIBLE_DEVICES not recorded by rank"; } ;;
 same_path) run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv" ;;
 meta_not_regular)
 	# metadata is written by rename: never over a device or a link
@@ -195,6 +239,35 @@ killed_rank_shm | killed_rank_p2p)
 	hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
 	grep -q '"status": "aborted"' "$out/s.meta.json" ||
 		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; } ;;
+killed_rank_between_rows)
+	# one iteration per row: the ranks spend most of their time gathering
+	# each row's results (reduce, gather, the counters), where a rank whose
+	# peer died must still see the SIGTERM that mpirun sends, and not block
+	# in a collective until mpirun's SIGKILL 1 s later; three tries, as where
+	# the kill lands is chance
+	for try in 1 2 3; do
+		hurt_a_rank KILL "exited on signal 9" -a ring --transport shm -n 1
+		grep -q '"status": "aborted"' "$out/s.meta.json" ||
+			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "try $try: the metadata does not say aborted"; }
+	done ;;
+setup_not_a_hang)
+	# 1 GiB buffers: allocating and pre-faulting them, the inputs, the
+	# reference and the comparison each take longer than -T 1 on this kind
+	# of machine, an iteration (a copy on one rank) a tenth of it: -T is
+	# about an iteration without progress, set-up steps have their own bound
+	big=(-b 1G -e 1G -n 2 -w 0 -c 1 -a ring --csv "$out/s.csv")
+	timeout 120 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" "${big[@]}" -T 1 \
+		>"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "exit $rc with -T 1 and 1 GiB buffers, expected 0"; }
+	grep -q '"status": "complete"' "$out/s.meta.json" || fail "the metadata does not say complete"
+	# and the set-up bound holds: a step longer than --setup-timeout ends the run
+	timeout 120 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" "${big[@]}" -T 100 \
+		--setup-timeout 0.2 >"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" = 3 ] || { cat "$out/stderr" >&2; fail "exit $rc with --setup-timeout 0.2, expected 3"; }
+	grep -q "watchdog: a set-up step took more than 0.2 s (--setup-timeout) in " "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "no message naming the set-up step"; } ;;
 cuda_no_gpu)
 	# without a GPU the cuda backend says so, in words, and every rank exits
 	if cb_have_gpu; then
@@ -202,6 +275,25 @@ cuda_no_gpu)
 		exit 77
 	fi
 	run 2 3 "cuda backend: no usable GPU" -B cuda -b 8 -e 8 ;;
+scheduler_signal)
+	# the warning a scheduler sends before its time limit (sbatch
+	# --signal=USR1@N sends it to every task of the step; mpirun forwards it
+	# to every rank) stops the run as SIGTERM does: each rank says so, the
+	# metadata says aborted by that signal, exit 3 (the default action would
+	# end each rank without a word)
+	for sig in USR1 USR2; do
+		start_long -a ring
+		if [ $sig = USR1 ]; then # to every rank, as Slurm sends it
+			ranks_of_long | xargs kill -USR1
+		else # to mpirun, which forwards it
+			mp=$(pgrep -P "$job" -x mpirun) || mp=$job
+			kill -USR2 "$mp"
+		fi
+		end_long "SIG$sig" "run aborted: stopped by signal $(kill -l $sig) "
+		grep -q '"status": "aborted"' "$out/s.meta.json" &&
+			grep -q "\"error\": \"stopped by signal $(kill -l $sig) " "$out/s.meta.json" ||
+			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "$sig: the metadata does not say aborted by it"; }
+	done ;;
 watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job
 	# (-T 10: long enough that a loaded sanitizer build still progresses)

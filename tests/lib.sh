@@ -46,6 +46,33 @@ cb_singleton() {
 	"$@"
 }
 
+# cb_fake_squeue DIR: writes DIR/squeue, a stand-in for Slurm's squeue as
+# scripts/lib_launch.sh calls it (-h -j JOB -o %T | %A | %N, -t RUNNING,
+# -w NODE). FAKE_SQUEUE_STATE: the job's state (default RUNNING; "unknown":
+# squeue's error for a job it does not know, as after its purge);
+# FAKE_SQUEUE_NODES: the nodes the job runs on, space-separated.
+cb_fake_squeue() {
+	cat >"$1/squeue" <<'EOF'
+#!/bin/sh
+job= node= fmt=
+while [ $# -gt 0 ]; do
+	case $1 in -j) job=$2; shift ;; -w) node=$2; shift ;; -o) fmt=$2; shift ;; -t) shift ;; esac
+	shift
+done
+state=${FAKE_SQUEUE_STATE:-RUNNING}
+if [ "$state" = unknown ]; then
+	echo "slurm_load_jobs error: Invalid job id specified" >&2
+	exit 1
+fi
+if [ -n "$node" ]; then
+	case " ${FAKE_SQUEUE_NODES-} " in *" $node "*) ;; *) exit 0 ;; esac
+	[ "$state" = RUNNING ] || exit 0
+fi
+case $fmt in %T) echo "$state" ;; %A) echo "$job" ;; %N) echo "${FAKE_SQUEUE_NODES-}" ;; esac
+EOF
+	chmod +x "$1/squeue"
+}
+
 # 0 when an NVIDIA GPU is visible
 cb_have_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'

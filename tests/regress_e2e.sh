@@ -137,9 +137,11 @@ bad_settings)
 		[ $rc = 2 ] || { show; fail "$a: exit $rc, expected 2"; }
 		! grep -q "cannot open" "$t/err" || { show; fail "$a: a shell error leaked"; }
 	done
-	# an allocation too small for the baseline's rank counts (regress.sbatch)
-	SLURM_JOB_ID=90 SLURM_TASKS_PER_NODE=1 CB_LAUNCHER=mpirun bash "$src/scripts/slurm/regress.sbatch" \
-		--baseline "$t/bl" >"$t/out" 2>"$t/err"
+	# an allocation too small for the baseline's rank counts (regress.sbatch;
+	# a fake squeue confirms job 90 on this host: sweep.sh trusts no other)
+	mkdir -p "$t/shim" && cb_fake_squeue "$t/shim"
+	PATH=$t/shim:$PATH FAKE_SQUEUE_NODES=$(hostname -s) SLURM_JOB_ID=90 SLURM_TASKS_PER_NODE=1 \
+		CB_LAUNCHER=mpirun bash "$src/scripts/slurm/regress.sbatch" --baseline "$t/bl" >"$t/out" 2>"$t/err"
 	rc=$?
 	[ $rc = 2 ] && grep -q "allocation has 1 tasks" "$t/err" || { show; fail "small allocation: exit $rc"; }
 	! grep -q "cannot open\|unbound" "$t/err" || { show; fail "a shell error leaked"; }

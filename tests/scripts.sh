@@ -47,7 +47,11 @@ gp_path)
 slurm_env)
 	# the allocation's task counts (scripts/lib_launch.sh, cb_slurm_tasks_list): an
 	# unset SLURM_TASKS_PER_NODE is no shell error, absurd counts are refused
-	# at once (no wrapped count, no loop of 2^63 lines), good ones read
+	# at once (no wrapped count, no loop of 2^63 lines), good ones read (a
+	# fake squeue confirms job 1 on this host)
+	mkdir "$t/shim" && cb_fake_squeue "$t/shim"
+	FAKE_SQUEUE_NODES=$(hostname -s)
+	export PATH=$t/shim:$PATH FAKE_SQUEUE_NODES
 	list() { (PROG=t; . "$src/scripts/lib.sh"; SLURM_TASKS_PER_NODE=$1 cb_slurm_tasks_list 2>&1) | tr '\n' ' '; }
 	[ "$(list '2(x3),1')" = "2 2 2 1 " ] || fail "2(x3),1 read as '$(list '2(x3),1')'"
 	[ "$(list '')" = "" ] || fail "an empty list read as '$(list '')'"
@@ -66,6 +70,60 @@ slurm_env)
 	grep -q "unbound variable" "$t/err" && { show; fail "a shell error instead of a message"; }
 	grep -q "allocation has 0 tasks" "$t/err" || { show; fail "no message about the allocation"; }
 	[ -e "$t/results" ] && [ -n "$(ls -A "$t/results")" ] && fail "a refused sweep left a folder"
+	;;
+slurm_stale)
+	# Slurm variables a finished job left in the shell (a tmux started inside
+	# an allocation keeps them) are trusted only when squeue says the job is
+	# RUNNING on this host: else the sweep says so, runs as outside Slurm
+	# (mpirun, its own slots; not "the allocation has 1 tasks") and records no
+	# job, nor do its ranks
+	stale=(SLURM_JOB_ID=4242 SLURM_JOB_NODELIST='gone[1-2]' SLURM_TASKS_PER_NODE=1 SLURM_JOB_NUM_NODES=2
+		SLURM_STEP_ID=0)
+	mkdir "$t/shim" && cb_fake_squeue "$t/shim"
+	hows="unknown COMPLETED elsewhere"
+	command -v squeue >/dev/null || hows="none $hows" # a machine without Slurm
+	for how in $hows; do
+		case $how in
+		none) why="there is no squeue here to confirm it" p=$PATH ;;
+		unknown) why="squeue -j 4242 answers: slurm_load_jobs error: Invalid job id" p=$t/shim:$PATH ;;
+		COMPLETED) why="squeue says job 4242 is COMPLETED" p=$t/shim:$PATH ;;
+		elsewhere) why="job 4242 runs on gone1 gone2, not on this host" p=$t/shim:$PATH ;;
+		esac
+		state=$how
+		[ "$how" != elsewhere ] || state=RUNNING
+		env "${stale[@]}" PATH="$p" FAKE_SQUEUE_STATE="$state" FAKE_SQUEUE_NODES="gone1 gone2" \
+			"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" >"$t/out" 2>"$t/err"
+		rc=$?
+		[ $rc = 0 ] || { show; fail "$how: exit $rc, expected 0"; }
+		grep -qF "note: SLURM_JOB_ID=4242 is set, but $why" "$t/err" || { show; fail "$how: no note saying '$why'"; }
+		d=$(find "$t/results" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+		case $d in *-slurm*) fail "$how: the run is named after the stale job: $d" ;; esac
+		one_run "$d" 1
+		tr -d '\n' <"$d/meta.json" | grep -q '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null, "nodelist": null.*"slurm_ignored": "SLURM_JOB_ID=4242 is set, but' ||
+			{ cat "$d/meta.json" >&2; fail "$how: meta.json's launcher records the stale job"; }
+		tr -d ' \n' <"$d/np2.meta.json" | grep -q '"launcher":{"job_id":null,"name":"mpirun","slurm_ignored":null,"step_id":null}' ||
+			{ cat "$d/np2.meta.json" >&2; fail "$how: the ranks saw the stale variables"; }
+		rm -rf "$d"
+	done
+	# confirmed (RUNNING on this host): the allocation decides, 1 task
+	env "${stale[@]}" PATH="$t/shim:$PATH" FAKE_SQUEUE_NODES="gone1 $(hostname -s)" CB_LAUNCHER=mpirun \
+		"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "the Slurm allocation has 1 tasks" "$t/err" || { show; fail "confirmed job: exit $rc"; }
+	# allreduce_perf, launched by hand in such a shell: no job id, and why;
+	# under a slurmstepd of the job (its process title names it): the job
+	cb_singleton env "${stale[@]}" "$bin/allreduce_perf" -b 8 -e 8 -a ring --csv "$t/a.csv" >"$t/out" 2>&1 ||
+		{ show; fail "allreduce_perf with stale variables failed"; }
+	tr -d ' \n' <"$t/a.meta.json" | grep -q '"launcher":{"job_id":null,"name":"singleton","slurm_ignored":"SLURM_JOB_ID=4242isset,butnoslurmstepdofjob4242' ||
+		{ cat "$t/a.meta.json" >&2; fail "allreduce_perf records the stale job"; }
+	grep -q '^# launcher: singleton (Slurm variables ignored: ' "$t/out" || { show; fail "no word in the header"; }
+	cp "$(command -v bash)" "$t/shim/slurmstepd"
+	# (the command ends in "; exit": bash would exec a lone command instead of
+	# staying its parent)
+	env "${stale[@]}" bash -c 'exec -a "slurmstepd: [4242.0]" "$1" -c "\"\$0\" -b 8 -e 8 -a ring --csv \"\$1\"; exit \$?" "$2" "$3"' \
+		_ "$t/shim/slurmstepd" "$bin/allreduce_perf" "$t/b.csv" >"$t/out" 2>&1 || { show; fail "under a slurmstepd: failed"; }
+	tr -d ' \n' <"$t/b.meta.json" | grep -q '"launcher":{"job_id":"4242","name":"srun","slurm_ignored":null,"step_id":"0"}' ||
+		{ cat "$t/b.meta.json" >&2; fail "allreduce_perf under the job's slurmstepd does not record it"; }
 	;;
 sweep_same_second)
 	# six sweeps whose clock says the same second: three at once, three in a
@@ -163,18 +221,20 @@ sweep_stopped)
 	# a signal to sweep.sh reaches its launch: nothing is left running, the
 	# run says "aborted" (its rows kept), exit 128 + N; --history leaves a
 	# stopped run out. TERM to sweep.sh alone, then INT to its whole process
-	# group, as Ctrl-C sends it (env: a background job's INT is ignored)
+	# group, as Ctrl-C sends it (env: a background job's INT is ignored), then
+	# USR1 to sweep.sh alone, the warning sbatch --signal=B:USR1@N sends
+	# before the time limit
 	# (ring, not mpi: a rank inside MPI_Allreduce whose peer already left
 	# cannot reach its abort path before mpirun's SIGKILL; README says so)
 	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo ring)
-	for sig in TERM INT; do
+	for sig in TERM INT USR1; do
 		d=$t/run-$sig
 		setsid env --default-signal=INT "$src/scripts/sweep.sh" "${long[@]}" --history "$t/h.db" \
 			--out "$d" >"$t/out" 2>"$t/err" &
 		pid=$!
 		for _ in $(seq 600); do [ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
 		[ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] || { show; fail "$sig: no row written"; }
-		if [ $sig = TERM ]; then kill -TERM "$pid"; else kill -INT -- "-$pid"; fi
+		if [ $sig = INT ]; then kill -INT -- "-$pid"; else kill "-$sig" "$pid"; fi
 		wait "$pid"
 		rc=$?
 		sleep 0.5
@@ -196,6 +256,54 @@ sweep_stopped)
 		grep -q "not added to" "$t/err" || { show; fail "$sig: no word on the history"; }
 	done
 	;;
+sbatch_stopped)
+	# the job script passes a stop signal to the batch shell on (sbatch
+	# --signal=B:USR1@N, scancel --batch signal it alone): the sweep stops
+	# its launch and marks the run aborted by it, nothing is left running,
+	# exit 128 + N (run with bash, outside Slurm, as the script allows)
+	d=$t/run
+	bash "$src/scripts/slurm/sweep.sbatch" --ranks 2 --minbytes 1M --maxbytes 64M --repeat 3 --algo ring \
+		--out "$d" >"$t/out" 2>"$t/err" &
+	pid=$!
+	for _ in $(seq 600); do [ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+	[ "$(cat "$d/np2.csv" 2>/dev/null | wc -l)" -ge 2 ] || { show; fail "no row written"; }
+	kill -USR1 "$pid"
+	wait "$pid"
+	rc=$?
+	sleep 0.5
+	! pgrep -f "$d/" >/dev/null || { pgrep -af "$d/" >&2; pgrep -f "$d/" | xargs kill; fail "the sweep was left running"; }
+	[ $rc = $((128 + $(kill -l USR1))) ] || { show; fail "exit $rc"; }
+	grep -q '"status": "aborted"' "$d/meta.json" && grep -q '"stopped_by": "SIGUSR1"' "$d/meta.json" ||
+		{ cat "$d/meta.json" >&2; fail "meta.json does not say aborted by SIGUSR1"; }
+	;;
+sweep_disk_full)
+	# the results disk fills up mid-sweep (a small tmpfs, filled while the
+	# second launch runs): the run says it failed and why (meta.json
+	# "failed" with the reason), leaves no .tmp file, says so in a message of
+	# its own (no raw shell write error), exit 1; the rows written so far stay
+	[ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
+	mkdir "$t/disk"
+	mount -t tmpfs -o size=16m tmpfs "$t/disk" 2>"$t/err" || { cat "$t/err"; echo "SKIP: cannot mount a tmpfs"; exit 77; }
+	trap 'umount "$t/disk"; rm -rf "$t"' EXIT
+	"$src/scripts/sweep.sh" --ranks 1,2 --minbytes 1K --maxbytes 1M --iters 50 --algo ring,ps --out "$t/disk/run" \
+		>"$t/out" 2>"$t/err" &
+	pid=$!
+	for _ in $(seq 600); do grep -q '^== 2 ranks' "$t/err" && break; sleep 0.1; done
+	grep -q '^== 2 ranks' "$t/err" || { show; fail "the second launch did not start"; }
+	dd if=/dev/zero of="$t/disk/filler" bs=64k >/dev/null 2>&1 # until the disk is full
+	wait "$pid"
+	rc=$?
+	[ $rc = 1 ] || { show; fail "exit $rc with a full disk, expected 1"; }
+	grep -q '^sweep.sh: error: the run failed: cannot write .*: No space left on device' "$t/err" ||
+		{ show; fail "no message saying the run failed for want of space"; }
+	! grep -Eq 'write error|^[^ ]*sweep.sh: line [0-9]+' "$t/err" || { show; fail "a raw shell error"; }
+	"$bin/check_results" --json "$t/disk/run/meta.json" || { cat "$t/disk/run/meta.json" >&2; fail "meta.json is not valid JSON"; }
+	grep -q '"status": "failed"' "$t/disk/run/meta.json" &&
+		grep -q '"error": "cannot write .*No space left on device' "$t/disk/run/meta.json" ||
+		{ cat "$t/disk/run/meta.json" >&2; fail "meta.json does not say failed, and why"; }
+	[ -z "$(find "$t/disk/run" -name '*.tmp*')" ] || { ls -lR "$t/disk/run" >&2; fail "a .tmp file was left"; }
+	cb_complete_lines "$t/disk/run/np1.csv"
+	;;
 sweep_hosts_refused)
 	# host lists that cannot work are refused before anything runs (exit 2)
 	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"
@@ -208,9 +316,27 @@ sweep_hosts_refused)
 	done
 	sweep --hostfile "$t/hf" --ranks 4 "${tiny[@]}" --out "$t/h"
 	grep -q 'the hosts have 3 slots (na:2,nb:1)' "$t/err" || { show; fail "hostfile slots not read"; }
-	# inside a Slurm allocation the allocation decides
-	SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
+	# inside a Slurm allocation (a fake squeue confirms it) the allocation decides
+	mkdir "$t/shim" && cb_fake_squeue "$t/shim"
+	PATH=$t/shim:$PATH FAKE_SQUEUE_NODES=$(hostname -s) SLURM_JOB_ID=1 SLURM_TASKS_PER_NODE=2 \
+		sweep --hosts a:2 --ranks 2 "${tiny[@]}" --out "$t/s"
 	[ $rc = 2 ] && grep -q 'inside a Slurm allocation' "$t/err" || { show; fail "--hosts in Slurm: exit $rc"; }
+	;;
+sweep_hostfile_forms)
+	# hostfiles as users have them: Open MPI's "name slots=N", MPICH's
+	# "name:N", CRLF line ends, a byte-order mark; read, not refused (the
+	# 4 ranks then do not fit their 3 slots, which the message shows as read)
+	printf '\xef\xbb\xbf# two hosts\r\nna slots=2 max_slots=4\r\nnb:1\r\n' >"$t/hf"
+	sweep --hostfile "$t/hf" --ranks 4 "${tiny[@]}" --out "$t/h"
+	[ $rc = 2 ] && grep -q 'the hosts have 3 slots (na:2,nb:1)' "$t/err" || { show; fail "hostfile forms: exit $rc"; }
+	# a line that is neither: refused, quoting the file's own line and its number
+	for bad in 'nb:x' 'nb slots=0' 'nb foo=2' 'n/b' 'na:3'; do
+		printf 'na slots=2\r\n%s\r\n' "$bad" >"$t/hf"
+		sweep --hostfile "$t/hf" --ranks 2 "${tiny[@]}" --out "$t/h"
+		[ $rc = 2 ] || { show; fail "'$bad': exit $rc, not 2"; }
+		grep -qF -- "--hostfile $t/hf, line 2: '$bad': " "$t/err" || { show; fail "'$bad': the line is not quoted"; }
+		[ ! -e "$t/h/summary.csv" ] || fail "'$bad': a run was made"
+	done
 	;;
 sweep_mpi_traffic_absent)
 	# --mpi-traffic where Open MPI's monitoring is missing (an ompi_info that

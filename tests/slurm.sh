@@ -11,8 +11,9 @@
 # allocation refused), regress (a baseline made by a job; the job's exit
 # status is the verdict, for a baseline no run can fail and one that makes
 # the run look slowed; a dependency chain gates on it),
-# cleanup (a cluster with a running job, its test killed by TERM: nothing
-# left). Asserts only what holds at any speed: statuses, files, metadata.
+# signal (USR1 to the batch shell stops the sweep; that finished job's
+# variables outside it are not trusted), cleanup (a cluster with a running
+# job, its test killed by TERM: nothing left). Asserts only what holds at any speed: statuses, files, metadata.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$CB_TESTS_DIR/slurm/cluster.sh"
@@ -98,11 +99,11 @@ sweep)
 	run=$(run_of "$job") || exit 1
 	good_rows "$run"
 	m=$(one_line "$run/meta.json")
-	grep -Eq "\"launcher\": \{\"name\": \"srun\", \"command\": \"srun --mpi=pmix[_v0-9]*\", \"job_id\": \"$job\", \"nodelist\": \"$host\", \"partition\": \"cbtest\", \"tasks_per_node\": \"2\", \"nnodes\": 1\}" <<<"$m" ||
+	grep -Eq "\"launcher\": \{\"name\": \"srun\", \"command\": \"srun --mpi=pmix[_v0-9]*\", \"job_id\": \"$job\", \"nodelist\": \"$host\", \"partition\": \"cbtest\", \"tasks_per_node\": \"2\", \"nnodes\": 1, \"slurm_ignored\": null\}" <<<"$m" ||
 		fail "meta.json's launcher: $(grep -o '"launcher": {[^}]*}' <<<"$m")"
 	grep -q '"rank_counts": \[2\]' <<<"$m" || fail "rank counts are not the allocation's 2 tasks"
 	m=$(one_line "$run/np2.meta.json")
-	grep -Eq "\"launcher\": \{ *\"job_id\": \"$job\", *\"name\": \"srun\", *\"step_id\": \"[0-9]+\" *\}" <<<"$m" ||
+	grep -Eq "\"launcher\": \{ *\"job_id\": \"$job\", *\"name\": \"srun\", *\"slurm_ignored\": null, *\"step_id\": \"[0-9]+\" *\}" <<<"$m" ||
 		fail "np2.meta.json's launcher: $(grep -o '"launcher": {[^}]*}' <<<"$m")"
 	grep -q "^# launcher: srun (Slurm job $job, step [0-9]*)$" "$run/np2.txt" || fail "no launcher line in the header"
 	plots=$CB_PLOTS/$(basename "$run")
@@ -116,7 +117,7 @@ sweep)
 	same_shape "$run" "$t/plain"
 	grep -q '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null,' "$t/plain/meta.json" ||
 		fail "plain meta.json's launcher: $(grep '"launcher"' "$t/plain/meta.json")"
-	grep -Eq '"launcher": \{ *"job_id": null, *"name": "mpirun", *"step_id": null *\}' \
+	grep -Eq '"launcher": \{ *"job_id": null, *"name": "mpirun", *"slurm_ignored": null, *"step_id": null *\}' \
 		<<<"$(one_line "$t/plain/np2.meta.json")" || fail "plain np2.meta.json's launcher"
 	;;
 mpirun)
@@ -181,6 +182,34 @@ regress)
 	cb_slurm_wait_for 300 "the dependency was not found unsatisfiable" \
 		eval "squeue -h -j $next -o %r | grep -q DependencyNeverSatisfied" || fail "chain: job $next"
 	[ ! -e "$t/log/chain2.out" ] || fail "the job after a regression ran"
+	;;
+signal)
+	# the warning before the time limit, to the batch shell (sbatch
+	# --signal=B:USR1@N; here scancel --signal=USR1 --batch, the same signal
+	# at once): the job script passes it on, the sweep stops its launch, the
+	# run says aborted by SIGUSR1 and the job exits 128 + 10
+	(cd "$src" && sbatch --parsable --output="$t/log/sig.out" scripts/slurm/sweep.sbatch --ranks 2 \
+		--minbytes 1M --maxbytes 64M --repeat 3 --algo ring) >"$t/log/sig.id" || fail "sbatch failed"
+	job=$(head -n 1 "$t/log/sig.id")
+	has_row() { [ "$(cat "$t"/results/*-slurm"$job"/np2.csv 2>/dev/null | wc -l)" -ge 2 ]; }
+	cb_slurm_wait_for 120 "job $job wrote no row" has_row || { show sig; fail "no row"; }
+	scancel --signal=USR1 --batch "$job" || fail "scancel failed"
+	cb_slurm_wait_for 120 "job $job did not end" eval "! squeue -h -j $job -t PD,R,CG | grep -q ." ||
+		{ show sig; fail "the job went on"; }
+	grep -q "ExitCode=138:0" <<<"$(scontrol show job "$job")" ||
+		{ show sig; scontrol show job "$job" | grep -o 'ExitCode=[^ ]*' >&2; fail "job $job: not exit 138"; }
+	run=$(run_of "$job") || exit 1
+	grep -q '"status": "aborted"' "$run/meta.json" && grep -q '"stopped_by": "SIGUSR1"' "$run/meta.json" ||
+		{ cat "$run/meta.json" >&2; fail "meta.json does not say aborted by SIGUSR1"; }
+	# that finished job's variables in a shell outside it (a tmux started
+	# inside it): squeue does not confirm it, so the sweep runs as outside Slurm
+	SLURM_JOB_ID=$job SLURM_JOB_NODELIST=$host SLURM_TASKS_PER_NODE=1 \
+		"$src/scripts/sweep.sh" --ranks 2 "${small[@]}" --out "$t/stale" >"$t/log/stale.out" 2>&1 ||
+		{ show stale; fail "a sweep with a finished job's variables failed"; }
+	grep -Eq "note: SLURM_JOB_ID=$job is set, but (squeue says job $job is ([A-Z]+|not known)|squeue -j $job answers: .*)" \
+		"$t/log/stale.out" || { show stale; fail "no note on the stale variables"; }
+	grep -q '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null,' "$t/stale/meta.json" ||
+		fail "stale: meta.json's launcher: $(grep '"launcher"' "$t/stale/meta.json")"
 	;;
 cleanup)
 	# a test killed (TERM) while its job runs: every daemon, slurmstepd and

@@ -165,7 +165,7 @@ static void test_watchdog_wakes_sleeper(void **state)
 		struct cb_wait_cfg cfg = sleeper(CB_WAIT_TICK_MS);
 
 		alarm(DEADLINE_S);
-		if (cb_watchdog_start(0.5, &abort_flag) != CB_OK)
+		if (cb_watchdog_start(0.5, 0.5, &abort_flag) != CB_OK)
 			_exit(2);
 		sh->status[1] = (int)cb_flag_wait(&sh->flag[0], 1, &cfg, &abort_flag,
 						  &sh->stats[1]);

@@ -6,8 +6,8 @@
  * wrong results), MPI_Abort when one rank failed and the others may be stuck.
  * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments or an
  * output that cannot be written at the start; 3 aborted run (error, timeout,
- * dead peer, SIGTERM/SIGINT/SIGHUP) or results lost (a write to stdout, CSV, JSON or metadata
- * failed). */
+ * dead peer, a stop signal: TERM, INT, HUP, USR1, USR2) or results lost (a
+ * write to stdout, CSV, JSON or metadata failed). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <signal.h>
@@ -30,9 +30,13 @@ static volatile int abort_flag;
 static volatile sig_atomic_t stop_signal; /* the signal that stopped the run, or 0 */
 static volatile sig_atomic_t stop_count;
 
-/* SIGTERM, SIGINT, SIGHUP: mpirun sends SIGTERM to every rank when one dies
- * (or when it is stopped itself): the run stops as when the watchdog fires
- * (the backend's waits see the abort flag), so rank 0's metadata says
+/* Stop signals: SIGTERM, SIGINT, SIGHUP, and the warning signals schedulers
+ * send before a time limit, SIGUSR1 and SIGUSR2 (`sbatch --signal=USR1@60`
+ * sends it to every task of the job step; mpirun forwards both to the
+ * ranks), whose default action would end a rank without a word. mpirun sends
+ * SIGTERM to every rank when one dies (or when it is stopped itself). Each
+ * stops the run as when the watchdog fires (the backend's waits and
+ * cb_world's collectives see the abort flag), so rank 0's metadata says
  * "aborted" whatever the transport. A second signal changes nothing (mpirun
  * sends another when a rank that stopped first calls MPI_Abort, while rank 0
  * is still writing; SIGKILL follows 1 s later, odls_base_sigkill_timeout); a
@@ -49,7 +53,7 @@ static void on_stop(int sig)
 static void catch_stop_signals(void)
 {
 	struct sigaction sa;
-	const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
@@ -224,7 +228,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return st == CB_OK ? 0 : EXIT_USAGE;
 	}
-	if (cb_watchdog_start(o.timeout_s, &abort_flag) != CB_OK)
+	if (cb_watchdog_start(o.timeout_s, o.setup_timeout_s, &abort_flag) != CB_OK)
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
 	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {

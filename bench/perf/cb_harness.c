@@ -57,7 +57,7 @@ static void setup_algo(struct cb_harness *h, struct cb_algo_slot *s, size_t max_
 	struct cb_setup_args sa = { max_bytes, h->o->root, h->o->slice_bytes };
 	enum cb_status mine;
 
-	cb_watchdog_phase("setup", s->ops->name, max_bytes, -1);
+	cb_watchdog_setup("setup", s->ops->name, max_bytes);
 	mine = s->ops->setup(h->be, &sa, &s->state);
 	s->setup_st = cb_agree(mine, h->be->world); /* its own failure reads as one of set-up */
 	if (s->setup_st == CB_OK)
@@ -77,7 +77,7 @@ static enum cb_status alloc_buffers(struct cb_harness *h, size_t alloc_bytes)
 	struct cb_backend *be = h->be;
 	enum cb_status st;
 
-	cb_watchdog_phase("allocate", "buffers", alloc_bytes, -1);
+	cb_watchdog_setup("allocate", "buffers", alloc_bytes);
 	st = be->ops->buf_alloc(be, alloc_bytes, &h->m.send);
 	if (st == CB_OK && !h->o->in_place)
 		st = be->ops->buf_alloc(be, alloc_bytes, &h->m.recv);

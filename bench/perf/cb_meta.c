@@ -9,19 +9,13 @@
 #include <unistd.h>
 
 #include "cb_algo.h"
+#include "cb_env.h"
 #include "cb_machine.h"
 #include "cb_p2p.h"
 #include "cb_replace.h"
+#include "cb_slurm.h"
 #include "cb_text.h"
 #include "cb_version.h"
-
-/* Environment variables that change what is measured; recorded when set.
- * (Not all of OMPI_MCA_*: mpirun passes its own plumbing that way.) */
-static const char *const env_prefixes[] = {
-	"MALLOC_", "GLIBC_TUNABLES", "NCCL_", "CUDA_VISIBLE_DEVICES", "UCX_", "OMPI_MCA_btl",
-	"OMPI_MCA_pml", "OMPI_MCA_osc", "OMPI_MCA_coll", "OMPI_MCA_op", "OMPI_MCA_mpi_",
-	"OMPI_MCA_rmaps_base_oversubscribe",
-};
 
 static void utc_now(char *buf, size_t len)
 {
@@ -32,28 +26,56 @@ static void utc_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static json_t *env_settings(void)
+/* entry's value as JSON text (cb_text's rule), or null for NULL */
+static json_t *env_value(const char *entry)
 {
-	extern char **environ;
-	json_t *env = json_object();
+	return entry ? cb_json_text(entry + strcspn(entry, "=") + 1) : json_null();
+}
 
-	for (char **e = environ; *e; e++)
-		for (size_t i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++) {
-			const char *eq = strchr(*e, '=');
+/* Whether entry (a variable of rank 0) has one value on every rank. */
+static int env_same_everywhere(const struct cb_preflight *pf, const char *entry)
+{
+	for (int r = 1; r < pf->nranks; r++) {
+		const char *e = cb_env_find(pf->env + pf->env_off[r], (size_t)pf->env_len[r], entry);
 
-			if (eq && strncmp(*e, env_prefixes[i], strlen(env_prefixes[i])) == 0) {
-				char key[256], *k;
+		if (!e || strcmp(e, entry) != 0)
+			return 0;
+	}
+	return 1;
+}
 
-				/* names and values are bytes: both under cb_text's rule */
-				snprintf(key, sizeof(key), "%.*s", (int)(eq - *e), *e);
-				k = cb_text_escape(key);
-				if (k)
-					json_object_set_new(env, k, cb_json_text(eq + 1));
+/* Into env (NAME: value) each setting of cb_env.h that has one value on
+ * every rank (the pre-flight made sure of it for every CB_ENV_AGREE one);
+ * into by_rank (NAME: [value or null, by world rank]) each CB_ENV_PER_RANK
+ * one that differs. Names and values under cb_text's rule. */
+static void env_settings(const struct cb_preflight *pf, json_t *env, json_t *by_rank)
+{
+	for (int r = 0; r < pf->nranks; r++) {
+		const char *buf = pf->env + pf->env_off[r];
+		size_t len = (size_t)pf->env_len[r];
+
+		for (const char *e = cb_env_next(buf, len, NULL); e; e = cb_env_next(buf, len, e)) {
+			char key[256], *k;
+			json_t *values;
+
+			snprintf(key, sizeof(key), "%.*s", (int)strcspn(e, "="), e);
+			k = cb_text_escape(key);
+			if (!k || json_object_get(env, k) || json_object_get(by_rank, k)) {
 				free(k);
-				break;
+				continue;
 			}
+			if (r == 0 && env_same_everywhere(pf, e)) {
+				json_object_set_new(env, k, env_value(e));
+			} else {
+				values = json_array();
+				for (int q = 0; q < pf->nranks; q++)
+					json_array_append_new(values, env_value(cb_env_find(
+						pf->env + pf->env_off[q], (size_t)pf->env_len[q], e)));
+				json_object_set_new(by_rank, k, values);
+			}
+			free(k);
 		}
-	return env;
+	}
 }
 
 static json_t *command_line(int argc, char **argv)
@@ -120,12 +142,16 @@ static json_t *transport_info(const struct cb_options *o, const struct cb_backen
  * Slurm job step: SLURM_STEP_ID, with srun --mpi=pmix), else "singleton" (one
  * rank started without a launcher) or "other". job_id: SLURM_JOB_ID, also
  * under mpirun inside a Slurm allocation; step_id: SLURM_STEP_ID; each a
- * string, null outside Slurm. */
+ * string, null outside Slurm, and null with "slurm_ignored" saying why when
+ * the job is not confirmed (cb_slurm.h: variables a finished job left). */
 static json_t *launcher_info(const struct cb_backend *be)
 {
 	const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
 	const char *name = "other";
+	char why[256] = "";
 
+	if (job && *job && !cb_slurm_job_confirmed(job, why, sizeof(why)))
+		job = step = NULL;
 	if (getenv("OMPI_COMM_WORLD_SIZE"))
 		name = "mpirun";
 	else if (step)
@@ -133,9 +159,10 @@ static json_t *launcher_info(const struct cb_backend *be)
 	else if (be->world_size == 1)
 		name = "singleton";
 
-	return json_pack("{s:s,s:o,s:o}", "name", name, "job_id",
+	return json_pack("{s:s,s:o,s:o,s:o}", "name", name, "job_id",
 			 job ? cb_json_text(job) : json_null(), "step_id",
-			 step ? cb_json_text(step) : json_null());
+			 step ? cb_json_text(step) : json_null(), "slurm_ignored",
+			 *why ? cb_json_text(why) : json_null());
 }
 
 /* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
@@ -214,10 +241,13 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	    /* what collbench-compare matches runs on: the model, not the bus ids */
 	    json_object_set_new(m, "gpu_model", cb_json_text(be->device_model)) != 0 ||
 	    json_object_set_new(m, "options", cb_json_text(opts)) != 0 ||
-	    json_object_set_new(m, "environment", env_settings()) != 0) {
+	    json_object_set_new(m, "environment", json_object()) != 0 ||
+	    json_object_set_new(m, "environment_by_rank", json_object()) != 0) {
 		json_decref(m);
 		return NULL;
 	}
+	env_settings(pf, json_object_get(m, "environment"),
+		     json_object_get(m, "environment_by_rank"));
 	json_object_set_new(m, "launcher", launcher_info(be));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
 	json_object_set_new(m, "time_accounting", cb_meta_time_acct(be));
@@ -261,15 +291,20 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	return CB_OK;
 }
 
-/* "# launcher: srun (Slurm job 12, step 0)" */
+/* "# launcher: srun (Slurm job 12, step 0)", or with why the Slurm variables
+ * were ignored */
 static void print_launcher(FILE *f, json_t *l)
 {
 	const char *job = json_string_value(json_object_get(l, "job_id"));
 	const char *step = json_string_value(json_object_get(l, "step_id"));
 
+	const char *ignored = json_string_value(json_object_get(l, "slurm_ignored"));
+
 	fprintf(f, "# launcher: %s", json_string_value(json_object_get(l, "name")));
 	if (job)
 		fprintf(f, " (Slurm job %s%s%s)", job, step ? ", step " : "", step ? step : "");
+	if (ignored)
+		fprintf(f, " (Slurm variables ignored: %s)", ignored);
 	fputc('\n', f);
 }
 

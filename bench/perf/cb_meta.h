@@ -23,8 +23,12 @@
  * on: label (CB_MACHINE, else the short host name), cpu_model, cpus,
  * gpu_model, and mem_gib, recorded but not part of the identity
  * (cb_machine.h). "launcher": {"name": "mpirun" | "srun" | "singleton" |
- * "other", "job_id": SLURM_JOB_ID, "step_id": SLURM_STEP_ID} (strings, null
- * outside Slurm). Never fails except for memory (NULL). */
+ * "other", "job_id": SLURM_JOB_ID, "step_id": SLURM_STEP_ID, "slurm_ignored"}
+ * (strings, null outside Slurm; the ids null and slurm_ignored saying why
+ * when no ancestor of this process is that job's slurmstepd: cb_slurm.h).
+ * "environment": the settings of cb_env.h with one value on every rank;
+ * "environment_by_rank": {NAME: [value or null, by rank]} for the ones that
+ * may differ by rank, where they do. Never fails except for memory (NULL). */
 json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 			const struct cb_preflight *pf, enum cb_transport_id transport, int argc,
 			char **argv);

@@ -58,7 +58,8 @@ struct cb_options {
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
 	int root, in_place;
-	double timeout_s;
+	double timeout_s;                     /* -T: an iteration, a wait for peers */
+	double setup_timeout_s;               /* --setup-timeout: one set-up step */
 	size_t slice_bytes;                   /* ring slice; 0 = default */
 	enum cb_timing timing;                /* --timing */
 	enum cb_wait_mode wait;               /* how host-side waits wait */

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cb_env.h"
+#include "cb_text.h"
+
 #define CANON_MAX 1536
 #define ERR_MAX 384
 
@@ -44,6 +47,108 @@ static enum cb_status report_mismatch(const struct rank_record *all, int n)
 	if (!k)
 		return CB_OK;
 	cb_log("arguments differ between ranks; ranks differing from rank 0: %s", list);
+	return CB_ERR_MISMATCH;
+}
+
+/* Every rank's cb_env_pack into pf->env, pf->env_off, pf->env_len. */
+static enum cb_status exchange_env(MPI_Comm world, int n, struct cb_preflight *pf)
+{
+	size_t len = 0;
+	char *mine = cb_env_pack(&len);
+	int my_len = (int)len, total = 0;
+	enum cb_status st = CB_ERR_NOMEM;
+
+	pf->env_off = calloc((size_t)n, sizeof(int));
+	pf->env_len = calloc((size_t)n, sizeof(int));
+	if (!mine || !pf->env_off || !pf->env_len || len > (1u << 24))
+		goto out_free_mine; /* 16 MiB of settings: not an environment */
+	st = CB_MPI(MPI_Allgather(&my_len, 1, MPI_INT, pf->env_len, 1, MPI_INT, world));
+	for (int r = 0; st == CB_OK && r < n; r++) {
+		pf->env_off[r] = total;
+		total += pf->env_len[r];
+	}
+	pf->env = st == CB_OK ? malloc((size_t)total + 1) : NULL;
+	if (st == CB_OK && !pf->env)
+		st = CB_ERR_NOMEM;
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Allgatherv(mine, my_len, MPI_CHAR, pf->env, pf->env_len, pf->env_off,
+					   MPI_CHAR, world));
+out_free_mine:
+	free(mine);
+	return st;
+}
+
+/* "NAME=value" of entry as "value" shown (escaped, cut at 40 bytes), or
+ * "unset" for NULL, into buf. */
+static void show_value(const char *entry, char *buf, size_t len)
+{
+	char *t = entry ? cb_text_escape(entry + strcspn(entry, "=") + 1) : NULL;
+
+	if (!entry)
+		snprintf(buf, len, "unset");
+	else
+		snprintf(buf, len, "'%.40s%s'", t ? t : "?", t && strlen(t) > 40 ? "..." : "");
+	free(t);
+}
+
+/* Appends to list (of size len, k used) each CB_ENV_AGREE variable that
+ * rank r (entries b) has other than rank 0 (entries a), as
+ * "NAME 'v' (rank 0: 'v0')"; returns how many. */
+static int env_differences(const char *a, size_t na, const char *b, size_t nb, char *list,
+			   size_t len, size_t *k)
+{
+	const char *pass[2][2] = { { a, b }, { b, a } };
+	size_t n[2][2] = { { na, nb }, { nb, na } };
+	int count = 0;
+
+	for (int p = 0; p < 2; p++) /* rank 0's names, then the ones only rank r has */
+		for (const char *e = cb_env_next(pass[p][0], n[p][0], NULL); e;
+		     e = cb_env_next(pass[p][0], n[p][0], e)) {
+			const char *other = cb_env_find(pass[p][1], n[p][1], e);
+			const char *mine = p ? e : other, *zero = p ? other : e;
+			char vr[64], v0[64];
+
+			if (cb_env_kind(e) != CB_ENV_AGREE || (other && strcmp(e, other) == 0) ||
+			    (p && other))
+				continue;
+			show_value(mine, vr, sizeof(vr));
+			show_value(zero, v0, sizeof(v0));
+			if (*k < len)
+				*k += (size_t)snprintf(list + *k, len - *k, "%s%.*s %s (rank 0: %s)",
+						       count ? ", " : "", (int)strcspn(e, "="), e, vr,
+						       v0);
+			count++;
+		}
+	return count;
+}
+
+/* CB_ERR_MISMATCH (rank 0 says which ranks and variables) when a rank's
+ * CB_ENV_AGREE settings differ from rank 0's. */
+static enum cb_status report_env_mismatch(const struct cb_preflight *pf, int n, int rank)
+{
+	char list[2048] = "", one[512];
+	size_t k = 0;
+	int bad = 0, cut = 0;
+
+	for (int r = 1; r < n; r++) {
+		size_t used = 0;
+
+		if (env_differences(pf->env, (size_t)pf->env_len[0], pf->env + pf->env_off[r],
+				    (size_t)pf->env_len[r], one, sizeof(one), &used) == 0)
+			continue;
+		if (k + used + 32 < sizeof(list))
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%srank %d: %s",
+					      bad ? "; " : "", r, one);
+		else
+			cut = 1;
+		bad++;
+	}
+	if (!bad)
+		return CB_OK;
+	if (rank == 0)
+		cb_log("environment variables that change a measurement differ between ranks "
+		       "(%d rank(s) differ from rank 0): %s%s; give every rank the same (mpirun -x "
+		       "NAME passes one on)", bad, list, cut ? "; ..." : "");
 	return CB_ERR_MISMATCH;
 }
 
@@ -106,6 +211,13 @@ enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const c
 		st = CB_ERR_ARG;
 		goto out_free_all;
 	}
+	st = exchange_env(world, n, pf);
+	if (st == CB_OK)
+		st = report_env_mismatch(pf, n, rank);
+	if (st != CB_OK) {
+		cb_preflight_free(pf);
+		goto out_free_all;
+	}
 	pf->nranks = n;
 	pf->hosts = calloc((size_t)n, sizeof(*pf->hosts));
 	pf->distinct = calloc((size_t)n, sizeof(*pf->distinct));
@@ -126,5 +238,8 @@ void cb_preflight_free(struct cb_preflight *pf)
 	free(pf->hosts);
 	free(pf->distinct);
 	free(pf->host_of);
+	free(pf->env);
+	free(pf->env_off);
+	free(pf->env_len);
 	memset(pf, 0, sizeof(*pf));
 }

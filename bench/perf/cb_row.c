@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "cb_watchdog.h"
+#include "cb_world.h"
 
 enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 {
@@ -31,7 +32,7 @@ enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 		return CB_ERR_NOMEM;
 	/* --json is rank 0's option alone (CB_OPT_LOCAL): every rank follows it */
 	m->keep_iters = m->o->json[0] != 0;
-	if (CB_MPI(MPI_Bcast(&m->keep_iters, 1, MPI_INT, 0, m->be->world)) != CB_OK)
+	if (cb_world_bcast(m->be, &m->keep_iters, 1, MPI_INT, 0) != CB_OK)
 		return CB_ERR_MPI;
 	if (m->keep_iters && m->be->world_rank == 0) {
 		m->all_time = calloc(w * k, sizeof(double));
@@ -101,11 +102,11 @@ enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op
 	size_t count = largest_bytes / cb_dtype_size(dt);
 	enum cb_status st = CB_OK;
 
-	cb_watchdog_phase("input upload", cb_dtype_name(dt), largest_bytes, -1);
+	cb_watchdog_setup("input upload", cb_dtype_name(dt), largest_bytes);
 	if (!m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, m->send, count, dt, op);
 	if (st == CB_OK && m->o->check) {
-		cb_watchdog_phase("reference", cb_dtype_name(dt), largest_bytes, -1);
+		cb_watchdog_setup("reference", cb_dtype_name(dt), largest_bytes);
 		st = cb_verify_prepare(&m->verify, dt, op, count);
 	}
 	return st;
@@ -271,6 +272,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 	long f0;
 
 	if (m->o->in_place) {
+		cb_watchdog_setup("input fill", slot->ops->name, a->count * cb_dtype_size(a->dt));
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 		if (st != CB_OK)
 			return st;
@@ -298,9 +300,10 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL };
 	long long mine = 0;
 	uint64_t hash = 0, hmin, hmax;
-	MPI_Comm w = m->be->world;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
 	enum cb_status st;
 
+	cb_watchdog_setup("input fill", slot->ops->name, bytes);
 	if (m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 	else
@@ -309,15 +312,16 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 		st = iterate(m, slot, a, "check", 1, &none);
 	if (st != CB_OK)
 		return st;
-	cb_watchdog_phase("compare", slot->ops->name, a->count * cb_dtype_size(a->dt), -1);
+	cb_watchdog_setup("compare", slot->ops->name, bytes);
 	st = cb_verify_check(&m->verify, a->recv, a->count, a->dt, a->op, slot->ops->result,
 			     &mine, &hash);
+	cb_watchdog_phase("check results", slot->ops->name, bytes, -1); /* peers: -T */
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Reduce(&mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, w));
+		st = cb_world_reduce(m->be, &mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Allreduce(&hash, &hmin, 1, MPI_UINT64_T, MPI_MIN, w));
+		st = cb_world_allreduce(m->be, &hash, &hmin, 1, MPI_UINT64_T, MPI_MIN);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Allreduce(&hash, &hmax, 1, MPI_UINT64_T, MPI_MAX, w));
+		st = cb_world_allreduce(m->be, &hash, &hmax, 1, MPI_UINT64_T, MPI_MAX);
 	*differ = slot->ops->result == CB_RESULT_ALLREDUCE && hmin != hmax;
 	return st;
 }
@@ -334,13 +338,11 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 
 	for (int i = 0; i < k; i++)
 		mean += m->times[i] / k;
-	st = CB_MPI(MPI_Reduce(m->times, m->tmax, k, MPI_DOUBLE, MPI_MAX, 0, be->world));
+	st = cb_world_reduce(be, m->times, m->tmax, k, MPI_DOUBLE, MPI_MAX, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(&mean, 1, MPI_DOUBLE, row->rank_time_us, 1, MPI_DOUBLE, 0,
-				       be->world));
+		st = cb_world_gather(be, &mean, 1, MPI_DOUBLE, row->rank_time_us, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Reduce(&flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0,
-				       be->world));
+		st = cb_world_reduce(be, &flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0);
 	if (st == CB_OK)
 		st = cb_row_gather_time(m, slot, row);
 	if (st != CB_OK || !slot->ops->traffic_measured)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cb_row.h"
+#include "cb_world.h"
 
 /* Each rank's means sent to rank 0: busy, wait, barrier, active, busy CPU */
 #define NCOL 5
@@ -72,8 +73,7 @@ static enum cb_status slowest(struct cb_measure *m, int measured, size_t k)
 			in[i].v = active(m, measured, i);
 			in[i].rank = m->be->world_rank;
 		}
-		st = CB_MPI(MPI_Reduce(in, out, (int)k, MPI_DOUBLE_INT, MPI_MAXLOC, 0,
-				       m->be->world));
+		st = cb_world_reduce(m->be, in, out, (int)k, MPI_DOUBLE_INT, MPI_MAXLOC, 0);
 		for (size_t i = 0; st == CB_OK && i < k; i++)
 			m->slowest[i] = out[i].rank;
 	}
@@ -85,19 +85,19 @@ static enum cb_status slowest(struct cb_measure *m, int measured, size_t k)
 /* With --json on rank 0: every rank's iterations into m->iters. */
 static enum cb_status keep_iterations(struct cb_measure *m, int measured, size_t k)
 {
-	MPI_Comm w = m->be->world;
+	const struct cb_backend *be = m->be;
 	int wu = m->o->warmup, ik = (int)k;
 	enum cb_status st;
 
-	st = CB_MPI(MPI_Gather(m->times, ik, MPI_DOUBLE, m->all_time, ik, MPI_DOUBLE, 0, w));
+	st = cb_world_gather(be, m->times, ik, MPI_DOUBLE, m->all_time, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(m->busy, ik, MPI_DOUBLE, m->all_busy, ik, MPI_DOUBLE, 0, w));
+		st = cb_world_gather(be, m->busy, ik, MPI_DOUBLE, m->all_busy, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(m->wait, ik, MPI_DOUBLE, m->all_wait, ik, MPI_DOUBLE, 0, w));
+		st = cb_world_gather(be, m->wait, ik, MPI_DOUBLE, m->all_wait, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Gather(m->warm, wu, MPI_DOUBLE, m->all_warm, wu, MPI_DOUBLE, 0, w));
+		st = cb_world_gather(be, m->warm, wu, MPI_DOUBLE, m->all_warm, 0);
 	if (st == CB_OK)
-		st = CB_MPI(MPI_Reduce(m->warm, m->warm_max, wu, MPI_DOUBLE, MPI_MAX, 0, w));
+		st = cb_world_reduce(be, m->warm, m->warm_max, wu, MPI_DOUBLE, MPI_MAX, 0);
 	if (st != CB_OK || m->be->world_rank != 0)
 		return st;
 	m->iters = (struct cb_iter_values){
@@ -132,8 +132,7 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
 		mine[3] += active(m, measured, i) / (double)k;
 	mine[4] = mean_of(m->busy_cpu, k);
 	/* transposed on rank 0: all[c * w + r] = rank r's mine[c] */
-	st = CB_MPI(MPI_Gather(mine, NCOL, MPI_DOUBLE, be->world_rank == 0 ? all : NULL, NCOL,
-			       MPI_DOUBLE, 0, be->world));
+	st = cb_world_gather(be, mine, NCOL, MPI_DOUBLE, be->world_rank == 0 ? all : NULL, 0);
 	if (st == CB_OK)
 		st = slowest(m, measured, k);
 	if (st == CB_OK && m->keep_iters)
@@ -162,21 +161,20 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
 	return st;
 }
 
-/* MPI_Ibarrier completed by MPI_Test, which progresses (and, oversubscribed,
- * yields) as MPI_Barrier does, but lets a rank whose peer died see the abort
- * flag (the others get mpirun's SIGTERM) instead of blocking until SIGKILL. */
+/* MPI_Ibarrier completed by MPI_Test (cb_world_wait), which progresses (and,
+ * oversubscribed, yields) as MPI_Barrier does, but lets a rank whose peer
+ * died see the abort flag (the others get mpirun's SIGTERM) instead of
+ * blocking until SIGKILL. */
 enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns)
 {
 	uint64_t t0 = cb_acct_now(be);
 	MPI_Request req;
-	int done = 0;
 	enum cb_status st = CB_MPI(MPI_Ibarrier(be->world, &req));
 
-	while (st == CB_OK && !done) {
-		st = CB_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-		if (st == CB_OK && !done && *be->abort_flag)
-			return CB_ERR_TIMEOUT; /* the job ends: the request is left */
-	}
+	if (st == CB_OK)
+		st = cb_world_wait(be, &req);
+	if (st != CB_OK)
+		return st;
 	*ns = t0 ? cb_acct_now(be) - t0 : 0;
 	return st;
 }

@@ -12,9 +12,10 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int running, stop;
-	double timeout_s;
+	double timeout_s, setup_s;
 	volatile int *abort_flag;
-	unsigned long seq;      /* bumped by every cb_watchdog_phase */
+	unsigned long seq;      /* bumped by every step */
+	int setup;              /* the step is a set-up step */
 	char phase[160];
 } wd = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
@@ -30,11 +31,21 @@ void cb_watchdog_phase(const char *what, const char *algo, size_t bytes, long it
 {
 	pthread_mutex_lock(&wd.lock);
 	wd.seq++;
+	wd.setup = 0;
 	if (iter >= 0)
 		snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s iteration %ld", algo,
 			 bytes, what, iter);
 	else
 		snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s", algo, bytes, what);
+	pthread_mutex_unlock(&wd.lock);
+}
+
+void cb_watchdog_setup(const char *what, const char *algo, size_t bytes)
+{
+	pthread_mutex_lock(&wd.lock);
+	wd.seq++;
+	wd.setup = 1;
+	snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s", algo, bytes, what);
 	pthread_mutex_unlock(&wd.lock);
 }
 
@@ -52,10 +63,17 @@ static void nap(double seconds)
 		pthread_cond_timedwait(&wd.cond, &wd.lock, &ts);
 }
 
+/* The bound of the current step, in seconds. */
+static double limit(void)
+{
+	return wd.setup ? wd.setup_s : wd.timeout_s;
+}
+
 static void *watch(void *arg)
 {
 	unsigned long seen;
-	double since = now_s(), tick = wd.timeout_s / 10 < 0.5 ? wd.timeout_s / 10 : 0.5;
+	double since = now_s(), least = wd.timeout_s < wd.setup_s ? wd.timeout_s : wd.setup_s;
+	double tick = least / 10 < 0.5 ? least / 10 : 0.5;
 
 	(void)arg;
 	pthread_mutex_lock(&wd.lock);
@@ -67,13 +85,17 @@ static void *watch(void *arg)
 			since = now_s();
 			continue;
 		}
-		if (wd.stop || now_s() - since < wd.timeout_s)
+		if (wd.stop || now_s() - since < limit())
 			continue;
-		cb_log("watchdog: no progress for %g s in %s; aborting the job", wd.timeout_s,
-		       wd.phase);
+		if (wd.setup)
+			cb_log("watchdog: a set-up step took more than %g s (--setup-timeout) in %s; "
+			       "aborting the job", wd.setup_s, wd.phase);
+		else
+			cb_log("watchdog: no progress for %g s in %s; aborting the job", wd.timeout_s,
+			       wd.phase);
 		*wd.abort_flag = 1;
 		/* grace: main sees the flag in a backend wait and calls MPI_Abort */
-		nap(wd.timeout_s < 5 ? wd.timeout_s : 5);
+		nap(limit() < 5 ? limit() : 5);
 		if (wd.stop)
 			break;
 		cb_log("watchdog: still stuck (inside MPI?); ending this process");
@@ -84,9 +106,11 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-enum cb_status cb_watchdog_start(double timeout_s, volatile int *abort_flag)
+enum cb_status cb_watchdog_start(double timeout_s, double setup_s, volatile int *abort_flag)
 {
 	wd.timeout_s = timeout_s;
+	wd.setup_s = setup_s;
+	wd.setup = 1;
 	wd.abort_flag = abort_flag;
 	wd.stop = 0;
 	snprintf(wd.phase, sizeof(wd.phase), "start-up");
