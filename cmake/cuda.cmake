@@ -1,24 +1,24 @@
-# The optional parts of collectives/, each a separate file that CMake compiles
-# or replaces with a stub that keeps its name in the tables and says why it
-# is missing (no #if in the sources):
+# Finds the optional parts of src/runtime/ (called from the top level, where
+# enable_language(CUDA) must be; src/CMakeLists.txt adds their sources):
 #   cuda backend  (CUDA IPC ps/ring): when CB_WITH_CUDA is on and the CUDA
-#                 toolkit is found; else cb_backend_cuda_stub.c (the host-only
-#                 build is tested in CI with CB_WITH_CUDA=OFF);
+#                 toolkit is found (CB_HAVE_CUDA); else cb_backend_cuda_stub.c
+#                 takes its place (the host-only build is tested in CI with
+#                 CB_WITH_CUDA=OFF);
 #   nccl          (ncclAllReduce) and the p2p transport of GPU buffers
 #                 (ncclSend/ncclRecv): with the cuda backend, when CB_WITH_NCCL
-#                 is on and NCCL is found (cb_algo_nccl.c, cb_p2p_nccl.c,
-#                 cb_nccl.c); else cb_algo_nccl_stub.c and cb_p2p_nccl_stub.c,
-#                 whose rows say "collbench was built without NCCL".
-# NCCL is looked up under NCCL_HOME (CMake or environment variable), then in
-# the CUDA toolkit; a Python wheel's lib/libnccl.so.2 is accepted as is.
+#                 is on and NCCL is found (CB_HAVE_NCCL, NCCL_INCLUDE_DIR,
+#                 NCCL_LIBRARY); else stubs whose rows say "collbench was
+#                 built without NCCL".
+# Each optional part is a separate file that CMake compiles or replaces with
+# a stub that keeps its name in the tables and says why it is missing (no #if
+# in the sources). NCCL is looked up under NCCL_HOME (CMake or environment
+# variable), then in the CUDA toolkit; a Python wheel's lib/libnccl.so.2 is
+# accepted as is.
 set(CB_HAVE_CUDA OFF)
 set(CB_HAVE_NCCL OFF)
 
-# Leaves the cuda backend and nccl out: their stubs take their places.
 macro(cb_without_cuda why)
   message(STATUS "collbench: ${why}; building the host backend only")
-  target_sources(cb_collectives PRIVATE collectives/cb_backend_cuda_stub.c
-                                        collectives/cb_algo_nccl_stub.c)
   return()
 endmacro()
 
@@ -39,15 +39,6 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
 endif()
 enable_language(CUDA)
 set(CB_HAVE_CUDA ON)
-target_sources(cb_collectives PRIVATE
-  collectives/cb_backend_cuda.c
-  collectives/cb_cuda_ipc.c
-  collectives/cb_cuda_sync.c
-  collectives/cb_cuda_util.c
-  collectives/cb_cuda_kernels.cu)
-# the target predates enable_language(CUDA): give it the architectures itself
-set_property(TARGET cb_collectives PROPERTY CUDA_ARCHITECTURES ${CMAKE_CUDA_ARCHITECTURES})
-target_link_libraries(cb_collectives PUBLIC CUDA::cudart)
 
 if(CB_WITH_NCCL)
   if(NOT NCCL_HOME AND DEFINED ENV{NCCL_HOME})
@@ -62,16 +53,8 @@ if(CB_WITH_NCCL)
   endif()
 endif()
 if(CB_HAVE_NCCL)
-  set(cb_nccl_sources collectives/cb_algo_nccl.c collectives/cb_p2p_nccl.c collectives/cb_nccl.c)
-  target_sources(cb_collectives PRIVATE ${cb_nccl_sources})
-  # only NCCL's users include <nccl.h>
-  set_source_files_properties(${cb_nccl_sources} PROPERTIES
-                              INCLUDE_DIRECTORIES ${NCCL_INCLUDE_DIR})
-  target_link_libraries(cb_collectives PUBLIC ${NCCL_LIBRARY})
   set(nccl_text "NCCL ${NCCL_LIBRARY}")
 else()
-  target_sources(cb_collectives PRIVATE collectives/cb_algo_nccl_stub.c
-                                        collectives/cb_p2p_nccl_stub.c)
   set(nccl_text "without NCCL (CB_WITH_NCCL=${CB_WITH_NCCL}; set NCCL_HOME to find it)")
 endif()
 message(STATUS "collbench: cuda backend on (CUDA ${CUDAToolkit_VERSION}, ${nccl_text}, "

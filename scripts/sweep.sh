@@ -238,7 +238,7 @@ if [ "$default_malloc" = 0 ]; then
 	fwd+=(MALLOC_MMAP_MAX_ MALLOC_TRIM_THRESHOLD_)
 fi
 [ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
-# collbench's own settings that change a measurement (bench/perf/cb_env.c),
+# collbench's own settings that change a measurement (src/tools/perf/cb_env.c),
 # to ranks on other hosts too: the pre-flight refuses ranks that differ
 for v in CB_WAIT_SPIN_NS CB_WAIT_YIELD_NS CB_WAIT_TICK_MS CB_CUDA_SYNC; do
 	[ -z "${!v+set}" ] || fwd+=("$v")

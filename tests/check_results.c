@@ -30,7 +30,7 @@
 #include "cb_csv.h"
 #include "cb_dtype.h"
 #include "cb_schema.h"
-#include "cb_transport.h"
+#include "cb_catalog.h"
 
 static int failures;
 static const char *want_transport; /* NULL: the backend's one-sided one */

@@ -96,13 +96,16 @@ static int fake_ready(struct cb_backend *be, struct cb_flags *f, int peer, uint6
 	return flag_there;
 }
 
+static const struct cb_backend_desc fake_desc = { .name = "fake" };
+static const struct cb_backend_desc fake_async_desc = {
+	.name = "fake-async", .time_unmeasured = "enqueued, not run",
+};
 static const struct cb_backend_ops fake_ops = {
-	.name = "fake", .copy = fake_copy, .reduce = fake_reduce, .wait = fake_wait,
+	.desc = &fake_desc, .copy = fake_copy, .reduce = fake_reduce, .wait = fake_wait,
 	.ready = fake_ready,
 };
 static const struct cb_backend_ops fake_async_ops = {
-	.name = "fake-async", .copy = fake_copy, .reduce = fake_reduce, .wait = fake_wait,
-	.time_unmeasured = "enqueued, not run",
+	.desc = &fake_async_desc, .copy = fake_copy, .reduce = fake_reduce, .wait = fake_wait,
 };
 
 /* A backend of one rank on ops, accounting at level. */
@@ -172,8 +175,8 @@ static void test_off(void **state)
 	one_of_each(&be);
 	assert_true(be.acct.busy_ns == 0 && be.acct.wait_ns == 0);
 	assert_non_null(cb_backend_find("cuda"));
-	assert_non_null(cb_backend_find("cuda")->time_unmeasured);
-	assert_null(cb_backend_find("host")->time_unmeasured);
+	assert_non_null(cb_backend_find("cuda")->desc->time_unmeasured);
+	assert_null(cb_backend_find("host")->desc->time_unmeasured);
 }
 
 /* CPU time: a sleeping copy takes almost none, a spinning one what it spun */

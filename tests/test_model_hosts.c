@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cb_backend.h"
+#include "cb_catalog.h"
 #include "cb_model.h"
 #include "cb_pattern.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cb_backend.h"
+#include "cb_catalog.h"
 #include "cb_model_input.h"
 
 /* The summary columns up to the repeats' medians (schema collbench-summary-1). */
@@ -125,7 +125,7 @@ static void test_rows_and_launches(void **state)
 	assert_int_equal(m->ranks_per_host, 2);
 	assert_int_equal(m->nhosts, 1);
 	assert_int_equal(m->cpus_per_host, 2);
-	assert_int_equal(m->slice_bytes, cb_backend_find("host")->pipeline_bytes);
+	assert_int_equal(m->slice_bytes, cb_catalog_backend("host")->pipeline_bytes);
 
 	m = find(&in, "host", "ps", 4); /* no median: the mean and its band */
 	assert_true(fabs(m->t - 12e-6) < 1e-15 && fabs(m->t_lo - 11e-6) < 1e-15);

@@ -1,4 +1,4 @@
-/* Unit test: the two-sided ps and ring (collectives/cb_algo_*_p2p.c) on n
+/* Unit test: the two-sided ps and ring (runtime/algo/cb_algo_*_p2p.c) on n
  * ranks in one process, one thread per rank, over a fake p2p transport that
  * keeps the rules of each real one (cb_p2p.h), no MPI, no GPU:
  *   nccl mode: a round is a group run to completion at round_end (a GPU
@@ -279,7 +279,7 @@ static void expected(const struct tcase *c, int r, uint64_t *tx, uint64_t *rx)
 	*tx = *rx = 0;
 	if (c->n == 1 || c->count == 0)
 		return;
-	if (strcmp(c->algo->name, "ps") == 0) {
+	if (strcmp(c->algo->desc->name, "ps") == 0) {
 		*tx = *rx = r == c->root ? (n - 1) * S : S;
 		return;
 	}
@@ -310,7 +310,7 @@ static void run_case(const struct tcase *c)
 		if (out[r].st != CB_OK || out[r].wrong || out[r].tx != tx || out[r].rx != rx || W.why[0])
 			fail_msg("%s %s n=%d root=%d count=%zu slice=%zu %s/%s in_place=%d, rank %d: "
 				 "status %d, %zu wrong, tx/rx %llu/%llu (expected %llu/%llu) %s",
-				 W.nccl ? "nccl" : "mpi", c->algo->name, c->n, c->root, c->count,
+				 W.nccl ? "nccl" : "mpi", c->algo->desc->name, c->n, c->root, c->count,
 				 c->slice_bytes, cb_dtype_name(c->dt), cb_op_name(c->op), c->in_place, r,
 				 out[r].st, out[r].wrong, (unsigned long long)out[r].tx,
 				 (unsigned long long)out[r].rx, (unsigned long long)tx,

@@ -1,4 +1,4 @@
-/* Unit tests: the transport axis (collectives/cb_transport.c) and what the
+/* Unit tests: the transport axis (catalog/cb_catalog.c) and what the
  * results files make of it:
  *   - which transports a backend offers, --transport's errors, what auto
  *     picks on one host and across hosts;
@@ -16,16 +16,17 @@
 
 #include "cb_compare.h"
 #include "cb_results.h"
-#include "cb_transport.h"
+#include "cb_catalog.h"
 
 static void test_offers_and_refuses(void **state)
 {
-	const struct cb_backend_ops *host = cb_backend_find("host"), *cuda = cb_backend_find("cuda");
+	const struct cb_backend_desc *host = cb_catalog_backend("host"),
+				     *cuda = cb_catalog_backend("cuda");
 	char buf[256];
 
 	(void)state;
 	assert_non_null(host);
-	assert_non_null(cuda); /* a stub where CUDA is not built: the table still knows it */
+	assert_non_null(cuda); /* the catalogue knows it where CUDA is not built too */
 	for (int t = 0; t < CB_TRANSPORT_COUNT; t++)
 		assert_non_null(cb_transport_get(t)->name);
 	assert_null(cb_transport_get(CB_TRANSPORT_COUNT));
@@ -35,8 +36,6 @@ static void test_offers_and_refuses(void **state)
 	assert_non_null(cb_transport_refuses(CB_TRANSPORT_IPC, host, buf, sizeof(buf)));
 	assert_string_equal(buf, "--transport ipc is not a transport of the host backend (its "
 			    "buffers are host memory); it offers shm, p2p, or auto");
-	if (cuda->missing)
-		return;
 	assert_null(cb_transport_refuses(CB_TRANSPORT_IPC, cuda, buf, sizeof(buf)));
 	assert_null(cb_transport_refuses(CB_TRANSPORT_P2P, cuda, buf, sizeof(buf)));
 	assert_non_null(cb_transport_refuses(CB_TRANSPORT_SHM, cuda, buf, sizeof(buf)));
@@ -48,23 +47,16 @@ static void test_offers_and_refuses(void **state)
  * anything forced stays what it is. */
 static void test_resolve(void **state)
 {
-	struct cb_backend be;
+	const struct cb_backend_desc *host = cb_catalog_backend("host"),
+				     *cuda = cb_catalog_backend("cuda");
 
 	(void)state;
-	memset(&be, 0, sizeof(be));
-	be.ops = cb_backend_find("host");
-	be.single_node = 1;
-	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_SHM);
-	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_P2P, &be), CB_TRANSPORT_P2P);
-	be.single_node = 0;
-	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_P2P);
-	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_SHM, &be), CB_TRANSPORT_SHM);
-	be.ops = cb_backend_find("cuda");
-	if (be.ops->missing)
-		return;
-	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_P2P);
-	be.single_node = 1;
-	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, &be), CB_TRANSPORT_IPC);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, host, 1), CB_TRANSPORT_SHM);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_P2P, host, 1), CB_TRANSPORT_P2P);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, host, 0), CB_TRANSPORT_P2P);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_SHM, host, 0), CB_TRANSPORT_SHM);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, cuda, 0), CB_TRANSPORT_P2P);
+	assert_int_equal(cb_transport_resolve(CB_TRANSPORT_AUTO, cuda, 1), CB_TRANSPORT_IPC);
 }
 
 static void test_one_host(void **state)

@@ -1,0 +1,222 @@
+/* The catalogue's tables: algorithms, backends, transports (contract in
+ * cb_catalog.h). */
+#include "cb_catalog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct cb_algo_desc cb_desc_ps = {
+	.name = "ps",
+	.description = "parameter server: workers push to the root (-r), it reduces, workers pull",
+	.result = CB_RESULT_ALLREDUCE,
+	.needs = CB_CAP_PEER_MEMORY,
+	.two_sided_needs = CB_CAP_TWO_SIDED,
+	.traffic_measured = 1,
+	.time_measured = 1,
+};
+
+const struct cb_algo_desc cb_desc_ring = {
+	.name = "ring",
+	.description = "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
+	.result = CB_RESULT_ALLREDUCE,
+	.needs = CB_CAP_PEER_MEMORY,
+	.two_sided_needs = CB_CAP_TWO_SIDED,
+	.traffic_measured = 1,
+	.time_measured = 1,
+};
+
+const struct cb_algo_desc cb_desc_nccl = {
+	.name = "nccl",
+	.description = "ncclAllReduce of NCCL (baseline; one GPU per rank; traffic unmeasured)",
+	.result = CB_RESULT_ALLREDUCE,
+	.needs = CB_CAP_CUDA_MEMORY,
+	.moves = "library",
+};
+
+const struct cb_algo_desc cb_desc_mpi = {
+	.name = "mpi",
+	.description = "MPI_Allreduce of the MPI library (baseline; traffic unmeasured)",
+	.result = CB_RESULT_ALLREDUCE,
+	.needs = CB_CAP_HOST_MEMORY,
+	.moves = "library",
+};
+
+const struct cb_algo_desc cb_desc_copy = {
+	.name = "copy",
+	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
+	.result = CB_RESULT_COPY,
+	.needs = 0, /* any backend: a rank copies its own buffer */
+	.moves = "local",
+	.traffic_measured = 1,
+	.time_measured = 1,
+};
+
+static const struct cb_algo_desc *const algos[] = {
+	&cb_desc_ps, &cb_desc_ring, &cb_desc_nccl, &cb_desc_mpi, &cb_desc_copy,
+};
+
+const struct cb_backend_desc cb_desc_host = {
+	.name = "host",
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY | CB_CAP_TWO_SIDED,
+	.pipeline_bytes = CB_HOST_PIPELINE_BYTES,
+};
+
+const struct cb_backend_desc cb_desc_cuda = {
+	.name = "cuda",
+	.caps = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY | CB_CAP_TWO_SIDED,
+	.pipeline_bytes = CB_CUDA_PIPELINE_BYTES,
+	.time_unmeasured =
+		"copies, reduces and waits are enqueued on the rank's stream and run later: a "
+		"host clock around them times the enqueue, not the work, and a CUDA event pair "
+		"per slice would add a record and a query to every slice of the ring",
+};
+
+static const struct cb_backend_desc *const backends[] = { &cb_desc_host, &cb_desc_cuda };
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct cb_algo_desc *const *cb_catalog_algos(size_t *n)
+{
+	*n = COUNT(algos);
+	return algos;
+}
+
+const struct cb_algo_desc *cb_catalog_algo(const char *name)
+{
+	for (size_t i = 0; i < COUNT(algos); i++)
+		if (strcmp(algos[i]->name, name) == 0)
+			return algos[i];
+	return NULL;
+}
+
+const struct cb_backend_desc *const *cb_catalog_backends(size_t *n)
+{
+	*n = COUNT(backends);
+	return backends;
+}
+
+const struct cb_backend_desc *cb_catalog_backend(const char *name)
+{
+	for (size_t i = 0; i < COUNT(backends); i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	return NULL;
+}
+
+int cb_caps_have(const struct cb_backend_desc *be, unsigned needs)
+{
+	return (be->caps & needs) == needs;
+}
+
+int cb_algo_desc_runs_on(const struct cb_algo_desc *a, const struct cb_backend_desc *be)
+{
+	return cb_caps_have(be, a->needs) ||
+	       (a->two_sided_needs && cb_caps_have(be, a->two_sided_needs));
+}
+
+static const struct cb_transport transports[CB_TRANSPORT_COUNT] = {
+	[CB_TRANSPORT_AUTO] = {
+		.name = "auto",
+		.description = "shm (host) or ipc (cuda) when every rank shares a host, else p2p",
+	},
+	[CB_TRANSPORT_SHM] = {
+		.name = "shm",
+		.needs = CB_CAP_PEER_MEMORY | CB_CAP_HOST_MEMORY,
+		.one_sided = 1,
+		.description = "one-sided: loads and stores in shared-memory windows (one host)",
+	},
+	[CB_TRANSPORT_IPC] = {
+		.name = "ipc",
+		.needs = CB_CAP_PEER_MEMORY | CB_CAP_CUDA_MEMORY,
+		.one_sided = 1,
+		.description = "one-sided: copies and kernels through CUDA IPC (one host)",
+	},
+	[CB_TRANSPORT_P2P] = {
+		.name = "p2p",
+		.needs = CB_CAP_TWO_SIDED,
+		.description = "two-sided: MPI (host) or NCCL (cuda) send/receive (any hosts)",
+	},
+};
+
+const struct cb_transport *cb_transport_get(int id)
+{
+	return id >= 0 && id < CB_TRANSPORT_COUNT ? &transports[id] : NULL;
+}
+
+int cb_transport_id_of(const char *name)
+{
+	for (int t = CB_TRANSPORT_AUTO + 1; t < CB_TRANSPORT_COUNT; t++)
+		if (strcmp(transports[t].name, name) == 0)
+			return t;
+	return -1;
+}
+
+int cb_transport_known(const char *name)
+{
+	if (cb_transport_id_of(name) >= 0)
+		return 1;
+	for (size_t i = 0; i < COUNT(algos); i++)
+		if (algos[i]->moves && strcmp(algos[i]->moves, name) == 0)
+			return 1;
+	return 0;
+}
+
+static int offers(const struct cb_backend_desc *be, int id)
+{
+	return cb_caps_have(be, transports[id].needs);
+}
+
+const char *cb_transport_refuses(int id, const struct cb_backend_desc *be, char *buf,
+				 size_t len)
+{
+	char names[64] = "";
+	size_t k = 0;
+
+	if (id == CB_TRANSPORT_AUTO || offers(be, id))
+		return NULL;
+	for (int t = CB_TRANSPORT_AUTO + 1; t < CB_TRANSPORT_COUNT; t++)
+		if (offers(be, t) && k < sizeof(names))
+			k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", k ? ", " : "",
+					      transports[t].name);
+	snprintf(buf, len, "--transport %s is not a transport of the %s backend (%s); it offers "
+		 "%s, or auto", transports[id].name, be->name,
+		 be->caps & CB_CAP_CUDA_MEMORY ? "its buffers are GPU memory" :
+		 "its buffers are host memory", k ? names : "none");
+	return buf;
+}
+
+/* The backend's one-sided transport, or -1. */
+static int one_sided_of(const struct cb_backend_desc *be)
+{
+	for (int t = CB_TRANSPORT_AUTO + 1; t < CB_TRANSPORT_COUNT; t++)
+		if (transports[t].one_sided && offers(be, t))
+			return t;
+	return -1;
+}
+
+enum cb_transport_id cb_transport_resolve(int requested, const struct cb_backend_desc *be,
+					  int single_node)
+{
+	int one = one_sided_of(be);
+
+	if (requested != CB_TRANSPORT_AUTO)
+		return (enum cb_transport_id)requested;
+	if (one >= 0 && single_node)
+		return (enum cb_transport_id)one;
+	if (offers(be, CB_TRANSPORT_P2P))
+		return CB_TRANSPORT_P2P;
+	/* no two-sided transport: the one-sided one, whose rows say why they skip */
+	return one >= 0 ? (enum cb_transport_id)one : CB_TRANSPORT_P2P;
+}
+
+const char *cb_transport_one_host(const char *backend, const char *algo)
+{
+	const struct cb_algo_desc *a = cb_catalog_algo(algo);
+	const struct cb_backend_desc *be = cb_catalog_backend(backend);
+	int one;
+
+	if (a && a->moves)
+		return a->moves;
+	one = be ? one_sided_of(be) : -1;
+	return one >= 0 ? transports[one].name : NULL;
+}

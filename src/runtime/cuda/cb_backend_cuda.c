@@ -1,0 +1,251 @@
+/* cuda backend: device set-up, data movement and timing. Buffers shared
+ * through CUDA IPC: cb_cuda_ipc.c; progress flags: cb_cuda_sync.c; error
+ * reporting and event polling: cb_cuda_util.c (cb_cuda_internal.h). Copies
+ * are cudaMemcpyAsync, reductions a fused kernel, both on the rank's own
+ * stream; iterations are timed with CUDA events on that stream. It knows
+ * nothing of NCCL: the nccl algorithm reports its own version, and its
+ * two-sided transport (p2p: ncclSend/ncclRecv) is cb_p2p_nccl.c's, or a stub
+ * that says why where NCCL is not built. */
+#define _GNU_SOURCE
+#include "cb_backend_cuda.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_cuda_internal.h"
+#include "cb_cuda_kernels.h"
+#include "cb_cuda_plan.h"
+
+extern const struct cb_p2p_ops cb_p2p_nccl_ops;
+
+static struct cb_cuda_state *state(const struct cb_backend *be)
+{
+	return be->impl;
+}
+
+cudaStream_t cb_cuda_stream(const struct cb_backend *be)
+{
+	return state(be)->stream;
+}
+
+int cb_cuda_max_ranks_per_gpu(const struct cb_backend *be)
+{
+	return state(be)->max_sharing;
+}
+
+/* This process's device, stream and events; no MPI. */
+static enum cb_status local_setup(struct cb_cuda_state *cs, int local_rank)
+{
+	int ndev = 0;
+	cudaError_t err = cudaGetDeviceCount(&ndev);
+	enum cb_status st;
+
+	if (err != cudaSuccess || ndev == 0) {
+		/* no driver reads "driver version is insufficient": say what it means */
+		cb_log("cuda backend: no usable GPU (is an NVIDIA driver loaded and a device "
+		       "visible?): %s", err ? cudaGetErrorString(err) : "no CUDA device is visible");
+		(void)cudaGetLastError();
+		return CB_ERR_CUDA;
+	}
+	cs->device = cb_local_device(local_rank, ndev);
+	st = CB_CUDA(cudaSetDevice(cs->device));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaDeviceGetAttribute(&cs->sm_count, cudaDevAttrMultiProcessorCount,
+						    cs->device));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaDeviceGetPCIBusId(cs->bus_id, sizeof(cs->bus_id), cs->device));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaStreamCreateWithFlags(&cs->stream, cudaStreamNonBlocking));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaEventCreate(&cs->t0));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaEventCreate(&cs->t1));
+	return st;
+}
+
+static void describe(struct cb_backend *be, const char *name)
+{
+	struct cb_cuda_state *cs = state(be);
+	int drv = 0, rt = 0, ndev = 0;
+
+	cudaDriverGetVersion(&drv);
+	cudaRuntimeGetVersion(&rt);
+	cudaGetDeviceCount(&ndev);
+	snprintf(be->device_desc, sizeof(be->device_desc),
+		 "%.64s, bus %.20s, GPU %d of %d, CUDA driver %d.%d runtime %d.%d, "
+		 "up to %d rank(s) per GPU, sync %s", name, cs->bus_id, cs->device, ndev,
+		 drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, cs->max_sharing,
+		 cs->sync == CB_CUDA_SYNC_STREAM ? "stream" : "host");
+}
+
+/* Which ranks share a GPU (NCCL's one-GPU-per-rank rule) and which GPUs can
+ * reach each other (CUDA IPC between different GPUs needs peer access). */
+static enum cb_status topology(struct cb_backend *be, struct cb_cuda_state *cs)
+{
+	char (*ids)[32] = calloc((size_t)be->node_size, sizeof(*ids));
+	int sharing;
+	enum cb_status st = ids ? CB_OK : CB_ERR_NOMEM;
+
+	if (st == CB_OK)
+		st = CB_MPI(MPI_Allgather(cs->bus_id, 32, MPI_CHAR, ids, 32, MPI_CHAR, be->node));
+	if (st == CB_OK) {
+		sharing = cb_ranks_sharing_gpu(&ids[0][0], 32, be->node_size, be->node_rank);
+		st = CB_MPI(MPI_Allreduce(&sharing, &cs->max_sharing, 1, MPI_INT, MPI_MAX,
+					  be->world));
+	}
+	if (st == CB_OK)
+		st = cb_cuda_peer_probe(be, &ids[0][0], 32);
+	free(ids);
+	return st;
+}
+
+static enum cb_status cuda_init(struct cb_backend *be)
+{
+	struct cb_cuda_state *cs = calloc(1, sizeof(*cs));
+	struct cudaDeviceProp p;
+	enum cb_status st;
+
+	if (!cs)
+		return CB_ERR_NOMEM;
+	be->impl = cs;
+	/* every rank learns whether all found a GPU before any other collective;
+	 * one that did not said why, the others return CB_ERR_PEER quietly */
+	st = local_setup(cs, be->node_rank);
+	if (cb_agree(st, be->world) != CB_OK && st == CB_OK)
+		st = CB_ERR_PEER;
+	if (st == CB_OK)
+		st = topology(be, cs);
+	if (st == CB_OK)
+		st = cb_host_flags_alloc(be, &cs->alive);
+	if (st == CB_OK)
+		st = cb_cuda_sync_init(be);
+	if (st == CB_OK)
+		st = CB_CUDA(cudaGetDeviceProperties(&p, cs->device));
+	if (st != CB_OK)
+		goto out_free;
+	describe(be, p.name);
+	snprintf(be->device_model, sizeof(be->device_model), "%.95s", p.name);
+	return CB_OK;
+
+out_free:
+	if (cs->alive)
+		cb_host_flags_free(be, cs->alive);
+	if (cs->t0)
+		cudaEventDestroy(cs->t0);
+	if (cs->t1)
+		cudaEventDestroy(cs->t1);
+	if (cs->stream)
+		cudaStreamDestroy(cs->stream);
+	free(cs);
+	be->impl = NULL;
+	be->peer_unreachable = NULL;
+	return st;
+}
+
+static void cuda_fini(struct cb_backend *be)
+{
+	struct cb_cuda_state *cs = state(be);
+
+	if (!cs)
+		return;
+	cudaStreamSynchronize(cs->stream);
+	cb_host_flags_free(be, cs->alive);
+	cudaEventDestroy(cs->t0);
+	cudaEventDestroy(cs->t1);
+	cudaStreamDestroy(cs->stream);
+	free(cs);
+	be->impl = NULL;
+}
+
+static enum cb_status cuda_upload(struct cb_backend *be, struct cb_buf *buf, size_t off,
+				  const void *host, size_t bytes)
+{
+	cudaStream_t s = state(be)->stream;
+
+	if (off + bytes > buf->bytes)
+		return CB_ERR_ARG;
+	if (CB_CUDA(cudaMemcpyAsync((char *)buf->peer[be->node_rank] + off, host, bytes,
+				    cudaMemcpyHostToDevice, s)))
+		return CB_ERR_CUDA;
+	return CB_CUDA(cudaStreamSynchronize(s));
+}
+
+static enum cb_status cuda_download(struct cb_backend *be, void *host, struct cb_buf *buf,
+				    size_t off, size_t bytes)
+{
+	cudaStream_t s = state(be)->stream;
+
+	if (off + bytes > buf->bytes)
+		return CB_ERR_ARG;
+	if (CB_CUDA(cudaMemcpyAsync(host, (char *)buf->peer[be->node_rank] + off, bytes,
+				    cudaMemcpyDeviceToHost, s)))
+		return CB_ERR_CUDA;
+	return CB_CUDA(cudaStreamSynchronize(s));
+}
+
+static enum cb_status cuda_copy(struct cb_backend *be, struct cb_ref dst, struct cb_ref src,
+				size_t bytes)
+{
+	return CB_CUDA(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDefault,
+				       state(be)->stream));
+}
+
+static enum cb_status cuda_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
+				  struct cb_ref b, size_t count, enum cb_dtype dt, enum cb_op op)
+{
+	struct cb_cuda_state *cs = state(be);
+
+	return CB_CUDA(cb_cuda_reduce(dst.ptr, a.ptr, b.ptr, count, dt, op, cs->sm_count,
+				      cs->stream));
+}
+
+static enum cb_status cuda_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
+				    enum cb_dtype dt, enum cb_op op)
+{
+	struct cb_cuda_state *cs = state(be);
+
+	return CB_CUDA(cb_cuda_finalize(buf.ptr, count, dt, op, be->world_size, cs->sm_count,
+					cs->stream));
+}
+
+static enum cb_status cuda_time_begin(struct cb_backend *be)
+{
+	struct cb_cuda_state *cs = state(be);
+
+	return CB_CUDA(cudaEventRecord(cs->t0, cs->stream));
+}
+
+static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
+{
+	struct cb_cuda_state *cs = state(be);
+	float ms = 0;
+	enum cb_status st = CB_CUDA(cudaEventRecord(cs->t1, cs->stream));
+
+	if (st == CB_OK)
+		st = cb_cuda_drain(be, cs->t1);
+	if (st == CB_OK)
+		st = CB_CUDA(cudaEventElapsedTime(&ms, cs->t0, cs->t1));
+	*us = (double)ms * 1e3;
+	return st;
+}
+
+const struct cb_backend_ops cb_backend_cuda_ops = {
+	.desc = &cb_desc_cuda,
+	.init = cuda_init,
+	.fini = cuda_fini,
+	.buf_alloc = cb_cuda_buf_alloc,
+	.buf_free = cb_cuda_buf_free,
+	.upload = cuda_upload,
+	.download = cuda_download,
+	.copy = cuda_copy,
+	.reduce = cuda_reduce,
+	.finalize = cuda_finalize,
+	.flags_alloc = cb_cuda_flags_alloc,
+	.flags_free = cb_cuda_flags_free,
+	.post = cb_cuda_post,
+	.wait = cb_cuda_wait,
+	.time_begin = cuda_time_begin,
+	.time_end = cuda_time_end,
+	.p2p = &cb_p2p_nccl_ops,
+};

@@ -1,0 +1,189 @@
+/* cb_model: the alpha-beta-gamma cost model of collbench's allreduce
+ * algorithms, step by step, on a topology of hosts and links.
+ *
+ * Cost of one step (Hockney's alpha-beta model with a reduce rate, as in
+ * Thakur, Rabenseifner and Gropp, "Optimization of Collective Communication
+ * Operations in MPICH", IJHPCA 19(1), 2005):
+ *
+ *     t_step = alpha + max over links (bytes on the link / its bandwidth)
+ *                    + max over ranks (bytes the rank reduces / gamma)
+ *
+ * when bytes land in a buffer before they are reduced (two-sided transports,
+ * MPI's own); collbench's ps and ring move bytes one-sided (shared memory,
+ * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
+ * a step that moves and reduces the same bytes costs the slower of the two,
+ * alpha + max(link term, reduce bytes / fused_bw), where fused_bw is that
+ * one-sided reduce's rate (by default the slower of the link and gamma).
+ *
+ * alpha is the largest per-message latency among the step's transfers (an
+ * intra-host step pays the intra-host alpha, a step with any transfer between
+ * hosts the network's). Links are full duplex: each direction carries its own
+ * load. A transfer of B bytes from rank a to rank b loads a's outbound and b's
+ * inbound link into their host's fabric when a and b share a host, else the
+ * outbound network link of a's host (or of a, with a NIC per rank) and the
+ * inbound one of b's. A call's time is the sum of its steps' times: every
+ * step of ps and ring waits for the step before it.
+ *
+ * The schedules are the algorithms' own (plans/cb_pattern.h):
+ *  - ps (cb_algo_ps.c): push (every worker copies its S bytes into the root's
+ *    slot), reduce (the root folds the n - 1 slots into its result, one after
+ *    the other: (n-1)S bytes at gamma), pull (every worker copies the result
+ *    out). The phases do not overlap: the root reduces once every input is in
+ *    and workers pull once the whole result is final, so the root's inbound
+ *    and outbound links are busy one after the other and ps takes n times the
+ *    ring's time when the root's link is the bottleneck, not n/2.
+ *  - ring (cb_algo_ring.c): 2(n-1) steps; at step s every rank r reads the
+ *    chunk cb_ring_step(r, n, s) names from the rank it names (src), in the
+ *    slices cb_slice cuts; every slice waits for its flag, so each slice pays
+ *    one alpha. Slices of one step are not overlapped with one another (the
+ *    rank moving them is busy moving), so pipelining does not shorten a step
+ *    on a homogeneous ring: it lets the neighbour start early.
+ *  - ps over p2p (two_sided; cb_algo_ps_p2p.c): rounds of slices of
+ *    cb_ps_p2p_slice_count; round u moves slice u of every input to the root
+ *    and slice u - 2 of the result back at once (full duplex), and the root
+ *    reduces slice u: nslices + 2 rounds of one alpha each. The ring over
+ *    p2p takes its slices from cb_ring_p2p_slice_count.
+ *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
+ * mpi and nccl rows follow their libraries' documented algorithms
+ * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
+ * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
+ * run put them (cb_topo.rank_host).
+ *
+ * Units: bytes, seconds, bytes per second; 1 GB = 1e9 B as everywhere in
+ * collbench. */
+#ifndef CB_MODEL_H
+#define CB_MODEL_H
+
+#include <stddef.h>
+
+#include "cb_status.h"
+
+#define CB_MODEL_NAME 64
+
+/* The parameters a topology or fit file may give: rates (bandwidth, gamma,
+ * copy, fused) in [CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS] GB/s, latencies and
+ * overheads up to CB_MODEL_MAX_US us. Slower than 1 kB/s or a latency of
+ * more than 10 s is no machine's; beyond these bounds times overflow to inf
+ * or vanish to 0. */
+#define CB_MODEL_MIN_GBPS 1e-6
+#define CB_MODEL_MAX_GBPS 1e7
+#define CB_MODEL_MAX_US 1e7
+
+struct cb_link {
+	double bw;    /* bytes per second per direction, > 0 */
+	double alpha; /* seconds per message (latency and synchronisation), >= 0 */
+};
+
+enum cb_net_attach { CB_NET_PER_HOST, CB_NET_PER_RANK };
+
+struct cb_topo {
+	char name[CB_MODEL_NAME];
+	char source[512];          /* where the numbers come from */
+	int ranks_per_host;        /* >= 1 */
+	struct cb_link intra;      /* each rank's link into its host's fabric */
+	struct cb_link net;        /* network link of a host or of a rank; bw 0:
+				    * no network (every run must fit one host) */
+	enum cb_net_attach net_attach;
+	double gamma;              /* reduce rate of a rank, result bytes per second
+				    * (> 0; INFINITY: reducing is free) */
+	double fused_bw;           /* rate of a one-sided step that reduces its peer's
+				    * bytes as it reads them, result bytes per second;
+				    * 0: the slower of intra.bw and gamma */
+	double copy_bw;            /* a rank's local copy (copy rows), bytes per second */
+	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
+	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing,
+				    * which the model does not describe */
+	const int *rank_host;      /* [rank_host_n] host of each rank (a run's
+				    * mpi.rank_host); NULL: rank r on host
+				    * r / ranks_per_host (mpirun's --map-by slot).
+				    * Not part of a topology file. */
+	int rank_host_n;
+};
+
+/* The rate of a one-sided move-and-reduce step on t (fused_bw, else the
+ * slower of the intra-host link and gamma), bytes per second. */
+static inline double cb_topo_fused(const struct cb_topo *t)
+{
+	return t->fused_bw > 0 ? t->fused_bw
+	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
+}
+
+enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL };
+
+/* Algorithm by its collbench name ("ps", "ring", "copy", "mpi", "nccl").
+ * Returns 0, or -1 for another name. */
+int cb_model_algo_find(const char *name, enum cb_model_algo *out);
+const char *cb_model_algo_name(enum cb_model_algo a);
+
+/* One allreduce to model. */
+struct cb_model_case {
+	enum cb_model_algo algo;
+	int n;             /* ranks, >= 1 */
+	size_t count;      /* elements per rank */
+	size_t esize;      /* bytes per element, >= 1 */
+	int root;          /* ps root, 0 <= root < n */
+	int in_place;
+	int two_sided;     /* 1: bytes land, then are reduced (add the terms); 0:
+			    * one-sided, the reduce reads the peer's bytes (the
+			    * slower of the two), as collbench's ps and ring do */
+	int slice_auto;    /* two-sided: the slice is the backend's default
+			    * (topology slice_bytes), not --slicebytes, so the
+			    * ring takes cb_ring_p2p_slice_count's larger slices */
+};
+
+/* Sums over the critical path: with one kind of link carrying every byte (all
+ * ranks on one host), time = msgs * alpha + link_bytes / bw + reduce_bytes /
+ * gamma + fused_bytes * max(1/bw, 1/gamma), linear in (alpha, 1/bw, 1/gamma)
+ * once it is known which of bw and gamma is the smaller: what the fit solves
+ * for. (A one-sided step that moves L and reduces R bytes adds min(L, R) to
+ * fused_bytes and the rest to link_bytes or reduce_bytes: exact when L = R,
+ * as in every ring step on one host.) */
+struct cb_model_terms {
+	double calls;        /* 1 for a call that does anything: its fixed overhead */
+	double msgs;         /* latency terms (dependent messages) */
+	double link_bytes;   /* bytes of the most loaded link, summed over steps */
+	double reduce_bytes; /* bytes reduced by the busiest rank, summed over steps */
+	double fused_bytes;  /* bytes moved and reduced at once (one-sided steps) */
+};
+
+struct cb_model_result {
+	double time;                 /* seconds per allreduce */
+	struct cb_model_terms terms;
+	int one_class;               /* 1: every byte crossed intra-host links or was
+				      * copied locally with copy_bw == intra.bw */
+	double txrx_max, txrx_min;   /* bytes sent + received by the busiest and the
+				      * least busy rank (DESIGN.md section 1) */
+	double host_max, host_min;   /* bytes out + in of the busiest and the least
+				      * busy host's network link(s); 0 on one host */
+	const char *what;            /* the modelled schedule, static text */
+};
+
+/* Models one allreduce c on topology t (see the top of this file). Errors:
+ * CB_ERR_ARG (a case or topology out of range, message in why),
+ * CB_ERR_UNSUPPORTED (nothing documented to model, e.g. mpi across hosts:
+ * the reason in why), CB_ERR_NOMEM. r is filled on CB_OK only. */
+enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
+			     struct cb_model_result *r, char *why, size_t whylen);
+
+/* Library algorithms (cb_model_lib.c), same contract as cb_model_eval. */
+enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_case *c,
+				 struct cb_model_result *r, char *why, size_t whylen);
+
+/* Elements per slice of the ring for case c on topology t, as the algorithm
+ * takes it: over a two-sided transport cb_ring_p2p_slice_count (t's
+ * slice_bytes as the setting, c->slice_auto), else cb_ring_slice_count
+ * (cb_pattern.h). c->esize >= 1, c->n >= 1. */
+size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *c);
+
+/* How the ring's steps with unequal chunks (n does not divide the count) are
+ * evaluated: rank by rank (WALK), or each step in constant time (FAST: the
+ * ranks with the larger chunk form one cyclic range); the same result, which
+ * tests compare. AUTO, cb_model_eval's choice: WALK below 65 ranks. */
+enum cb_ring_eval { CB_RING_AUTO, CB_RING_WALK, CB_RING_FAST };
+
+/* cb_model_eval with the ring's evaluation chosen (same contract). */
+enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
+				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
+				 size_t whylen);
+
+#endif

@@ -1,0 +1,253 @@
+/* allreduce_perf: ps, ring and library allreduce side by side, launched with
+ * `mpirun -np N allreduce_perf [options]` (see --help).
+ *
+ * main() is the only place that decides how the job ends: a clean non-zero
+ * exit on every rank when all ranks agree something is wrong (bad arguments,
+ * wrong results), MPI_Abort when one rank failed and the others may be stuck.
+ * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments or an
+ * output that cannot be written at the start; 3 aborted run (error, timeout,
+ * dead peer, a stop signal: TERM, INT, HUP, USR1, USR2) or results lost (a
+ * write to stdout, CSV, JSON or metadata failed). */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cb_harness.h"
+#include "cb_meta.h"
+#include "cb_options.h"
+#include "cb_preflight.h"
+#include "cb_report.h"
+#include "cb_watchdog.h"
+
+#define EXIT_FAILED_ROWS 1
+#define EXIT_USAGE 2
+#define EXIT_ABORTED CB_EXIT_ABORTED /* cb_watchdog.h */
+
+static volatile int abort_flag;
+static volatile sig_atomic_t stop_signal; /* the signal that stopped the run, or 0 */
+static volatile sig_atomic_t stop_count;
+
+/* Stop signals: SIGTERM, SIGINT, SIGHUP, and the warning signals schedulers
+ * send before a time limit, SIGUSR1 and SIGUSR2 (`sbatch --signal=USR1@60`
+ * sends it to every task of the job step; mpirun forwards both to the
+ * ranks), whose default action would end a rank without a word. mpirun sends
+ * SIGTERM to every rank when one dies (or when it is stopped itself). Each
+ * stops the run as when the watchdog fires (the backend's waits and
+ * cb_world's collectives see the abort flag), so rank 0's metadata says
+ * "aborted" whatever the transport. A second signal changes nothing (mpirun
+ * sends another when a rank that stopped first calls MPI_Abort, while rank 0
+ * is still writing; SIGKILL follows 1 s later, odls_base_sigkill_timeout); a
+ * third ends the process at once (stuck where the flag is not read). */
+static void on_stop(int sig)
+{
+	if (++stop_count >= 3)
+		_exit(128 + sig);
+	if (!stop_signal)
+		stop_signal = sig;
+	abort_flag = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Rank 0: result files, metadata and the run header. */
+static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
+				   const struct cb_preflight *pf, const struct cb_layout *lay,
+				   int argc, char **argv, struct cb_report **rep, json_t **meta)
+{
+	enum cb_status st;
+
+	/* every path is checked before any file changes: a run that cannot write
+	 * one of them leaves an earlier run's results and metadata as they were */
+	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet ? NULL : stdout);
+	if (st != CB_OK)
+		return st;
+	*meta = cb_meta_collect(o, be, pf, lay->transport, argc, argv);
+	if (!*meta)
+		cb_log("cannot build the run metadata: out of memory");
+	st = *meta ? CB_OK : CB_ERR_NOMEM;
+	/* the header and the table's column names first: stdout is a results
+	 * stream too, and one that cannot be written changes no file */
+	if (st == CB_OK)
+		st = cb_meta_print_header(stdout, *meta);
+	if (st == CB_OK)
+		st = cb_report_table_header(*rep);
+	if (st == CB_OK)
+		st = cb_meta_write(o->meta, *meta, "incomplete", NULL);
+	if (st == CB_OK)
+		st = cb_report_start(*rep);
+	if (st != CB_OK) {
+		json_decref(*meta);
+		*meta = NULL; /* not written again at the end */
+		return st;
+	}
+	return CB_OK;
+}
+
+/* A rank failed mid-run or mid-set-up: its peers may be stuck in a wait or a
+ * collective, so the job ends here, with the metadata saying so. */
+static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status st, int rank,
+		      MPI_Comm world)
+{
+	char why[96];
+
+	if (stop_signal)
+		snprintf(why, sizeof(why), "stopped by signal %d (%s)", (int)stop_signal,
+			 strsignal(stop_signal));
+	else
+		snprintf(why, sizeof(why), "%s", cb_status_str(st));
+	cb_log("run aborted: %s", why);
+	if (rank == 0)
+		cb_meta_write(o->meta, meta, "aborted", why);
+	fflush(NULL);
+	MPI_Abort(world, EXIT_ABORTED);
+}
+
+/* The run proper, once arguments and the backend are settled. Returns the
+ * exit status, or aborts the job when a rank failed mid-run. */
+static int run(struct cb_options *o, struct cb_backend *be, const struct cb_preflight *pf,
+	       int argc, char **argv)
+{
+	/* the same on every rank: --transport agreed, and single_node */
+	struct cb_layout lay = { cb_transport_resolve(o->transport, be->ops->desc, be->single_node), pf->nhosts, pf->host_of };
+	struct cb_report *rep = NULL;
+	json_t *meta = NULL;
+	struct cb_harness h;
+	enum cb_status st = CB_OK;
+	int failed = 0, lost = 0, rank = be->world_rank;
+
+	memset(&h, 0, sizeof(h));
+	if (rank == 0)
+		st = open_outputs(o, be, pf, &lay, argc, argv, &rep, &meta);
+	st = cb_agree(st, be->world);
+	if (st == CB_OK) {
+		/* CB_ERR_ARG (an algorithm not on this backend) is the same on every
+		 * rank; any other failure may leave peers inside a collective */
+		st = cb_harness_init(&h, o, be, &lay, rep);
+		if (st != CB_OK && st != CB_ERR_ARG)
+			abort_run(o, meta, st, rank, be->world);
+	}
+	if (st == CB_OK) {
+		st = cb_harness_run(&h);
+		if (st != CB_OK)
+			abort_run(o, meta, st, rank, be->world);
+	}
+	cb_watchdog_stop();
+	failed = h.failed_rows;
+	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
+	cb_harness_fini(&h);
+	if (rank == 0) {
+		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
+		json_object_set_new(meta, "failed_rows", json_integer(failed));
+		/* a run that lost output never says "complete" */
+		if (cb_meta_write(o->meta, meta, st != CB_OK || lost ? "error" : "complete",
+				  st != CB_OK ? cb_status_str(st) :
+				  lost ? "writing the results failed" : NULL) != CB_OK)
+			lost = 1; /* logged */
+		json_decref(meta);
+		if (failed)
+			cb_log("%d row(s) had wrong results or errors", failed);
+	}
+	if (st != CB_OK) { /* agreed before any timed work: arguments or output paths */
+		if (rank == 0)
+			cb_log("the run did not start: %s", cb_status_str(st));
+		return st == CB_ERR_ARG || st == CB_ERR_IO ? EXIT_USAGE : EXIT_ABORTED;
+	}
+	if (lost) /* as when a write fails mid-run (the job is aborted then) */
+		return EXIT_ABORTED;
+	return failed ? EXIT_FAILED_ROWS : 0;
+}
+
+/* --check-args: the options parsed and checked as a run would, before and
+ * without MPI_Init (no mpirun needed): 0, or 2 with the message. Checks that
+ * need the world size (--root) are left to the run's pre-flight. */
+static int check_args(int argc, char **argv)
+{
+	struct cb_options o;
+	char err[512] = "";
+
+	if (cb_options_parse(argc, argv, &o, err, sizeof(err)) != CB_OK) {
+		cb_log("%s", err);
+		return EXIT_USAGE;
+	}
+	cb_options_free(&o);
+	return 0;
+}
+
+/* Whether argv asks for --check-args (before a "--"). */
+static int wants_check_args(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--check-args") == 0)
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cb_options o;
+	struct cb_preflight pf;
+	struct cb_backend be;
+	char err[512] = "";
+	enum cb_status pst, st;
+	int rank, rc;
+
+	if (wants_check_args(argc, argv))
+		return check_args(argc, argv);
+	MPI_Init(&argc, &argv);
+	catch_stop_signals();
+	/* MPI errors come back as codes (CB_MPI logs them) and main decides */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	cb_log_set_rank(rank);
+	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
+	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
+	if (st != CB_OK || o.help || o.check_args) { /* check_args: given abbreviated */
+		if (st == CB_OK && rank == 0 && o.help) {
+			cb_options_usage(stdout, argv[0]);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				cb_log("cannot write the help to stdout: %m");
+				st = CB_ERR_IO;
+			}
+		}
+		cb_preflight_free(&pf);
+		cb_options_free(&o);
+		MPI_Finalize();
+		return st == CB_OK ? 0 : EXIT_USAGE;
+	}
+	if (cb_watchdog_start(o.timeout_s, o.setup_timeout_s, &abort_flag) != CB_OK)
+		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
+	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
+	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {
+		if (st != CB_OK && st != CB_ERR_PEER) /* CB_ERR_PEER: another rank says why */
+			cb_log("backend %s is not usable here: %s", o.backend, cb_status_str(st));
+		cb_watchdog_stop();
+		if (st == CB_OK)
+			cb_backend_fini(&be);
+		cb_preflight_free(&pf);
+		cb_options_free(&o);
+		MPI_Finalize();
+		return EXIT_ABORTED;
+	}
+	cb_backend_set_wait(&be, o.wait);
+	cb_backend_set_acct(&be, o.time_acct);
+	rc = run(&o, &be, &pf, argc, argv);
+	cb_backend_fini(&be);
+	cb_preflight_free(&pf);
+	cb_options_free(&o);
+	MPI_Finalize();
+	return rc;
+}

@@ -1,0 +1,188 @@
+/* Harness set-up and the sweep loops (contract in cb_harness.h); one row's
+ * measurement is in cb_row.c. */
+#define _GNU_SOURCE
+#include "cb_harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_watchdog.h"
+
+/* Adds a slot for registry entry a over the run's transport. */
+static enum cb_status add_algo(struct cb_harness *h, const struct cb_algo_ops *a)
+{
+	const struct cb_transport *t = cb_transport_get(h->lay.transport);
+	struct cb_algo_slot *s = &h->slot[h->nalgos];
+
+	if (h->nalgos == CB_MAX_ALGOS)
+		return CB_ERR_ARG;
+	s->ops = cb_algo_over(a, t->one_sided);
+	s->transport = s->ops->desc->moves ? s->ops->desc->moves : t->name;
+	h->nalgos++;
+	return CB_OK;
+}
+
+static enum cb_status select_algos(struct cb_harness *h)
+{
+	const struct cb_backend_ops *be = h->be->ops;
+	char buf[sizeof(h->o->algos)], *save = NULL;
+	size_t n;
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	enum cb_status st = CB_OK;
+
+	if (!*h->o->algos) {
+		for (size_t i = 0; i < n && st == CB_OK; i++)
+			if (cb_algo_runs_on(reg[i], be))
+				st = add_algo(h, reg[i]);
+		return st;
+	}
+	strcpy(buf, h->o->algos);
+	for (char *t = strtok_r(buf, ",", &save); t && st == CB_OK; t = strtok_r(NULL, ",", &save)) {
+		const struct cb_algo_ops *a = cb_algo_find(t);
+
+		if (!cb_algo_runs_on(a, be)) {
+			if (h->be->world_rank == 0)
+				cb_log("-a/--algo: %s does not run on the %s backend", t, h->o->backend);
+			return CB_ERR_ARG;
+		}
+		st = add_algo(h, a);
+	}
+	return st;
+}
+
+/* Sets the algorithm of slot s up; a failure on any rank marks it on every
+ * rank. */
+static void setup_algo(struct cb_harness *h, struct cb_algo_slot *s, size_t max_bytes)
+{
+	struct cb_setup_args sa = { max_bytes, h->o->root, h->o->slice_bytes };
+	enum cb_status mine;
+
+	cb_watchdog_setup("setup", s->ops->desc->name, max_bytes);
+	mine = s->ops->setup(h->be, &sa, &s->state);
+	s->setup_st = cb_agree(mine, h->be->world); /* its own failure reads as one of set-up */
+	if (s->setup_st == CB_OK)
+		return;
+	/* CB_ERR_PEER: this rank only learnt of another's failure, which that
+	 * rank reports */
+	if (mine != CB_OK && mine != CB_ERR_PEER)
+		cb_log("%s: set-up failed: %s", s->ops->desc->name, cb_status_str(mine));
+	/* a partly set-up algorithm is left as is: tearing it down is collective
+	 * and the ranks that failed cannot join */
+	s->state = NULL;
+}
+
+/* The send and receive buffers (one in place), alloc_bytes each per rank. */
+static enum cb_status alloc_buffers(struct cb_harness *h, size_t alloc_bytes)
+{
+	struct cb_backend *be = h->be;
+	enum cb_status st;
+
+	cb_watchdog_setup("allocate", "buffers", alloc_bytes);
+	st = be->ops->buf_alloc(be, alloc_bytes, &h->m.send);
+	if (st == CB_OK && !h->o->in_place)
+		st = be->ops->buf_alloc(be, alloc_bytes, &h->m.recv);
+	if (st != CB_OK && st != CB_ERR_PEER) /* CB_ERR_PEER: the failing rank says why */
+		cb_log("cannot allocate the send and receive buffers, %zu B each per rank "
+		       "(host: space in /dev/shm; cuda: GPU memory): %s", alloc_bytes,
+		       cb_status_str(st));
+	if (st == CB_OK && h->o->in_place)
+		h->m.recv = h->m.send;
+	return st;
+}
+
+enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
+			       struct cb_backend *be, const struct cb_layout *lay,
+			       struct cb_report *rep)
+{
+	size_t max_bytes = o->sweep.max_bytes;
+	/* never a 0-byte buffer: its peers' addresses would be NULL */
+	size_t alloc_bytes = max_bytes < 64 ? 64 : max_bytes;
+	enum cb_status st;
+
+	memset(h, 0, sizeof(*h));
+	h->o = h->m.o = o;
+	h->be = h->m.be = be;
+	h->lay = *lay;
+	h->m.lay = &h->lay;
+	h->rep = rep;
+	st = select_algos(h);
+	if (st == CB_OK)
+		st = cb_row_init(&h->row, be->world_size);
+	if (st == CB_OK)
+		st = cb_measure_init(&h->m, alloc_bytes);
+	if (st == CB_OK)
+		st = alloc_buffers(h, alloc_bytes);
+	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++)
+		setup_algo(h, &h->slot[i], max_bytes);
+	return st;
+}
+
+void cb_harness_fini(struct cb_harness *h)
+{
+	for (size_t i = 0; i < h->nalgos; i++)
+		if (h->slot[i].state)
+			h->slot[i].ops->teardown(h->slot[i].state);
+	if (h->m.recv && h->m.recv != h->m.send)
+		h->be->ops->buf_free(h->be, h->m.recv);
+	if (h->m.send)
+		h->be->ops->buf_free(h->be, h->m.send);
+	cb_measure_fini(&h->m);
+	cb_row_fini(&h->row);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Writes the row just measured (rank 0). */
+static enum cb_status report(struct cb_harness *h)
+{
+	const struct cb_row *row = &h->row;
+	struct cb_rank_values ranks = { row->traffic ? row->tx : NULL,
+					row->traffic ? row->rx : NULL, row->rank_time_us,
+					h->lay.host_of, row->acct ? row->rank_busy_us : NULL,
+					row->acct ? row->rank_wait_us : NULL, row->rank_barrier_us,
+					row->acct ? row->rank_busy_cpu_us : NULL,
+					row->kept ? &h->m.iters : NULL };
+
+	if (cb_row_state_failed(row->s.status.state))
+		h->failed_rows++;
+	if (h->rep && cb_report_row(h->rep, &row->s, row->measured ? &ranks : NULL) != CB_OK) {
+		cb_log("writing results failed; stopping");
+		return CB_ERR_IO;
+	}
+	return CB_OK;
+}
+
+/* Every size of the algorithm of slot s for one (dtype, op). */
+static enum cb_status run_algo(struct cb_harness *h, const struct cb_algo_slot *s,
+			       enum cb_dtype dt, enum cb_op op)
+{
+	const size_t *sizes = h->o->sweep.bytes[dt];
+	enum cb_status st = CB_OK;
+
+	for (size_t k = 0; k < h->o->sweep.n[dt] && st == CB_OK; k++) {
+		st = cb_row_measure(&h->m, s, sizes[k], dt, op, &h->row);
+		if (st == CB_OK)
+			st = report(h);
+	}
+	return st;
+}
+
+enum cb_status cb_harness_run(struct cb_harness *h)
+{
+	enum cb_status st = CB_OK;
+
+	for (int dt = 0; dt < CB_DTYPE_COUNT && st == CB_OK; dt++) {
+		size_t n = h->o->sweep.n[dt];
+
+		if (!(h->o->dtype_mask & (1u << dt)))
+			continue;
+		for (int op = 0; op < CB_OP_COUNT && st == CB_OK; op++) {
+			if (!(h->o->op_mask & (1u << op)))
+				continue;
+			st = cb_row_prepare(&h->m, (enum cb_dtype)dt, (enum cb_op)op,
+					    n ? h->o->sweep.bytes[dt][n - 1] : 0);
+			for (size_t i = 0; i < h->nalgos && st == CB_OK; i++)
+				st = run_algo(h, &h->slot[i], (enum cb_dtype)dt, (enum cb_op)op);
+		}
+	}
+	return st;
+}

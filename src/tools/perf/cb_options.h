@@ -1,0 +1,93 @@
+/* cb_options: allreduce_perf's command line, from one typed option table
+ * (cb_optable.h) that generates getopt_long's strings, the --help text, the
+ * checks of each value and the canonical text the pre-flight compares across
+ * ranks. Names follow nccl-tests where one exists (-b -e -f -i -n -w -c -d
+ * -o). A new option is one row in cb_options.c plus its field here; ranks
+ * must agree on it (the pre-flight compares it) unless its row says
+ * CB_OPT_LOCAL. */
+#ifndef CB_OPTIONS_H
+#define CB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cb_dtype.h"
+#include "cb_optable.h"
+#include "cb_size.h"
+#include "cb_status.h"
+#include "cb_catalog.h"
+#include "cb_wait.h"
+
+#define CB_PATH_MAX 1024
+#define CB_MAX_COUNTS CB_SIZE_LIST_MAX
+#define CB_MAX_SIZES 4096   /* message sizes in one run */
+#define CB_MAX_ALGOS 16     /* algorithms in one run */
+/* Largest message per rank: 1 TiB, far above any memory, far below where
+ * size arithmetic (page rounding, ps slot areas of n x S) could overflow. */
+#define CB_MAX_MESSAGE ((size_t)1 << 40)
+
+/* How iterations are timed (--timing):
+ *   iter: a barrier before each call, each call timed on its own (device
+ *         events on the rank's stream, CLOCK_MONOTONIC on host), an
+ *         iteration's time the max over ranks: the default;
+ *   loop: one barrier, then the calls of a block back to back between two
+ *         timestamps, as nccl-tests does; each call's time is the block's
+ *         mean, max over ranks. Hides launch gaps and barrier skew: small
+ *         messages look faster than in iter mode. */
+enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
+
+/* "iter" or "loop". */
+const char *cb_timing_name(enum cb_timing t);
+
+/* The message sizes of a run, per dtype, made once by cb_options_parse from
+ * -b/-e/-f/-i or --counts and checked for every dtype of the run. */
+struct cb_sweep {
+	size_t *bytes[CB_DTYPE_COUNT]; /* [n[dt]] ascending; NULL for dtypes not run */
+	size_t n[CB_DTYPE_COUNT];
+	size_t max_bytes;              /* the largest over every dtype of the run */
+};
+
+struct cb_options {
+	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
+	int stepfactor;                       /* > 1: multiply; 1: add stepbytes */
+	struct cb_size_list counts;           /* --counts: element counts, instead of -b/-e */
+	int iters, warmup, check, repeat;
+	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
+	unsigned op_mask;                     /* bit (1 << enum cb_op) */
+	char algos[256];                      /* comma list; "" = every algorithm available */
+	char backend[16];
+	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
+	int root, in_place;
+	double timeout_s;                     /* -T: an iteration, a wait for peers */
+	double setup_timeout_s;               /* --setup-timeout: one set-up step */
+	size_t slice_bytes;                   /* ring slice; 0 = default */
+	enum cb_timing timing;                /* --timing */
+	enum cb_wait_mode wait;               /* how host-side waits wait */
+	int time_acct;                        /* --time-acct: busy and wait time */
+	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
+	int quiet, help;
+	int check_args;                       /* --check-args: parse and check only */
+	struct cb_sweep sweep;                /* derived: see above */
+};
+
+/* Parses argv into *o, defaults first. On a bad value returns CB_ERR_ARG with
+ * a one-line message in err (nothing printed, nothing left allocated).
+ * Checks that need the world size (root) are the pre-flight's. --help sets
+ * o->help and returns CB_OK (no sweep). Also derives o->meta from o->csv
+ * when not given (x.csv -> x.meta.json), checks that the output paths are
+ * distinct and makes o->sweep. Free a parsed *o with cb_options_free. */
+enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
+				size_t errlen);
+
+/* Frees o->sweep; o stays readable otherwise. */
+void cb_options_free(struct cb_options *o);
+
+/* Prints the usage text generated from the option table. */
+void cb_options_usage(FILE *f, const char *prog);
+
+/* Canonical one-line text of every option that must agree across ranks
+ * ("minbytes=8;maxbytes=67108864;..."), generated from the table's rows
+ * not marked CB_OPT_LOCAL, for the pre-flight check and the metadata. */
+void cb_options_canonical(const struct cb_options *o, char *buf, size_t len);
+
+#endif

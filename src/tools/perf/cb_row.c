@@ -1,0 +1,395 @@
+/* cb_row: measuring one row (contract in cb_row.h); its statistics are in
+ * cb_row_stats.c. */
+#define _GNU_SOURCE
+#include "cb_row.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "cb_watchdog.h"
+#include "cb_world.h"
+
+enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
+{
+	size_t k = (size_t)m->o->repeat * (size_t)m->o->iters, wu = (size_t)m->o->warmup;
+	size_t w = (size_t)m->be->world_size;
+
+	m->times = calloc(k, sizeof(double));
+	m->tmax = calloc(k, sizeof(double));
+	m->tx_sum = calloc(w, sizeof(uint64_t));
+	m->rx_sum = calloc(w, sizeof(uint64_t));
+	m->busy = calloc(k, sizeof(double));
+	m->busy_cpu = calloc(k, sizeof(double));
+	m->wait = calloc(k, sizeof(double));
+	m->barrier = calloc(k, sizeof(double));
+	m->warm = calloc(wu + 1, sizeof(double));
+	m->slowest = calloc(k, sizeof(int));
+	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->busy_cpu || !m->wait ||
+	    !m->barrier || !m->warm || !m->slowest)
+		return CB_ERR_NOMEM;
+	/* --json is rank 0's option alone (CB_OPT_LOCAL): every rank follows it */
+	m->keep_iters = m->o->json[0] != 0;
+	if (cb_world_bcast(m->be, &m->keep_iters, 1, MPI_INT, 0) != CB_OK)
+		return CB_ERR_MPI;
+	if (m->keep_iters && m->be->world_rank == 0) {
+		m->all_time = calloc(w * k, sizeof(double));
+		m->all_busy = calloc(w * k, sizeof(double));
+		m->all_wait = calloc(w * k, sizeof(double));
+		m->all_warm = calloc(w * wu + 1, sizeof(double));
+		m->warm_max = calloc(wu + 1, sizeof(double));
+		if (!m->all_time || !m->all_busy || !m->all_wait || !m->all_warm || !m->warm_max)
+			return CB_ERR_NOMEM;
+	}
+	return cb_verify_init(&m->verify, m->be, alloc_bytes);
+}
+
+void cb_measure_fini(struct cb_measure *m)
+{
+	cb_verify_fini(&m->verify);
+	free(m->times);
+	free(m->tmax);
+	free(m->tx_sum);
+	free(m->rx_sum);
+	free(m->busy);
+	free(m->busy_cpu);
+	free(m->wait);
+	free(m->barrier);
+	free(m->warm);
+	free(m->slowest);
+	free(m->all_time);
+	free(m->all_busy);
+	free(m->all_wait);
+	free(m->all_warm);
+	free(m->warm_max);
+}
+
+enum cb_status cb_row_init(struct cb_row *row, int nranks)
+{
+	size_t n = (size_t)nranks;
+
+	memset(row, 0, sizeof(*row));
+	row->tx = calloc(n, sizeof(uint64_t));
+	row->rx = calloc(n, sizeof(uint64_t));
+	row->rank_time_us = calloc(n, sizeof(double));
+	row->rank_busy_us = calloc(n, sizeof(double));
+	row->rank_busy_cpu_us = calloc(n, sizeof(double));
+	row->rank_wait_us = calloc(n, sizeof(double));
+	row->rank_barrier_us = calloc(n, sizeof(double));
+	return row->tx && row->rx && row->rank_time_us && row->rank_busy_us && row->rank_busy_cpu_us &&
+			       row->rank_wait_us && row->rank_barrier_us ?
+		       CB_OK :
+		       CB_ERR_NOMEM;
+}
+
+void cb_row_fini(struct cb_row *row)
+{
+	free(row->tx);
+	free(row->rx);
+	free(row->rank_time_us);
+	free(row->rank_busy_us);
+	free(row->rank_busy_cpu_us);
+	free(row->rank_wait_us);
+	free(row->rank_barrier_us);
+	memset(row, 0, sizeof(*row));
+}
+
+enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op op,
+			      size_t largest_bytes)
+{
+	size_t count = largest_bytes / cb_dtype_size(dt);
+	enum cb_status st = CB_OK;
+
+	cb_watchdog_setup("input upload", cb_dtype_name(dt), largest_bytes);
+	if (!m->o->in_place)
+		st = cb_verify_fill_input(&m->verify, m->send, count, dt, op);
+	if (st == CB_OK && m->o->check) {
+		cb_watchdog_setup("reference", cb_dtype_name(dt), largest_bytes);
+		st = cb_verify_prepare(&m->verify, dt, op, count);
+	}
+	return st;
+}
+
+/* The row's key and settings; every measured column empty, status ok. */
+static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slot, size_t bytes,
+		      enum cb_dtype dt, enum cb_op op, struct cb_row *row)
+{
+	struct cb_summary *s = &row->s;
+
+	cb_schema_clear(&cb_schema_summary, s);
+	row->measured = row->traffic = row->acct = row->kept = 0;
+	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
+	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->desc->name);
+	snprintf(s->transport, sizeof(s->transport), "%s", slot->transport);
+	s->nhosts = m->lay->nhosts;
+	s->nranks = m->be->world_size;
+	s->bytes = bytes;
+	s->count = bytes / cb_dtype_size(dt);
+	snprintf(s->dtype, sizeof(s->dtype), "%s", cb_dtype_name(dt));
+	snprintf(s->op, sizeof(s->op), "%s", cb_op_name(op));
+	s->in_place = m->o->in_place;
+	s->iters = m->o->iters;
+	s->warmup_iters = m->o->warmup;
+	s->repeats = m->o->repeat;
+}
+
+static long minflt_now(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* Where an iteration's numbers go (us), each [n] or NULL: its time, and its
+ * busy (wall), wait, barrier and busy CPU time (NaN where the accounting is
+ * off). */
+struct iter_out {
+	double *time, *busy, *wait, *barrier, *busy_cpu;
+};
+
+/* The accounting's sums now. */
+static struct cb_time_acct acct_mark(const struct cb_backend *be)
+{
+	return be->acct;
+}
+
+/* Iterations i .. i+n-1 of out share the busy and wait time since m0,
+ * barrier_ns and us, the time the backend measured for them (a block timed
+ * as one: n > 1). Busy: the spans' sum at --time-acct 2, else the time not
+ * waiting (cb_backend.h, struct cb_time_acct). */
+static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
+		     uint64_t barrier_ns, double us, const struct iter_out *out, int i, int n)
+{
+	double busy = NAN, wait = NAN, bar = NAN, cpu = NAN;
+
+	if (be->acct.on) {
+		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / n;
+		busy = fmax(us / n - wait, 0); /* both clocks' reads lie in us: >= 0 but rounding */
+		if (be->acct.spans) {
+			busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
+			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
+		}
+		bar = (double)barrier_ns / 1e3 / n;
+	}
+	for (int j = i; j < i + n; j++) {
+		if (out->busy)
+			out->busy[j] = busy;
+		if (out->wait)
+			out->wait[j] = wait;
+		if (out->barrier)
+			out->barrier[j] = bar;
+		if (out->busy_cpu)
+			out->busy_cpu[j] = cpu;
+	}
+}
+
+/* CB_ERR_TIMEOUT once the abort flag is set (the watchdog, or a signal:
+ * allreduce_perf.c), checked before each iteration: rows of a library
+ * algorithm (MPI_Barrier, MPI_Allreduce) have no backend wait that reads it. */
+static enum cb_status stop_check(const struct cb_backend *be)
+{
+	return *be->abort_flag ? CB_ERR_TIMEOUT : CB_OK;
+}
+
+/* --timing loop: one barrier, then n calls back to back between two
+ * timestamps of the backend (nccl-tests' way); every call of the block gets
+ * the block's mean. */
+static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_slot *slot,
+				   const struct cb_run_args *a, const char *what, int n,
+				   const struct iter_out *out)
+{
+	struct cb_backend *be = m->be;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
+	struct cb_time_acct m0 = acct_mark(be);
+	uint64_t bar_ns = 0;
+	double us = 0;
+	enum cb_status st = cb_row_barrier(be, &bar_ns);
+
+	if (st == CB_OK)
+		st = be->ops->time_begin(be);
+	for (int i = 0; i < n && st == CB_OK; i++) {
+		cb_watchdog_phase(what, slot->ops->desc->name, bytes, i);
+		st = stop_check(be);
+		if (st == CB_OK)
+			st = slot->ops->run(slot->state, a);
+	}
+	if (st == CB_OK)
+		st = be->ops->time_end(be, &us);
+	for (int i = 0; i < n && out->time; i++)
+		out->time[i] = us / n;
+	acct_put(be, &m0, bar_ns, us, out, 0, n);
+	if (st != CB_OK)
+		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->desc->name, what, bytes,
+		       cb_status_str(st));
+	return st;
+}
+
+/* n iterations, each after a barrier, each timed by the backend; with
+ * --timing loop (and more than the checked single call), back to back. */
+static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      const struct cb_run_args *a, const char *what, int n,
+			      const struct iter_out *out)
+{
+	struct cb_backend *be = m->be;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
+	enum cb_status st = CB_OK;
+
+	if (m->o->timing == CB_TIMING_LOOP && n > 1)
+		return iterate_loop(m, slot, a, what, n, out);
+	for (int i = 0; i < n && st == CB_OK; i++) {
+		struct cb_time_acct m0 = acct_mark(be);
+		uint64_t bar_ns = 0;
+		double us = 0;
+
+		cb_watchdog_phase(what, slot->ops->desc->name, bytes, i);
+		st = stop_check(be);
+		if (st == CB_OK)
+			st = cb_row_barrier(be, &bar_ns);
+		if (st == CB_OK)
+			st = be->ops->time_begin(be);
+		if (st == CB_OK)
+			st = slot->ops->run(slot->state, a);
+		if (st == CB_OK)
+			st = be->ops->time_end(be, &us);
+		if (out->time)
+			out->time[i] = us;
+		acct_put(be, &m0, bar_ns, us, out, i, 1);
+	}
+	if (st != CB_OK)
+		cb_log("%s failed in %s at %zu B: %s", slot->ops->desc->name, what, bytes, cb_status_str(st));
+	return st;
+}
+
+/* Warm-up, then repeat x iters timed iterations; counts traffic and faults. */
+static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, long *minflt)
+{
+	struct iter_out warm = { m->warm, NULL, NULL, NULL, NULL };
+	enum cb_status st;
+	long f0;
+
+	if (m->o->in_place) {
+		cb_watchdog_setup("input fill", slot->ops->desc->name, a->count * cb_dtype_size(a->dt));
+		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
+		if (st != CB_OK)
+			return st;
+	}
+	st = iterate(m, slot, a, "warm-up", m->o->warmup, &warm);
+	cb_traffic_reset(m->be);
+	f0 = minflt_now();
+	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
+		size_t at = (size_t)r * (size_t)m->o->iters;
+		struct iter_out out = { m->times + at, m->busy + at, m->wait + at, m->barrier + at,
+					m->busy_cpu + at };
+
+		st = iterate(m, slot, a, "timed", m->o->iters, &out);
+	}
+	*minflt = minflt_now() - f0;
+	return st;
+}
+
+/* One more iteration on fresh inputs, compared element by element. On rank 0
+ * *wrong is the sum over ranks; *differ is set on every rank when outputs
+ * differ between ranks. */
+static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, long long *wrong, int *differ)
+{
+	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL };
+	long long mine = 0;
+	uint64_t hash = 0, hmin, hmax;
+	size_t bytes = a->count * cb_dtype_size(a->dt);
+	enum cb_status st;
+
+	cb_watchdog_setup("input fill", slot->ops->desc->name, bytes);
+	if (m->o->in_place)
+		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
+	else
+		st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
+	if (st == CB_OK)
+		st = iterate(m, slot, a, "check", 1, &none);
+	if (st != CB_OK)
+		return st;
+	cb_watchdog_setup("compare", slot->ops->desc->name, bytes);
+	st = cb_verify_check(&m->verify, a->recv, a->count, a->dt, a->op, slot->ops->desc->result,
+			     &mine, &hash);
+	cb_watchdog_phase("check results", slot->ops->desc->name, bytes, -1); /* peers: -T */
+	if (st == CB_OK)
+		st = cb_world_reduce(m->be, &mine, wrong, 1, MPI_LONG_LONG, MPI_SUM, 0);
+	if (st == CB_OK)
+		st = cb_world_allreduce(m->be, &hash, &hmin, 1, MPI_UINT64_T, MPI_MIN);
+	if (st == CB_OK)
+		st = cb_world_allreduce(m->be, &hash, &hmax, 1, MPI_UINT64_T, MPI_MAX);
+	*differ = slot->ops->desc->result == CB_RESULT_ALLREDUCE && hmin != hmax;
+	return st;
+}
+
+/* To rank 0: the max over ranks of each iteration, each rank's mean (into
+ * the row), the faults and, where measured, each rank's traffic. */
+static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *slot, long minflt,
+			     struct cb_row *row)
+{
+	struct cb_backend *be = m->be;
+	int k = m->o->repeat * m->o->iters;
+	double mean = 0, flt = (double)minflt / k;
+	enum cb_status st;
+
+	for (int i = 0; i < k; i++)
+		mean += m->times[i] / k;
+	st = cb_world_reduce(be, m->times, m->tmax, k, MPI_DOUBLE, MPI_MAX, 0);
+	if (st == CB_OK)
+		st = cb_world_gather(be, &mean, 1, MPI_DOUBLE, row->rank_time_us, 0);
+	if (st == CB_OK)
+		st = cb_world_reduce(be, &flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0);
+	if (st == CB_OK)
+		st = cb_row_gather_time(m, slot, row);
+	if (st != CB_OK || !slot->ops->desc->traffic_measured)
+		return st;
+	/* counters are by world rank: the sum over processes is each rank's */
+	return cb_traffic_collect(be, m->tx_sum, m->rx_sum);
+}
+
+/* The status of a measured row on rank 0, from its check. */
+static void judge(const struct cb_measure *m, long long wrong, int differ, struct cb_row *row)
+{
+	if (!m->o->check)
+		return;
+	row->s.wrong = (unsigned long long)wrong;
+	if (wrong)
+		cb_row_status_wrong(&row->s.status, wrong);
+	else if (differ)
+		cb_row_status_set(&row->s.status, CB_ROW_ERROR, "outputs differ across ranks");
+}
+
+enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row)
+{
+	struct cb_run_args a = { m->send, m->recv, bytes / cb_dtype_size(dt), dt, op };
+	const char *why = slot->ops->supports(m->be, dt, op, m->o->in_place);
+	long long wrong = 0;
+	int differ = 0;
+	long minflt = 0;
+	enum cb_status st;
+
+	row_start(m, slot, bytes, dt, op, row);
+	if (why || slot->setup_st != CB_OK) {
+		if (why)
+			cb_row_status_set(&row->s.status, CB_ROW_SKIPPED, "%s", why);
+		else
+			cb_row_status_set(&row->s.status, CB_ROW_ERROR, "set-up failed (%s)",
+					  cb_status_str(slot->setup_st));
+		return CB_OK;
+	}
+	st = timed(m, slot, &a, &minflt);
+	if (st == CB_OK)
+		st = gather(m, slot, minflt, row);
+	if (st == CB_OK && m->o->check)
+		st = check(m, slot, &a, &wrong, &differ);
+	if (st != CB_OK || m->be->world_rank != 0)
+		return st;
+	cb_row_summarize(m, slot, row);
+	judge(m, wrong, differ, row);
+	return CB_OK;
+}
