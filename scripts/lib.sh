@@ -29,17 +29,6 @@ cb_text() {
 		print $s' -- "$1"
 }
 
-# cb_json_str STRING: a JSON string literal of cb_text STRING (backslash,
-# quote and control characters escaped as JSON wants).
-cb_json_str() {
-	perl -e '
-		my $s = $ARGV[0];
-		$s =~ s/([\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2})|(.)/defined $1 ? $1 : sprintf("\\x%02x", ord $2)/gse;
-		$s =~ s/(["\\])/\\$1/g;
-		$s =~ s/([\x00-\x1f\x7f])/sprintf("\\u%04x", ord $1)/ge;
-		print "\"$s\""' -- "$1"
-}
-
 # cb_gp_str STRING: a gnuplot single-quoted string of cb_text STRING (a quote
 # is written twice).
 cb_gp_str() {

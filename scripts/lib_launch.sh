@@ -296,32 +296,26 @@ cb_hosts_text() {
 	printf '%s\n' "$t"
 }
 
-# cb_json_or_null TEXT: cb_json_str TEXT, or null when TEXT is empty
-cb_json_or_null() {
-	if [ -n "$1" ]; then cb_json_str "$1"; else echo null; fi
-}
-
-# cb_launcher_json: meta.json's "launcher" object (after cb_launcher_pick):
-# name (mpirun or srun), command (what started the ranks, before -N/-n/-np),
-# job_id, nodelist, partition, tasks_per_node (SLURM_TASKS_PER_NODE's text):
-# strings, null outside Slurm; nnodes: a number, null outside Slurm;
-# slurm_ignored: why Slurm variables that were set were not trusted, or null.
-cb_launcher_json() {
-	local cmd=mpirun nnodes=${SLURM_JOB_NUM_NODES:-null}
+# cb_launcher_fields: meta.json's "launcher" members (after cb_launcher_pick),
+# one KEY=VALUE line each for collbench-results run-meta: name (mpirun or
+# srun), command (what started the ranks, before -N/-n/-np), job_id,
+# nodelist, partition, tasks_per_node (SLURM_TASKS_PER_NODE's text), nnodes
+# (empty, written null, outside Slurm), slurm_ignored (why the SLURM_*
+# variables were left out, else empty)
+cb_launcher_fields() {
+	local cmd=mpirun nnodes=${SLURM_JOB_NUM_NODES:-}
 	[ "$cb_launcher" != srun ] || cmd="srun --mpi=$cb_launcher_mpi"
-	case $nnodes in '' | *[!0-9]*) nnodes=null ;; esac
-	printf '{"name": %s, "command": %s, "job_id": %s, "nodelist": %s, "partition": %s, ' \
-		"$(cb_json_str "$cb_launcher")" "$(cb_json_str "$cmd")" "$(cb_json_or_null "${SLURM_JOB_ID:-}")" \
-		"$(cb_json_or_null "${SLURM_JOB_NODELIST:-}")" "$(cb_json_or_null "${SLURM_JOB_PARTITION:-}")"
-	printf '"tasks_per_node": %s, "nnodes": %s, "slurm_ignored": %s}' \
-		"$(cb_json_or_null "${SLURM_TASKS_PER_NODE:-}")" "$nnodes" "$(cb_json_or_null "${cb_slurm_ignored:-}")"
+	case $nnodes in *[!0-9]*) nnodes="" ;; esac
+	printf 'launcher.%s\n' "name=$cb_launcher" "command=$cmd" "job_id=${SLURM_JOB_ID:-}" \
+		"nodelist=${SLURM_JOB_NODELIST:-}" "partition=${SLURM_JOB_PARTITION:-}" \
+		"tasks_per_node=${SLURM_TASKS_PER_NODE:-}" "nnodes=$nnodes" "slurm_ignored=${cb_slurm_ignored:-}"
 }
 
 # ---- library traffic: Open MPI's monitoring (issue 10) ----------------------
 # The pml "monitoring" component counts the bytes each process sends to each
 # peer through the point-to-point layer (collectives' internal messages too)
 # and prints the per-peer totals at MPI_Finalize (mpirun forwards them);
-# scripts/mpi_traffic.awk reads them. The one-sided monitoring (osc) is left
+# collbench-results traffic reads them. The one-sided monitoring (osc) is left
 # out: it breaks MPI_Win_allocate_shared (MPI_ERR_RMA_FLAVOR, Open MPI 4.1.4).
 # Its MPI_T variables (pml_monitoring_messages_size) answer
 # MPI_T_ERR_INVALID_INDEX at run time in that build, and coll_monitoring's
@@ -335,7 +329,7 @@ cb_monitoring_args=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_ou
 cb_monitoring_env=(OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=1
 	OMPI_MCA_osc=^monitoring)
 # shellcheck disable=SC2034
-cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes printed at MPI_Finalize (E and I lines, scripts/mpi_traffic.awk); a launch of the mpi algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
+cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes printed at MPI_Finalize (E and I lines, collbench-results traffic); a launch of the mpi algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
 # cb_monitoring_missing: prints why Open MPI's monitoring cannot be used here
 # and returns 1, or prints nothing and returns 0 when it can.
 cb_monitoring_missing() {

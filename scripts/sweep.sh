@@ -79,7 +79,7 @@ agent: tests/multihost/README.md; a real cluster needs none).
 Library traffic (--mpi-traffic): for each rank count and size with an mpi row,
 a launch of the mpi algorithm alone under Open MPI's pml monitoring, minus
 one at 0 bytes with the same settings, divided by its allreduce calls
-(scripts/mpi_traffic.awk): per-rank tx/rx, tx total, max and imbalance into
+(collbench-results traffic): per-rank tx/rx, tx total, max and imbalance into
 every results file of the rank count (np<N>.csv, .ranks.csv, .jsonl, .txt;
 summary.csv and ranks.csv are merged from them), the raw output under
 mpi_traffic/, the method in meta.json; where monitoring is absent the
@@ -141,6 +141,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ -x "$bin/allreduce_perf" ] || die "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
+[ -x "$bin/collbench-results" ] || die "$bin/collbench-results not built (run scripts/bench.sh or cmake)"
 [ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
 [ -z "$hosts" ] || [ -z "$hostfile" ] || die "--hosts and --hostfile: give one"
 [ -z "$hostfile" ] || hosts=$(cb_hostfile_list "$hostfile") || exit 2
@@ -196,8 +197,19 @@ cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv
 	mpi_traffic.txt 'mpi_traffic/np*' || exit 2
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
-cb_write "$outdir/meta.json" printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "status": "running"\n}\n' \
-	"$(cb_json_str "$run_id")" || { echo "sweep.sh: $cb_write_why" >&2; exit 2; }
+# every file of the run that allreduce_perf does not write, collbench-results
+# writes (merged CSVs, measured traffic, meta.json: src/results/cb_runmeta.c)
+# results VERB ARGS...: collbench-results; on failure results_why holds its
+# reason ("cannot write X: No space left on device"), which it also printed
+results_why=""
+results() {
+	local err
+	err=$("$bin/collbench-results" "$@" 2>&1 >/dev/null) && return 0
+	results_why=${err#collbench-results: }
+	printf '%s\n' "$err" >&2
+	return 1
+}
+results run-meta "$outdir/meta.json" "run_id=$run_id" status=running || exit 2
 # scratch files (launch statuses, CPU times) outside the run folder: a full
 # results disk must not take them too
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/collbench-sweep.XXXXXX") ||
@@ -207,22 +219,17 @@ trap 'rm -rf "$scratch"' EXIT
 cb_stop_on
 
 # fail_run WHY: a file of the run could not be written (a full disk, ...):
-# removes the run's temporary files, makes meta.json say "failed" with WHY
-# (replaced through meta.json.tmp, else rewritten in place: truncating it
-# frees what the "running" record held), says so and exits 1. The rows
-# written so far are kept.
+# removes temporaries a killed writer left, makes meta.json say "failed"
+# with WHY (replaced whole, else rewritten in place: truncating it frees what
+# the "running" record held), says so and exits 1. The rows written so far
+# are kept.
 fail_run() {
-	local record why=$1
+	local why=$1
 	[ ${#failures[@]} = 0 ] || why+="; before that: $(IFS=';'; echo "${failures[*]}" | sed 's/;/; /g')"
-	rm -f -- "$outdir"/*.tmp "$outdir"/*/*.tmp
-	record=$(printf '{\n  "schema": "collbench-run-1",\n  "run_id": %s,\n  "host": %s,\n  "machine": %s,\n  "created_utc": "%s",\n  "status": "failed",\n  "error": %s\n}' \
-		"$(cb_json_str "$run_id")" "$(cb_json_str "$host")" "$(cb_json_str "$machine")" "$stamp" \
-		"$(cb_json_str "$why")")
-	if ! { cb_write "$outdir/meta.json.tmp" printf '%s\n' "$record" && mv "$outdir/meta.json.tmp" "$outdir/meta.json"; }; then
-		rm -f "$outdir/meta.json.tmp"
-		cb_write "$outdir/meta.json" printf '%s\n' "$record" ||
-			echo "sweep.sh: $cb_write_why: it may still say \"running\"" >&2
-	fi
+	rm -f -- "$outdir"/*.tmp.* "$outdir"/*/*.tmp.*
+	results run-meta --in-place "$outdir/meta.json" "run_id=$run_id" "host=$host" \
+		"machine=$machine" "created_utc=$stamp" status=failed "error=$why" ||
+		echo "sweep.sh: meta.json may still say \"running\": $results_why" >&2
 	echo "sweep.sh: error: the run failed: $why (the rows written so far are kept in $outdir)" >&2
 	exit 1
 }
@@ -277,30 +284,25 @@ mpi_traffic_np() {
 		[ "$b" != 0 ] || { rows0=$rows f0=$f.txt; continue; }
 		[ "$rows" -gt 0 ] && [ "$rows" = "$rows0" ] ||
 			{ echo "sweep.sh: monitored launches: $rows rows at $b B, $rows0 at 0 B" >&2; return 1; }
-		awk -v np="$np" -v calls="$calls" -f "$root/scripts/mpi_traffic.awk" "$f0" "$f.txt" |
-			awk -v np="$np" -v b="$b" -v calls="$calls" '{ print np, b, $0, calls }' \
-			>>"$outdir/mpi_traffic.txt" && [ "${PIPESTATUS[0]}" = 0 ] || return 1
+		results traffic -n "$np" -b "$b" -c "$calls" --append "$outdir/mpi_traffic.txt" "$f0" \
+			"$f.txt" || return 1
 	done
 }
 
 # fill_traffic NP: the measured mpi traffic (mpi_traffic.txt) into the NP-rank launch's files
-# (np<NP>.csv, .ranks.csv, .jsonl, .txt), each in its form (scripts/mpi_traffic_fill.awk, the
-# one place that writes it); summary.csv and ranks.csv are merged from them, so every file of
-# the run says the same. Returns 1 (said) when a file cannot be rewritten.
+# (np<NP>.csv, .ranks.csv, .jsonl, .txt), each in its form (collbench-results set-traffic);
+# summary.csv and ranks.csv are merged from them, so every file of the run says the same.
+# Returns 1 (said) when a file cannot be rewritten.
 fill_traffic() {
-	local np=$1 f form
+	local np=$1 f files=()
 	[ -s "$outdir/mpi_traffic.txt" ] || return 0
 	for f in csv ranks.csv jsonl txt; do
-		[ -s "$outdir/np$np.$f" ] || continue
-		case $f in *csv) form=csv ;; jsonl) form=jsonl ;; *) form=table ;; esac
-		awk -v form="$form" -v np="$np" -f "$root/scripts/mpi_traffic_fill.awk" \
-			"$outdir/mpi_traffic.txt" "$outdir/np$np.$f" >"$outdir/np$np.$f.tmp" &&
-			mv "$outdir/np$np.$f.tmp" "$outdir/np$np.$f" || {
-			rm -f "$outdir/np$np.$f.tmp"
-			echo "sweep.sh: cannot write the mpi traffic into $outdir/np$np.$f" >&2
-			return 1
-		}
+		[ ! -s "$outdir/np$np.$f" ] || files+=("$outdir/np$np.$f")
 	done
+	[ ${#files[@]} = 0 ] || results set-traffic -n "$np" "$outdir/mpi_traffic.txt" "${files[@]}" || {
+		echo "sweep.sh: cannot write the mpi traffic into the $np-rank files (above)" >&2
+		return 1
+	}
 }
 
 # launch_np NP: the NP-rank launch, its table on stdout and in np<NP>.txt;
@@ -322,13 +324,12 @@ cb_children_cpu "$scratch/times" || fail_run "cannot write the scratch file $scr
 own0=$cb_cpu busy0=$(cb_busy_seconds) t0=$(date +%s.%N)
 if [ "$mpi_traffic" = 1 ]; then
 	traffic_note=$(cb_monitoring_missing) || echo "sweep.sh: --mpi-traffic: $traffic_note" >&2
-	[ -n "$traffic_note" ] || cb_write "$outdir/mpi_traffic.txt" true || fail_run "$cb_write_why"
 fi
 for np in $nps; do
 	[ -z "$cb_stopped" ] || break
 	cb_launch_cmd "$np" "${fwd[@]}" || exit 2
 	[ -z "$cb_launch_note" ] || oversub_list+=("$np")
-	[ ${#cb_host_names[@]} = 0 ] || layouts+=("\"$np\": $(cb_json_str "$cb_layout")")
+	[ ${#cb_host_names[@]} = 0 ] || layouts+=("hosts.ranks_per_host.$np=$cb_layout")
 	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
 	launch=1 copy=0
 	rm -f "$scratch/np$np.rc"
@@ -371,71 +372,43 @@ fi
 [ -z "$cb_stopped" ] || { run_status=aborted status=$((128 + $(cb_signum "$cb_stopped"))); }
 other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 
-# merged files: one header, every launch's rows; every write checked
-merge_rows() {
-	local pattern=$1 first=1
-	for np in $nps; do
-		f="$outdir/np$np.$pattern"
-		[ -s "$f" ] || continue
-		if [ $first = 1 ]; then
-			cat "$f" || return 1
-			first=0
-		else
-			tail -n +2 "$f" || return 1
-		fi
-	done
-}
+# merged files: one header, every launch's rows
 merge() {
-	cb_write "$2.tmp" merge_rows "$1" && mv "$2.tmp" "$2"
+	local np ins=()
+	for np in $nps; do ins+=("$outdir/np$np.$1"); done
+	results merge "$2" "${ins[@]}"
 }
-merge csv "$outdir/summary.csv" || fail_run "${cb_write_why:-cannot write $outdir/summary.csv}"
-merge ranks.csv "$outdir/ranks.csv" || fail_run "${cb_write_why:-cannot write $outdir/ranks.csv}"
+merge csv "$outdir/summary.csv" || fail_run "$results_why"
+merge ranks.csv "$outdir/ranks.csv" || fail_run "$results_why"
 
-if [ "$mpi_traffic" = 0 ]; then
-	traffic_json='{"status": "not asked (sweep.sh --mpi-traffic measures it)"}'
-elif [ -n "$traffic_note" ]; then
-	traffic_json="{\"status\": $(cb_json_str "$traffic_note")}"
-else
-	traffic_json="{\"status\": \"measured\", \"method\": $(cb_json_str "$cb_monitoring_method"), \"per_rank\": \"mpi_traffic.txt (nranks bytes rank tx_bytes rx_bytes calls), launches in mpi_traffic/\"}"
-fi
-hosts_json=null
+# meta.json, as KEY=VALUE words (collbench-results run-meta --keys lists them)
+meta=("run_id=$run_id" "host=$host" "machine=$machine" "created_utc=$stamp" "backend=$backend"
+	"rank_counts=$(echo $nps | tr ' ' ,)" "cpus_online=$cpus"
+	"oversubscribed_rank_counts=$(IFS=,; echo "${oversub_list[*]}")" "other_cpu_percent=$other"
+	"run_as_root=$as_root")
+mapfile -t -O ${#meta[@]} meta < <(cb_launcher_fields)
 if [ ${#cb_host_names[@]} -gt 0 ]; then
-	hosts_json="{\"list\": $(cb_json_str "$(cb_hosts_text)"), \"ranks_per_host\": {$(IFS=,; echo "${layouts[*]}")}}"
+	meta+=("hosts.list=$(cb_hosts_text)" "${layouts[@]}")
+else
+	meta+=("hosts=")
 fi
-
-json_list() { local IFS=,; echo "[$*]"; }
-json_str() { cb_json_str "$1"; }
-run_meta() {
-	cat <<EOF
-{
-  "schema": "collbench-run-1",
-  "run_id": $(json_str "$run_id"),
-  "host": $(json_str "$host"),
-  "machine": $(json_str "$machine"),
-  "created_utc": "$stamp",
-  "backend": $(json_str "$backend"),
-  "rank_counts": $(json_list $nps),
-  "cpus_online": $cpus,
-  "oversubscribed_rank_counts": $(json_list "${oversub_list[@]}"),
-  "other_cpu_percent": $other,
-  "other_cpu_note": "percent of the $cpus CPUs that other work used while the launches ran (busy time in /proc/stat minus this sweep's own CPU time)",
-  "run_as_root": $as_root,
-  "launcher": $(cb_launcher_json),
-  "hosts": $hosts_json,
-  "mpirun_args": $(cb_json_or_null "${CB_MPIRUN_ARGS:-}"),
-  "transport": $(json_str "$transport"),
-  "mpi_traffic": $traffic_json,
-  "malloc": "$([ "$default_malloc" = 0 ] && echo "MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184" || echo "glibc defaults")",
-  "sweep": $(json_str "-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"),
-  "status": "$run_status",
-  "error": $(cb_json_or_null "$run_error"),
-  "stopped_by": $([ -n "$cb_stopped" ] && echo "\"SIG$cb_stopped\"" || echo null),
-  "launches": "np<N>.meta.json (one per rank count: versions, command line, timing method)"
-}
-EOF
-}
-cb_write "$outdir/meta.json.tmp" run_meta || fail_run "$cb_write_why"
-mv "$outdir/meta.json.tmp" "$outdir/meta.json" || fail_run "cannot rename $outdir/meta.json.tmp to meta.json"
+meta+=("mpirun_args=${CB_MPIRUN_ARGS:-}" "transport=$transport")
+if [ "$mpi_traffic" = 0 ]; then
+	meta+=("mpi_traffic.status=not asked (sweep.sh --mpi-traffic measures it)")
+elif [ -n "$traffic_note" ]; then
+	meta+=("mpi_traffic.status=$traffic_note")
+else
+	meta+=("mpi_traffic.status=measured" "mpi_traffic.method=$cb_monitoring_method"
+		"mpi_traffic.per_rank=mpi_traffic.txt (nranks bytes rank tx_bytes rx_bytes calls), launches in mpi_traffic/")
+fi
+if [ "$default_malloc" = 0 ]; then
+	meta+=("malloc=MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=17179869184")
+else
+	meta+=("malloc=glibc defaults")
+fi
+meta+=("sweep=-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"
+	"status=$run_status" "error=$run_error" "stopped_by=${cb_stopped:+SIG$cb_stopped}")
+results run-meta "$outdir/meta.json" "${meta[@]}" || fail_run "$results_why"
 echo "sweep.sh: results in $outdir" >&2
 # the history holds finished runs only
 if [ -n "$history" ] && [ $status != 0 ]; then

@@ -74,7 +74,7 @@ runs_count() { "$hist" runs --db "${1:-$db}" | tail -n +2 | wc -l; }
 # every ingest (the real one checks the database first): a late failure.
 fake_bin() {
 	mkdir -p "$1"
-	for f in allreduce_perf collbench-compare; do ln -s "$bin/$f" "$1/$f"; done
+	for f in allreduce_perf collbench-compare collbench-results; do ln -s "$bin/$f" "$1/$f"; done
 	printf '%s\n' '#!/usr/bin/env bash' \
 		'[ "$1" != ingest ] || { echo "collbench-history ingest: injected failure" >&2; exit 2; }' \
 		"exec \"$bin/collbench-history\" \"\$@\"" >"$1/collbench-history"
@@ -493,7 +493,7 @@ sweep)
 	expect 2 "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run3" --history "$t/text"
 	has "cannot be used as the history" "$t/err"
 	[ ! -e "$t/run3" ] || fail "a refused --history still ran the sweep"
-	mkdir "$t/nohist" && ln -s "$bin/allreduce_perf" "$t/nohist/"
+	mkdir "$t/nohist" && ln -s "$bin/allreduce_perf" "$bin/collbench-results" "$t/nohist/"
 	expect 2 env CB_BIN="$t/nohist" "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run3" --history "$db"
 	has "collbench-history not built" "$t/err"
 	# a late failure: exit 3, the run folder kept, the command to add it later

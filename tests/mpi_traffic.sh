@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Library traffic from Open MPI's monitoring (scripts/mpi_traffic.awk, the
+# Library traffic from Open MPI's monitoring (collbench-results traffic, the
 # flags in scripts/lib_launch.sh), and the same totals as an independent witness of
 # collbench's own counters.
 #   mpi_traffic.sh BIN CASE [--hosts LIST]
@@ -22,7 +22,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 export PROG=mpi_traffic.sh
 . "$CB_TESTS_DIR/../scripts/lib.sh"
-awkf=$CB_TESTS_DIR/../scripts/mpi_traffic.awk
 bin=$1 case=$2
 shift 2
 hosts="" np=4
@@ -34,6 +33,14 @@ if [ -n "$hosts" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+# parse NP CALLS ZERO SIZED: "rank tx rx" per rank, as sweep.sh measures them
+# (collbench-results traffic, whose lines are "nranks bytes rank tx rx calls")
+parse() {
+	rm -f "$out/parsed.txt"
+	"$bin/collbench-results" traffic -n "$1" -b 1 -c "$2" --append "$out/parsed.txt" "$3" "$4" &&
+		cut -d' ' -f3-5 "$out/parsed.txt"
+}
 
 # traffic FILE ALGO: "rank tx rx" of ALGO's rows with bytes > 0 in a per-rank CSV
 traffic() {
@@ -54,7 +61,7 @@ measure() {
 			--rank-csv "$out/r.csv" "$@" >"$out/mon$c.txt" 2>&1 ||
 			fail "$a: launch at $c elements failed: $(tail -5 "$out/mon$c.txt")"
 	done
-	per=$(awk -v np="$np" -v calls=4 -f "$awkf" "$out/mon0.txt" "$out/mon$count.txt") ||
+	per=$(parse "$np" 4 "$out/mon0.txt" "$out/mon$count.txt") ||
 		fail "$a: the parser refused the launch's output"
 }
 
@@ -64,19 +71,19 @@ fi
 case $case in
 sample)
 	d=$CB_TESTS_DIR/mpi_traffic
-	got=$(awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-0.txt" "$d/np4-1M.txt") || fail "sample refused"
+	got=$(parse 4 2 "$d/np4-0.txt" "$d/np4-1M.txt") || fail "sample refused"
 	want=$(printf '%s 1572864 1572864\n' 0 1 2 3)
 	[ "$got" = "$want" ] || fail "sample: got $got"
 	# the 0-byte launch alone as SIZED (it has lines): nothing moved per call
 	cp "$d/np4-0.txt" "$out/zero2.txt"
-	got=$(awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-0.txt" "$out/zero2.txt") || fail "0 - 0 refused"
+	got=$(parse 4 2 "$d/np4-0.txt" "$out/zero2.txt") || fail "0 - 0 refused"
 	[ "$got" = "$(printf '%s 0 0\n' 0 1 2 3)" ] || fail "0 - 0: got $got"
 	grep -v '^[EI]' "$d/np4-1M.txt" >"$out/none.txt"
-	if awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-0.txt" "$out/none.txt" 2>"$out/err"; then
+	if parse 4 2 "$d/np4-0.txt" "$out/none.txt" 2>"$out/err"; then
 		fail "no monitoring lines accepted"
 	fi
 	grep -q 'no monitoring lines' "$out/err" || fail "no reason for no lines: $(cat "$out/err")"
-	if awk -v np=4 -v calls=2 -f "$awkf" "$d/np4-1M.txt" "$d/np4-0.txt" 2>"$out/err"; then
+	if parse 4 2 "$d/np4-1M.txt" "$d/np4-0.txt" 2>"$out/err"; then
 		fail "a SIZED below ZERO accepted"
 	fi
 	grep -q 'fewer' "$out/err" || fail "no reason for SIZED < ZERO: $(cat "$out/err")"

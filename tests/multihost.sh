@@ -55,7 +55,7 @@ sweep)
 	"$CB_TESTS_DIR/../scripts/sweep.sh" --hosts cbnode1:2,cbnode2:2 --ranks 2,4 -b 64K -e 64K --iters 2 \
 		-w 0 -a ps,ring,mpi --mpi-traffic --out "$out/run" >"$out/log" 2>&1 || fail "sweep failed: $(cat "$out/log")"
 	m=$(meta_json "$out/run/meta.json")
-	for want in '"ranks_per_host": {"2": "cbnode1:1,cbnode2:1","4": "cbnode1:2,cbnode2:2"}' \
+	for want in '"ranks_per_host": {"2": "cbnode1:1,cbnode2:1", "4": "cbnode1:2,cbnode2:2"}' \
 		'"transport": "auto"' '"mpi_traffic": {"status": "measured"' '"list": "cbnode1:2,cbnode2:2"'; do
 		grep -qF "$want" <<<"$m" || fail "meta.json lacks $want: $m"
 	done

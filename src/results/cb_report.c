@@ -296,11 +296,18 @@ static const char *u64_or_dash(char *buf, unsigned long long v)
 	return buf;
 }
 
+void cb_report_table_line(char *buf, size_t len, const char *const f[CB_TABLE_COLS])
+{
+	snprintf(buf, len, " " TABLE_FMT, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+		 f[9], f[10], f[11], f[12], f[13], f[14]);
+}
+
 /* Every row, measured or not, with its status last: the table holds the
  * same rows as the CSV. */
 static void print_table_row(struct cb_report *r, const struct cb_summary *s)
 {
 	char b[11][32], line[1024], status[CB_REASON_MAX + 16];
+	const char *f[CB_TABLE_COLS];
 
 	if (!r->table)
 		return;
@@ -308,12 +315,13 @@ static void print_table_row(struct cb_report *r, const struct cb_summary *s)
 	snprintf(b[1], 32, "%llu", s->count);
 	snprintf(b[2], 32, "%d", s->in_place);
 	cb_row_status_format(&s->status, status, sizeof(status));
-	snprintf(line, sizeof(line), " " TABLE_FMT, s->algo, b[0], b[1], s->dtype, s->op, b[2],
-		 us(b[3], s->time_us), us(b[4], s->time_us_median), bw(b[5], s->algbw),
-		 bw(b[6], s->busbw), u64_or_dash(b[7], s->wrong), u64_or_dash(b[8], s->tx_total),
-		 u64_or_dash(b[9], s->txrx_max),
-		 isnan(s->imbalance) ? "-" : (snprintf(b[10], 32, "%.3f", s->imbalance), b[10]),
-		 status);
+	f[0] = s->algo, f[1] = b[0], f[2] = b[1], f[3] = s->dtype, f[4] = s->op, f[5] = b[2];
+	f[6] = us(b[3], s->time_us), f[7] = us(b[4], s->time_us_median);
+	f[8] = bw(b[5], s->algbw), f[9] = bw(b[6], s->busbw), f[10] = u64_or_dash(b[7], s->wrong);
+	f[11] = u64_or_dash(b[8], s->tx_total), f[12] = u64_or_dash(b[9], s->txrx_max);
+	f[13] = isnan(s->imbalance) ? "-" : (snprintf(b[10], 32, "%.3f", s->imbalance), b[10]);
+	f[14] = status;
+	cb_report_table_line(line, sizeof(line), f);
 	put_table(r, line);
 }
 

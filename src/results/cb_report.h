@@ -67,6 +67,15 @@ enum cb_status cb_report_table_header(struct cb_report *r);
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
 			     const struct cb_rank_values *ranks);
 
+/* The table's columns: algo size count type redop ip time median algbw
+ * busbw #wrong tx_total txrx_max imbal status. */
+#define CB_TABLE_COLS 15
+
+/* One row of the table from its CB_TABLE_COLS fields as they print ("-" for
+ * none), aligned under the header, with its newline, into buf. For
+ * cb_report_row and for tools that rewrite a table (collbench-results). */
+void cb_report_table_line(char *buf, size_t len, const char *const f[CB_TABLE_COLS]);
+
 /* Closes the files (fclose checked). Returns CB_ERR_IO if a write failed at
  * any point, on any stream (logged). */
 enum cb_status cb_report_close(struct cb_report *r);
