@@ -1,11 +1,13 @@
-/* Unit test: the facts README.md repeats for readers are the program's own.
- * Each block of README between "<!-- NAME -->" and "<!-- /NAME -->" must be
- * what the code generates:
- *   schema:summary, schema:rank   the columns of the result files, from the
- *                                 schema table (cb_schema_markdown);
- *   options:allreduce_perf        allreduce_perf's option lines, from its
- *                                 option table (cb_options_usage).
- *   test_readme SOURCE_DIR        checks README.md
+/* Unit test: the facts the manual (README.md, docs/) repeats for readers are
+ * the program's own. Each block of a doc between "<!-- NAME -->" and
+ * "<!-- /NAME -->" must be what the code generates:
+ *   schema:summary, schema:rank   docs/output.md: the columns of the result
+ *                                 files, from the schema table
+ *                                 (cb_schema_markdown);
+ *   options:allreduce_perf        docs/running.md: allreduce_perf's option
+ *                                 lines, from its option table
+ *                                 (cb_options_usage).
+ *   test_readme SOURCE_DIR        checks the docs under SOURCE_DIR
  *   test_readme --print NAME      prints the block NAME should hold */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -21,7 +23,16 @@
 #include "cb_schema.h"
 
 static const char *src_dir;
-static const char *const blocks[] = { "schema:summary", "schema:rank", "options:allreduce_perf" };
+struct block {
+	const char *name;
+	const char *doc; /* the file that holds it, relative to the source dir */
+};
+
+static const struct block blocks[] = {
+	{ "schema:summary", "docs/output.md" },
+	{ "schema:rank", "docs/output.md" },
+	{ "options:allreduce_perf", "docs/running.md" },
+};
 
 /* The option lines of --help, between "options:" and the blank line. */
 static void option_lines(FILE *f)
@@ -56,24 +67,25 @@ static char *generate(const char *name)
 	return text;
 }
 
-/* The README block between "<!-- NAME -->\n" and "<!-- /NAME -->". */
-static char *readme_block(const char *name)
+/* The block of file doc between "<!-- NAME -->\n" and "<!-- /NAME -->". */
+static char *doc_block(const char *doc, const char *name)
 {
 	char path[4096], open_tag[64], close_tag[64], *text = NULL, *a, *b;
 	size_t len = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/README.md", src_dir);
+	snprintf(path, sizeof(path), "%s/%s", src_dir, doc);
 	snprintf(open_tag, sizeof(open_tag), "<!-- %s -->\n", name);
 	snprintf(close_tag, sizeof(close_tag), "<!-- /%s -->", name);
 	f = fopen(path, "r");
-	assert_non_null(f);
+	if (!f)
+		fail_msg("%s: cannot read it (it should hold the %s block)", doc, name);
 	assert_true(getdelim(&text, &len, '\0', f) > 0);
 	fclose(f);
 	a = strstr(text, open_tag);
 	b = a ? strstr(a, close_tag) : NULL;
 	if (!a || !b)
-		fail_msg("README.md lacks %s ... %s", open_tag, close_tag);
+		fail_msg("%s lacks %s ... %s", doc, open_tag, close_tag);
 	a += strlen(open_tag);
 	memmove(text, a, (size_t)(b - a));
 	text[b - a] = '\0';
@@ -84,11 +96,12 @@ static void test_readme_blocks(void **state)
 {
 	(void)state;
 	for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
-		char *want = generate(blocks[k]), *have = readme_block(blocks[k]);
+		char *want = generate(blocks[k].name), *have = doc_block(blocks[k].doc, blocks[k].name);
 
 		if (strcmp(want, have) != 0)
-			fail_msg("README.md's %s block is not the code's; replace it with the output of "
-				 "`test_readme --print %s`:\n%s", blocks[k], blocks[k], want);
+			fail_msg("%s's %s block is not the code's; replace it with the output of "
+				 "`test_readme --print %s`:\n%s", blocks[k].doc, blocks[k].name, blocks[k].name,
+				 want);
 		free(want);
 		free(have);
 	}
