@@ -31,7 +31,7 @@ if [ -s "$run_dir/summary.csv" ]; then
 	figures=$(scripts/plot.sh "$run_dir") || status=$?
 	[ -z "$figures" ] || plot_dir=$(dirname "$(head -n 1 <<<"$figures")")
 fi
-# the cost model (README "Cost model"): its fit refuses runs that cannot
+# the cost model (docs/model.md): its fit refuses runs that cannot
 # determine it (one size, one algorithm); that is said, and the job goes on
 if [ -n "$plot_dir" ]; then
 	if CB_BIN="$root/$build/bin" scripts/model.sh --in-run "$run_dir" "$plot_dir" >/dev/null; then

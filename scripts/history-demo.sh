@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# history-demo.sh: a history of real runs with an injected step, for README's
+# history-demo.sh: a history of real runs with an injected step, for docs/history.md's
 # trend figure (issue 15). Makes N sweeps of this machine, one after the
 # other, the last K of them deliberately slowed: each such sweep runs under
 # taskset pinned to one CPU with Open MPI's binding off, so its ranks share

@@ -28,7 +28,7 @@ PROG=regress.sh
 . "$root/scripts/lib_regress.sh"
 
 # Settings of a new baseline (stored in its regress.conf; measured on a
-# 2-core VM, see README "Regression checking"): 2 ranks only (more are
+# 2-core VM, see docs/regression.md): 2 ranks only (more are
 # oversubscribed there and measure the scheduler), the bandwidth-bound sizes
 # 1M..64M, 5 repeats per row for the noise bands, and a tolerance above the
 # run-to-run noise seen between launches.
@@ -41,7 +41,7 @@ default_metric=busbw
 # CPUs while it ran (meta.json's other_cpu_percent; --accept-load takes it
 # anyway), and a sweep that shared that much is warned about: one busy
 # process next to a 2-rank sweep here halves every bandwidth and widens the
-# repeat bands to 20-40% (README, "Choosing the tolerance")
+# repeat bands to 20-40% (docs/regression.md, "Choosing the tolerance")
 load_limit=10
 # the longest name a run folder holds (sweep.sh: a monitored launch's metadata)
 longest=mpi_traffic/np64-999999999999.meta.json.tmp.4194304

@@ -2,7 +2,7 @@
 # collbench-history end to end: the committed results folders, idempotent and
 # concurrent ingests, a process killed inside its transaction, change points
 # and the gate on synthetic histories, machines, launcher metadata, usage
-# errors, the plot; README's example on the committed folders (this machine's
+# errors, the plot; docs/history.md's example on the committed folders (this machine's
 # series without --machine); sweep.sh and regress.sh --history (a failed ingest keeps
 # the run folder); scripts/history-demo.sh at a tiny size.
 #   history.sh BIN CASE
@@ -352,7 +352,7 @@ machines)
 	has "no metadata sidecar" "$t/err"
 	;;
 readme)
-	# README's History example on a fresh clone: the committed results folders
+	# docs/history.md's example on a fresh clone: the committed results folders
 	# (one of them a folder of run folders, another of a second machine), then
 	# this machine's sweep; with several machines and no --machine, this one
 	export CB_BIN=$bin CB_RESULTS=$t/results CB_MACHINE=readme-box

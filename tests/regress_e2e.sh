@@ -6,7 +6,7 @@
 # How fast this machine is belongs in reports, not in tests. The committed
 # baseline is another machine's wherever this runs elsewhere: cases that
 # compare a new sweep with it pass --force; cases that need this machine's
-# baseline make one under CB_RESULTS (a temporary folder), as README says.
+# baseline make one under CB_RESULTS (a temporary folder), as docs/regression.md says.
 #   regress_e2e.sh BIN CASE
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -177,7 +177,7 @@ per_machine)
 	[ $rc = 2 ] && grep -q "is not a label" "$t/err" || { show; fail "bad label: exit $rc"; }
 	;;
 first_example)
-	# README's first example on a machine with no baseline of its own: the
+	# docs/regression.md's first example on a machine with no baseline of its own: the
 	# plain command stops with advice (exit 2); --update-baseline makes one
 	# (--accept-load: other developers' jobs may share this machine, which is
 	# not what this case is about); then the plain command sweeps and judges

@@ -225,7 +225,7 @@ sweep_stopped)
 	# USR1 to sweep.sh alone, the warning sbatch --signal=B:USR1@N sends
 	# before the time limit
 	# (ring, not mpi: a rank inside MPI_Allreduce whose peer already left
-	# cannot reach its abort path before mpirun's SIGKILL; README says so)
+	# cannot reach its abort path before mpirun's SIGKILL; docs/running.md says so)
 	long=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 2 --repeat 3 --algo ring)
 	for sig in TERM INT USR1; do
 		d=$t/run-$sig

@@ -6,7 +6,7 @@
  *   - a record written through the table reads back the same;
  *   - a real run of allreduce_perf (a singleton: one rank, no mpirun)
  *     writes exactly the table's header, columns and JSON keys and types.
- * (README's column lists are checked against the table by test_readme.c.)
+ * (docs/output.md's column lists are checked against the table by test_readme.c.)
  *   test_schema BIN_DIR SOURCE_DIR */
 #define _GNU_SOURCE
 #include <jansson.h>
