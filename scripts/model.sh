@@ -146,15 +146,11 @@ else
 	made_dir=$OUT_DIR
 fi
 partial+=("$OUT_DIR/model_figures.txt")
-# place SRC DST: SRC (in $tmp) as DST, whole or not at all (a copy beside DST, renamed)
+# place SRC DST: SRC (in $tmp) as DST, whole or not at all (collbench-results place: never
+# through a link, a device, a FIFO, as collbench-model -o)
 place() {
-	# a rename replaces whatever DST is: never a link, a device, a FIFO (as collbench-model -o)
-	if [[ -L "$2" || (-e "$2" && ! -f "$2") ]]; then
-		die "$(cb_text "$2") exists and is not a regular file; not replacing it"
-	fi
-	partial+=("$2")
-	cp -- "$1" "$2.tmp.$$" && mv -f -- "$2.tmp.$$" "$2" || { rm -f -- "$2.tmp.$$"; die "cannot write $2"; }
-	written+=("$2")
+	"$BIN/collbench-results" place "$1" "$2" || die "cannot write $2 (above)"
+	partial+=("$2") written+=("$2")
 }
 if [[ -z "$fit" ]]; then
 	fit=$OUT_DIR/model_fit.json

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "cb_options.h"
+#include "cb_runmeta.h"
 #include "cb_schema.h"
 
 #define README_MAX_LINES 250
@@ -39,6 +40,7 @@ struct block {
 static const struct block blocks[] = {
 	{ "schema:summary", "docs/output.md" },
 	{ "schema:rank", "docs/output.md" },
+	{ "schema:run", "docs/output.md" },
 	{ "options:allreduce_perf", "docs/running.md" },
 };
 
@@ -74,6 +76,8 @@ static char *generate(const char *name)
 		cb_schema_markdown(&cb_schema_summary, m);
 	else if (strcmp(name, "schema:rank") == 0)
 		cb_schema_markdown(&cb_schema_rank, m);
+	else if (strcmp(name, "schema:run") == 0)
+		cb_runmeta_markdown(m);
 	else
 		option_lines(m);
 	fclose(m);

@@ -394,7 +394,6 @@ void cb_runmeta_markdown(FILE *f)
 {
 	fputs("| key | type | meaning |\n|---|---|---|\n", f);
 	for (size_t i = 0; i < NFIELDS; i++)
-		fprintf(f, "| `%s` | %s | %s%s%s |\n", fields[i].key, type_name(&fields[i]),
-			fields[i].doc, fields[i].type == CB_RM_CHOICE ? ": " : "",
-			fields[i].type == CB_RM_CHOICE ? fields[i].choices : "");
+		fprintf(f, "| `%s` | %s | %s |\n", fields[i].key, type_name(&fields[i]),
+			fields[i].doc);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cb_optable.h"
 #include "cb_replace.h"
@@ -54,7 +55,8 @@ static void usage(FILE *f)
 		"       " PROG " traffic -n N -b SIZE -c CALLS --append FILE ZERO SIZED\n"
 		"       " PROG " set-traffic -n N TRAFFIC FILE...\n"
 		"       " PROG " run-meta [--in-place] FILE KEY=VALUE...\n"
-		"       " PROG " run-meta --keys\n\n"
+		"       " PROG " run-meta --keys\n"
+		"       " PROG " place SRC DST\n\n"
 		"merge        one CSV of the INs' rows under their one header (the launches'\n"
 		"             np<N>.csv into summary.csv, np<N>.ranks.csv into ranks.csv); INs\n"
 		"             that are missing or empty are left out; headers must agree\n"
@@ -64,7 +66,8 @@ static void usage(FILE *f)
 		"             tx_bytes rx_bytes calls' lines\n"
 		"set-traffic  TRAFFIC's figures into the mpi rows of the N-rank launch's files\n"
 		"             (.csv, .jsonl, allreduce_perf's table .txt)\n"
-		"run-meta     the run's meta.json (" CB_SCHEMA_RUN ") from KEY=VALUE words\n\n"
+		"run-meta     the run's meta.json (" CB_SCHEMA_RUN ") from KEY=VALUE words\n"
+		"place        SRC copied to DST (a tool's output into a run or plots folder)\n\n"
 		"Every file is replaced whole or left as it was.\n\noptions:\n");
 	cb_optable_usage(f, table, NOPTS, 22);
 	fprintf(f, "\nexit status: 0 done, 1 a file could not be written, 2 usage or input\n");
@@ -266,6 +269,33 @@ static int verb_run_meta(const struct cli *c, int argc, char **argv)
 	return fail(st == CB_ERR_ARG ? EXIT_USAGE : EXIT_IO, err);
 }
 
+static int verb_place(int argc, char **argv)
+{
+	char tmp[4096], err[512];
+	size_t len;
+	int bad;
+	char *text;
+	FILE *out;
+
+	if (argc != 2)
+		return fail(EXIT_USAGE, "place: SRC DST");
+	text = slurp(argv[0], &len, &bad);
+	if (bad || (!text && access(argv[0], R_OK) != 0)) {
+		snprintf(err, sizeof(err), "place: cannot read %s", argv[0]);
+		free(text);
+		return fail(EXIT_USAGE, err);
+	}
+	if (cb_replace_open(argv[1], tmp, sizeof(tmp), &out, err, sizeof(err)) != CB_OK) {
+		free(text);
+		return fail(EXIT_IO, err);
+	}
+	bad = text && fwrite(text, 1, len, out) != len;
+	free(text);
+	if (cb_replace_commit(out, tmp, argv[1], !bad, err, sizeof(err)) != CB_OK)
+		return fail(EXIT_IO, err);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
@@ -280,7 +310,7 @@ int main(int argc, char **argv)
 		return cb_close_stdout(PROG, 0, EXIT_IO);
 	}
 	if (optind >= argc)
-		return fail(EXIT_USAGE, "a verb: merge, traffic, set-traffic or run-meta (see --help)");
+		return fail(EXIT_USAGE, "a verb: merge, traffic, set-traffic, run-meta or place (see --help)");
 	verb = argv[optind];
 	argc -= optind + 1;
 	argv += optind + 1;
@@ -292,6 +322,8 @@ int main(int argc, char **argv)
 		return verb_set_traffic(&c, argc, argv);
 	if (strcmp(verb, "run-meta") == 0)
 		return verb_run_meta(&c, argc, argv);
-	snprintf(err, sizeof(err), "unknown verb '%s' (merge, traffic, set-traffic, run-meta)", verb);
+	if (strcmp(verb, "place") == 0)
+		return verb_place(argc, argv);
+	snprintf(err, sizeof(err), "unknown verb '%s' (merge, traffic, set-traffic, run-meta, place)", verb);
 	return fail(EXIT_USAGE, err);
 }
