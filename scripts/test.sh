@@ -28,7 +28,17 @@ cd "$root"
 FULL_LABELS=(large fuzz count1m multihost slurm)
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
-FULL_BUILDS=(host_only sanitizer)
+FULL_BUILDS=(no_mpi host_only sanitizer)
+
+# no_mpi: a tree where MPI is not found builds the tools that only read or
+# write results (compare, history, model, results) and their tests, with no
+# MPI, CUDA or NCCL library among their needs (results_no_runtime), and
+# nothing that needs MPI (no allreduce_perf)
+full_no_mpi() {
+	build build-nompi -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON &&
+		[ ! -e build-nompi/bin/allreduce_perf ] && [ -x build-nompi/bin/collbench-compare ] &&
+		run_ctest build-nompi
+}
 
 # host_only: the cuda backend left out (CB_WITH_CUDA=OFF) must build and work
 full_host_only() {

@@ -13,6 +13,9 @@
 #                 or value refused (exit 2) with nothing written
 #   scripts_write_none  no script writes a results file itself: no .tmp
 #                 file, no JSON text (they call collbench-results)
+#   no_runtime    the tools that only read or write results files
+#                 (collbench-compare, -history, -model, -results) need no MPI,
+#                 CUDA or NCCL library (readelf -d)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 bin=$1 case=$2
@@ -108,6 +111,19 @@ scripts_write_none)
 	bad=$(find "$src/scripts" -type f -exec awk 'here && NF { if ($1 ~ /^[[{]/) print FILENAME ":" FNR ": " $0; here = 0 }
 		/<<-?["\047]?[A-Z]+["\047]?[ \t]*$/ { here = 1 }' {} +)
 	[ -z "$bad" ] || fail "a JSON here-document: $bad"
+	;;
+no_runtime)
+	command -v readelf >/dev/null || { echo "skipped: no readelf"; exit 77; }
+	n=0
+	for tool in collbench-compare collbench-history collbench-model collbench-results; do
+		[ -x "$bin/$tool" ] || continue # collbench-history: CB_WITH_HISTORY=OFF
+		needed=$(readelf -d "$bin/$tool" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+		[ -n "$needed" ] || fail "$tool: readelf found no NEEDED entries"
+		bad=$(grep -E '^lib(mpi|open-|cudart|cuda|nccl)' <<<"$needed" | tr '\n' ' ')
+		[ -z "$bad" ] || fail "$tool needs $bad"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ] || fail "only $n of the tools were built"
 	;;
 *) fail "unknown case $case" ;;
 esac
