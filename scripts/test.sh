@@ -53,7 +53,7 @@ esac
 
 # shellcheck disable=SC2034 # lib.sh's messages name it
 PROG=test.sh
-. scripts/deps.sh
+. dev/deps.sh
 . scripts/lib.sh
 packages=$CB_DEB_TEST_PACKAGES
 [ $full = 0 ] || packages="$packages $CB_DEB_FULL_PACKAGES"

@@ -23,7 +23,7 @@
 #   mkdir -p .device/nccl/include && cp /usr/local/cuda/include/nccl.h .device/nccl/include/
 # Carry .device without .device/ompi/root (9 MB, not 45: the kit unpacks itself
 # on the box; a run here leaves root/ behind: rm -rf .device/ompi/root).
-# Run:  scripts/device-check.sh        (OUT defaults to ./device-out)
+# Run:  dev/device-check.sh            (OUT defaults to ./device-out)
 # $OUT receives at most 6 files: summary.txt, facts.txt, table.txt, roofline.txt,
 # logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
 # timed out, 2 prerequisites missing, 4 no GPU visible (build and unit tests ran).

@@ -21,7 +21,7 @@ SLOW_LABEL=slowed-taskset-1cpu
 
 usage() {
 	cat <<EOF
-usage: scripts/history-demo.sh [options] [-- sweep.sh options]
+usage: dev/history-demo.sh [options] [-- sweep.sh options]
   --runs N            sweeps in all                                 [$runs]
   --slow K            the last K of them slowed (pinned to one CPU)  [$slow]
   --cpu C             the CPU the slowed sweeps are pinned to       [$cpu]
@@ -37,7 +37,7 @@ sweep.sh options after -- replace the default ones: ${sweep_args[*]}
 not a change was found: see detect.txt), 1 a sweep or a step failed, 2 usage.
 Environment: CB_BIN (binaries), CB_RESULTS (root of the default --out), CB_MACHINE.
 Example, on a quiet machine (about N x 20 s with the default sweep on 2 cores):
-  scripts/history-demo.sh --runs 12 --slow 4
+  dev/history-demo.sh --runs 12 --slow 4
 EOF
 }
 
