@@ -207,7 +207,7 @@ cb_opts_parse() {
 # cb_o_check I: checks the value of row I by its kind (see the top); exits 2
 # (said) when it is refused
 cb_o_check() {
-	local i=$1 var=${cb_o_var[$1]} name v w lo hi
+	local i=$1 var=${cb_o_var[$1]} name v w lo hi words
 	name=$(cb_o_name "$i") v=${!var}
 	IFS=: read -r _ lo hi <<<"${cb_o_kind[i]}"
 	case ${cb_o_kind[i]} in
@@ -215,7 +215,8 @@ cb_o_check() {
 	int | int:*) cb_o_int "$name" "$v" "$lo" "$hi"
 		printf -v "$var" '%s' "$((10#$v))" ;;
 	ints | ints:*)
-		for w in ${v//,/ }; do cb_o_int "$name" "$w" "$lo" "$hi"; done
+		read -ra words <<<"${v//,/ }" # (no glob: "*" is refused as it is)
+		for w in "${words[@]}"; do cb_o_int "$name" "$w" "$lo" "$hi"; done
 		[ -n "${v//[, ]/}" ] || cb_die 2 "$name: no number in '$v'"
 		printf -v "$var" '%s' "${v//,/ }" ;;
 	choice:*)

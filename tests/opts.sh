@@ -64,8 +64,8 @@ table)
 	says "$t/err" "tool: note: -k (the old letter) is deprecated: use --count"
 	# refused: exit 2, one line saying why, nothing on stdout
 	while IFS='|' read -r args msg; do
-		# shellcheck disable=SC2086 # args: words
-		tool 2 $args
+		read -ra words <<<"$args"
+		tool 2 "${words[@]}"
 		says "$t/err" "tool: $msg"
 		[ ! -s "$t/out" ] || fail "$args: a refusal wrote to stdout"
 	done <<-'EOF'
@@ -73,6 +73,7 @@ table)
 		-n 99999999999999999999|--count: 99999999999999999999 is outside 1..64
 		--count x|--count: 'x' is not a whole number
 		--list 1,x|--list: 'x' is not a whole number
+		--list 1,*|--list: '*' is not a whole number
 		--list=,|--list: no number in ','
 		-m d|--mode: 'd' is not a, bb or c
 		--out=|--out: an empty path
