@@ -11,7 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 PROG=bench.sh
-. scripts/deps.sh
+. dev/deps.sh
 . scripts/lib.sh
 cb_install_deps
 

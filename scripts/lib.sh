@@ -1,14 +1,15 @@
 # shellcheck shell=bash
 # lib.sh: sourced by sweep.sh, regress.sh, plot.sh, model.sh, plot_history.sh,
-# history-demo.sh, bench.sh, test.sh and the job scripts (slurm/).
+# bench.sh, test.sh, the job scripts (slurm/) and the developer's scripts
+# (dev/).
+#  - in lib_opts.sh, sourced first: cb_die (the suite's exit codes) and each
+#    script's options from one table (parsing, checks, usage);
 #  - output folders that two runs never share: a default folder is created
 #    with mkdir, which is atomic (the first run gets NAME, the next NAME-2, ...);
 #    an explicit one is claimed by creating a file in it with O_EXCL, and one
 #    that already holds files is refused unless the caller overwrites;
 #  - text for JSON and for plot titles under the rule of src/core/cb_text.h: a
 #    byte that is not part of valid UTF-8 becomes the four characters \xHH;
-#  - sweep.sh's option letters and their long names (regress.sh passes
-#    sweep options on and reads them from a baseline's regress.conf);
 #  - how much of the CPUs other work took while a command ran (regress.sh's
 #    contention warning, test.sh's report);
 #  - adding a run folder to the history database (sweep.sh and regress.sh
@@ -19,6 +20,9 @@
 #    or srun inside a Slurm allocation), on which hosts, the default run id,
 #    and Open MPI's monitoring flags.
 # Functions print their errors on stderr prefixed with $PROG and return 2.
+
+# shellcheck source=scripts/lib_opts.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib_opts.sh"
 
 # cb_text STRING: STRING with each byte outside a valid UTF-8 sequence as \xHH
 # (lower-case hex), everything else unchanged. (perl is in every Debian.)
@@ -168,41 +172,6 @@ cb_write() {
 	return 1
 }
 
-# cb_sweep_long OPTION: sweep.sh's long name for OPTION. Its letters mean what
-# they mean to allreduce_perf (-b -e -f -a -B -R -w -c); the deprecated -n
-# (rank counts), -i (iterations) and -o (run folder) map to --ranks, --iters
-# and --out. Anything else is printed unchanged.
-cb_sweep_long() {
-	case $1 in
-	-b) echo --minbytes ;;
-	-e) echo --maxbytes ;;
-	-f) echo --stepfactor ;;
-	-a) echo --algo ;;
-	-B) echo --backend ;;
-	-R) echo --repeat ;;
-	-w) echo --warmup_iters ;;
-	-c) echo --check ;;
-	-h) echo --help ;;
-	-n) echo --ranks ;;
-	-i) echo --iters ;;
-	-o) echo --out ;;
-	*) printf '%s\n' "$1" ;;
-	esac
-}
-
-# cb_sweep_deprecated LETTER: the note on stderr for sweep.sh's old -n, -i, -o
-# (they meant other things than allreduce_perf's -n, -i and -o).
-cb_sweep_deprecated() {
-	local what
-	case $1 in
-	-n) what="rank counts; to allreduce_perf -n is the iteration count" ;;
-	-i) what="iterations; to allreduce_perf -i is the size step" ;;
-	-o) what="run folder; to allreduce_perf -o is the reduction op" ;;
-	*) return 0 ;;
-	esac
-	echo "$PROG: note: $1 ($what) is deprecated: use $(cb_sweep_long "$1")" >&2
-}
-
 # cb_busy_seconds: the CPU seconds the whole machine has spent busy (user,
 # nice, system, irq, softirq, and steal: time the hypervisor gave to other
 # guests), from /proc/stat; 0 where there is none.
@@ -230,23 +199,6 @@ cb_other_share() {
 	awk -v c="$(nproc)" -v b0="$1" -v b1="$2" -v o0="$3" -v o1="$4" -v wall="$5" 'BEGIN {
 		share = wall > 0 ? ((b1 - b0) - (o1 - o0)) / (wall * c) : 0
 		printf "%.0f\n", (share > 0 ? 100 * share : 0) }'
-}
-
-# cb_history_opt DEFAULT INLINE VALUE [NEXT]: the --history [DB] option of
-# sweep.sh and regress.sh, whose value is optional: VALUE when it was given
-# inline (INLINE 1: --history=DB), else NEXT, the word after the option, when
-# there is one that is not an option, else DEFAULT. Sets cb_history (the
-# database) and cb_history_take (the words used: 1 or 2). Returns 2 (said)
-# for an empty path.
-# shellcheck disable=SC2034 # the caller reads cb_history_take
-cb_history_opt() {
-	cb_history=$1 cb_history_take=1
-	if [ "$2" = 1 ]; then
-		cb_history=$3
-	elif [ $# -ge 4 ] && [ -n "$4" ] && [ "${4#-}" = "$4" ]; then
-		cb_history=$4 cb_history_take=2
-	fi
-	[ -n "$cb_history" ] || { echo "$PROG: --history: an empty path" >&2; return 2; }
 }
 
 # cb_history_usable BIN DB: before a run, whether its ingest into the history

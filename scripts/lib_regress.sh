@@ -3,17 +3,17 @@
 # current solid, regressions, failed and vanished rows circled), from
 # collbench-compare --format csv.
 # Reads regress.sh's variables: root, tmp, plots, plotdir (set here when
-# empty), run_id, run_dir, base_dir, tolerance; and its note().
+# empty), run_id, run_dir, base_dir, tolerance. Messages: lib.sh's cb_note.
 
 # overlay_plots CSV: one figure per rank count from collbench-compare --format csv
 # shellcheck disable=SC2154 # regress.sh's variables (above)
 overlay_plots() {
 	local csv=$1 n
-	command -v gnuplot >/dev/null || { note "warning: gnuplot not installed: no overlay plot"; return 0; }
+	command -v gnuplot >/dev/null || { cb_note "warning: gnuplot not installed: no overlay plot"; return 0; }
 	# the plot folder: --plots was claimed at the start; else a new one (atomic)
 	[ -n "$plotdir" ] || plotdir=$(cb_new_dir "$plots" "$run_id") || return 2
 	printf 'baseline %s\nrun %s\n' "$base_dir" "$run_dir" >"$plotdir/regress.txt" ||
-		{ note "cannot write $plotdir/regress.txt"; return 2; }
+		{ cb_note "cannot write $plotdir/regress.txt"; return 2; }
 	# per rank count N: N.<i>.base.dat / N.<i>.cur.dat for the i-th algorithm,
 	# N.reg.dat for regressions; N.info: algos, x and y ranges (first
 	# backend/dtype/op/in_place combination only, named in the subtitle)
@@ -58,11 +58,11 @@ overlay_plots() {
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
 			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
 			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot/regress.gp" ||
-			{ note "warning: gnuplot failed for $n ranks"; continue; }
+			{ cb_note "warning: gnuplot failed for $n ranks"; continue; }
 		if [ ! -s "$plotdir/regress_np$n.png" ] || [ ! -s "$plotdir/regress_np$n.svg" ]; then
-			note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"
+			cb_note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"
 			continue
 		fi
-		note "plot: $plotdir/regress_np$n.png (.svg)"
+		cb_note "plot: $plotdir/regress_np$n.png (.svg)"
 	done
 }

@@ -6,7 +6,9 @@
 # in scripts/plot/: model_X.awk reads collbench-model's CSV (columns by header name) into small
 # tab-separated .dat files in a temporary folder and prints what it drew (or why not),
 # model_X.gp draws them (lib.awk and common.gp are shared with plot.sh's figures). Each figure
-# is written as PNG (pngcairo) and SVG; the files are listed on stdout.
+# is written as PNG (pngcairo) and SVG; the files are listed on stdout. Options: the table
+# below (lib_opts.sh's form); exit status: the usage's last lines.
+# shellcheck disable=SC2154 # the options' variables: set by cb_opts_parse from the table
 set -euo pipefail
 export LC_ALL=C
 
@@ -18,9 +20,8 @@ PROG=model.sh
 . "$SCRIPT_DIR/lib.sh"
 BIN=${CB_BIN:-$REPO_ROOT/build/bin}
 
-usage() {
-	cat <<EOF
-Usage: scripts/model.sh [options] RUN_DIR [OUT_DIR]
+cb_opts_new operands "Usage: scripts/model.sh [options] RUN_DIR [OUT_DIR]"
+cb_opts_text head <<EOF
 
 The cost model's figures for a collbench run folder and a topology. OUT_DIR defaults to a new
 folder <repo>/plots/<basename of RUN_DIR>-model; a given OUT_DIR may hold other figures (e.g.
@@ -39,63 +40,53 @@ refuses the run (too few sizes, one algorithm: collbench-model says why), a --fi
 --ranks collbench-model refuses end the script (exit 2) before anything is written; a later
 failure (gnuplot) removes what the script wrote.
 
-Options:
-  --fit FILE        check the run against this fit (collbench-model fit -o) instead of
-                    fitting the run itself
-  --topo NAME|FILE  topology of the scale-out figures [dgx-h100] (collbench-model presets)
-  --two-sided       the scale-out figures model ps and ring over a two-sided transport
-                    (p2p: collbench-model predict --two-sided)
-  --hosts-topo NAME|FILE  check models rows of ranks on several hosts on this topology's
-                    links, ranks placed as the run placed them (collbench-model check --topo)
-  --ranks A:B       rank counts of the scale-out figures [2:4096]
-  --in-run          keep the fit and the check beside the run, in RUN_DIR: model_fit.json
-                    (unless --fit) and model_fit.txt (fit's table), model_check.txt (check's
-                    table and error summary); what scripts/bench.sh does
-  --overwrite       replace this script's files in OUT_DIR (and in RUN_DIR with --in-run)
-  -h, --help        show this help
+Options (--topo, --hosts-topo and --ranks are checked by collbench-model):
+EOF
+#      long       letter value       kind variable   default
+cb_opt fit        - FILE        text fit        '' \
+	"check the run against this fit (collbench-model fit -o) instead of" \
+	"fitting the run itself"
+cb_opt topo       - 'NAME|FILE' pass topo       dgx-h100 \
+	"topology of the scale-out figures (collbench-model presets)"
+cb_opt two-sided  - -           flag two_sided_flag 0 \
+	"the scale-out figures model ps and ring over a two-sided transport" \
+	"(p2p: collbench-model predict --two-sided)"
+cb_opt hosts-topo - 'NAME|FILE' pass hosts_topo_name '' \
+	"check models rows of ranks on several hosts on this topology's" \
+	"links, ranks placed as the run placed them (collbench-model check --topo)"
+cb_opt ranks      - A:B         pass ranks      2:4096 "rank counts of the scale-out figures"
+cb_opt in-run     - -           flag in_run     0 \
+	"keep the fit and the check beside the run, in RUN_DIR: model_fit.json" \
+	"(unless --fit) and model_fit.txt (fit's table), model_check.txt (check's" \
+	"table and error summary); what scripts/bench.sh does"
+cb_opt overwrite  - -           flag overwrite  0 \
+	"replace this script's files in OUT_DIR (and in RUN_DIR with --in-run)"
+cb_opts_text tail <<EOF
 
 Environment: CB_BIN (collbench-model's folder, default <repo>/build/bin), CB_PLOTS (root of the
 default OUT_DIR, default <repo>/plots). Needs gnuplot 5 with pngcairo and svg.
+Exit status: 0 figures drawn; 2 usage, input collbench-model refuses, or a step that failed
+(nothing of the run is left).
 EOF
-}
 
-die() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 gp_str() { cb_gp_str "$1"; }     # text (titles): \xHH where not UTF-8
 gp_path() { cb_gp_path "$1"; }  # a file gnuplot opens: its own bytes
 
-fit="" topo=dgx-h100 ranks=2:4096 overwrite=0 in_run=0 hosts_topo=() two_sided=()
-positional=()
-while (($# > 0)); do
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	--fit | --topo | --ranks | --hosts-topo)
-		(($# >= 2)) || die "option $1 needs a value (see --help)"
-		case "$1" in --fit) fit=$2 ;; --topo) topo=$2 ;; --ranks) ranks=$2 ;;
-		--hosts-topo) hosts_topo=(--topo "$2") ;; esac
-		shift 2
-		;;
-	--overwrite) overwrite=1; shift ;;
-	--in-run) in_run=1; shift ;;
-	--two-sided) two_sided=(--two-sided); shift ;;
-	--) shift; positional+=("$@"); break ;;
-	-?*) die "unknown option '$1' (see --help)" ;;
-	*) positional+=("$1"); shift ;;
-	esac
-done
-((${#positional[@]} >= 1 && ${#positional[@]} <= 2)) || { usage >&2; exit 2; }
-command -v gnuplot >/dev/null 2>&1 || die "gnuplot is not installed (apt-get install gnuplot-nox)"
+cb_opts_parse "$@"
+positional=("${cb_args[@]}")
+hosts_topo=() two_sided=()
+! cb_opts_given --hosts-topo || hosts_topo=(--topo "$hosts_topo_name")
+[ "$two_sided_flag" = 0 ] || two_sided=(--two-sided)
+((${#positional[@]} >= 1 && ${#positional[@]} <= 2)) || { cb_opts_usage >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 || cb_die 2 "gnuplot is not installed (apt-get install gnuplot-nox)"
 CM=$BIN/collbench-model
-[[ -x "$CM" ]] || die "$CM not built (cmake --build build)"
+[[ -x "$CM" ]] || cb_die 2 "$CM not built (cmake --build build)"
 RUN_DIR=${positional[0]}
-[[ -d "$RUN_DIR" ]] || die "run folder '$RUN_DIR' does not exist"
+[[ -d "$RUN_DIR" ]] || cb_die 2 "run folder '$RUN_DIR' does not exist"
 RUN_ID=$(basename "$(cd "$RUN_DIR" && pwd)")
-[[ -z "$fit" || -f "$fit" ]] || die "fit file '$fit' does not exist"
+[[ -z "$fit" || -f "$fit" ]] || cb_die 2 "fit file '$fit' does not exist"
 if ((in_run)) && compgen -G "$RUN_DIR/model_*" >/dev/null; then
-	((overwrite)) || die "$RUN_DIR already holds model_* files: --overwrite to replace them"
+	((overwrite)) || cb_die 2 "$RUN_DIR already holds model_* files: --overwrite to replace them"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-model.XXXXXX")
 # On failure nothing of this run stays: the files it wrote (partial) and the folder it made
@@ -113,19 +104,19 @@ trap 'undo; rm -rf "$tmp"' EXIT
 fit_use=$fit
 if [[ -z "$fit" ]]; then
 	"$CM" fit "$RUN_DIR" -o "$tmp/model_fit.json" >"$tmp/model_fit.txt" ||
-		die "collbench-model fit refused $RUN_DIR (why: above); no model files written"
+		cb_die 2 "collbench-model fit refused $RUN_DIR (why: above); no model files written"
 	fit_use=$tmp/model_fit.json
 fi
 "$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --stepfactor 1024 --format csv \
 	>"$tmp/model_predict.csv" 2>"$tmp/predict.err" ||
-	{ cat "$tmp/predict.err" >&2; die "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
+	{ cat "$tmp/predict.err" >&2; cb_die 2 "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
 "$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover --format csv >"$tmp/model_crossover.csv" ||
-	die "collbench-model predict --crossover failed (above); no model files written"
+	cb_die 2 "collbench-model predict --crossover failed (above); no model files written"
 "$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" --format csv >"$tmp/model_check.csv" ||
-	die "collbench-model check failed (above); no model files written"
+	cb_die 2 "collbench-model check failed (above); no model files written"
 if ((in_run)); then
 	"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" >"$tmp/model_check.txt" 2>/dev/null ||
-		die "collbench-model check failed; no model files written"
+		cb_die 2 "collbench-model check failed; no model files written"
 fi
 topo_name=$(sed -n 's/^collbench-model predict: topology \([^ ]*\) .*/\1/p' "$tmp/predict.err" | head -1)
 topo_label="topology ${topo_name:-$topo}"
@@ -134,13 +125,13 @@ OUT_DIR=${positional[1]:-}
 if [[ -n "$OUT_DIR" ]]; then
 	# a folder of other figures (plot.sh's) is fine: only this script's names must be free
 	[[ -e "$OUT_DIR" ]] || made_dir=$OUT_DIR
-	mkdir -p -- "$OUT_DIR" || die "cannot create the folder $OUT_DIR"
+	mkdir -p -- "$OUT_DIR" || cb_die 2 "cannot create the folder $OUT_DIR"
 	if compgen -G "$OUT_DIR/model_*" >/dev/null; then
-		((overwrite)) || die "$OUT_DIR already holds model_* files: give another folder, or --overwrite"
-		rm -f -- "$OUT_DIR"/model_* || die "cannot remove the old model_* files in $OUT_DIR"
+		((overwrite)) || cb_die 2 "$OUT_DIR already holds model_* files: give another folder, or --overwrite"
+		rm -f -- "$OUT_DIR"/model_* || cb_die 2 "cannot remove the old model_* files in $OUT_DIR"
 	fi
 	(set -C && : >"$OUT_DIR/model_figures.txt") 2>/dev/null ||
-		die "$OUT_DIR was taken by another run at the same time: give another folder"
+		cb_die 2 "$OUT_DIR was taken by another run at the same time: give another folder"
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID-model") || exit 2
 	made_dir=$OUT_DIR
@@ -149,7 +140,7 @@ partial+=("$OUT_DIR/model_figures.txt")
 # place SRC DST: SRC (in $tmp) as DST, whole or not at all (collbench-results place: never
 # through a link, a device, a FIFO, as collbench-model -o)
 place() {
-	"$BIN/collbench-results" place "$1" "$2" || die "cannot write $2 (above)"
+	"$BIN/collbench-results" place "$1" "$2" || cb_die 2 "cannot write $2 (above)"
 	partial+=("$2") written+=("$2")
 }
 if [[ -z "$fit" ]]; then
@@ -190,7 +181,7 @@ plot_busbw() {
 	[[ "$fit_src" == */summary.csv ]] && fit_src=$(dirname "$fit_src")
 	while IFS=$US read -r verb n algos xmin xmax ymin ymax over; do
 		case $verb in
-		skip) note "skipping model_busbw_np*: $n"; return 0 ;;
+		skip) cb_note "skipping model_busbw_np*: $n"; return 0 ;;
 		combo) # backend, dtype, op, in_place in n, algos, xmin, xmax
 			ctx="$n, $algos $xmin$([[ $xmax == 1 ]] && echo ", in-place"), fit of $(basename "${fit_src:-?}")"
 			continue ;;
@@ -223,7 +214,7 @@ plot_scale() {
 			ttl=$(gp_str "predicted allreduce time vs rank count (cost model)"); sub=$(gp_str "$topo_label");
 			runid=$(gp_str "collbench-model predict")"
 	else
-		note "skipping model_time_vs_n: the topology predicts nothing for $ranks ranks"
+		cb_note "skipping model_time_vs_n: the topology predicts nothing for $ranks ranks"
 	fi
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale load \
 		"$G:ps_host_max_bytes $G:ps_host_min_bytes $G:ring_host_bytes")
@@ -235,7 +226,7 @@ plot_scale() {
 			ttl=$(gp_str "host network link load per allreduce of 1 GiB per rank"); sub=$(gp_str "$topo_label");
 			runid=$(gp_str "collbench-model predict")"
 	else
-		note "skipping model_host_load: no rank count of $ranks spans two hosts of the topology"
+		cb_note "skipping model_host_load: no rank count of $ranks spans two hosts of the topology"
 	fi
 }
 
@@ -245,7 +236,7 @@ plot_crossover() {
 	IFS=$US read -r verb xmin xmax ymin ymax < <(plot_awk model_crossover \
 		-v file="$OUT_DIR/model_crossover.csv" -v out="$tmp/cross.dat" "$OUT_DIR/model_crossover.csv")
 	if [[ "$verb" != plot ]]; then
-		note "skipping model_crossover: ps never beats the ring at these rank counts"
+		cb_note "skipping model_crossover: ps never beats the ring at these rank counts"
 		return 0
 	fi
 	run_gp model_crossover "$OUT_DIR/model_crossover" "data=$(gp_path "$tmp/cross.dat");
@@ -258,7 +249,7 @@ plot_busbw
 plot_scale
 plot_crossover
 
-printf '%s\n' "${written[@]}" >"$OUT_DIR/model_figures.txt" || die "cannot write model_figures.txt"
+printf '%s\n' "${written[@]}" >"$OUT_DIR/model_figures.txt" || cb_die 2 "cannot write model_figures.txt"
 finished=1
-printf '%s\n' "${written[@]}" || die "cannot write the list of figures to stdout"
-note "figures in $OUT_DIR"
+printf '%s\n' "${written[@]}" || cb_die 2 "cannot write the list of figures to stdout"
+cb_note "figures in $OUT_DIR"

@@ -7,7 +7,9 @@
 # two steps, both in scripts/plot/: X.awk writes the figure's small tab-separated .dat files into
 # a temporary folder and prints what it drew (or why not), X.gp draws them (lib.awk and
 # common.gp are shared). Each figure is written as PNG (pngcairo) and SVG; the written files
-# are listed on stdout.
+# are listed on stdout. Options: the table below (lib_opts.sh's form); exit status: the usage's
+# last lines.
+# shellcheck disable=SC2154 # the options' variables: set by cb_opts_parse from the table
 set -euo pipefail
 export LC_ALL=C
 
@@ -18,9 +20,8 @@ PROG=plot.sh
 # shellcheck source=scripts/lib.sh
 . "$SCRIPT_DIR/lib.sh"
 
-usage() {
-	cat <<EOF
-Usage: scripts/plot.sh [options] RUN_DIR [OUT_DIR]
+cb_opts_new operands "Usage: scripts/plot.sh [options] RUN_DIR [OUT_DIR]"
+cb_opts_text head <<EOF
 
 Draw the figures of one collbench run folder (RUN_DIR/summary.csv, RUN_DIR/ranks.csv).
 OUT_DIR defaults to a new folder <repo>/plots/<basename of RUN_DIR> (-2, -3, ... when that
@@ -48,89 +49,46 @@ Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_
 marked: a title line on the figures of one rank count, "N*" at the tics of the others.
 
 Options (default: the combination of the first "ok" row of summary.csv):
-  --dtype X       plot rows of dtype X (e.g. float)
-  --op Y          plot rows of reduction op Y (e.g. sum)
-  --inplace 0|1   plot out-of-place (0) or in-place (1) rows
-  --backend B     plot rows of backend B (host or cuda)
-  --overwrite     OUT_DIR may hold earlier figures: they are replaced
-  -h, --help      show this help
+EOF
+#      long      letter value kind       variable    default
+cb_opt dtype     - X     text       opt_dtype   '' "plot rows of dtype X (e.g. float)"
+cb_opt op        - Y     text       opt_op      '' "plot rows of reduction op Y (e.g. sum)"
+cb_opt inplace   - '0|1' choice:0,1 opt_inplace '' "plot out-of-place (0) or in-place (1) rows"
+cb_opt backend   - B     text       opt_backend '' "plot rows of backend B (host or cuda)"
+cb_opt overwrite - -     flag       overwrite   0  "OUT_DIR may hold earlier figures: they are replaced"
+cb_opts_text tail <<EOF
 
 Environment: CB_PLOTS (root of the default OUT_DIR, default <repo>/plots).
 
 Needs gnuplot 5 with the pngcairo and svg terminals (Debian/Ubuntu: apt-get install gnuplot-nox).
+Exit status: 0 figures drawn; 1 the run folder cannot be read, or no figure could be drawn
+(gnuplot missing or failed, no rows to plot); 2 usage, or an OUT_DIR that cannot be used.
 EOF
-}
-
-die() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 1
-}
-note() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 
 # gp_str VALUE: VALUE as a gnuplot single-quoted string literal (a quote is written twice;
 # bytes that are not UTF-8 as \xHH, or the SVG would not be valid XML).
 gp_str() { cb_gp_str "$1"; }
 
 # --- options ----------------------------------------------------------------------------------
-opt_dtype="" opt_op="" opt_inplace="" opt_backend="" overwrite=0
-positional=()
-while (($# > 0)); do
-	case "$1" in
-	-h | --help)
-		usage
-		exit 0
-		;;
-	--dtype | --op | --inplace | --backend)
-		(($# >= 2)) || die "option $1 needs a value (see --help)"
-		case "$1" in
-		--dtype) opt_dtype=$2 ;;
-		--op) opt_op=$2 ;;
-		--inplace) opt_inplace=$2 ;;
-		--backend) opt_backend=$2 ;;
-		esac
-		shift 2
-		;;
-	--overwrite)
-		overwrite=1
-		shift
-		;;
-	--dtype=*) opt_dtype=${1#*=} && shift ;;
-	--op=*) opt_op=${1#*=} && shift ;;
-	--inplace=*) opt_inplace=${1#*=} && shift ;;
-	--backend=*) opt_backend=${1#*=} && shift ;;
-	--)
-		shift
-		positional+=("$@")
-		break
-		;;
-	-?*) die "unknown option '$1' (see --help)" ;;
-	*)
-		positional+=("$1")
-		shift
-		;;
-	esac
-done
+cb_opts_parse "$@"
+positional=("${cb_args[@]}")
 ((${#positional[@]} >= 1)) || {
-	usage >&2
+	cb_opts_usage >&2
 	exit 2
 }
-((${#positional[@]} <= 2)) || die "too many arguments (see --help)"
-case "$opt_inplace" in
-"" | 0 | 1) ;;
-*) die "--inplace takes 0 or 1, not '$opt_inplace'" ;;
-esac
+((${#positional[@]} <= 2)) || cb_die 2 "too many arguments (see --help)"
 
 command -v gnuplot >/dev/null 2>&1 ||
-	die "gnuplot is not installed (Debian/Ubuntu: apt-get install gnuplot-nox)"
+	cb_die 1 "gnuplot is not installed (Debian/Ubuntu: apt-get install gnuplot-nox)"
 
 RUN_DIR=${positional[0]}
-[[ -d "$RUN_DIR" ]] || die "run folder '$RUN_DIR' does not exist"
+[[ -d "$RUN_DIR" ]] || cb_die 1 "run folder '$RUN_DIR' does not exist"
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
 RUN_ID=$(basename "$RUN_DIR")
 SUMMARY=$RUN_DIR/summary.csv
 RANKS=$RUN_DIR/ranks.csv
-[[ -f "$SUMMARY" ]] || die "no summary.csv in '$RUN_DIR'"
-[[ -s "$SUMMARY" ]] || die "'$SUMMARY' is empty"
+[[ -f "$SUMMARY" ]] || cb_die 1 "no summary.csv in '$RUN_DIR'"
+[[ -s "$SUMMARY" ]] || cb_die 1 "'$SUMMARY' is empty"
 OUT_DIR=${positional[1]:-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-plot.XXXXXX")
@@ -151,12 +109,12 @@ plot_awk rows -v prog="$PROG" -v file="$SUMMARY" "$SUMMARY" >"$tmp/ok.tsv" || ex
 choice=$(plot_awk select -v b="$opt_backend" -v d="$opt_dtype" -v o="$opt_op" -v p="$opt_inplace" \
 	-v cur="$tmp/cur.tsv" "$tmp/ok.tsv")
 if [[ "$choice" != combo$US* ]]; then
-	die "no ok rows match the requested combination; the run has:
+	cb_die 1 "no ok rows match the requested combination; the run has:
 $(cut -d "$US" -f2- <<<"$choice")"
 fi
 IFS=$US read -r _ BACKEND DTYPE OP INPLACE ncombo <<<"$choice"
 if ((ncombo > 1)); then
-	note "note: the run has $ncombo (backend, dtype, op, in_place) combinations; plotting" \
+	cb_note "note: the run has $ncombo (backend, dtype, op, in_place) combinations; plotting" \
 		"backend=$BACKEND dtype=$DTYPE op=$OP in_place=$INPLACE (choose with --backend/--dtype/--op/--inplace)"
 fi
 case "$INPLACE" in
@@ -214,7 +172,7 @@ plot_busbw() {
 	local verb n algos roof_n roofpts xmin xmax ymin ymax extra rooflabel roofline ranks_word
 	while IFS=$US read -r verb n algos roof_n roofpts xmin xmax ymin ymax extra; do
 		if [[ "$verb" == skip ]]; then
-			note "skipping busbw_np$n: $algos"
+			cb_note "skipping busbw_np$n: $algos"
 			continue
 		fi
 		rooflabel="copy roofline (algbw)" roofline=""
@@ -235,7 +193,7 @@ plot_busbw() {
 plot_time() {
 	local verb size algos ranks tmin tmax
 	IFS=$US read -r verb size algos ranks tmin tmax < <(plot_awk time -v dir="$tmp" "$tmp/cur.tsv")
-	[[ "$verb" == plot ]] || { note "skipping time_vs_ranks: $size"; return 0; }
+	[[ "$verb" == plot ]] || { cb_note "skipping time_vs_ranks: $size"; return 0; }
 	run_gp time "$OUT_DIR/time_vs_ranks" "prefix=$(cb_gp_path "$tmp/time"); algos=$(gp_str "$algos");
 		ranks=$(gp_str "$ranks"); tmin=$tmin; tmax=$tmax; $(over_args "$ranks");
 		ttl=$(gp_str "allreduce time vs rank count, $size per rank")"
@@ -245,12 +203,12 @@ plot_time() {
 plot_traffic() {
 	local verb a b c d e f labels="" i=0 nrows=() hosts="nhosts=0;" across="" k=0 hl
 	if [[ ! -s "$RANKS" ]]; then
-		note "skipping traffic_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
+		cb_note "skipping traffic_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
 		return 0
 	fi
 	while IFS=$US read -r verb a b c d e f; do
 		case $verb in
-		skip) note "skipping traffic_per_rank: $a"; return 0 ;;
+		skip) cb_note "skipping traffic_per_rank: $a"; return 0 ;;
 		algo) # name, total tx in words, ranks found
 			i=$((i + 1))
 			labels+="lab$i=$(gp_str "$a (total tx $b)"); "
@@ -268,7 +226,7 @@ plot_traffic() {
 			local n=$a size=$b algos=$c unit=$d div=$e ymax=$f r
 			for r in "${nrows[@]}"; do
 				[[ "${r#* }" == "$n" ]] ||
-					note "traffic_per_rank: ranks.csv has ${r#* } of $n ranks for ${r%% *}"
+					cb_note "traffic_per_rank: ranks.csv has ${r#* } of $n ranks for ${r%% *}"
 			done
 			run_gp traffic "$OUT_DIR/traffic_per_rank" "prefix=$(cb_gp_path "$tmp/traffic");
 				algos=$(gp_str "$algos"); $labels $hosts nranks=$n; unit=$(gp_str "$unit");
@@ -283,7 +241,7 @@ plot_traffic() {
 plot_imbalance() {
 	local verb size algos ranks ymax
 	IFS=$US read -r verb size algos ranks ymax < <(plot_awk imbalance -v dir="$tmp" "$tmp/cur.tsv")
-	[[ "$verb" == plot ]] || { note "skipping imbalance_vs_ranks: $size"; return 0; }
+	[[ "$verb" == plot ]] || { cb_note "skipping imbalance_vs_ranks: $size"; return 0; }
 	run_gp imbalance "$OUT_DIR/imbalance_vs_ranks" "prefix=$(cb_gp_path "$tmp/imb");
 		algos=$(gp_str "$algos"); ranks=$(gp_str "$ranks"); ymax=$ymax; $(over_args "$ranks");
 		ttl=$(gp_str "traffic imbalance vs rank count, $size per rank")"
@@ -293,12 +251,12 @@ plot_imbalance() {
 plot_busywait() {
 	local verb a b c d e f labels="" i=0
 	if [[ ! -s "$RANKS" ]]; then
-		note "skipping busy_wait_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
+		cb_note "skipping busy_wait_per_rank: no ranks.csv (or an empty one) in '$RUN_DIR'"
 		return 0
 	fi
 	while IFS=$US read -r verb a b c d e f; do
 		case $verb in
-		skip) note "skipping busy_wait_per_rank: $a"; return 0 ;;
+		skip) cb_note "skipping busy_wait_per_rank: $a"; return 0 ;;
 		algo) # name, mean time in words, ranks found
 			i=$((i + 1))
 			labels+="lab$i=$(gp_str "$a busy (allreduce $b)"); " ;;
@@ -316,7 +274,7 @@ plot_busywait() {
 plot_straggler() {
 	local verb n algos xmin xmax ymax
 	IFS=$US read -r verb n algos xmin xmax ymax < <(plot_awk straggler -v dir="$tmp" "$tmp/cur.tsv")
-	[[ "$verb" == plot ]] || { note "skipping stragglers: $n"; return 0; }
+	[[ "$verb" == plot ]] || { cb_note "skipping stragglers: $n"; return 0; }
 	run_gp straggler "$OUT_DIR/stragglers" "prefix=$(cb_gp_path "$tmp/strag"); algos=$(gp_str "$algos");
 		xmin=$xmin; xmax=$xmax; ymax=$ymax; nranks=$n; note=$(gp_str "$(over_note "$n")");
 		ttl=$(gp_str "stragglers, $n ranks: the rank most often slowest, and by how much")"
@@ -328,10 +286,10 @@ plot_iters() {
 	shopt -s nullglob
 	jsonl=("$RUN_DIR"/np*.jsonl)
 	shopt -u nullglob
-	((${#jsonl[@]} > 0)) || { note "skipping iterations: no np*.jsonl in '$RUN_DIR'"; return 0; }
+	((${#jsonl[@]} > 0)) || { cb_note "skipping iterations: no np*.jsonl in '$RUN_DIR'"; return 0; }
 	IFS=$US read -r verb algo n size nwarm niter med p99 ymax < <(plot_awk iters -v dir="$tmp" \
 		-v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "${jsonl[@]}")
-	[[ "$verb" == plot ]] || { note "skipping iterations: $algo"; return 0; }
+	[[ "$verb" == plot ]] || { cb_note "skipping iterations: $algo"; return 0; }
 	run_gp iters "$OUT_DIR/iterations" "prefix=$(cb_gp_path "$tmp/iters"); algo=$(gp_str "$algo");
 		nranks=$n; nwarm=$nwarm; niter=$niter; med=${med:-0}; p99=${p99:-0}; ymax=$ymax;
 		note=$(gp_str "$(over_note "$n")");
@@ -346,7 +304,7 @@ plot_busywait
 plot_straggler
 plot_iters
 
-((${#written[@]} > 0)) || die "no figure could be drawn from '$SUMMARY'"
-printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || die "cannot write $OUT_DIR/figures.txt"
-printf '%s\n' "${written[@]}" || die "cannot write the list of figures to stdout"
-note "figures in $OUT_DIR"
+((${#written[@]} > 0)) || cb_die 1 "no figure could be drawn from '$SUMMARY'"
+printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || cb_die 1 "cannot write $OUT_DIR/figures.txt"
+printf '%s\n' "${written[@]}" || cb_die 1 "cannot write the list of figures to stdout"
+cb_note "figures in $OUT_DIR"

@@ -3,6 +3,8 @@
 # points, as PNG and SVG: collbench-history trend --format tsv with the same selection options,
 # then the figure's two steps in scripts/plot/ as for plot.sh's figures: history.awk picks the
 # data (one block per series), history.gp draws it (common.gp's look), one colour per series.
+# Options: the table below (lib_opts.sh's form), the others go to collbench-history trend.
+# shellcheck disable=SC2154 # the options' variables: set by cb_opts_parse from the table
 set -euo pipefail
 export LC_ALL=C
 
@@ -14,42 +16,34 @@ PROG=plot_history.sh
 bin=${CB_BIN:-$REPO_ROOT/build/bin}
 MAX_SERIES=8
 
-usage() {
-	cat <<USAGE
-Usage: scripts/plot_history.sh [-o OUTBASE] [--title TEXT] [collbench-history trend options]
+cb_opts_new pass "Usage: scripts/plot_history.sh [-o OUTBASE] [--title TEXT] [collbench-history trend options]"
+cb_opts_text head <<USAGE
 
 Draws OUTBASE.png and OUTBASE.svg (default: plots/history/trend): each selected series (a row
 key of one machine) over time, every run a point with its repeat band (min and max over the
 -R repeats), each segment between change points its mean, the first run after a change circled
 (red: regression, green: improvement). The other options select and read the series as
 collbench-history trend does (--db, --machine, -a, -n, -b, --dtype, --op, --metric, --stat,
---pvalue, ...); at most $MAX_SERIES series in one figure (narrow with -a, -n, -b).
-The files written are listed on stdout. Environment: CB_BIN (binaries, default build/bin).
+--pvalue, ...: passed to it, which checks them); at most $MAX_SERIES series in one figure (narrow
+with -a, -n, -b). The files written are listed on stdout.
+Options:
 USAGE
-}
-
-die() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 2
-}
-
-outbase="$REPO_ROOT/plots/history/trend" title="" args=()
-while (($# > 0)); do
-	case "$1" in
-	-h | --help) usage; exit 0 ;;
-	-o | --title)
-		(($# >= 2)) || die "option $1 needs a value (see --help)"
-		if [ "$1" = -o ]; then outbase=$2; else title=$2; fi
-		shift 2
-		;;
-	*) args+=("$1"); shift ;;
-	esac
-done
+#      long  letter value   kind variable default
+cb_opt -     o     OUTBASE  text outbase  '' "the files to write: OUTBASE.png and OUTBASE.svg  [plots/history/trend]"
+cb_opt title -     TEXT     text title    '' "the figure's title  [collbench history: METRIC over time]"
+cb_opts_text tail <<USAGE
+Environment: CB_BIN (binaries, default build/bin).
+Exit status: 0 the figure is drawn; 2 usage, a selection collbench-history refuses or that
+holds no series (or too many), or a step that failed.
+USAGE
+cb_opts_parse "$@"
+args=("${cb_args[@]}")
+cb_opts_given -o || outbase=$REPO_ROOT/plots/history/trend
 # OUTBASE names the files: "" or a folder ("dir/") would write hidden .png/.svg
 [[ -n "$outbase" && "${outbase##*/}" != "" && "${outbase##*/}" != . && "${outbase##*/}" != .. ]] ||
-	die "-o '$(cb_text "$outbase")': OUTBASE must name the files (e.g. plots/history/trend), not be empty or a folder"
-command -v gnuplot >/dev/null || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
-[ -x "$bin/collbench-history" ] || die "$bin/collbench-history not found (build first, or set CB_BIN)"
+	cb_die 2 "-o '$(cb_text "$outbase")': OUTBASE must name the files (e.g. plots/history/trend), not be empty or a folder"
+command -v gnuplot >/dev/null || cb_die 2 "gnuplot not found (Debian: apt-get install gnuplot-nox)"
+[ -x "$bin/collbench-history" ] || cb_die 2 "$bin/collbench-history not found (build first, or set CB_BIN)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -58,10 +52,10 @@ trap 'rm -rf "$tmp"' EXIT
 # what history.awk says: plot US n US metric US machine US names (tab-separated) US algorithms
 # (space-separated), or skip US why
 awk -v dir="$tmp" -f "$SCRIPT_DIR/plot/history.awk" "$tmp/trend.tsv" >"$tmp/info" ||
-	die "history.awk failed"
+	cb_die 2 "history.awk failed"
 IFS=$'\037' read -r verdict n metric machine names algos <"$tmp/info" || true
-[ "$verdict" = plot ] || die "${n:-no series to plot}"
-((n <= MAX_SERIES)) || die "$n series selected: at most $MAX_SERIES in one figure (narrow with -a, -n, -b)"
+[ "$verdict" = plot ] || cb_die 2 "${n:-no series to plot}"
+((n <= MAX_SERIES)) || cb_die 2 "$n series selected: at most $MAX_SERIES in one figure (narrow with -a, -n, -b)"
 titles=""
 while IFS= read -r name; do
 	titles="$titles \"$(cb_text "$name" | tr -d '"')\""

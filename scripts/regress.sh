@@ -16,6 +16,8 @@
 #     the runs cannot confirm: unknown, run again (collbench-compare's 4),
 #   128+N stopped by signal N (INT, TERM, HUP, USR1, USR2), passed on to the sweep, which
 #     stops its launch and marks its run "aborted"; nothing compared.
+# Options: the table below (lib_opts.sh's form).
+# shellcheck disable=SC2154 # the options' variables: set by cb_opts_parse from the table
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +26,7 @@ results=${CB_RESULTS:-$root/results}
 plots=${CB_PLOTS:-$root/plots}
 PROG=regress.sh
 . "$root/scripts/lib.sh"
+. "$root/scripts/lib_sweep_opts.sh"
 # shellcheck source=scripts/lib_regress.sh
 . "$root/scripts/lib_regress.sh"
 
@@ -46,39 +49,48 @@ load_limit=10
 # the longest name a run folder holds (sweep.sh: a monitored launch's metadata)
 longest=mpi_traffic/np64-999999999999.meta.json.tmp.4194304
 
-usage() {
-	cat <<EOF
-usage: scripts/regress.sh [options] [-- sweep.sh options]
-  --machine LABEL      this machine's label (sets CB_MACHINE)  [\$CB_MACHINE, else
-                       the host name]
-  --baseline NAME      baseline folder results/baseline/NAME; a value with a '/'
-                       is a folder path                 [<machine label>-<backend>]
-  --run DIR            compare this finished run folder instead of running a sweep
-  -B, --backend NAME   backend of the sweep: host or cuda  [cuda when a GPU is
-                       visible and built, else host]
-  --update-baseline    make the run the baseline (replaces the old one, saying so;
-                       compares with the old one first, for information); refused
-                       for a run during which other work used more than
-                       $load_limit% of the CPUs (meta.json's other_cpu_percent)
-  --accept-load        --update-baseline takes such a run anyway (warned)
-  --out DIR            run folder of the new sweep (new or empty)
-                                                        [results/<host>-<UTC time>]
-  --plots DIR          where the overlay plots go (new or empty)  [plots/<run id>]
-  --overwrite          --out and --plots may hold an earlier run's files (replaced)
-  --force              compare even when collbench-compare finds the runs
-                       incomparable (another machine, GPU, backend)
-  --format FMT         collbench-compare output: table, markdown, csv, json [table]
-  --tolerance PCT      override the baseline's tolerance
-  --noise-cap PCT      a change beyond PCT is decided whatever the noise says
-                       (collbench-compare --noise-cap)     [twice the tolerance]
-  --allow-missing      rows of the baseline skipped or absent now are only
-                       warned about, not failures (vanished)
-  --strict             rows in only one run count as failures
-  --history [DB]       also add the run to the history database DB (collbench-history
-                       ingest)                   [results/history.sqlite]
-  -h, --help           this help
-Options take --name VALUE or --name=VALUE. Deprecated, still accepted with a
-note: -o DIR (use --out; to allreduce_perf -o is the reduction op).
+# the options (one table: parsing, checks, usage; lib_opts.sh)
+cb_opts_new none "usage: scripts/regress.sh [options] [-- sweep.sh options]"
+#      long            letter value  kind  variable           default
+cb_opt machine         - LABEL  text  CB_MACHINE         - \
+	"this machine's label (sets CB_MACHINE)" "[\$CB_MACHINE, else the host name]"
+cb_opt baseline        - NAME   text  baseline           '' \
+	"baseline folder results/baseline/NAME; a value with a '/'" \
+	"is a folder path  [<machine label>-<backend>]"
+cb_opt run             - DIR    text  run                '' \
+	"compare this finished run folder instead of running a sweep"
+cb_opt backend         B NAME   text  backend            '' \
+	"backend of the sweep: host or cuda  [cuda when a GPU is" "visible and built, else host]"
+cb_opt update-baseline - -      flag  update             0 \
+	"make the run the baseline (replaces the old one, saying so;" \
+	"compares with the old one first, for information); refused" \
+	"for a run during which other work used more than" \
+	"$load_limit% of the CPUs (meta.json's other_cpu_percent)"
+cb_opt accept-load     - -      flag  accept_load        0 "--update-baseline takes such a run anyway (warned)"
+cb_opt out             - DIR    text  outdir             '' \
+	"run folder of the new sweep (new or empty)" "[results/<host>-<UTC time>]"
+cb_opt plots           - DIR    text  plotdir            '' \
+	"where the overlay plots go (new or empty)  [plots/<run id>]"
+cb_opt overwrite       - -      flag  overwrite          0 \
+	"--out and --plots may hold an earlier run's files (replaced)"
+cb_opt force           - -      flag  force_flag         0 \
+	"compare even when collbench-compare finds the runs" "incomparable (another machine, GPU, backend)"
+cb_opt format          - FMT    pass  format             table \
+	"collbench-compare output: table, markdown, csv, json"
+cb_opt tolerance       - PCT    pass  tol_override       '' "override the baseline's tolerance"
+cb_opt noise-cap       - PCT    pass  noise_cap          '' \
+	"a change beyond PCT is decided whatever the noise says" \
+	"(collbench-compare --noise-cap)  [twice the tolerance]"
+cb_opt allow-missing   - -      flag  allow_missing_flag 0 \
+	"rows of the baseline skipped or absent now are only" "warned about, not failures (vanished)"
+cb_opt strict          - -      flag  strict_flag        0 "rows in only one run count as failures"
+cb_opt history         - '[DB]' path  history            "$results/history.sqlite" \
+	"also add the run to the history database DB" \
+	"(collbench-history ingest)  [results/history.sqlite]"
+cb_opt_old o out "run folder; to allreduce_perf -o is the reduction op"
+cb_opts_text tail <<EOF
+Options take --name VALUE or --name=VALUE; the values of --format, --tolerance
+and --noise-cap are checked by collbench-compare --check-args before anything runs.
 A baseline belongs to one machine (label, CPU model, CPU count, GPU model:
 collbench-compare refuses another machine's unless --force). On a
 machine without one, make it first, when the machine is quiet:
@@ -92,57 +104,22 @@ Plots: regress_np<N>.png/.svg, busbw vs size, baseline dashed, current solid,
 regressions circled. Environment: CB_BIN (binaries, default build/bin), CB_MACHINE
 (machine label), CB_RESULTS (results root, default results/; baselines in its
 baseline/), CB_PLOTS (plots root, default plots/).
+Exit status: 0 no regression; 1 a regression (or failed or vanished rows, or a
+failed sweep); 2 usage or input error (nothing judged); 3 with --history, all
+else went well but adding the run to the history failed; 4 unknown (a row
+worse within the noise: run again); 128+N stopped by signal N.
 EOF
-}
-
-die() { echo "$PROG: $*" >&2; exit 2; }
-note() { echo "$PROG: $*" >&2; }
-
-backend="" baseline="" run="" update=0 outdir="" plotdir="" format=table tol_override="" strict=()
-sweep_override=() force=() overwrite=0 history="" cap=() allow_missing=() accept_load=0
-while [ $# -gt 0 ]; do
-	opt=$1 inline=0 val=${2-} take=2
-	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} inline=1 take=1 ;; esac
-	case $opt in
-	-o) cb_sweep_deprecated -o; opt=--out ;;
-	-B) opt=--backend ;;
-	-h) opt=--help ;;
-	esac
-	case $opt in
-	--baseline | --run | --backend | --out | --plots | --format | --tolerance | --machine | --noise-cap)
-		[ $inline = 1 ] || [ $# -ge 2 ] || die "$opt needs a value" ;;
-	--update-baseline | --strict | --force | --overwrite | --help | --allow-missing | --accept-load)
-		[ $inline = 0 ] || die "$opt takes no value"
-		take=1 ;;
-	esac
-	case $opt in
-	--baseline) baseline=$val ;;
-	--run) run=$val ;;
-	--backend) backend=$val ;;
-	--update-baseline) update=1 ;;
-	--out) outdir=$val ;;
-	--plots) plotdir=$val ;;
-	--format) format=$val ;;
-	--tolerance) tol_override=$val ;;
-	--strict) strict=(--strict) ;;
-	--noise-cap) cap=(--noise-cap "$val") ;;
-	--allow-missing) allow_missing=(--allow-missing) ;;
-	--accept-load) accept_load=1 ;;
-	--force) force=(--force) ;;
-	--overwrite) overwrite=1 ;;
-	--machine) export CB_MACHINE=$val ;;
-	--history)
-		cb_history_opt "$results/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
-		history=$cb_history take=$cb_history_take ;;
-	--help) usage; exit 0 ;;
-	--) shift; sweep_override=("$@"); break ;;
-	*) die "unknown option '$1' (see --help)" ;;
-	esac
-	shift $take
-done
-[ -x "$bin/collbench-compare" ] || die "$bin/collbench-compare not built (cmake --build build)"
-[ -z "$run" ] || [ -s "$run/summary.csv" ] || die "--run $run: not a run folder (no summary.csv)"
-[ -z "$run" ] || [ ${#sweep_override[@]} = 0 ] || die "--run and sweep options exclude each other"
+cb_opts_parse "$@"
+sweep_override=("${cb_rest[@]}")
+[ -z "${CB_MACHINE+set}" ] || export CB_MACHINE
+strict=() force=() allow_missing=() cap=()
+[ "$strict_flag" = 0 ] || strict=(--strict)
+[ "$force_flag" = 0 ] || force=(--force)
+[ "$allow_missing_flag" = 0 ] || allow_missing=(--allow-missing)
+! cb_opts_given --noise-cap || cap=(--noise-cap "$noise_cap")
+[ -x "$bin/collbench-compare" ] || cb_die 2 "$bin/collbench-compare not built (cmake --build build)"
+[ -z "$run" ] || [ -s "$run/summary.csv" ] || cb_die 2 "--run $run: not a run folder (no summary.csv)"
+[ -z "$run" ] || [ ${#sweep_override[@]} = 0 ] || cb_die 2 "--run and sweep options exclude each other"
 [ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
 
 # conf_get FILE KEY: the value of KEY=... in a regress.conf (read, never sourced).
@@ -201,7 +178,7 @@ done
 host=$(hostname -s 2>/dev/null || hostname)
 case ${CB_MACHINE-unset} in
 unset) machine=$host ;;
-'' | *[!A-Za-z0-9_.-]*) die "--machine/CB_MACHINE: '$CB_MACHINE' is not a label ([A-Za-z0-9_.-])" ;;
+'' | *[!A-Za-z0-9_.-]*) cb_die 2 "--machine/CB_MACHINE: '$CB_MACHINE' is not a label ([A-Za-z0-9_.-])" ;;
 *) machine=$CB_MACHINE ;;
 esac
 # baselines are looked up per machine: <label>-<backend>
@@ -217,7 +194,7 @@ cb_path_fits "--machine/CB_MACHINE or --baseline (the baseline folder)" "$base_d
 [ $update = 0 ] || cb_path_fits "--machine/CB_MACHINE or --baseline (the baseline folder)" \
 	"$base_dir.new" "$longest" || exit 2
 if [ ! -s "$base_dir/summary.csv" ] && [ $update = 0 ]; then
-	die "no baseline at $base_dir (machine '$machine', backend $backend). A baseline belongs to one
+	cb_die 2 "no baseline at $base_dir (machine '$machine', backend $backend). A baseline belongs to one
 machine: make this machine's, when it is quiet, with
   scripts/regress.sh --update-baseline${run:+ --run $run}
 (then commit $base_dir), or name one with --baseline; CB_MACHINE or --machine sets the label"
@@ -229,7 +206,7 @@ fi
 if [ -f "$conf" ]; then
 	bad=$(grep -nvE '^[[:space:]]*(#.*)?$|^(machine|ranks|tolerance|min_bytes|metric)=.+$|^sweep=' "$conf" |
 		head -n 1) || true
-	[ -z "$bad" ] || die "$conf:${bad%%:*}: '${bad#*:}' is not a setting (machine, ranks, sweep," \
+	[ -z "$bad" ] || cb_die 2 "$conf:${bad%%:*}: '${bad#*:}' is not a setting (machine, ranks, sweep," \
 		"tolerance, min_bytes or metric, =VALUE; only sweep may be empty)"
 fi
 ranks=$(conf_get "$conf" ranks)
@@ -258,16 +235,16 @@ if [ ${#sweep_override[@]} -gt 0 ]; then
 			sweep_args+=("${sweep_override[$i]}")
 		fi
 	done
-	[ $update = 1 ] || note "warning: sweep options differ from the baseline's: expect missing rows"
+	[ $update = 1 ] || cb_note "warning: sweep options differ from the baseline's: expect missing rows"
 fi
 
 compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${cap[@]}"
 	"${strict[@]}" "${allow_missing[@]}" "${force[@]}")
 # every setting checked before any work: collbench-compare checks its own
 # (--check-args), sweep.sh its own before it makes anything (exit 2)
-[ -n "${ranks// /}" ] || die "--ranks: no rank count given"
+[ -n "${ranks// /}" ] || cb_die 2 "--ranks: no rank count given"
 "$bin/collbench-compare" --check-args "${compare_opts[@]}" --format "$format" ||
-	die "collbench-compare refuses these settings (above: --format, --tolerance, or" \
+	cb_die 2 "collbench-compare refuses these settings (above: --format, --tolerance, or" \
 		"tolerance, metric, min_bytes in $conf): nothing run"
 
 # load_of DIR: the percent of the CPUs other work used while the run in DIR
@@ -286,14 +263,14 @@ check_load() {
 	local share
 	share=$(load_of "$1")
 	if [ -z "$share" ]; then
-		note "note: how much of the CPUs other work used during $(basename "$1") is not recorded" \
+		cb_note "note: how much of the CPUs other work used during $(basename "$1") is not recorded" \
 			"(srun, or an older sweep.sh): make sure the machine was quiet"
 	elif [ "$share" -gt $load_limit ] && [ $accept_load = 1 ]; then
-		note "warning: other work used $share% of the CPUs during $(basename "$1"): taken as the" \
+		cb_note "warning: other work used $share% of the CPUs during $(basename "$1"): taken as the" \
 			"baseline anyway (--accept-load); its repeat bands are wide, bounded only by the" \
 			"gate's noise cap"
 	elif [ "$share" -gt $load_limit ]; then
-		die "not making $(basename "$1") the baseline: other work used $share% of the CPUs while it" \
+		cb_die 2 "not making $(basename "$1") the baseline: other work used $share% of the CPUs while it" \
 			"ran (more than $load_limit%: meta.json's other_cpu_percent), so its numbers measure that" \
 			"contention and its wide repeat bands would hide regressions. Make the baseline when the" \
 			"machine is quiet${2:+ (the run folder $1 is kept)}, or take this run with --accept-load"
@@ -315,7 +292,7 @@ cb_stop_on
 # stopped WHAT: exits 128 + the signal's number when a signal came
 stopped() {
 	[ -n "$cb_stopped" ] || return 0
-	note "stopped by SIG$cb_stopped $1"
+	cb_note "stopped by SIG$cb_stopped $1"
 	exit $((128 + $(cb_signum "$cb_stopped")))
 }
 
@@ -325,11 +302,11 @@ warn_contention() {
 	local share
 	share=$(cb_other_share "$1" "$2" "$3" "$4" "$(awk -v a="$5" -v b="$6" 'BEGIN { print b - a }')")
 	if [ "$share" -gt 10 ]; then
-		note "warning: other work (other processes, or the hypervisor's steal time) used $share% of" \
+		cb_note "warning: other work (other processes, or the hypervisor's steal time) used $share% of" \
 			"the $(nproc) CPUs during the sweep: its numbers measure that contention too; a drop may" \
 			"not be a regression (rerun on a quiet machine)"
 	else
-		note "other work used $share% of the CPUs during the sweep"
+		cb_note "other work used $share% of the CPUs during the sweep"
 	fi
 }
 
@@ -352,7 +329,7 @@ else
 	fi
 	over=()
 	[ $overwrite = 0 ] || over=(--overwrite)
-	note "sweep: --ranks \"$ranks\" ${sweep_args[*]} --backend $backend --out $outdir"
+	cb_note "sweep: --ranks \"$ranks\" ${sweep_args[*]} --backend $backend --out $outdir"
 	cb_children_cpu "$tmp/times"
 	own0=$cb_cpu
 	cpu0=$(cb_busy_seconds) t0=$(date +%s.%N)
@@ -367,7 +344,7 @@ else
 	stopped "during the sweep: nothing compared (its run folder $outdir says aborted)"
 	if [ $sweep_status = 2 ]; then # a sweep that refused to start leaves no empty folder of ours
 		[ $made = 0 ] || [ -n "$(ls -A "$outdir")" ] || rmdir "$outdir"
-		die "the sweep did not start (see above)"
+		cb_die 2 "the sweep did not start (see above)"
 	fi
 	cpu1=$(cb_busy_seconds) t1=$(date +%s.%N)
 	cb_children_cpu "$tmp/times"
@@ -376,11 +353,11 @@ else
 	# srun's ranks are children of slurmd, not of this shell: their CPU time
 	# cannot be told apart from other work's
 	if grep -q '^  "launcher": {"name": "srun"' "$run_dir/meta.json" 2>/dev/null; then
-		note "the sweep's ranks ran under srun: other work's share of the CPUs is not measured"
+		cb_note "the sweep's ranks ran under srun: other work's share of the CPUs is not measured"
 	else
 		warn_contention "$cpu0" "$cpu1" "$own0" "$own1" "$t0" "$t1"
 	fi
-	[ -s "$run_dir/summary.csv" ] || die "the sweep wrote no results (see above)"
+	[ -s "$run_dir/summary.csv" ] || cb_die 2 "the sweep wrote no results (see above)"
 	[ $update = 0 ] || [ $sweep_status != 0 ] || check_load "$run_dir" kept
 fi
 run_id=$(basename "$run_dir")
@@ -391,7 +368,7 @@ run_id=$(basename "$run_dir")
 # wide bands are bounded by the noise cap only
 base_share=$(load_of "$base_dir")
 [ -z "$base_share" ] || [ "$base_share" -le $load_limit ] ||
-	note "warning: the baseline $(basename "$base_dir") was recorded while other work used" \
+	cb_note "warning: the baseline $(basename "$base_dir") was recorded while other work used" \
 		"$base_share% of the CPUs: its repeat bands are wide; remake it when the machine is quiet"
 
 # overlay_plots CSV: the overlay figures (lib_regress.sh)
@@ -408,12 +385,12 @@ if [ -s "$base_dir/summary.csv" ]; then
 		"$bin/collbench-compare" --metric busbw --tolerance "$tolerance" "${cap[@]}" \
 			"${allow_missing[@]}" "${force[@]}" --format csv \
 			"$base_dir" "$run_dir" >"$tmp/overlay.csv" 2>/dev/null || ov=$?
-		[ $ov -le 1 ] || [ $ov = 4 ] || note "warning: no overlay plot: collbench-compare --format csv failed"
+		[ $ov -le 1 ] || [ $ov = 4 ] || cb_note "warning: no overlay plot: collbench-compare --format csv failed"
 	fi
 	[ $ov = 2 ] || overlay_plots "$tmp/overlay.csv" || status=2
 fi
 if [ $sweep_status != 0 ]; then
-	note "the sweep failed (status $sweep_status): counted as a regression"
+	cb_note "the sweep failed (status $sweep_status): counted as a regression"
 	[ $status = 2 ] || status=1
 fi
 stopped "during the comparison: no verdict"
@@ -422,25 +399,25 @@ hist_status=0
 [ -z "$history" ] || cb_history_ingest "$bin" "$history" "$run_dir" || hist_status=3
 
 if [ $update = 1 ]; then
-	[ $sweep_status = 0 ] || die "not updating the baseline from a sweep that failed"
+	[ $sweep_status = 0 ] || cb_die 2 "not updating the baseline from a sweep that failed"
 	# the recorded sweep settings: the options used, or those of the given run
 	# (its meta.json "sweep" names allreduce_perf's options)
 	if [ -n "$run" ]; then
 		ranks=$(json_get "$run_dir/meta.json" rank_counts)
 		sweep_text=$(perf_to_sweep "$(json_get "$run_dir/meta.json" sweep)")
 		if [ -z "$ranks" ] || [ -z "$sweep_text" ]; then
-			die "$run_dir/meta.json lacks \"rank_counts\" or \"sweep\": cannot record its settings"
+			cb_die 2 "$run_dir/meta.json lacks \"rank_counts\" or \"sweep\": cannot record its settings"
 		fi
 	else
 		sweep_text="${sweep_args[*]}"
 	fi
-	[ "$run_dir" != "$(cd "$base_dir" 2>/dev/null && pwd)" ] || die "--run is the baseline itself"
+	[ "$run_dir" != "$(cd "$base_dir" 2>/dev/null && pwd)" ] || cb_die 2 "--run is the baseline itself"
 	old="(none)"
 	[ ! -d "$base_dir" ] || old=$(json_get "$base_dir/meta.json" run_id)
 	rm -rf "$base_dir.new"
 	mkdir -p "$(dirname "$base_dir")"
 	cp -r "$run_dir" "$base_dir.new"
-	cat >"$base_dir.new/regress.conf" <<CONF || die "cannot write $base_dir.new/regress.conf"
+	cat >"$base_dir.new/regress.conf" <<CONF || cb_die 2 "cannot write $base_dir.new/regress.conf"
 # regress.sh settings of this baseline (key=value, read by regress.sh, not sourced)
 # machine: the label it was made for; ranks: sweep.sh --ranks; sweep: its other options;
 # tolerance: percent; min_bytes: rows below are ignored
@@ -454,11 +431,11 @@ CONF
 	rm -rf "$base_dir"
 	mv "$base_dir.new" "$base_dir"
 	if [ "$old" = "(none)" ]; then
-		note "baseline $(basename "$base_dir") CREATED for machine '$machine' (--update-baseline): run $run_id"
+		cb_note "baseline $(basename "$base_dir") CREATED for machine '$machine' (--update-baseline): run $run_id"
 	else
-		note "baseline $(basename "$base_dir") REPLACED (deliberately, --update-baseline): was run ${old:-?}, now run $run_id"
+		cb_note "baseline $(basename "$base_dir") REPLACED (deliberately, --update-baseline): was run ${old:-?}, now run $run_id"
 	fi
-	note "baseline folder: $base_dir (commit it)"
+	cb_note "baseline folder: $base_dir (commit it)"
 	exit $hist_status
 fi
 [ $status != 0 ] || status=$hist_status

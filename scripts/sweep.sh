@@ -8,53 +8,20 @@
 # Inside a Slurm allocation (an sbatch job: SLURM_JOB_ID, confirmed by
 # squeue) the ranks start with srun --mpi=pmix (or mpirun, which reads the
 # allocation), the run id ends in -slurm<job id>, and meta.json's "launcher"
-# records how (lib.sh).
+# records how (lib.sh). Options: lib_sweep_opts.sh's table; exit status: the
+# usage's last paragraph.
+# shellcheck disable=SC2154 # the options' variables: set by cb_opts_parse from the table
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${CB_BIN:-$root/build/bin}
+# shellcheck disable=SC2034 # read by lib.sh's messages and cb_die
 PROG=sweep.sh
 . "$root/scripts/lib.sh"
-nps="2 4 8"
-minb=8 maxb=64M factor=2 algos="" backend=host repeat=1 iters=20 warmup=5 check=1
-outdir="" extra=() overwrite=0
-default_malloc=0 history="" hosts="" hostfile="" mpi_traffic=0
+. "$root/scripts/lib_sweep_opts.sh"
 
-usage() {
-	cat <<EOF
-usage: scripts/sweep.sh [options] [-- allreduce_perf options]
-A letter means what it means to allreduce_perf (nccl-tests' letters); every
-option has a long name (--name VALUE or --name=VALUE).
-      --ranks LIST        rank counts, spaces or commas ("2 4 8", 2,4,8) [$nps]
-  -b, --minbytes SIZE     smallest message per rank      [$minb]
-  -e, --maxbytes SIZE     largest message per rank       [$maxb]
-  -f, --stepfactor N      size step factor               [$factor]
-  -a, --algo LIST         algorithms (default: all on the backend)
-  -B, --backend NAME      backend: host or cuda          [$backend]
-  -R, --repeat K          timed repeats per row (noise)  [$repeat]
-      --iters N           timed iterations per row       [$iters]
-  -w, --warmup_iters N    warm-up iterations per row     [$warmup]
-  -c, --check 0|1         check results                  [$check]
-      --out DIR           run folder (default: results/<host>-<UTC timestamp>, with
-                          -2, -3, ... when taken); an existing one must be empty
-      --overwrite         use an --out folder that holds an earlier run: its run files
-                          (np*.*, summary.csv, ranks.csv, meta.json, mpi_traffic*) are
-                          removed first
-      --machine LABEL     name this machine in the metadata (sets CB_MACHINE; default:
-                          \$CB_MACHINE, else the host name); baselines are matched on it
-      --default-malloc    keep glibc's default allocator settings (see below)
-      --history [DB]      at the end, add the run to the history database DB
-                          (collbench-history ingest; default: results/history.sqlite)
-      --hosts LIST        run across hosts (outside Slurm): name[:slots],... as mpirun's
-                          --host takes it; each rank count spread evenly over them
-      --hostfile FILE     the same from a hostfile: "name slots=N" (Open MPI) or
-                          "name:N" (MPICH) lines, # comments; CRLF line ends are fine
-      --mpi-traffic       measure the mpi rows' tx/rx with Open MPI's monitoring
-                          (2 more launches per rank count and size; see below)
-  -h, --help              this help
-Deprecated, still accepted with a note on stderr: -n LIST (use --ranks), -i N
-(use --iters), -o DIR (use --out); to allreduce_perf -n is the iteration
-count, -i the size step and -o the reduction op.
+cb_sweep_opts
+cb_opts_text tail <<'EOF_USAGE'
 Allocator: unless --default-malloc, ranks run with MALLOC_MMAP_MAX_=0 and a
 large MALLOC_TRIM_THRESHOLD_, so that libraries that allocate per call
 (MPI_Allreduce's temporaries) reuse heap memory instead of page-faulting a
@@ -94,81 +61,35 @@ with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP,
 or USR1 and USR2, a scheduler's warning before its time limit: passed on to
 the launch as TERM, which is waited for; meta.json says "aborted" and
 "stopped_by", the rows written so far are kept). --history adds complete runs only.
-EOF
-}
+EOF_USAGE
+cb_opts_parse "$@"
+extra=("${cb_rest[@]}")
+[ -z "${CB_MACHINE+set}" ] || export CB_MACHINE
 
-die() { echo "sweep.sh: $*" >&2; exit 2; }
-while [ $# -gt 0 ]; do
-	# --name=VALUE or --name VALUE; letters (old ones with a note) to long names
-	opt=$1 inline=0 val=${2-} take=2
-	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} inline=1 take=1 ;; esac
-	case $opt in -n | -i | -o) cb_sweep_deprecated "$opt" ;; esac
-	opt=$(cb_sweep_long "$opt")
-	case $opt in
-	--ranks | --minbytes | --maxbytes | --stepfactor | --algo | --backend | --repeat | --iters | \
-		--warmup_iters | --check | --out | --machine | --hosts | --hostfile)
-		[ $inline = 1 ] || [ $# -ge 2 ] || die "$opt needs a value (see --help)" ;;
-	--overwrite | --default-malloc | --help | --mpi-traffic)
-		[ $inline = 0 ] || die "$opt takes no value"
-		take=1 ;;
-	esac
-	case $opt in
-	--ranks) nps=${val//,/ } ;;
-	--minbytes) minb=$val ;;
-	--maxbytes) maxb=$val ;;
-	--stepfactor) factor=$val ;;
-	--algo) algos=$val ;;
-	--backend) backend=$val ;;
-	--repeat) repeat=$val ;;
-	--iters) iters=$val ;;
-	--warmup_iters) warmup=$val ;;
-	--check) check=$val ;;
-	--out) [ -n "$val" ] || die "--out: an empty path"; outdir=$val ;;
-	--machine) export CB_MACHINE=$val ;;
-	--overwrite) overwrite=1 ;;
-	--hosts) hosts=$val ;;
-	--hostfile) hostfile=$val ;;
-	--mpi-traffic) mpi_traffic=1 ;;
-	--default-malloc) default_malloc=1 ;;
-	--history)
-		cb_history_opt "${CB_RESULTS:-$root/results}/history.sqlite" "$inline" "$val" "${@:2:1}" || exit 2
-		history=$cb_history take=$cb_history_take ;;
-	--help) usage; exit 0 ;;
-	--) shift; extra=("$@"); break ;;
-	*) die "unknown option '$1' (see --help)" ;;
-	esac
-	shift $take
-done
-
-[ -x "$bin/allreduce_perf" ] || die "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
-[ -x "$bin/collbench-results" ] || die "$bin/collbench-results not built (run scripts/bench.sh or cmake)"
+[ -x "$bin/allreduce_perf" ] || cb_die 2 "$bin/allreduce_perf not built (run scripts/bench.sh or cmake)"
+[ -x "$bin/collbench-results" ] || cb_die 2 "$bin/collbench-results not built (run scripts/bench.sh or cmake)"
 [ -z "$history" ] || cb_history_usable "$bin" "$history" || exit 2
-[ -z "$hosts" ] || [ -z "$hostfile" ] || die "--hosts and --hostfile: give one"
+[ -z "$hosts" ] || [ -z "$hostfile" ] || cb_die 2 "--hosts and --hostfile: give one"
 [ -z "$hostfile" ] || hosts=$(cb_hostfile_list "$hostfile") || exit 2
 [ -z "$hosts" ] || cb_hosts_parse "$hosts" || exit 2
 cb_launcher_pick || exit 2
 [ "$cb_launcher" != mpirun ] || command -v mpirun >/dev/null ||
-	die "mpirun not found (apt-get install openmpi-bin)"
-for np in $nps; do
-	case $np in '' | *[!0-9]*) die "--ranks: '$np' is not a rank count" ;; esac
-	[ "$((10#$np))" -ge 1 ] && [ "$((10#$np))" -le 64 ] || die "--ranks: $np is outside 1..64"
-done
-# canonical, ascending, each once (02 is 2)
+	cb_die 2 "mpirun not found (apt-get install openmpi-bin)"
+# canonical, ascending, each once (02 is 2; the table checked each is 1..64)
 nps=$(for np in $nps; do echo $((10#$np)); done | sort -nu | tr '\n' ' ')
-[ -n "${nps// /}" ] || die "--ranks: no rank count given"
 # inside an allocation: every rank count must fit its tasks, across hosts
 # their slots (said before any launch)
 for np in $nps; do
 	[ ${#cb_host_names[@]} = 0 ] || cb_hosts_layout "$np" || exit 2
 	[ "$cb_in_slurm" = 0 ] || [ "$np" -le "$cb_slurm_tasks" ] ||
-		die "--ranks: $np ranks, but the Slurm allocation has $cb_slurm_tasks tasks" \
+		cb_die 2 "--ranks: $np ranks, but the Slurm allocation has $cb_slurm_tasks tasks" \
 			"(SLURM_TASKS_PER_NODE=${SLURM_TASKS_PER_NODE:-}): sbatch/salloc with more" \
 			"(--nodes, --ntasks-per-node), or fewer --ranks"
 done
 
 case ${CB_MACHINE-unset} in
 unset) ;;
-'' | *[!A-Za-z0-9_.-]*) die "--machine/CB_MACHINE: '${CB_MACHINE}' is not a label ([A-Za-z0-9_.-])" ;;
+'' | *[!A-Za-z0-9_.-]*) cb_die 2 "--machine/CB_MACHINE: '${CB_MACHINE}' is not a label ([A-Za-z0-9_.-])" ;;
 esac
 
 # allreduce_perf's options (its letters; meta.json's "sweep" records them),
@@ -177,7 +98,7 @@ esac
 args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
 [ -z "$algos" ] || args+=(-a "$algos")
 "$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --csv np.csv --rank-csv np.ranks.csv \
-	--json np.jsonl --meta np.meta.json || die "allreduce_perf refuses these options (above): nothing run"
+	--json np.jsonl --meta np.meta.json || cb_die 2 "allreduce_perf refuses these options (above): nothing run"
 
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)

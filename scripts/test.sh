@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
 # test.sh: installs what is missing, builds with warnings as errors and runs
-# the tests under ctest.
-#   scripts/test.sh          the default run, a few minutes: one Release build
-#                            (the cuda backend compiled when CUDA and NCCL are
-#                            there; its GPU tests skip without a GPU) and every
-#                            test but those of the full matrix
-#   scripts/test.sh --full   the full matrix (CI): the default run, then the
-#                            labels it leaves out (FULL_LABELS), then the
-#                            further builds and their tests (FULL_BUILDS)
-# --quick is the default's old name. Each step says its wall and CPU time, the
-# load average and how much of the CPUs other work took meanwhile, so a slow
-# run on a shared machine can be told apart.
+# the tests under ctest: the default run (a few minutes), or --full, the
+# matrix of CI. Options: the table below (lib_opts.sh's form); the steps'
+# helpers (timing, builds, ctest) in dev/lib_test.sh, the package lists in
+# dev/deps.sh. Exit status: 0 every test passed, 1 a step failed (or what
+# is missing could not be installed), 2 usage.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -53,18 +47,29 @@ full_sanitizer() {
 }
 # -----------------------------------------------------------------------------
 
-full=0
-case ${1:-} in
---full) full=1 ;;
-"" | --quick) ;;
--h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-*) echo "test.sh: unknown option '$1' (--full, --help)" >&2; exit 2 ;;
-esac
-
 # shellcheck disable=SC2034 # lib.sh's messages name it
 PROG=test.sh
-. scripts/deps.sh
 . scripts/lib.sh
+. dev/deps.sh
+. dev/lib_test.sh
+cb_opts_new none "usage: scripts/test.sh [--full]"
+cb_opts_text head <<EOF
+Installs what is missing, builds with warnings as errors and runs the tests
+under ctest. Each step says its wall and CPU time, the load average and how
+much of the CPUs other work took meanwhile, so a slow run on a shared machine
+can be told apart.
+  scripts/test.sh          the default run, a few minutes: one Release build
+                           (the cuda backend compiled when CUDA and NCCL are
+                           there; its GPU tests skip without a GPU) and every
+                           test but those of the full matrix
+EOF
+#      long  letter value kind variable default
+cb_opt full  - - flag full  0 "the full matrix (CI): the default run, then the labels" \
+	"it leaves out (${FULL_LABELS[*]})," \
+	"then the further builds and their tests (${FULL_BUILDS[*]})"
+cb_opt quick - - flag quick 0 "the default run (its old name)"
+cb_opts_parse "$@"
+
 packages=$CB_DEB_TEST_PACKAGES
 [ $full = 0 ] || packages="$packages $CB_DEB_FULL_PACKAGES"
 # shellcheck disable=SC2086 # package lists
@@ -77,49 +82,6 @@ jobs=$(nproc)
 ctest_jobs=$((jobs * 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-load() { cut -d' ' -f1-3 /proc/loadavg; }
-# mark: sets mark to "wall own-CPU machine-busy" seconds now (in this shell:
-# cb_children_cpu must not run in a subshell)
-mark() {
-	cb_children_cpu "$tmp/times"
-	# shellcheck disable=SC2154 # cb_children_cpu (lib.sh) sets cb_cpu
-	mark="$SECONDS $cb_cpu $(cb_busy_seconds)"
-}
-# since MARK: sets took to what happened since MARK: wall and CPU seconds, the
-# share of the CPUs other work used, the load average now
-since() {
-	local t0 c0 b0 t1 c1 b1
-	read -r t0 c0 b0 <<<"$1"
-	mark
-	read -r t1 c1 b1 <<<"$mark"
-	took="$((t1 - t0)) s wall, $(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.0f", b - a }') s CPU;"
-	took+=" other work used $(cb_other_share "$b0" "$b1" "$c0" "$c1" "$((t1 - t0))")% of the $jobs CPUs"
-	took+=" meanwhile; load average $(load)"
-}
-# step NAME COMMAND...: runs COMMAND, then says what it took
-step() {
-	local name=$1 m0
-	shift
-	mark
-	m0=$mark
-	echo "== test.sh: $name (load average $(load))" >&2
-	"$@" || { echo "== test.sh: $name FAILED after $((SECONDS - ${m0%% *})) s (see above)" >&2; exit 1; }
-	since "$m0"
-	echo "== test.sh: $name: $took" >&2
-}
-build() {
-	local dir=$1
-	shift
-	cmake -S . -B "$dir" -DCB_WERROR=ON "$@" >/dev/null &&
-		cmake --build "$dir" -j "$jobs" >/dev/null
-}
-run_ctest() {
-	local dir=$1
-	shift
-	(cd "$dir" && ctest --output-on-failure -j "$ctest_jobs" "$@")
-}
-labels_re() { local IFS='|'; echo "^($*)\$"; }
 
 mark
 m_start=$mark

@@ -4,7 +4,7 @@
 # and the gate on synthetic histories, machines, launcher metadata, usage
 # errors, the plot; docs/history.md's example on the committed folders (this machine's
 # series without --machine); sweep.sh and regress.sh --history (a failed ingest keeps
-# the run folder); scripts/history-demo.sh at a tiny size.
+# the run folder); dev/history-demo.sh at a tiny size.
 #   history.sh BIN CASE
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -529,7 +529,7 @@ regress)
 demo)
 	export CB_BIN=$bin
 	cb_launch_env
-	expect 0 "$root/scripts/history-demo.sh" --runs 3 --slow 1 --out "$t/demo" \
+	expect 0 "$root/dev/history-demo.sh" --runs 3 --slow 1 --out "$t/demo" \
 		--plot "$t/p/trend" --plot-args "-b 4K" -- "${tiny[@]}"
 	[ "$(runs_count "$t/demo/history.sqlite")" = 3 ] || fail "expected 3 runs"
 	expect 0 "$hist" runs --db "$t/demo/history.sqlite"
@@ -537,7 +537,7 @@ demo)
 	[ "$(grep -c "	normal	" "$t/out")" = 2 ] || fail "expected 2 normal runs"
 	{ [ -s "$t/p/trend.png" ] && [ -s "$t/p/trend.svg" ]; } || fail "no figure"
 	has "ring np2 4K float sum" "$t/p/trend.svg"
-	expect 2 "$root/scripts/history-demo.sh" --runs 3 --slow 3 --out "$t/demo2"
+	expect 2 "$root/dev/history-demo.sh" --runs 3 --slow 3 --out "$t/demo2"
 	has "at least one normal run" "$t/err"
 	;;
 *)

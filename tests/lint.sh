@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Lint of the repository's shell scripts: every file under scripts/, tests/ and
-# .ci/ that ends in .sh or starts with a sh/bash #! line.
+# Lint of the repository's shell scripts: every file under scripts/, dev/, tests/
+# and .ci/ that ends in .sh or starts with a sh/bash #! line.
 #   lint.sh shellcheck   shellcheck -S warning (errors and warnings) on each;
 #                        a sourced file needs "# shellcheck shell=bash" (else
 #                        SC2148). Skipped (exit 77) where shellcheck is absent.
@@ -9,7 +9,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 case ${1:-} in
 shellcheck)
 	command -v shellcheck >/dev/null || { echo "skipped: shellcheck not installed (apt-get install shellcheck)"; exit 77; }
-	mapfile -t files < <(cd "$src" && find scripts tests .ci -type f \( -name '*.sh' -o -perm -u+x \) \
+	mapfile -t files < <(cd "$src" && find scripts dev tests .ci -type f \( -name '*.sh' -o -perm -u+x \) \
 		-not -path '*/fuzz_corpus/*' | sort |
 		while read -r f; do
 			case $f in

@@ -502,7 +502,7 @@ plot_readable)
 	done
 	;;
 deps_quiet)
-	# scripts/deps.sh's cb_install_deps (bench.sh, test.sh) as root on a machine that lacks
+	# dev/deps.sh's cb_install_deps (bench.sh, test.sh) as root on a machine that lacks
 	# everything, with a fake apt-get that talks as much as apt does on a fresh machine:
 	# one line per step on stderr, apt's output in the log file it names; a failing step
 	# says so with the log's last lines
@@ -522,7 +522,7 @@ deps_quiet)
 	EOF
 	printf '#!/usr/bin/env bash\necho 0\n' >"$t/fake/id"
 	chmod +x "$t/fake/"*
-	install() { PATH=$t/fake:$PATH TMPDIR=$t/tmp bash -c '. "$1/scripts/deps.sh"; cb_install_deps shellcheck' _ "$src"; }
+	install() { PATH=$t/fake:$PATH TMPDIR=$t/tmp bash -c '. "$1/dev/deps.sh"; cb_install_deps shellcheck' _ "$src"; }
 	install >"$t/out" 2>"$t/err" || { show; fail "cb_install_deps: exit $?"; }
 	[ "$(wc -l <"$t/err")" -le 4 ] || { show; fail "cb_install_deps printed $(wc -l <"$t/err") lines (one per step expected)"; }
 	log=$(sed -n "s/.*apt-get's output: \(.*\))$/\1/p" "$t/err")

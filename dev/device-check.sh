@@ -23,16 +23,39 @@
 #   mkdir -p .device/nccl/include && cp /usr/local/cuda/include/nccl.h .device/nccl/include/
 # Carry .device without .device/ompi/root (9 MB, not 45: the kit unpacks itself
 # on the box; a run here leaves root/ behind: rm -rf .device/ompi/root).
-# Run:  scripts/device-check.sh        (OUT defaults to ./device-out)
+# Run:  dev/device-check.sh            (OUT defaults to ./device-out)
 # $OUT receives at most 6 files: summary.txt, facts.txt, table.txt, roofline.txt,
 # logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
 # timed out, 2 prerequisites missing, 4 no GPU visible (build and unit tests ran).
+# Options: the table below (scripts/lib_opts.sh's form).
 set -uo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
+PROG=device-check.sh
+. scripts/lib.sh
+cb_opts_new none "usage: dev/device-check.sh [--table DIR]"
+cb_opts_text head <<'EOF'
+Everything a lent GPU box must run (this script's header says what, and how to
+prepare the carried kit), each step under its own time limit; its evidence
+goes to $OUT (default ./device-out) after every step.
+EOF
+#      long  letter value kind variable default
+cb_opt table - DIR  path table_dir '' \
+	"print the table again from an unpacked logs.tgz and results.tgz in DIR"
+cb_opt step  - NAME text step_name '' \
+	"run one step (build, unit_gpu, stream, host_loop) as the driver does," \
+	"under its timeout; the context comes from DC_WORK, DC_BUILD, DC_NCCL_*"
+cb_opts_text tail <<'EOF'
+Environment: OUT (where the evidence goes), DC_LIMITS (the steps' limits in
+seconds: "build unit stream host", default "150 45 180 45").
+Exit status: 0 done (see the table), 1 a step failed or timed out, 2
+prerequisites missing or usage, 4 no GPU visible (build and unit tests ran).
+EOF
+# shellcheck disable=SC2154 # set by cb_opts_parse from the table
+cb_opts_parse "$@"
 
-# ---- the steps, each run as "device-check.sh --step NAME" under timeout ----
+# ---- the steps, each run as "device-check.sh --step NAME" under timeout -----
 # (context comes through the environment: DC_WORK, DC_BUILD, DC_NCCL_*)
 
 step_build() {
@@ -133,8 +156,9 @@ step_p2p() {
 	fi
 }
 
-if [ "${1:-}" = --step ]; then
-	"step_$2"
+if [ -n "$step_name" ]; then
+	declare -F "step_$step_name" >/dev/null || cb_die 2 "--step: no step '$step_name'"
+	"step_$step_name"
 	exit $?
 fi
 
@@ -154,7 +178,8 @@ pack() {
 	true
 }
 finish() { pack; table >"$OUT/table.txt" 2>&1; cat "$OUT/table.txt"; rm -rf "$DC_WORK"; exit "$1"; }
-die() { say "STOP: $1"; finish "${2:-1}"; }
+# stop WHY [CODE]: the check ends early: said, packed, the table, exit CODE (1)
+stop() { say "STOP: $1"; finish "${2:-1}"; }
 
 # The arguments that are non-empty files (a glob that matched nothing, a
 # launch that wrote nothing), one per line.
@@ -214,9 +239,9 @@ run_step() { # NAME LIMIT
 	return "$rc"
 }
 
-# "--table DIR": the table again from an unpacked logs.tgz + results.tgz
-if [ "${1:-}" = --table ]; then
-	DC_WORK=$2
+# --table DIR: the table again from an unpacked logs.tgz + results.tgz
+if [ -n "$table_dir" ]; then
+	DC_WORK=$table_dir
 	table
 	exit 0
 fi
@@ -274,7 +299,7 @@ DC_NCCL_INC="${nccl_home:-/nonexistent}/include"
 [ -f "$DC_NCCL_INC/nccl.h" ] || DC_NCCL_INC="$root/.device/nccl/include"
 [ -f "$DC_NCCL_INC/nccl.h" ] || missing+=("nccl.h (carry .device/nccl/include/nccl.h)")
 export DC_NCCL_LIB DC_NCCL_INC
-[ ${#missing[@]} = 0 ] || die "missing: $(printf '%s; ' "${missing[@]}")(see this script's header)" 2
+[ ${#missing[@]} = 0 ] || stop "missing: $(printf '%s; ' "${missing[@]}")(see this script's header)" 2
 LD_LIBRARY_PATH="$(dirname "$DC_NCCL_LIB")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
 say "NCCL: $DC_NCCL_LIB, header $DC_NCCL_INC/nccl.h; nvcc: $(command -v nvcc); mpirun: $(command -v mpirun)"
@@ -295,12 +320,12 @@ say "GPU: ${gpu:-none listed by nvidia-smi$(command -v nvidia-smi >/dev/null || 
 # ---- 1 .. 4 -------------------------------------------------------------------
 # step limits in seconds (DC_LIMITS overrides, e.g. to try the time-out path)
 read -r lim_build lim_unit lim_stream lim_host <<<"${DC_LIMITS:-150 45 180 45}"
-run_step build "$lim_build" || die "build failed (logs.tgz: configure.log, build.log)"
+run_step build "$lim_build" || stop "build failed (logs.tgz: configure.log, build.log)"
 run_step unit_gpu "$lim_unit"
 case $? in
 0) ;;
-4) die "no GPU visible: build and unit tests done, nothing was run on a GPU" 4 ;;
-*) die "unit tests or the first GPU call failed (logs.tgz: ctest-unit.log, roofline.txt)" ;;
+4) stop "no GPU visible: build and unit tests done, nothing was run on a GPU" 4 ;;
+*) stop "unit tests or the first GPU call failed (logs.tgz: ctest-unit.log, roofline.txt)" ;;
 esac
 status=0
 run_step stream "$lim_stream" || status=1

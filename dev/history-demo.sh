@@ -8,6 +8,8 @@
 # points are detected and the trend is drawn (scripts/plot_history.sh).
 # Run it on a quiet machine: other work during a run is measured with it
 # (each run's share of the CPUs taken by other work is listed in runs.tsv).
+# Options: the table below (scripts/lib_opts.sh's form).
+# shellcheck disable=SC2154 # the options' variables: set by cb_opts_parse from the table
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,68 +17,40 @@ bin=${CB_BIN:-$root/build/bin}
 PROG=history-demo.sh
 . "$root/scripts/lib.sh"
 
-runs=12 slow=4 cpu=0 outdir="" plot="$root/plots/reference-history/trend" plot_args="-n 2 -b 64M"
 sweep_args=(--ranks 2 --minbytes 1M --maxbytes 64M --stepfactor 4 --repeat 5)
 SLOW_LABEL=slowed-taskset-1cpu
 
-usage() {
-	cat <<EOF
-usage: scripts/history-demo.sh [options] [-- sweep.sh options]
-  --runs N            sweeps in all                                 [$runs]
-  --slow K            the last K of them slowed (pinned to one CPU)  [$slow]
-  --cpu C             the CPU the slowed sweeps are pinned to       [$cpu]
-  --out DIR           the demo folder, new or empty: runs/NN/ (run folders),
-                      history.sqlite, runs.tsv, detect.txt, trend.md
-                                          [results/history-demo-<UTC time>]
-  --plot OUTBASE      the figure: OUTBASE.png and .svg   [plots/reference-history/trend]
-  --plot-args ARGS    its series: collbench-history trend options, one
-                      string                                [$plot_args]
-  -h, --help          this help
+cb_opts_new none "usage: dev/history-demo.sh [options] [-- sweep.sh options]"
+#      long      letter value   kind    variable  default
+cb_opt runs      - N       int:2:  runs      12  "sweeps in all"
+cb_opt slow      - K       int     slow      4   "the last K of them slowed (pinned to one CPU)"
+cb_opt cpu       - C       int     cpu       0   "the CPU the slowed sweeps are pinned to"
+cb_opt out       - DIR     text    outdir    '' \
+	"the demo folder, new or empty: runs/NN/ (run folders)," \
+	"history.sqlite, runs.tsv, detect.txt, trend.md" "[results/history-demo-<UTC time>]"
+cb_opt plot      - OUTBASE text    plot      '' \
+	"the figure: OUTBASE.png and .svg  [plots/reference-history/trend]"
+cb_opt plot-args - ARGS    text    plot_args "-n 2 -b 64M" \
+	"its series: collbench-history trend options, one string"
+cb_opts_text tail <<EOF
 sweep.sh options after -- replace the default ones: ${sweep_args[*]}
 (regress.sh's settings for a new baseline). Exit status: 0 done (whether or
 not a change was found: see detect.txt), 1 a sweep or a step failed, 2 usage.
 Environment: CB_BIN (binaries), CB_RESULTS (root of the default --out), CB_MACHINE.
 Example, on a quiet machine (about N x 20 s with the default sweep on 2 cores):
-  scripts/history-demo.sh --runs 12 --slow 4
+  dev/history-demo.sh --runs 12 --slow 4
 EOF
-}
+cb_opts_parse "$@"
+[ ${#cb_rest[@]} = 0 ] || sweep_args=("${cb_rest[@]}")
+cb_opts_given --plot || plot=$root/plots/reference-history/trend
 
-die() { echo "$PROG: $*" >&2; exit 2; }
-note() { echo "$PROG: $*" >&2; }
-
-while [ $# -gt 0 ]; do
-	opt=$1 val=${2-} take=2
-	case $opt in --*=*) val=${opt#*=} opt=${opt%%=*} take=1 ;; esac
-	case $opt in
-	--runs | --slow | --cpu | --out | --plot | --plot-args)
-		[ $take = 1 ] || [ $# -ge 2 ] || die "$opt needs a value (see --help)" ;;
-	esac
-	case $opt in
-	--runs) runs=$val ;;
-	--slow) slow=$val ;;
-	--cpu) cpu=$val ;;
-	--out) outdir=$val ;;
-	--plot) plot=$val ;;
-	--plot-args) plot_args=$val ;;
-	-h | --help) usage; exit 0 ;;
-	--) shift; [ $# = 0 ] || sweep_args=("$@"); break ;;
-	*) die "unknown option '$1' (see --help)" ;;
-	esac
-	shift $take
-done
-
-for v in runs slow cpu; do
-	case ${!v} in '' | *[!0-9]*) die "--$v: '${!v}' is not a whole number" ;; esac
-done
-runs=$((10#$runs)) slow=$((10#$slow))
-[ "$runs" -ge 2 ] || die "--runs: at least 2"
-[ "$slow" -lt "$runs" ] || die "--slow $slow of --runs $runs: keep at least one normal run before the step"
+[ "$slow" -lt "$runs" ] || cb_die 2 "--slow $slow of --runs $runs: keep at least one normal run before the step"
 for f in collbench-history allreduce_perf; do
-	[ -x "$bin/$f" ] || die "$bin/$f not built (cmake --build build)"
+	[ -x "$bin/$f" ] || cb_die 2 "$bin/$f not built (cmake --build build)"
 done
 if [ "$slow" -gt 0 ]; then
-	command -v taskset >/dev/null || die "taskset not found (Debian: util-linux)"
-	taskset -c "$cpu" true 2>/dev/null || die "--cpu $cpu: cannot pin to that CPU"
+	command -v taskset >/dev/null || cb_die 2 "taskset not found (Debian: util-linux)"
+	taskset -c "$cpu" true 2>/dev/null || cb_die 2 "--cpu $cpu: cannot pin to that CPU"
 fi
 
 # the demo folder: a new default one (atomic), or --out claimed
@@ -109,12 +83,11 @@ one_run() {
 		"$share" "$st" >>"$outdir/runs.tsv"
 	if [ "$st" != 0 ]; then
 		cat "$tmp/err" >&2
-		note "run $i ($label): sweep.sh failed (exit $st): stopping; the runs so far are in $outdir"
-		exit 1
+		cb_die 1 "run $i ($label): sweep.sh failed (exit $st): stopping; the runs so far are in $outdir"
 	fi
 	"$bin/collbench-history" ingest --db "$db" --label "$label" "$dir" >&2 ||
-		{ note "run $i: the ingest failed (above)"; exit 1; }
-	note "run $i of $runs ($label): other work took $share% of the CPUs"
+		cb_die 1 "run $i: the ingest failed (above)"
+	cb_note "run $i of $runs ($label): other work took $share% of the CPUs"
 }
 
 for ((i = 1; i <= runs; i++)); do
@@ -131,8 +104,8 @@ done
 "$bin/collbench-history" detect --db "$db" | tee "$outdir/detect.txt"
 read -ra sel <<<"$plot_args"
 "$bin/collbench-history" trend --db "$db" --format markdown "${sel[@]}" >"$outdir/trend.md" ||
-	{ note "collbench-history trend failed for --plot-args '$plot_args'"; exit 1; }
+	cb_die 1 "collbench-history trend failed for --plot-args '$plot_args'"
 CB_BIN=$bin "$root/scripts/plot_history.sh" --db "$db" -o "$plot" \
 	--title "collbench history: $runs runs, the last $slow pinned to one CPU" "${sel[@]}" >/dev/null ||
-	{ note "the plot failed (above)"; exit 1; }
-note "history: $db; change points: $outdir/detect.txt; figure: $plot.png (.svg)"
+	cb_die 1 "the plot failed (above)"
+cb_note "history: $db; change points: $outdir/detect.txt; figure: $plot.png (.svg)"
