@@ -289,7 +289,7 @@ if command -v pkg-config >/dev/null; then
 	for p in jansson cmocka; do pkg-config --exists "$p" || missing+=("$p (pkg-config --exists $p)"); done
 fi
 csv_h=""
-for d in ${CMAKE_PREFIX_PATH//:/ } /usr /usr/local; do
+for d in ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local; do
 	[ -f "$d/include/csv.h" ] && { csv_h="$d/include/csv.h"; break; }
 done
 [ -n "$csv_h" ] || missing+=("libcsv (csv.h under CMAKE_PREFIX_PATH, /usr or /usr/local)")
