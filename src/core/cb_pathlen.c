@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cb_refuse.h"
+#include "cb_status.h"
 #include "cb_text.h"
 
 /* pathconf(name) of the nearest existing folder above path; fallback when

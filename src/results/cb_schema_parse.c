@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_refuse.h"
 #include "cb_schema.h"
+#include "cb_status.h"
 
 #define FIELD(c, rec, type) ((type *)(void *)((char *)(rec) + (c)->offset))
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cb_model_fit_int.h"
-#include "cb_refuse.h"
+#include "cb_status.h"
 
 /* "alpha", "beta of tier 2 (from 1048576 bytes)", ... for messages. */
 static void param_name(const struct prob *pb, int j, char *buf, size_t len)

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "cb_model_fit.h"
-#include "cb_refuse.h"
+#include "cb_status.h"
 
 #define GB 1e9 /* the fit file's units: GB/s and us (cb_model_params.h) */
 #define US 1e-6

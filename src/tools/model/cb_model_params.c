@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cb_refuse.h"
+#include "cb_status.h"
 #include "cb_text.h"
 
 #define FIT_SCHEMA "collbench-model-fit-1"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_refuse.h"
+#include "cb_status.h"
 #include "cb_text.h"
 
 #define TOPO_SCHEMA "collbench-topo-1"
