@@ -21,9 +21,9 @@
 #include "cb_compat.h"
 #include "cb_floor.h"
 #include "cb_optable.h"
+#include "cb_output.h"
 #include "cb_results.h"
 #include "cb_size.h"
-#include "cb_stdout.h"
 #include "cb_text.h"
 
 #define PROG "collbench-compare"

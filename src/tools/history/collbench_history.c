@@ -16,7 +16,7 @@
 #include "cb_hist_out.h"
 #include "cb_hist_query.h"
 #include "cb_optable.h"
-#include "cb_stdout.h"
+#include "cb_output.h"
 #include "cb_text.h"
 
 #define PROG "collbench-history"

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cb_model_out.h"
-#include "cb_replace.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
+#include "cb_output.h"
 #include "cb_text.h"
 
 /* Loads a run; 0 or -1 after a message. */

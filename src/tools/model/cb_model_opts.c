@@ -11,7 +11,7 @@
 #include "cb_dtype.h"
 #include "cb_model_cli.h"
 #include "cb_optable.h"
-#include "cb_pathlen.h"
+#include "cb_output.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_mfmt) == sizeof(int), "enum cb_mfmt is int-sized");
@@ -219,7 +219,7 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 				 c->ranks[i], c->ranks[i] - 1);
 			return CB_ERR_ARG;
 		}
-	/* fit -o writes through cb_replace's temporary: its name must fit too */
+	/* fit -o writes through cb_replace_open's temporary: its name must fit too */
 	if (c->output[0] && cb_path_fits("-o/--output", c->output, CB_PATH_REPLACE_SUFFIX, err,
 					 errlen) != CB_OK)
 		return CB_ERR_ARG;

@@ -11,7 +11,7 @@
 
 #include "cb_model_cli.h"
 #include "cb_optable.h"
-#include "cb_stdout.h"
+#include "cb_output.h"
 #include "cb_text.h"
 
 static const char *const verb_names[] = { "fit", "check", "predict", "presets" };

@@ -11,8 +11,8 @@
 #include "cb_algo.h"
 #include "cb_env.h"
 #include "cb_machine.h"
+#include "cb_output.h"
 #include "cb_p2p.h"
-#include "cb_replace.h"
 #include "cb_slurm.h"
 #include "cb_text.h"
 #include "cb_version.h"
@@ -277,7 +277,7 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	}
 	if (error)
 		json_object_set_new(meta, "error", json_string(error));
-	/* written by rename: cb_replace refuses a device, a link, a FIFO */
+	/* written by rename: cb_replace_open refuses a device, a link, a FIFO */
 	if (cb_replace_open(path, tmp, sizeof(tmp), &f, err, sizeof(err)) != CB_OK) {
 		cb_log("metadata: %s", err);
 		return CB_ERR_IO;

@@ -6,7 +6,7 @@
 #include "cb_backend.h"
 #include "cb_options.h"
 #include "cb_options_int.h"
-#include "cb_pathlen.h"
+#include "cb_output.h"
 
 /* --meta defaults to --csv with .csv replaced by .meta.json; every output's
  * name must fit the file system (cb_path_fits: the metadata is written at
@@ -28,7 +28,7 @@ static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 		}
 		snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)len, o->csv);
 	}
-	/* every file a run writes can exist (--meta through cb_replace's temporary) */
+	/* every file a run writes can exist (--meta through cb_replace_open's temporary) */
 	for (int i = 0; i < 4; i++)
 		if (*paths[i] && cb_path_fits(i == 3 && derived ? "--csv (its metadata file, "
 					      "X.meta.json)" : names[i], paths[i],
