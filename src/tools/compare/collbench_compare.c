@@ -23,6 +23,7 @@
 #include "cb_optable.h"
 #include "cb_output.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 #include "cb_size.h"
 #include "cb_text.h"
 

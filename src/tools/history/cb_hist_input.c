@@ -14,6 +14,7 @@
 #include "cb_hist_key.h"
 #include "cb_hist_time.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 
 /* Adds one file to the hash: its base name, its length, its bytes. */
 static enum cb_status hash_file(EVP_MD_CTX *ctx, const char *path, char *err, size_t errlen)
