@@ -11,7 +11,7 @@
  *             goto out_free_buf;
  *
  * The codes and the log link nothing: CB_MPI lives with the runtime
- * (runtime/cb_backend.h), CB_CUDA with the cuda backend.
+ * (runtime/cb_world.h), CB_CUDA with the cuda backend.
  */
 #ifndef CB_STATUS_H
 #define CB_STATUS_H
