@@ -11,8 +11,8 @@
 
 #include "cb_world.h"
 
-/* cb_backend_cuda_ops comes from cb_backend_cuda.c, or from
- * cb_backend_cuda_stub.c where CMake found no CUDA toolkit */
+/* cb_backend_cuda_ops comes from cb_cuda.c, or from
+ * cb_cuda_stub.c where CMake found no CUDA toolkit */
 extern const struct cb_backend_ops cb_backend_host_ops;
 extern const struct cb_backend_ops cb_backend_cuda_ops;
 

@@ -11,7 +11,7 @@
  * buffers; an algorithm's descriptor states the capabilities it needs. The
  * static table of backends (cb_backend.c) has one entry per descriptor: a
  * backend that is not built into this binary is there too, as a stub whose
- * `missing` says why (cb_backend_cuda_stub.c).
+ * `missing` says why (cb_cuda_stub.c).
  *
  * Traffic accounting lives here, in one place: algorithms move bytes with
  * cb_be_copy and cb_be_reduce (one-sided, within a host), or hand them to the
