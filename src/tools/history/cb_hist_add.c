@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
 #include "cb_hist_run.h"
 #include "cb_hist_time.h"

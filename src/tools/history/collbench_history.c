@@ -13,6 +13,7 @@
 #include "cb_hist_analyze.h"
 #include "cb_hist_cli.h"
 #include "cb_hist_db.h"
+#include "cb_hist_ingest.h"
 #include "cb_hist_out.h"
 #include "cb_hist_query.h"
 #include "cb_optable.h"
