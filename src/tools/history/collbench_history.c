@@ -1,6 +1,6 @@
 /* collbench-history VERB: every run in one SQLite file, trends over time and
  * change-point detection (README "History"). Verbs: ingest, trend, detect,
- * gate, runs, check (cb_hist_cli_tables.h). Exit status: 0 done (gate: no
+ * gate, runs, check (cb_hist_cli.c). Exit status: 0 done (gate: no
  * regression), 1 gate: the newest run follows a change point that is a
  * regression, or a row of it failed, 2 usage, input or database error. */
 #define _GNU_SOURCE
