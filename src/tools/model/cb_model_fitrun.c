@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_model_lib.h"
 #include "cb_model_verbs.h"
 
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
