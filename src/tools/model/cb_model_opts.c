@@ -1,23 +1,23 @@
-/* cb_model_opts: collbench-model's option table (each option spelled once,
- * typed, with its default; the table also prints --help), the verbs each
- * option applies to, and the values derived after parsing (contract in
- * cb_model_cli.h). */
+/* cb_model_opts: collbench-model's option table, the verbs each option
+ * applies to, and the values derived after parsing (contract in
+ * cb_model_opts.h). */
 #define _GNU_SOURCE
+#include "cb_model_opts.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_dtype.h"
-#include "cb_model_cli.h"
 #include "cb_optable.h"
 #include "cb_output.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_mfmt) == sizeof(int), "enum cb_mfmt is int-sized");
 
-enum { FIT = 1u << VERB_FIT, CHECK = 1u << VERB_CHECK, PREDICT = 1u << VERB_PREDICT,
-       PRESETS = 1u << VERB_PRESETS, ALL = FIT | CHECK | PREDICT | PRESETS };
+enum { FIT = 1u << CB_VERB_FIT, CHECK = 1u << CB_VERB_CHECK, PREDICT = 1u << CB_VERB_PREDICT,
+       PRESETS = 1u << CB_VERB_PRESETS, ALL = FIT | CHECK | PREDICT | PRESETS };
 
 /* The rows, in --help order. */
 enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
@@ -42,7 +42,7 @@ static const char *dtype_name(int i)
 static enum cb_status set_tiers(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
 {
-	struct cb_fit_opts *o = &((struct cli *)target)->sel.opts;
+	struct cb_fit_opts *o = &((struct cb_cli *)target)->sel.opts;
 	char buf[128], *save = NULL;
 	double prev = 0;
 
@@ -85,7 +85,7 @@ static long long whole(const char *v, long long lo, long long hi)
 static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
 {
-	struct cli *c = target;
+	struct cb_cli *c = target;
 	char buf[512], *colon, *save = NULL;
 
 	c->nranks = 0;
@@ -116,7 +116,7 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 	return CB_OK;
 }
 
-#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
+#define OFF(field) .offset = offsetof(struct cb_cli, field), .size = sizeof(((struct cb_cli *)0)->field)
 
 static const struct cb_optdef table[NOPTS] = {
 	[O_FORMAT] = { "format", 0, "FMT", NULL, "table, csv, markdown or json (fit: json by default, the others table)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_MFMT_JSON + 1, .what = "" },
@@ -161,7 +161,7 @@ const struct cb_optdef *cb_cli_options(size_t *n)
 }
 
 /* The values the verbs read that follow from the options. */
-static void derive(struct cli *c, const unsigned char *given)
+static void derive(struct cb_cli *c, const unsigned char *given)
 {
 	c->fmt_given = given[O_FORMAT];
 	c->topo_given = given[O_TOPO];
@@ -182,7 +182,7 @@ static int has_short_f(int argc, char **argv)
 	return 0;
 }
 
-enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cli *c,
+enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cb_cli *c,
 				    char *err, size_t errlen)
 {
 	unsigned char given[NOPTS];
@@ -190,7 +190,7 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 	memset(c, 0, sizeof(*c));
 	c->verb = verb;
 	c->fmt = CB_MFMT_TABLE;
-	if (verb != VERB_PREDICT && has_short_f(argc, argv)) {
+	if (verb != CB_VERB_PREDICT && has_short_f(argc, argv)) {
 		snprintf(err, errlen, "-f is predict's --stepfactor (as allreduce_perf's -f); the "
 			 "output format is --format");
 		return CB_ERR_ARG;
