@@ -285,7 +285,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	cb_row_group(r, name, sizeof(name));
 	g = cb_fit_set_group(f, r->backend, name);
 	/* copy's rows join the backend's p2p group where it has no one-sided
-	 * group (cb_model_fitrun.c) */
+	 * group (as the fit groups them: in_group above) */
 	if (!g && strcmp(r->algo, "copy") == 0)
 		g = cb_fit_set_group(f, r->backend, "p2p");
 	if (r->nhosts > 1 && r->nhosts < r->nranks && strcmp(r->algo, "copy") != 0) {
