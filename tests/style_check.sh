@@ -36,10 +36,10 @@
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${2:-}
-cd "$root" || exit 2
 if [ -n "$build" ]; then
 	build=$(cd "$build" && pwd) || { echo "style_check: no build folder $2" >&2; exit 2; }
 fi
+cd "$root" || exit 2
 export LC_ALL=C
 bad=0
 breach() { echo "style_check: $*"; bad=1; }
