@@ -1,7 +1,7 @@
 # Finds the optional parts of src/runtime/ (called from the top level, where
 # enable_language(CUDA) must be; src/CMakeLists.txt adds their sources):
 #   cuda backend  (CUDA IPC ps/ring): when CB_WITH_CUDA is on and the CUDA
-#                 toolkit is found (CB_HAVE_CUDA); else cb_backend_cuda_stub.c
+#                 toolkit is found (CB_HAVE_CUDA); else cb_cuda_stub.c
 #                 takes its place (the host-only build is tested in CI with
 #                 CB_WITH_CUDA=OFF);
 #   nccl          (ncclAllReduce) and the p2p transport of GPU buffers

@@ -15,6 +15,7 @@
 #include "cb_compare_out.h"
 #include "cb_compat.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,6 +15,7 @@
 #include "cb_compare.h"
 #include "cb_compat.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 

@@ -16,6 +16,7 @@
 
 #include "cb_compare.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 #include "cb_samples.h"
 
 #define TEST_TMPDIR "/tmp/collbench-test-compare-gate.XXXXXX"

@@ -17,6 +17,7 @@
 #include "cb_hist_analyze.h"
 #include "cb_hist_cols.h"
 #include "cb_hist_db.h"
+#include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
 
 #define TEST_TMPDIR "/tmp/cb_hist_test_XXXXXX"

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "cb_hist_db.h"
+#include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
 #include "cb_machine.h"
 

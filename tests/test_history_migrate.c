@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "cb_hist_db.h"
+#include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
 
 #define TEST_TMPDIR "/tmp/cb_hist_migrate_XXXXXX"

@@ -24,6 +24,7 @@
 #include "cb_csv.h"
 #include "cb_results.h"
 #include "cb_schema.h"
+#include "cb_schema_parse.h"
 
 static const char *bin_dir, *src_dir;
 

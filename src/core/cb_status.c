@@ -1,4 +1,5 @@
-/* Status names and the diagnostic log (contract in cb_status.h). */
+/* Status names, the diagnostic log and refusing input (contract in
+ * cb_status.h). */
 #include "cb_status.h"
 
 #include <stdarg.h>
@@ -43,4 +44,14 @@ void cb_log(const char *fmt, ...)
 		fprintf(stderr, "collbench: rank %d: %s\n", log_rank, msg);
 	else
 		fprintf(stderr, "collbench: %s\n", msg);
+}
+
+enum cb_status cb_refuse(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return CB_ERR_ARG;
 }

@@ -1,4 +1,5 @@
-/* cb_status: the status codes every fallible collbench function returns.
+/* cb_status: the status codes every fallible collbench function returns,
+ * the diagnostic log, and refusing input with a reason.
  *
  * Contract: functions below main() never exit and never abort; they return an
  * enum cb_status and leave the decision (MPI_Abort, a clean non-zero exit) to
@@ -10,10 +11,12 @@
  *             goto out_free_buf;
  *
  * The codes and the log link nothing: CB_MPI lives with the runtime
- * (runtime/cb_backend.h), CB_CUDA with the cuda backend.
+ * (runtime/cb_world.h), CB_CUDA with the cuda backend.
  */
 #ifndef CB_STATUS_H
 #define CB_STATUS_H
+
+#include <stddef.h>
 
 enum cb_status {
 	CB_OK = 0,
@@ -38,5 +41,12 @@ const char *cb_status_str(enum cb_status st);
  * Safe from any thread (makes no MPI call). */
 void cb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cb_log_set_rank(int world_rank);
+
+/* How a reader or parser refuses its input, with the reason in the caller's
+ * message buffer (the err, errlen pair every parser takes): formats the
+ * message (printf-style, truncated to errlen bytes with its NUL) into err
+ * and returns CB_ERR_ARG. */
+enum cb_status cb_refuse(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

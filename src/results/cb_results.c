@@ -11,6 +11,7 @@
 
 #include "cb_csv.h"
 #include "cb_catalog.h"
+#include "cb_schema_parse.h"
 
 #define MAX_COLS 64 /* columns of the summary schema */
 

@@ -1,13 +1,7 @@
-/* cb_results: loads one collbench result for collbench-compare: the summary
- * CSV (schema collbench-summary-2, or -1, DESIGN.md section 4) as validated rows,
- * and the launch metadata sidecars (*.meta.json, schema collbench-meta-1).
- *
- * What a path means (cb_results_load):
- *   folder            FOLDER/summary.csv and every FOLDER/<x>.meta.json (the
- *                     run folders of scripts/sweep.sh);
- *   .../summary.csv   that file and the *.meta.json next to it (same);
- *   other file X.csv  that file and X.meta.json when it exists (allreduce_perf
- *                     --csv writes it there by default).
+/* cb_results: the summary CSV of one collbench result (schema
+ * collbench-summary-2, or -1, DESIGN.md section 4) as validated rows, and
+ * the types of a loaded result: its rows and its launches (the metadata
+ * sidecars, read by cb_results_load.h, which also says what a path means).
  *
  * Which columns are read, which are required and what each may hold is the
  * schema table's (cb_schema.c: flags CB_COL_READ, CB_COL_REQUIRED, ranges);
@@ -53,7 +47,8 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char cpu_model[CB_RES_TEXT];          /* "" when absent */
 	char machine[2 * CB_RES_TEXT];        /* identity: "label (cpu, N CPUs)",
 					       * ", GPU model" inside the parentheses where
-					       * there is one; see cb_results_parse_meta */
+					       * there is one; see cb_results_parse_meta
+					       * in cb_results_load.h */
 	char machine_label[CB_RES_TEXT];      /* its label: "machine"."label", else the
 					       * host name up to its first dot */
 	int nranks, ranks_per_node, nnodes;   /* nnodes 0: absent */
@@ -73,17 +68,11 @@ struct cb_results {
 	int meta_missing;                     /* a file argument without its sidecar */
 };
 
-/* Loads path (see the top of this file) into *res. Errors, with a one-line
- * message naming the file in err and *res left empty: CB_ERR_IO (cannot
- * read: missing file, a folder without summary.csv), CB_ERR_ARG (invalid
- * content, see the top), CB_ERR_NOMEM. */
-enum cb_status cb_results_load(const char *path, struct cb_results *res, char *err,
-			       size_t errlen);
-
 /* Parses and validates len bytes of summary CSV at buf (name is used in
- * messages) into res->rows, sorted; the launches are untouched. Same errors
- * as cb_results_load, without CB_ERR_IO; on error res->rows is empty. This is
- * the code the fuzz target drives. */
+ * messages) into res->rows, sorted; the launches are untouched. Errors
+ * (a one-line message naming the file in err): CB_ERR_ARG (invalid content,
+ * see the top), CB_ERR_NOMEM; on error res->rows is empty. This is the code
+ * the fuzz target drives. */
 enum cb_status cb_results_parse_csv(const char *buf, size_t len, const char *name,
 				    struct cb_results *res, char *err, size_t errlen);
 
@@ -91,19 +80,6 @@ enum cb_status cb_results_parse_csv(const char *buf, size_t len, const char *nam
  * the checks of cb_results_parse_csv; CB_ERR_IO when it cannot be read. */
 enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, char *err,
 				   size_t errlen);
-
-/* Parses one launch sidecar (len bytes of JSON at buf; name for messages and
- * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
- * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
- * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
- * "status", "timing_mode" and "wait.strategy" when present, and the
- * machine identity (cb_machine_identity): "machine" {label, cpu_model,
- * cpus, gpu_model} when present, else the same facts from "host" (hostname
- * up to its first dot, cpu_model, cpus_online) for files older than that
- * key; memory is not part of it; what is absent shows as "?". Errors: CB_ERR_ARG (not JSON, with jansson's line and text;
- * a missing or mistyped key). */
-enum cb_status cb_results_parse_meta(const char *buf, size_t len, const char *name,
-				     struct cb_res_launch *out, char *err, size_t errlen);
 
 /* Join-key order: backend, nranks, dtype, op, in_place, algo, transport, then bytes
  * numerically (so rows of one algorithm come together, small to large).

@@ -1,7 +1,7 @@
-/* cb_results: what a path means (file or run folder) and the launch
- * metadata sidecars (contract in cb_results.h). */
+/* cb_results_load: what a path means (file or run folder) and the launch
+ * metadata sidecars (contract in cb_results_load.h). */
 #define _GNU_SOURCE
-#include "cb_results.h"
+#include "cb_results_load.h"
 
 #include <dirent.h>
 #include <errno.h>

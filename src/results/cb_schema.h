@@ -3,7 +3,7 @@
  * lives in the record, how the reader treats it, and a line of
  * documentation. That table writes the CSV header and every CSV row, the
  * JSON Lines keys, the reader's column map and required-column check
- * (cb_results.c), and README's column list (tests/test_schema.c checks that
+ * (cb_results.c) and its check of every field (cb_schema_parse.h), and README's column list (tests/test_schema.c checks that
  * list against the table). Adding a column is one line there, a field in the
  * record, and the code that measures the value.
  *
@@ -166,14 +166,6 @@ int cb_schema_csv_row(const struct cb_schema *s, const void *rec, char *buf, siz
 /* rec as a JSON object, keys in JSON order (CSV order, but a column with
  * json_after right after that column). NULL when out of memory. */
 json_t *cb_schema_json(const struct cb_schema *s, const void *rec);
-
-/* Reads one field's text into rec as column c of s says: checks the type,
- * the range, emptiness (state: the row's state, for CB_COL_NEED_IF_OK) and
- * that a schema field names s (its id, or s->older). Returns CB_OK, or
- * CB_ERR_ARG with a message naming the column in err. */
-enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_column *c,
-				     const char *text, void *rec, enum cb_row_state state,
-				     char *err, size_t errlen);
 
 /* README's column list: a markdown table (column, type, unit, meaning). */
 void cb_schema_markdown(const struct cb_schema *s, FILE *f);

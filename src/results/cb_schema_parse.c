@@ -1,13 +1,12 @@
-/* cb_schema: a CSV field back into its record, with the checks of its
- * column (contract in cb_schema.h; the reader's rules in cb_results.h). */
+/* cb_schema_parse: a CSV field back into its record, with the checks of its
+ * column (contract in cb_schema_parse.h). */
 #define _GNU_SOURCE
+#include "cb_schema_parse.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cb_refuse.h"
-#include "cb_schema.h"
 
 #define FIELD(c, rec, type) ((type *)(void *)((char *)(rec) + (c)->offset))
 

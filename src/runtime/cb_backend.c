@@ -11,8 +11,8 @@
 
 #include "cb_world.h"
 
-/* cb_backend_cuda_ops comes from cb_backend_cuda.c, or from
- * cb_backend_cuda_stub.c where CMake found no CUDA toolkit */
+/* cb_backend_cuda_ops comes from cb_cuda.c, or from
+ * cb_cuda_stub.c where CMake found no CUDA toolkit */
 extern const struct cb_backend_ops cb_backend_host_ops;
 extern const struct cb_backend_ops cb_backend_cuda_ops;
 
@@ -117,22 +117,6 @@ void cb_backend_fini(struct cb_backend *be)
 	MPI_Comm_free(&be->node);
 	MPI_Comm_free(&be->world);
 	memset(be, 0, sizeof(*be));
-}
-
-/* Order of failures for cb_agree: CB_ERR_PEER ("another rank failed") below
- * every other failure, so the agreed status names a cause where one rank has it. */
-static int severity(enum cb_status st)
-{
-	return st == CB_OK ? 0 : st == CB_ERR_PEER ? 1 : 2 + (int)st;
-}
-
-enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm)
-{
-	int m = severity(mine), worst = severity(CB_ERR_MPI);
-
-	if (CB_MPI(MPI_Allreduce(&m, &worst, 1, MPI_INT, MPI_MAX, comm)) != CB_OK)
-		return CB_ERR_MPI;
-	return worst == 0 ? CB_OK : worst == 1 ? CB_ERR_PEER : (enum cb_status)(worst - 2);
 }
 
 void cb_backend_set_wait(struct cb_backend *be, enum cb_wait_mode mode)
@@ -282,17 +266,4 @@ int cb_backend_node_rank_of(const struct cb_backend *be, int w)
 		if (be->world_of_node[r] == w)
 			return r;
 	return -1;
-}
-
-enum cb_status cb_mpi_status(int rc, const char *call, const char *file, int line)
-{
-	char err[MPI_MAX_ERROR_STRING];
-	int len = 0;
-
-	if (rc == MPI_SUCCESS)
-		return CB_OK;
-	if (MPI_Error_string(rc, err, &len) != MPI_SUCCESS)
-		snprintf(err, sizeof(err), "MPI error %d", rc);
-	cb_log("%s:%d: %s: %s", file, line, call, err);
-	return CB_ERR_MPI;
 }

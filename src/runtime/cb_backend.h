@@ -11,7 +11,7 @@
  * buffers; an algorithm's descriptor states the capabilities it needs. The
  * static table of backends (cb_backend.c) has one entry per descriptor: a
  * backend that is not built into this binary is there too, as a stub whose
- * `missing` says why (cb_backend_cuda_stub.c).
+ * `missing` says why (cb_cuda_stub.c).
  *
  * Traffic accounting lives here, in one place: algorithms move bytes with
  * cb_be_copy and cb_be_reduce (one-sided, within a host), or hand them to the
@@ -43,11 +43,7 @@
 #include "cb_dtype.h"
 #include "cb_status.h"
 #include "cb_wait.h"
-
-/* Translates an MPI return code: CB_OK for MPI_SUCCESS, else logs
- * "collbench: <file>:<line>: <call>: <MPI error string>" and returns CB_ERR_MPI. */
-enum cb_status cb_mpi_status(int rc, const char *call, const char *file, int line);
-#define CB_MPI(call) cb_mpi_status((call), #call, __FILE__, __LINE__)
+#include "cb_world.h"
 
 struct cb_backend;
 
@@ -249,14 +245,6 @@ void cb_acct_busy(struct cb_backend *be, struct cb_acct_span t0);
 
 /* The node rank of world rank w, or -1 when w is on another host. */
 int cb_backend_node_rank_of(const struct cb_backend *be, int w);
-
-/* Every rank of comm learns the worst status of all ranks ("agree on a
- * status"), the same value on every rank: CB_OK only if every rank had it;
- * else the failure with the largest code, CB_ERR_PEER (a rank that only saw
- * another fail) counting below every other failure. Collective over comm. If the allreduce itself
- * fails, logs it and returns CB_ERR_MPI: never a value that was not written,
- * also under MPI_ERRORS_RETURN. The one helper for this pattern. */
-enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm);
 
 /* Sums every process's counters: tx[r], rx[r] (arrays of world_size) receive
  * world rank r's bytes since the last reset, on every rank. Collective over

@@ -1,5 +1,39 @@
-/* cb_world: collectives that read the abort flag (contract in cb_world.h). */
+/* cb_world: MPI errors as statuses, an agreed status, and collectives that
+ * read the abort flag (contract in cb_world.h). */
 #include "cb_world.h"
+
+#include <stdio.h>
+
+#include "cb_backend.h"
+
+enum cb_status cb_mpi_status(int rc, const char *call, const char *file, int line)
+{
+	char err[MPI_MAX_ERROR_STRING];
+	int len = 0;
+
+	if (rc == MPI_SUCCESS)
+		return CB_OK;
+	if (MPI_Error_string(rc, err, &len) != MPI_SUCCESS)
+		snprintf(err, sizeof(err), "MPI error %d", rc);
+	cb_log("%s:%d: %s: %s", file, line, call, err);
+	return CB_ERR_MPI;
+}
+
+/* Order of failures for cb_agree: CB_ERR_PEER ("another rank failed") below
+ * every other failure, so the agreed status names a cause where one rank has it. */
+static int severity(enum cb_status st)
+{
+	return st == CB_OK ? 0 : st == CB_ERR_PEER ? 1 : 2 + (int)st;
+}
+
+enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm)
+{
+	int m = severity(mine), worst = severity(CB_ERR_MPI);
+
+	if (CB_MPI(MPI_Allreduce(&m, &worst, 1, MPI_INT, MPI_MAX, comm)) != CB_OK)
+		return CB_ERR_MPI;
+	return worst == 0 ? CB_OK : worst == 1 ? CB_ERR_PEER : (enum cb_status)(worst - 2);
+}
 
 enum cb_status cb_world_wait(const struct cb_backend *be, MPI_Request *req)
 {

@@ -1,6 +1,9 @@
-/* cb_world: the collectives the harness calls on be->world between
- * iterations (gathering a row's times, counters and check results), made
- * so that a rank waiting in one still reads the abort flag.
+/* cb_world: the runtime's own MPI: an MPI error as a status (CB_MPI), one
+ * status agreed by every rank (cb_agree), and the collectives the harness
+ * calls on be->world between iterations (gathering a row's times, counters
+ * and check results), made so that a rank waiting in one still reads the
+ * abort flag. It calls nothing else of the runtime: every file of it (and
+ * of the harness) reports MPI errors through here.
  *
  * A blocking MPI collective whose peer died never returns: when mpirun then
  * sends SIGTERM to the other ranks (and SIGKILL one second later), a rank
@@ -13,8 +16,22 @@
 
 #include <mpi.h>
 
-#include "cb_backend.h"
 #include "cb_status.h"
+
+struct cb_backend;
+
+/* Translates an MPI return code: CB_OK for MPI_SUCCESS, else logs
+ * "collbench: <file>:<line>: <call>: <MPI error string>" and returns CB_ERR_MPI. */
+enum cb_status cb_mpi_status(int rc, const char *call, const char *file, int line);
+#define CB_MPI(call) cb_mpi_status((call), #call, __FILE__, __LINE__)
+
+/* Every rank of comm learns the worst status of all ranks ("agree on a
+ * status"), the same value on every rank: CB_OK only if every rank had it;
+ * else the failure with the largest code, CB_ERR_PEER (a rank that only saw
+ * another fail) counting below every other failure. Collective over comm. If the allreduce itself
+ * fails, logs it and returns CB_ERR_MPI: never a value that was not written,
+ * also under MPI_ERRORS_RETURN. The one helper for this pattern. */
+enum cb_status cb_agree(enum cb_status mine, MPI_Comm comm);
 
 /* Tests req until it completes. Errors: CB_ERR_MPI (logged); CB_ERR_TIMEOUT
  * once *be->abort_flag is set: the request is left pending, the caller ends

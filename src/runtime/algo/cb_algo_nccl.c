@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "cb_algo.h"
-#include "cb_backend_cuda.h"
+#include "cb_cuda.h"
 #include "cb_nccl.h"
 
 struct nccl_state {

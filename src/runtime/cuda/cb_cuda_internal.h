@@ -1,17 +1,18 @@
-/* cb_cuda_internal: private to the cuda backend's files. The state they
- * share and the functions one file gives the others:
- *   cb_backend_cuda.c  device, data movement, timing, the ops table;
+/* cb_cuda_internal: private to the cuda backend's files (cb_cuda*.c). The
+ * state they share and the functions one file gives the others:
+ *   cb_cuda.c          device, data movement, timing, the ops table;
  *   cb_cuda_ipc.c      buffers shared through CUDA IPC, peer reachability;
  *   cb_cuda_sync.c     progress flags, draining the rank's stream;
  *   cb_cuda_util.c     error reporting and event polling (cb_cuda_util.h).
- * Every arrow points here: cb_backend_cuda.c calls into ipc and sync
- * through this header, and they never include cb_backend_cuda.h. */
+ * Every arrow points down: cb_cuda.c calls into ipc and sync through this
+ * header, and they never call cb_cuda.c. */
 #ifndef CB_CUDA_INTERNAL_H
 #define CB_CUDA_INTERNAL_H
 
 #include <cuda_runtime_api.h>
 
 #include "cb_backend.h"
+#include "cb_cuda.h"
 #include "cb_cuda_util.h"
 #include "cb_shm.h"
 
@@ -30,11 +31,11 @@ enum cb_cuda_sync { CB_CUDA_SYNC_STREAM, CB_CUDA_SYNC_HOST };
 
 /* be->impl of a cuda backend. */
 struct cb_cuda_state {
+	struct cb_cuda_shared shared; /* first: the stream, the most ranks on one
+				       * GPU over the world (cb_cuda.h) */
 	int device, sm_count;         /* kernels size their grids from sm_count */
-	cudaStream_t stream;
 	cudaEvent_t t0, t1;
 	char bus_id[32];
-	int max_sharing;              /* most ranks on one GPU, over the world */
 	enum cb_cuda_sync sync;
 	struct cb_host_flags *alive;  /* pids, for peer liveness while polling */
 	void *wait_value, *write_value; /* cuStreamWaitValue64 / WriteValue64 */

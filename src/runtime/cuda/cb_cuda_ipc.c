@@ -110,9 +110,9 @@ static enum cb_status alloc_mine(struct cb_backend *be, size_t bytes, struct cud
 		cb_log("cannot allocate %zu B of GPU memory for a buffer of %zu B", alloc, bytes);
 		return st;
 	}
-	st = CB_CUDA(cudaMemsetAsync(cb->base, 0, alloc, cs->stream));
+	st = CB_CUDA(cudaMemsetAsync(cb->base, 0, alloc, cs->shared.stream));
 	if (st == CB_OK)
-		st = CB_CUDA(cudaStreamSynchronize(cs->stream));
+		st = CB_CUDA(cudaStreamSynchronize(cs->shared.stream));
 	if (st == CB_OK)
 		st = CB_CUDA(cudaIpcGetMemHandle(&mine->handle, cb->base));
 	if (st == CB_OK)
@@ -151,7 +151,7 @@ static void release(struct cb_backend *be, struct cuda_buf *cb)
 {
 	struct cb_cuda_state *cs = be->impl;
 
-	cudaStreamSynchronize(cs->stream);
+	cudaStreamSynchronize(cs->shared.stream);
 	MPI_Barrier(be->node);
 	for (int r = 0; r < be->node_size && cb && cb->mapped; r++)
 		if (cb->mapped[r])

@@ -1,4 +1,4 @@
-/* Progress flags of the cuda backend, in the two modes of cb_backend_cuda.h.
+/* Progress flags of the cuda backend, in the two modes of cb_cuda_internal.h.
  * The driver's stream memory operations are resolved at run time
  * (cb_cuda_driver_fn), so the binary never links libcuda and starts (and
  * reports "no GPU") on machines without a driver. <cuda.h> is included for
@@ -141,10 +141,10 @@ enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *flags, uint6
 	enum cb_status st;
 
 	if (f->dev) /* written once the work before it is done and visible */
-		return CB_CU(((value_fn)cs->write_value)((CUstream)cs->stream,
+		return CB_CU(((value_fn)cs->write_value)((CUstream)cs->shared.stream,
 							 (CUdeviceptr)(uintptr_t)f->dev->peer[be->node_rank],
 							 value, CU_STREAM_WRITE_VALUE_DEFAULT));
-	st = CB_CUDA(cudaEventRecord(f->drained, cs->stream));
+	st = CB_CUDA(cudaEventRecord(f->drained, cs->shared.stream));
 	if (st == CB_OK)
 		st = cb_cuda_drain(be, f->drained);
 	if (st == CB_OK)
@@ -159,7 +159,7 @@ enum cb_status cb_cuda_wait(struct cb_backend *be, struct cb_flags *flags, int p
 	struct cuda_flags *f = (struct cuda_flags *)flags;
 
 	if (f->dev) /* the stream, not the host, waits: later work queues behind it */
-		return CB_CU(((value_fn)cs->wait_value)((CUstream)cs->stream,
+		return CB_CU(((value_fn)cs->wait_value)((CUstream)cs->shared.stream,
 							(CUdeviceptr)(uintptr_t)f->dev->peer[peer],
 							value, CU_STREAM_WAIT_VALUE_GEQ));
 	return cb_host_flags_wait(be, f->host, peer, value);

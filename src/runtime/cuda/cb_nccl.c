@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cb_backend_cuda.h"
+#include "cb_cuda.h"
 #include "cb_shm.h"
 
 /* Rank 0's unique id and whether it got one, broadcast as one message. */

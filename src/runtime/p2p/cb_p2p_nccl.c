@@ -10,7 +10,7 @@
  * NCCL is (cmake/cuda.cmake); cb_p2p_nccl_stub.c elsewhere. */
 #include <stdlib.h>
 
-#include "cb_backend_cuda.h"
+#include "cb_cuda.h"
 #include "cb_cuda_util.h"
 #include "cb_nccl.h"
 #include "cb_p2p.h"

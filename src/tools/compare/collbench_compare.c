@@ -21,9 +21,10 @@
 #include "cb_compat.h"
 #include "cb_floor.h"
 #include "cb_optable.h"
+#include "cb_output.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 #include "cb_size.h"
-#include "cb_stdout.h"
 #include "cb_text.h"
 
 #define PROG "collbench-compare"
@@ -68,19 +69,49 @@ static const char *format_name(int i)
 #define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
 
 static const struct cb_optdef table[] = {
-	{ "metric", 'm', "busbw|algbw|time", "busbw", "what to compare; a row whose bandwidth is absent or 0 uses the next one down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named in its metric column", .kind = CB_OPT_ENUM, OFF(cmp.metric), .name = metric_name, .count = CB_METRIC_TIME + 1 },
-	{ "stat", 's', "median|mean", "median", "each row's median time over iterations (robust to a preempted iteration), or its mean (the table's headline)", .kind = CB_OPT_ENUM, OFF(cmp.stat), .name = stat_name, .count = CB_STAT_MEAN + 1 },
-	{ "tolerance", 't', "PCT", "5", "changes smaller than PCT percent are 'same'", .kind = CB_OPT_DOUBLE, OFF(tolerance_pct), .lo = 0, .hi = 100, .flags = CB_OPT_HI_OPEN },
-	{ "noise-cap", 0, "PCT", NULL, "a change beyond PCT percent is a regression (or improvement) whatever the repeat bands and samples say; between --tolerance and PCT the noise decides (same rows become unknown: run again); default twice the tolerance", .kind = CB_OPT_DOUBLE, OFF(noise_cap_pct), .lo = 0, .hi = 100, .flags = CB_OPT_HI_OPEN },
-	{ "min-bytes", 0, "SIZE", "0", "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes", .kind = CB_OPT_SIZE, OFF(min_bytes) },
-	{ "algo", 'a', "LIST", NULL, "compare only these algorithms (comma list)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
-	{ "format", 'f', "FMT", "table", "table, csv, markdown (for CI summaries) or json", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_FMT_JSON + 1 },
-	{ "min-busbw", 0, "RULES", NULL, "fail rows whose busbw is below a floor: ALGO[@SIZE[-SIZE]]=GBPS, comma list (ALGO may be *; one SIZE: it and above), e.g. ring@16M-64M=5,ps=1.5; CURRENT alone: only this check", .kind = CB_OPT_TEXT, OFF(min_busbw), .what = "rules" },
-	{ "strict", 0, NULL, NULL, "rows present in only one run (or skipped in one) count as failures", .kind = CB_OPT_FLAG, OFF(cmp.strict) },
-	{ "allow-missing", 0, NULL, NULL, "rows measured in the baseline and skipped or absent now are only missing (warned), not vanished (a failure)", .kind = CB_OPT_FLAG, OFF(cmp.allow_missing) },
-	{ "force", 0, NULL, NULL, "compare runs whose metadata make them incomparable (warns)", .kind = CB_OPT_FLAG, OFF(force) },
-	{ "check-args", 0, NULL, NULL, "check the options only (no BASELINE, CURRENT): exit 0, or 2 with the message (scripts/regress.sh's check before its sweep)", .kind = CB_OPT_FLAG, OFF(check_args) },
-	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
+	{ .lname = "metric", .sname = 'm', .argname = "busbw|algbw|time", .defval = "busbw",
+	  .kind = CB_OPT_ENUM, OFF(cmp.metric), .name = metric_name, .count = CB_METRIC_TIME + 1,
+	  .help = "what to compare; a row whose bandwidth is absent or 0 uses the next one "
+	          "down, busbw -> algbw -> time (copy and n = 1: algbw; 0 bytes: time), named "
+	          "in its metric column" },
+	{ .lname = "stat", .sname = 's', .argname = "median|mean", .defval = "median",
+	  .kind = CB_OPT_ENUM, OFF(cmp.stat), .name = stat_name, .count = CB_STAT_MEAN + 1,
+	  .help = "each row's median time over iterations (robust to a preempted iteration), or "
+	          "its mean (the table's headline)" },
+	{ .lname = "tolerance", .sname = 't', .argname = "PCT", .defval = "5",
+	  .kind = CB_OPT_DOUBLE, OFF(tolerance_pct), .hi = 100, .flags = CB_OPT_HI_OPEN,
+	  .help = "changes smaller than PCT percent are 'same'" },
+	{ .lname = "noise-cap", .argname = "PCT", .kind = CB_OPT_DOUBLE, OFF(noise_cap_pct),
+	  .hi = 100, .flags = CB_OPT_HI_OPEN,
+	  .help = "a change beyond PCT percent is a regression (or improvement) whatever the "
+	          "repeat bands and samples say; between --tolerance and PCT the noise decides "
+	          "(same rows become unknown: run again); default twice the tolerance" },
+	{ .lname = "min-bytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE,
+	  OFF(min_bytes),
+	  .help = "ignore rows below SIZE bytes (K, M, G), e.g. latency-bound sizes" },
+	{ .lname = "algo", .sname = 'a', .argname = "LIST", .kind = CB_OPT_TEXT, OFF(algos),
+	  .what = "list", .flags = CB_OPT_LIST,
+	  .help = "compare only these algorithms (comma list)" },
+	{ .lname = "format", .sname = 'f', .argname = "FMT", .defval = "table", .kind = CB_OPT_ENUM,
+	  OFF(fmt), .name = format_name, .count = CB_FMT_JSON + 1,
+	  .help = "table, csv, markdown (for CI summaries) or json" },
+	{ .lname = "min-busbw", .argname = "RULES", .kind = CB_OPT_TEXT, OFF(min_busbw),
+	  .what = "rules",
+	  .help = "fail rows whose busbw is below a floor: ALGO[@SIZE[-SIZE]]=GBPS, comma list "
+	          "(ALGO may be *; one SIZE: it and above), e.g. ring@16M-64M=5,ps=1.5; CURRENT "
+	          "alone: only this check" },
+	{ .lname = "strict", .kind = CB_OPT_FLAG, OFF(cmp.strict),
+	  .help = "rows present in only one run (or skipped in one) count as failures" },
+	{ .lname = "allow-missing", .kind = CB_OPT_FLAG, OFF(cmp.allow_missing),
+	  .help = "rows measured in the baseline and skipped or absent now are only missing "
+	          "(warned), not vanished (a failure)" },
+	{ .lname = "force", .kind = CB_OPT_FLAG, OFF(force),
+	  .help = "compare runs whose metadata make them incomparable (warns)" },
+	{ .lname = "check-args", .kind = CB_OPT_FLAG, OFF(check_args),
+	  .help = "check the options only (no BASELINE, CURRENT): exit 0, or 2 with the message "
+	          "(scripts/regress.sh's check before its sweep)" },
+	{ .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
+	  .help = "print this help" },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cb_hist_input.h"
+#include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
+#include "cb_hist_run.h"
 #include "cb_hist_time.h"
 #include "cb_text.h"
 

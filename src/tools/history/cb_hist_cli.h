@@ -13,7 +13,7 @@
 enum cb_hist_verb { CB_VERB_INGEST, CB_VERB_TREND, CB_VERB_DETECT, CB_VERB_GATE, CB_VERB_RUNS,
 		    CB_VERB_CHECK, CB_VERB_COUNT };
 
-/* What the command line says. The option rows (cb_hist_cli_tables.h) store
+/* What the command line says. The option rows (cb_hist_cli.c) store
  * into the fields before `filter`; cb_hist_cli_parse derives the rest. */
 struct cb_hist_cli {
 	enum cb_hist_verb verb;

@@ -1,7 +1,7 @@
-/* cb_hist_ingest: one run into the database in one transaction, and the
- * consistency check (contract in cb_hist_db.h). */
+/* cb_hist_ingest: one run into the database in one transaction, the
+ * consistency check and the list of runs (contract in cb_hist_ingest.h). */
 #define _GNU_SOURCE
-#include "cb_hist_db.h"
+#include "cb_hist_ingest.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* collbench-history VERB: every run in one SQLite file, trends over time and
  * change-point detection (README "History"). Verbs: ingest, trend, detect,
- * gate, runs, check (cb_hist_cli_tables.h). Exit status: 0 done (gate: no
+ * gate, runs, check (cb_hist_cli.c). Exit status: 0 done (gate: no
  * regression), 1 gate: the newest run follows a change point that is a
  * regression, or a row of it failed, 2 usage, input or database error. */
 #define _GNU_SOURCE
@@ -13,10 +13,11 @@
 #include "cb_hist_analyze.h"
 #include "cb_hist_cli.h"
 #include "cb_hist_db.h"
+#include "cb_hist_ingest.h"
 #include "cb_hist_out.h"
 #include "cb_hist_query.h"
 #include "cb_optable.h"
-#include "cb_stdout.h"
+#include "cb_output.h"
 #include "cb_text.h"
 
 #define PROG "collbench-history"

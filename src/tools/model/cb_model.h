@@ -109,11 +109,7 @@ static inline double cb_topo_fused(const struct cb_topo *t)
 }
 
 enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL };
-
-/* Algorithm by its collbench name ("ps", "ring", "copy", "mpi", "nccl").
- * Returns 0, or -1 for another name. */
-int cb_model_algo_find(const char *name, enum cb_model_algo *out);
-const char *cb_model_algo_name(enum cb_model_algo a);
+/* (their names: cb_model_lib.h) */
 
 /* One allreduce to model. */
 struct cb_model_case {
@@ -164,10 +160,6 @@ struct cb_model_result {
  * the reason in why), CB_ERR_NOMEM. r is filled on CB_OK only. */
 enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
 			     struct cb_model_result *r, char *why, size_t whylen);
-
-/* Library algorithms (cb_model_lib.c), same contract as cb_model_eval. */
-enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_case *c,
-				 struct cb_model_result *r, char *why, size_t whylen);
 
 /* Elements per slice of the ring for case c on topology t, as the algorithm
  * takes it: over a two-sided transport cb_ring_p2p_slice_count (t's

@@ -1,4 +1,5 @@
-/* cb_model_cli: collbench-model's verbs (contract in cb_model_cli.h). */
+/* cb_model_cli: collbench-model's verbs fit, check, predict and presets
+ * (contract in cb_model_cli.h). */
 #define _GNU_SOURCE
 #include "cb_model_cli.h"
 
@@ -10,9 +11,9 @@
 #include <unistd.h>
 
 #include "cb_model_out.h"
-#include "cb_replace.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
+#include "cb_output.h"
 #include "cb_text.h"
 
 /* Loads a run; 0 or -1 after a message. */
@@ -21,18 +22,18 @@ static int load_run(const char *verb, const char *run, struct cb_minput *in)
 	char err[1024];
 
 	if (cb_minput_load(run, in, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG " %s: %s\n", verb, err);
+		cb_eprintf(CB_MODEL_PROG " %s: %s\n", verb, err);
 		return -1;
 	}
 	if (in->meta_missing)
-		cb_eprintf(PROG " %s: warning: %d row(s) without launch metadata: placement "
+		cb_eprintf(CB_MODEL_PROG " %s: warning: %d row(s) without launch metadata: placement "
 			"and CPUs unknown, taken as one host\n", verb, in->meta_missing);
 	return 0;
 }
 
 /* Fits in; 0 when a group was fitted, -1 after a message. Refused groups
  * are warned about. */
-static int fit_run(const char *verb, const struct cli *c, const struct cb_minput *in,
+static int fit_run(const char *verb, const struct cb_cli *c, const struct cb_minput *in,
 		   struct cb_fit_set *f)
 {
 	char err[512];
@@ -40,7 +41,7 @@ static int fit_run(const char *verb, const struct cli *c, const struct cb_minput
 	enum cb_status st = cb_model_fit_input(in, &c->sel, f, err, sizeof(err));
 
 	if (st != CB_OK) {
-		cb_eprintf(PROG " %s: %s\n", verb, st == CB_ERR_NOMEM ? "out of memory" : err);
+		cb_eprintf(CB_MODEL_PROG " %s: %s\n", verb, st == CB_ERR_NOMEM ? "out of memory" : err);
 		return -1;
 	}
 	for (size_t g = 0; g < f->ngroups; g++) {
@@ -49,11 +50,11 @@ static int fit_run(const char *verb, const struct cli *c, const struct cb_minput
 		if (gr->fitted)
 			fitted++;
 		else
-			cb_eprintf(PROG " %s: %s/%s: refused: %s\n", verb, gr->backend,
+			cb_eprintf(CB_MODEL_PROG " %s: %s/%s: refused: %s\n", verb, gr->backend,
 				gr->transport, gr->why);
 	}
 	if (!fitted) {
-		cb_eprintf(PROG " %s: nothing could be fitted\n", verb);
+		cb_eprintf(CB_MODEL_PROG " %s: nothing could be fitted\n", verb);
 		return -1;
 	}
 	return 0;
@@ -68,12 +69,12 @@ static int write_fit_file(const struct cb_fit_set *f, const char *path)
 	int ok;
 
 	if (cb_replace_open(path, tmp, sizeof(tmp), &out, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG " fit: %s\n", err);
+		cb_eprintf(CB_MODEL_PROG " fit: %s\n", err);
 		return -1;
 	}
 	ok = cb_fit_set_write(out, f) == CB_OK;
 	if (cb_replace_commit(out, tmp, path, ok, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG " fit: %s\n", err);
+		cb_eprintf(CB_MODEL_PROG " fit: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -83,20 +84,20 @@ static int report(enum cb_status st)
 {
 	if (st == CB_OK)
 		return 0;
-	cb_eprintf(PROG ": cannot print the results: %s\n",
+	cb_eprintf(CB_MODEL_PROG ": cannot print the results: %s\n",
 		st == CB_ERR_NOMEM ? "out of memory" : "write error");
-	return EXIT_USAGE;
+	return CB_MODEL_EXIT_USAGE;
 }
 
-int cb_cli_fit(const struct cli *c, const char *run)
+int cb_cli_fit(const struct cb_cli *c, const char *run)
 {
 	struct cb_minput in;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
-	int rc = EXIT_USAGE;
+	int rc = CB_MODEL_EXIT_USAGE;
 
 	if (!f || load_run("fit", run, &in) != 0) {
 		free(f);
-		return EXIT_USAGE;
+		return CB_MODEL_EXIT_USAGE;
 	}
 	if (fit_run("fit", c, &in, f) != 0)
 		goto out;
@@ -113,7 +114,7 @@ out:
 }
 
 /* 1 when the row passes check's --algo and --min-bytes. */
-static int shown(const struct cli *c, const struct cb_mrow *r)
+static int shown(const struct cb_cli *c, const struct cb_mrow *r)
 {
 	char list[260], key[40];
 
@@ -127,25 +128,25 @@ static int shown(const struct cli *c, const struct cb_mrow *r)
 }
 
 /* The parameters check uses: --fit FILE, else fitted on the run itself. */
-static int check_params(const struct cli *c, const struct cb_minput *in, struct cb_fit_set *f)
+static int check_params(const struct cb_cli *c, const struct cb_minput *in, struct cb_fit_set *f)
 {
 	char err[1024];
-	struct cli in_sample = *c;
+	struct cb_cli in_sample = *c;
 
 	if (!c->fit_path[0]) {
-		cb_eprintf(PROG " check: no --fit: fitting on %s itself (in-sample); fit "
-			"another run with " PROG " fit -o and pass --fit to check against it\n",
+		cb_eprintf(CB_MODEL_PROG " check: no --fit: fitting on %s itself (in-sample); fit "
+			"another run with " CB_MODEL_PROG " fit -o and pass --fit to check against it\n",
 			in->path);
 		in_sample.sel.algos = NULL;
 		in_sample.sel.min_bytes = 0;
 		return fit_run("check", &in_sample, in, f);
 	}
 	if (cb_fit_set_read(c->fit_path, f, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG " check: %s\n", err);
+		cb_eprintf(CB_MODEL_PROG " check: %s\n", err);
 		return -1;
 	}
 	if (f->machine[0] && in->machine[0] && strcmp(f->machine, in->machine) != 0)
-		cb_eprintf(PROG " check: warning: the fit is of machine '%s', the run of '%s'\n",
+		cb_eprintf(CB_MODEL_PROG " check: warning: the fit is of machine '%s', the run of '%s'\n",
 			f->machine, in->machine);
 	return 0;
 }
@@ -175,7 +176,7 @@ static void print_check_line(FILE *f, int text, const struct cb_check_row *rows,
 }
 
 /* Prints the rows (unless --summary) and the summary; returns the status. */
-static int print_check(const struct cli *c, const struct cb_check_row *rows, size_t n)
+static int print_check(const struct cb_cli *c, const struct cb_check_row *rows, size_t n)
 {
 	size_t far = 0, modelled = 0;
 	enum cb_status st = CB_OK;
@@ -197,14 +198,14 @@ static int print_check(const struct cli *c, const struct cb_check_row *rows, siz
 	print_check_line(text ? stdout : stderr, text, rows, n, 100 * c->far);
 	if (c->gate && modelled == 0) {
 		/* a gate that judged no row must not pass */
-		cb_eprintf(PROG " check: --gate: no row was modelled (no fitted group of "
+		cb_eprintf(CB_MODEL_PROG " check: --gate: no row was modelled (no fitted group of "
 			"their backend and transport): nothing to judge\n");
-		return EXIT_USAGE;
+		return CB_MODEL_EXIT_USAGE;
 	}
-	return c->gate && far ? EXIT_FAR : 0;
+	return c->gate && far ? CB_MODEL_EXIT_FAR : 0;
 }
 
-int cb_cli_check(const struct cli *c, const char *run)
+int cb_cli_check(const struct cb_cli *c, const char *run)
 {
 	struct cb_minput in;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
@@ -213,31 +214,31 @@ int cb_cli_check(const struct cli *c, const char *run)
 	char err[512];
 	enum cb_status st;
 	size_t k = 0;
-	int rc = EXIT_USAGE;
+	int rc = CB_MODEL_EXIT_USAGE;
 
 	if (c->fmt == CB_MFMT_JSON) {
-		cb_eprintf(PROG " check: --format json is fit's; use table, csv or markdown\n");
+		cb_eprintf(CB_MODEL_PROG " check: --format json is fit's; use table, csv or markdown\n");
 		free(f);
-		return EXIT_USAGE;
+		return CB_MODEL_EXIT_USAGE;
 	}
 	if (!f || load_run("check", run, &in) != 0) {
 		free(f);
-		return EXIT_USAGE;
+		return CB_MODEL_EXIT_USAGE;
 	}
 	if (check_params(c, &in, f) != 0)
 		goto out;
 	if (c->topo_given && cb_topo_load(c->topo, &hosts, err, sizeof(err)) != CB_OK) {
-		cb_eprintf(PROG " check: %s\n", err);
+		cb_eprintf(CB_MODEL_PROG " check: %s\n", err);
 		goto out;
 	}
 	st = cb_model_check(&in, f, c->far, c->topo_given ? &hosts : NULL, &rows);
 	if (st == CB_ERR_NOMEM) {
-		cb_eprintf(PROG " check: out of memory\n");
+		cb_eprintf(CB_MODEL_PROG " check: out of memory\n");
 		goto out;
 	}
 	for (size_t i = 0; st != CB_OK && i < in.nrows; i++)
 		if (rows[i].not_finite) {
-			cb_eprintf(PROG " check: line %zu: %s\n", rows[i].row->line,
+			cb_eprintf(CB_MODEL_PROG " check: line %zu: %s\n", rows[i].row->line,
 				rows[i].note);
 			goto out;
 		}
@@ -245,7 +246,7 @@ int cb_cli_check(const struct cli *c, const char *run)
 		if (shown(c, rows[i].row))
 			rows[k++] = rows[i];
 	if (k == 0)
-		cb_eprintf(PROG " check: no rows to check%s\n",
+		cb_eprintf(CB_MODEL_PROG " check: no rows to check%s\n",
 			c->algos[0] || c->sel.min_bytes > 0 ? " (after --algo/--min-bytes)" : "");
 	else
 		rc = print_check(c, rows, k);
@@ -254,4 +255,168 @@ out:
 	cb_minput_free(&in);
 	free(f);
 	return rc;
+}
+
+/* The fitted one-sided group predict --fit uses: --backend's, else the
+ * first. NULL after a message. */
+static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struct cb_fit_set *f)
+{
+	for (size_t g = 0; g < f->ngroups; g++) {
+		const struct cb_fit_group *gr = &f->groups[g];
+
+		if (gr->fitted && (!c->backend[0] || strcmp(gr->backend, c->backend) == 0) &&
+		    (strcmp(gr->transport, "shm") == 0 || strcmp(gr->transport, "ipc") == 0))
+			return gr;
+	}
+	cb_eprintf(CB_MODEL_PROG " predict: %s has no fitted ps/ring/copy group%s%s\n", c->fit_path,
+		c->backend[0] ? " of backend " : "", c->backend);
+	return NULL;
+}
+
+/* Counts a skipped point, naming the first reason. */
+static void skipped(size_t *nskip, const char *why)
+{
+	if ((*nskip)++ == 0)
+		cb_eprintf(CB_MODEL_PROG " predict: skipped: %s\n", why);
+}
+
+static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+{
+	size_t cap = (size_t)c->nranks * CB_CLI_MAX_SIZES, k = 0;
+	struct cb_pred_row *rows = malloc(cap * sizeof(*rows));
+	enum cb_status st = CB_OK;
+	char why[256];
+
+	if (!rows)
+		return CB_MODEL_EXIT_USAGE;
+	for (int i = 0; i < c->nranks && st == CB_OK; i++)
+		for (size_t b = c->minbytes, j = 0; b <= c->maxbytes && j < CB_CLI_MAX_SIZES;
+		     b *= c->factor, j++) {
+			st = cb_model_predict(o, c->ranks[i], (double)b, &rows[k], why, sizeof(why));
+			if (st == CB_OK)
+				k++;
+			else if (st == CB_ERR_UNSUPPORTED)
+				skipped(nskip, why);
+			if (st != CB_OK && st != CB_ERR_UNSUPPORTED)
+				break;
+			st = CB_OK;
+			if (b > c->maxbytes / c->factor)
+				break;
+		}
+	if (st == CB_OK)
+		st = cb_out_predict(stdout, c->fmt, rows, k);
+	free(rows);
+	if (st == CB_ERR_ARG) {
+		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
+		return CB_MODEL_EXIT_USAGE;
+	}
+	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
+}
+
+static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+{
+	struct cb_cross_row rows[CB_CLI_MAX_RANKS];
+	size_t k = 0;
+	char why[256];
+
+	for (int i = 0; i < c->nranks; i++) {
+		enum cb_status st = cb_model_crossover(o, c->ranks[i], (double)c->minbytes,
+						       (double)c->maxbytes, &rows[k].bytes,
+						       &rows[k].kind, why, sizeof(why));
+
+		rows[k].n = c->ranks[i];
+		if (st == CB_OK)
+			k++;
+		else if (st == CB_ERR_UNSUPPORTED)
+			skipped(nskip, why);
+		else {
+			cb_eprintf(CB_MODEL_PROG " predict: %s\n", st == CB_ERR_NOMEM ? "out of memory"
+										  : why);
+			return CB_MODEL_EXIT_USAGE;
+		}
+	}
+	return cb_out_crossover(stdout, c->fmt, rows, k) == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
+}
+
+int cb_cli_predict(const struct cb_cli *c)
+{
+	struct cb_topo topo;
+	struct cb_fit_set *f = calloc(1, sizeof(*f));
+	struct cb_pred_opts o = { &topo, NULL, c->esize, c->root, c->two_sided };
+	char err[1024];
+	size_t nskip = 0;
+	int rc = CB_MODEL_EXIT_USAGE;
+
+	if (!f)
+		return CB_MODEL_EXIT_USAGE;
+	if (c->fmt == CB_MFMT_JSON) {
+		cb_eprintf(CB_MODEL_PROG " predict: --format json is fit's; use table, csv or markdown\n");
+		goto out;
+	}
+	if (cb_topo_load(c->topo, &topo, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(CB_MODEL_PROG " predict: %s\n", err);
+		goto out;
+	}
+	if (c->fit_path[0]) {
+		if (cb_fit_set_read(c->fit_path, f, err, sizeof(err)) != CB_OK) {
+			cb_eprintf(CB_MODEL_PROG " predict: %s\n", err);
+			goto out;
+		}
+		o.fit = pick_group(c, f);
+		if (!o.fit)
+			goto out;
+	}
+	cb_eprintf(CB_MODEL_PROG " predict: topology %s (%s)%s%s\n", topo.name, topo.source,
+		o.fit ? "; links, reduce and copy rates fitted on " : "", o.fit ? f->source : "");
+	rc = c->crossover ? crossover(c, &o, &nskip) : grid(c, &o, &nskip);
+	if (nskip)
+		cb_eprintf(CB_MODEL_PROG " predict: %zu point(s) skipped\n", nskip);
+	if (rc)
+		cb_eprintf(CB_MODEL_PROG " predict: cannot print the results\n");
+out:
+	free(f);
+	return rc;
+}
+
+int cb_cli_presets(const struct cb_cli *c, const char *name)
+{
+	static const char *const head[] = { "name", "ranks_per_host", "intra_GBps", "intra_alpha_us",
+		"net_GBps", "net_per", "net_alpha_us", "gamma_GBps", "copy_GBps", "source" };
+	struct cb_mtab t;
+
+	if (name) {
+		const struct cb_topo *p = cb_topo_preset(name);
+
+		if (!p) {
+			cb_eprintf(CB_MODEL_PROG " presets: no preset '%s' (" CB_MODEL_PROG " presets lists them)\n",
+				name);
+			return CB_MODEL_EXIT_USAGE;
+		}
+		return cb_topo_write(stdout, p) == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
+	}
+	if (c->fmt == CB_MFMT_JSON) {
+		cb_eprintf(CB_MODEL_PROG " presets: --format json is for one preset: " CB_MODEL_PROG " presets NAME\n");
+		return CB_MODEL_EXIT_USAGE;
+	}
+	cb_mtab_init(&t, head, 10);
+	for (size_t i = 0; i < cb_topo_npresets(); i++) {
+		const struct cb_topo *p = cb_topo_preset_at(i);
+
+		cb_mtab_cell(&t, "%s", p->name);
+		cb_mtab_cell(&t, "%d", p->ranks_per_host);
+		cb_mtab_num(&t, p->intra.bw / 1e9, 4);
+		cb_mtab_num(&t, p->intra.alpha * 1e6, 4);
+		cb_mtab_num(&t, p->net.bw > 0 ? p->net.bw / 1e9 : NAN, 4);
+		cb_mtab_cell(&t, "%s", p->net.bw > 0 ? (p->net_attach == CB_NET_PER_RANK ? "rank" : "host") : "");
+		cb_mtab_num(&t, p->net.bw > 0 ? p->net.alpha * 1e6 : NAN, 4);
+		cb_mtab_num(&t, isinf(p->gamma) ? NAN : p->gamma / 1e9, 4);
+		cb_mtab_num(&t, p->copy_bw / 1e9, 4);
+		cb_mtab_cell(&t, "%s", p->source);
+	}
+	{
+		enum cb_status st = cb_mtab_print(stdout, c->fmt, &t);
+
+		cb_mtab_free(&t);
+		return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
+	}
 }

@@ -1,59 +1,16 @@
-/* cb_model_cli: collbench-model's options and verbs (main in
- * collbench_model.c, the option table in cb_model_opts.c, the verbs in
- * cb_model_cli.c and cb_model_cli_predict.c). */
+/* cb_model_cli: collbench-model's verbs, each from its parsed options
+ * (cb_model_opts.h) to its printed results (main in collbench_model.c). */
 #ifndef CB_MODEL_CLI_H
 #define CB_MODEL_CLI_H
 
-#include <stddef.h>
+#include "cb_model_opts.h"
 
-#include "cb_model_table.h"
-#include "cb_model_verbs.h"
-
-#define PROG "collbench-model"
-#define EXIT_FAR 1   /* check --gate: a row is far off */
-#define EXIT_USAGE 2 /* usage, input or output error */
-#define CB_CLI_MAX_RANKS 64
-#define CB_CLI_MAX_SIZES 64
-
-enum cb_verb { VERB_FIT, VERB_CHECK, VERB_PREDICT, VERB_PRESETS };
-
-/* The options (fields the table sets) and what follows from them. */
-struct cli {
-	enum cb_verb verb;
-	enum cb_mfmt fmt;
-	int fmt_given;             /* --format was given (fit: json otherwise) */
-	int topo_given;            /* --topo was given (check: links of multi-host rows) */
-	int help, gate, summary, crossover, no_gamma, two_sided;
-	char output[1024], fit_path[1024], topo[1024], backend[32];
-	char algos[256];
-	size_t min_bytes;          /* fit, check: --min-bytes */
-	struct cb_fit_sel sel;     /* fit: rows and tiers (algos, min_bytes, fit_gamma
-				    * follow from the fields above) */
-	double far_pct;            /* check: --far */
-	double far;                /* check: |relative error| flagged, far_pct / 100 */
-	int ranks[CB_CLI_MAX_RANKS], nranks;
-	size_t minbytes, maxbytes; /* predict: -b, -e */
-	int factor, root, dtype;   /* dtype: enum cb_dtype */
-	size_t esize;              /* bytes of dtype */
-};
-
-struct cb_optdef;
-
-/* The option table (cb_model_opts.c) and its length, for --help. */
-const struct cb_optdef *cb_cli_options(size_t *n);
-
-/* Fills c from the defaults and argv's options for verb (argv[0] is the
- * verb; operands stay at argv[optind...]). Errors: CB_ERR_ARG with a
- * one-line message in err (a value refused, an option the verb does not
- * take, -b larger than -e), CB_ERR_NOMEM. */
-enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cli *c,
-				    char *err, size_t errlen);
-
-/* The verbs: each returns the exit status (0, EXIT_FAR, EXIT_USAGE) after
- * printing its results on stdout and its diagnostics on stderr. */
-int cb_cli_fit(const struct cli *c, const char *run);
-int cb_cli_check(const struct cli *c, const char *run);
-int cb_cli_predict(const struct cli *c);
-int cb_cli_presets(const struct cli *c, const char *name);
+/* The verbs: each returns the exit status (0, CB_MODEL_EXIT_FAR,
+ * CB_MODEL_EXIT_USAGE) after printing its results on stdout and its
+ * diagnostics on stderr. */
+int cb_cli_fit(const struct cb_cli *c, const char *run);
+int cb_cli_check(const struct cb_cli *c, const char *run);
+int cb_cli_predict(const struct cb_cli *c);
+int cb_cli_presets(const struct cb_cli *c, const char *name);
 
 #endif

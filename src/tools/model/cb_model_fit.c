@@ -1,6 +1,11 @@
 /* cb_model_fit: least squares for alpha, beta, gamma (contract in
- * cb_model_fit.h). Parameters x = (overhead, alpha, 1/beta_1..K,
- * 1/gamma_1..K): cb_model_fit_int.h. */
+ * cb_model_fit.h): the problem (the parameters, the design matrix, which
+ * parameters may be held at 0), tiers, the fit and its uncertainty; the
+ * solver: cb_model_lsq.c. Parameters x = (overhead, alpha, 1/beta_1..K,
+ * 1/gamma_1..K, 1/fused_1..K), rows scaled by their measured time (relative
+ * error). A one-sided step's fused bytes cost max(1/beta, 1/fused) each:
+ * 1/fused where that is the larger, else 1/beta (the tier's bit in
+ * fused_at_beta), so the problem stays linear. */
 #include "cb_model_fit.h"
 
 #include <math.h>
@@ -8,8 +13,116 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_model_fit_int.h"
-#include "cb_refuse.h"
+#include "cb_model_lsq.h"
+#include "cb_model_params.h"
+#include "cb_status.h"
+
+#define MAXP (2 + 3 * CB_FIT_MAX_TIERS) /* the parameters, at most */
+#define IX_T0 0                          /* per-call overhead, s */
+#define IX_A 1                           /* alpha, s */
+#define IX_U(pb, t) (2 + (t))            /* 1/beta of tier t, s/B */
+#define IX_V(pb, t) (2 + (pb)->k + (t))  /* 1/gamma of tier t, s/B */
+#define IX_W(pb, t) (2 + 2 * (pb)->k + (t)) /* 1/fused rate of tier t, s/B */
+
+/* A problem: the rows, the tier boundaries, which parameters it has. */
+struct prob {
+	const struct cb_fit_obs *obs;
+	size_t m;
+	int k;                    /* tiers */
+	double brk[CB_FIT_MAX_TIERS - 1];
+	int fit_gamma;
+	int with_t0;              /* some row sends no message (copy, n = 1) */
+	unsigned has_fused;       /* bit t: tier t has rows with fused bytes */
+	unsigned fused_at_beta;   /* bit t: tier t's fused bytes cost 1/beta */
+	int *tier_of;             /* [m] */
+};
+
+_Static_assert(MAXP <= CB_LSQ_MAXP, "the solver takes every parameter of the fit");
+
+/* Mask of the parameters the problem has, and their number. */
+static unsigned present(const struct prob *pb)
+{
+	unsigned m = 1u << IX_A;
+
+	if (pb->with_t0)
+		m |= 1u << IX_T0;
+	for (int t = 0; t < pb->k; t++) {
+		m |= 1u << IX_U(pb, t);
+		if (pb->fit_gamma)
+			m |= 1u << IX_V(pb, t);
+		if (pb->fit_gamma && (pb->has_fused >> t & 1) && !(pb->fused_at_beta >> t & 1))
+			m |= 1u << IX_W(pb, t);
+	}
+	return m;
+}
+
+static int np(const struct prob *pb)
+{
+	return __builtin_popcount(present(pb));
+}
+
+/* Tier of a message size for boundaries brk[0..k-2]. */
+static int tier_index(const double *brk, int k, double bytes)
+{
+	int i = 0;
+
+	while (i < k - 1 && bytes >= brk[i])
+		i++;
+	return i;
+}
+
+/* Row i of the design for time t: coefficients of x, divided by t. */
+static void design_row(const struct prob *pb, size_t i, double t, double *row)
+{
+	const struct cb_model_terms *tm = &pb->obs[i].terms;
+	int tr = pb->tier_of[i];
+
+	int own = present(pb) >> IX_W(pb, tr) & 1; /* fused bytes at their own rate */
+
+	memset(row, 0, MAXP * sizeof(double));
+	row[IX_T0] = tm->calls / t;
+	row[IX_A] = tm->msgs / t;
+	row[IX_U(pb, tr)] = (tm->link_bytes + (own ? 0 : tm->fused_bytes)) / t;
+	if (pb->fit_gamma)
+		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
+	if (own)
+		row[IX_W(pb, tr)] = tm->fused_bytes / t;
+}
+
+/* Which parameters the active-set search may hold at 0: the overhead, alpha
+ * and every 1/gamma; a bandwidth must come out of the rows. */
+static unsigned clampable(const struct prob *pb)
+{
+	unsigned c = 1u << IX_A | 1u << IX_T0;
+
+	for (int t = 0; t < pb->k; t++)
+		c |= 1u << IX_V(pb, t);
+	return c & present(pb);
+}
+
+/* Non-negative least squares on time column `which` (0 median, 1 fastest,
+ * 2 slowest repeat): alpha, the overhead and every 1/gamma may be held at 0,
+ * each 1/beta must come out > 0 (cb_lsq_nnls: the same returns, with
+ * covd, *used and *bad over the parameters above). */
+static int nnls(const struct prob *pb, int which, double *x, double *rss, double *covd,
+		unsigned *used, int *bad)
+{
+	int p = MAXP, rc;
+	double *A = malloc(pb->m * (size_t)p * sizeof(double));
+
+	if (!A)
+		return -2;
+	for (size_t i = 0; i < pb->m; i++) {
+		const struct cb_fit_obs *o = &pb->obs[i];
+		double t = which == 1 && o->t_lo > 0 ? o->t_lo : which == 2 && o->t_hi > 0 ? o->t_hi
+											 : o->t;
+
+		design_row(pb, i, t, A + i * (size_t)p);
+	}
+	rc = cb_lsq_nnls(A, pb->m, p, present(pb), clampable(pb), x, rss, covd, used, bad);
+	free(A);
+	return rc;
+}
 
 /* "alpha", "beta of tier 2 (from 1048576 bytes)", ... for messages. */
 static void param_name(const struct prob *pb, int j, char *buf, size_t len)
@@ -77,9 +190,9 @@ static enum cb_status check_tiers(const struct prob *pb, char *why, size_t whyle
 			return CB_ERR_ARG;
 		}
 	}
-	if (pb->m < (size_t)cb_fit_np(pb) + 2) {
+	if (pb->m < (size_t)np(pb) + 2) {
 		snprintf(why, whylen, "too few rows: %zu for %d parameters (need at least %d)", pb->m,
-			 cb_fit_np(pb), cb_fit_np(pb) + 2);
+			 np(pb), np(pb) + 2);
 		return CB_ERR_ARG;
 	}
 	return CB_OK;
@@ -149,7 +262,7 @@ static void fit_repeats(const struct prob *pb, struct cb_fit_params *p)
 	for (int w = 1; w <= 2; w++) {
 		double x[MAXP], cd[MAXP], rss;
 		unsigned used;
-		int bad, ok = have && cb_fit_nnls(pb, w, x, &rss, cd, &used, &bad) == 0;
+		int bad, ok = have && nnls(pb, w, x, &rss, cd, &used, &bad) == 0;
 
 		p->overhead_rep[w - 1] = ok ? x[IX_T0] : NAN;
 		p->alpha_rep[w - 1] = ok ? x[IX_A] : NAN;
@@ -191,7 +304,7 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 
 	pb->has_fused = pb->fused_at_beta = 0;
 	for (size_t i = 0; i < pb->m; i++) {
-		pb->tier_of[i] = cb_fit_tier_index(pb->brk, pb->k, pb->obs[i].bytes);
+		pb->tier_of[i] = tier_index(pb->brk, pb->k, pb->obs[i].bytes);
 		if (pb->obs[i].terms.fused_bytes > 0)
 			pb->has_fused |= 1u << pb->tier_of[i];
 	}
@@ -199,7 +312,7 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 	if (st != CB_OK)
 		return st;
 	do {
-		rc = cb_fit_nnls(pb, 0, x, rss, cd, &used, &bad);
+		rc = nnls(pb, 0, x, rss, cd, &used, &bad);
 		if (rc != 0)
 			return explain(pb, rc, bad, why, whylen);
 		again = 0;
@@ -256,7 +369,7 @@ static enum cb_status search(struct prob *pb, const double *d, size_t nd, int k,
 		if (st == CB_ERR_NOMEM)
 			return st;
 		score = (double)pb->m * log(fmax(rss, 1e-30 * (double)pb->m) / (double)pb->m) +
-			cb_fit_np(pb) * log((double)pb->m);
+			np(pb) * log((double)pb->m);
 		if (st == CB_OK && score < *bic) {
 			*bic = score;
 			*best = p;

@@ -73,25 +73,11 @@ struct cb_fit_opts {
 /* Fits m observations. Errors: CB_ERR_ARG with the reason in why when the
  * rows cannot determine the parameters (too few rows, one size in a tier,
  * gamma moving in step with beta in every row, a negative time per byte, or
- * parameters that cb_fit_params_check refuses: times that do not grow with
+ * parameters that cb_fit_params_check (cb_model_params.h) refuses: times that do not grow with
  * message size give a bandwidth beyond any machine's), CB_ERR_NOMEM. p is
  * filled on CB_OK only. */
 enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
 			  struct cb_fit_params *p, char *why, size_t whylen);
-
-/* The one check of a fit's parameters, for its writer (cb_fit_run refuses a
- * fit that fails it) and for the readers of fit files (cb_fit_set_read: fit,
- * check --fit and predict --fit), so fit never writes what its readers
- * refuse. The rule: 1 to CB_FIT_MAX_TIERS tiers, the first from 0 bytes, each
- * from the previous one's max_bytes, max_bytes growing and infinite in the
- * last tier only; beta in [CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS] GB/s, gamma
- * there or infinite (free), fused there or NaN (none seen); alpha and the
- * overhead in [0, CB_MODEL_MAX_US] us (cb_model.h: beyond these, modelled
- * times overflow to inf or vanish to 0), compared in the file's units (GB/s,
- * us). Errors: CB_ERR_ARG
- * with "KEY must be ..." naming the file's key, the tier and the value in
- * why. Pure. */
-enum cb_status cb_fit_params_check(const struct cb_fit_params *p, char *why, size_t whylen);
 
 /* The tier holding message size bytes. */
 const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);

@@ -18,6 +18,7 @@
 #include "cb_dtype.h"
 #include "cb_model.h"
 #include "cb_results.h"
+#include "cb_results_load.h"
 
 _Static_assert(CB_MIN_NAME >= CB_NAME_MAX, "the model's names hold the schema's");
 

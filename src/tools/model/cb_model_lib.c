@@ -1,5 +1,5 @@
 /* cb_model_lib: the library algorithms (mpi, nccl) in closed form, and the
- * names shared by the model's files.
+ * names of the model's algorithms (contract in cb_model_lib.h).
  *
  * mpi: Open MPI 4.1.4's coll/tuned component, which serves MPI_Allreduce on
  * one host by default, picks an algorithm from the rank count and the message
@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cb_model.h"
+#include "cb_model_lib.h"
 
 static const char *const algo_names[] = { "ps", "ring", "copy", "mpi", "nccl" };
 

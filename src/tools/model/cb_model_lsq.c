@@ -1,61 +1,14 @@
 /* cb_model_lsq: least squares for the cost model's fit: Householder QR on
  * unit-norm columns and a non-negative active-set search (contract in
- * cb_model_fit_int.h). */
+ * cb_model_lsq.h). */
+#include "cb_model_lsq.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_model_fit_int.h"
-
+#define MAXP CB_LSQ_MAXP
 #define DEP_TOL 1e-9 /* |R_kk| of a unit-norm column below this: dependent */
-
-unsigned cb_fit_present(const struct prob *pb)
-{
-	unsigned m = 1u << IX_A;
-
-	if (pb->with_t0)
-		m |= 1u << IX_T0;
-	for (int t = 0; t < pb->k; t++) {
-		m |= 1u << IX_U(pb, t);
-		if (pb->fit_gamma)
-			m |= 1u << IX_V(pb, t);
-		if (pb->fit_gamma && (pb->has_fused >> t & 1) && !(pb->fused_at_beta >> t & 1))
-			m |= 1u << IX_W(pb, t);
-	}
-	return m;
-}
-
-int cb_fit_np(const struct prob *pb)
-{
-	return __builtin_popcount(cb_fit_present(pb));
-}
-
-int cb_fit_tier_index(const double *brk, int k, double bytes)
-{
-	int i = 0;
-
-	while (i < k - 1 && bytes >= brk[i])
-		i++;
-	return i;
-}
-
-/* Row i of the design for time t: coefficients of x, divided by t. */
-static void design_row(const struct prob *pb, size_t i, double t, double *row)
-{
-	const struct cb_model_terms *tm = &pb->obs[i].terms;
-	int tr = pb->tier_of[i];
-
-	int own = cb_fit_present(pb) >> IX_W(pb, tr) & 1; /* fused bytes at their own rate */
-
-	memset(row, 0, MAXP * sizeof(double));
-	row[IX_T0] = tm->calls / t;
-	row[IX_A] = tm->msgs / t;
-	row[IX_U(pb, tr)] = (tm->link_bytes + (own ? 0 : tm->fused_bytes)) / t;
-	if (pb->fit_gamma)
-		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
-	if (own)
-		row[IX_W(pb, tr)] = tm->fused_bytes / t;
-}
 
 /* A QR factorisation in progress: the columns in use of A, scaled to unit
  * norm, and the right-hand side, overwritten by Householder reflections. */
@@ -187,40 +140,20 @@ static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, doubl
 	return rc;
 }
 
-/* Which parameters the active-set search may hold at 0: the overhead, alpha
- * and every 1/gamma; a bandwidth must come out of the rows. */
-static unsigned clampable(const struct prob *pb)
-{
-	unsigned c = 1u << IX_A | 1u << IX_T0;
-
-	for (int t = 0; t < pb->k; t++)
-		c |= 1u << IX_V(pb, t);
-	return c & cb_fit_present(pb);
-}
-
 /* The unconstrained solution if it is feasible, else the best feasible one
- * with some clampable parameters held at 0 (contract in cb_model_fit_int.h). */
-int cb_fit_nnls(const struct prob *pb, int which, double *x, double *rss, double *covd,
-		unsigned *used, int *bad)
+ * with some clampable columns held at 0 (contract in cb_model_lsq.h). */
+int cb_lsq_nnls(const double *A, size_t m, int p, unsigned present, unsigned clampable,
+		double *x, double *rss, double *covd, unsigned *used, int *bad)
 {
-	int p = MAXP, rc = -3, neg = -1;
-	unsigned all = cb_fit_present(pb), cl = clampable(pb);
-	double *A = malloc(pb->m * (size_t)p * sizeof(double)), best = INFINITY;
+	int rc = -3, neg = -1;
+	unsigned all = present, cl = clampable & present;
+	double best = INFINITY;
 
-	if (!A)
-		return -2;
-	for (size_t i = 0; i < pb->m; i++) {
-		const struct cb_fit_obs *o = &pb->obs[i];
-		double t = which == 1 && o->t_lo > 0 ? o->t_lo : which == 2 && o->t_hi > 0 ? o->t_hi
-											 : o->t;
-
-		design_row(pb, i, t, A + i * (size_t)p);
-	}
 	/* subsets of the clampable set, the empty one (unconstrained) first */
 	for (unsigned z = 0; z <= cl; z = ((z | ~cl) + 1) & cl) {
 		double xs[MAXP], r, cd[MAXP] = { 0 };
 		unsigned use = all & ~z;
-		int b = -1, ok = 1, st = lsq(A, pb->m, p, use, xs, &r, cd, &b);
+		int b = -1, ok = 1, st = lsq(A, m, p, use, xs, &r, cd, &b);
 
 		if (st == -2 || (st == -1 && z == 0)) {
 			rc = st;
@@ -235,8 +168,8 @@ int cb_fit_nnls(const struct prob *pb, int which, double *x, double *rss, double
 			}
 		if (st == 0 && ok && r < best) {
 			best = r;
-			memcpy(x, xs, sizeof(xs));
-			memcpy(covd, cd, sizeof(cd));
+			memcpy(x, xs, (size_t)p * sizeof(double));
+			memcpy(covd, cd, (size_t)p * sizeof(double));
 			*used = use;
 			rc = 0;
 			if (z == 0)
@@ -249,7 +182,5 @@ int cb_fit_nnls(const struct prob *pb, int which, double *x, double *rss, double
 		*bad = neg;
 	if (rc == 0)
 		*rss = best;
-	free(A);
 	return rc;
 }
-

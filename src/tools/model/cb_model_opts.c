@@ -1,23 +1,23 @@
-/* cb_model_opts: collbench-model's option table (each option spelled once,
- * typed, with its default; the table also prints --help), the verbs each
- * option applies to, and the values derived after parsing (contract in
- * cb_model_cli.h). */
+/* cb_model_opts: collbench-model's option table, the verbs each option
+ * applies to, and the values derived after parsing (contract in
+ * cb_model_opts.h). */
 #define _GNU_SOURCE
+#include "cb_model_opts.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_dtype.h"
-#include "cb_model_cli.h"
 #include "cb_optable.h"
-#include "cb_pathlen.h"
+#include "cb_output.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_mfmt) == sizeof(int), "enum cb_mfmt is int-sized");
 
-enum { FIT = 1u << VERB_FIT, CHECK = 1u << VERB_CHECK, PREDICT = 1u << VERB_PREDICT,
-       PRESETS = 1u << VERB_PRESETS, ALL = FIT | CHECK | PREDICT | PRESETS };
+enum { FIT = 1u << CB_VERB_FIT, CHECK = 1u << CB_VERB_CHECK, PREDICT = 1u << CB_VERB_PREDICT,
+       PRESETS = 1u << CB_VERB_PRESETS, ALL = FIT | CHECK | PREDICT | PRESETS };
 
 /* The rows, in --help order. */
 enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
@@ -42,7 +42,7 @@ static const char *dtype_name(int i)
 static enum cb_status set_tiers(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
 {
-	struct cb_fit_opts *o = &((struct cli *)target)->sel.opts;
+	struct cb_fit_opts *o = &((struct cb_cli *)target)->sel.opts;
 	char buf[128], *save = NULL;
 	double prev = 0;
 
@@ -85,7 +85,7 @@ static long long whole(const char *v, long long lo, long long hi)
 static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
 {
-	struct cli *c = target;
+	struct cb_cli *c = target;
 	char buf[512], *colon, *save = NULL;
 
 	c->nranks = 0;
@@ -116,32 +116,78 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 	return CB_OK;
 }
 
-#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
+#define OFF(field) .offset = offsetof(struct cb_cli, field), .size = sizeof(((struct cb_cli *)0)->field)
 
 static const struct cb_optdef table[NOPTS] = {
-	[O_FORMAT] = { "format", 0, "FMT", NULL, "table, csv, markdown or json (fit: json by default, the others table)", .kind = CB_OPT_ENUM, OFF(fmt), .name = format_name, .count = CB_MFMT_JSON + 1, .what = "" },
-	[O_OUTPUT] = { "output", 'o', "FILE", NULL, "fit: also write the fit (JSON) to FILE, replaced atomically; the table goes to stdout", .kind = CB_OPT_TEXT, OFF(output), .what = "path" },
-	[O_FIT] = { "fit", 0, "FILE", NULL, "check: the model's parameters from FILE (collbench-model fit -o), else fitted on RUN itself; predict: use FILE's link, reduce and copy rates on --topo's layout", .kind = CB_OPT_TEXT, OFF(fit_path), .what = "path" },
-	[O_ALGO] = { "algo", 'a', "LIST", NULL, "fit, check: only these algorithms (comma list; default ps, ring, copy, mpi, nccl)", .kind = CB_OPT_TEXT, OFF(algos), .what = "list", .flags = CB_OPT_LIST },
-	[O_MINB] = { "min-bytes", 0, "SIZE", "0", "fit, check: leave out rows below SIZE bytes (K, M, G)", .kind = CB_OPT_SIZE, OFF(min_bytes) },
-	[O_TIERS] = { "tiers", 0, "auto|N|LIST", "auto", "fit: bandwidth tiers by message size: auto (1 to 3 tiers, chosen by BIC), N tiers, or the boundaries (1M,32M)", .set = set_tiers },
-	[O_NOGAMMA] = { "no-gamma", 0, NULL, NULL, "fit: leave the reduce rate out (reducing costs nothing)", .kind = CB_OPT_FLAG, OFF(no_gamma) },
-	[O_OVER] = { "oversubscribed", 0, NULL, NULL, "fit: also fit launches with more ranks than CPUs (time slicing, which the model does not describe)", .kind = CB_OPT_FLAG, OFF(sel.oversubscribed) },
-	[O_FAR] = { "far", 0, "PCT", "25", "check: flag rows whose model time is more than PCT percent off and outside the repeats' band", .kind = CB_OPT_DOUBLE, OFF(far_pct), .lo = 0, .hi = 1e6, .what = "a percentage in (0, 1e6)", .flags = CB_OPT_LO_OPEN | CB_OPT_HI_OPEN },
-	[O_GATE] = { "gate", 0, NULL, NULL, "check: exit 1 when a row is flagged", .kind = CB_OPT_FLAG, OFF(gate) },
-	[O_SUMMARY] = { "summary", 0, NULL, NULL, "check: print only the error summary by size range", .kind = CB_OPT_FLAG, OFF(summary) },
-	[O_TOPO] = { "topo", 't', "NAME|FILE", "dgx-h100", "predict: a preset (collbench-model presets) or a topology file; check: rows of more than one host are modelled on its links (intra, net, gamma), ranks placed as the run placed them", .kind = CB_OPT_TEXT, OFF(topo), .what = "path" },
-	[O_RANKS] = { "ranks", 'n', "LIST|A:B", "2:4096", "predict: rank counts, a list or A:B doubling", .set = set_ranks },
-	[O_MINBYTES] = { "minbytes", 'b', "SIZE", "8", "predict: smallest message per rank", .kind = CB_OPT_SIZE, OFF(minbytes) },
-	[O_MAXBYTES] = { "maxbytes", 'e', "SIZE", "4G", "predict: largest message per rank", .kind = CB_OPT_SIZE, OFF(maxbytes) },
-	[O_FACTOR] = { "stepfactor", 'f', "N", "2", "predict: multiply the size by N each step (allreduce_perf's -f)", .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20 },
-	[O_FACTOR_OLD] = { "factor", 0, "N", NULL, "predict: the older name of --stepfactor", .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20 },
-	[O_CROSS] = { "crossover", 0, NULL, NULL, "predict: per rank count, the largest size at which ps is no slower than the ring", .kind = CB_OPT_FLAG, OFF(crossover) },
-	[O_ROOT] = { "root", 'r', "RANK", "0", "predict: the ps root", .kind = CB_OPT_INT, OFF(root), .lo = 0, .hi = MAX_RANKS - 1 },
-	[O_DTYPE] = { "dtype", 'd', "TYPE", "float", "predict: element type (its size splits chunks)", .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT, .what = "type" },
-	[O_BACKEND] = { "backend", 0, "NAME", NULL, "predict --fit: the backend whose one-sided fit to use [the first]", .kind = CB_OPT_TEXT, OFF(backend), .what = "name" },
-	[O_TWOSIDED] = { "two-sided", 0, NULL, NULL, "predict: bytes land in a buffer, then are reduced (a two-sided transport: move and reduce add up) rather than one-sided as collbench's ps and ring today", .kind = CB_OPT_FLAG, OFF(two_sided) },
-	[O_HELP] = { "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
+	[O_FORMAT] = { .lname = "format", .argname = "FMT", .kind = CB_OPT_ENUM, OFF(fmt),
+	  .name = format_name, .count = CB_MFMT_JSON + 1, .what = "",
+	  .help = "table, csv, markdown or json (fit: json by default, the others table)" },
+	[O_OUTPUT] = { .lname = "output", .sname = 'o', .argname = "FILE", .kind = CB_OPT_TEXT,
+	  OFF(output), .what = "path",
+	  .help = "fit: also write the fit (JSON) to FILE, replaced atomically; the table goes "
+	          "to stdout" },
+	[O_FIT] = { .lname = "fit", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(fit_path),
+	  .what = "path",
+	  .help = "check: the model's parameters from FILE (collbench-model fit -o), else "
+	          "fitted on RUN itself; predict: use FILE's link, reduce and copy rates on "
+	          "--topo's layout" },
+	[O_ALGO] = { .lname = "algo", .sname = 'a', .argname = "LIST", .kind = CB_OPT_TEXT,
+	  OFF(algos), .what = "list", .flags = CB_OPT_LIST,
+	  .help = "fit, check: only these algorithms (comma list; default ps, ring, copy, mpi, "
+	          "nccl)" },
+	[O_MINB] = { .lname = "min-bytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE,
+	  OFF(min_bytes), .help = "fit, check: leave out rows below SIZE bytes (K, M, G)" },
+	[O_TIERS] = { .lname = "tiers", .argname = "auto|N|LIST", .defval = "auto",
+	  .set = set_tiers,
+	  .help = "fit: bandwidth tiers by message size: auto (1 to 3 tiers, chosen by BIC), N "
+	          "tiers, or the boundaries (1M,32M)" },
+	[O_NOGAMMA] = { .lname = "no-gamma", .kind = CB_OPT_FLAG, OFF(no_gamma),
+	  .help = "fit: leave the reduce rate out (reducing costs nothing)" },
+	[O_OVER] = { .lname = "oversubscribed", .kind = CB_OPT_FLAG, OFF(sel.oversubscribed),
+	  .help = "fit: also fit launches with more ranks than CPUs (time slicing, which the "
+	          "model does not describe)" },
+	[O_FAR] = { .lname = "far", .argname = "PCT", .defval = "25", .kind = CB_OPT_DOUBLE,
+	  OFF(far_pct), .hi = 1e6, .what = "a percentage in (0, 1e6)",
+	  .flags = CB_OPT_LO_OPEN | CB_OPT_HI_OPEN,
+	  .help = "check: flag rows whose model time is more than PCT percent off and outside "
+	          "the repeats' band" },
+	[O_GATE] = { .lname = "gate", .kind = CB_OPT_FLAG, OFF(gate),
+	  .help = "check: exit 1 when a row is flagged" },
+	[O_SUMMARY] = { .lname = "summary", .kind = CB_OPT_FLAG, OFF(summary),
+	  .help = "check: print only the error summary by size range" },
+	[O_TOPO] = { .lname = "topo", .sname = 't', .argname = "NAME|FILE", .defval = "dgx-h100",
+	  .kind = CB_OPT_TEXT, OFF(topo), .what = "path",
+	  .help = "predict: a preset (collbench-model presets) or a topology file; check: rows "
+	          "of more than one host are modelled on its links (intra, net, gamma), ranks "
+	          "placed as the run placed them" },
+	[O_RANKS] = { .lname = "ranks", .sname = 'n', .argname = "LIST|A:B", .defval = "2:4096",
+	  .set = set_ranks, .help = "predict: rank counts, a list or A:B doubling" },
+	[O_MINBYTES] = { .lname = "minbytes", .sname = 'b', .argname = "SIZE", .defval = "8",
+	  .kind = CB_OPT_SIZE, OFF(minbytes), .help = "predict: smallest message per rank" },
+	[O_MAXBYTES] = { .lname = "maxbytes", .sname = 'e', .argname = "SIZE", .defval = "4G",
+	  .kind = CB_OPT_SIZE, OFF(maxbytes), .help = "predict: largest message per rank" },
+	[O_FACTOR] = { .lname = "stepfactor", .sname = 'f', .argname = "N", .defval = "2",
+	  .kind = CB_OPT_INT, OFF(factor), .lo = 2, .hi = 1 << 20,
+	  .help = "predict: multiply the size by N each step (allreduce_perf's -f)" },
+	[O_FACTOR_OLD] = { .lname = "factor", .argname = "N", .kind = CB_OPT_INT, OFF(factor),
+	  .lo = 2, .hi = 1 << 20, .help = "predict: the older name of --stepfactor" },
+	[O_CROSS] = { .lname = "crossover", .kind = CB_OPT_FLAG, OFF(crossover),
+	  .help = "predict: per rank count, the largest size at which ps is no slower than the "
+	          "ring" },
+	[O_ROOT] = { .lname = "root", .sname = 'r', .argname = "RANK", .defval = "0",
+	  .kind = CB_OPT_INT, OFF(root), .hi = MAX_RANKS - 1, .help = "predict: the ps root" },
+	[O_DTYPE] = { .lname = "dtype", .sname = 'd', .argname = "TYPE", .defval = "float",
+	  .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT,
+	  .what = "type", .help = "predict: element type (its size splits chunks)" },
+	[O_BACKEND] = { .lname = "backend", .argname = "NAME", .kind = CB_OPT_TEXT, OFF(backend),
+	  .what = "name",
+	  .help = "predict --fit: the backend whose one-sided fit to use [the first]" },
+	[O_TWOSIDED] = { .lname = "two-sided", .kind = CB_OPT_FLAG, OFF(two_sided),
+	  .help = "predict: bytes land in a buffer, then are reduced (a two-sided transport: "
+	          "move and reduce add up) rather than one-sided as collbench's ps and ring "
+	          "today" },
+	[O_HELP] = { .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
+	  .help = "print this help" },
 };
 
 /* The verbs each row applies to. */
@@ -161,7 +207,7 @@ const struct cb_optdef *cb_cli_options(size_t *n)
 }
 
 /* The values the verbs read that follow from the options. */
-static void derive(struct cli *c, const unsigned char *given)
+static void derive(struct cb_cli *c, const unsigned char *given)
 {
 	c->fmt_given = given[O_FORMAT];
 	c->topo_given = given[O_TOPO];
@@ -182,7 +228,7 @@ static int has_short_f(int argc, char **argv)
 	return 0;
 }
 
-enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cli *c,
+enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, struct cb_cli *c,
 				    char *err, size_t errlen)
 {
 	unsigned char given[NOPTS];
@@ -190,7 +236,7 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 	memset(c, 0, sizeof(*c));
 	c->verb = verb;
 	c->fmt = CB_MFMT_TABLE;
-	if (verb != VERB_PREDICT && has_short_f(argc, argv)) {
+	if (verb != CB_VERB_PREDICT && has_short_f(argc, argv)) {
 		snprintf(err, errlen, "-f is predict's --stepfactor (as allreduce_perf's -f); the "
 			 "output format is --format");
 		return CB_ERR_ARG;
@@ -219,7 +265,7 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 				 c->ranks[i], c->ranks[i] - 1);
 			return CB_ERR_ARG;
 		}
-	/* fit -o writes through cb_replace's temporary: its name must fit too */
+	/* fit -o writes through cb_replace_open's temporary: its name must fit too */
 	if (c->output[0] && cb_path_fits("-o/--output", c->output, CB_PATH_REPLACE_SUFFIX, err,
 					 errlen) != CB_OK)
 		return CB_ERR_ARG;

@@ -11,17 +11,17 @@
 
 #include "cb_model_cli.h"
 #include "cb_optable.h"
-#include "cb_stdout.h"
+#include "cb_output.h"
 #include "cb_text.h"
 
 static const char *const verb_names[] = { "fit", "check", "predict", "presets" };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " fit RUN [options]        fit alpha, beta, gamma per backend and transport\n"
-		"       " PROG " check RUN [options]      every row of RUN against the model\n"
-		"       " PROG " predict [options]        ps and ring at scale on a topology\n"
-		"       " PROG " presets [NAME]           the built-in topologies (NAME: as a file to edit)\n\n"
+	fprintf(f, "usage: " CB_MODEL_PROG " fit RUN [options]        fit alpha, beta, gamma per backend and transport\n"
+		"       " CB_MODEL_PROG " check RUN [options]      every row of RUN against the model\n"
+		"       " CB_MODEL_PROG " predict [options]        ps and ring at scale on a topology\n"
+		"       " CB_MODEL_PROG " presets [NAME]           the built-in topologies (NAME: as a file to edit)\n\n"
 		"RUN: a run folder of scripts/sweep.sh or a summary CSV of allreduce_perf --csv\n"
 		"(with its .meta.json sidecar), as collbench-compare reads them.\n\noptions:\n");
 	{
@@ -45,7 +45,7 @@ static void usage(FILE *f)
 
 /* Parses the verb and its options; operands stay at argv[optind + 1...]
  * (argv shifted by one). Returns 0, or -1 after a message. */
-static int parse_args(int argc, char **argv, struct cli *c, int *nops)
+static int parse_args(int argc, char **argv, struct cb_cli *c, int *nops)
 {
 	char err[512];
 	int v;
@@ -53,25 +53,25 @@ static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 	for (v = 0; v < 4 && strcmp(argv[1], verb_names[v]) != 0; v++)
 		;
 	if (v == 4) {
-		cb_eprintf(PROG ": unknown verb '%s' (fit, check, predict, presets; see --help)\n",
+		cb_eprintf(CB_MODEL_PROG ": unknown verb '%s' (fit, check, predict, presets; see --help)\n",
 			argv[1]);
 		return -1;
 	}
 	if (cb_cli_parse_options((enum cb_verb)v, argc - 1, argv + 1, c, err, sizeof(err)) !=
 	    CB_OK) {
-		cb_eprintf(PROG " %s: %s\n", verb_names[v], err);
+		cb_eprintf(CB_MODEL_PROG " %s: %s\n", verb_names[v], err);
 		return -1;
 	}
 	*nops = argc - 1 - optind;
-	if (!c->help && (c->verb == VERB_FIT || c->verb == VERB_CHECK) && *nops != 1) {
-		cb_eprintf(PROG " %s: expected one RUN (a run folder or a summary CSV), got %d "
+	if (!c->help && (c->verb == CB_VERB_FIT || c->verb == CB_VERB_CHECK) && *nops != 1) {
+		cb_eprintf(CB_MODEL_PROG " %s: expected one RUN (a run folder or a summary CSV), got %d "
 			"argument(s)\n", verb_names[v], *nops);
 		return -1;
 	}
-	if (!c->help && (c->verb == VERB_PREDICT || c->verb == VERB_PRESETS) &&
-	    *nops > (c->verb == VERB_PRESETS)) {
-		cb_eprintf(PROG " %s: unexpected argument '%s'\n", verb_names[v],
-			argv[1 + optind + (c->verb == VERB_PRESETS)]);
+	if (!c->help && (c->verb == CB_VERB_PREDICT || c->verb == CB_VERB_PRESETS) &&
+	    *nops > (c->verb == CB_VERB_PRESETS)) {
+		cb_eprintf(CB_MODEL_PROG " %s: unexpected argument '%s'\n", verb_names[v],
+			argv[1 + optind + (c->verb == CB_VERB_PRESETS)]);
 		return -1;
 	}
 	return 0;
@@ -79,32 +79,32 @@ static int parse_args(int argc, char **argv, struct cli *c, int *nops)
 
 int main(int argc, char **argv)
 {
-	struct cli c;
+	struct cb_cli c;
 	int nops = 0, rc;
 
 	if (argc < 2) {
 		usage(stderr);
-		return EXIT_USAGE;
+		return CB_MODEL_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
-		return cb_close_stdout(PROG, 0, EXIT_USAGE);
+		return cb_close_stdout(CB_MODEL_PROG, 0, CB_MODEL_EXIT_USAGE);
 	}
 	if (parse_args(argc, argv, &c, &nops) != 0)
-		return EXIT_USAGE;
+		return CB_MODEL_EXIT_USAGE;
 	if (c.help) {
 		usage(stdout);
-		return cb_close_stdout(PROG, 0, EXIT_USAGE);
+		return cb_close_stdout(CB_MODEL_PROG, 0, CB_MODEL_EXIT_USAGE);
 	}
 	{
 		const char *op = nops ? argv[1 + optind] : NULL;
 
 		switch (c.verb) {
-		case VERB_FIT: rc = cb_cli_fit(&c, op); break;
-		case VERB_CHECK: rc = cb_cli_check(&c, op); break;
-		case VERB_PREDICT: rc = cb_cli_predict(&c); break;
+		case CB_VERB_FIT: rc = cb_cli_fit(&c, op); break;
+		case CB_VERB_CHECK: rc = cb_cli_check(&c, op); break;
+		case CB_VERB_PREDICT: rc = cb_cli_predict(&c); break;
 		default: rc = cb_cli_presets(&c, op); break;
 		}
 	}
-	return cb_close_stdout(PROG, rc, EXIT_USAGE);
+	return cb_close_stdout(CB_MODEL_PROG, rc, CB_MODEL_EXIT_USAGE);
 }

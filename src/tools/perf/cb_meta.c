@@ -1,3 +1,6 @@
+/* cb_meta: the run's metadata sidecar: what it holds (with its busy and wait
+ * time entry), writing it, and the run header printed from it (contract in
+ * cb_meta.h). */
 #define _GNU_SOURCE
 #include "cb_meta.h"
 
@@ -11,11 +14,57 @@
 #include "cb_algo.h"
 #include "cb_env.h"
 #include "cb_machine.h"
+#include "cb_output.h"
 #include "cb_p2p.h"
-#include "cb_replace.h"
 #include "cb_slurm.h"
+#include "cb_straggler.h"
 #include "cb_text.h"
 #include "cb_version.h"
+
+/* The "time_accounting" entry: {"on", "cpu": whether busy and wait (and the
+ * CPU time of busy spans) were measured (cb_backend.h, struct cb_time_acct),
+ * "busy", "wait", "straggler": how, "unmeasured": why not, or null}; NULL
+ * for no memory. */
+static json_t *time_acct(const struct cb_backend *be)
+{
+	const char *why = be->ops->desc->time_unmeasured;
+	const char *busy =
+		be->acct.spans
+			? "CLOCK_MONOTONIC around each copy, reduce and finalize of the backend and "
+			  "each p2p send/receive posting, summed per iteration (--time-acct 2)"
+			: "the iteration's own time less its wait: the rank working, not waiting "
+			  "(copies, reduces, posting; --time-acct 1: no clock read per copy)";
+
+	return json_pack(
+		"{s:b,s:b,s:s,s:s,s:s,s:s,s:s?}", "on", be->acct.on, "cpu", be->acct.spans,
+		"busy", busy,
+		"busy_cpu", "CLOCK_THREAD_CPUTIME_ID over the busy spans (--time-acct 2): the "
+			    "busy time less the time the rank was descheduled in them",
+		"wait", "CLOCK_MONOTONIC around each wait for a peer's progress flag that was not "
+			"already there (none read for one that was) and each p2p round wait (MPI "
+			"moves the bytes there); the barrier before an iteration apart (barrier_us, "
+			"not in time_us)",
+		"straggler", "per iteration the rank with the largest time not spent waiting for "
+			     "peers (time - wait; time where wait is unmeasured); library "
+			     "algorithms (mpi, nccl): busy and wait empty",
+		"unmeasured", why ? why : be->acct.on ? NULL : "turned off (--time-acct 0)");
+}
+
+/* The header's line on busy and wait time, from the entry t. */
+static void print_time_acct(FILE *f, const json_t *t)
+{
+	const char *why = json_string_value(json_object_get(t, "unmeasured"));
+
+	if (why)
+		fprintf(f, "# busy/wait: not measured: %s\n", why);
+	else
+		fprintf(f, "# busy/wait: per rank, CLOCK_MONOTONIC inside peer waits (wait) and %s "
+			"(busy); straggler: most often the slowest not waiting, named where its "
+			"share beats chance (binomial, p < %g) and it is >= %.2fx the others\n",
+			json_is_true(json_object_get(t, "cpu")) ? "inside copy/reduce"
+								: "the rest of the iteration",
+			CB_STRAGGLER_ALPHA, CB_STRAGGLER_RATIO);
+}
 
 static void utc_now(char *buf, size_t len)
 {
@@ -250,7 +299,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 		     json_object_get(m, "environment_by_rank"));
 	json_object_set_new(m, "launcher", launcher_info(be));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
-	json_object_set_new(m, "time_accounting", cb_meta_time_acct(be));
+	json_object_set_new(m, "time_accounting", time_acct(be));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
@@ -277,7 +326,7 @@ enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,
 	}
 	if (error)
 		json_object_set_new(meta, "error", json_string(error));
-	/* written by rename: cb_replace refuses a device, a link, a FIFO */
+	/* written by rename: cb_replace_open refuses a device, a link, a FIFO */
 	if (cb_replace_open(path, tmp, sizeof(tmp), &f, err, sizeof(err)) != CB_OK) {
 		cb_log("metadata: %s", err);
 		return CB_ERR_IO;
@@ -342,7 +391,7 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
-	cb_meta_print_time_acct(f, json_object_get(meta, "time_accounting"));
+	print_time_acct(f, json_object_get(meta, "time_accounting"));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
 		"(nccl-tests doc/PERFORMANCE.md)\n");
 	if (fflush(f) != 0 || ferror(f)) {

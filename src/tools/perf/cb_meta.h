@@ -33,14 +33,6 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 			const struct cb_preflight *pf, enum cb_transport_id transport, int argc,
 			char **argv);
 
-/* The "time_accounting" entry (cb_meta_time.c): {"on", "cpu": whether busy
- * and wait (and the CPU time of busy spans) were measured, "busy", "wait",
- * "straggler": how, "unmeasured": why not, or null}; NULL for no memory. */
-json_t *cb_meta_time_acct(const struct cb_backend *be);
-
-/* Its line in the run header on f, from the entry t. */
-void cb_meta_print_time_acct(FILE *f, const json_t *t);
-
 /* Sets "status" (and "end_utc" unless status is "incomplete"; "error" when
  * error is not NULL) and writes meta to path atomically. Errors: CB_ERR_IO. */
 enum cb_status cb_meta_write(const char *path, json_t *meta, const char *status,

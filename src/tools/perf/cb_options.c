@@ -1,17 +1,19 @@
-/* Options: the table, parsing, usage text and canonical form (contract in
- * cb_options.h). Checks across options: cb_options_check.c; the setters of
- * the custom rows: cb_options_set.c; the size list: cb_sweep.c. */
+/* cb_options: the table, the setters of the rows that check more than their
+ * kind can (--counts, -a against the algorithm registry, -B against the
+ * backend table), the checks across options, parsing, usage text and
+ * canonical form (contract in cb_options.h). The size list: cb_sweep.c. */
 #define _GNU_SOURCE
 #include "cb_options.h"
 
 #include <getopt.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_algo.h"
 #include "cb_backend.h"
-#include "cb_options_int.h"
+#include "cb_output.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_timing) == sizeof(int), "enum cb_timing is int-sized");
@@ -51,44 +53,271 @@ static const char *transport_name(int i)
 	return t ? t->name : NULL;
 }
 
+/* The custom rows' setters: --counts, -a, -B. */
+static enum cb_status set_counts(const struct cb_optdef *row, void *target, const char *v,
+				 char *e, size_t n)
+{
+	struct cb_size_list *l = (struct cb_size_list *)(void *)((char *)target + row->offset);
+	char buf[1024], *save = NULL, *tok;
+
+	if (strlen(v) >= sizeof(buf))
+		return cb_opt_refuse(row, e, n, "list too long");
+	if (cb_list_has_empty(v))
+		return cb_opt_refuse(row, e, n, "'%s' has an empty entry", v);
+	strcpy(buf, v);
+	l->n = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t c;
+
+		if (l->n == CB_SIZE_LIST_MAX)
+			return cb_opt_refuse(row, e, n, "more than %d counts", CB_SIZE_LIST_MAX);
+		if (cb_parse_size(tok, &c) != 0)
+			return cb_opt_refuse(row, e, n, "'%s' is not an element count", tok);
+		l->v[l->n++] = c;
+	}
+	if (l->n == 0)
+		return cb_opt_refuse(row, e, n, "empty list");
+	return CB_OK;
+}
+
+static enum cb_status set_algos(const struct cb_optdef *row, void *target, const char *v,
+				char *e, size_t n)
+{
+	char buf[256], *save = NULL, *tok;
+	const struct cb_algo_ops *seen[CB_MAX_ALGOS];
+	int k = 0;
+
+	if (strlen(v) >= sizeof(buf) || strlen(v) >= row->size)
+		return cb_opt_refuse(row, e, n, "list too long");
+	if (*v && cb_list_has_empty(v))
+		return cb_opt_refuse(row, e, n, "'%s' has an empty entry", v);
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct cb_algo_ops *a = cb_algo_find(tok);
+
+		if (!a)
+			return cb_opt_refuse(row, e, n, "unknown algorithm '%s' (see --help)", tok);
+		for (int i = 0; i < k; i++)
+			if (seen[i] == a)
+				return cb_opt_refuse(row, e, n, "'%s' is listed twice", tok);
+		if (k == CB_MAX_ALGOS)
+			return cb_opt_refuse(row, e, n, "more than %d algorithms", CB_MAX_ALGOS);
+		seen[k++] = a;
+	}
+	if (!k)
+		return cb_opt_refuse(row, e, n, "'%s' names no algorithm", v);
+	strcpy((char *)target + row->offset, v);
+	return CB_OK;
+}
+
+/* Backend i of the backend table by name (ctx unused): every one, or only
+ * those built into this binary; NULL past the end. For cb_join_names. */
+static const char *known_backend(const void *ctx, int i)
+{
+	size_t n;
+	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
+
+	(void)ctx;
+	return i >= 0 && (size_t)i < n ? reg[i]->desc->name : NULL;
+}
+
+static const char *built_backend(const void *ctx, int i)
+{
+	size_t n;
+	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
+
+	(void)ctx;
+	return i >= 0 && (size_t)i < n && !reg[i]->missing ? reg[i]->desc->name : NULL;
+}
+
+static int nbackends(void)
+{
+	size_t n;
+
+	cb_backend_registry(&n);
+	return (int)n;
+}
+
+static enum cb_status set_backend(const struct cb_optdef *row, void *target, const char *v,
+				  char *e, size_t n)
+{
+	const struct cb_backend_ops *be = cb_backend_find(v);
+	char names[128];
+
+	if (!be) {
+		cb_join_names(names, sizeof(names), known_backend, NULL, nbackends(), ", ", " or ");
+		return cb_opt_refuse(row, e, n, "unknown backend '%s' (%s)", v, names);
+	}
+	if (be->missing) {
+		cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
+		return cb_opt_refuse(row, e, n, "backend '%s' is not built into this binary (built: %s)",
+			   v, names);
+	}
+	snprintf((char *)target + row->offset, row->size, "%s", v);
+	return CB_OK;
+}
+
 #define OFF(field) .offset = offsetof(struct cb_options, field), \
 	.size = sizeof(((struct cb_options *)0)->field)
 #define RANGE(l, h) .lo = (l), .hi = (h)
 #define LOCAL CB_OPT_LOCAL
 
 static const struct cb_optdef table[] = {
-	{ "minbytes", 'b', "SIZE", "32M", "smallest message per rank (K, M, G: powers of 1024)", .kind = CB_OPT_SIZE, OFF(minbytes) },
-	{ "maxbytes", 'e', "SIZE", "32M", "largest message per rank", .kind = CB_OPT_SIZE, OFF(maxbytes) },
-	{ "stepfactor", 'f', "N", "1", "multiply the size by N each step; 1: add --stepbytes", .kind = CB_OPT_INT, OFF(stepfactor), RANGE(1, 1024) },
-	{ "stepbytes", 'i', "SIZE", "1M", "size increment when --stepfactor is 1", .kind = CB_OPT_SIZE, OFF(stepbytes) },
-	{ "counts", 'N', "LIST", NULL, "element counts to run instead of -b/-e, e.g. 0,1,7,1000", .kind = CB_OPT_SIZES, OFF(counts), .set = cb_set_counts },
-	{ "iters", 'n', "N", "20", "timed iterations per row", .kind = CB_OPT_INT, OFF(iters), RANGE(1, 1000000) },
-	{ "warmup_iters", 'w', "N", "5", "untimed iterations before them", .kind = CB_OPT_INT, OFF(warmup), RANGE(0, 1000000) },
-	{ "check", 'c', "0|1", "1", "check every element of every rank's result", .kind = CB_OPT_INT, OFF(check), RANGE(0, 1) },
-	{ "repeat", 'R', "K", "1", "K independent timed blocks per row (noise estimate)", .kind = CB_OPT_INT, OFF(repeat), RANGE(1, 1000) },
-	{ "datatype", 'd', "TYPE", "float", "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double; comma list or all", .kind = CB_OPT_MASK, OFF(dtype_mask), .name = dtype_name, .count = CB_DTYPE_COUNT },
-	{ "op", 'o', "OP", "sum", "sum prod min max avg; comma list or all", .kind = CB_OPT_MASK, OFF(op_mask), .name = op_name, .count = CB_OP_COUNT },
-	{ "algo", 'a', "LIST", "", "comma list of algorithms (default: all on the backend)", .kind = CB_OPT_TEXT, OFF(algos), .set = cb_set_algos },
-	{ "backend", 'B', "NAME", "host", "where buffers live: a backend built into this binary (listed below)", .kind = CB_OPT_TEXT, OFF(backend), .set = cb_set_backend },
-	{ "transport", 0, "NAME", "auto", "where bytes move between ranks (ps, ring): auto, shm, ipc or p2p (listed below)", .kind = CB_OPT_ENUM, OFF(transport), .name = transport_name, .count = CB_TRANSPORT_COUNT, .what = "transport" },
-	{ "root", 'r', "RANK", "0", "root rank of ps", .kind = CB_OPT_INT, OFF(root), RANGE(0, 1 << 20) },
-	{ "inplace", 0, "0|1", "0", "1: send buffer = receive buffer", .kind = CB_OPT_INT, OFF(in_place), RANGE(0, 1) },
-	{ "timeout", 'T', "SEC", "300", "watchdog: abort when an iteration, or a wait for peers between iterations, makes no progress for SEC s (set-up steps: --setup-timeout)", .kind = CB_OPT_DOUBLE, OFF(timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]", .flags = CB_OPT_LO_OPEN | LOCAL },
-	{ "setup-timeout", 0, "SEC", "600", "watchdog of a set-up step (start-up, allocating and pre-faulting the buffers, an algorithm's set-up, filling inputs, the reference, comparing a result): abort when one takes more than SEC s", .kind = CB_OPT_DOUBLE, OFF(setup_timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]", .flags = CB_OPT_LO_OPEN | LOCAL },
-	{ "slicebytes", 0, "SIZE", "0", "ring pipelining slice, and ps's over p2p (0: the backend's, host 256K, cuda 16M)", .kind = CB_OPT_SIZE, OFF(slice_bytes) },
-	{ "timing", 0, "MODE", "iter", "iter: barrier, then each call timed, max over ranks; loop: -n calls back to back between two timestamps (nccl-tests' way), their mean, max over ranks", .kind = CB_OPT_ENUM, OFF(timing), .name = timing_name, .count = CB_TIMING_LOOP + 1, .what = "" },
-	{ "wait", 0, "MODE", "futex", "how a rank waits for a peer on the host: futex (poll, yield, then sleep until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then sched_yield)", .kind = CB_OPT_ENUM, OFF(wait), .name = wait_name, .count = CB_WAIT_MODE_COUNT, .what = "strategy" },
-	{ "time-acct", 0, "0|1|2", "1", "1: each rank's wait time (peers, barrier) and busy time (the iteration's time less its wait) where the backend can (per-rank CSV busy_us, wait_us, barrier_us); 2: busy timed around every copy and reduce instead, with its CPU time (busy_cpu_us; clock reads and a system call per span); 0: no clock reads besides the iteration's", .kind = CB_OPT_INT, OFF(time_acct), RANGE(0, 2) },
-	{ "csv", 0, "PATH", NULL, "write summary rows to PATH (CSV)", .kind = CB_OPT_TEXT, OFF(csv), .what = "path", .flags = LOCAL },
-	{ "rank-csv", 0, "PATH", NULL, "write per-rank rows to PATH (CSV)", .kind = CB_OPT_TEXT, OFF(rank_csv), .what = "path", .flags = LOCAL },
-	{ "json", 0, "PATH", NULL, "write summary rows to PATH (JSON)", .kind = CB_OPT_TEXT, OFF(json), .what = "path", .flags = LOCAL },
-	{ "meta", 0, "PATH", NULL, "run metadata (JSON); default: --csv with .meta.json", .kind = CB_OPT_TEXT, OFF(meta), .what = "path", .flags = LOCAL },
-	{ "quiet", 'q', NULL, NULL, "no result table on stdout", .kind = CB_OPT_FLAG, OFF(quiet), .flags = LOCAL },
-	{ "check-args", 0, NULL, NULL, "check the options as a run would (not those that need the world size: --root) and exit 0, or 2 with the message; no MPI, no mpirun (scripts/sweep.sh's check)", .kind = CB_OPT_FLAG, OFF(check_args), .flags = LOCAL },
-	{ "help", 'h', NULL, NULL, "print this help", .kind = CB_OPT_FLAG, OFF(help) },
+	{ .lname = "minbytes", .sname = 'b', .argname = "SIZE", .defval = "32M",
+	  .kind = CB_OPT_SIZE, OFF(minbytes),
+	  .help = "smallest message per rank (K, M, G: powers of 1024)" },
+	{ .lname = "maxbytes", .sname = 'e', .argname = "SIZE", .defval = "32M",
+	  .kind = CB_OPT_SIZE, OFF(maxbytes), .help = "largest message per rank" },
+	{ .lname = "stepfactor", .sname = 'f', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(stepfactor), RANGE(1, 1024),
+	  .help = "multiply the size by N each step; 1: add --stepbytes" },
+	{ .lname = "stepbytes", .sname = 'i', .argname = "SIZE", .defval = "1M",
+	  .kind = CB_OPT_SIZE, OFF(stepbytes), .help = "size increment when --stepfactor is 1" },
+	{ .lname = "counts", .sname = 'N', .argname = "LIST", .kind = CB_OPT_SIZES, OFF(counts),
+	  .set = set_counts, .help = "element counts to run instead of -b/-e, e.g. 0,1,7,1000" },
+	{ .lname = "iters", .sname = 'n', .argname = "N", .defval = "20", .kind = CB_OPT_INT,
+	  OFF(iters), RANGE(1, 1000000), .help = "timed iterations per row" },
+	{ .lname = "warmup_iters", .sname = 'w', .argname = "N", .defval = "5", .kind = CB_OPT_INT,
+	  OFF(warmup), RANGE(0, 1000000), .help = "untimed iterations before them" },
+	{ .lname = "check", .sname = 'c', .argname = "0|1", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(check), RANGE(0, 1), .help = "check every element of every rank's result" },
+	{ .lname = "repeat", .sname = 'R', .argname = "K", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(repeat), RANGE(1, 1000),
+	  .help = "K independent timed blocks per row (noise estimate)" },
+	{ .lname = "datatype", .sname = 'd', .argname = "TYPE", .defval = "float",
+	  .kind = CB_OPT_MASK, OFF(dtype_mask), .name = dtype_name, .count = CB_DTYPE_COUNT,
+	  .help = "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double; comma list "
+	          "or all" },
+	{ .lname = "op", .sname = 'o', .argname = "OP", .defval = "sum", .kind = CB_OPT_MASK,
+	  OFF(op_mask), .name = op_name, .count = CB_OP_COUNT,
+	  .help = "sum prod min max avg; comma list or all" },
+	{ .lname = "algo", .sname = 'a', .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
+	  OFF(algos), .set = set_algos,
+	  .help = "comma list of algorithms (default: all on the backend)" },
+	{ .lname = "backend", .sname = 'B', .argname = "NAME", .defval = "host",
+	  .kind = CB_OPT_TEXT, OFF(backend), .set = set_backend,
+	  .help = "where buffers live: a backend built into this binary (listed below)" },
+	{ .lname = "transport", .argname = "NAME", .defval = "auto", .kind = CB_OPT_ENUM,
+	  OFF(transport), .name = transport_name, .count = CB_TRANSPORT_COUNT, .what = "transport",
+	  .help = "where bytes move between ranks (ps, ring): auto, shm, ipc or p2p (listed "
+	          "below)" },
+	{ .lname = "root", .sname = 'r', .argname = "RANK", .defval = "0", .kind = CB_OPT_INT,
+	  OFF(root), RANGE(0, 1 << 20), .help = "root rank of ps" },
+	{ .lname = "inplace", .argname = "0|1", .defval = "0", .kind = CB_OPT_INT, OFF(in_place),
+	  RANGE(0, 1), .help = "1: send buffer = receive buffer" },
+	{ .lname = "timeout", .sname = 'T', .argname = "SEC", .defval = "300",
+	  .kind = CB_OPT_DOUBLE, OFF(timeout_s), RANGE(0, 1e6),
+	  .what = "a number of seconds in (0, 1e6]", .flags = CB_OPT_LO_OPEN | LOCAL,
+	  .help = "watchdog: abort when an iteration, or a wait for peers between iterations, "
+	          "makes no progress for SEC s (set-up steps: --setup-timeout)" },
+	{ .lname = "setup-timeout", .argname = "SEC", .defval = "600", .kind = CB_OPT_DOUBLE,
+	  OFF(setup_timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]",
+	  .flags = CB_OPT_LO_OPEN | LOCAL,
+	  .help = "watchdog of a set-up step (start-up, allocating and pre-faulting the "
+	          "buffers, an algorithm's set-up, filling inputs, the reference, comparing a "
+	          "result): abort when one takes more than SEC s" },
+	{ .lname = "slicebytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE,
+	  OFF(slice_bytes),
+	  .help = "ring pipelining slice, and ps's over p2p (0: the backend's, host 256K, cuda "
+	          "16M)" },
+	{ .lname = "timing", .argname = "MODE", .defval = "iter", .kind = CB_OPT_ENUM, OFF(timing),
+	  .name = timing_name, .count = CB_TIMING_LOOP + 1, .what = "",
+	  .help = "iter: barrier, then each call timed, max over ranks; loop: -n calls back to "
+	          "back between two timestamps (nccl-tests' way), their mean, max over ranks" },
+	{ .lname = "wait", .argname = "MODE", .defval = "futex", .kind = CB_OPT_ENUM, OFF(wait),
+	  .name = wait_name, .count = CB_WAIT_MODE_COUNT, .what = "strategy",
+	  .help = "how a rank waits for a peer on the host: futex (poll, yield, then sleep "
+	          "until woken), yield (poll, then sched_yield), spin (0.1's: 4000 pauses, then "
+	          "sched_yield)" },
+	{ .lname = "time-acct", .argname = "0|1|2", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(time_acct), RANGE(0, 2),
+	  .help = "1: each rank's wait time (peers, barrier) and busy time (the iteration's "
+	          "time less its wait) where the backend can (per-rank CSV busy_us, wait_us, "
+	          "barrier_us); 2: busy timed around every copy and reduce instead, with its "
+	          "CPU time (busy_cpu_us; clock reads and a system call per span); 0: no clock "
+	          "reads besides the iteration's" },
+	{ .lname = "csv", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(csv), .what = "path",
+	  .flags = LOCAL, .help = "write summary rows to PATH (CSV)" },
+	{ .lname = "rank-csv", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(rank_csv),
+	  .what = "path", .flags = LOCAL, .help = "write per-rank rows to PATH (CSV)" },
+	{ .lname = "json", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(json), .what = "path",
+	  .flags = LOCAL, .help = "write summary rows to PATH (JSON)" },
+	{ .lname = "meta", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(meta), .what = "path",
+	  .flags = LOCAL, .help = "run metadata (JSON); default: --csv with .meta.json" },
+	{ .lname = "quiet", .sname = 'q', .kind = CB_OPT_FLAG, OFF(quiet), .flags = LOCAL,
+	  .help = "no result table on stdout" },
+	{ .lname = "check-args", .kind = CB_OPT_FLAG, OFF(check_args), .flags = LOCAL,
+	  .help = "check the options as a run would (not those that need the world size: "
+	          "--root) and exit 0, or 2 with the message; no MPI, no mpirun "
+	          "(scripts/sweep.sh's check)" },
+	{ .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
+	  .help = "print this help" },
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
+
+/* --meta defaults to --csv with .csv replaced by .meta.json; every output's
+ * name must fit the file system (cb_path_fits: the metadata is written at
+ * the start and again at the end of a run); no two outputs may share a path
+ * (they would overwrite one another). */
+static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
+{
+	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
+	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta };
+	size_t len = strlen(o->csv);
+	int derived = !o->meta[0] && len;
+
+	if (derived) {
+		if (len > 4 && strcmp(o->csv + len - 4, ".csv") == 0)
+			len -= 4;
+		if (len + sizeof(".meta.json") > sizeof(o->meta)) {
+			snprintf(err, n, "--csv: path too long to derive the metadata path (give --meta)");
+			return CB_ERR_ARG;
+		}
+		snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)len, o->csv);
+	}
+	/* every file a run writes can exist (--meta through cb_replace_open's temporary) */
+	for (int i = 0; i < 4; i++)
+		if (*paths[i] && cb_path_fits(i == 3 && derived ? "--csv (its metadata file, "
+					      "X.meta.json)" : names[i], paths[i],
+					      i == 3 ? CB_PATH_REPLACE_SUFFIX : 0, err, n) != CB_OK)
+			return CB_ERR_ARG;
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			if (*paths[i] && strcmp(paths[i], paths[j]) == 0) {
+				snprintf(err, n, "%s and %s name the same file '%s'", names[i], names[j],
+					 paths[i]);
+				return CB_ERR_ARG;
+			}
+	return CB_OK;
+}
+
+/* Checks that need several options together (-b <= -e, distinct output
+ * paths), derives --meta from --csv and makes o->sweep. Returns CB_ERR_ARG
+ * with a message in err, with nothing allocated. */
+static enum cb_status check(struct cb_options *o, char *err, size_t n)
+{
+	enum cb_status st;
+
+	if (o->minbytes > o->maxbytes) {
+		snprintf(err, n, "-b/--minbytes (%zu) is larger than -e/--maxbytes (%zu)",
+			 o->minbytes, o->maxbytes);
+		return CB_ERR_ARG;
+	}
+	if (o->stepfactor <= 1 && o->stepbytes == 0 && o->minbytes < o->maxbytes) {
+		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
+		return CB_ERR_ARG;
+	}
+	/* -B was checked by its setter: a known backend built into this binary */
+	if (cb_transport_refuses(o->transport, cb_catalog_backend(o->backend), err, n))
+		return CB_ERR_ARG;
+	st = cb_sweep_build(&o->sweep, o, err, n);
+	if (st == CB_OK)
+		st = check_paths(o, err, n);
+	if (st != CB_OK)
+		cb_options_free(o);
+	return st;
+}
 
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen)
@@ -105,14 +334,12 @@ enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, cha
 	}
 	if (o->help)
 		return CB_OK;
-	return cb_options_check(o, err, errlen);
+	return check(o, err, errlen);
 }
 
 void cb_options_free(struct cb_options *o)
 {
-	for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
-		free(o->sweep.bytes[dt]);
-	memset(&o->sweep, 0, sizeof(o->sweep));
+	cb_sweep_free(&o->sweep);
 }
 
 void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
@@ -137,13 +364,13 @@ static void usage_algos(FILE *f)
 	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
 	char every[128], names[128];
 
-	cb_join_names(every, sizeof(every), cb_known_backend, NULL, cb_nbackends(), ",", ",");
-	cb_join_names(names, sizeof(names), cb_built_backend, NULL, cb_nbackends(), ",", ",");
+	cb_join_names(every, sizeof(every), known_backend, NULL, nbackends(), ",", ",");
+	cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
 	fprintf(f, "\nalgorithms (backends built: %s):\n", names);
 	for (size_t i = 0; i < n; i++) {
 		int some;
 
-		cb_join_names(names, sizeof(names), algo_backend, reg[i], cb_nbackends(), ",", ",");
+		cb_join_names(names, sizeof(names), algo_backend, reg[i], nbackends(), ",", ",");
 		some = strcmp(names, every) != 0;
 		fprintf(f, "  %-6s %s%s%s%s\n", reg[i]->desc->name, reg[i]->desc->description, some ? " [" : "",
 			some ? names : "", some ? "]" : "");

@@ -16,11 +16,11 @@
 #include "cb_size.h"
 #include "cb_status.h"
 #include "cb_catalog.h"
+#include "cb_sweep.h"
 #include "cb_wait.h"
 
 #define CB_PATH_MAX 1024
 #define CB_MAX_COUNTS CB_SIZE_LIST_MAX
-#define CB_MAX_SIZES 4096   /* message sizes in one run */
 #define CB_MAX_ALGOS 16     /* algorithms in one run */
 /* Largest message per rank: 1 TiB, far above any memory, far below where
  * size arithmetic (page rounding, ps slot areas of n x S) could overflow. */
@@ -38,14 +38,6 @@ enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
 
 /* "iter" or "loop". */
 const char *cb_timing_name(enum cb_timing t);
-
-/* The message sizes of a run, per dtype, made once by cb_options_parse from
- * -b/-e/-f/-i or --counts and checked for every dtype of the run. */
-struct cb_sweep {
-	size_t *bytes[CB_DTYPE_COUNT]; /* [n[dt]] ascending; NULL for dtypes not run */
-	size_t n[CB_DTYPE_COUNT];
-	size_t max_bytes;              /* the largest over every dtype of the run */
-};
 
 struct cb_options {
 	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */

@@ -94,23 +94,4 @@ enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op
 enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
 			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row);
 
-/* Busy, wait and barrier time, the straggler and (with --json) every
- * rank's iterations of the row just timed, to rank 0 (cb_row_time.c):
- * row->rank_*_us, the straggler columns, m->iters. Collective over the
- * world. Errors: CB_ERR_MPI. */
-enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slot *slot,
-				  struct cb_row *row);
-
-/* The statistics of a measured row on rank 0 (cb_row_stats.c): times over
- * iterations and repeats from m->tmax, bandwidths, per-allreduce traffic
- * from m->tx_sum/rx_sum into the row's own arrays. */
-void cb_row_summarize(const struct cb_measure *m, const struct cb_algo_slot *slot,
-		      struct cb_row *row);
-
-/* The barrier before an iteration, on the world; *ns: its duration on the
- * accounting's clock (0 when accounting is off). Errors: CB_ERR_TIMEOUT when
- * the abort flag is set while waiting (the watchdog, a signal), an MPI
- * error's status. cb_row_time.c. */
-enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns);
-
 #endif

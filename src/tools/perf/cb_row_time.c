@@ -1,12 +1,11 @@
-/* cb_row: busy, wait and barrier time of a row, its straggler, and every
- * rank's iterations for --json (contract in cb_row.h). The times are
- * measured where they happen (cb_backend.h, struct cb_time_acct) and
- * recorded per iteration by cb_row.c; here they are reduced and gathered. */
+/* cb_row_time: busy, wait and barrier time of a row, its straggler, and
+ * every rank's iterations for --json (contract in cb_row_time.h). */
+#include "cb_row_time.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_row.h"
 #include "cb_world.h"
 
 /* Each rank's means sent to rank 0: busy, wait, barrier, active, busy CPU */

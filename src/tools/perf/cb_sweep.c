@@ -1,10 +1,13 @@
-/* The message sizes of a run (o->sweep, contract in cb_options.h), made once
- * per dtype when the options are parsed. */
+/* cb_sweep: the message sizes of a run, made once per dtype when the
+ * options are parsed (contract in cb_sweep.h). */
+#include "cb_sweep.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "cb_options_int.h"
+#include "cb_options.h"
 
 /* --counts times the dtype size. */
 static enum cb_status from_counts(const struct cb_options *o, enum cb_dtype dt, size_t *sizes,
@@ -64,9 +67,9 @@ static enum cb_status from_range(const struct cb_options *o, enum cb_dtype dt, s
 	return CB_OK;
 }
 
-enum cb_status cb_sweep_build(struct cb_options *o, char *err, size_t errlen)
+enum cb_status cb_sweep_build(struct cb_sweep *sw, const struct cb_options *o, char *err,
+			      size_t errlen)
 {
-	struct cb_sweep *sw = &o->sweep;
 	enum cb_status st = CB_OK;
 
 	for (int dt = 0; dt < CB_DTYPE_COUNT && st == CB_OK; dt++) {
@@ -87,6 +90,13 @@ enum cb_status cb_sweep_build(struct cb_options *o, char *err, size_t errlen)
 				sw->max_bytes = sw->bytes[dt][i];
 	}
 	if (st != CB_OK)
-		cb_options_free(o);
+		cb_sweep_free(sw);
 	return st;
+}
+
+void cb_sweep_free(struct cb_sweep *sw)
+{
+	for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
+		free(sw->bytes[dt]);
+	memset(sw, 0, sizeof(*sw));
 }

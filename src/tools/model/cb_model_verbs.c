@@ -1,12 +1,17 @@
-/* cb_model_fitrun: the fit verb: rows of a results folder grouped by
- * (backend, transport), each group's terms from the step model, then
- * cb_fit_run (contract in cb_model_verbs.h). */
+/* cb_model_verbs: what collbench-model's verbs compute (contract in
+ * cb_model_verbs.h): a row's model case and topology; fit: rows of a results
+ * folder grouped by (backend, transport), each group's terms from the step
+ * model, then cb_fit_run; check: every measured row next to the model;
+ * predict: ps and ring at scale on a topology, and where ps stops beating
+ * the ring. */
+#include "cb_model_verbs.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_model_verbs.h"
+#include "cb_model_lib.h"
 
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
@@ -243,4 +248,214 @@ const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const ch
 		    strcmp(f->groups[g].transport, transport) == 0)
 			return &f->groups[g];
 	return NULL;
+}
+
+/* ---- check ------------------------------------------------------------- */
+
+/* Bus bandwidth of a modelled time, with the measured rows' factor. */
+static double busbw_of(const struct cb_mrow *r, double t)
+{
+	double algbw = (double)r->bytes / t / 1e9;
+
+	if (strcmp(r->algo, "copy") == 0 || r->nranks < 2)
+		return algbw;
+	return algbw * 2.0 * (r->nranks - 1) / r->nranks;
+}
+
+/* Checks one row into c; 0, or -1 when the model's result is not finite. */
+/* The model's time of row r (its case mc) into c->t_model: on hosts for a
+ * row of several hosts when given, else on its fit group's parameters. 0, or
+ * -1 with c->note set. */
+static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
+		      const struct cb_fit_set *f, const struct cb_topo *hosts,
+		      struct cb_check_row *c, struct cb_model_result *res)
+{
+	char name[CB_MIN_NAME];
+	const struct cb_fit_group *g;
+	const struct cb_fit_tier *tr;
+	struct cb_topo t;
+
+	if (r->nhosts > 1 && hosts) {
+		t = cb_row_topo_hosts(r, hosts);
+		if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
+			return -1;
+		c->t_model = res->time;
+		return 0;
+	}
+	cb_row_group(r, name, sizeof(name));
+	g = cb_fit_set_group(f, r->backend, name);
+	/* copy's rows join the backend's p2p group where it has no one-sided
+	 * group (as the fit groups them: in_group above) */
+	if (!g && strcmp(r->algo, "copy") == 0)
+		g = cb_fit_set_group(f, r->backend, "p2p");
+	if (r->nhosts > 1 && r->nhosts < r->nranks && strcmp(r->algo, "copy") != 0) {
+		snprintf(c->note, sizeof(c->note), "%d ranks share %d hosts: intra-host and "
+			 "network links needed (check --topo FILE)", r->nranks, r->nhosts);
+		return -1;
+	}
+	if (!g) {
+		snprintf(c->note, sizeof(c->note), "no fit for backend %s, transport %s", r->backend,
+			 name);
+		return -1;
+	}
+	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
+	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
+	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
+		return -1;
+	c->t_model = res->time + res->terms.calls * g->p.overhead;
+	return 0;
+}
+
+static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double far,
+		     const struct cb_topo *hosts, struct cb_check_row *c)
+{
+	struct cb_model_case mc;
+	struct cb_model_result res;
+
+	memset(c, 0, sizeof(*c));
+	c->row = r;
+	if (!r->ok) {
+		snprintf(c->note, sizeof(c->note), "not measured (status not ok)");
+		return 0;
+	}
+	if (cb_row_case(r, &mc, c->note, sizeof(c->note)) != 0)
+		return 0;
+	if (model_time(r, &mc, f, hosts, c, &res) != 0)
+		return 0;
+	if (!(res.time > 0) || !(r->t > 0)) {
+		snprintf(c->note, sizeof(c->note), "nothing to model (%s)", res.what);
+		return 0;
+	}
+	c->modelled = 1;
+	c->err = c->t_model / r->t - 1;
+	c->busbw_model = busbw_of(r, c->t_model);
+	if (!isfinite(c->t_model) || !isfinite(c->busbw_model) || !(c->busbw_model > 0)) {
+		snprintf(c->note, sizeof(c->note), "model time %g s, bandwidth %g GB/s: not a "
+			 "finite result (the fit's parameters are out of range)", c->t_model,
+			 c->busbw_model);
+		c->modelled = 0;
+		c->not_finite = 1;
+		return -1;
+	}
+	c->far = fabs(c->err) > far && !(c->t_model >= r->t_lo && c->t_model <= r->t_hi);
+	c->oversubscribed = r->oversubscribed ||
+			    (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host);
+	if (c->oversubscribed)
+		snprintf(c->note, sizeof(c->note), "oversubscribed: time slicing is not modelled");
+	else if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
+		snprintf(c->note, sizeof(c->note), "n = 1: a local copy");
+	return 0;
+}
+
+enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
+			      const struct cb_topo *hosts, struct cb_check_row **rows)
+{
+	struct cb_check_row *out = calloc(in->nrows ? in->nrows : 1, sizeof(*out));
+	enum cb_status st = CB_OK;
+
+	*rows = NULL;
+	if (!out)
+		return CB_ERR_NOMEM;
+	for (size_t i = 0; i < in->nrows; i++)
+		if (check_row(&in->rows[i], f, far, hosts, &out[i]) != 0)
+			st = CB_ERR_ARG;
+	*rows = out;
+	return st;
+}
+
+/* ---- predict ----------------------------------------------------------- */
+
+/* The topology for message size bytes: the preset's, or with the fitted
+ * link, reduce and copy rates of bytes' tier. */
+static struct cb_topo topo_for(const struct cb_pred_opts *o, double bytes)
+{
+	struct cb_topo t = *o->topo;
+
+	if (o->fit) {
+		const struct cb_fit_tier *tr = cb_fit_tier_of(&o->fit->p, bytes);
+
+		t.intra.alpha = o->fit->p.alpha;
+		t.intra.bw = tr->beta;
+		t.copy_bw = tr->beta;
+		t.gamma = tr->gamma;
+		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
+	}
+	return t;
+}
+
+enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double bytes,
+				struct cb_pred_row *row, char *why, size_t whylen)
+{
+	struct cb_topo t = topo_for(o, bytes);
+	static const enum cb_model_algo algos[2] = { CB_MODEL_PS, CB_MODEL_RING };
+
+	memset(row, 0, sizeof(*row));
+	row->n = n;
+	row->bytes = bytes;
+	for (int a = 0; a < 2; a++) {
+		struct cb_model_case c = { algos[a], n, (size_t)(bytes / (double)o->esize), o->esize,
+					   o->root < n ? o->root : 0, 0, o->two_sided, 1 };
+		struct cb_model_result r;
+		enum cb_status st = cb_model_eval(&t, &c, &r, why, whylen);
+
+		if (st != CB_OK)
+			return st;
+		if (!isfinite(r.time) || !(r.time >= 0)) {
+			snprintf(why, whylen, "%s at %d ranks, %.0f bytes: predicted time %g s is not "
+				 "finite (a parameter out of range)", a ? "ring" : "ps", n, bytes,
+				 r.time);
+			return CB_ERR_ARG;
+		}
+		row->t[a] = r.time;
+		row->rank_max[a] = r.txrx_max;
+		row->rank_min[a] = r.txrx_min;
+		row->host_max[a] = r.host_max;
+		row->host_min[a] = r.host_min;
+	}
+	return CB_OK;
+}
+
+/* ps time - ring time at count elements per rank. */
+static enum cb_status gap(const struct cb_pred_opts *o, int n, double count, double *d,
+			  char *why, size_t whylen)
+{
+	struct cb_pred_row row;
+	enum cb_status st = cb_model_predict(o, n, count * (double)o->esize, &row, why, whylen);
+
+	*d = row.t[0] - row.t[1];
+	return st;
+}
+
+enum cb_status cb_model_crossover(const struct cb_pred_opts *o, int n, double lo, double hi,
+				  double *bytes, int *kind, char *why, size_t whylen)
+{
+	double clo = fmax(1, floor(lo / (double)o->esize)), chi = floor(hi / (double)o->esize);
+	double dlo, dhi;
+	enum cb_status st = gap(o, n, clo, &dlo, why, whylen);
+
+	if (st == CB_OK)
+		st = gap(o, n, chi, &dhi, why, whylen);
+	if (st != CB_OK)
+		return st;
+	*kind = dlo > 0 ? 1 : dhi <= 0 ? 2 : 0;
+	*bytes = *kind == 1 ? clo * (double)o->esize : chi * (double)o->esize;
+	if (*kind)
+		return CB_OK;
+	while (chi > clo + 1 && chi / clo > 1.001) { /* ps no slower at clo, slower at chi */
+		double mid = floor(sqrt(clo * chi)), d;
+
+		if (mid <= clo || mid >= chi)
+			mid = floor((clo + chi) / 2);
+		if (mid <= clo || mid >= chi)
+			break;
+		st = gap(o, n, mid, &d, why, whylen);
+		if (st != CB_OK)
+			return st;
+		if (d > 0)
+			chi = mid;
+		else
+			clo = mid;
+	}
+	*bytes = clo * (double)o->esize;
+	return CB_OK;
 }

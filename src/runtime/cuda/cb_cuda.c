@@ -1,4 +1,4 @@
-/* cuda backend: device set-up, data movement and timing. Buffers shared
+/* cb_cuda: the cuda backend: device set-up, data movement and timing. Buffers shared
  * through CUDA IPC: cb_cuda_ipc.c; progress flags: cb_cuda_sync.c; error
  * reporting and event polling: cb_cuda_util.c (cb_cuda_internal.h). Copies
  * are cudaMemcpyAsync, reductions a fused kernel, both on the rank's own
@@ -7,7 +7,7 @@
  * two-sided transport (p2p: ncclSend/ncclRecv) is cb_p2p_nccl.c's, or a stub
  * that says why where NCCL is not built. */
 #define _GNU_SOURCE
-#include "cb_backend_cuda.h"
+#include "cb_cuda.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +22,6 @@ extern const struct cb_p2p_ops cb_p2p_nccl_ops;
 static struct cb_cuda_state *state(const struct cb_backend *be)
 {
 	return be->impl;
-}
-
-cudaStream_t cb_cuda_stream(const struct cb_backend *be)
-{
-	return state(be)->stream;
-}
-
-int cb_cuda_max_ranks_per_gpu(const struct cb_backend *be)
-{
-	return state(be)->max_sharing;
 }
 
 /* This process's device, stream and events; no MPI. */
@@ -56,7 +46,7 @@ static enum cb_status local_setup(struct cb_cuda_state *cs, int local_rank)
 	if (st == CB_OK)
 		st = CB_CUDA(cudaDeviceGetPCIBusId(cs->bus_id, sizeof(cs->bus_id), cs->device));
 	if (st == CB_OK)
-		st = CB_CUDA(cudaStreamCreateWithFlags(&cs->stream, cudaStreamNonBlocking));
+		st = CB_CUDA(cudaStreamCreateWithFlags(&cs->shared.stream, cudaStreamNonBlocking));
 	if (st == CB_OK)
 		st = CB_CUDA(cudaEventCreate(&cs->t0));
 	if (st == CB_OK)
@@ -75,7 +65,7 @@ static void describe(struct cb_backend *be, const char *name)
 	snprintf(be->device_desc, sizeof(be->device_desc),
 		 "%.64s, bus %.20s, GPU %d of %d, CUDA driver %d.%d runtime %d.%d, "
 		 "up to %d rank(s) per GPU, sync %s", name, cs->bus_id, cs->device, ndev,
-		 drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, cs->max_sharing,
+		 drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, cs->shared.max_sharing,
 		 cs->sync == CB_CUDA_SYNC_STREAM ? "stream" : "host");
 }
 
@@ -91,7 +81,7 @@ static enum cb_status topology(struct cb_backend *be, struct cb_cuda_state *cs)
 		st = CB_MPI(MPI_Allgather(cs->bus_id, 32, MPI_CHAR, ids, 32, MPI_CHAR, be->node));
 	if (st == CB_OK) {
 		sharing = cb_ranks_sharing_gpu(&ids[0][0], 32, be->node_size, be->node_rank);
-		st = CB_MPI(MPI_Allreduce(&sharing, &cs->max_sharing, 1, MPI_INT, MPI_MAX,
+		st = CB_MPI(MPI_Allreduce(&sharing, &cs->shared.max_sharing, 1, MPI_INT, MPI_MAX,
 					  be->world));
 	}
 	if (st == CB_OK)
@@ -135,8 +125,8 @@ out_free:
 		cudaEventDestroy(cs->t0);
 	if (cs->t1)
 		cudaEventDestroy(cs->t1);
-	if (cs->stream)
-		cudaStreamDestroy(cs->stream);
+	if (cs->shared.stream)
+		cudaStreamDestroy(cs->shared.stream);
 	free(cs);
 	be->impl = NULL;
 	be->peer_unreachable = NULL;
@@ -149,11 +139,11 @@ static void cuda_fini(struct cb_backend *be)
 
 	if (!cs)
 		return;
-	cudaStreamSynchronize(cs->stream);
+	cudaStreamSynchronize(cs->shared.stream);
 	cb_host_flags_free(be, cs->alive);
 	cudaEventDestroy(cs->t0);
 	cudaEventDestroy(cs->t1);
-	cudaStreamDestroy(cs->stream);
+	cudaStreamDestroy(cs->shared.stream);
 	free(cs);
 	be->impl = NULL;
 }
@@ -161,7 +151,7 @@ static void cuda_fini(struct cb_backend *be)
 static enum cb_status cuda_upload(struct cb_backend *be, struct cb_buf *buf, size_t off,
 				  const void *host, size_t bytes)
 {
-	cudaStream_t s = state(be)->stream;
+	cudaStream_t s = state(be)->shared.stream;
 
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
@@ -174,7 +164,7 @@ static enum cb_status cuda_upload(struct cb_backend *be, struct cb_buf *buf, siz
 static enum cb_status cuda_download(struct cb_backend *be, void *host, struct cb_buf *buf,
 				    size_t off, size_t bytes)
 {
-	cudaStream_t s = state(be)->stream;
+	cudaStream_t s = state(be)->shared.stream;
 
 	if (off + bytes > buf->bytes)
 		return CB_ERR_ARG;
@@ -188,7 +178,7 @@ static enum cb_status cuda_copy(struct cb_backend *be, struct cb_ref dst, struct
 				size_t bytes)
 {
 	return CB_CUDA(cudaMemcpyAsync(dst.ptr, src.ptr, bytes, cudaMemcpyDefault,
-				       state(be)->stream));
+				       state(be)->shared.stream));
 }
 
 static enum cb_status cuda_reduce(struct cb_backend *be, struct cb_ref dst, struct cb_ref a,
@@ -197,7 +187,7 @@ static enum cb_status cuda_reduce(struct cb_backend *be, struct cb_ref dst, stru
 	struct cb_cuda_state *cs = state(be);
 
 	return CB_CUDA(cb_cuda_reduce(dst.ptr, a.ptr, b.ptr, count, dt, op, cs->sm_count,
-				      cs->stream));
+				      cs->shared.stream));
 }
 
 static enum cb_status cuda_finalize(struct cb_backend *be, struct cb_ref buf, size_t count,
@@ -206,21 +196,21 @@ static enum cb_status cuda_finalize(struct cb_backend *be, struct cb_ref buf, si
 	struct cb_cuda_state *cs = state(be);
 
 	return CB_CUDA(cb_cuda_finalize(buf.ptr, count, dt, op, be->world_size, cs->sm_count,
-					cs->stream));
+					cs->shared.stream));
 }
 
 static enum cb_status cuda_time_begin(struct cb_backend *be)
 {
 	struct cb_cuda_state *cs = state(be);
 
-	return CB_CUDA(cudaEventRecord(cs->t0, cs->stream));
+	return CB_CUDA(cudaEventRecord(cs->t0, cs->shared.stream));
 }
 
 static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 {
 	struct cb_cuda_state *cs = state(be);
 	float ms = 0;
-	enum cb_status st = CB_CUDA(cudaEventRecord(cs->t1, cs->stream));
+	enum cb_status st = CB_CUDA(cudaEventRecord(cs->t1, cs->shared.stream));
 
 	if (st == CB_OK)
 		st = cb_cuda_drain(be, cs->t1);

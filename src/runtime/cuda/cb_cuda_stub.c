@@ -2,7 +2,7 @@
  * (CB_WITH_CUDA=OFF, or none found): its descriptor (catalog/cb_catalog.h)
  * stays in the backend table, so -B cuda is known (and refused with the
  * reason) and the algorithms' backend lists read the same in every build.
- * Replaces cb_backend_cuda.c and its companions in such builds
+ * Replaces cb_cuda.c and its companions in such builds
  * (cmake/cuda.cmake). */
 #include "cb_backend.h"
 

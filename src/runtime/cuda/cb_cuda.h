@@ -1,0 +1,34 @@
+/* cb_cuda: the cuda backend (cb_cuda.c: device set-up, data movement,
+ * timing and the ops table; cb_cuda_ipc.c, cb_cuda_sync.c; what they share:
+ * cb_cuda_internal.h). What its users outside it (the nccl algorithm, the
+ * NCCL transport, cb_nccl) read of it is here: the rank's stream and how
+ * ranks share GPUs, the head of the backend's state, read in place so that
+ * reading it calls nothing of the backend (whose ops table names the NCCL
+ * transport). */
+#ifndef CB_CUDA_H
+#define CB_CUDA_H
+
+#include <cuda_runtime_api.h>
+
+#include "cb_backend.h"
+
+/* The first member of a cuda backend's state (be->impl, struct
+ * cb_cuda_state), set at init and constant after it. */
+struct cb_cuda_shared {
+	cudaStream_t stream; /* the rank's stream: every algorithm enqueues its work there */
+	int max_sharing;     /* the most ranks that share one GPU anywhere in the job (1: a GPU each) */
+};
+
+/* The rank's stream. be must be a cuda backend. */
+static inline cudaStream_t cb_cuda_stream(const struct cb_backend *be)
+{
+	return ((const struct cb_cuda_shared *)be->impl)->stream;
+}
+
+/* The most ranks that share one GPU anywhere in the job (1: a GPU each). */
+static inline int cb_cuda_max_ranks_per_gpu(const struct cb_backend *be)
+{
+	return ((const struct cb_cuda_shared *)be->impl)->max_sharing;
+}
+
+#endif

@@ -1,0 +1,29 @@
+/* cb_row_time: where a row's time went, per rank: busy, wait and barrier
+ * time, the straggler, and every rank's iterations for --json, reduced and
+ * gathered to rank 0 after the row's timed block(s), and the timed barrier
+ * before an iteration. The times are measured where they happen
+ * (cb_backend.h, struct cb_time_acct) and recorded per iteration by the
+ * row's measurement (cb_row.h). */
+#ifndef CB_ROW_TIME_H
+#define CB_ROW_TIME_H
+
+#include <stdint.h>
+
+#include "cb_backend.h"
+#include "cb_row.h"
+#include "cb_status.h"
+
+/* Busy, wait and barrier time, the straggler and (with --json) every
+ * rank's iterations of the row just timed, to rank 0:
+ * row->rank_*_us, the straggler columns, m->iters. Collective over the
+ * world. Errors: CB_ERR_MPI. */
+enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slot *slot,
+				  struct cb_row *row);
+
+/* The barrier before an iteration, on the world; *ns: its duration on the
+ * accounting's clock (0 when accounting is off). Errors: CB_ERR_TIMEOUT when
+ * the abort flag is set while waiting (the watchdog, a signal), an MPI
+ * error's status. */
+enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns);
+
+#endif
