@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_replace.h"
+#include "cb_output.h"
 #include "cb_report.h"
 
 #define MAX_RANKS 4096

@@ -13,9 +13,8 @@
 #include <unistd.h>
 
 #include "cb_optable.h"
-#include "cb_replace.h"
+#include "cb_output.h"
 #include "cb_runmeta.h"
-#include "cb_stdout.h"
 #include "cb_text.h"
 #include "cb_traffic.h"
 
