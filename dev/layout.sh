@@ -4,7 +4,8 @@
 # include arrows (a file of folder A includes a header of folder B), the
 # folders in floors (a folder stands above every folder it includes).
 #   dev/layout.sh [--text | --plot OUT]   (default --text)
-# --text prints the floors, top first, one folder a line with its arrows
+# --text prints the floors, top first, one folder a line with its arrows (no
+# line counts: the text stays true while files grow)
 # (docs/architecture.md holds this output: tests/test_readme.c checks it);
 # --plot OUT draws the same with gnuplot into OUT.png and OUT.svg: a box per
 # folder (its width by its lines), an arrow per include arrow but those into
@@ -57,7 +58,7 @@ trap 'rm -f "${TMPDIR:-/tmp}/layout.$$"' EXIT
 
 case $mode in
 --text)
-	awk -F'\t' '{ printf "floor %d  %-18s %5.1fk lines  -> %s\n", $1, $2, $3 / 1000, $4 == "" ? "(nothing)" : $4 }' \
+	awk -F'\t' '{ printf "floor %d  %-18s -> %s\n", $1, $2, $4 == "" ? "(nothing)" : $4 }' \
 		"${TMPDIR:-/tmp}/layout.$$"
 	;;
 --plot)

@@ -42,6 +42,7 @@ static const struct block blocks[] = {
 	{ "schema:rank", "docs/output.md" },
 	{ "schema:run", "docs/output.md" },
 	{ "options:allreduce_perf", "docs/running.md" },
+	{ "layout:src", "docs/architecture.md" },
 };
 
 /* The manual's files, relative to the source dir: README.md, docs/NAME.md,
@@ -65,6 +66,24 @@ static void option_lines(FILE *f)
 	free(text);
 }
 
+/* dev/layout.sh --text, the floors of src/ read from the code, as a block. */
+static void layout(FILE *f)
+{
+	char cmd[4200], line[512];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s/dev/layout.sh' --text", src_dir);
+	p = popen(cmd, "r");
+	if (!p)
+		fail_msg("cannot run %s", cmd);
+	fputs("```\n", f);
+	while (fgets(line, sizeof(line), p))
+		fputs(line, f);
+	fputs("```\n", f);
+	if (pclose(p) != 0)
+		fail_msg("%s failed", cmd);
+}
+
 /* What block name should hold, in a new string. */
 static char *generate(const char *name)
 {
@@ -78,6 +97,8 @@ static char *generate(const char *name)
 		cb_schema_markdown(&cb_schema_rank, m);
 	else if (strcmp(name, "schema:run") == 0)
 		cb_runmeta_markdown(m);
+	else if (strcmp(name, "layout:src") == 0)
+		layout(m);
 	else
 		option_lines(m);
 	fclose(m);
