@@ -3,10 +3,11 @@
 # collbench needs on Debian/Ubuntu with apt-get when run as root (or with
 # passwordless sudo), else lists what to install and fails.
 CB_DEB_PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox libsqlite3-dev libssl-dev"
-# test.sh only: ShellCheck for the scripts' lint test (tests/lint.sh); with
-# --full also clang's libFuzzer for the reader's fuzz test (tests/fuzz.sh) and
-# Slurm and munge for the job scripts' tests (tests/slurm.sh: the test starts
-# daemons of its own; where the packages start the system's, they are left alone)
+# test.sh only: ShellCheck for the scripts' lint test (tests/scripts/lint.sh);
+# with --full also clang's libFuzzer for the reader's fuzz test
+# (tests/fuzz/fuzz.sh) and Slurm and munge for the job scripts' tests
+# (tests/beds/slurm/slurm.sh: the test starts daemons of its own; where the
+# packages start the system's, they are left alone)
 # shellcheck disable=SC2034 # used by test.sh, which sources this file
 CB_DEB_TEST_PACKAGES="shellcheck" CB_DEB_FULL_PACKAGES="clang-14 libclang-rt-14-dev slurm-wlm munge"
 

@@ -5,8 +5,8 @@
 # folders in floors (a folder stands above every folder it includes).
 #   dev/layout.sh [--text | --plot OUT]   (default --text)
 # --text prints the floors, top first, one folder a line with its arrows (no
-# line counts: the text stays true while files grow)
-# (docs/architecture.md holds this output: tests/test_readme.c checks it);
+# line counts: the text stays true while files grow; docs/architecture.md
+# holds this output: tests/unit/test_readme.c checks it);
 # --plot OUT draws the same with gnuplot into OUT.png and OUT.svg: a box per
 # folder (its width by its lines), an arrow per include arrow but those into
 # core, which every folder includes (the title says so).

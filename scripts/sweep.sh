@@ -42,7 +42,7 @@ each (the first N%H one more; consecutive ranks share a host), within each
 host's slots; meta.json records the hosts, where each rank count went and
 the transport (allreduce_perf's --transport after --, default auto: p2p when
 ranks span hosts). CB_MPIRUN_ARGS: more mpirun words (the test bed's launch
-agent: tests/multihost/README.md; a real cluster needs none).
+agent: tests/beds/multihost/README.md; a real cluster needs none).
 Library traffic (--mpi-traffic): for each rank count and size with an mpi row,
 a launch of the mpi algorithm alone under Open MPI's pml monitoring, minus
 one at 0 bytes with the same settings, divided by its allreduce calls

@@ -15,10 +15,10 @@ cd "$root"
 # fuzz:    the reader's fuzz target, CB_FUZZ_SECONDS (60 s), clang + libFuzzer
 # count1m: the MPI integration tests again with 1048573 elements in the host
 #          backend's own slices (the default run has one of them)
-# multihost: the multi-host test bed (tests/multihost/README.md): as root,
+# multihost: the multi-host test bed (tests/beds/multihost/README.md): as root,
 #          several "hosts" on this machine; skipped elsewhere
 # slurm:   the Slurm job scripts against a private single-node Slurm
-#          (tests/slurm/README.md): as root; skipped elsewhere
+#          (tests/beds/slurm/README.md): as root; skipped elsewhere
 FULL_LABELS=(large fuzz count1m multihost slurm)
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
@@ -78,7 +78,7 @@ cb_install_deps $packages
 jobs=$(nproc)
 # ctest jobs: the MPI tests oversubscribe the cores anyway and many tests
 # mostly wait (mpirun start-up, sleeps); the two that time a hurt rank run
-# alone (RUN_SERIAL in tests/CMakeLists.txt)
+# alone (RUN_SERIAL in tests/mpi/CMakeLists.txt)
 ctest_jobs=$((jobs * 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -3,7 +3,7 @@
  * lives in the record, how the reader treats it, and a line of
  * documentation. That table writes the CSV header and every CSV row, the
  * JSON Lines keys, the reader's column map and required-column check
- * (cb_results.c) and its check of every field (cb_schema_parse.h), and README's column list (tests/test_schema.c checks that
+ * (cb_results.c) and its check of every field (cb_schema_parse.h), and README's column list (tests/unit/test_schema.c checks that
  * list against the table). Adding a column is one line there, a field in the
  * record, and the code that measures the value.
  *

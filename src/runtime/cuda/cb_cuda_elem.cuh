@@ -1,7 +1,7 @@
 // cb_cuda_elem.cuh: the element-wise arithmetic of the cuda kernels
-// (cb_cuda_kernels.cu), __host__ __device__ so that tests/test_cuda_elem.cu
-// compiles the very same functions for the host and checks them against the
-// host reduce (cb_reduce_host, cb_finalize_host) for every dtype x op: the
+// (cb_cuda_kernels.cu), __host__ __device__ so that
+// tests/unit/test_cuda_elem.cu compiles the very same functions for the host
+// and checks them against the host reduce (cb_reduce_host, cb_finalize_host) for every dtype x op: the
 // only test of the GPU arithmetic that needs no GPU.
 //
 // Semantics of cb_dtype.h: integers combine in the unsigned type of the same

@@ -1,6 +1,6 @@
 /* cb_cuda_util: error reporting and event polling for the cuda backend (CUDA
  * runtime and driver API), kept apart from the backend so that a unit test
- * builds it against a fake runtime (tests/test_cuda_poll.c, no GPU).
+ * builds it against a fake runtime (tests/unit/test_cuda_poll.c, no GPU).
  *
  * Errors are logged once, where they happen, as
  *   "<file>:<line>: <call>: <description> (<symbolic name>)"

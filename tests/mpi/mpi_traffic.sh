@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Library traffic from Open MPI's monitoring (collbench-results traffic, the
+# flags in scripts/lib_launch.sh), and the same totals as an independent witness of
+# collbench's own counters.
+#   mpi_traffic.sh BIN CASE [--hosts LIST]
+#   sample   the parser on captured output (tests/mpi/mpi_traffic/: 4 ranks, the
+#            mpi algorithm, 2 calls at 1 MiB and at 0 bytes): 1.5 MiB each way
+#            per rank (Open MPI's algorithm, visible in bytes); no monitoring
+#            lines or a SIZED below ZERO are refused
+#   witness  ps and ring over p2p (MPI point-to-point), 16411 floats (uneven
+#            chunks) in 1 KiB slices: Open MPI's per-peer totals, read as
+#            sweep.sh reads them, equal collbench's tx/rx of every rank
+#   mpi      a real measurement of MPI_Allreduce: every rank sends and
+#            receives at least S per call (each input must leave its rank,
+#            each output needs data from the others), sum tx = sum rx
+#   sweep_files  sweep.sh --mpi-traffic: every results file of the run (the
+#            launch's np<N>.csv, .ranks.csv, .jsonl, the table np<N>.txt)
+#            holds the mpi traffic that summary.csv and ranks.csv hold
+# --hosts: on the multihost test bed (tests/beds/multihost/), as mpirun's
+# --host takes them.
+# Skipped (77) where Open MPI's monitoring component is absent.
+set -euo pipefail
+. "$(dirname "$0")/../lib/lib.sh"
+export PROG=mpi_traffic.sh
+. "$CB_TESTS_DIR/../scripts/lib.sh"
+bin=$1 case=$2
+shift 2
+hosts="" np=4
+[ "${1:-}" != --hosts ] || hosts=$2
+launch=(cb_mpirun)
+if [ -n "$hosts" ]; then
+	reason=$("$CB_TESTS_DIR/beds/multihost/bed.sh" check) || { echo "$reason"; exit 77; }
+	launch=(cb_mpirun_bed "$hosts")
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# parse NP CALLS ZERO SIZED: "rank tx rx" per rank, as sweep.sh measures them
+# (collbench-results traffic, whose lines are "nranks bytes rank tx rx calls")
+parse() {
+	rm -f "$out/parsed.txt"
+	"$bin/collbench-results" traffic -n "$1" -b 1 -c "$2" --append "$out/parsed.txt" "$3" "$4" &&
+		cut -d' ' -f3-5 "$out/parsed.txt"
+}
+
+# traffic FILE ALGO: "rank tx rx" of ALGO's rows with bytes > 0 in a per-rank CSV
+traffic() {
+	awk -F, -v a="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == a && $c["bytes"] > 0 { print $c["rank"], $c["tx_bytes"], $c["rx_bytes"] }' "$1"
+}
+
+# measure ALGO COUNT ARGS...: one monitored launch at COUNT elements and one at
+# 0 (same settings); sets per (the parser's lines) and leaves the per-rank
+# CSV of the COUNT launch in $out/r.csv. -w 1 -n 2 -c 1: 4 calls per row.
+measure() {
+	local a=$1 count=$2 c
+	shift 2
+	for c in 0 "$count"; do
+		# shellcheck disable=SC2154 # cb_monitoring_args: scripts/lib_launch.sh
+		"${launch[@]}" "${cb_monitoring_args[@]}" -np "$np" "$bin/allreduce_perf" -a "$a" \
+			--counts "$c" -d float -w 1 -n 2 -c 1 -T 120 -q --csv "$out/s.csv" \
+			--rank-csv "$out/r.csv" "$@" >"$out/mon$c.txt" 2>&1 ||
+			fail "$a: launch at $c elements failed: $(tail -5 "$out/mon$c.txt")"
+	done
+	per=$(parse "$np" 4 "$out/mon0.txt" "$out/mon$count.txt") ||
+		fail "$a: the parser refused the launch's output"
+}
+
+if [ "$case" != sample ]; then
+	why=$(cb_monitoring_missing) || { echo "skipped: $why"; exit 77; }
+fi
+case $case in
+sample)
+	d=$CB_TESTS_DIR/mpi/mpi_traffic
+	got=$(parse 4 2 "$d/np4-0.txt" "$d/np4-1M.txt") || fail "sample refused"
+	want=$(printf '%s 1572864 1572864\n' 0 1 2 3)
+	[ "$got" = "$want" ] || fail "sample: got $got"
+	# the 0-byte launch alone as SIZED (it has lines): nothing moved per call
+	cp "$d/np4-0.txt" "$out/zero2.txt"
+	got=$(parse 4 2 "$d/np4-0.txt" "$out/zero2.txt") || fail "0 - 0 refused"
+	[ "$got" = "$(printf '%s 0 0\n' 0 1 2 3)" ] || fail "0 - 0: got $got"
+	grep -v '^[EI]' "$d/np4-1M.txt" >"$out/none.txt"
+	if parse 4 2 "$d/np4-0.txt" "$out/none.txt" 2>"$out/err"; then
+		fail "no monitoring lines accepted"
+	fi
+	grep -q 'no monitoring lines' "$out/err" || fail "no reason for no lines: $(cat "$out/err")"
+	if parse 4 2 "$d/np4-1M.txt" "$d/np4-0.txt" 2>"$out/err"; then
+		fail "a SIZED below ZERO accepted"
+	fi
+	grep -q 'fewer' "$out/err" || fail "no reason for SIZED < ZERO: $(cat "$out/err")"
+	;;
+witness)
+	for a in ps ring; do
+		measure "$a" 16411 --transport p2p --slicebytes 1K -r 1
+		ours=$(traffic "$out/r.csv" "$a")
+		[ "$(wc -l <<<"$ours")" = "$np" ] || fail "$a: not $np per-rank rows: $ours"
+		# collbench counted something, and Open MPI saw the same bytes
+		[ "$(awk '{ t += $2 } END { print (t > 0) }' <<<"$ours")" = 1 ] || fail "$a: no traffic counted"
+		[ "$per" = "$ours" ] || fail "$a: Open MPI's totals (rank tx rx)
+$per
+differ from collbench's counters
+$ours"
+		echo "$a: Open MPI's monitoring and collbench agree: $(tr '\n' ';' <<<"$ours")"
+	done
+	;;
+mpi)
+	measure mpi 262144
+	s=1048576
+	awk -v s=$s '$2 < s || $3 < s { bad = 1 } { t += $2; r += $3 } END { exit bad || t != r }' \
+		<<<"$per" || fail "mpi: not tx, rx >= S on every rank with sum tx = sum rx: $per"
+	echo "mpi at 1 MiB on $np ranks: $(tr '\n' ';' <<<"$per")"
+	;;
+sweep_files)
+	cb_launch_env
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/sweep.sh" --ranks 2 -b 64K -e 256K -f 4 --iters 2 -w 0 \
+		-a ring,mpi --mpi-traffic --out "$out/run" >"$out/log" 2>&1 || fail "sweep failed: $(tail -20 "$out/log")"
+	r=$out/run
+	# "nranks bytes tx_total txrx_max imbalance(%.3f)" of the mpi rows of a summary CSV, a
+	# JSON Lines file, a table; "nranks bytes rank tx rx" of a per-rank CSV
+	csv_rows() {
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["algo"] == "mpi" {
+			printf "%s %s %s %s %.3f\n", $c["nranks"], $c["bytes"], $c["tx_total_bytes"],
+				$c["txrx_max_bytes"], $c["imbalance"] }' "$1"
+	}
+	json_rows() {
+		awk 'function v(k) { if (!match($0, "[{,]\"" k "\":[^,}]*")) return "?"
+				s = substr($0, RSTART, RLENGTH); sub(/^[^:]*:/, "", s); return s }
+			/"algo":"mpi"/ { printf "%s %s %s %s %.3f\n", v("nranks"), v("bytes"),
+				v("tx_total_bytes"), v("txrx_max_bytes"), v("imbalance") }' "$1"
+	}
+	table_rows() { awk -v np="$2" '$1 == "mpi" { print np, $2, $12, $13, $14 }' "$1"; }
+	rank_rows() {
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["algo"] == "mpi" {
+			print $c["nranks"], $c["bytes"], $c["rank"], $c["tx_bytes"], $c["rx_bytes"] }' "$1"
+	}
+	want=$(csv_rows "$r/summary.csv")
+	[ "$(wc -l <<<"$want")" = 2 ] && awk '!($3 > 0 && $4 > 0 && $5 >= 1) { bad = 1 } END { exit bad }' <<<"$want" ||
+		fail "summary.csv: the mpi rows' traffic is not measured: $want"
+	for got in "np2.csv:$(csv_rows "$r/np2.csv")" "np2.jsonl:$(json_rows "$r/np2.jsonl")" \
+		"np2.txt:$(table_rows "$r/np2.txt" 2)"; do
+		[ "${got#*:}" = "$want" ] || fail "${got%%:*} says
+${got#*:}
+where summary.csv says
+$want"
+	done
+	want=$(rank_rows "$r/ranks.csv")
+	[ "$(wc -l <<<"$want")" = 4 ] && ! grep -q ' $' <<<"$want" || fail "ranks.csv: mpi tx/rx not measured: $want"
+	[ "$(rank_rows "$r/np2.ranks.csv")" = "$want" ] ||
+		fail "np2.ranks.csv says $(rank_rows "$r/np2.ranks.csv") where ranks.csv says $want"
+	echo "mpi traffic in every file of the run: $(tr '\n' ';' <<<"$want")"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac

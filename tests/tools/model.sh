@@ -1,0 +1,389 @@
+#!/usr/bin/env bash
+# collbench-model on crafted inputs: each case checks the exit status (0 done,
+# 1 check --gate found a row far off, 2 usage or input error; never a crash)
+# and the message or value that must appear.
+#   model.sh BIN CASE
+set -uo pipefail
+. "$(dirname "$0")/../lib/lib.sh"
+bin=$1 case=$2
+cm="$bin/collbench-model"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+export LC_ALL=C
+
+header=$(cb_summary1_header)
+
+# synth DIR [SLOW_ALGO SLOW_BYTES FACTOR]: a run folder of ps, ring and copy at
+# 2 ranks, 64 B .. 64 MiB x4, float, timed exactly as the model says with
+# overhead 0.05 us, alpha 1 us, beta 10 GB/s, gamma 4 GB/s and 256 KiB ring
+# slices (repeats +-2%); the one row SLOW_ALGO/SLOW_BYTES FACTOR times slower.
+synth() {
+	mkdir -p "$1"
+	{
+		echo "$header"
+		awk -v slow="${2:-}" -v sb="${3:-0}" -v f="${4:-1}" 'BEGIN {
+			t0 = 0.05e-6; a = 1e-6; b = 10e9; g = 4e9
+			split("ps ring copy", al, " ")
+			for (k = 1; k <= 3; k++) for (s = 64; s <= 67108864; s *= 4) {
+				if (al[k] == "ps") t = t0 + 2 * a + 2 * s / b + s / g
+				else if (al[k] == "copy") t = t0 + s / b
+				else {
+					ns = int((s / 8 + 65535) / 65536)
+					t = t0 + 2 * ns * a + (s / 2) / g + (s / 2) / b
+				}
+				if (al[k] == slow && s == sb) t *= f
+				us = t * 1e6; bw = s / us / 1e3
+				bus = (al[k] == "copy") ? "" : sprintf("%.6g", bw)
+				printf "collbench-summary-1,host,%s,2,%d,%d,float,sum,0,20,%.9g,%.9g,%.9g,%.9g,%.6g,%s,0,,,,ok,5,3,%.9g,%.9g,,,0,%.9g,%.9g\n",
+					al[k], s, s / 4, us, us, us * 0.98, us * 1.02, bw, bus,
+					us * 0.98, us * 1.02, us * 0.98, us * 1.02
+			}
+		}'
+	} >"$1/summary.csv"
+	cat >"$1/np2.meta.json" <<EOF
+{"schema": "collbench-meta-1", "backend": "host", "device": "",
+ "host": {"cpu_model": "Test CPU", "cpus_online": 2, "hostname": "t", "mem_bytes": 25276063744},
+ "mpi": {"nranks": 2, "ranks_per_node": 2, "nnodes": 1, "oversubscribed": false},
+ "options": "root=0;slicebytes=0", "status": "complete", "tool": "allreduce_perf"}
+EOF
+}
+
+# expect STATUS TEXT CMD...: runs CMD, checks its exit status and that TEXT
+# appears in its stdout or stderr.
+expect() {
+	local want=$1 text=$2 rc
+	shift 2
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	[ "$rc" = "$want" ] || { cat "$t/out" "$t/err" >&2; fail "exit $rc, want $want: $*"; }
+	# grep reads the files itself: `cat | grep -q` fails under pipefail when
+	# grep stops before cat has written everything (SIGPIPE)
+	[ -z "$text" ] || grep -q -- "$text" "$t/out" "$t/err" ||
+		{ cat "$t/out" "$t/err" >&2; fail "no '$text' in the output of: $*"; }
+}
+
+# json_get FILE EXPR: a value of the JSON file (python3, in every Debian)
+json_get() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+case $case in
+usage)
+	expect 2 usage "$cm"
+	expect 0 "exit status" "$cm" --help
+	expect 0 "predict" "$cm" fit --help
+	expect 2 "unknown verb 'fitt'" "$cm" fitt x
+	expect 2 "expected one RUN" "$cm" fit
+	expect 2 "expected one RUN" "$cm" check a b
+	expect 2 "unexpected argument" "$cm" predict extra
+	expect 2 "does not apply" "$cm" fit --gate "$t"
+	expect 2 "does not apply" "$cm" predict --tiers 2
+	expect 2 "far" "$cm" check --far abc "$t"
+	expect 2 "tiers" "$cm" fit --tiers 4M,1M "$t"
+	expect 2 "ranks" "$cm" predict -n 0
+	expect 2 "ranks" "$cm" predict -n 2,,4
+	expect 2 "larger than" "$cm" predict -b 1G -e 1M
+	expect 2 "root 99 is not a rank of 4 ranks" "$cm" predict -r 99 -n 4
+	expect 2 "root 4 is not a rank of 4 ranks" "$cm" predict -r 4 -n 8,4
+	expect 0 "" "$cm" predict -r 3 -n 4,8 -b 1M -e 1M
+	;;
+fit_recovers)
+	synth "$t/run"
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit.json"
+	grep -q '"schema"' "$t/out" && fail "-o: the table goes to stdout, not JSON"
+	awk '/shm/ { found = 1 } END { exit !found }' "$t/out" || fail "no fit table on stdout"
+	for kv in "alpha_us 1" "tiers'][0]['beta_GBps 10" "tiers'][0]['gamma_GBps 4" "overhead_us 0.05"; do
+		set -- $kv
+		v=$(json_get "$t/fit.json" "d['groups'][0]['$1']") || fail "no $1 in the fit"
+		awk -v v="$v" -v w="$2" 'BEGIN { exit !(v / w > 0.99 && v / w < 1.01) }' ||
+			fail "$1 = $v, want $2 within 1%"
+	done
+	lo=$(json_get "$t/fit.json" "d['groups'][0]['tiers'][0]['beta_GBps_repeats'][0]")
+	awk -v v="$lo" 'BEGIN { exit !(v > 10.1) }' || fail "fastest repeats' beta $lo, want > 10.1"
+	# the table labels its brackets and gives the standard error
+	head -n 1 "$t/out" | grep -q "alpha_us +-se \[fast, slow\] *beta_GBps +-se \[fast, slow\]" ||
+		fail "the fit table's header does not label the brackets"
+	grep -q "^+-se: standard error from the residuals; \[fast, slow\]: " "$t/out" || fail "no legend"
+	grep -qE ' 10(\.0*)? \+-[0-9.e-]+ \[10\.[1-9][0-9]*, 9\.[0-9]+\]' "$t/out" ||
+		fail "beta: no '10 +-se [fast, slow]' cell"
+	# one repeat: the repeats' fits equal the value, so no bracket
+	awk -F, -v OFS=, 'NR > 1 { $24 = $25 = $11; $29 = $30 = $12 } 1' "$t/run/summary.csv" >"$t/one.csv"
+	cp "$t/run/np2.meta.json" "$t/one.meta.json"
+	expect 0 "" "$cm" fit --tiers 1 --format table "$t/one.csv"
+	grep -q "shm" "$t/out" || fail "no fit of one repeat"
+	grep "shm" "$t/out" | grep -q "\[" && fail "one repeat: brackets shown"
+	expect 0 '"schema": "collbench-model-fit-1"' "$cm" fit --tiers 1 "$t/run"
+	;;
+fit_refuses)
+	synth "$t/run"
+	awk -F, 'NR == 1 || ($3 == "ring" && $5 == 1048576)' "$t/run/summary.csv" >"$t/one.csv"
+	mkdir "$t/one" && mv "$t/one.csv" "$t/one/summary.csv"
+	expect 2 "one message size" "$cm" fit "$t/one"
+	expect 2 "nothing could be fitted" "$cm" fit "$t/one"
+	awk -F, 'NR == 1 || $3 == "ring"' "$t/run/summary.csv" >"$t/ringonly.csv"
+	expect 2 "gamma is not determined" "$cm" fit --tiers 1 "$t/ringonly.csv"
+	expect 0 "" "$cm" fit --tiers 1 --no-gamma "$t/ringonly.csv"
+	expect 2 "no ok row" "$cm" fit --algo nccl "$t/run"
+	expect 2 "cannot read\|No such" "$cm" fit "$t/missing"
+	echo "not,a,summary" >"$t/bad.csv"
+	expect 2 "bad.csv" "$cm" fit "$t/bad.csv"
+	;;
+fit_degenerate)
+	# times that barely grow with size: the least-squares bandwidth is beyond
+	# any machine's. fit refuses what check --fit and predict --fit refuse
+	# (one check for the writer and the readers): for every slope, either fit
+	# writes a file both readers take, or it writes none and says why
+	refused=0
+	for slope in 0 1e-13 1e-12 1e-11 1e-4; do
+		synth "$t/s$slope"
+		awk -F, -v OFS=, -v sl="$slope" 'NR > 1 {
+			us = 10 + $5 * sl; bw = $5 / us / 1e3
+			$11 = $12 = sprintf("%.9g", us); $13 = $24 = $29 = sprintf("%.9g", us * 0.98)
+			$14 = $25 = $30 = sprintf("%.9g", us * 1.02); $15 = sprintf("%.6g", bw)
+			if ($16 != "") $16 = $15 } 1' "$t/s$slope/summary.csv" >"$t/s.csv" &&
+			mv "$t/s.csv" "$t/s$slope/summary.csv"
+		"$cm" fit -o "$t/f$slope.json" "$t/s$slope" >"$t/out" 2>"$t/err"
+		rc=$?
+		if [ $rc = 0 ]; then
+			expect 0 "" "$cm" check --fit "$t/f$slope.json" "$t/s$slope"
+			expect 0 "" "$cm" predict --fit "$t/f$slope.json" -n 2 -b 1M -e 1M
+		else
+			[ $rc = 2 ] || { cat "$t/err" >&2; fail "slope $slope: fit exit $rc"; }
+			[ ! -e "$t/f$slope.json" ] || fail "slope $slope: a refused fit wrote its file"
+			grep -q "must be a number in" "$t/err" || { cat "$t/err" >&2; fail "slope $slope: no reason"; }
+			refused=$((refused + 1))
+		fi
+	done
+	[ $refused -gt 0 ] || fail "no slope gave a degenerate fit: the case tests nothing"
+	expect 2 "beta_GBps must be a number in" "$cm" fit -o "$t/f.json" "$t/s1e-12"
+	expect 2 "nothing could be fitted" "$cm" check "$t/s1e-12"
+	;;
+fit_output)
+	synth "$t/run"
+	expect 2 "cannot write" "$cm" fit "$t/run" -o "$t/nodir/fit.json"
+	# a name longer than a file name may be: refused with the options (exit 2,
+	# before fitting), its writer's temporary suffix counted
+	expect 2 "would be [0-9]* bytes long; this file system allows" "$cm" fit "$t/run" \
+		-o "$t/$(printf 'f%.0s' $(seq 250)).json"
+	[ ! -s "$t/out" ] || fail "a refused -o printed a fit"
+	ls "$t"/fff* 2>/dev/null && fail "a file of the refused name was made"
+	[ -e "$t/nodir" ] && fail "a folder appeared"
+	echo old >"$t/fit.json"
+	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"
+	json_get "$t/fit.json" "d['schema']" | grep -q collbench-model-fit-1 || fail "fit.json not replaced"
+	ls "$t"/fit.json.tmp.* 2>/dev/null && fail "a temporary file was left"
+	# -o replaces by rename: never a link, a FIFO, a device (our own node)
+	echo target >"$t/target" && ln -s "$t/target" "$t/link.json"
+	expect 2 "exists and is not a regular file; not replacing it" "$cm" fit "$t/run" -o "$t/link.json"
+	[ -L "$t/link.json" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
+	mkfifo "$t/fifo.json"
+	expect 2 "not a regular file" "$cm" fit "$t/run" -o "$t/fifo.json"
+	[ -p "$t/fifo.json" ] || fail "the FIFO was replaced"
+	if mknod "$t/full" c 1 7 2>/dev/null; then
+		expect 2 "not a regular file" "$cm" fit "$t/run" -o "$t/full"
+		[ -c "$t/full" ] || fail "the device node was replaced"
+	fi
+	ls "$t"/*.tmp.* 2>/dev/null && fail "a temporary file was left"
+	"$cm" fit "$t/run" --format table -o "$t/f2.json" >/dev/full 2>"$t/err"
+	[ $? = 2 ] && grep -q "cannot write stdout" "$t/err" || fail "a full stdout is not an error"
+	;;
+check_gate)
+	synth "$t/a"
+	synth "$t/b" ps 4194304 2
+	"$cm" fit --tiers 1 "$t/a" -o "$t/fit.json" >/dev/null 2>&1 || fail "fit failed"
+	expect 0 "far off" "$cm" check --fit "$t/fit.json" "$t/b"
+	grep -E '^ *host +shm +ps +2 +4194304 ' "$t/out" | grep -q far || fail "the slowed row is not flagged"
+	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
+	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
+	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
+	tail -n 1 "$t/out" | grep -q "band)$" || fail "a run without oversubscribed rows: no split expected"
+	# a gate that modelled nothing has nothing to judge: never a pass
+	json_get "$t/fit.json" "json.dumps(dict(d, groups=[]))" >"$t/empty.json"
+	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/empty.json" "$t/a"
+	grep -q "^0 of [0-9]* rows modelled" "$t/out" || fail "the summary line is missing"
+	sed 's/,host,/,cuda,/' "$t/a/summary.csv" >"$t/cuda.csv"
+	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/fit.json" "$t/cuda.csv"
+	expect 0 "^0 of [0-9]* rows modelled" "$cm" check --fit "$t/fit.json" "$t/cuda.csv"
+	expect 0 "all >= 64K" "$cm" check --summary --fit "$t/fit.json" "$t/b"
+	expect 0 "" "$cm" check --format csv --fit "$t/fit.json" "$t/b"
+	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"
+	expect 0 "in-sample" "$cm" check "$t/b"
+	expect 2 "json" "$cm" check --format json "$t/b"
+	# parameters that make times overflow or vanish: refused, never an inf
+	for kv in "beta_GBps 1e-320" "beta_GBps 1e300" "gamma_GBps 1e-320" "alpha_us 1e300"; do
+		set -- $kv
+		python3 - "$t/fit.json" "$1" "$2" >"$t/odd.json" <<'PY' || fail "cannot write odd.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d['groups'][0]
+(g if sys.argv[2] == 'alpha_us' else g['tiers'][0])[sys.argv[2]] = float(sys.argv[3])
+print(json.dumps(d))
+PY
+		expect 2 "$1 must be a number in" "$cm" check --fit "$t/odd.json" "$t/b"
+		grep -qi inf "$t/out" && fail "inf printed for $1 $2"
+	done
+	echo '{"schema": "other"}' >"$t/bad.json"
+	expect 2 "schema" "$cm" check --fit "$t/bad.json" "$t/b"
+	echo '{' >"$t/bad.json"
+	expect 2 "not valid JSON" "$cm" check --fit "$t/bad.json" "$t/b"
+	expect 2 "cannot read" "$cm" check --fit "$t/none.json" "$t/b"
+	;;
+p2p_group)
+	# the row's transport column, not the backend: p2p rows are a group of
+	# their own, and check matches them to it
+	synth "$t/one"
+	mkdir "$t/run" && cp "$t/one/np2.meta.json" "$t/run/"
+	awk -F, -v OFS=, 'NR == 1 { print $0 ",transport,nhosts"; next }
+		{ $1 = "collbench-summary-2"; print $0 "," ($3 == "copy" ? "local" : "p2p") ",1" }' \
+		"$t/one/summary.csv" >"$t/run/summary.csv"
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit.json"
+	[ "$(json_get "$t/fit.json" "','.join(g['transport'] for g in d['groups'])")" = p2p ] ||
+		fail "want one p2p group (copy's rows in it), got $(json_get "$t/fit.json" "[g['transport'] for g in d['groups']]")"
+	expect 0 "" "$cm" check --fit "$t/fit.json" "$t/run"
+	grep -qE '^ *host +p2p +ring +2 +67108864 ' "$t/out" || fail "no p2p ring row in check"
+	grep -qE '^ *host +shm +(ps|ring) ' "$t/out" && fail "a p2p row checked as shm"
+	grep -q "no fit for" "$t/out" && fail "rows left without their group"
+	;;
+oversubscribed)
+	synth "$t/run"
+	sed -i 's/"oversubscribed": false/"oversubscribed": true/' "$t/run/np2.meta.json"
+	expect 2 "oversubscribed" "$cm" fit "$t/run"
+	expect 0 "" "$cm" fit --oversubscribed --tiers 1 "$t/run" -o "$t/fit.json"
+	expect 0 "time slicing is not modelled" "$cm" check --fit "$t/fit.json" "$t/run"
+	# the summary line splits the far rows: every row here is oversubscribed
+	m=$(tail -n 1 "$t/out" | sed -n 's/^\([0-9]*\) of [0-9]* rows modelled, \([0-9]*\) far off .*: 0 of 0 rows with ranks <= CPUs, \2 of \1 oversubscribed (more ranks than CPUs: time slicing, not modelled)$/\1/p')
+	[ -n "$m" ] && [ "$m" -gt 0 ] || { tail -n 1 "$t/out" >&2; fail "the summary line does not split the far rows"; }
+	expect 0 "oversubscribed" "$cm" check --summary --fit "$t/fit.json" "$t/run"
+	rm "$t/run/np2.meta.json"
+	expect 0 "without launch metadata" "$cm" fit --tiers 1 "$t/run"
+	;;
+predict)
+	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --stepfactor 1024 --format csv
+	[ "$(wc -l <"$t/out")" = 5 ] || fail "want a header and 4 rows"
+	grep -q '^64,1073741824,1G,.*,ring,' "$t/out" || fail "ring should win at 64 ranks, 1 GiB"
+	# -f is the size step, as allreduce_perf's; --factor its older name
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G -f 32 --format csv
+	[ "$(cut -d, -f2 "$t/out" | tr '\n' ' ')" = "bytes 1048576 33554432 1073741824 " ] ||
+		fail "-f 32: sizes $(cut -d, -f2 "$t/out" | tr '\n' ' ')"
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G --factor 32 --format csv
+	[ "$(wc -l <"$t/out")" = 4 ] || fail "--factor 32: want a header and 3 rows"
+	expect 2 "stepfactor" "$cm" predict -n 8 -f csv
+	# fit and check: -f was their --format; the message says so
+	expect 2 "the output format is --format" "$cm" check -f csv "$t"
+	expect 2 "the output format is --format" "$cm" fit -fjson "$t"
+	one=$("$cm" predict -n 64 -b 1G -e 1G --format csv 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	two=$("$cm" predict -n 64 -b 1G -e 1G --format csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
+	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
+	expect 0 "skipped" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
+	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"
+	"$cm" predict -n 16,256 --format csv >"$t/p1" 2>/dev/null
+	"$cm" predict -n 16,256 --format csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
+	cmp -s "$t/p1" "$t/p2" || fail "a preset written as a file predicts differently"
+	expect 0 "dgx-h100" "$cm" presets
+	expect 2 "no preset" "$cm" presets nosuch
+	;;
+topo_errors)
+	expect 2 "not a preset" "$cm" predict --topo "$t/none.json"
+	echo '[' >"$t/x.json"
+	expect 2 "not valid JSON" "$cm" predict --topo "$t/x.json"
+	mk() { printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 450, "alpha_us": 2}, "gamma_GBps": null%s}\n' "$1" >"$t/x.json"; }
+	mk ', "colour": 1'
+	expect 2 "colour: unknown key" "$cm" predict --topo "$t/x.json"
+	mk ', "net": {"bw_GBps": -5, "alpha_us": 1}'
+	expect 2 "net.bw_GBps: -5 is out of range" "$cm" predict --topo "$t/x.json"
+	mk ', "net": {"bw_GBps": 5, "alpha_us": 1, "per": "switch"}'
+	expect 2 "net.per" "$cm" predict --topo "$t/x.json"
+	# rates so small or large that times overflow: refused, never an inf
+	printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 1e-300, "alpha_us": 2}, "gamma_GBps": null}\n' >"$t/x.json"
+	expect 2 "intra.bw_GBps: 1e-300 is out of range" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
+	grep -qi inf "$t/out" && fail "inf printed"
+	mk ', "copy_GBps": 1e300'
+	expect 2 "copy_GBps: 1e+300 is out of range" "$cm" predict --topo "$t/x.json"
+	printf '{"schema": "collbench-topo-1", "ranks_per_host": 8, "intra": {"bw_GBps": 450, "alpha_us": 1e300}, "gamma_GBps": null}\n' >"$t/x.json"
+	expect 2 "alpha_us: 1e+300 is out of range" "$cm" predict --topo "$t/x.json"
+	mk ', "slice_bytes": 0'
+	expect 2 "slice_bytes" "$cm" predict --topo "$t/x.json"
+	printf '{"schema": "collbench-topo-1", "intra": {"bw_GBps": 1, "alpha_us": 0}, "gamma_GBps": 1}\n' >"$t/x.json"
+	expect 2 "ranks_per_host: missing" "$cm" predict --topo "$t/x.json"
+	mk ''
+	expect 0 "" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
+	;;
+script)
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	synth "$t/run"
+	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" --ranks 2:64 "$t/run" "$t/figs" >"$t/list" 2>"$t/err" ||
+		{ cat "$t/err" >&2; fail "model.sh failed"; }
+	for f in model_busbw_np2 model_time_vs_n model_host_load model_crossover; do
+		[ -s "$t/figs/$f.png" ] && [ -s "$t/figs/$f.svg" ] || fail "no $f.png/.svg"
+		grep -q "$f.svg" "$t/list" || fail "$f.svg not listed on stdout"
+	done
+	for f in model_fit.json model_check.csv model_predict.csv model_crossover.csv model_figures.txt; do
+		[ -s "$t/figs/$f" ] || fail "no $f"
+	done
+	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/run" "$t/figs"
+	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
+	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
+	# bad --topo / --ranks / --fit: refused before anything is written
+	ms=$CB_TESTS_DIR/../scripts/model.sh
+	expect 2 "not a preset" env CB_BIN="$bin" "$ms" --topo nosuch "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused --topo made the output folder"
+	expect 2 "ranks" env CB_BIN="$bin" "$ms" --ranks abc "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused --ranks made the output folder"
+	mkdir "$t/figs3"
+	expect 2 "ranks" env CB_BIN="$bin" "$ms" --ranks 0 "$t/run" "$t/figs3"
+	echo '{' >"$t/bad.json"
+	expect 2 "not valid JSON" env CB_BIN="$bin" "$ms" --fit "$t/bad.json" "$t/run" "$t/figs3"
+	compgen -G "$t/figs3/*" >/dev/null && fail "a refused run left files: $(ls "$t/figs3")"
+	# a failure after the files were started (gnuplot) removes them: a rerun is not refused
+	mkdir "$t/fakebin" && printf '#!/bin/sh\nexit 1\n' >"$t/fakebin/gnuplot" && chmod +x "$t/fakebin/gnuplot"
+	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
+	compgen -G "$t/figs3/*" >/dev/null && fail "a failed run left files: $(ls "$t/figs3")"
+	expect 2 "gnuplot failed" env PATH="$t/fakebin:$PATH" CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs4"
+	[ -e "$t/figs4" ] && fail "a failed run left the folder it made"
+	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/run" "$t/figs3"
+	# a run and an output folder whose names are not UTF-8: the files are there,
+	# the titles say \xe9
+	cp -r "$t/run" "$t/caf"$'\xe9'
+	expect 0 "" env CB_BIN="$bin" "$ms" --ranks 2:64 "$t/caf"$'\xe9' "$t/out"$'\xe9'
+	[ -s "$t/out"$'\xe9'/model_busbw_np2.svg ] || fail "no figure under a non-UTF-8 name"
+	grep -q 'fit of caf\\xe9<' "$t/out"$'\xe9'/model_busbw_np2.svg || fail "the subtitle does not name caf\\xe9"
+	;;
+script_in_run)
+	# scripts/bench.sh's step: the fit and check beside the run, the figures
+	# beside plot.sh's; a run the fit refuses gets the reason and no file
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	ms=$CB_TESTS_DIR/../scripts/model.sh
+	synth "$t/run"
+	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
+	expect 0 "" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 "$t/run" "$t/figs"
+	for f in model_fit.json model_fit.txt model_check.txt; do
+		[ -s "$t/run/$f" ] || fail "no $f beside the run"
+	done
+	[ -e "$t/figs/model_fit.json" ] && fail "the fit was written beside the figures too"
+	[ -s "$t/figs/model_busbw_np2.png" ] || fail "no model figure"
+	tail -n 1 "$t/run/model_check.txt" | grep -q "rows modelled, 0 far off" ||
+		fail "model_check.txt does not end with the check's summary"
+	grep -qE '^ *host +shm +ps +2 +67108864 ' "$t/run/model_check.txt" || fail "no row in model_check.txt"
+	json_get "$t/run/model_fit.json" "d['groups'][0]['transport']" | grep -q shm || fail "model_fit.json"
+	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$ms" --in-run "$t/run" "$t/figs2"
+	[ -e "$t/figs2" ] && fail "a refused run made its output folder"
+	awk -F, 'NR == 1 || $5 == 1048576' "$t/run/summary.csv" >"$t/one.csv"
+	mkdir "$t/one" && mv "$t/one.csv" "$t/one/summary.csv"
+	expect 2 "one message size" env CB_BIN="$bin" "$ms" --in-run "$t/one" "$t/figs3"
+	grep -q "refused $t/one" "$t/err" || fail "model.sh does not say the fit refused the run"
+	[ -e "$t/figs3" ] && fail "a refused fit made the output folder"
+	compgen -G "$t/one/model_*" >/dev/null && fail "a refused fit left files beside the run"
+	# --in-run files are renamed into place: never over a link
+	synth "$t/linked" && echo target >"$t/target" && ln -s "$t/target" "$t/linked/model_fit.txt"
+	expect 2 "not a regular file" env CB_BIN="$bin" "$ms" --in-run --overwrite "$t/linked" "$t/figs5"
+	[ -L "$t/linked/model_fit.txt" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
+echo "PASS: $case"
