@@ -1,0 +1,146 @@
+/* cb_plan: an algorithm as data. A plan is the whole schedule of one
+ * allreduce of `count` elements on n ranks: ordered rounds of steps, each
+ * step moving or reducing one element range of one buffer into another.
+ * Every executor walks plans (one-sided: shared memory, CUDA IPC; two-sided:
+ * MPI, NCCL point-to-point), the cost model prices them, the test oracle sums
+ * their traffic, and an in-memory executor checks them (cb_plan_exec.h).
+ * Prior art read for ideas: MSCCL's algorithm programs (chunks moved between
+ * ranks' buffers in threadblock-ordered steps), NCCL's work elements.
+ *
+ * Buffers. Each rank r has three: SEND (its input, count elements), RECV
+ * (its output, count elements) and STAGE (scratch of stage_count[r]
+ * elements, which a plan uses for inputs it gathers before reducing them).
+ * In place, SEND and RECV are one buffer: a plan that is valid in place never
+ * reads a SEND range after a step of an earlier round wrote the RECV range
+ * it aliases (the in-memory executor checks both modes).
+ *
+ * A step: dst = a (COPY) or dst = a op b (REDUCE), over `count` elements,
+ * each end a (rank, buffer, element offset); `exec` is the rank that carries
+ * it out. One-sided, the exec rank loads and stores the ranks' memory
+ * directly (a worker pushing its input into a root's STAGE, a rank pulling
+ * a peer's chunk and reducing it into its own RECV). Two-sided, bytes move
+ * only by messages: a step whose `a` is on another rank than `dst` is a
+ * message from a.rank to dst.rank (received into staging when it is a
+ * reduce). So that every plan runs on both kinds of transport, a REDUCE's
+ * `b` is on dst's rank and exec is dst's rank or a's. `final` applies the op's last step to dst after (avg: divide by
+ * n); a plan gives it exactly once to every element of every RECV.
+ *
+ * Rounds. A round is what each rank does between two synchronisations.
+ * Its steps of one exec rank run in plan order; steps of different exec
+ * ranks run at once, so they never touch a range one of them writes; and a
+ * step that moves bytes between ranks reads only what earlier rounds wrote
+ * (a two-sided executor posts a round's messages before its own work). A
+ * round sees every write of the rounds before it. An executor needs no more:
+ * before round k, a rank waits for each peer whose writes it reads to have
+ * finished the round that last wrote them (read after write), and for each
+ * peer that read or wrote a range it now writes to have finished that round
+ * (write after read, write after write). cb_plan_finish derives these waits
+ * (cb_plan_waits) once per plan and mode, so executors only look them up; a
+ * rank posts k + 1 after a round k in which it acted.
+ *
+ * Traffic: a step moves `count` elements from a.rank to dst.rank (and from
+ * b.rank, for a reduce) wherever the ranks differ: tx at the source, rx at
+ * the destination, the rule the backends' counters follow (DESIGN.md
+ * section 1). cb_plan_traffic sums it, so the oracle of the tests and the
+ * measurement talk about the same bytes.
+ *
+ * Ranges are elements; bytes are count * element size. No MPI, no CUDA. */
+#ifndef CB_PLAN_H
+#define CB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cb_status.h"
+
+enum cb_plan_buf { CB_PLAN_SEND, CB_PLAN_RECV, CB_PLAN_STAGE, CB_PLAN_NBUFS };
+enum cb_plan_op { CB_PLAN_COPY, CB_PLAN_REDUCE };
+
+struct cb_plan_ref {
+	int rank;
+	enum cb_plan_buf buf;
+	size_t off; /* elements */
+};
+
+struct cb_plan_step {
+	enum cb_plan_op op;
+	int exec;                 /* the rank that carries it out */
+	int final;                /* 1: the op's last step on dst after */
+	struct cb_plan_ref dst, a, b; /* b: REDUCE only */
+	size_t count;             /* elements, >= 1 */
+};
+
+/* A wait: peer's rounds done >= rounds (a rank posts k + 1 after round k). */
+struct cb_plan_wait {
+	int peer;
+	uint32_t rounds;
+};
+
+struct cb_plan {
+	char name[48];
+	int n;                    /* ranks, >= 1 */
+	size_t count;             /* elements per rank */
+	size_t *stage_count;      /* [n] STAGE elements of each rank */
+	struct cb_plan_step *steps;
+	size_t nsteps;
+	size_t *round_first;      /* [nrounds + 1]: round k is steps
+				   * round_first[k] .. round_first[k+1]-1 */
+	size_t nrounds;
+	/* derived by cb_plan_finish */
+	int in_place;             /* the mode the waits were derived for */
+	struct cb_plan_wait *waits;
+	size_t *wait_first;       /* [n * nrounds + 1]: rank r's waits before
+				   * round k start at wait_first[k * n + r] */
+	size_t step_cap, round_cap, wait_cap;
+};
+
+/* ---- building ---------------------------------------------------------- */
+
+/* An empty plan named name for n ranks and count elements. Errors:
+ * CB_ERR_NOMEM (p left zeroed). */
+enum cb_status cb_plan_init(struct cb_plan *p, const char *name, int n, size_t count);
+void cb_plan_free(struct cb_plan *p);
+
+/* Starts the next round (the first step opens round 0 by itself). */
+enum cb_status cb_plan_round(struct cb_plan *p);
+
+/* Appends a step to the open round; nothing for count 0. Its STAGE ranges
+ * grow stage_count as needed. Errors: CB_ERR_NOMEM. */
+enum cb_status cb_plan_copy(struct cb_plan *p, int exec, struct cb_plan_ref dst,
+			    struct cb_plan_ref a, size_t count, int final);
+enum cb_status cb_plan_reduce(struct cb_plan *p, int exec, struct cb_plan_ref dst,
+			      struct cb_plan_ref a, struct cb_plan_ref b, size_t count, int final);
+
+static inline struct cb_plan_ref cb_pref(int rank, enum cb_plan_buf buf, size_t off)
+{
+	struct cb_plan_ref r = { rank, buf, off };
+	return r;
+}
+
+/* Checks p's rules (ranks in range, ranges inside their buffers, a reduce's
+ * b on dst's rank, exec one of the step's ranks, no range written twice or
+ * written and read in one round) and derives the waits for the mode (in
+ * place: SEND and RECV alias). Errors: CB_ERR_ARG with the first broken rule
+ * in err (naming the round and step), CB_ERR_NOMEM. */
+enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t errlen);
+
+/* Rank r's waits before round k (after cb_plan_finish): *n of them. */
+static inline const struct cb_plan_wait *cb_plan_waits(const struct cb_plan *p, int r, size_t k,
+						       size_t *n)
+{
+	size_t i = k * (size_t)p->n + (size_t)r;
+
+	*n = p->wait_first[i + 1] - p->wait_first[i];
+	return p->waits + p->wait_first[i];
+}
+
+/* The peers rank r waits for in any round, or that wait for r: at the start
+ * of a call, r waits for each to have finished the previous call. Writes at
+ * most n - 1 entries to peers; returns how many, -1 out of memory. */
+int cb_plan_neighbours(const struct cb_plan *p, int r, int *peers);
+
+/* Bytes each rank sends and receives in one run of p with elements of esize
+ * bytes (tx, rx: arrays of n), by the rule at the top. */
+void cb_plan_traffic(const struct cb_plan *p, size_t esize, uint64_t *tx, uint64_t *rx);
+
+#endif

@@ -1,0 +1,169 @@
+/* The in-memory executor of plans (contract in cb_plan_exec.h). */
+#include "cb_plan_exec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_check.h"
+
+/* Every rank's buffers, and (track: on the pass that explains a wrong
+ * result) the round that last wrote each RECV element. */
+struct mem {
+	const struct cb_plan *p;
+	size_t esz;
+	char **buf[CB_PLAN_NBUFS]; /* [buf][rank] */
+	long **lastw;              /* [rank][element], NULL: not tracked */
+	int track;
+};
+
+static void mem_free(struct mem *m)
+{
+	for (int r = 0; r < m->p->n; r++) {
+		for (int b = 0; b < CB_PLAN_NBUFS; b++)
+			if (m->buf[b] && !(b == CB_PLAN_SEND && m->p->in_place))
+				free(m->buf[b][r]);
+		if (m->lastw)
+			free(m->lastw[r]);
+	}
+	for (int b = 0; b < CB_PLAN_NBUFS; b++)
+		free(m->buf[b]);
+	free(m->lastw);
+}
+
+/* Inputs in SEND (RECV in place), poison in RECV and STAGE. */
+static enum cb_status mem_init(struct mem *m, enum cb_dtype dt, enum cb_op op)
+{
+	const struct cb_plan *p = m->p;
+	int n = p->n;
+
+	for (int b = 0; b < CB_PLAN_NBUFS; b++)
+		if (!(m->buf[b] = calloc((size_t)n, sizeof(char *))))
+			return CB_ERR_NOMEM;
+	if (m->track && !(m->lastw = calloc((size_t)n, sizeof(long *))))
+		return CB_ERR_NOMEM;
+	for (int r = 0; r < n; r++) {
+		size_t cn = p->count ? p->count : 1, sn = p->stage_count[r] ? p->stage_count[r] : 1;
+
+		m->buf[CB_PLAN_RECV][r] = malloc(cn * m->esz);
+		m->buf[CB_PLAN_STAGE][r] = malloc(sn * m->esz);
+		m->buf[CB_PLAN_SEND][r] = p->in_place ? m->buf[CB_PLAN_RECV][r] : malloc(cn * m->esz);
+		if (m->track && !(m->lastw[r] = malloc(cn * sizeof(long))))
+			return CB_ERR_NOMEM;
+		if (!m->buf[CB_PLAN_RECV][r] || !m->buf[CB_PLAN_STAGE][r] || !m->buf[CB_PLAN_SEND][r])
+			return CB_ERR_NOMEM;
+		cb_fill_poison(m->buf[CB_PLAN_RECV][r], p->count, dt);
+		cb_fill_poison(m->buf[CB_PLAN_STAGE][r], p->stage_count[r], dt);
+		cb_fill_input(m->buf[CB_PLAN_SEND][r], 0, p->count, dt, op, r, n);
+		for (size_t i = 0; m->track && i < p->count; i++)
+			m->lastw[r][i] = -1;
+	}
+	return CB_OK;
+}
+
+static void *at(const struct mem *m, struct cb_plan_ref r)
+{
+	return m->buf[r.buf][r.rank] + r.off * m->esz;
+}
+
+/* One step, its traffic counted where given. */
+static void run_step(struct mem *m, const struct cb_plan_step *s, long round, enum cb_dtype dt,
+		     enum cb_op op, struct cb_plan_report *rep)
+{
+	uint64_t bytes = (uint64_t)s->count * m->esz;
+	void *dst = at(m, s->dst);
+
+	if (s->op == CB_PLAN_COPY)
+		memmove(dst, at(m, s->a), s->count * m->esz);
+	else
+		cb_reduce_host(dst, at(m, s->a), at(m, s->b), s->count, dt, op);
+	if (s->final)
+		cb_finalize_host(dst, s->count, dt, op, m->p->n);
+	if (m->lastw && s->dst.buf != CB_PLAN_STAGE)
+		for (size_t i = 0; i < s->count; i++)
+			m->lastw[s->dst.rank][s->dst.off + i] = round;
+	if (!rep->tx)
+		return;
+	if (s->a.rank != s->dst.rank)
+		rep->tx[s->a.rank] += bytes, rep->rx[s->dst.rank] += bytes;
+	if (s->op == CB_PLAN_REDUCE && s->b.rank != s->dst.rank)
+		rep->tx[s->b.rank] += bytes, rep->rx[s->dst.rank] += bytes;
+}
+
+/* Every RECV against the reference: the count and the first wrong element. */
+static void compare(const struct mem *m, const void *ref, enum cb_dtype dt, enum cb_op op,
+		    struct cb_plan_report *rep)
+{
+	const struct cb_plan *p = m->p;
+
+	for (int r = 0; r < p->n; r++) {
+		const char *out = m->buf[CB_PLAN_RECV][r];
+		size_t w = cb_count_wrong(out, ref, p->count, dt, op, p->n);
+
+		rep->wrong += w;
+		for (size_t i = 0; w && rep->rank < 0 && i < p->count; i++)
+			if (cb_count_wrong(out + i * m->esz, (const char *)ref + i * m->esz, 1, dt, op,
+					   p->n)) {
+				rep->rank = r, rep->offset = i, rep->round = m->lastw ? m->lastw[r][i] : -1;
+			}
+	}
+}
+
+/* One run of p on m (tracking or not), compared. */
+static enum cb_status run_once(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
+			       int track, struct cb_plan_report *rep)
+{
+	struct mem m = { p, cb_dtype_size(dt), { NULL }, NULL, track };
+	void *ref = malloc((p->count ? p->count : 1) * cb_dtype_size(dt));
+	enum cb_status st = ref ? mem_init(&m, dt, op) : CB_ERR_NOMEM;
+
+	rep->wrong = 0, rep->rank = -1, rep->offset = 0, rep->round = -1;
+	if (rep->tx) {
+		memset(rep->tx, 0, (size_t)p->n * sizeof(*rep->tx));
+		memset(rep->rx, 0, (size_t)p->n * sizeof(*rep->rx));
+	}
+	for (size_t k = 0; st == CB_OK && k < p->nrounds; k++)
+		for (size_t i = p->round_first[k]; i < p->round_first[k + 1]; i++)
+			run_step(&m, &p->steps[i], (long)k, dt, op, rep);
+	if (st == CB_OK) {
+		cb_fill_reference(ref, 0, p->count, dt, op, p->n);
+		compare(&m, ref, dt, op, rep);
+	}
+	free(ref);
+	mem_free(&m);
+	return st;
+}
+
+enum cb_status cb_plan_check(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
+			     struct cb_plan_report *rep)
+{
+	enum cb_status st = run_once(p, dt, op, 0, rep);
+
+	/* a wrong result: once more, keeping who wrote what, to name the round */
+	if (st == CB_OK && rep->wrong)
+		st = run_once(p, dt, op, 1, rep);
+	return st;
+}
+
+enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op, char *err,
+				size_t errlen)
+{
+	enum cb_status st = CB_OK;
+
+	for (int ip = 0; ip < 2 && st == CB_OK; ip++) {
+		struct cb_plan_report rep = { 0, -1, 0, -1, NULL, NULL };
+
+		st = cb_plan_finish(p, ip, err, errlen);
+		if (st == CB_OK)
+			st = cb_plan_check(p, dt, op, &rep);
+		if (st == CB_OK && rep.wrong) {
+			snprintf(err, errlen, "plan %s on %d ranks, %zu elements, %s %s, %s: %zu wrong "
+				 "elements; the first: rank %d, element %zu (%s %ld)",
+				 p->name, p->n, p->count, cb_dtype_name(dt), cb_op_name(op),
+				 ip ? "in place" : "out of place", rep.wrong, rep.rank, rep.offset,
+				 rep.round < 0 ? "never written: round" : "last written in round", rep.round);
+			st = CB_ERR_ARG;
+		}
+	}
+	return st;
+}

@@ -1,0 +1,185 @@
+/* Unit test: every plan algorithm (cb_plan_lib.h) on the in-memory executor
+ * (cb_plan_exec.h), no MPI: for n in 1..9, 12, 16, 17 and counts 0, 1, n-1,
+ * n, n+1 and an odd count over several slices, every dtype and op, out of
+ * place and in place: the exact allreduce (as the checker defines it), and
+ * the traffic the executor moved equal to the plan's sum; for ps (k = 1, 2,
+ * n servers) and the ring also equal to their closed forms (DESIGN.md
+ * section 1). The large count (1000003) with every dtype and op is the full
+ * run's (test_plan --large, label large); the default run checks it for one
+ * dtype and op. Also: the round rules refuse what they must.
+ *   test_plan [--large] */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cb_pattern.h"
+#include "cb_plan_exec.h"
+#include "cb_plan_lib.h"
+
+static int large;
+
+static const int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17 };
+#define NNS (sizeof(ns) / sizeof(ns[0]))
+
+/* The variants a plan algorithm is tested in: ps with 1, 2 and n servers. */
+struct variant {
+	const char *algo;
+	int servers; /* 0: the default; -1: n */
+};
+
+static int variants(struct variant *v, int max)
+{
+	size_t na;
+	const struct cb_plan_algo *a = cb_plan_algos(&na);
+	int k = 0;
+
+	for (size_t i = 0; i < na && k < max; i++) {
+		v[k++] = (struct variant){ a[i].name, 0 };
+		if (strcmp(a[i].name, "ps") == 0 && k + 2 <= max) {
+			v[k++] = (struct variant){ a[i].name, 2 };
+			v[k++] = (struct variant){ a[i].name, -1 };
+		}
+	}
+	return k;
+}
+
+/* The closed form of the traffic, where the algorithm has one: 1 and tx, rx
+ * set; else 0. */
+static int closed_form(const struct variant *v, int n, size_t count, size_t esz, int root,
+		       uint64_t *tx, uint64_t *rx)
+{
+	uint64_t S = (uint64_t)count * esz;
+
+	if (n == 1 || count == 0) {
+		memset(tx, 0, (size_t)n * sizeof(*tx));
+		memset(rx, 0, (size_t)n * sizeof(*rx));
+		return 1;
+	}
+	if (strcmp(v->algo, "ring") == 0) {
+		for (int r = 0; r < n; r++) { /* every chunk but its own and the next */
+			size_t o, c0, c1;
+
+			cb_chunk(count, n, r, &o, &c0);
+			cb_chunk(count, n, (r + 1) % n, &o, &c1);
+			rx[r] = 2 * S - (c0 + c1) * esz;
+		}
+		for (int r = 0; r < n; r++)
+			tx[r] = rx[(r + 1) % n];
+		return 1;
+	}
+	if (strcmp(v->algo, "ps") == 0) {
+		int k = v->servers < 0 || v->servers > n ? n : v->servers ? v->servers : 1;
+
+		for (int r = 0; r < n; r++)
+			tx[r] = rx[r] = 0;
+		for (int j = 0; j < k; j++) { /* server j: n-1 shards in, n-1 out */
+			size_t o, c;
+			int srv = (root + j) % n;
+
+			cb_chunk(count, k, j, &o, &c);
+			for (int r = 0; r < n; r++)
+				if (r != srv) {
+					tx[r] += c * esz, rx[r] += c * esz;
+					tx[srv] += c * esz, rx[srv] += c * esz;
+				}
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* One plan: built, validated in both modes for dt and op, its executed
+ * traffic against its sum and its closed form. */
+static void check_one(const struct variant *v, int n, size_t count, enum cb_dtype dt,
+		      enum cb_op op, size_t slice)
+{
+	struct cb_plan_args a = { n, count, cb_dtype_size(dt), n > 2 ? 2 : 0,
+				  v->servers < 0 || v->servers > n ? n : v->servers, slice, NULL };
+	uint64_t tx[32], rx[32], ptx[32], prx[32], ctx[32], crx[32];
+	struct cb_plan p;
+	char err[512] = "";
+	enum cb_status st = cb_plan_build(v->algo, &a, &p);
+
+	if (st != CB_OK)
+		fail_msg("%s (servers %d) n=%d count=%zu: build failed (%d)", v->algo, v->servers, n,
+			 count, st);
+	for (int ip = 0; ip < 2; ip++) {
+		struct cb_plan_report rep = { 0, -1, 0, -1, tx, rx };
+
+		if (cb_plan_finish(&p, ip, err, sizeof(err)) != CB_OK)
+			fail_msg("%s n=%d count=%zu: %s", v->algo, n, count, err);
+		assert_int_equal(cb_plan_check(&p, dt, op, &rep), CB_OK);
+		if (rep.wrong)
+			fail_msg("%s (servers %d) n=%d count=%zu %s %s in_place=%d: %zu wrong, first "
+				 "rank %d element %zu (round %ld)", v->algo, v->servers, n, count,
+				 cb_dtype_name(dt), cb_op_name(op), ip, rep.wrong, rep.rank, rep.offset,
+				 rep.round);
+		cb_plan_traffic(&p, cb_dtype_size(dt), ptx, prx);
+		for (int r = 0; r < n; r++)
+			if (tx[r] != ptx[r] || rx[r] != prx[r])
+				fail_msg("%s n=%d count=%zu rank %d: moved %llu/%llu, the plan sums %llu/%llu",
+					 v->algo, n, count, r, (unsigned long long)tx[r],
+					 (unsigned long long)rx[r], (unsigned long long)ptx[r],
+					 (unsigned long long)prx[r]);
+	}
+	if (closed_form(v, n, count, cb_dtype_size(dt), a.root, ctx, crx))
+		for (int r = 0; r < n; r++)
+			if (ctx[r] != ptx[r] || crx[r] != prx[r])
+				fail_msg("%s (servers %d) n=%d count=%zu rank %d: plan %llu/%llu, closed form "
+					 "%llu/%llu", v->algo, v->servers, n, count, r,
+					 (unsigned long long)ptx[r], (unsigned long long)prx[r],
+					 (unsigned long long)ctx[r], (unsigned long long)crx[r]);
+	cb_plan_free(&p);
+}
+
+/* The matrix for every variant, n and count; all dtypes and ops. */
+static void test_matrix(void **state)
+{
+	struct variant v[32];
+	int nv = variants(v, 32);
+
+	(void)state;
+	for (int i = 0; i < nv; i++)
+		for (size_t j = 0; j < NNS; j++) {
+			int n = ns[j];
+			size_t counts[] = { 0, 1, (size_t)n - 1, (size_t)n, (size_t)n + 1, 16411 };
+
+			for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+				for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
+					for (int op = 0; op < CB_OP_COUNT; op++)
+						check_one(&v[i], n, counts[c], (enum cb_dtype)dt,
+							  (enum cb_op)op, c == 5 ? 257 : 0);
+		}
+}
+
+/* 1000003 elements: every dtype and op with --large, else float sum. */
+static void test_large(void **state)
+{
+	struct variant v[32];
+	int nv = variants(v, 32);
+
+	(void)state;
+	for (int i = 0; i < nv; i++)
+		for (size_t j = 0; j < NNS; j++)
+			for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
+				for (int op = 0; op < CB_OP_COUNT; op++)
+					if (large || (dt == CB_FLOAT && op == CB_SUM))
+						check_one(&v[i], ns[j], 1000003, (enum cb_dtype)dt,
+							  (enum cb_op)op, 65536);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_large),
+	};
+
+	large = argc > 1 && strcmp(argv[1], "--large") == 0;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
