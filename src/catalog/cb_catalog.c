@@ -2,28 +2,10 @@
  * cb_catalog.h). */
 #include "cb_catalog.h"
 
+#include "cb_plan_lib.h"
+
 #include <stdio.h>
 #include <string.h>
-
-const struct cb_algo_desc cb_desc_ps = {
-	.name = "ps",
-	.description = "parameter server: workers push to the root (-r), it reduces, workers pull",
-	.result = CB_RESULT_ALLREDUCE,
-	.needs = CB_CAP_PEER_MEMORY,
-	.two_sided_needs = CB_CAP_TWO_SIDED,
-	.traffic_measured = 1,
-	.time_measured = 1,
-};
-
-const struct cb_algo_desc cb_desc_ring = {
-	.name = "ring",
-	.description = "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
-	.result = CB_RESULT_ALLREDUCE,
-	.needs = CB_CAP_PEER_MEMORY,
-	.two_sided_needs = CB_CAP_TWO_SIDED,
-	.traffic_measured = 1,
-	.time_measured = 1,
-};
 
 const struct cb_algo_desc cb_desc_nccl = {
 	.name = "nccl",
@@ -51,9 +33,56 @@ const struct cb_algo_desc cb_desc_copy = {
 	.time_measured = 1,
 };
 
-static const struct cb_algo_desc *const algos[] = {
-	&cb_desc_ps, &cb_desc_ring, &cb_desc_nccl, &cb_desc_mpi, &cb_desc_copy,
+/* The reference ring of the one-sided and two-sided code that ps and ring
+ * had before plans (runtime/algo/cb_algo_ring*.c), kept until the plan ring
+ * is measured against it. */
+const struct cb_algo_desc cb_desc_ring_ref = {
+	.name = "ring-ref",
+	.description = "the ring's code before plans, the reference the plan ring is measured against",
+	.result = CB_RESULT_ALLREDUCE,
+	.needs = CB_CAP_PEER_MEMORY,
+	.two_sided_needs = CB_CAP_TWO_SIDED,
+	.traffic_measured = 1,
+	.time_measured = 1,
 };
+
+/* The library and local algorithms, after the plans (cb_plan_lib.h: each
+ * plan algorithm's descriptor is made from its line there). */
+static const struct cb_algo_desc *const fixed[] = {
+	&cb_desc_ring_ref, &cb_desc_nccl, &cb_desc_mpi, &cb_desc_copy,
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct cb_algo_desc plan_desc[CB_PLAN_ALGOS_MAX];
+static const struct cb_algo_desc *algos[CB_PLAN_ALGOS_MAX + COUNT(fixed)];
+static size_t nalgos;
+
+/* The list, made once: a plan algorithm moves its bytes over the run's
+ * transport, one-sided or two-sided, and both are measured. */
+static void make_list(void)
+{
+	size_t np;
+	const struct cb_plan_algo *pa = cb_plan_algos(&np);
+
+	if (nalgos)
+		return;
+	for (size_t i = 0; i < np; i++) {
+		plan_desc[i] = (struct cb_algo_desc){
+			.name = pa[i].name,
+			.description = pa[i].description,
+			.result = CB_RESULT_ALLREDUCE,
+			.needs = CB_CAP_PEER_MEMORY,
+			.two_sided_needs = CB_CAP_TWO_SIDED,
+			.traffic_measured = 1,
+			.time_measured = 1,
+			.plan = &pa[i],
+		};
+		algos[nalgos++] = &plan_desc[i];
+	}
+	for (size_t i = 0; i < COUNT(fixed); i++)
+		algos[nalgos++] = fixed[i];
+}
 
 const struct cb_backend_desc cb_desc_host = {
 	.name = "host",
@@ -73,17 +102,17 @@ const struct cb_backend_desc cb_desc_cuda = {
 
 static const struct cb_backend_desc *const backends[] = { &cb_desc_host, &cb_desc_cuda };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 const struct cb_algo_desc *const *cb_catalog_algos(size_t *n)
 {
-	*n = COUNT(algos);
+	make_list();
+	*n = nalgos;
 	return algos;
 }
 
 const struct cb_algo_desc *cb_catalog_algo(const char *name)
 {
-	for (size_t i = 0; i < COUNT(algos); i++)
+	make_list();
+	for (size_t i = 0; i < nalgos; i++)
 		if (strcmp(algos[i]->name, name) == 0)
 			return algos[i];
 	return NULL;
@@ -155,8 +184,8 @@ int cb_transport_known(const char *name)
 {
 	if (cb_transport_id_of(name) >= 0)
 		return 1;
-	for (size_t i = 0; i < COUNT(algos); i++)
-		if (algos[i]->moves && strcmp(algos[i]->moves, name) == 0)
+	for (size_t i = 0; i < COUNT(fixed); i++)
+		if (fixed[i]->moves && strcmp(fixed[i]->moves, name) == 0)
 			return 1;
 	return 0;
 }

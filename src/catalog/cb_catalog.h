@@ -32,6 +32,8 @@
 
 #include <stddef.h>
 
+struct cb_plan_algo;
+
 /* Capabilities of a backend (cb_backend_desc.caps), needs of an algorithm's
  * code (cb_algo_desc.needs) and of a transport. */
 #define CB_CAP_PEER_MEMORY 1u /* a rank loads and stores peers' buffers directly
@@ -71,6 +73,8 @@ struct cb_algo_desc {
 	int traffic_measured;    /* 1 if its bytes go through backend counters */
 	int time_measured;       /* 1 if busy and wait time (runtime/cb_backend.h,
 				  * struct cb_time_acct) cover it; 0 for a library */
+	const struct cb_plan_algo *plan; /* its plan (plans/cb_plan_lib.h); NULL for
+					  * the library and local algorithms */
 };
 
 struct cb_backend_desc {
@@ -109,8 +113,9 @@ const struct cb_backend_desc *const *cb_catalog_backends(size_t *n);
 /* A backend by name; NULL if unknown. */
 const struct cb_backend_desc *cb_catalog_backend(const char *name);
 
-/* The descriptors the runtime's ops tables point at. */
-extern const struct cb_algo_desc cb_desc_ps, cb_desc_ring, cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
+/* The descriptors the runtime's fixed ops tables point at (a plan
+ * algorithm's is made from its line in plans/cb_plan_lib.c). */
+extern const struct cb_algo_desc cb_desc_ring_ref, cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

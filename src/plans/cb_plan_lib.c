@@ -5,9 +5,14 @@
 #include <string.h>
 
 static const struct cb_plan_algo algos[] = {
-	{ "ps", cb_plan_build_ps, "the seed's parameter server; k servers: BytePS (OSDI 2020)" },
-	{ "ring", cb_plan_build_ring, "Patarasuk and Yuan, JPDC 69(2), 2009; NCCL's slices" },
+	{ "ps", cb_plan_build_ps,
+	  "parameter server: workers push to the root (-r), it reduces, workers pull (--servers K: "
+	  "K shards)", "the seed's parameter server; K servers: BytePS (OSDI 2020)" },
+	{ "ring", cb_plan_build_ring,
+	  "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
+	  "Patarasuk and Yuan, JPDC 69(2), 2009; NCCL's slices" },
 };
+_Static_assert(sizeof(algos) / sizeof(algos[0]) <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
 
 #define NALGOS (sizeof(algos) / sizeof(algos[0]))
 

@@ -23,10 +23,15 @@ struct cb_plan_args {
 typedef enum cb_status (*cb_plan_build_fn)(struct cb_plan *p, const struct cb_plan_args *a);
 
 struct cb_plan_algo {
-	const char *name;
+	const char *name;        /* -a's name, the rows' algo column */
 	cb_plan_build_fn build;
-	const char *source; /* where its schedule comes from */
+	const char *description; /* one line for --help */
+	const char *source;      /* where its schedule comes from */
 };
+
+/* Most plan algorithms a build has (the catalogue and the runtime keep a
+ * slot for each). */
+#define CB_PLAN_ALGOS_MAX 24
 
 /* The plan algorithms, in display order; *n receives the count. */
 const struct cb_plan_algo *cb_plan_algos(size_t *n);

@@ -31,6 +31,7 @@
 #include "cb_dtype.h"
 #include "cb_schema.h"
 #include "cb_catalog.h"
+#include "cb_plan_lib.h"
 
 static int failures;
 static const char *want_transport; /* NULL: the backend's one-sided one */
@@ -80,24 +81,68 @@ static int find_cols(const struct cb_table *t, struct cols *c)
 	return 0;
 }
 
-/* Expected tx and rx of rank r (bytes) for algo on n ranks. */
-static void expected(const char *algo, int n, int root, unsigned long long count, size_t esz,
-		     int r, unsigned long long *tx, unsigned long long *rx)
+/* The plan algo's rows are measured against: its own, or ring for the
+ * ring's code before plans (ring-ref); NULL for an algorithm that is no plan. */
+static const char *plan_of(const char *algo)
+{
+	const struct cb_algo_desc *d = cb_catalog_algo(algo);
+
+	if (!strcmp(algo, "ring-ref"))
+		return "ring";
+	return d && d->plan ? d->plan->name : NULL;
+}
+
+/* DESIGN.md section 1's closed forms of ps and ring (uneven chunks
+ * included), an independent check of the plans' sums: 1 when algo has one. */
+static int closed_form(const char *algo, int n, int root, unsigned long long count, size_t esz,
+		       int r, unsigned long long *tx, unsigned long long *rx)
 {
 	unsigned long long S = count * esz;
 
 	*tx = *rx = 0;
+	if (strcmp(algo, "ps") && strcmp(algo, "ring"))
+		return 0;
 	if (n == 1 || count == 0)
-		return;
+		return 1;
 	if (strcmp(algo, "ps") == 0) {
 		*tx = *rx = r == root ? (unsigned long long)(n - 1) * S : S;
 	} else {
-		/* chunk sizes, in bytes, recomputed from the count */
 #define CHUNK(c) ((count / (unsigned)n + ((unsigned long long)(c) < count % (unsigned)n)) * esz)
 		*rx = 2 * S - CHUNK(r) - CHUNK((r + 1) % n);
 		*tx = 2 * S - CHUNK((r + 1) % n) - CHUNK((r + 2) % n);
 #undef CHUNK
 	}
+	return 1;
+}
+
+/* Expected tx and rx (bytes) of every rank for algo on n ranks: the sum over
+ * its plan (cb_plan_traffic), checked against the closed form where there is
+ * one. tx, rx: [n]. 0 when algo is no plan or its plan cannot be built. */
+static int expected(const char *algo, int n, int root, unsigned long long count, size_t esz,
+		    uint64_t *tx, uint64_t *rx)
+{
+	const char *name = plan_of(algo);
+	struct cb_plan_args a = { .n = n, .count = count, .esize = esz, .root = root, .servers = 1 };
+	struct cb_plan p;
+
+	if (!name)
+		return 0;
+	if (cb_plan_build(name, &a, &p) != CB_OK) {
+		FAIL("%s: no plan for n=%d count=%llu", algo, n, count);
+		return 0;
+	}
+	cb_plan_traffic(&p, esz, tx, rx);
+	cb_plan_free(&p);
+	for (int r = 0; r < n; r++) {
+		unsigned long long ctx, crx;
+
+		if (closed_form(plan_of(algo), n, root, count, esz, r, &ctx, &crx) &&
+		    (ctx != tx[r] || crx != rx[r]))
+			FAIL("%s n=%d count=%llu rank %d: the plan moves %llu/%llu B, the closed "
+			     "form %llu/%llu", algo, n, count, r, (unsigned long long)tx[r],
+			     (unsigned long long)rx[r], ctx, crx);
+	}
+	return 1;
 }
 
 /* The transport column the rows of algo on backend must hold. */
@@ -105,7 +150,7 @@ static const char *row_transport(const char *backend, const char *algo)
 {
 	const char *usual = cb_transport_one_host(backend, algo);
 
-	if (!strcmp(algo, "ps") || !strcmp(algo, "ring"))
+	if (plan_of(algo))
 		return want_transport ? want_transport : usual ? usual : "?";
 	return usual ? usual : "?";
 }
@@ -122,9 +167,13 @@ static void check_ranks(const struct cb_table *rk, const char *algo, const char 
 	    ch = cb_table_col(rk, "host"), ct = cb_table_col(rk, "transport"),
 	    cbe = cb_table_col(rk, "backend");
 	int seen = 0;
+	uint64_t *tx = calloc((size_t)n, sizeof(*tx)), *rx = calloc((size_t)n, sizeof(*rx));
 
+	if (!tx || !rx || !expected(algo, n, root, count, esz, tx, rx)) {
+		free(tx), free(rx);
+		return;
+	}
 	for (size_t i = 0; i < rk->nrows; i++) {
-		unsigned long long tx, rx;
 		int r;
 
 		if (strcmp(get(rk, i, ca), algo) || strcmp(get(rk, i, cb), bytes) ||
@@ -139,11 +188,17 @@ static void check_ranks(const struct cb_table *rk, const char *algo, const char 
 		if (strcmp(get(rk, i, ct), row_transport(get(rk, i, cbe), algo)) != 0)
 			FAIL("%s %s B rank %d: transport '%s', expected %s", algo, bytes, r,
 			     get(rk, i, ct), row_transport(get(rk, i, cbe), algo));
-		expected(algo, n, root, count, esz, r, &tx, &rx);
-		if (strtoull(get(rk, i, ctx), NULL, 10) != tx || strtoull(get(rk, i, crx), NULL, 10) != rx)
+		if (r < 0 || r >= n) {
+			FAIL("%s %s B: rank '%s'", algo, bytes, get(rk, i, cr));
+			continue;
+		}
+		if (strtoull(get(rk, i, ctx), NULL, 10) != tx[r] ||
+		    strtoull(get(rk, i, crx), NULL, 10) != rx[r])
 			FAIL("%s %s B %s/%s in_place=%s rank %d: tx/rx %s/%s, expected %llu/%llu", algo,
-			     bytes, dtype, op, in_place, r, get(rk, i, ctx), get(rk, i, crx), tx, rx);
+			     bytes, dtype, op, in_place, r, get(rk, i, ctx), get(rk, i, crx),
+			     (unsigned long long)tx[r], (unsigned long long)rx[r]);
 	}
+	free(tx), free(rx);
 	if (seen != n)
 		FAIL("%s %s B %s/%s: %d per-rank rows, expected %d", algo, bytes, dtype, op, seen, n);
 }
@@ -162,7 +217,7 @@ static int allowed_skip(const char *algo, const char *dtype, const char *op, con
 }
 
 static void check_traffic(const struct cb_table *t, const struct cols *c, size_t i, int n,
-			  double S)
+			  int root, size_t esz)
 {
 	const char *algo = get(t, i, c->algo);
 	double total = strtod(get(t, i, c->tx_total), NULL), imb = strtod(get(t, i, c->imbalance), NULL);
@@ -178,7 +233,19 @@ static void check_traffic(const struct cb_table *t, const struct cols *c, size_t
 			FAIL("copy row %zu: tx_total %s, expected 0", i + 2, get(t, i, c->tx_total));
 		return;
 	}
-	if (total != 2.0 * (n - 1) * S)
+	double S = (double)count * (double)esz, want = 0;
+	uint64_t *tx = calloc((size_t)n, sizeof(*tx)), *rx = calloc((size_t)n, sizeof(*rx));
+
+	if (tx && rx && expected(algo, n, root, count, esz, tx, rx)) {
+		for (int r = 0; r < n; r++)
+			want += (double)tx[r];
+		if (total != want)
+			FAIL("%s row %zu: tx_total %s, expected the plan's %.0f", algo, i + 2,
+			     get(t, i, c->tx_total), want);
+	}
+	free(tx), free(rx);
+	if (plan_of(algo) && (!strcmp(plan_of(algo), "ps") || !strcmp(plan_of(algo), "ring")) &&
+	    total != 2.0 * (n - 1) * S)
 		FAIL("%s row %zu: tx_total %s, expected 2(n-1)S = %.0f", algo, i + 2,
 		     get(t, i, c->tx_total), 2.0 * (n - 1) * S);
 	if (n > 1 && S > 0 && strcmp(algo, "ps") == 0 && fabs(imb - n / 2.0) > 1e-4)
@@ -223,8 +290,8 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 	}
 	if (n == 1 && strcmp(algo, "copy") && strtod(get(t, i, c->busbw), NULL) != 0)
 		FAIL("row %zu: busbw %s with one rank, expected 0", i + 2, get(t, i, c->busbw));
-	check_traffic(t, c, i, n, (double)count * (double)cb_dtype_size(dt));
-	if (!strcmp(algo, "ps") || !strcmp(algo, "ring"))
+	check_traffic(t, c, i, n, root, cb_dtype_size(dt));
+	if (plan_of(algo))
 		check_ranks(rk, algo, get(t, i, c->bytes), dtype, op, ip, n, root, count,
 			    cb_dtype_size(dt));
 }

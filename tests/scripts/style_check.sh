@@ -12,9 +12,8 @@
 #   3. lines: at most 160 characters (bytes); a longer table row is written
 #      as a multi-line designated initialiser;
 #   4. include arrows point down only, between the folders of src/:
-#          tools/perf  -> runtime -> plans -> catalog -> core
-#          tools/*     -> results -> catalog -> core
-#          tools/model -> plans
+#          tools/perf -> runtime -> catalog -> plans -> core
+#          tools/*    -> results -> catalog -> plans -> core
 #      runtime/ and its folders (host, cuda, p2p, algo) are one layer; a tool
 #      includes nothing of another tool; core, catalog, plans and results
 #      nothing of runtime/ or tools/. A folder of src/ outside this table
@@ -92,12 +91,11 @@ layer() {
 below() {
 	case $1 in
 	core) echo "" ;;
-	catalog) echo "core" ;;
-	plans | results) echo "catalog core" ;;
-	runtime) echo "plans catalog core" ;;
-	tools/perf) echo "runtime plans results catalog core" ;;
-	tools/model) echo "plans results catalog core" ;;
-	tools/*) echo "results catalog core" ;;
+	plans) echo "core" ;;
+	catalog) echo "plans core" ;;
+	results | runtime) echo "catalog plans core" ;;
+	tools/perf) echo "runtime results catalog plans core" ;;
+	tools/*) echo "results catalog plans core" ;;
 	esac
 }
 declare -A layer_of below_of

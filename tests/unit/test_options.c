@@ -220,7 +220,7 @@ static void test_canonical_text(void **state)
 	assert_ptr_equal(strstr(c, "minbytes=8;maxbytes=1024;stepfactor=2;stepbytes=1048576;"
 				"counts=0,7;iters=20;warmup_iters=5;"), c);
 	assert_non_null(strstr(c, ";datatype=int8,float;op=sum,prod,min,max,avg;algo=ring,ps;"
-				  "backend=host;transport=auto;root=0;inplace=0;slicebytes=0;timing=iter;"
+				  "backend=host;transport=auto;root=0;servers=1;inplace=0;slicebytes=0;timing=iter;"
 				  "wait=spin;"));
 	assert_non_null(strstr(c, ";help=0"));
 	/* each rank's own: the watchdog and the output paths */

@@ -9,7 +9,8 @@
  *   names a heading (GitHub's slug: lower case, spaces to '-', punctuation
  *   dropped, "-1", "-2" for repeats).
  *   test_readme SOURCE_DIR        checks the manual under SOURCE_DIR
- *   test_readme --print NAME      prints the block NAME should hold */
+ *   test_readme --print NAME [SOURCE_DIR]  prints the block NAME should hold
+ *                                 (SOURCE_DIR: the tree, default .) */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -407,15 +408,18 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_links_resolve),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--print") == 0) {
-		char *text = generate(argv[2]);
+	if ((argc == 3 || argc == 4) && strcmp(argv[1], "--print") == 0) {
+		char *text;
+
+		src_dir = argc == 4 ? argv[3] : ".";
+		text = generate(argv[2]);
 
 		fputs(text, stdout);
 		free(text);
 		return 0;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: test_readme SOURCE_DIR | --print NAME\n");
+		fprintf(stderr, "usage: test_readme SOURCE_DIR | --print NAME [SOURCE_DIR]\n");
 		return 2;
 	}
 	src_dir = argv[1];

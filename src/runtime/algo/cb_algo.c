@@ -7,33 +7,51 @@
 
 #include <string.h>
 
+#include "cb_algo_plan.h"
+
 /* cb_algo_nccl_ops comes from cb_algo_nccl.c, or from cb_algo_nccl_stub.c
  * where CMake found no NCCL */
-extern const struct cb_algo_ops cb_algo_ps_ops;
-extern const struct cb_algo_ops cb_algo_ring_ops;
+extern const struct cb_algo_ops cb_algo_ring_ref_ops;
 extern const struct cb_algo_ops cb_algo_nccl_ops;
 extern const struct cb_algo_ops cb_algo_mpi_ops;
 extern const struct cb_algo_ops cb_algo_copy_ops;
 
-static const struct cb_algo_ops *const registry[] = {
-	&cb_algo_ps_ops,
-	&cb_algo_ring_ops,
+/* After the plan algorithms (cb_algo_plan.h), the ones that are no plan. */
+static const struct cb_algo_ops *const fixed[] = {
+	&cb_algo_ring_ref_ops,
 	&cb_algo_nccl_ops,
 	&cb_algo_mpi_ops,
 	&cb_algo_copy_ops,
 };
 
+#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
+
+static const struct cb_algo_ops *registry[CB_PLAN_ALGOS_MAX + NFIXED];
+static size_t nregistry;
+
 const struct cb_algo_ops *const *cb_algo_registry(size_t *n)
 {
-	*n = sizeof(registry) / sizeof(registry[0]);
+	if (!nregistry) {
+		size_t np;
+		const struct cb_algo_ops *const *plans = cb_algo_plan_registry(&np);
+
+		for (size_t i = 0; i < np; i++)
+			registry[nregistry++] = plans[i];
+		for (size_t i = 0; i < NFIXED; i++)
+			registry[nregistry++] = fixed[i];
+	}
+	*n = nregistry;
 	return registry;
 }
 
 const struct cb_algo_ops *cb_algo_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
-		if (strcmp(registry[i]->desc->name, name) == 0)
-			return registry[i];
+	size_t n;
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(reg[i]->desc->name, name) == 0)
+			return reg[i];
 	return NULL;
 }
 

@@ -31,6 +31,8 @@ struct cb_setup_args {
 	size_t max_bytes; /* largest message run() will be given, per rank */
 	int root;         /* ps root (world rank, -r) */
 	size_t slice_bytes; /* ring pipelining unit; 0 = the algorithm's default */
+	int servers;      /* ps: servers (--servers; 0: 1) */
+	const struct cb_algo_desc *algo; /* the algorithm being set up */
 };
 
 /* One allreduce. send and recv are buffers from be->ops->buf_alloc; in-place
@@ -58,6 +60,10 @@ struct cb_algo_ops {
 	/* Collective over the node. On error *state is NULL and nothing leaks. */
 	enum cb_status (*setup)(struct cb_backend *be, const struct cb_setup_args *sa,
 				void **state);
+	/* NULL, or called before a row's warm-up with the row's arguments (the
+	 * buffers, count, dtype, op): what run() needs for them, computed once
+	 * (a plan's schedule). Local. Errors: CB_ERR_ARG, CB_ERR_NOMEM. */
+	enum cb_status (*prepare)(void *state, const struct cb_run_args *args);
 	/* Collective. Errors: the backend's (CB_ERR_TIMEOUT, CB_ERR_PEER, ...),
 	 * after which peers may be stuck: the caller must abort the job. */
 	enum cb_status (*run)(void *state, const struct cb_run_args *args);

@@ -24,7 +24,7 @@
 #include "cb_algo_common.h"
 #include "cb_pattern.h"
 
-extern const struct cb_algo_ops cb_algo_ring_p2p_ops; /* cb_algo_ring_p2p.c */
+extern const struct cb_algo_ops cb_algo_ring_ref_p2p_ops; /* cb_algo_ring_p2p.c */
 
 struct ring_state {
 	struct cb_backend *be;
@@ -138,11 +138,11 @@ static enum cb_status ring_run(void *state, const struct cb_run_args *a)
 	return st;
 }
 
-const struct cb_algo_ops cb_algo_ring_ops = {
-	.desc = &cb_desc_ring,
+const struct cb_algo_ops cb_algo_ring_ref_ops = {
+	.desc = &cb_desc_ring_ref,
 	.supports = cb_algo_supports_one_host,
 	.setup = ring_setup,
 	.run = ring_run,
 	.teardown = ring_teardown,
-	.two_sided = &cb_algo_ring_p2p_ops,
+	.two_sided = &cb_algo_ring_ref_p2p_ops,
 };

@@ -192,8 +192,8 @@ static enum cb_status ring_p2p_run(void *state, const struct cb_run_args *a)
 	return st;
 }
 
-const struct cb_algo_ops cb_algo_ring_p2p_ops = {
-	.desc = &cb_desc_ring,
+const struct cb_algo_ops cb_algo_ring_ref_p2p_ops = {
+	.desc = &cb_desc_ring_ref,
 	.two_sided_code = 1,
 	.supports = cb_algo_supports_p2p,
 	.setup = ring_p2p_setup,

@@ -7,13 +7,16 @@
  * Peers are world ranks.
  *
  * Rounds. Work is posted in rounds: cb_p2p_round_begin, sends and receives,
- * cb_p2p_round_end. The operations of one round progress together, and the
- * schedules (cb_algo_ps_p2p.c, cb_algo_ring_p2p.c) give every rank the same
- * sequence of rounds, a send in round k of one rank meeting the receive in
- * round k of its peer. That is what NCCL's grouped point-to-point needs to be
- * deadlock-free (a group completes when all of its operations have, a send
- * waits for its receive, groups run in the order of their stream), and MPI's
- * is then too. After round_end a round's buffers belong to the transport
+ * cb_p2p_round_end. The operations of one round progress together. The
+ * executor (cb_algo_plan_p2p.c) posts a rank's rounds in the plan's order,
+ * one per plan round in which the rank has messages, so every rank's rounds
+ * are a subsequence of the plan's and, messages between two ranks matching
+ * in order (MPI's non-overtaking rule, one tag; NCCL's order per peer), a
+ * send of plan round k meets its peer's receive of plan round k. That is
+ * what NCCL's grouped point-to-point needs to be deadlock-free (a group
+ * completes when all of its operations have, a send waits for its receive,
+ * groups run in the order of their stream: the groups of plan round k can
+ * complete once those before k have, by induction), and MPI's is then too. After round_end a round's buffers belong to the transport
  * until cb_p2p_round_wait has returned for it (the oldest round first):
  *   MPI:  round_wait waits for every request of the round (polling, so the
  *         watchdog can end it); a host reduce after it sees the data;

@@ -202,7 +202,10 @@ static const struct cb_optdef table[] = {
 	  .help = "where bytes move between ranks (ps, ring): auto, shm, ipc or p2p (listed "
 	          "below)" },
 	{ .lname = "root", .sname = 'r', .argname = "RANK", .defval = "0", .kind = CB_OPT_INT,
-	  OFF(root), RANGE(0, 1 << 20), .help = "root rank of ps" },
+	  OFF(root), RANGE(0, 1 << 20), .help = "root rank of ps (its first server)" },
+	{ .lname = "servers", .argname = "K", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(servers), RANGE(1, 1 << 20),
+	  .help = "ps: K servers, each reducing 1/K of the buffer (BytePS); at most the ranks" },
 	{ .lname = "inplace", .argname = "0|1", .defval = "0", .kind = CB_OPT_INT, OFF(in_place),
 	  RANGE(0, 1), .help = "1: send buffer = receive buffer" },
 	{ .lname = "timeout", .sname = 'T', .argname = "SEC", .defval = "300",

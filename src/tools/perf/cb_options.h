@@ -50,6 +50,7 @@ struct cb_options {
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
 	int root, in_place;
+	int servers;                          /* --servers: ps's servers */
 	double timeout_s;                     /* -T: an iteration, a wait for peers */
 	double setup_timeout_s;               /* --setup-timeout: one set-up step */
 	size_t slice_bytes;                   /* ring slice; 0 = default */

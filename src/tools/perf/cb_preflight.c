@@ -205,9 +205,11 @@ enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const c
 	st = report_mismatch(all, n);
 	if (st != CB_OK)
 		goto out_free_all;
-	if (o->root >= n) {
-		if (rank == 0)
+	if (o->root >= n || o->servers > n) {
+		if (rank == 0 && o->root >= n)
 			cb_log("-r/--root %d: there are only %d ranks", o->root, n);
+		else if (rank == 0)
+			cb_log("--servers %d: there are only %d ranks", o->servers, n);
 		st = CB_ERR_ARG;
 		goto out_free_all;
 	}

@@ -469,6 +469,14 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 					  cb_status_str(slot->setup_st));
 		return CB_OK;
 	}
+	if (slot->ops->prepare) { /* local: a plan's schedule for this row */
+		cb_watchdog_setup("prepare", slot->ops->desc->name, bytes);
+		st = slot->ops->prepare(slot->state, &a);
+		if (st != CB_OK) {
+			cb_row_status_set(&row->s.status, CB_ROW_ERROR, "no plan (%s)", cb_status_str(st));
+			return CB_OK;
+		}
+	}
 	st = timed(m, slot, &a, &minflt);
 	if (st == CB_OK)
 		st = gather(m, slot, minflt, row);

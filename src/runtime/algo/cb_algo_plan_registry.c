@@ -1,0 +1,34 @@
+/* The registry entries of the plan algorithms (contract in cb_algo_plan.h):
+ * per algorithm of the catalogue that is a plan, a copy of the one-sided
+ * executor's ops (cb_algo_plan.c) whose two_sided is a copy of the
+ * two-sided one's (cb_algo_plan_p2p.c), both with its descriptor. */
+#include "cb_algo_plan.h"
+
+extern const struct cb_algo_ops cb_algo_plan_template;     /* cb_algo_plan.c */
+extern const struct cb_algo_ops cb_algo_plan_p2p_template; /* cb_algo_plan_p2p.c */
+
+static struct cb_algo_ops one_sided[CB_PLAN_ALGOS_MAX], two_sided[CB_PLAN_ALGOS_MAX];
+static const struct cb_algo_ops *entries[CB_PLAN_ALGOS_MAX];
+static size_t nentries;
+static int made;
+
+const struct cb_algo_ops *const *cb_algo_plan_registry(size_t *n)
+{
+	size_t na;
+	const struct cb_algo_desc *const *cat = cb_catalog_algos(&na);
+
+	for (size_t i = 0; !made && i < na; i++) {
+		if (!cat[i]->plan)
+			continue;
+		two_sided[nentries] = cb_algo_plan_p2p_template;
+		two_sided[nentries].desc = cat[i];
+		one_sided[nentries] = cb_algo_plan_template;
+		one_sided[nentries].desc = cat[i];
+		one_sided[nentries].two_sided = &two_sided[nentries];
+		entries[nentries] = &one_sided[nentries];
+		nentries++;
+	}
+	made = 1;
+	*n = nentries;
+	return entries;
+}
