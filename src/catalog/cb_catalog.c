@@ -33,23 +33,10 @@ const struct cb_algo_desc cb_desc_copy = {
 	.time_measured = 1,
 };
 
-/* The reference ring of the one-sided and two-sided code that ps and ring
- * had before plans (runtime/algo/cb_algo_ring*.c), kept until the plan ring
- * is measured against it. */
-const struct cb_algo_desc cb_desc_ring_ref = {
-	.name = "ring-ref",
-	.description = "the ring's code before plans, the reference the plan ring is measured against",
-	.result = CB_RESULT_ALLREDUCE,
-	.needs = CB_CAP_PEER_MEMORY,
-	.two_sided_needs = CB_CAP_TWO_SIDED,
-	.traffic_measured = 1,
-	.time_measured = 1,
-};
-
 /* The library and local algorithms, after the plans (cb_plan_lib.h: each
  * plan algorithm's descriptor is made from its line there). */
 static const struct cb_algo_desc *const fixed[] = {
-	&cb_desc_ring_ref, &cb_desc_nccl, &cb_desc_mpi, &cb_desc_copy,
+	&cb_desc_nccl, &cb_desc_mpi, &cb_desc_copy,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

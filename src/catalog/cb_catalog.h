@@ -115,7 +115,7 @@ const struct cb_backend_desc *cb_catalog_backend(const char *name);
 
 /* The descriptors the runtime's fixed ops tables point at (a plan
  * algorithm's is made from its line in plans/cb_plan_lib.c). */
-extern const struct cb_algo_desc cb_desc_ring_ref, cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
+extern const struct cb_algo_desc cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

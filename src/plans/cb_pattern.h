@@ -50,7 +50,7 @@ static inline int cb_ring_right(int rank, int n) { return (rank + 1) % n; }
 static inline int cb_ring_nsteps(int n) { return 2 * (n - 1); }
 
 /* What rank does at ring step s (0 <= s < 2(n-1)), per the table above.
- * The algorithm (cb_algo_ring.c) and the cost model (tools/model) both read
+ * The ring's plan (cb_plan_ring.c) and the cost model (tools/model) both read
  * the schedule from here: which rank's bytes move into which, and whether
  * they are reduced. */
 struct cb_ring_step {
@@ -69,7 +69,7 @@ static inline size_t cb_ring_slice_count(size_t slice_bytes, size_t esize)
 	return slice_bytes / esize ? slice_bytes / esize : 1;
 }
 
-/* Slices over a two-sided transport (cb_algo_ring_p2p.c, cb_algo_ps_p2p.c),
+/* Slices over a two-sided transport (the plans of ring and ps, cb_plan_*.c),
  * where each slice is a message of its own with a cost per message (above
  * the eager limit a rendezvous: the receiver answers before the bytes move,
  * which on a crowded CPU waits for it to be scheduled). The algorithms and

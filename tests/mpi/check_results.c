@@ -81,14 +81,11 @@ static int find_cols(const struct cb_table *t, struct cols *c)
 	return 0;
 }
 
-/* The plan algo's rows are measured against: its own, or ring for the
- * ring's code before plans (ring-ref); NULL for an algorithm that is no plan. */
+/* The plan of algo's rows; NULL for an algorithm that is no plan. */
 static const char *plan_of(const char *algo)
 {
 	const struct cb_algo_desc *d = cb_catalog_algo(algo);
 
-	if (!strcmp(algo, "ring-ref"))
-		return "ring";
 	return d && d->plan ? d->plan->name : NULL;
 }
 

@@ -11,14 +11,12 @@
 
 /* cb_algo_nccl_ops comes from cb_algo_nccl.c, or from cb_algo_nccl_stub.c
  * where CMake found no NCCL */
-extern const struct cb_algo_ops cb_algo_ring_ref_ops;
 extern const struct cb_algo_ops cb_algo_nccl_ops;
 extern const struct cb_algo_ops cb_algo_mpi_ops;
 extern const struct cb_algo_ops cb_algo_copy_ops;
 
 /* After the plan algorithms (cb_algo_plan.h), the ones that are no plan. */
 static const struct cb_algo_ops *const fixed[] = {
-	&cb_algo_ring_ref_ops,
 	&cb_algo_nccl_ops,
 	&cb_algo_mpi_ops,
 	&cb_algo_copy_ops,
