@@ -11,6 +11,18 @@ static const struct cb_plan_algo algos[] = {
 	{ "ring", cb_plan_build_ring,
 	  "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
 	  "Patarasuk and Yuan, JPDC 69(2), 2009; NCCL's slices" },
+	{ "oneshot", cb_plan_build_oneshot,
+	  "one-shot: every rank reads every input and reduces the whole buffer (1 round of messages)",
+	  "vLLM's custom allreduce, 1-stage (vllm#2192); TensorRT-LLM's oneShotAllReduceKernel" },
+	{ "twoshot", cb_plan_build_twoshot,
+	  "two-shot: reduce-scatter then all-gather by direct exchange with every peer (2 rounds)",
+	  "vLLM's custom allreduce, 2-stage; TensorRT-LLM's twoShotAllReduceKernel" },
+	{ "rd", cb_plan_build_rd,
+	  "recursive doubling: log2 n rounds exchanging the whole buffer with a partner",
+	  "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, section 4.5" },
+	{ "rabenseifner", cb_plan_build_rabenseifner,
+	  "Rabenseifner: recursive-halving reduce-scatter, recursive-doubling all-gather",
+	  "Rabenseifner, ICCS 2004; Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005" },
 };
 _Static_assert(sizeof(algos) / sizeof(algos[0]) <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
 

@@ -46,5 +46,9 @@ enum cb_status cb_plan_build(const char *name, const struct cb_plan_args *a, str
 /* The builders (one file each). */
 enum cb_status cb_plan_build_ring(struct cb_plan *p, const struct cb_plan_args *a);
 enum cb_status cb_plan_build_ps(struct cb_plan *p, const struct cb_plan_args *a);
+enum cb_status cb_plan_build_oneshot(struct cb_plan *p, const struct cb_plan_args *a);
+enum cb_status cb_plan_build_twoshot(struct cb_plan *p, const struct cb_plan_args *a);
+enum cb_status cb_plan_build_rd(struct cb_plan *p, const struct cb_plan_args *a);
+enum cb_status cb_plan_build_rabenseifner(struct cb_plan *p, const struct cb_plan_args *a);
 
 #endif
