@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cb_model.h"
+#include "cb_plan_lib.h"
 #include "cb_model_topo.h"
 #include "cb_pattern.h"
 
@@ -29,7 +30,7 @@ static struct cb_topo one_host(int n, double bw, double a)
 static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
 				   size_t bytes)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0, 0 };
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0, 0, NULL };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -70,7 +71,7 @@ static void test_ring_closed_form(void **state)
 static void test_fused_and_two_sided(void **state)
 {
 	struct cb_topo t = one_host(4, 20e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0, 0 };
+	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0, 0, NULL };
 	struct cb_model_result r;
 	double chunk = (double)GIB / 4;
 	char why[128];
@@ -175,7 +176,7 @@ static void test_ring_matches_pattern_walk(void **state)
 		for (int n = 2; n <= 9; n++)
 			for (size_t sb = 4; sb <= 4096; sb *= 8) {
 				struct cb_topo t = one_host(n, 1e9, 1e-6);
-				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0, 0 };
+				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0, 0, NULL };
 				struct cb_model_result r;
 				struct cb_model_terms want;
 				char why[128];
@@ -226,7 +227,7 @@ static void test_ring_fast_matches_walk(void **state)
 					for (size_t sb = 4; sb <= 4096; sb *= 16) {
 						struct cb_topo t = one_host(rphs[h], 7e9, 1e-6);
 						struct cb_model_case c = { CB_MODEL_RING, ns[i], counts[k], 4,
-									   0, 0, 0, 0 };
+									   0, 0, 0, 0, NULL };
 						struct cb_model_result w, f;
 						char why[128];
 
@@ -256,6 +257,46 @@ static void test_ring_fast_matches_walk(void **state)
 /* 4 hosts of 8 ranks, one NIC per host: ps loads the root's host link with
  * (n - 8)S each way, every other host's with 8S; the ring every host's with
  * 2(n-1)/n S each way, and each step waits for a NIC. */
+/* A plan algorithm is priced from its plan: the ring's plan, priced round by
+ * round, costs what the ring's own schedule walk does (time, terms, loads),
+ * one-sided and two-sided, with a finite reduce rate, several slices, even
+ * and uneven chunks; and recursive doubling on a power of two takes log2 n
+ * rounds of S each way per rank. */
+static void test_plan_priced(void **state)
+{
+	const struct cb_plan_algo *ring = cb_plan_algo_find("ring"), *rd = cb_plan_algo_find("rd");
+	struct cb_topo t = one_host(9, 20e9, 2e-6);
+	char why[256] = "";
+
+	(void)state;
+	t.gamma = 8e9;
+	t.slice_bytes = 4096;
+	for (int n = 2; n <= 9; n++)
+		for (int two = 0; two < 2; two++)
+			for (size_t count = 1000u * (size_t)n; count <= 1000u * (size_t)n + 7; count += 7) {
+				struct cb_model_case c = { CB_MODEL_RING, n, count, 4, 0, 0, two, 0, NULL };
+				struct cb_model_result want, got;
+
+				assert_int_equal(cb_model_eval(&t, &c, &want, why, sizeof(why)), CB_OK);
+				c.algo = CB_MODEL_PLAN, c.plan = ring;
+				assert_int_equal(cb_model_eval(&t, &c, &got, why, sizeof(why)), CB_OK);
+				assert_rel(got.time, want.time, 1e-12);
+				assert_rel(got.terms.msgs, want.terms.msgs, 1e-12);
+				assert_rel(got.terms.fused_bytes + got.terms.link_bytes,
+					   want.terms.fused_bytes + want.terms.link_bytes, 1e-12);
+				assert_rel(got.txrx_max, want.txrx_max, 1e-12);
+			}
+	for (int n = 2; n <= 8; n *= 2) {
+		struct cb_model_case c = { CB_MODEL_PLAN, n, 1 << 20, 4, 0, 0, 1, 0, rd };
+		struct cb_model_result r;
+		int l = n == 2 ? 1 : n == 4 ? 2 : 3;
+
+		assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+		assert_rel(r.txrx_max, 2.0 * l * 4 * (1 << 20), 1e-12);
+		assert_rel(r.terms.reduce_bytes, (double)l * 4 * (1 << 20), 1e-12);
+	}
+}
+
 static void test_multi_host_loads(void **state)
 {
 	struct cb_topo t = one_host(8, 400e9, 1e-6);
@@ -286,7 +327,7 @@ static void test_multi_host_loads(void **state)
 static void test_no_network_refused(void **state)
 {
 	struct cb_topo t = one_host(2, 1e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0, 0 };
+	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0, 0, NULL };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -302,7 +343,7 @@ static void test_no_network_refused(void **state)
 static void test_local_cases(void **state)
 {
 	struct cb_topo t = one_host(2, 10e9, 1e-6);
-	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0, 0 };
+	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0, 0, NULL };
 	struct cb_model_result r;
 	char why[128];
 
@@ -355,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_alpha_gamma_terms),
 		cmocka_unit_test(test_ring_matches_pattern_walk),
 		cmocka_unit_test(test_ring_fast_matches_walk),
+		cmocka_unit_test(test_plan_priced),
 		cmocka_unit_test(test_multi_host_loads),
 		cmocka_unit_test(test_no_network_refused),
 		cmocka_unit_test(test_local_cases),

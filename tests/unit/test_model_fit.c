@@ -40,7 +40,7 @@ static size_t make_obs(const struct truth *tr, const enum cb_model_algo *algos, 
 				struct cb_topo t = { .name = "t", .ranks_per_host = n,
 						     .intra = { 1, tr->alpha }, .gamma = tr->gamma,
 						     .slice_bytes = 256 * 1024 };
-				struct cb_model_case c = { *a, n, b / 4, 4, 0, 0, 0, 0 };
+				struct cb_model_case c = { *a, n, b / 4, 4, 0, 0, 0, 0, NULL };
 				struct cb_model_result r;
 				char why[128];
 

@@ -30,7 +30,7 @@ static struct cb_topo hosts(int rph, double net_bw)
 static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
 				   size_t bytes, int two_sided)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, two_sided, 1 };
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, two_sided, 1, NULL };
 	struct cb_model_result r;
 	char why[256];
 
@@ -114,7 +114,7 @@ static void test_rank_placement(void **state)
 static void test_p2p_ring_slice(void **state)
 {
 	struct cb_topo t = hosts(2, 1e9);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 64 * MIB / 4, 4, 0, 0, 1, 1 };
+	struct cb_model_case c = { CB_MODEL_RING, 4, 64 * MIB / 4, 4, 0, 0, 1, 1, NULL };
 	struct cb_model_result r;
 	char why[128];
 

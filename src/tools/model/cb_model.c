@@ -12,6 +12,7 @@
 #include "cb_model_lib.h"
 #include "cb_model_topo.h"
 #include "cb_pattern.h"
+#include "cb_plan_lib.h"
 
 #define MAX_RANKS (1 << 20)
 
@@ -396,6 +397,47 @@ static enum cb_status ev_ring(struct ev *e, const struct cb_model_case *c)
 	return CB_OK;
 }
 
+/* A plan algorithm (cb_model.h): its plan for case c on e's topology,
+ * round by round. Errors: CB_ERR_UNSUPPORTED (no plan for the case, or one
+ * of more than CB_MODEL_PLAN_MAX_STEPS steps: the reason in why),
+ * CB_ERR_NOMEM. */
+static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, char *why,
+				size_t whylen)
+{
+	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = c->esize, .root = c->root,
+				  .servers = 1, .rank_host = e->t->rank_host,
+				  .slice_count = cb_ring_slice_count(e->t->slice_bytes, c->esize) };
+	struct cb_plan p;
+	enum cb_status st = c->plan->build(&p, &a);
+
+	if (st == CB_OK && p.nsteps > CB_MODEL_PLAN_MAX_STEPS)
+		cb_plan_free(&p), st = CB_ERR_UNSUPPORTED;
+	if (st != CB_OK) {
+		snprintf(why, whylen, "%s: no plan to price for %d ranks and %zu elements%s",
+			 c->plan->name, c->n, c->count, st == CB_ERR_UNSUPPORTED ? " (too many steps)" : "");
+		return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
+	}
+	for (size_t k = 0; k < p.nrounds; k++) {
+		for (size_t i = p.round_first[k]; i < p.round_first[k + 1]; i++) {
+			const struct cb_plan_step *s = &p.steps[i];
+			double b = (double)s->count * (double)c->esize;
+			double red = s->op == CB_PLAN_REDUCE ? b : 0;
+
+			if (s->a.rank != s->dst.rank) {
+				ev_xfer(e, s->a.rank, s->dst.rank, b, red, 1);
+				continue;
+			}
+			touch(e, s->exec);
+			e->red[s->exec] += red;
+			if (!red) /* a local copy: the rank's memory link */
+				e->out[s->exec] += b, e->in[s->exec] += b;
+		}
+		ev_close(e, 1);
+	}
+	cb_plan_free(&p);
+	return CB_OK;
+}
+
 /* Per-call loads of the busiest and least busy rank and host. */
 static void summarize(const struct ev *e, struct cb_model_result *r)
 {
@@ -483,7 +525,10 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 		return st;
 	e.fused = !c->two_sided;
 	e.ring_how = how;
-	if (c->algo == CB_MODEL_PS && c->two_sided) {
+	if (c->algo == CB_MODEL_PLAN) {
+		st = eval_plan(&e, c, why, whylen);
+		res.what = "plan: round by round (a latency, the most loaded link, the most reduce bytes)";
+	} else if (c->algo == CB_MODEL_PS && c->two_sided) {
 		eval_ps_p2p(&e, c);
 		res.what = "ps over p2p: slices in and results out at once, reduce on the root";
 	} else if (c->algo == CB_MODEL_PS) {

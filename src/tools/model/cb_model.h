@@ -44,6 +44,16 @@
  *    reduces slice u: nslices + 2 rounds of one alpha each. The ring over
  *    p2p takes its slices from cb_ring_p2p_slice_count.
  *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
+ *  - any other plan algorithm (CB_MODEL_PLAN): its plan (cb_plan_lib.h),
+ *    built as the executors build it (the slice: cb_ring_slice_count of the
+ *    topology's slice_bytes), round by round: a step whose source and
+ *    destination ranks differ is a transfer (its bytes reduced at the
+ *    destination for a reduce), a local reduce loads its rank's reduce term,
+ *    a local copy its rank's link; each round is one step of the formula
+ *    above, and the call the sum of its rounds (every round waits for the
+ *    one before on some rank: the critical path of a plan whose rounds all
+ *    involve every rank, an upper bound otherwise). Plans are priced up to
+ *    CB_MODEL_PLAN_MAX_STEPS steps.
  * mpi and nccl rows follow their libraries' documented algorithms
  * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
  * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
@@ -59,6 +69,7 @@
 #include "cb_status.h"
 
 #define CB_MODEL_NAME 64
+#define CB_MODEL_PLAN_MAX_STEPS (1u << 24)
 
 /* The parameters a topology or fit file may give: rates (bandwidth, gamma,
  * copy, fused) in [CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS] GB/s, latencies and
@@ -108,8 +119,12 @@ static inline double cb_topo_fused(const struct cb_topo *t)
 	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
 }
 
-enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL };
-/* (their names: cb_model_lib.h) */
+/* CB_MODEL_PLAN: any plan algorithm (plans/cb_plan_lib.h), priced from its
+ * plan (cb_model_case.plan); the others' names: cb_model_lib.h. */
+enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL,
+		     CB_MODEL_PLAN };
+
+struct cb_plan_algo;
 
 /* One allreduce to model. */
 struct cb_model_case {
@@ -125,6 +140,7 @@ struct cb_model_case {
 	int slice_auto;    /* two-sided: the slice is the backend's default
 			    * (topology slice_bytes), not --slicebytes, so the
 			    * ring takes cb_ring_p2p_slice_count's larger slices */
+	const struct cb_plan_algo *plan; /* CB_MODEL_PLAN: the algorithm's plan */
 };
 
 /* Sums over the critical path: with one kind of link carrying every byte (all

@@ -12,11 +12,16 @@
 #include <string.h>
 
 #include "cb_model_lib.h"
+#include "cb_plan_lib.h"
 
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
 	memset(c, 0, sizeof(*c));
 	if (cb_model_algo_find(r->algo, &c->algo) != 0) {
+		c->plan = cb_plan_algo_find(r->algo);
+		c->algo = CB_MODEL_PLAN;
+	}
+	if (c->algo == CB_MODEL_PLAN && !c->plan) {
 		snprintf(why, whylen, "algorithm %s is not modelled", r->algo);
 		return -1;
 	}
@@ -394,7 +399,7 @@ enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double byte
 	row->bytes = bytes;
 	for (int a = 0; a < 2; a++) {
 		struct cb_model_case c = { algos[a], n, (size_t)(bytes / (double)o->esize), o->esize,
-					   o->root < n ? o->root : 0, 0, o->two_sided, 1 };
+					   o->root < n ? o->root : 0, 0, o->two_sided, 1, NULL };
 		struct cb_model_result r;
 		enum cb_status st = cb_model_eval(&t, &c, &r, why, whylen);
 
