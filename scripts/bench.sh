@@ -6,7 +6,10 @@
 # that refuses the run is said and does not fail the job). Picks the cuda
 # backend when a GPU is visible and the build has it, else the host backend.
 # Options go to sweep.sh (see scripts/sweep.sh --help), e.g.
-# scripts/bench.sh --ranks "2 4" --maxbytes 16M.
+# scripts/bench.sh --ranks "2 4" --maxbytes 16M. Without --algo it runs the
+# seed's comparison, ps, ring, the library's allreduce and copy; the rest of
+# the family (oneshot, twoshot, rd, rabenseifner) with --algo, e.g.
+# scripts/bench.sh --algo oneshot,twoshot,rd,rabenseifner,ring,mpi --maxbytes 1M.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -26,7 +29,14 @@ echo "collbench: backend $backend" >&2
 run_dir=$(cb_new_dir "${CB_RESULTS:-$root/results}" \
 	"$(cb_run_name "$(hostname -s)" "$(date -u +%Y%m%dT%H%M%SZ)")") || exit 2
 status=0 plot_dir="" model="(none)"
-CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" "$@" || status=$?
+# the seed's algorithms unless told (one-shot reads (n-1)S per rank: at 8
+# oversubscribed ranks and 32 MiB one call takes half a second here)
+algo_args=(--algo "ps,ring,$([ "$backend" = cuda ] && echo nccl || echo mpi),copy")
+for a in "$@"; do
+	case $a in -a | --algo | --algo=*) algo_args=() ;; esac
+done
+CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" \
+	"${algo_args[@]}" "$@" || status=$?
 if [ -s "$run_dir/summary.csv" ]; then
 	figures=$(scripts/plot.sh "$run_dir") || status=$?
 	[ -z "$figures" ] || plot_dir=$(dirname "$(head -n 1 <<<"$figures")")
