@@ -40,9 +40,9 @@ full_host_only() {
 		run_ctest build-host -R '^(unit_|mpi_np2_|err_)' -LE "$(labels_re "${FULL_LABELS[@]}")"
 }
 # sanitizer: -fsanitize=address,undefined, every test of the default run (not
-# the lint, which builds nothing)
+# the lint, which builds nothing), the cuda backend on the CUDA model too
 full_sanitizer() {
-	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON &&
+	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON -DCB_CUDA_MODEL=ON &&
 		run_ctest build-asan -LE "$(labels_re "${FULL_LABELS[@]}" lint)"
 }
 # -----------------------------------------------------------------------------
@@ -87,7 +87,9 @@ mark
 m_start=$mark
 fuzz=OFF
 [ $full = 0 ] || fuzz=ON
-step "build" build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=$fuzz
+# CB_CUDA_MODEL: the cuda backend's tests on a host model of CUDA and NCCL
+# (tests/cuda_model, label cuda_model), beside the normal binaries
+step "build" build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=$fuzz -DCB_CUDA_MODEL=ON
 step "tests" run_ctest build-test -LE "$(labels_re "${FULL_LABELS[@]}")"
 if [ $full = 1 ]; then
 	step "full: ${FULL_LABELS[*]}" run_ctest build-test -L "$(labels_re "${FULL_LABELS[@]}")"
