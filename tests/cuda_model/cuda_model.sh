@@ -131,6 +131,16 @@ fault_sticky)
 		-a ring "${small[@]}" -T 20
 	stderr_has 'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: cuda error'
 	aborted ;;
+fault_event_hang)
+	# a GPU that stops (an event that never completes): the watchdog names
+	# the algorithm, size and iteration, the stuck rank the call it polled;
+	# the job aborts (exit 3) within -T
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='event_hang@1#6' run 2 3 \
+		'collbench: rank 1: watchdog: no progress for 5 s in ring, [0-9]+ B per rank, [a-z -]+ iteration [0-9]+' \
+		-a ring "${small[@]}" -T 5
+	stderr_has 'collbench: rank 1: gave up waiting for this rank.s GPU work \(cudaEventQuery' \
+		'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: timeout'
+	aborted ;;
 fault_nccl_init)
 	# an NCCL init that fails on one rank: it names the call and NCCL's
 	# error, the other its own; nccl's rows are errors, the rest runs; exit
