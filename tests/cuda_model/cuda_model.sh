@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The cuda backend on the host model of CUDA and NCCL (tests/cuda_model):
-# the cases that are not the integration matrix of tests/mpi_allreduce.sh.
+# the cases that are not the integration matrix of tests/mpi/allreduce.sh.
 # Each ends with a clear message on stderr, the exit status the harness
 # gives that failure, within a bounded time (never a hang, never a crash).
-#   cuda_model.sh BIN MODEL_BIN CASE
+#   cuda_model.sh BIN CASE MODEL_BIN
 # BIN: the normal build's bin directory; MODEL_BIN: the model build's
 # (its allreduce_perf is linked with the model instead of libcudart,
 # libcuda and libnccl). The model's settings (CB_CUDA_MODEL_*) are set here
 # per case.
 set -uo pipefail
-. "$(dirname "$0")/../lib.sh"
-bin=$1 model=$2 case=$3
+. "$(dirname "$0")/../lib/lib.sh"
+bin=$1 case=$2 model=$3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export -f cb_mpirun
