@@ -12,12 +12,14 @@
  *               as behind a kernel that never ends;
  *   nccl_init   ncclCommInitRankConfig fails on that rank (ncclSystemError),
  *               and the other ranks' inits see it (ncclRemoteError).
+ * CB_CUDA_MODEL_JITTER_US delays each stream operation (cm_jitter).
  * Each injection says so on stderr ("cuda model: ... injecting"). Contract
  * in cm_model.h. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cm_model.h"
 
@@ -97,4 +99,26 @@ int cm_fault_hit(enum cm_fault f)
 			return 1;
 		}
 	return 0;
+}
+
+/* CB_CUDA_MODEL_JITTER_US: each operation starts up to this long late (a
+ * pseudo-random share, different in every process), so that the ranks'
+ * streams interleave in many orders: work that one rank's stream does
+ * before a peer allowed it (a flag posted too early, a buffer reused too
+ * soon) then reads or overwrites the wrong bytes. */
+void cm_jitter(void)
+{
+	static _Thread_local uint64_t x;
+	long us = cm_env_long("CB_CUDA_MODEL_JITTER_US", 0);
+	struct timespec t = { 0, 0 };
+
+	if (us <= 0)
+		return;
+	if (us > 999999) /* tv_nsec < 1 s */
+		us = 999999;
+	if (!x)
+		x = cm_now_ns() | 1;
+	x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+	t.tv_nsec = (long)(x % (uint64_t)us) * 1000;
+	nanosleep(&t, NULL);
 }

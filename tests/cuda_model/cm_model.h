@@ -29,6 +29,9 @@
  *                               stream back this long (it is unordered with
  *                               non-blocking streams: code that assumes
  *                               otherwise then reads or writes out of order)
+ *   CB_CUDA_MODEL_JITTER_US     start each stream operation up to this late
+ *                               (a different pseudo-random share each time),
+ *                               so the ranks' streams interleave in many orders
  *   CB_CUDA_MODEL_FAULT         faults to inject (cm_fault.c)
  *   CB_CUDA_MODEL_VIOLATION     exit (default): a broken rule ends the process
  *                               with CM_EXIT_VIOLATION; log: it is only logged
@@ -154,6 +157,9 @@ enum cm_fault {
 int cm_fault_hit(enum cm_fault f);
 /* Parses CB_CUDA_MODEL_FAULT (cm_init); exits 2 on a malformed value. */
 void cm_fault_parse(void);
+/* Sleeps a pseudo-random 0 .. CB_CUDA_MODEL_JITTER_US - 1 us (nothing when
+ * unset or 0): a stream's worker calls it before each operation. */
+void cm_jitter(void);
 
 /* ---- cm_elem.cc ---------------------------------------------------------- */
 

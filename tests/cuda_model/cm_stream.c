@@ -91,6 +91,7 @@ static void *worker(void *arg)
 		s->running = o;
 		pthread_mutex_unlock(&s->mu);
 		lag(s, o);
+		cm_jitter();
 		run_op(o);
 		pthread_mutex_lock(&s->mu);
 		s->done = o->seq;
