@@ -2,18 +2,26 @@
 # device-check.sh: everything a lent GPU box (one H200, no package registry,
 # no Open MPI) must run, in one call of at most 7 minutes of steps. Each step
 # has its own time limit and is followed by packing its logs and the partial
-# results into $OUT, so a call cut short still brings its evidence back:
+# results into $OUT, so a call cut short still brings its evidence back.
+# What only a GPU can show comes first: the backend's host logic (IPC handles,
+# ordering of work, errors, teardown, NCCL set-up, faults) runs every day in
+# CI on the CUDA model (tests/cuda_model, docs/backends.md), which cannot
+# show memory ordering between processes on a GPU (fences, flag visibility),
+# the kernels, performance or real NCCL; the unit tests, which CI runs too,
+# come last:
 #   0 prerequisites: the carried kit, nvcc, NCCL; says everything missing at once
 #   1 build          configure + build for sm_90 (Release)                    150 s
-#   2 unit + first GPU call: unit tests (no GPU), then cuda_bw (copy and
-#     reduce-kernel references); without a GPU it stops here: "no GPU visible" 45 s
-#   3 stream-ordered runs: every dtype x op checked at np 1 and 2, then the
+#   2 first GPU call: cuda_bw (copy and reduce-kernel references); without
+#     a GPU it stops here: "no GPU visible"                                   20 s
+#   3 stream-ordered runs: every dtype x op checked at np 1 and 2 (ordering
+#     and visibility between processes on the GPU), then the
 #     sweep np 1, 2, 4 (ps ring nccl copy), 8 B .. 1 GiB, checked             180 s
 #   4 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 128 MiB,
 #     --timing loop (back to back, as nccl-tests) at np 1, 8 B .. 1 MiB, and
 #     ps and ring over p2p (NCCL ncclSend/ncclRecv) at np 2: checked with
 #     their traffic on two GPUs or more; on one GPU they must skip saying the
 #     ranks share it (NCCL needs one GPU per rank)                          45 s
+#   5 unit tests (no GPU needed: here they say the build works on the box)   25 s
 # and prints a short table last (from summary.csv, or from the per-rank-count
 # np<N>.csv files when the sweep was cut short). Every -T is below its step's
 # limit, so a stuck run is named by the watchdog (rank, phase, size) first.
@@ -26,7 +34,7 @@
 # Run:  dev/device-check.sh            (OUT defaults to ./device-out)
 # $OUT receives at most 6 files: summary.txt, facts.txt, table.txt, roofline.txt,
 # logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
-# timed out, 2 prerequisites missing, 4 no GPU visible (build and unit tests ran).
+# timed out, 2 prerequisites missing, 4 no GPU visible (the build ran).
 # Options: the table below (scripts/lib_opts.sh's form).
 set -uo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -44,13 +52,13 @@ EOF
 cb_opt table - DIR  path table_dir '' \
 	"print the table again from an unpacked logs.tgz and results.tgz in DIR"
 cb_opt step  - NAME text step_name '' \
-	"run one step (build, unit_gpu, stream, host_loop) as the driver does," \
+	"run one step (build, first_gpu, stream, host_loop, unit) as the driver does," \
 	"under its timeout; the context comes from DC_WORK, DC_BUILD, DC_NCCL_*"
 cb_opts_text tail <<'EOF'
 Environment: OUT (where the evidence goes), DC_LIMITS (the steps' limits in
-seconds: "build unit stream host", default "150 45 180 45").
+seconds: "build gpu stream host unit", default "150 20 180 45 25").
 Exit status: 0 done (see the table), 1 a step failed or timed out, 2
-prerequisites missing or usage, 4 no GPU visible (build and unit tests ran).
+prerequisites missing or usage, 4 no GPU visible (the build ran).
 EOF
 # shellcheck disable=SC2154 # set by cb_opts_parse from the table
 cb_opts_parse "$@"
@@ -79,10 +87,13 @@ step_build() {
 	return 0
 }
 
-step_unit_gpu() {
+step_unit() {
 	(cd "$DC_BUILD" && ctest -L unit --output-on-failure) >"$DC_WORK/logs/ctest-unit.log" 2>&1 ||
 		{ echo "unit tests FAILED (ctest-unit.log)"; return 1; }
 	echo "unit tests: passed ($(grep -c 'Passed' "$DC_WORK/logs/ctest-unit.log"))"
+}
+
+step_first_gpu() {
 	# the first GPU call: device references, bytes read + written per second
 	"$DC_BUILD/bin/cuda_bw" -n 20 64M 256M 1G >"$DC_WORK/roofline.txt" 2>&1
 	case $? in
@@ -317,18 +328,19 @@ say "NCCL: $DC_NCCL_LIB, header $DC_NCCL_INC/nccl.h; nvcc: $(command -v nvcc); m
 gpu=$(nvidia-smi -L 2>/dev/null | head -1)
 say "GPU: ${gpu:-none listed by nvidia-smi$(command -v nvidia-smi >/dev/null || echo ' (no nvidia-smi)')}"
 
-# ---- 1 .. 4 -------------------------------------------------------------------
+# ---- 1 .. 5 -------------------------------------------------------------------
 # step limits in seconds (DC_LIMITS overrides, e.g. to try the time-out path)
-read -r lim_build lim_unit lim_stream lim_host <<<"${DC_LIMITS:-150 45 180 45}"
+read -r lim_build lim_gpu lim_stream lim_host lim_unit <<<"${DC_LIMITS:-150 20 180 45 25}"
 run_step build "$lim_build" || stop "build failed (logs.tgz: configure.log, build.log)"
-run_step unit_gpu "$lim_unit"
+run_step first_gpu "${lim_gpu:-20}"
 case $? in
 0) ;;
-4) stop "no GPU visible: build and unit tests done, nothing was run on a GPU" 4 ;;
-*) stop "unit tests or the first GPU call failed (logs.tgz: ctest-unit.log, roofline.txt)" ;;
+4) stop "no GPU visible: built, nothing was run on a GPU" 4 ;;
+*) stop "the first GPU call failed (logs.tgz: roofline.txt)" ;;
 esac
 status=0
 run_step stream "$lim_stream" || status=1
 run_step host_loop "$lim_host" || status=1
+run_step unit "${lim_unit:-25}" || status=1
 say "done: $([ $status = 0 ] && echo 'every step passed' || echo 'a step failed (see above and logs.tgz)')"
 finish $status

@@ -19,7 +19,10 @@ cd "$root"
 #          several "hosts" on this machine; skipped elsewhere
 # slurm:   the Slurm job scripts against a private single-node Slurm
 #          (tests/beds/slurm/README.md): as root; skipped elsewhere
-FULL_LABELS=(large fuzz count1m multihost slurm)
+# cuda_model: the cuda backend under mpirun on a host model of CUDA and NCCL
+#          (tests/cuda_model): ~85 s on the 2-core VM, over the default
+#          run's minute for one label
+FULL_LABELS=(large fuzz count1m multihost slurm cuda_model)
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
 FULL_BUILDS=(no_mpi host_only sanitizer)
@@ -40,10 +43,12 @@ full_host_only() {
 		run_ctest build-host -R '^(unit_|mpi_np2_|err_)' -LE "$(labels_re "${FULL_LABELS[@]}")"
 }
 # sanitizer: -fsanitize=address,undefined, every test of the default run (not
-# the lint, which builds nothing)
+# the lint, which builds nothing), and the cuda backend on the CUDA model
 full_sanitizer() {
-	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON &&
-		run_ctest build-asan -LE "$(labels_re "${FULL_LABELS[@]}" lint)"
+	local skip=() l
+	for l in "${FULL_LABELS[@]}"; do [ "$l" = cuda_model ] || skip+=("$l"); done
+	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON -DCB_CUDA_MODEL=ON &&
+		run_ctest build-asan -LE "$(labels_re "${skip[@]}" lint)"
 }
 # -----------------------------------------------------------------------------
 
@@ -87,7 +92,9 @@ mark
 m_start=$mark
 fuzz=OFF
 [ $full = 0 ] || fuzz=ON
-step "build" build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=$fuzz
+# CB_CUDA_MODEL: the cuda backend's tests on a host model of CUDA and NCCL
+# (tests/cuda_model, label cuda_model: --full), beside the normal binaries
+step "build" build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=$fuzz -DCB_CUDA_MODEL=ON
 step "tests" run_ctest build-test -LE "$(labels_re "${FULL_LABELS[@]}")"
 if [ $full = 1 ]; then
 	step "full: ${FULL_LABELS[*]}" run_ctest build-test -L "$(labels_re "${FULL_LABELS[@]}")"

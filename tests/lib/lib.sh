@@ -75,8 +75,11 @@ EOF
 	chmod +x "$1/squeue"
 }
 
-# 0 when an NVIDIA GPU is visible
+# 0 when an NVIDIA GPU is visible, or when the model's GPUs stand in for one
+# (CB_CUDA_MODEL_GPUS > 0: tests/cuda_model runs a build linked with a host
+# model of CUDA and NCCL)
 cb_have_gpu() {
+	[ "${CB_CUDA_MODEL_GPUS:-0}" -gt 0 ] 2>/dev/null && return 0
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'
 }
 

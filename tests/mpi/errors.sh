@@ -3,9 +3,13 @@
 # non-zero exit within a bounded time; where rows were written, the results
 # files hold only complete lines and the metadata says the run did not finish.
 #   errors.sh BIN CASE
+# CB_ERRORS_ARGS: more allreduce_perf options for the launches of run and
+# of the long runs (tests/cuda_model gives "-B cuda": the same cases on the
+# cuda backend, on a host model of CUDA and NCCL).
 set -uo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 bin=$1 case=$2
+read -r -a extra <<<"${CB_ERRORS_ARGS:-}"
 out=$(mktemp -d)
 job=
 # never leave a background job behind, whatever fails
@@ -25,7 +29,7 @@ export -f cb_mpirun cb_singleton cb_launch_env
 run() {
 	local np=$1 want=$2 pattern=$3 rc
 	shift 3
-	timeout 60 bash -c 'cb_mpirun "$@"' _ -np "$np" "$bin/allreduce_perf" "$@" \
+	timeout 60 bash -c 'cb_mpirun "$@"' _ -np "$np" "$bin/allreduce_perf" "$@" "${extra[@]}" \
 		>"$out/stdout" 2>"$out/stderr"
 	rc=$?
 	[ "$rc" != 124 ] || fail "timed out (hang) for: $*"
@@ -45,7 +49,7 @@ run() {
 # job) and waits for its first row.
 start_long() {
 	rm -f "$out/s.csv" "$out/r.csv" "$out/s.meta.json"
-	cb_mpirun -np 4 "$bin/allreduce_perf" -b 4K -e 16M -i 4K -n 200 -w 0 -c 0 "$@" \
+	cb_mpirun -np 4 "$bin/allreduce_perf" -b 4K -e 16M -i 4K -n 200 -w 0 -c 0 "$@" "${extra[@]}" \
 		--csv "$out/s.csv" --rank-csv "$out/r.csv" >"$out/stdout" 2>"$out/stderr" &
 	job=$!
 	rows() { { wc -l <"$out/s.csv"; } 2>/dev/null || echo 0; }

@@ -81,7 +81,8 @@ enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
 			return st;
 		cb_backoff(polls);
 		if (*be->abort_flag) {
-			cb_log("gave up waiting for this rank's GPU work (a peer never posted?)");
+			cb_log("gave up waiting for this rank's GPU work (cudaEventQuery still not ready "
+			       "when the run was stopped: a peer that never posted, or a stuck GPU)");
 			return CB_ERR_TIMEOUT;
 		}
 		if (polls % CB_LIVENESS_POLLS)

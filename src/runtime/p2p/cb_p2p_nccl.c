@@ -44,15 +44,22 @@ static void nccl_close(struct cb_p2p *p)
 	p->impl = NULL;
 }
 
+/* Zeroed on the rank's stream and waited for: cudaMemset would run on the
+ * legacy default stream, which does not order with the rank's non-blocking
+ * stream, and returns before it is done ("asynchronous with respect to the
+ * host": Runtime API, API synchronization behavior), so it could land after
+ * a receive into the buffer. */
 static enum cb_status nccl_alloc(struct cb_p2p *p, size_t bytes, void **out)
 {
+	cudaStream_t s = cb_cuda_stream(p->be);
 	enum cb_status st;
 
-	(void)p;
 	*out = NULL;
 	st = CB_CUDA(cudaMalloc(out, bytes));
 	if (st == CB_OK)
-		st = CB_CUDA(cudaMemset(*out, 0, bytes));
+		st = CB_CUDA(cudaMemsetAsync(*out, 0, bytes, s));
+	if (st == CB_OK)
+		st = CB_CUDA(cudaStreamSynchronize(s));
 	if (st != CB_OK && *out) {
 		cudaFree(*out);
 		*out = NULL;

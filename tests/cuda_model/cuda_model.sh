@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The cuda backend on the host model of CUDA and NCCL (tests/cuda_model):
+# the cases that are not the integration matrix of tests/mpi/allreduce.sh.
+# Each ends with a clear message on stderr, the exit status the harness
+# gives that failure, within a bounded time (never a hang, never a crash).
+#   cuda_model.sh BIN CASE MODEL_BIN
+# BIN: the normal build's bin directory; MODEL_BIN: the model build's
+# (its allreduce_perf is linked with the model instead of libcudart,
+# libcuda and libnccl). The model's settings (CB_CUDA_MODEL_*) are set here
+# per case.
+set -uo pipefail
+. "$(dirname "$0")/../lib/lib.sh"
+bin=$1 case=$2 model=$3
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export -f cb_mpirun
+
+# run NP WANT PATTERN ARGS...: the model's allreduce_perf -B cuda on NP ranks
+# (at most 90 s), exit status WANT, PATTERN (grep -E; "" for none) on stderr,
+# complete result files; the environment (CB_CUDA_MODEL_*) is the caller's.
+run() {
+	local np=$1 want=$2 pattern=$3 rc
+	shift 3
+	rm -f "$out"/s.*
+	timeout 90 bash -c 'cb_mpirun "$@"' _ -np "$np" "$model/allreduce_perf" -B cuda -q \
+		--csv "$out/s.csv" "$@" >"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	[ "$rc" != 124 ] || { cat "$out/stderr" >&2; fail "timed out (hang) for: $*"; }
+	[ "$rc" = "$want" ] || { cat "$out/stderr" >&2; fail "exit $rc, expected $want for: $*"; }
+	[ -z "$pattern" ] || grep -qE -- "$pattern" "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "no '$pattern' on stderr for: $*"; }
+	[ ! -e "$out/s.csv" ] || cb_complete_lines "$out/s.csv"
+}
+
+# stderr_has PATTERN...: each (grep -E) is on the last run's stderr.
+stderr_has() {
+	local p
+	for p in "$@"; do
+		grep -qE -- "$p" "$out/stderr" || { cat "$out/stderr" >&2; fail "no '$p' on stderr"; }
+	done
+}
+
+# rows ALGO STATUS_RE: the number of the last run's rows of ALGO whose
+# status matches STATUS_RE (awk, columns by name).
+rows() {
+	awk -F, -v a="$1" -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == a && $c["status"] ~ s { n++ } END { print n + 0 }' "$out/s.csv"
+}
+
+# every ALGO STATUS_RE: every row of ALGO (there is one at least) matches.
+every() {
+	local all
+	all=$(rows "$1" '.')
+	[ "$all" -gt 0 ] && [ "$(rows "$1" "$2")" = "$all" ] ||
+		{ cat "$out/s.csv" >&2; fail "$1: not every row is '$2' ($(rows "$1" "$2") of $all)"; }
+}
+
+aborted() {
+	grep -q '"status": "aborted"' "$out/s.meta.json" || { cat "$out/s.meta.json" >&2; fail "metadata does not say aborted"; }
+}
+
+small=(-b 8 -e 64K -f 64 -c 1 -n 4 -w 1)
+case $case in
+link_real)
+	# the normal build links the real libraries and none of the model
+	readelf -d "$bin/allreduce_perf" >"$out/dyn" || fail "readelf failed"
+	grep -q 'NEEDED.*\[libcudart\.so' "$out/dyn" || { cat "$out/dyn" >&2; fail "the normal allreduce_perf does not link libcudart"; }
+	grep -q 'NEEDED.*\[libnccl\.so' "$out/dyn" || { cat "$out/dyn" >&2; fail "the normal allreduce_perf does not link libnccl"; }
+	ldd "$bin/allreduce_perf" >"$out/ldd" || fail "ldd failed"
+	grep -q 'libcudart.* => /' "$out/ldd" || { cat "$out/ldd" >&2; fail "ldd finds no libcudart for the normal build"; }
+	nm "$bin/allreduce_perf" >"$out/nm" || fail "nm failed"
+	! grep -qE ' [TD] (cm_[a-z_]+|cudaMalloc|ncclAllReduce)$' "$out/nm" ||
+		fail "the normal allreduce_perf defines the model's functions"
+	! grep -q 'collbench CUDA model GPU' "$bin/allreduce_perf" || fail "the model is in the normal allreduce_perf" ;;
+link_model)
+	# the model build links neither CUDA nor NCCL: it defines their calls
+	readelf -d "$model/allreduce_perf" >"$out/dyn" || fail "readelf failed"
+	! grep -qE 'NEEDED.*\[lib(cudart|cuda|nccl)\.so' "$out/dyn" ||
+		{ cat "$out/dyn" >&2; fail "the model's allreduce_perf links a CUDA or NCCL library"; }
+	ldd "$model/allreduce_perf" >"$out/ldd" || fail "ldd failed"
+	! grep -qE 'libcudart|libnccl|libcuda\.' "$out/ldd" || { cat "$out/ldd" >&2; fail "ldd finds CUDA or NCCL"; }
+	nm "$model/allreduce_perf" >"$out/nm" || fail "nm failed"
+	for f in cudaMalloc cudaIpcOpenMemHandle cudaEventQuery ncclCommInitRankConfig ncclAllReduce cb_cuda_reduce; do
+		grep -q " T $f\$" "$out/nm" || fail "the model's allreduce_perf does not define $f"
+	done ;;
+nccl_gpu_each)
+	# one rank per model GPU: nccl runs, checked
+	CB_CUDA_MODEL_GPUS=4 run 4 0 '' -a nccl -d float,int8,bfloat16 -o sum,max,avg "${small[@]}"
+	every nccl '^ok$' ;;
+nccl_shared_gpu)
+	# ranks that share a model GPU: the backend does not ask NCCL (which
+	# refuses them: test_cm_model), every nccl row says why, and so do ps and
+	# ring over NCCL point-to-point; exit 0 (skips are no failures)
+	CB_CUDA_MODEL_GPUS=1 run 2 0 '' -a nccl,ring "${small[@]}"
+	every nccl '^skipped:ranks share a GPU; NCCL needs one GPU per rank'
+	every ring '^ok$'
+	CB_CUDA_MODEL_GPUS=1 run 2 0 '' -a ps,ring --transport p2p "${small[@]}"
+	every ps '^skipped:.*share a GPU'
+	every ring '^skipped:.*share a GPU' ;;
+no_peer_access)
+	# two GPUs that cannot reach each other: ps and ring skip saying so, the
+	# rank that saw it names the GPUs, nccl still runs
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_P2P=0 run 2 0 'GPU 0000:1[12]:00.0 cannot access GPU 0000:1[12]:00.0 \(rank [01]\) peer to peer' \
+		-a ps,ring,nccl "${small[@]}"
+	every ps '^skipped:GPUs of this host cannot access each other peer to peer'
+	every ring '^skipped:GPUs of this host cannot access each other peer to peer'
+	every nccl '^ok$' ;;
+fault_ipc_open)
+	# a handle that will not open: the rank names the call and the peer,
+	# every rank agrees, ps and ring skip saying why, the rest runs; exit 0
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='ipc_open@1#2' run 2 0 \
+		'collbench: rank 1: .*cudaIpcOpenMemHandle\(.*\): mapping of buffer object failed \(cudaErrorMapBufferObjectFailed\)' \
+		-a ps,ring,copy "${small[@]}"
+	stderr_has "collbench: rank 1: cannot map rank 0's GPU memory through CUDA IPC: ps and ring will be skipped"
+	every ps '^skipped:CUDA IPC could not map a peer'
+	every ring '^skipped:CUDA IPC could not map a peer'
+	every copy '^ok$' ;;
+fault_launch)
+	# a kernel launch that fails: that rank names the call and the error,
+	# the algorithm, phase and size; the job aborts (exit 3)
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='launch@1#5' run 2 3 \
+		'collbench: rank 1: .*cb_cuda_reduce\(.*\): too many resources requested for launch \(cudaErrorLaunchOutOfResources\)' \
+		-a ring "${small[@]}" -T 20
+	stderr_has 'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: cuda error' 'collbench: rank 1: run aborted: cuda error'
+	aborted ;;
+fault_sticky)
+	# a kernel that faults: the error is sticky, the next call of that rank
+	# (whatever it is) reports it by name, the job aborts (exit 3)
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='sticky@1#5' run 2 3 \
+		'collbench: rank 1: .*: an illegal memory access was encountered \((cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)' \
+		-a ring "${small[@]}" -T 20
+	stderr_has 'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: cuda error'
+	aborted ;;
+fault_event_hang)
+	# a GPU that stops (an event that never completes): the watchdog names
+	# the algorithm, size and iteration, the stuck rank the call it polled;
+	# the job aborts (exit 3) within -T
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='event_hang@1#6' run 2 3 \
+		'collbench: rank 1: watchdog: no progress for 5 s in ring, [0-9]+ B per rank, [a-z -]+ iteration [0-9]+' \
+		-a ring "${small[@]}" -T 5
+	stderr_has 'collbench: rank 1: gave up waiting for this rank.s GPU work \(cudaEventQuery' \
+		'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: timeout'
+	aborted ;;
+fault_nccl_init)
+	# an NCCL init that fails on one rank: it names the call and NCCL's
+	# error, the other its own; nccl's rows are errors, the rest runs; exit
+	# 1 (failed rows), as for any algorithm whose set-up failed
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='nccl_init@1' run 2 1 \
+		'collbench: rank 1: .*ncclCommInitRankConfig\(.*\): unhandled system error \(ncclSystemError\)' \
+		-a nccl,ring "${small[@]}"
+	stderr_has 'collbench: rank 0: .*ncclCommInitRankConfig\(.*\): .*\(ncclRemoteError\): rank 1 failed' \
+		'collbench: rank [01]: nccl: set-up failed: nccl error'
+	every nccl '^error:set-up failed \(nccl error\)$'
+	every ring '^ok$' ;;
+gpu_memory_full)
+	# buffers larger than the GPU's memory: named, every rank exits (3)
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_MEM_MB=32 run 2 3 \
+		'cannot allocate [0-9]+ B of GPU memory for a buffer of 67108864 B' -a ring -b 64M -e 64M -c 0 -n 1 -w 0 ;;
+*) fail "unknown case $case" ;;
+esac
+[ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"
+echo "ok: $case"
