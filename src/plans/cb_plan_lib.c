@@ -23,6 +23,9 @@ static const struct cb_plan_algo algos[] = {
 	{ "rabenseifner", cb_plan_build_rabenseifner,
 	  "Rabenseifner: recursive-halving reduce-scatter, recursive-doubling all-gather",
 	  "Rabenseifner, ICCS 2004; Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005" },
+	{ "dbtree", cb_plan_build_dbtree,
+	  "double binary tree: each half of the buffer reduced up and broadcast down a tree, in slices",
+	  "Sanders, Speck and Traff, ParCo 35(12), 2009; NCCL 2.4's trees" },
 };
 _Static_assert(sizeof(algos) / sizeof(algos[0]) <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
 
