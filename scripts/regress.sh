@@ -96,8 +96,9 @@ collbench-compare refuses another machine's unless --force). On a
 machine without one, make it first, when the machine is quiet:
   scripts/regress.sh --update-baseline
 The sweep uses the baseline's settings (regress.conf in its folder: ranks,
-sweep, tolerance, min_bytes, metric); sweep.sh options after -- replace the
-sweep's (--ranks LIST among them; see scripts/sweep.sh --help).
+sweep, tolerance, min_bytes, metric; where sweep names no --algo, the
+baseline's own algorithms); sweep.sh options after -- replace the sweep's
+(--ranks LIST among them; see scripts/sweep.sh --help).
 New baselines get: ranks "$default_ranks", sweep "$default_sweep",
 tolerance $default_tolerance (percent).
 Plots: regress_np<N>.png/.svg, busbw vs size, baseline dashed, current solid,
@@ -236,6 +237,16 @@ if [ ${#sweep_override[@]} -gt 0 ]; then
 		fi
 	done
 	[ $update = 1 ] || cb_note "warning: sweep options differ from the baseline's: expect missing rows"
+fi
+
+# the baseline's algorithms, where its settings name none: a sweep of
+# every algorithm of today's build would add rows the baseline never had
+# (new algorithms), which read as missing
+if ! printf '%s\n' "${sweep_args[@]}" | grep -qxE -- '-a|--algo(=.*)?' &&
+	[ -s "$base_dir/summary.csv" ]; then
+	base_algos=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "algo") c = i; next }
+		c && !seen[$c]++ { printf "%s%s", n++ ? "," : "", $c }' "$base_dir/summary.csv")
+	[ -z "$base_algos" ] || sweep_args=(--algo "$base_algos" "${sweep_args[@]}")
 fi
 
 compare_opts=(--metric "$metric" --tolerance "$tolerance" --min-bytes "$min_bytes" "${cap[@]}"

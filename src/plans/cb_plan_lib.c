@@ -26,6 +26,9 @@ static const struct cb_plan_algo algos[] = {
 	{ "dbtree", cb_plan_build_dbtree,
 	  "double binary tree: each half of the buffer reduced up and broadcast down a tree, in slices",
 	  "Sanders, Speck and Traff, ParCo 35(12), 2009; NCCL 2.4's trees" },
+	{ "hier", cb_plan_build_hier,
+	  "hierarchical: reduce-scatter in each host, a ring of each shard between hosts, all-gather",
+	  "the two-level schemes of NCCL's CollNet and Horovod's hierarchical allreduce" },
 };
 _Static_assert(sizeof(algos) / sizeof(algos[0]) <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
 

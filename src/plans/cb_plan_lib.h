@@ -51,5 +51,6 @@ enum cb_status cb_plan_build_twoshot(struct cb_plan *p, const struct cb_plan_arg
 enum cb_status cb_plan_build_rd(struct cb_plan *p, const struct cb_plan_args *a);
 enum cb_status cb_plan_build_rabenseifner(struct cb_plan *p, const struct cb_plan_args *a);
 enum cb_status cb_plan_build_dbtree(struct cb_plan *p, const struct cb_plan_args *a);
+enum cb_status cb_plan_build_hier(struct cb_plan *p, const struct cb_plan_args *a);
 
 #endif

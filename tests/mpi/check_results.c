@@ -36,6 +36,9 @@
 static int failures;
 static const char *want_transport; /* NULL: the backend's one-sided one */
 static int want_hosts = 1;
+/* [n] each rank's host, as the per-rank rows say (plans that follow the
+ * hosts, hier, are built on it); NULL with one host */
+static int *rank_host;
 
 #define FAIL(...)                                                   \
 	do {                                                        \
@@ -119,7 +122,8 @@ static int expected(const char *algo, int n, int root, unsigned long long count,
 		    uint64_t *tx, uint64_t *rx)
 {
 	const char *name = plan_of(algo);
-	struct cb_plan_args a = { .n = n, .count = count, .esize = esz, .root = root, .servers = 1 };
+	struct cb_plan_args a = { .n = n, .count = count, .esize = esz, .root = root, .servers = 1,
+				  .rank_host = rank_host };
 	struct cb_plan p;
 
 	if (!name)
@@ -293,6 +297,31 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 			    cb_dtype_size(dt));
 }
 
+/* rank_host from the per-rank rows' host column: one host per rank. */
+static int read_hosts(const struct cb_table *rk, int n)
+{
+	int cr = cb_table_col(rk, "rank"), ch = cb_table_col(rk, "host");
+
+	rank_host = malloc((size_t)n * sizeof(int));
+	if (!rank_host || cr < 0 || ch < 0) {
+		fprintf(stderr, "check_results: no rank and host columns\n");
+		return -1;
+	}
+	for (int r = 0; r < n; r++)
+		rank_host[r] = -1;
+	for (size_t i = 0; i < rk->nrows; i++) {
+		int r = atoi(get(rk, i, cr)), x = atoi(get(rk, i, ch));
+
+		if (r < 0 || r >= n || (rank_host[r] >= 0 && rank_host[r] != x)) {
+			fprintf(stderr, "check_results: rank %d: host %d, and %d before\n", r, x,
+				r >= 0 && r < n ? rank_host[r] : -1);
+			return -1;
+		}
+		rank_host[r] = x;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cb_table sum, rk;
@@ -335,8 +364,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "check_results: %s lacks contract columns or rows\n", argv[1]);
 		return 1;
 	}
+	if (want_hosts > 1 && read_hosts(&rk, n) != 0)
+		return 1;
 	for (size_t i = 0; i < sum.nrows; i++)
 		check_row(&sum, &rk, &c, i, n, root);
+	free(rank_host);
 	printf("check_results: %zu summary rows, %zu per-rank rows, %d failure(s)\n", sum.nrows,
 	       rk.nrows, failures);
 	cb_table_free(&sum);

@@ -237,7 +237,7 @@ static void *rank_main(void *arg)
 	struct rank_out *out = arg;
 	const struct tcase *c = out->c;
 	size_t esz = cb_dtype_size(c->dt), bytes = c->count * esz + 8;
-	struct cb_setup_args sa = { bytes, c->root, c->slice_bytes, 1, c->algo->desc };
+	struct cb_setup_args sa = { bytes, c->root, c->slice_bytes, 1, c->algo->desc, NULL };
 	struct cb_run_args a;
 	struct cb_backend be;
 	void *state = NULL, *ref = calloc(1, bytes);

@@ -33,6 +33,7 @@ struct cb_setup_args {
 	size_t slice_bytes; /* ring pipelining unit; 0 = the algorithm's default */
 	int servers;      /* ps: servers (--servers; 0: 1) */
 	const struct cb_algo_desc *algo; /* the algorithm being set up */
+	const int *rank_host; /* [world size] each rank's host (0 ..), or NULL: one host */
 };
 
 /* One allreduce. send and recv are buffers from be->ops->buf_alloc; in-place

@@ -113,7 +113,8 @@ enum cb_status cb_plan_state_init(struct cb_plan_state *st, struct cb_backend *b
 	st->me = be->world_rank;
 	st->max_bytes = sa->max_bytes;
 	st->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->ops->desc->pipeline_bytes;
-	st->args = (struct cb_plan_args){ be->world_size, 0, 1, sa->root, sa->servers, 0, NULL };
+	st->args = (struct cb_plan_args){ be->world_size, 0, 1, sa->root, sa->servers, 0,
+					  sa->rank_host };
 	*stage_bytes = 0;
 	/* the largest STAGE, and per round the most messages and staging, over
 	 * the element sizes at the largest count */

@@ -55,7 +55,7 @@ static enum cb_status select_algos(struct cb_harness *h)
 static void setup_algo(struct cb_harness *h, struct cb_algo_slot *s, size_t max_bytes)
 {
 	struct cb_setup_args sa = { max_bytes, h->o->root, h->o->slice_bytes, h->o->servers,
-				    s->ops->desc };
+				    s->ops->desc, h->lay.host_of };
 	enum cb_status mine;
 
 	cb_watchdog_setup("setup", s->ops->desc->name, max_bytes);
