@@ -28,18 +28,6 @@ static void blocks(size_t count, int p, int lo, int nb, size_t *off, size_t *c)
 	*c = o1 + c1 - *off;
 }
 
-/* Where new rank v's partial is before reduce-scatter round j: SEND or
- * STAGE, the region's base in *base. */
-static enum cb_plan_buf cur_buf(const struct cb_pof2 *f, int v, int j, size_t count, size_t *base)
-{
-	*base = 0;
-	if (j == 0 && !(v < f->rem))
-		return CB_PLAN_SEND;
-	if (j > 0)
-		*base = j % 2 ? count : 0; /* round j-1 wrote B when j-1 is even */
-	return CB_PLAN_STAGE;
-}
-
 static enum cb_status rs_round(struct cb_plan *p, const struct cb_pof2 *f, int j)
 {
 	int d = f->p >> (j + 1), last = j == f->log2p - 1;
@@ -48,8 +36,8 @@ static enum cb_status rs_round(struct cb_plan *p, const struct cb_pof2 *f, int j
 	for (int v = 0; v < f->p && st == CB_OK; v++) {
 		int w = v ^ d, r = cb_pof2_rank(f, v), q = cb_pof2_rank(f, w);
 		size_t off, c, rb, qb, ob = j % 2 ? 0 : p->count;
-		enum cb_plan_buf rbuf = cur_buf(f, v, j, p->count, &rb);
-		enum cb_plan_buf qbuf = cur_buf(f, w, j, p->count, &qb);
+		enum cb_plan_buf rbuf = cb_pof2_partial(f, v, j, p->count, &rb);
+		enum cb_plan_buf qbuf = cb_pof2_partial(f, w, j, p->count, &qb);
 
 		blocks(p->count, f->p, v & ~(d - 1), d, &off, &c);
 		st = cb_plan_reduce(p, r, last ? cb_pref(r, CB_PLAN_RECV, off)

@@ -15,19 +15,6 @@
 #include "cb_plan_lib.h"
 #include "cb_plan_share.h"
 
-/* Where new rank v's partial is before round j: SEND, or STAGE at *off. */
-static enum cb_plan_buf cur_buf(const struct cb_pof2 *f, int v, int j, size_t count, size_t *off)
-{
-	*off = 0;
-	if (j == 0 && !(v < f->rem))
-		return CB_PLAN_SEND;
-	if (j > 0)
-		*off = j % 2 ? count : 0; /* round j-1 wrote B when j-1 is even */
-	return CB_PLAN_STAGE;
-}
-
-/* Round j of the doubling: every new rank v reduces its partner's partial
- * with its own into out (RECV on the last round unless L = 1, else A or B). */
 static enum cb_status rd_round(struct cb_plan *p, const struct cb_pof2 *f, int j)
 {
 	int last = j == f->log2p - 1;
@@ -36,8 +23,8 @@ static enum cb_status rd_round(struct cb_plan *p, const struct cb_pof2 *f, int j
 	for (int v = 0; v < f->p && st == CB_OK; v++) {
 		int r = cb_pof2_rank(f, v), q = cb_pof2_rank(f, v ^ (1 << j));
 		size_t ro, qo, oo = j % 2 ? 0 : p->count;
-		enum cb_plan_buf rb = cur_buf(f, v, j, p->count, &ro);
-		enum cb_plan_buf qb = cur_buf(f, v ^ (1 << j), j, p->count, &qo);
+		enum cb_plan_buf rb = cb_pof2_partial(f, v, j, p->count, &ro);
+		enum cb_plan_buf qb = cb_pof2_partial(f, v ^ (1 << j), j, p->count, &qo);
 		enum cb_plan_buf ob = last && f->log2p > 1 ? CB_PLAN_RECV : CB_PLAN_STAGE;
 
 		st = cb_plan_reduce(p, r, cb_pref(r, ob, ob == CB_PLAN_RECV ? 0 : oo),

@@ -38,3 +38,14 @@ enum cb_status cb_pof2_fold_out(struct cb_plan *p, const struct cb_pof2 *f,
 				  cb_pref(2 * i + 1, from, from_off), p->count, 0);
 	return st;
 }
+
+enum cb_plan_buf cb_pof2_partial(const struct cb_pof2 *f, int v, int j, size_t count,
+				 size_t *base)
+{
+	*base = 0;
+	if (j == 0 && !(v < f->rem))
+		return CB_PLAN_SEND;
+	if (j > 0)
+		*base = j % 2 ? count : 0; /* round j-1 wrote B when j-1 is even */
+	return CB_PLAN_STAGE;
+}
