@@ -8,12 +8,23 @@
 # Options go to sweep.sh (see scripts/sweep.sh --help), e.g.
 # scripts/bench.sh --ranks "2 4" --maxbytes 16M. Without --algo it runs the
 # seed's comparison, ps, ring, the library's allreduce and copy; the rest of
-# the family (oneshot, twoshot, rd, rabenseifner) with --algo, e.g.
+# the family (oneshot, twoshot, rd, rabenseifner, dbtree, hier) with --algo, e.g.
 # scripts/bench.sh --algo oneshot,twoshot,rd,rabenseifner,ring,mpi --maxbytes 1M.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 PROG=bench.sh
+# --help: this header and sweep.sh's options, before anything is installed
+# or built
+for a in "$@"; do
+	case $a in
+	-h | --help)
+		sed -n '2,12s/^# \{0,1\}//p' "$0"
+		echo
+		exec scripts/sweep.sh --help
+		;;
+	esac
+done
 . dev/deps.sh
 . scripts/lib.sh
 cb_install_deps

@@ -34,7 +34,7 @@ static const struct cb_column summary_cols[] = {
 	{ .name = "backend", .type = CB_COL_NAME, .offset = S(backend), .flags = KEY, .unit = "",
 	  .doc = "where buffers live: host or cuda" },
 	{ .name = "algo", .type = CB_COL_NAME, .offset = S(algo), .flags = KEY, .unit = "",
-	  .doc = "algorithm: ps, ring, nccl, mpi or copy" },
+	  .doc = "algorithm: a name allreduce_perf --help lists (ps, ring, the plan family, nccl, mpi, copy)" },
 	{ .name = "nranks", .type = CB_COL_INT, .offset = S(nranks), .flags = KEY, .lo = 1,
 	  .hi = MAX_RANKS, .unit = "", .doc = "ranks of the run (n)" },
 	{ .name = "bytes", .type = CB_COL_U64, .offset = S(bytes), .flags = KEY, .hi = MAX_BYTES,

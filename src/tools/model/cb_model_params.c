@@ -129,7 +129,7 @@ enum cb_status cb_fit_set_write(FILE *out, const struct cb_fit_set *f)
 	o = json_pack("{s:s, s:o, s:o, s:s, s:f, s:b, s:o}", "schema", FIT_SCHEMA, "source",
 		      cb_json_text(f->source), "machine", cb_json_text(f->machine), "model",
 		      "t = overhead + msgs * alpha + link_bytes / beta + reduce_bytes / gamma + "
-		      "fused_bytes * max(1/beta, 1/fused), rates per size tier (README: Cost model)",
+		      "fused_bytes * max(1/beta, 1/fused), rates per size tier (docs/model.md)",
 		      "min_bytes", f->min_bytes, "oversubscribed", f->oversubscribed, "groups",
 		      groups);
 	if (!o)

@@ -42,7 +42,7 @@
  *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks):
  *    alpha 0.21 us from every size (--tiers auto), beta 16.1, gamma 6.5 and
  *    fused 7.1 GB/s from sizes >= 1 MiB (--tiers 1 --min-bytes 1M); see
- *    README "Cost model". */
+ *    docs/model.md. */
 /* A GPU host: ranks per host, intra-host link (GB/s, us), network link (GB/s,
  * us, per host or rank), HBM bandwidth (GB/s) giving gamma and the copy. */
 #define GPU_HOST(nm, src, rph, ibw, ia, nbw, na, per, hbm)                                 \

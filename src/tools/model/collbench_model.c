@@ -1,5 +1,5 @@
 /* collbench-model fit|check|predict|presets: the alpha-beta-gamma cost model
- * of collbench's allreduce algorithms (README "Cost model"). Results on
+ * of collbench's allreduce algorithms (docs/model.md). Results on
  * stdout, diagnostics on stderr. Exit status: 0 done, 1 check --gate found a
  * row far off the model, 2 usage, input or output error. Options come from
  * one table that also prints --help; each verb accepts its own subset. */
@@ -30,7 +30,7 @@ static void usage(FILE *f)
 
 		cb_optable_usage(f, table, n, 30);
 	}
-	fprintf(f, "\nThe model (README \"Cost model\"): a step costs alpha + the most loaded link's\n"
+	fprintf(f, "\nThe model (docs/model.md): a step costs alpha + the most loaded link's\n"
 		"bytes / its bandwidth + the bytes a rank reduces / gamma (one-sided: the slower\n"
 		"of moving and reducing, not their sum); ps and ring follow the\n"
 		"schedule of src/plans/cb_pattern.h step by step, slices included; mpi follows\n"
