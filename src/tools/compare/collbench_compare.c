@@ -140,7 +140,7 @@ static void usage(FILE *f)
 		"A row whose bandwidth is absent or 0 (copy, n = 1, 0 bytes) uses the next metric\n"
 		"down, busbw -> algbw -> time, named in its metric column.\n"
 		"\nRefuses (exit 2) runs that differ in backend, GPU model, machine (label, CPU\n"
-		"model, CPU count, memory, GPU model: a baseline belongs to one machine), ranks\n"
+		"model, CPU count, GPU model; not memory: a baseline belongs to one machine), ranks\n"
 		"per node for a rank count, timing mode (--timing), wait strategy (--wait), or\n"
 		"the set of dtypes, unless --force.\n"
 		"\nexit status: 0 no regression, 1 regression, failed or vanished row (or missing\n"

@@ -401,5 +401,5 @@ void cb_options_usage(FILE *f, const char *prog)
 		"(all -R repeats together), with their median, min and max; algbw and busbw\n"
 		"come from the mean. The per-rank CSV's time_us is that rank's own mean.\n"
 		"Environment: CB_MACHINE names the machine in the metadata (default: the host\n"
-		"name); baselines are matched on it with the CPU, memory and GPU model.\n");
+		"name); baselines are matched on it with the CPU model, CPU count and GPU model.\n");
 }
