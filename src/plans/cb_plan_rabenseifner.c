@@ -5,8 +5,9 @@
  * holding block v and reduces the partner's partial of it with its own.
  * After L rounds v holds block v, final, in its RECV. All-gather round j
  * (d = 2^j): v copies the d blocks its partner v ^ d holds from the
- * partner's RECV. Partials alternate between two halves of STAGE (A at 0,
- * B at count) so that no rank writes what its partner reads in that round.
+ * partner's RECV. Partials alternate between two halves of STAGE
+ * (cb_pof2_half) so that no rank writes what its partner reads in that
+ * round.
  * Both partners reduce a block as x op y and y op x: the same bits, as every
  * op here commutes. A world that is not a power of two folds first and
  * copies the result out last (cb_pof2_fold_in, _out). Source: R.
@@ -35,7 +36,7 @@ static enum cb_status rs_round(struct cb_plan *p, const struct cb_pof2 *f, int j
 
 	for (int v = 0; v < f->p && st == CB_OK; v++) {
 		int w = v ^ d, r = cb_pof2_rank(f, v), q = cb_pof2_rank(f, w);
-		size_t off, c, rb, qb, ob = j % 2 ? 0 : p->count;
+		size_t off, c, rb, qb, ob = cb_pof2_half(f, j, p->count);
 		enum cb_plan_buf rbuf = cb_pof2_partial(f, v, j, p->count, &rb);
 		enum cb_plan_buf qbuf = cb_pof2_partial(f, w, j, p->count, &qb);
 

@@ -1,11 +1,10 @@
 /* Recursive doubling allreduce as a plan. On p = 2^L ranks, round j
  * (0 <= j < L) has every rank v reduce its partner v ^ 2^j's partial with
  * its own: after L rounds every rank holds the whole reduction. Partials
- * alternate between two halves of STAGE (A at 0, B at count) so that no
- * rank writes what its partner reads in the same round; the last round
- * writes RECV, except with L = 1, where a peer still reads SEND (RECV in
- * place) in that round: there it writes B and a local round copies B to
- * RECV. Both partners compute x op y and y op x: the same bits, as every op
+ * alternate between two halves of STAGE (cb_pof2_half) so that no rank
+ * writes what its partner reads in the same round; the last round writes
+ * RECV, except with L = 1, where a peer still reads SEND (RECV in place) in
+ * that round: there it writes STAGE and a local round copies it to RECV. Both partners compute x op y and y op x: the same bits, as every op
  * here commutes. A world that is not a power of two folds first
  * (cb_pof2_fold_in, into A) and copies the result out last
  * (cb_pof2_fold_out). Source: Thakur, Rabenseifner and Gropp, "Optimization
@@ -22,7 +21,7 @@ static enum cb_status rd_round(struct cb_plan *p, const struct cb_pof2 *f, int j
 
 	for (int v = 0; v < f->p && st == CB_OK; v++) {
 		int r = cb_pof2_rank(f, v), q = cb_pof2_rank(f, v ^ (1 << j));
-		size_t ro, qo, oo = j % 2 ? 0 : p->count;
+		size_t ro, qo, oo = cb_pof2_half(f, j, p->count);
 		enum cb_plan_buf rb = cb_pof2_partial(f, v, j, p->count, &ro);
 		enum cb_plan_buf qb = cb_pof2_partial(f, v ^ (1 << j), j, p->count, &qo);
 		enum cb_plan_buf ob = last && f->log2p > 1 ? CB_PLAN_RECV : CB_PLAN_STAGE;
@@ -45,14 +44,19 @@ enum cb_status cb_plan_build_rd(struct cb_plan *p, const struct cb_plan_args *a)
 		st = cb_pof2_fold_in(p, &f, 0);
 	for (int j = 0; a->n > 1 && j < f.log2p && st == CB_OK; j++)
 		st = rd_round(p, &f, j);
-	if (st == CB_OK && a->n > 1 && f.log2p == 1) { /* B to RECV; the fold reads B */
+	if (st == CB_OK && a->n > 1 && f.log2p == 1) { /* STAGE to RECV; the fold reads it */
+		size_t h = cb_pof2_half(&f, 0, a->count);
+
 		st = cb_plan_round(p);
-		for (int v = 0; v < f.p && st == CB_OK; v++)
-			st = cb_plan_copy(p, cb_pof2_rank(&f, v), cb_pref(cb_pof2_rank(&f, v), CB_PLAN_RECV, 0),
-					  cb_pref(cb_pof2_rank(&f, v), CB_PLAN_STAGE, p->count), a->count, 0);
+		for (int v = 0; v < f.p && st == CB_OK; v++) {
+			int r = cb_pof2_rank(&f, v);
+
+			st = cb_plan_copy(p, r, cb_pref(r, CB_PLAN_RECV, 0), cb_pref(r, CB_PLAN_STAGE, h),
+					  a->count, 0);
+		}
 		for (int i = 0; i < f.rem && st == CB_OK; i++)
 			st = cb_plan_copy(p, 2 * i, cb_pref(2 * i, CB_PLAN_RECV, 0),
-					  cb_pref(2 * i + 1, CB_PLAN_STAGE, p->count), a->count, 0);
+					  cb_pref(2 * i + 1, CB_PLAN_STAGE, h), a->count, 0);
 	} else if (st == CB_OK && a->n > 1) {
 		st = cb_pof2_fold_out(p, &f, CB_PLAN_RECV, 0);
 	}

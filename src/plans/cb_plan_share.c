@@ -46,6 +46,11 @@ enum cb_plan_buf cb_pof2_partial(const struct cb_pof2 *f, int v, int j, size_t c
 	if (j == 0 && !(v < f->rem))
 		return CB_PLAN_SEND;
 	if (j > 0)
-		*base = j % 2 ? count : 0; /* round j-1 wrote B when j-1 is even */
+		*base = cb_pof2_half(f, j - 1, count);
 	return CB_PLAN_STAGE;
+}
+
+size_t cb_pof2_half(const struct cb_pof2 *f, int j, size_t count)
+{
+	return (j + (f->rem > 0)) % 2 ? count : 0;
 }

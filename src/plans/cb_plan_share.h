@@ -64,11 +64,16 @@ enum cb_status cb_pof2_fold_in(struct cb_plan *p, const struct cb_pof2 *f, size_
 enum cb_status cb_pof2_fold_out(struct cb_plan *p, const struct cb_pof2 *f,
 				enum cb_plan_buf from, size_t from_off);
 
-/* Where new rank v's partial is before round j of a power-of-two exchange
- * that alternates its partials between two halves of STAGE (A at 0, B at
- * count; round j writes B when j is even): its SEND before round 0 (a rank
- * the fold gave nothing), else STAGE, the half's base in *base (A before
- * round 0, where the fold put it). */
+/* A power-of-two exchange that alternates its partials between two halves
+ * of STAGE (A at 0, B at count): the half round j writes, as an element
+ * offset. The fold's partials are in A before round 0, so there round 0
+ * writes B; without a fold round 0 writes A, and a world of two ranks needs
+ * only A (count elements of STAGE a rank, not 2 count). */
+size_t cb_pof2_half(const struct cb_pof2 *f, int j, size_t count);
+
+/* Where new rank v's partial is before round j of that exchange: its SEND
+ * before round 0 (a rank the fold gave nothing), else STAGE, the half's
+ * base in *base (A before round 0, where the fold put it). */
 enum cb_plan_buf cb_pof2_partial(const struct cb_pof2 *f, int v, int j, size_t count,
 				 size_t *base);
 

@@ -221,6 +221,29 @@ static void test_hosts(void **state)
 		}
 }
 
+/* What STAGE the exchanges need: recursive doubling on 2 and 4 ranks keeps
+ * one buffer's worth a rank (count elements), Rabenseifner on 2 none; the
+ * 2^31-element run has room for no more. */
+static void test_stage(void **state)
+{
+	static const struct { const char *algo; int n; size_t most; } c[] = {
+		{ "rd", 2, 1 }, { "rd", 4, 1 }, { "rabenseifner", 2, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct cb_plan_args a = { c[i].n, 1000, 4, 0, 1, 0, NULL };
+		struct cb_plan p;
+
+		assert_int_equal(cb_plan_build(c[i].algo, &a, &p), CB_OK);
+		for (int r = 0; r < c[i].n; r++)
+			if (p.stage_count[r] > c[i].most * 1000)
+				fail_msg("%s n=%d: rank %d needs %zu STAGE elements, at most %zu", c[i].algo,
+					 c[i].n, r, p.stage_count[r], c[i].most * 1000);
+		cb_plan_free(&p);
+	}
+}
+
 /* 1000003 elements: every dtype and op with --large, else float sum. */
 static void test_large(void **state)
 {
@@ -242,6 +265,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_stage),
 		cmocka_unit_test(test_large),
 	};
 
