@@ -43,14 +43,12 @@ full_host_only() {
 		run_ctest build-host -R '^(unit_|mpi_np2_|err_)' -LE "$(labels_re "${FULL_LABELS[@]}")"
 }
 # sanitizer: -fsanitize=address,undefined, every test of the default run (not
-# the lint, which builds nothing), and the cuda backend on the CUDA model at
-# one rank, two ranks in and out of place (ipc and NCCL p2p) and its faults
-# (the whole model matrix under the sanitizers would take most of CI's 90
-# minutes; the normal build runs it)
+# the lint, which builds nothing); the CUDA model's label runs in the normal
+# build only (under the sanitizers its matrix would take most of CI's 90
+# minutes)
 full_sanitizer() {
-	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON -DCB_CUDA_MODEL=ON &&
-		run_ctest build-asan -LE "$(labels_re "${FULL_LABELS[@]}" lint)" &&
-		run_ctest build-asan -L cuda_model -R '_(np1_|p2p_np1_|np2_inplace0|p2p_np2_inplace1|fault_|unit|link)'
+	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON &&
+		run_ctest build-asan -LE "$(labels_re "${FULL_LABELS[@]}" lint)"
 }
 # -----------------------------------------------------------------------------
 

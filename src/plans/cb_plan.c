@@ -413,7 +413,8 @@ static enum cb_status round_ok(struct walk *w, size_t k, char *err, size_t len)
 			t[m++] = (struct touch){ touch_key(w, s->b), s->b.off, s->b.off + s->count, i, 0,
 						 s->exec, 0 };
 	}
-	qsort(t, m, sizeof(*t), touch_cmp);
+	if (m)
+		qsort(t, m, sizeof(*t), touch_cmp);
 	for (size_t i = 0; i < m && st == CB_OK; i++) {
 		int clash;
 
@@ -494,7 +495,8 @@ static enum cb_status round_waits(struct walk *w, struct cb_plan *p, size_t k)
 {
 	size_t at = 0, nw = p->wait_first[k * (size_t)p->n];
 
-	qsort(w->needs, w->nneeds, sizeof(*w->needs), need_cmp);
+	if (w->nneeds) /* qsort wants an array, even of none */
+		qsort(w->needs, w->nneeds, sizeof(*w->needs), need_cmp);
 	for (int r = 0; r < p->n; r++) {
 		p->wait_first[k * (size_t)p->n + (size_t)r] = nw;
 		for (; at < w->nneeds && w->needs[at].exec == r; at++) {

@@ -234,10 +234,13 @@ static enum cb_status own_work(struct cb_plan_state *st, const struct cb_run_arg
 		if (s->dst.rank != st->me)
 			continue; /* a send */
 		dst = cb_plan_span(st, a, s->dst);
-		src = cb_plan_span(st, a, s->a);
 		if (is_msg(s) && !st->direct[mr->sfirst + i]) { /* the staged bytes */
 			src.ptr = (char *)st->mstage[area] + staged, src.rank = be->node_rank;
 			staged += s->count * st->esize;
+		} else if (is_msg(s)) { /* a received copy, landed in dst */
+			src = dst;
+		} else { /* a.rank is this rank: its own buffers are the only ones it holds */
+			src = cb_plan_span(st, a, s->a);
 		}
 		if (s->op == CB_PLAN_REDUCE) /* local: a received span was counted when received */
 			e = cb_be_reduce(be, dst, src, cb_plan_span(st, a, s->b), s->count, a->dt, a->op);
