@@ -11,7 +11,9 @@
 #   (it reduces n-1 messages, each worker copies 2; CPU time, as wall time
 #   inside a copy also holds the time the rank was descheduled there, which
 #   dominates on an oversubscribed host), and each worker's wait at least half
-#   the root's busy time (they wait while it reduces);
+#   the root's busy time (they wait while it reduces n-1 >= 3 messages; at
+#   n = 2 the plan's worker copies as much as the root reduces, pipelined
+#   beside it, so its wait has no such bound);
 # - ring: every rank's busy CPU time within 2x of every other's (even work);
 # - mpi (a library): busy and wait empty, barrier measured;
 # - the summary: p90 <= p99 <= max, cv >= 0, the straggler a rank of the run,
@@ -55,7 +57,7 @@ END {
   for (r = 1; r < np; r++) {
     if (np >= 4 && !(cpu["ps", 0] > cpu["ps", r]))
       { printf "ps: root busy CPU %g not above worker %d busy CPU %g\n", cpu["ps", 0], r, cpu["ps", r]; bad = 1 }
-    if (!(wait["ps", r] >= 0.5 * busy["ps", 0]))
+    if (np >= 4 && !(wait["ps", r] >= 0.5 * busy["ps", 0]))
       { printf "ps: worker %d waits %g, under half the root busy %g\n", r, wait["ps", r], busy["ps", 0]; bad = 1 }
   }
   for (r = 0; r < np; r++) for (q = 0; q < np; q++)
