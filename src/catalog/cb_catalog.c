@@ -45,15 +45,20 @@ static struct cb_algo_desc plan_desc[CB_PLAN_ALGOS_MAX];
 static const struct cb_algo_desc *algos[CB_PLAN_ALGOS_MAX + COUNT(fixed)];
 static size_t nalgos;
 
-/* The list, made once: a plan algorithm moves its bytes over the run's
- * transport, one-sided or two-sided, and both are measured. */
+/* The list, made again when a plan algorithm was added (cb_plan_algo_add;
+ * the entries before it keep their places): a plan algorithm moves its
+ * bytes over the run's transport, one-sided or two-sided, and both are
+ * measured. */
 static void make_list(void)
 {
+	static size_t made_np;
 	size_t np;
 	const struct cb_plan_algo *pa = cb_plan_algos(&np);
 
-	if (nalgos)
+	if (nalgos && np == made_np)
 		return;
+	nalgos = 0;
+	made_np = np;
 	for (size_t i = 0; i < np; i++) {
 		plan_desc[i] = (struct cb_algo_desc){
 			.name = pa[i].name,

@@ -36,8 +36,6 @@ static void bit_links(int n, int r, int *up, int *d0, int *d1)
 	int b = 1;
 
 	*up = *d0 = *d1 = -1;
-	if (n == 1)
-		return;
 	if (r == 0) {
 		while (b * 2 < n)
 			b *= 2;
@@ -188,9 +186,6 @@ enum cb_status cb_plan_build_dbtree(struct cb_plan *p, const struct cb_plan_args
 	int root[2] = { 0, 0 };
 	enum cb_status st = cb_plan_init(p, "dbtree", a->n, a->count);
 
-	if (st == CB_OK && a->n == 1) /* the input is the result */
-		return cb_plan_copy(p, 0, cb_pref(0, CB_PLAN_RECV, 0), cb_pref(0, CB_PLAN_SEND, 0),
-				    a->count, 1);
 	for (int t = 0; t < 2 && st == CB_OK; t++)
 		st = tree_make(&tr[t], a->n, t, &root[t]);
 	if (st == CB_OK && a->count)

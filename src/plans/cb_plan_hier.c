@@ -148,7 +148,7 @@ enum cb_status cb_plan_build_hier(struct cb_plan *p, const struct cb_plan_args *
 		st = local_reduce(p, &h, h.nh == 1);
 	for (int s = 0; h.nh > 1 && s < cb_ring_nsteps(h.nh) && st == CB_OK; s++)
 		st = host_ring_round(p, &h, s);
-	if (st == CB_OK && a->n > 1)
+	if (st == CB_OK)
 		st = local_gather(p, &h);
 	free(h.first);
 	if (st != CB_OK)

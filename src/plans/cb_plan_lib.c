@@ -1,58 +1,87 @@
-/* The table of plan algorithms (contract in cb_plan_lib.h): a new algorithm
- * is its builder's file and one line here. */
+/* The table of plan algorithms (contract in cb_plan_lib.h): the built-in
+ * ones from CB_PLAN_BUILTINS, then those added (plan files). */
 #include "cb_plan_lib.h"
 
+#include <stdio.h>
 #include <string.h>
 
-static const struct cb_plan_algo algos[] = {
-	{ "ps", cb_plan_build_ps,
-	  "parameter server: workers push to the root (-r), it reduces, workers pull (--servers K: "
-	  "K shards)", "the seed's parameter server; K servers: BytePS (OSDI 2020)" },
-	{ "ring", cb_plan_build_ring,
-	  "ring: reduce-scatter then all-gather between neighbours, pipelined in slices",
-	  "Patarasuk and Yuan, JPDC 69(2), 2009; NCCL's slices" },
-	{ "oneshot", cb_plan_build_oneshot,
-	  "one-shot: every rank reads every input and reduces the whole buffer (1 round of messages)",
-	  "vLLM's custom allreduce, 1-stage (vllm#2192); TensorRT-LLM's oneShotAllReduceKernel" },
-	{ "twoshot", cb_plan_build_twoshot,
-	  "two-shot: reduce-scatter then all-gather by direct exchange with every peer (2 rounds)",
-	  "vLLM's custom allreduce, 2-stage; TensorRT-LLM's twoShotAllReduceKernel" },
-	{ "rd", cb_plan_build_rd,
-	  "recursive doubling: log2 n rounds exchanging the whole buffer with a partner",
-	  "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, section 4.5" },
-	{ "rabenseifner", cb_plan_build_rabenseifner,
-	  "Rabenseifner: recursive-halving reduce-scatter, recursive-doubling all-gather",
-	  "Rabenseifner, ICCS 2004; Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005" },
-	{ "dbtree", cb_plan_build_dbtree,
-	  "double binary tree: each half of the buffer reduced up and broadcast down a tree, in slices",
-	  "Sanders, Speck and Traff, ParCo 35(12), 2009; NCCL 2.4's trees" },
-	{ "hier", cb_plan_build_hier,
-	  "hierarchical: reduce-scatter in each host, a ring of each shard between hosts, all-gather",
-	  "the two-level schemes of NCCL's CollNet and Horovod's hierarchical allreduce" },
-};
-_Static_assert(sizeof(algos) / sizeof(algos[0]) <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
+#define CB_PLAN_ENTRY(nm, desc, src) { #nm, cb_plan_build_##nm, desc, src, 0, NULL },
+static const struct cb_plan_algo builtin[] = { CB_PLAN_BUILTINS(CB_PLAN_ENTRY) };
+#undef CB_PLAN_ENTRY
+#define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
+_Static_assert(NBUILTIN <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
 
-#define NALGOS (sizeof(algos) / sizeof(algos[0]))
+/* The built-in ones, then the added ones (their texts copied here). */
+static struct cb_plan_algo algos[CB_PLAN_ALGOS_MAX];
+static char added_text[CB_PLAN_ALGOS_MAX][3][200];
+static size_t nalgos;
+
+static void init_table(void)
+{
+	if (nalgos)
+		return;
+	memcpy(algos, builtin, sizeof(builtin));
+	nalgos = NBUILTIN;
+}
 
 const struct cb_plan_algo *cb_plan_algos(size_t *n)
 {
-	*n = NALGOS;
+	init_table();
+	*n = nalgos;
 	return algos;
 }
 
 const struct cb_plan_algo *cb_plan_algo_find(const char *name)
 {
-	for (size_t i = 0; i < NALGOS; i++)
+	init_table();
+	for (size_t i = 0; i < nalgos; i++)
 		if (strcmp(algos[i].name, name) == 0)
 			return &algos[i];
 	return NULL;
+}
+
+enum cb_status cb_plan_algo_add(const struct cb_plan_algo *al)
+{
+	const struct cb_plan_algo *old = cb_plan_algo_find(al->name);
+	size_t i = old ? (size_t)(old - algos) : nalgos;
+	const char *src[3] = { al->name, al->description, al->source };
+
+	if (i < NBUILTIN || i == CB_PLAN_ALGOS_MAX)
+		return CB_ERR_ARG;
+	algos[i] = *al;
+	for (int t = 0; t < 3; t++)
+		snprintf(added_text[i][t], sizeof(added_text[i][t]), "%s", src[t] ? src[t] : "");
+	algos[i].name = added_text[i][0];
+	algos[i].description = added_text[i][1];
+	algos[i].source = added_text[i][2];
+	if (i == nalgos)
+		nalgos++;
+	return CB_OK;
+}
+
+enum cb_status cb_plan_make(const struct cb_plan_algo *al, const struct cb_plan_args *a,
+			    struct cb_plan *p)
+{
+	struct cb_plan_args b = *a;
+	enum cb_status st;
+
+	if (a->n < 1 || a->esize < 1 || (al->ranks && a->n != al->ranks))
+		return CB_ERR_ARG;
+	b.data = al->data;
+	if (a->n > 1)
+		return al->build(p, &b);
+	st = cb_plan_init(p, al->name, 1, a->count); /* the input is the result */
+	if (st == CB_OK && a->count)
+		st = cb_plan_copy(p, 0, cb_pref(0, CB_PLAN_RECV, 0), cb_pref(0, CB_PLAN_SEND, 0),
+				  a->count, 1);
+	if (st != CB_OK)
+		cb_plan_free(p);
+	return st;
 }
 
 enum cb_status cb_plan_build(const char *name, const struct cb_plan_args *a, struct cb_plan *p)
 {
 	const struct cb_plan_algo *al = cb_plan_algo_find(name);
 
-	if (!al || a->n < 1 || a->esize < 1)
-		return CB_ERR_ARG;
-	return al->build(p, a);
+	return al ? cb_plan_make(al, a, p) : CB_ERR_ARG;
 }

@@ -27,14 +27,11 @@ enum cb_status cb_plan_build_oneshot(struct cb_plan *p, const struct cb_plan_arg
 
 	for (int r = 0; order && r < n; r++)
 		order[r] = r;
-	if (st == CB_OK && n == 1) /* the input is the result */
-		st = cb_plan_copy(p, 0, cb_pref(0, CB_PLAN_RECV, 0), cb_pref(0, CB_PLAN_SEND, 0),
-				  a->count, 1);
-	for (int r = 0; n > 1 && r < n && st == CB_OK; r++)
+	for (int r = 0; r < n && st == CB_OK; r++)
 		st = cb_plan_reduce_chain(p, r, cb_pref(r, CB_PLAN_STAGE, 0), order, n, 0, a->count, 0, 1);
-	if (st == CB_OK && n > 1)
+	if (st == CB_OK)
 		st = cb_plan_round(p);
-	for (int r = 0; n > 1 && r < n && st == CB_OK; r++)
+	for (int r = 0; r < n && st == CB_OK; r++)
 		st = cb_plan_copy(p, r, cb_pref(r, CB_PLAN_RECV, 0), cb_pref(r, CB_PLAN_STAGE, 0),
 				  a->count, 0);
 	free(order);

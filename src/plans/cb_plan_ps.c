@@ -46,8 +46,6 @@ static enum cb_status ps_reduce(struct cb_plan *p, const struct ps_geom *g, int 
 	int left = g->n - 1;
 
 	cb_chunk(g->count, g->k, j, &sh_off, &sh_count);
-	if (g->n == 1)
-		return cb_plan_copy(p, srv, acc, lhs, c, 1);
 	for (int w = 0; w < g->n && st == CB_OK; w++) {
 		if (w == srv)
 			continue;
@@ -100,7 +98,7 @@ enum cb_status cb_plan_build_ps(struct cb_plan *p, const struct cb_plan_args *a)
 	g.nslices = cb_slice_num(a->count, g.k, g.slice ? g.slice : 1);
 	g.stride = cb_ps_slot_bytes(shard * a->esize) / a->esize;
 	st = cb_plan_init(p, "ps", g.n, a->count);
-	for (size_t u = 0; st == CB_OK && a->count && u < g.nslices + (g.n > 1 ? 2 : 1); u++)
+	for (size_t u = 0; st == CB_OK && a->count && u < g.nslices + 2; u++)
 		st = ps_round(p, &g, u);
 	if (st != CB_OK)
 		cb_plan_free(p);

@@ -69,16 +69,13 @@ enum cb_status cb_plan_build_rabenseifner(struct cb_plan *p, const struct cb_pla
 	struct cb_pof2 f = cb_pof2_of(a->n);
 	enum cb_status st = cb_plan_init(p, "rabenseifner", a->n, a->count);
 
-	if (st == CB_OK && a->n == 1) /* the input is the result */
-		st = cb_plan_copy(p, 0, cb_pref(0, CB_PLAN_RECV, 0), cb_pref(0, CB_PLAN_SEND, 0),
-				  a->count, 1);
-	if (st == CB_OK && a->n > 1)
+	if (st == CB_OK)
 		st = cb_pof2_fold_in(p, &f, 0);
-	for (int j = 0; a->n > 1 && j < f.log2p && st == CB_OK; j++)
+	for (int j = 0; j < f.log2p && st == CB_OK; j++)
 		st = rs_round(p, &f, j);
-	for (int j = 0; a->n > 1 && j < f.log2p && st == CB_OK; j++)
+	for (int j = 0; j < f.log2p && st == CB_OK; j++)
 		st = ag_round(p, &f, j);
-	if (st == CB_OK && a->n > 1)
+	if (st == CB_OK)
 		st = cb_pof2_fold_out(p, &f, CB_PLAN_RECV, 0);
 	if (st != CB_OK)
 		cb_plan_free(p);

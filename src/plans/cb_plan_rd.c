@@ -37,14 +37,11 @@ enum cb_status cb_plan_build_rd(struct cb_plan *p, const struct cb_plan_args *a)
 	struct cb_pof2 f = cb_pof2_of(a->n);
 	enum cb_status st = cb_plan_init(p, "rd", a->n, a->count);
 
-	if (st == CB_OK && a->n == 1) /* the input is the result */
-		st = cb_plan_copy(p, 0, cb_pref(0, CB_PLAN_RECV, 0), cb_pref(0, CB_PLAN_SEND, 0),
-				  a->count, 1);
-	if (st == CB_OK && a->n > 1)
+	if (st == CB_OK)
 		st = cb_pof2_fold_in(p, &f, 0);
-	for (int j = 0; a->n > 1 && j < f.log2p && st == CB_OK; j++)
+	for (int j = 0; j < f.log2p && st == CB_OK; j++)
 		st = rd_round(p, &f, j);
-	if (st == CB_OK && a->n > 1 && f.log2p == 1) { /* STAGE to RECV; the fold reads it */
+	if (st == CB_OK && f.log2p == 1) { /* STAGE to RECV; the fold reads it */
 		size_t h = cb_pof2_half(&f, 0, a->count);
 
 		st = cb_plan_round(p);
@@ -57,7 +54,7 @@ enum cb_status cb_plan_build_rd(struct cb_plan *p, const struct cb_plan_args *a)
 		for (int i = 0; i < f.rem && st == CB_OK; i++)
 			st = cb_plan_copy(p, 2 * i, cb_pref(2 * i, CB_PLAN_RECV, 0),
 					  cb_pref(2 * i + 1, CB_PLAN_STAGE, h), a->count, 0);
-	} else if (st == CB_OK && a->n > 1) {
+	} else if (st == CB_OK) {
 		st = cb_pof2_fold_out(p, &f, CB_PLAN_RECV, 0);
 	}
 	if (st != CB_OK)

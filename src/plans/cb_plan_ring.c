@@ -45,10 +45,7 @@ enum cb_status cb_plan_build_ring(struct cb_plan *p, const struct cb_plan_args *
 
 	if (st != CB_OK)
 		return st;
-	if (n == 1 && a->count) /* the input is the result */
-		st = cb_plan_copy(p, 0, cb_pref(0, CB_PLAN_RECV, 0), cb_pref(0, CB_PLAN_SEND, 0),
-				  a->count, 1);
-	for (int s = 0; n > 1 && s < cb_ring_nsteps(n) && st == CB_OK; s++)
+	for (int s = 0; s < cb_ring_nsteps(n) && st == CB_OK; s++)
 		for (size_t j = 0; j < nslices && st == CB_OK; j++)
 			st = ring_round(p, n, a->count, slice, s, j);
 	if (st != CB_OK)

@@ -28,9 +28,9 @@ enum cb_status cb_plan_build_twoshot(struct cb_plan *p, const struct cb_plan_arg
 		cb_chunk(a->count, n, r, &off, &c);
 		st = cb_plan_reduce_chain(p, r, cb_pref(r, CB_PLAN_RECV, off), order, n, off, c, 0, 1);
 	}
-	if (st == CB_OK && n > 1)
+	if (st == CB_OK)
 		st = cb_plan_round(p);
-	for (int r = 0; n > 1 && r < n && st == CB_OK; r++) /* all-gather */
+	for (int r = 0; r < n && st == CB_OK; r++) /* all-gather */
 		for (int q = 0; q < n && st == CB_OK; q++) {
 			size_t off, c;
 

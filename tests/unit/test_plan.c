@@ -130,7 +130,7 @@ static void check_hosts(const struct variant *v, int n, size_t count, enum cb_dt
 			enum cb_op op, size_t slice, const int *rank_host)
 {
 	struct cb_plan_args a = { n, count, cb_dtype_size(dt), n > 2 ? 2 : 0,
-				  v->servers < 0 || v->servers > n ? n : v->servers, slice, rank_host };
+				  v->servers < 0 || v->servers > n ? n : v->servers, slice, rank_host, NULL };
 	uint64_t tx[32], rx[32], ptx[32], prx[32], ctx[32], crx[32];
 	struct cb_plan p;
 	char err[512] = "";
@@ -234,7 +234,7 @@ static void test_stage(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct cb_plan_args a = { c[i].n, 1000, 4, 0, 1, 0, NULL };
+		struct cb_plan_args a = { c[i].n, 1000, 4, 0, 1, 0, NULL, NULL };
 		struct cb_plan p;
 
 		assert_int_equal(cb_plan_build(c[i].algo, &a, &p), CB_OK);

@@ -25,14 +25,17 @@ static const struct cb_algo_ops *const fixed[] = {
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
 
 static const struct cb_algo_ops *registry[CB_PLAN_ALGOS_MAX + NFIXED];
-static size_t nregistry;
+static size_t nregistry, made_np;
 
+/* Made again when a plan algorithm was added (cb_plan_algo_add). */
 const struct cb_algo_ops *const *cb_algo_registry(size_t *n)
 {
-	if (!nregistry) {
-		size_t np;
-		const struct cb_algo_ops *const *plans = cb_algo_plan_registry(&np);
+	size_t np;
+	const struct cb_algo_ops *const *plans = cb_algo_plan_registry(&np);
 
+	if (!nregistry || np != made_np) {
+		nregistry = 0;
+		made_np = np;
 		for (size_t i = 0; i < np; i++)
 			registry[nregistry++] = plans[i];
 		for (size_t i = 0; i < NFIXED; i++)

@@ -36,7 +36,7 @@ static enum cb_status build(const struct cb_plan_state *st, size_t count, size_t
 {
 	struct cb_plan_args a = args_for(st, count, esize);
 	char err[512] = "";
-	enum cb_status e = st->algo->build(p, &a);
+	enum cb_status e = cb_plan_make(st->algo, &a, p);
 
 	if (e == CB_OK && (e = cb_plan_finish(p, in_place, err, sizeof(err))) != CB_OK)
 		cb_plan_free(p);
@@ -114,7 +114,7 @@ enum cb_status cb_plan_state_init(struct cb_plan_state *st, struct cb_backend *b
 	st->max_bytes = sa->max_bytes;
 	st->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->ops->desc->pipeline_bytes;
 	st->args = (struct cb_plan_args){ be->world_size, 0, 1, sa->root, sa->servers, 0,
-					  sa->rank_host };
+					  sa->rank_host, NULL };
 	*stage_bytes = 0;
 	/* the largest STAGE, and per round the most messages and staging, over
 	 * the element sizes at the largest count */

@@ -9,15 +9,17 @@ extern const struct cb_algo_ops cb_algo_plan_p2p_template; /* cb_algo_plan_p2p.c
 
 static struct cb_algo_ops one_sided[CB_PLAN_ALGOS_MAX], two_sided[CB_PLAN_ALGOS_MAX];
 static const struct cb_algo_ops *entries[CB_PLAN_ALGOS_MAX];
-static size_t nentries;
-static int made;
+static size_t nentries, made_np;
 
 const struct cb_algo_ops *const *cb_algo_plan_registry(size_t *n)
 {
-	size_t na;
+	size_t na, np;
 	const struct cb_algo_desc *const *cat = cb_catalog_algos(&na);
 
-	for (size_t i = 0; !made && i < na; i++) {
+	(void)cb_plan_algos(&np);
+	if (np != made_np) /* made again when a plan was added (cb_plan_algo_add) */
+		nentries = 0;
+	for (size_t i = 0; np != made_np && i < na; i++) {
 		if (!cat[i]->plan)
 			continue;
 		two_sided[nentries] = cb_algo_plan_p2p_template;
@@ -28,7 +30,7 @@ const struct cb_algo_ops *const *cb_algo_plan_registry(size_t *n)
 		entries[nentries] = &one_sided[nentries];
 		nentries++;
 	}
-	made = 1;
+	made_np = np;
 	*n = nentries;
 	return entries;
 }

@@ -408,7 +408,7 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 				  .servers = 1, .rank_host = e->t->rank_host,
 				  .slice_count = cb_ring_slice_count(e->t->slice_bytes, c->esize) };
 	struct cb_plan p;
-	enum cb_status st = c->plan->build(&p, &a);
+	enum cb_status st = cb_plan_make(c->plan, &a, &p);
 
 	if (st == CB_OK && p.nsteps > CB_MODEL_PLAN_MAX_STEPS)
 		cb_plan_free(&p), st = CB_ERR_UNSUPPORTED;
