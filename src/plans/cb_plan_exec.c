@@ -145,23 +145,28 @@ enum cb_status cb_plan_check(const struct cb_plan *p, enum cb_dtype dt, enum cb_
 	return st;
 }
 
-enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op, char *err,
-				size_t errlen)
+enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
+				unsigned modes, char *err, size_t errlen)
 {
 	enum cb_status st = CB_OK;
 
 	for (int ip = 0; ip < 2 && st == CB_OK; ip++) {
 		struct cb_plan_report rep = { 0, -1, 0, -1, NULL, NULL };
 
+		if (!(modes & (1u << ip)))
+			continue;
 		st = cb_plan_finish(p, ip, err, errlen);
 		if (st == CB_OK)
 			st = cb_plan_check(p, dt, op, &rep);
 		if (st == CB_OK && rep.wrong) {
-			snprintf(err, errlen, "plan %s on %d ranks, %zu elements, %s %s, %s: %zu wrong "
-				 "elements; the first: rank %d, element %zu (%s %ld)",
+			char when[48] = "never written";
+
+			if (rep.round >= 0)
+				snprintf(when, sizeof(when), "last written in round %ld", rep.round);
+			snprintf(err, errlen, "plan %s on %d ranks, count %zu, %s %s, %s: %zu wrong "
+				 "element(s); the first: rank %d, element %zu of its result (%s)",
 				 p->name, p->n, p->count, cb_dtype_name(dt), cb_op_name(op),
-				 ip ? "in place" : "out of place", rep.wrong, rep.rank, rep.offset,
-				 rep.round < 0 ? "never written: round" : "last written in round", rep.round);
+				 ip ? "in place" : "out of place", rep.wrong, rep.rank, rep.offset, when);
 			st = CB_ERR_ARG;
 		}
 	}

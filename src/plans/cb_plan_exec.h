@@ -37,12 +37,12 @@ struct cb_plan_report {
 enum cb_status cb_plan_check(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
 			     struct cb_plan_report *r);
 
-/* Builds, finishes and checks in both modes (out of place, in place): the
- * one-call validation of a plan. On a wrong result writes "plan NAME on N
- * ranks, COUNT elements, DT OP, MODE: rank R, element OFF is wrong (last
- * written in round K)" to err and returns CB_ERR_ARG; cb_plan_finish's
- * errors too. */
-enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op, char *err,
-				size_t errlen);
+/* Finishes and checks p in the modes of `modes` (bit 0: out of place, bit
+ * 1: in place): the one-call validation of a plan. On a wrong result writes
+ * "plan NAME on N ranks, count COUNT, DT OP, MODE: W wrong element(s); the
+ * first: rank R, element OFF (last written in round K)" to err and returns
+ * CB_ERR_ARG; cb_plan_finish's errors too. */
+enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
+				unsigned modes, char *err, size_t errlen);
 
 #endif

@@ -2,6 +2,7 @@
  * contract, for the MPI integration tests.
  *
  *   check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] [--transport T] [--nhosts H]
+ *                 [--plan FILE]
  *
  * Every row must be of the current schema and ok (wrong = 0) or an allowed
  * skip (mpi: half, bfloat16, avg; copy: in place; nccl: ranks sharing a
@@ -14,7 +15,8 @@
  *   ring: rx_r = 2S - |chunk r| - |chunk r+1|, tx_r = rx_{r+1}, where the
  *         first count % n chunks have one extra element;
  * and tx_total = 2(n-1)S, ps imbalance = n/2, ring imbalance = 1 when n
- * divides the count. mpi traffic must be empty, copy traffic 0.
+ * divides the count. mpi traffic must be empty, copy traffic 0. --plan
+ * FILE: the run's plan file, whose rows are checked against its plan.
  * Exit 0 when everything holds, 1 with one line per failure otherwise.
  *
  *   check_results --json FILE
@@ -32,6 +34,7 @@
 #include "cb_schema.h"
 #include "cb_catalog.h"
 #include "cb_plan_lib.h"
+#include "cb_plan_file.h"
 
 static int failures;
 static const char *want_transport; /* NULL: the backend's one-sided one */
@@ -268,6 +271,11 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 
 	if (strcmp(get(t, i, c->schema), CB_SCHEMA_SUMMARY) != 0)
 		FAIL("row %zu: schema '%s'", i + 2, get(t, i, c->schema));
+	if (!cb_catalog_algo(algo)) {
+		FAIL("row %zu: algorithm '%s' is none of the catalogue's (a plan file's: --plan FILE)",
+		     i + 2, algo);
+		return;
+	}
 	if (atoi(get(t, i, c->nranks)) != n)
 		FAIL("row %zu: nranks %s, expected %d", i + 2, get(t, i, c->nranks), n);
 	if (atoi(get(t, i, c->nhosts)) != want_hosts)
@@ -322,8 +330,24 @@ static int read_hosts(const struct cb_table *rk, int n)
 	return 0;
 }
 
+/* The run's plan file, among the plan algorithms. */
+static int add_plan(const char *path)
+{
+	struct cb_plan_file *f;
+	char err[512];
+
+	if (cb_plan_file_load(path, &f, err, sizeof(err)) != CB_OK ||
+	    cb_plan_file_add(f, err, sizeof(err)) != CB_OK) {
+		fprintf(stderr, "check_results: %s\n", err);
+		cb_plan_file_free(f);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	const char *plan_file = NULL;
 	struct cb_table sum, rk;
 	struct cols c;
 	char err[256];
@@ -340,7 +364,7 @@ int main(int argc, char **argv)
 	}
 	if (argc < 4) {
 		fprintf(stderr, "usage: check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] "
-			"[--transport T] [--nhosts H]\n");
+			"[--transport T] [--nhosts H] [--plan FILE]\n");
 		return 2;
 	}
 	n = atoi(argv[3]);
@@ -350,11 +374,15 @@ int main(int argc, char **argv)
 			want_transport = argv[++a];
 		else if (!strcmp(argv[a], "--nhosts") && a + 1 < argc)
 			want_hosts = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--plan") && a + 1 < argc)
+			plan_file = argv[++a];
 		else if (a > 4 || argv[a][0] == '-') {
 			fprintf(stderr, "check_results: unknown argument '%s'\n", argv[a]);
 			return 2;
 		}
 	}
+	if (plan_file && add_plan(plan_file) != 0)
+		return 2;
 	if (cb_table_read(argv[1], (size_t)1 << 30, &sum, err, sizeof(err)) != CB_OK ||
 	    cb_table_read(argv[2], (size_t)1 << 30, &rk, err, sizeof(err)) != CB_OK) {
 		fprintf(stderr, "check_results: %s\n", err);

@@ -12,6 +12,7 @@
 #include "cb_dtype.h"
 #include "cb_optable.h"
 #include "cb_output.h"
+#include "cb_plan_file.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_mfmt) == sizeof(int), "enum cb_mfmt is int-sized");
@@ -22,7 +23,7 @@ enum { FIT = 1u << CB_VERB_FIT, CHECK = 1u << CB_VERB_CHECK, PREDICT = 1u << CB_
 /* The rows, in --help order. */
 enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
        O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_FACTOR_OLD, O_CROSS, O_ROOT,
-       O_DTYPE, O_BACKEND, O_TWOSIDED, O_HELP, NOPTS };
+       O_DTYPE, O_BACKEND, O_TWOSIDED, O_PLAN, O_HELP, NOPTS };
 
 #define MAX_RANKS (1 << 20)
 
@@ -186,6 +187,10 @@ static const struct cb_optdef table[NOPTS] = {
 	  .help = "predict: bytes land in a buffer, then are reduced (a two-sided transport: "
 	          "move and reduce add up) rather than one-sided as collbench's ps and ring "
 	          "today" },
+	[O_PLAN] = { .lname = "plan", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(plan),
+	  .what = "path",
+	  .help = "fit, check: the plan file a run's --plan named (docs/plans.md), so that its "
+	          "rows are priced from its plan" },
 	[O_HELP] = { .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
 	  .help = "print this help" },
 };
@@ -197,7 +202,7 @@ static const unsigned verbs_of[NOPTS] = {
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
 	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
 	[O_FACTOR] = PREDICT, [O_FACTOR_OLD] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
-	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_HELP] = ALL,
+	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK, [O_HELP] = ALL,
 };
 
 const struct cb_optdef *cb_cli_options(size_t *n)
@@ -216,6 +221,24 @@ static void derive(struct cb_cli *c, const unsigned char *given)
 	c->sel.opts.fit_gamma = !c->no_gamma;
 	c->far = c->far_pct / 100;
 	c->esize = cb_dtype_size((enum cb_dtype)c->dtype);
+}
+
+/* --plan: the file read, checked as allreduce_perf checks it (float sum, in
+ * either mode: the run checked its own) and added to the plan algorithms. */
+static enum cb_status add_plan(const char *path, char *err, size_t errlen)
+{
+	struct cb_plan_file *f;
+	enum cb_status st = cb_plan_file_load(path, &f, err, errlen);
+
+	if (st == CB_OK)
+		st = cb_plan_file_check(f, 1u << CB_FLOAT, 1u << CB_SUM, 1, err, errlen);
+	if (st == CB_ERR_ARG && f)
+		st = cb_plan_file_check(f, 1u << CB_FLOAT, 1u << CB_SUM, 2, err, errlen);
+	if (st == CB_OK)
+		st = cb_plan_file_add(f, err, errlen);
+	if (st != CB_OK)
+		cb_plan_file_free(f);
+	return st == CB_ERR_NOMEM ? st : st == CB_OK ? CB_OK : CB_ERR_ARG;
 }
 
 /* Whether argv has -f (alone or with its value, "-fcsv") before any "--":
@@ -270,5 +293,5 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 					 errlen) != CB_OK)
 		return CB_ERR_ARG;
 	derive(c, given);
-	return CB_OK;
+	return c->plan[0] ? add_plan(c->plan, err, errlen) : CB_OK;
 }

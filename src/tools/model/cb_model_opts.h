@@ -28,6 +28,7 @@ struct cb_cli {
 	int help, gate, summary, crossover, no_gamma, two_sided;
 	char output[1024], fit_path[1024], topo[1024], backend[32];
 	char algos[256];
+	char plan[1024];           /* fit, check: --plan FILE */
 	size_t min_bytes;          /* fit, check: --min-bytes */
 	struct cb_fit_sel sel;     /* fit: rows and tiers (algos, min_bytes, fit_gamma
 				    * follow from the fields above) */

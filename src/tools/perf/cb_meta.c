@@ -16,6 +16,7 @@
 #include "cb_machine.h"
 #include "cb_output.h"
 #include "cb_p2p.h"
+#include "cb_plan_file.h"
 #include "cb_slurm.h"
 #include "cb_straggler.h"
 #include "cb_text.h"
@@ -250,6 +251,22 @@ static int add_host(json_t *m, const struct cb_backend *be)
 
 /* The backend's device text, then the library of each algorithm that runs on
  * the backend and names one ("..., sync stream, NCCL 2.28.3"). */
+/* --plan: the file's name, path, shape and the plan itself as the run read
+ * it, so that a results folder says what its rows of that name ran. */
+static json_t *plan_info(const struct cb_options *o)
+{
+	const struct cb_plan_algo *al = cb_plan_algo_find(o->plan_name);
+	size_t chunks, rounds, steps;
+
+	if (!*o->plan || !al || !al->data)
+		return json_null();
+	cb_plan_file_shape(al->data, &chunks, &rounds, &steps);
+	return json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:o*}", "name", o->plan_name, "path", o->plan,
+			 "ranks", o->plan_ranks, "chunks", (json_int_t)chunks, "rounds",
+			 (json_int_t)rounds, "steps", (json_int_t)steps, "plan",
+			 json_load_file(o->plan, 0, NULL));
+}
+
 static json_t *device_text(const struct cb_backend *be)
 {
 	size_t n, k = strlen(be->device_desc);
@@ -298,6 +315,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	env_settings(pf, json_object_get(m, "environment"),
 		     json_object_get(m, "environment_by_rank"));
 	json_object_set_new(m, "launcher", launcher_info(be));
+	json_object_set_new(m, "plan_file", plan_info(o));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
 	json_object_set_new(m, "time_accounting", time_acct(be));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
@@ -390,6 +408,18 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 	fprintf(f, "# wait: %s: %s\n",
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "strategy")),
 		json_string_value(json_object_get(json_object_get(meta, "wait"), "description")));
+	if (json_is_object(json_object_get(meta, "plan_file"))) {
+		json_t *pl = json_object_get(meta, "plan_file");
+
+		fprintf(f, "# plan: %s from %s: %lld ranks, %lld chunks, %lld rounds, %lld steps; "
+			"checked on the in-memory executor before timing\n",
+			json_string_value(json_object_get(pl, "name")),
+			json_string_value(json_object_get(pl, "path")),
+			(long long)json_integer_value(json_object_get(pl, "ranks")),
+			(long long)json_integer_value(json_object_get(pl, "chunks")),
+			(long long)json_integer_value(json_object_get(pl, "rounds")),
+			(long long)json_integer_value(json_object_get(pl, "steps")));
+	}
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
 	print_time_acct(f, json_object_get(meta, "time_accounting"));
 	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "

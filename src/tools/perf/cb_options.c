@@ -14,6 +14,7 @@
 #include "cb_algo.h"
 #include "cb_backend.h"
 #include "cb_output.h"
+#include "cb_plan_file.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_timing) == sizeof(int), "enum cb_timing is int-sized");
@@ -80,33 +81,82 @@ static enum cb_status set_counts(const struct cb_optdef *row, void *target, cons
 	return CB_OK;
 }
 
+/* -a's list, stored; its names are checked after --plan added its
+ * algorithm (check_algos). */
 static enum cb_status set_algos(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
 {
-	char buf[256], *save = NULL, *tok;
-	const struct cb_algo_ops *seen[CB_MAX_ALGOS];
-	int k = 0;
-
-	if (strlen(v) >= sizeof(buf) || strlen(v) >= row->size)
+	/* room for ",NAME" of a --plan */
+	if (strlen(v) + 33 >= row->size)
 		return cb_opt_refuse(row, e, n, "list too long");
 	if (*v && cb_list_has_empty(v))
 		return cb_opt_refuse(row, e, n, "'%s' has an empty entry", v);
-	strcpy(buf, v);
+	if (!*v) /* the default "" is applied without a check: every algorithm */
+		return cb_opt_refuse(row, e, n, "'%s' names no algorithm", v);
+	strcpy((char *)target + row->offset, v);
+	return CB_OK;
+}
+
+/* Every name of -a known, none twice, at most CB_MAX_ALGOS. */
+static enum cb_status check_algos(const struct cb_options *o, char *e, size_t n)
+{
+	char buf[sizeof(o->algos)], *save = NULL, *tok;
+	const struct cb_algo_ops *seen[CB_MAX_ALGOS];
+	int k = 0;
+
+	strcpy(buf, o->algos);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct cb_algo_ops *a = cb_algo_find(tok);
 
-		if (!a)
-			return cb_opt_refuse(row, e, n, "unknown algorithm '%s' (see --help)", tok);
+		if (!a) {
+			snprintf(e, n, "-a/--algo: unknown algorithm '%s' (see --help%s)", tok,
+				 *o->plan ? "; a plan file's is its \"name\"" : "");
+			return CB_ERR_ARG;
+		}
 		for (int i = 0; i < k; i++)
-			if (seen[i] == a)
-				return cb_opt_refuse(row, e, n, "'%s' is listed twice", tok);
-		if (k == CB_MAX_ALGOS)
-			return cb_opt_refuse(row, e, n, "more than %d algorithms", CB_MAX_ALGOS);
+			if (seen[i] == a) {
+				snprintf(e, n, "-a/--algo: '%s' is listed twice", tok);
+				return CB_ERR_ARG;
+			}
+		if (k == CB_MAX_ALGOS) {
+			snprintf(e, n, "-a/--algo: more than %d algorithms", CB_MAX_ALGOS);
+			return CB_ERR_ARG;
+		}
 		seen[k++] = a;
 	}
-	if (!k)
-		return cb_opt_refuse(row, e, n, "'%s' names no algorithm", v);
-	strcpy((char *)target + row->offset, v);
+	return CB_OK;
+}
+
+/* --plan: the file read, checked on the in-memory executor for the run's
+ * dtypes, ops and mode before anything is timed, added to the algorithms
+ * and to -a's list when that names others. */
+static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
+{
+	struct cb_plan_file *f;
+	const struct cb_algo_desc *d;
+	enum cb_status st = cb_plan_file_load(o->plan, &f, e, n);
+
+	if (st != CB_OK)
+		return st;
+	d = cb_catalog_algo(cb_plan_file_name(f));
+	if (d && (!d->plan || !d->plan->data)) {
+		snprintf(e, n, "%s: plan name '%s' is a built-in algorithm's", o->plan,
+			 cb_plan_file_name(f));
+		st = CB_ERR_ARG;
+	}
+	if (st == CB_OK)
+		st = cb_plan_file_check(f, o->dtype_mask, o->op_mask, 1u << o->in_place, e, n);
+	if (st == CB_OK)
+		st = cb_plan_file_add(f, e, n);
+	if (st != CB_OK) {
+		cb_plan_file_free(f);
+		return st;
+	}
+	snprintf(o->plan_name, sizeof(o->plan_name), "%s", cb_plan_file_name(f));
+	o->plan_ranks = cb_plan_file_ranks(f);
+	if (*o->algos && !cb_list_selects(o->algos, cb_plan_file_name(f)))
+		snprintf(o->algos + strlen(o->algos), sizeof(o->algos) - strlen(o->algos), ",%s",
+			 cb_plan_file_name(f));
 	return CB_OK;
 }
 
@@ -239,6 +289,9 @@ static const struct cb_optdef table[] = {
 	          "barrier_us); 2: busy timed around every copy and reduce instead, with its "
 	          "CPU time (busy_cpu_us; clock reads and a system call per span); 0: no clock "
 	          "reads besides the iteration's" },
+	{ .lname = "plan", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(plan), .what = "path",
+	  .help = "also run the plan in FILE (JSON, docs/plans.md), checked before anything is "
+	          "timed; -a may name it" },
 	{ .lname = "csv", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(csv), .what = "path",
 	  .flags = LOCAL, .help = "write summary rows to PATH (CSV)" },
 	{ .lname = "rank-csv", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(rank_csv),
@@ -311,6 +364,10 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
 		return CB_ERR_ARG;
 	}
+	if (*o->plan && (st = load_plan(o, err, n)) != CB_OK)
+		return st;
+	if ((st = check_algos(o, err, n)) != CB_OK)
+		return st;
 	/* -B was checked by its setter: a known backend built into this binary */
 	if (cb_transport_refuses(o->transport, cb_catalog_backend(o->backend), err, n))
 		return CB_ERR_ARG;

@@ -47,6 +47,9 @@ struct cb_options {
 	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */
 	char algos[256];                      /* comma list; "" = every algorithm available */
+	char plan[CB_PATH_MAX];               /* --plan: a plan file (cb_plan_file.h), "" none */
+	char plan_name[32];                   /* derived: its name, */
+	int plan_ranks;                       /* and the world size it is for */
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
 	int root, in_place;

@@ -173,6 +173,26 @@ static void fill_hosts(struct cb_preflight *pf, const struct rank_record *all, i
 	}
 }
 
+/* The options that need the world size n: the root, the servers, a plan
+ * file's ranks (rank 0 says what is wrong). */
+static enum cb_status check_world_size(const struct cb_options *o, int n, int rank)
+{
+	if (o->root >= n || o->servers > n) {
+		if (rank == 0 && o->root >= n)
+			cb_log("-r/--root %d: there are only %d ranks", o->root, n);
+		else if (rank == 0)
+			cb_log("--servers %d: there are only %d ranks", o->servers, n);
+		return CB_ERR_ARG;
+	}
+	if (*o->plan && o->plan_ranks != n) {
+		if (rank == 0)
+			cb_log("--plan %s: plan %s is for %d ranks, this run has %d (mpirun -np %d)",
+			       o->plan, o->plan_name, o->plan_ranks, n, o->plan_ranks);
+		return CB_ERR_ARG;
+	}
+	return CB_OK;
+}
+
 enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const char *parse_err,
 				const struct cb_options *o, struct cb_preflight *pf)
 {
@@ -205,14 +225,9 @@ enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const c
 	st = report_mismatch(all, n);
 	if (st != CB_OK)
 		goto out_free_all;
-	if (o->root >= n || o->servers > n) {
-		if (rank == 0 && o->root >= n)
-			cb_log("-r/--root %d: there are only %d ranks", o->root, n);
-		else if (rank == 0)
-			cb_log("--servers %d: there are only %d ranks", o->servers, n);
-		st = CB_ERR_ARG;
+	st = check_world_size(o, n, rank);
+	if (st != CB_OK)
 		goto out_free_all;
-	}
 	st = exchange_env(world, n, pf);
 	if (st == CB_OK)
 		st = report_env_mismatch(pf, n, rank);

@@ -1,0 +1,79 @@
+/* cb_plan_file: a plan from a file (allreduce_perf --plan FILE,
+ * collbench-model --plan FILE): a user's schedule, which every executor
+ * runs, the model prices and the in-memory executor checks, as it does a
+ * built-in plan. docs/plans.md is the user's description.
+ *
+ * Format (JSON; unknown keys are refused, so a typo never passes):
+ *   { "collbench_plan": 1, "name": NAME, "description": TEXT (optional),
+ *     "ranks": R, "chunks": C, "rounds": [ [STEP, ...], ... ] }
+ *   STEP: { "op": "copy" | "reduce", "chunk": c, "nchunks": k (default 1),
+ *           "dst": REF, "a": REF, "b": REF (reduce only: dst = a op b),
+ *           "exec": rank (default: dst's), "final": true|false (default false) }
+ *   REF:  [rank, "send"] | [rank, "recv"] | [rank, "stage", slot]
+ * NAME: 1-31 of [a-z0-9_], starting with a letter. The buffer of count
+ * elements is cut into C chunks as the built-in plans cut theirs (cb_chunk:
+ * the first count % C chunks one element longer); a step moves chunks
+ * c .. c+k-1, at their own offsets in SEND and RECV, and into or out of a
+ * STAGE at slots slot .. slot+k-1, each slot ceil(count / C) elements. One
+ * file is so the plan of every count (an empty chunk moves nothing), for R
+ * ranks only. The step rules (what a round may hold, who may execute a
+ * step) are cb_plan.h's; rounds and steps keep the file's order. */
+#ifndef CB_PLAN_FILE_H
+#define CB_PLAN_FILE_H
+
+#include <stddef.h>
+
+#include "cb_dtype.h"
+#include "cb_plan.h"
+#include "cb_plan_lib.h"
+#include "cb_status.h"
+
+#define CB_PLAN_FILE_MAX_RANKS 1024
+#define CB_PLAN_FILE_MAX_CHUNKS 65536
+#define CB_PLAN_FILE_MAX_STEPS 1000000
+/* STAGE slots a file may use: at most this many buffers' worth */
+#define CB_PLAN_FILE_STAGE_BUFFERS 64
+
+struct cb_plan_file;
+
+/* Reads and checks the file at path (its syntax, keys, types, ranges and
+ * names; not yet what it computes: cb_plan_file_check). Errors: CB_ERR_IO
+ * (not readable), CB_ERR_ARG (not JSON: the line and column; or a field
+ * that breaks the format: its round, step and key), CB_ERR_NOMEM; each with
+ * "PATH: ..." in err and *out NULL. */
+enum cb_status cb_plan_file_load(const char *path, struct cb_plan_file **out, char *err,
+				 size_t errlen);
+
+void cb_plan_file_free(struct cb_plan_file *f);
+
+const char *cb_plan_file_name(const struct cb_plan_file *f);
+const char *cb_plan_file_path(const struct cb_plan_file *f);
+int cb_plan_file_ranks(const struct cb_plan_file *f);
+/* Its chunks, rounds and steps as written. */
+void cb_plan_file_shape(const struct cb_plan_file *f, size_t *chunks, size_t *rounds,
+			size_t *steps);
+
+/* The plan algorithm of f (cb_plan_lib.h: build, ranks and data filled in;
+ * the description and source name the file). */
+struct cb_plan_algo cb_plan_file_algo(const struct cb_plan_file *f);
+
+/* Adds f to the plan algorithms (cb_plan_algo_add) and keeps it, freed
+ * when a file of the same name replaces it. Errors: CB_ERR_ARG (its name is
+ * a built-in plan's, or no slot is left: err), f then still the caller's. */
+enum cb_status cb_plan_file_add(struct cb_plan_file *f, char *err, size_t errlen);
+
+/* The builder: a->data is the cb_plan_file. CB_ERR_ARG when a->n is not its
+ * ranks. */
+enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *a);
+
+/* Runs f on the in-memory executor (cb_plan_exec.h) for each dtype of
+ * dtype_mask and op of op_mask (bits 1 << enum value), in the modes of modes
+ * (bit 0: out of place, bit 1: in place), at C and 3C + 1 elements (C its
+ * chunks: every chunk equal, then unequal), and checks the result and the
+ * rules of cb_plan.h. Errors: CB_ERR_ARG with the first broken rule, or
+ * the first wrong element (its rank, offset and the round that last wrote
+ * it), in err; CB_ERR_NOMEM. */
+enum cb_status cb_plan_file_check(const struct cb_plan_file *f, unsigned dtype_mask,
+				  unsigned op_mask, unsigned modes, char *err, size_t errlen);
+
+#endif
