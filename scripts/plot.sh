@@ -30,9 +30,12 @@ name is taken: plots of two runs never mix); a given OUT_DIR must be new or empt
 Each figure is written as .png and .svg:
   busbw_np<N>         bus bandwidth vs message size, one line per algorithm, one file per rank
                       count N; the copy algorithm's algbw is drawn dashed as the memcpy roofline
+  frontier_np<N>      each allreduce's time (median) over the fastest one's at every size, one
+                      file per rank count N: the fastest sits on 1 and is named below it, the
+                      runs of sizes each algorithm wins in the corner (the crossovers)
   time_vs_ranks       time per allreduce vs rank count at the largest message size
   traffic_per_rank    tx+rx bytes of each rank at the largest rank count and size, for every
-                      algorithm whose traffic is measured (ps, ring; not the libraries'),
+                      algorithm whose traffic is measured (every plan; not the libraries'),
                       each algorithm's total tx in the key
   imbalance_vs_ranks  max/mean of per-rank tx+rx vs rank count for the same algorithms,
                       largest size
@@ -128,7 +131,7 @@ ctx="$BACKEND backend, $DTYPE $OP, $placement"
 if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
 		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
-		'stragglers.*' 'iterations.*' || exit 2
+		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
 fi
@@ -187,6 +190,21 @@ plot_busbw() {
 			ymin=$ymin; ymax=$ymax; nranks=$n; note=$(gp_str "$(over_note "$n")");
 			ttl=$(gp_str "allreduce bus bandwidth, $n $ranks_word${extra:+ $extra}")"
 	done < <(plot_awk busbw -v dir="$tmp" "$tmp/cur.tsv")
+}
+
+# --- frontier_np<N>: each algorithm's time over the fastest's, and the fastest, by size -------
+plot_frontier() {
+	local verb n algos xmin xmax rmax runs
+	while IFS=$US read -r verb n algos xmin xmax rmax runs; do
+		if [[ "$verb" == skip ]]; then
+			cb_note "skipping frontier_np$n: $algos"
+			continue
+		fi
+		run_gp frontier "$OUT_DIR/frontier_np$n" "prefix=$(cb_gp_path "$tmp/frontier_np$n");
+			algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; rmax=$rmax; runs=$(gp_str "$runs");
+			nranks=$n; note=$(gp_str "$(over_note "$n")");
+			ttl=$(gp_str "the fastest allreduce at each size, $n ranks (time over the fastest's)")"
+	done < <(plot_awk frontier -v dir="$tmp" "$tmp/cur.tsv")
 }
 
 # --- time_vs_ranks: time vs rank count at the largest message size ----------------------------
@@ -297,6 +315,7 @@ plot_iters() {
 }
 
 plot_busbw
+plot_frontier
 plot_time
 plot_traffic
 plot_imbalance

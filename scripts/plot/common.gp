@@ -12,9 +12,16 @@ PNG = 'set terminal pngcairo size 1000,650 font FONT noenhanced background "whit
 SVG = 'set terminal svg size 1000,650 font SVGFONT noenhanced background "white" linewidth 1.6'
 
 # Colour-blind-safe colours (Okabe-Ito), the same algorithm in the same colour in every figure.
+# The plan family beyond ps and ring: Okabe-Ito's orange and sky blue, then Paul Tol's muted
+# indigo, wine, green and olive; any other algorithm (a plan file's) purple.
 algo_color(a) = a eq "ps" ? "#D55E00" : a eq "ring" ? "#0072B2" : a eq "mpi" ? "#009E73" : \
-                a eq "nccl" ? "#CC79A7" : a eq "copy" ? "#555555" : "#E69F00"
-algo_pt(a) = a eq "ps" ? 7 : a eq "ring" ? 5 : a eq "mpi" ? 9 : a eq "nccl" ? 13 : 11
+                a eq "nccl" ? "#CC79A7" : a eq "copy" ? "#555555" : a eq "oneshot" ? "#E69F00" : \
+                a eq "twoshot" ? "#56B4E9" : a eq "rd" ? "#332288" : \
+                a eq "rabenseifner" ? "#882255" : a eq "dbtree" ? "#117733" : \
+                a eq "hier" ? "#999933" : "#AA4499"
+algo_pt(a) = a eq "ps" ? 7 : a eq "ring" ? 5 : a eq "mpi" ? 9 : a eq "nccl" ? 13 : \
+             a eq "oneshot" ? 4 : a eq "twoshot" ? 6 : a eq "rd" ? 8 : a eq "rabenseifner" ? 10 : \
+             a eq "dbtree" ? 12 : a eq "hier" ? 14 : 11
 
 # 8 -> "8", 1024 -> "1K", 65536 -> "64K", 2**20 -> "1M", 2**26 -> "64M", 2**30 -> "1G"
 hsize(b) = b >= 2**30 ? sprintf("%gG", b / 2.0**30) : b >= 2**20 ? sprintf("%gM", b / 2.0**20) : \

@@ -4,7 +4,7 @@
 #   imbalance transport nhosts
 # (transport and nhosts empty where the summary has no such column: schema 1), then the
 # optional columns (empty where the file lacks them: older files):
-#   busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv
+#   busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv time_us_median
 # Keeps rows with status "ok" and a numeric nranks and bytes; a number that is not one becomes
 # empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
 # required columns, without rows, or without any "ok" row.
@@ -16,7 +16,8 @@ BEGIN {
 	           "tx_total_bytes imbalance status"
 	nout = split("backend algo nranks bytes dtype op in_place time_us algbw_GBps busbw_GBps " \
 	             "tx_total_bytes imbalance transport nhosts", out, " ")
-	nopt = split("busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv", optc, " ")
+	nopt = split("busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv " \
+	             "time_us_median", optc, " ")
 }
 /^[ \t\r]*$/ { next }
 !have_header {

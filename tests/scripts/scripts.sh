@@ -405,6 +405,25 @@ plot_traffic_algos)
 	done
 	! grep -q ">mpi" "$t/fig/traffic_per_rank.svg" || fail "mpi (unmeasured traffic) drawn in traffic_per_rank"
 	;;
+plot_frontier)
+	# frontier_np<N>: one per rank count of the reference run, every allreduce keyed (copy
+	# is none), and the fastest at the largest size as the summary's smallest median says
+	"$src/scripts/plot.sh" "$src/results/reference" "$t/fig" >"$t/out" 2>"$t/err" ||
+		{ show; fail "plot.sh failed"; }
+	for n in 2 4 8; do
+		f=$t/fig/frontier_np$n.svg
+		[ -s "$f" ] && [ -s "${f%.svg}.png" ] || { show; fail "no frontier_np$n figure"; }
+		for a in ps ring mpi; do grep -q ">$a<" "$f" || fail "frontier_np$n: no $a line"; done
+		! grep -q ">copy<" "$f" || fail "frontier_np$n: copy drawn"
+		best=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["nranks"] == n && $c["algo"] != "copy" && $c["status"] == "ok" {
+				b = $c["bytes"] + 0; t = $c["time_us_median"] + 0
+				if (b > big) { big = b; w = ""; m = "" }
+				if (b == big && (m == "" || t < m)) { m = t; w = $c["algo"] } }
+			END { print w }' n=$n "$src/results/reference/summary.csv")
+		grep -q "fastest: .*$best [^,]*-64 MiB<" "$f" || fail "frontier_np$n: the fastest at 64 MiB is not $best"
+	done
+	;;
 plot_folders)
 	sweep --ranks 1 --minbytes 8 --maxbytes 64 --stepfactor 8 --iters 2 --warmup_iters 0 --algo ring,copy --out "$t/run"
 	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
