@@ -29,13 +29,16 @@ plot.sh's): this script's own files (model_*) must not be there unless --overwri
 Each figure is written as .png and .svg:
   model_busbw_np<N>  measured bus bandwidth (solid) and the model's (dashed) per algorithm,
                      one file per rank count N of the run
+  model_choice       the model as a tuner: at each (size, rank count) the measured fastest
+                     algorithm and the model's choice, the agreement rate in the title
+                     (collbench-model check --choice)
   model_time_vs_n    predicted ps and ring time vs rank count (log-log) at 1 MiB and 1 GiB on
                      the topology
   model_host_load    bytes per allreduce through the ps root's host network link, another
                      host's, and a ring host's, vs rank count at 1 GiB
   model_crossover    the largest message size at which ps is no slower than the ring, vs n
 Data kept next to them: model_fit.json (unless --fit or --in-run), model_check.csv,
-model_predict.csv, model_crossover.csv; the list of files in model_figures.txt. A fit that
+model_choice.csv, model_predict.csv, model_crossover.csv; the list of files in model_figures.txt. A fit that
 refuses the run (too few sizes, one algorithm: collbench-model says why), a --fit, --topo or
 --ranks collbench-model refuses end the script (exit 2) before anything is written; a later
 failure (gnuplot) removes what the script wrote.
@@ -114,6 +117,9 @@ fi
 	cb_die 2 "collbench-model predict --crossover failed (above); no model files written"
 "$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" --format csv >"$tmp/model_check.csv" ||
 	cb_die 2 "collbench-model check failed (above); no model files written"
+# the model as a tuner: its choice per point beside the measured fastest (none: one algorithm)
+"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" --choice --format csv >"$tmp/model_choice.csv" 2>/dev/null ||
+	: >"$tmp/model_choice.csv"
 if ((in_run)); then
 	"$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" >"$tmp/model_check.txt" 2>/dev/null ||
 		cb_die 2 "collbench-model check failed; no model files written"
@@ -150,7 +156,7 @@ if [[ -z "$fit" ]]; then
 	((in_run == 0)) || place "$tmp/model_fit.txt" "$RUN_DIR/model_fit.txt"
 fi
 ((in_run == 0)) || place "$tmp/model_check.txt" "$RUN_DIR/model_check.txt"
-for f in model_check.csv model_predict.csv model_crossover.csv; do
+for f in model_check.csv model_choice.csv model_predict.csv model_crossover.csv; do
 	place "$tmp/$f" "$OUT_DIR/$f"
 done
 
@@ -245,7 +251,28 @@ plot_crossover() {
 		runid=$(gp_str "collbench-model predict --crossover")"
 }
 
+# --- model_choice: the model's fastest beside the measured fastest, per (size, n) -------------
+plot_choice() {
+	local verb algos xmin xmax ranks combo agree pts agree_free pts_free rate
+	if [[ ! -s "$OUT_DIR/model_choice.csv" ]]; then
+		cb_note "skipping model_choice: no point with two or more modelled algorithms"
+		return 0
+	fi
+	IFS=$US read -r verb algos xmin xmax ranks combo agree pts agree_free pts_free < <(plot_awk \
+		model_choice -v file="$OUT_DIR/model_choice.csv" -v dir="$tmp" "$OUT_DIR/model_choice.csv")
+	[[ "$verb" == plot ]] || { cb_note "skipping model_choice: $algos"; return 0; }
+	pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'; }
+	rate="model's choice = the fastest (or in its band): $agree/$pts points ($(pct "$agree" "$pts")%)"
+	((pts_free == pts || pts_free == 0)) ||
+		rate+=", $agree_free/$pts_free with a CPU per rank ($(pct "$agree_free" "$pts_free")%)"
+	run_gp model_choice "$OUT_DIR/model_choice" "prefix=$(gp_path "$tmp"); algos=$(gp_str "$algos");
+		xmin=$xmin; xmax=$xmax; ranks=$(gp_str "$ranks");
+		ttl=$(gp_str "the cost model as a tuner: its choice and the measured fastest");
+		sub=$(gp_str "$combo"); rate=$(gp_str "$rate"); runid=$(gp_str "run $RUN_ID")"
+}
+
 plot_busbw
+plot_choice
 plot_scale
 plot_crossover
 

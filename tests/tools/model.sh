@@ -309,13 +309,34 @@ topo_errors)
 	mk ''
 	expect 0 "" "$cm" predict --topo "$t/x.json" -n 8 -b 1M -e 1M
 	;;
+choice)
+	# check --choice: timed as the model says, its choice is the fastest at every size (11
+	# points, ps and ring; copy is no allreduce); with the ring 3x slower at 1 MiB (ps then
+	# measured fastest there, outside the ring's band) that point disagrees, the others not
+	synth "$t/run"
+	expect 0 "at 11 of 11 points (100%)" "$cm" check "$t/run" --choice
+	synth "$t/slow" ring 1048576 3
+	"$cm" check "$t/slow" --fit <("$cm" fit "$t/run" --format json 2>/dev/null) --choice --format csv \
+		>"$t/choice.csv" 2>"$t/err" || { cat "$t/err" >&2; fail "check --choice failed"; }
+	[ "$(grep -c "^host," "$t/choice.csv")" = 11 ] || fail "not 11 points: $(cat "$t/choice.csv")"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ want = $c["bytes"] == 1048576 ? "no" : "yes"
+		  if ($c["agree"] != want) { print "agree " $c["agree"] " at " $c["bytes"]; bad = 1 }
+		  if ($c["bytes"] == 1048576 && ($c["fastest"] != "ps" || $c["model_choice"] != "ring")) {
+			print "1 MiB: fastest " $c["fastest"] ", model " $c["model_choice"]; bad = 1 } }
+		END { exit bad }' "$t/choice.csv" || fail "check --choice: the points (above)"
+	expect 0 "at 10 of 11 points (91%)" "$cm" check "$t/slow" --fit <("$cm" fit "$t/run" --format json 2>/dev/null) --choice
+	# one algorithm only: nothing to choose
+	grep -v ',ps,' "$t/run/summary.csv" >"$t/one.csv"
+	expect 2 "no point with two or more modelled algorithms" "$cm" check "$t/one.csv" --choice --no-gamma
+	;;
 script)
 	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
 	synth "$t/run"
 	mkdir "$t/figs" && echo keep >"$t/figs/busbw_np2.png"
 	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" --ranks 2:64 "$t/run" "$t/figs" >"$t/list" 2>"$t/err" ||
 		{ cat "$t/err" >&2; fail "model.sh failed"; }
-	for f in model_busbw_np2 model_time_vs_n model_host_load model_crossover; do
+	for f in model_busbw_np2 model_choice model_time_vs_n model_host_load model_crossover; do
 		[ -s "$t/figs/$f.png" ] && [ -s "$t/figs/$f.svg" ] || fail "no $f.png/.svg"
 		grep -q "$f.svg" "$t/list" || fail "$f.svg not listed on stdout"
 	done

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cb_model_choice.h"
 #include "cb_model_out.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
@@ -176,11 +177,33 @@ static void print_check_line(FILE *f, int text, const struct cb_check_row *rows,
 }
 
 /* Prints the rows (unless --summary) and the summary; returns the status. */
+/* check --choice: the model's choice beside the measured fastest, per point. */
+static int print_choices(const struct cb_check_row *rows, size_t n, enum cb_mfmt fmt)
+{
+	struct cb_choice *ch;
+	size_t k;
+	enum cb_status st = cb_model_choices(rows, n, &ch, &k);
+
+	if (st == CB_OK && k == 0) {
+		cb_eprintf(CB_MODEL_PROG " check --choice: no point with two or more modelled "
+			"algorithms\n");
+		free(ch);
+		return CB_MODEL_EXIT_USAGE;
+	}
+	if (st == CB_OK)
+		st = cb_out_choices(stdout, fmt, ch, k);
+	free(ch);
+	return st == CB_OK ? 0 : report(st);
+}
+
 static int print_check(const struct cb_cli *c, const struct cb_check_row *rows, size_t n)
 {
 	size_t far = 0, modelled = 0;
 	enum cb_status st = CB_OK;
 	int text = c->fmt == CB_MFMT_TABLE || c->fmt == CB_MFMT_MARKDOWN;
+
+	if (c->choice)
+		return print_choices(rows, n, c->fmt);
 
 	for (size_t i = 0; i < n; i++)
 		modelled += rows[i].modelled;

@@ -1,0 +1,122 @@
+/* The model's choice per point beside the measured fastest (contract in
+ * cb_model_choice.h). */
+#include "cb_model_choice.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 when rows a and b are of one point. */
+static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
+{
+	return strcmp(a->backend, b->backend) == 0 && a->nranks == b->nranks &&
+	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
+	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
+}
+
+static int counted(const struct cb_check_row *c)
+{
+	return c->modelled && c->row->ok && c->row->t > 0 && strcmp(c->row->algo, "copy") != 0;
+}
+
+/* The point of rows[first]: every counted row of it (done[] marks them). */
+static void one_point(const struct cb_check_row *rows, size_t n, size_t first, char *done,
+		      struct cb_choice *c)
+{
+	const struct cb_check_row *best = NULL, *chosen = NULL;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = first; i < n; i++) {
+		const struct cb_check_row *r = &rows[i];
+
+		if (done[i] || !counted(r) || !same_point(r->row, rows[first].row))
+			continue;
+		done[i] = 1;
+		c->candidates++;
+		c->oversubscribed |= r->oversubscribed;
+		if (!best || r->row->t < best->row->t)
+			best = r;
+		if (!chosen || r->t_model < chosen->t_model)
+			chosen = r;
+	}
+	c->best = best->row;
+	c->chosen = chosen;
+	c->agree = chosen == best || (isfinite(best->row->t_hi) && chosen->row->t <= best->row->t_hi);
+}
+
+enum cb_status cb_model_choices(const struct cb_check_row *rows, size_t n, struct cb_choice **out,
+				size_t *nout)
+{
+	char *done = calloc(n ? n : 1, 1);
+	struct cb_choice *c = calloc(n ? n : 1, sizeof(*c));
+	size_t k = 0;
+
+	*out = NULL, *nout = 0;
+	if (!done || !c) {
+		free(done), free(c);
+		return CB_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (done[i] || !counted(&rows[i]))
+			continue;
+		one_point(rows, n, i, done, &c[k]);
+		if (c[k].candidates >= 2)
+			k++;
+	}
+	free(done);
+	*out = c, *nout = k;
+	return CB_OK;
+}
+
+/* "K of M points (P%)" of the points with oversubscribed <= over. */
+static void rate(FILE *f, const struct cb_choice *c, size_t n, int over, const char *what)
+{
+	size_t m = 0, k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].oversubscribed <= over)
+			m++, k += c[i].agree;
+	if (m)
+		fprintf(f, "the model's choice is the measured fastest (or inside its repeats' band) "
+			"at %zu of %zu points%s (%.0f%%)\n", k, m, what, 100.0 * (double)k / (double)m);
+	else
+		fprintf(f, "no point%s with two or more modelled algorithms\n", what);
+}
+
+enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice *c, size_t n)
+{
+	static const char *const head[] = { "backend", "nranks", "bytes", "dtype", "op",
+		"in_place", "algos", "fastest", "time_us", "model_choice", "its_time_us", "agree",
+		"note" };
+	struct cb_mtab t;
+	enum cb_status st;
+
+	cb_mtab_init(&t, head, 13);
+	for (size_t i = 0; i < n; i++) {
+		const struct cb_mrow *b = c[i].best, *m = c[i].chosen->row;
+
+		cb_mtab_cell(&t, "%s", b->backend);
+		cb_mtab_cell(&t, "%d", b->nranks);
+		cb_mtab_cell(&t, "%llu", b->bytes);
+		cb_mtab_cell(&t, "%s", b->dtype);
+		cb_mtab_cell(&t, "%s", b->op);
+		cb_mtab_cell(&t, "%d", b->in_place);
+		cb_mtab_cell(&t, "%d", c[i].candidates);
+		cb_mtab_cell(&t, "%s", b->algo);
+		cb_mtab_num(&t, b->t * 1e6, 6);
+		cb_mtab_cell(&t, "%s", m->algo);
+		cb_mtab_num(&t, m->t * 1e6, 6);
+		cb_mtab_cell(&t, "%s", c[i].agree ? "yes" : "no");
+		cb_mtab_cell(&t, "%s", c[i].oversubscribed ? "oversubscribed" : "");
+	}
+	st = cb_mtab_print(f, fmt, &t);
+	cb_mtab_free(&t);
+	if (st == CB_OK && fmt != CB_MFMT_CSV) {
+		fputc('\n', f);
+		rate(f, c, n, 1, "");
+		rate(f, c, n, 0, " with a CPU per rank");
+		if (ferror(f))
+			st = CB_ERR_IO;
+	}
+	return st;
+}

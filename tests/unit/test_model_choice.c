@@ -1,0 +1,77 @@
+/* check --choice (cb_model_choice.h): the measured fastest and the model's
+ * choice per point, when they agree (the same algorithm, or inside the
+ * fastest's repeats' band), what is left out (copy, rows not modelled,
+ * points with one algorithm). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cb_model_choice.h"
+
+static void row(struct cb_mrow *r, struct cb_check_row *c, const char *algo, unsigned long long bytes,
+		double t, double t_hi, double t_model)
+{
+	memset(r, 0, sizeof(*r));
+	memset(c, 0, sizeof(*c));
+	snprintf(r->backend, sizeof(r->backend), "host");
+	snprintf(r->algo, sizeof(r->algo), "%s", algo);
+	snprintf(r->dtype, sizeof(r->dtype), "float");
+	snprintf(r->op, sizeof(r->op), "sum");
+	r->nranks = 4, r->nhosts = 1, r->bytes = bytes, r->ok = 1, r->t = t, r->t_lo = NAN;
+	r->t_hi = t_hi;
+	c->row = r, c->modelled = 1, c->t_model = t_model;
+}
+
+static void test_choices(void **state)
+{
+	struct cb_mrow r[9];
+	struct cb_check_row c[9];
+	struct cb_choice *ch;
+	size_t n;
+
+	(void)state;
+	/* 8 B: the model picks the measured fastest */
+	row(&r[0], &c[0], "ring", 8, 5e-6, NAN, 4e-6);
+	row(&r[1], &c[1], "oneshot", 8, 2e-6, NAN, 1e-6);
+	/* 1 KiB: the model picks rd, measured 1% slower than twoshot, inside its band */
+	row(&r[2], &c[2], "twoshot", 1024, 10e-6, 10.5e-6, 9e-6);
+	row(&r[3], &c[3], "rd", 1024, 10.1e-6, 11e-6, 8e-6);
+	/* 1 MiB: the model picks ps, 2x the ring: no; copy (faster) and an unmodelled row left out */
+	row(&r[4], &c[4], "ring", 1 << 20, 100e-6, 101e-6, 90e-6);
+	row(&r[5], &c[5], "ps", 1 << 20, 200e-6, 210e-6, 80e-6);
+	row(&r[6], &c[6], "copy", 1 << 20, 10e-6, NAN, 1e-6);
+	row(&r[7], &c[7], "mpi", 1 << 20, 50e-6, NAN, 1e-9);
+	c[7].modelled = 0;
+	/* 64 MiB: one algorithm only: no point */
+	row(&r[8], &c[8], "ring", 1 << 26, 1e-3, NAN, 1e-3);
+	assert_int_equal(cb_model_choices(c, 9, &ch, &n), CB_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(ch[0].best->algo, "oneshot");
+	assert_ptr_equal(ch[0].chosen, &c[1]);
+	assert_true(ch[0].agree);
+	assert_string_equal(ch[1].best->algo, "twoshot");
+	assert_string_equal(ch[1].chosen->row->algo, "rd");
+	assert_true(ch[1].agree);
+	assert_int_equal(ch[2].candidates, 2);
+	assert_string_equal(ch[2].best->algo, "ring");
+	assert_string_equal(ch[2].chosen->row->algo, "ps");
+	assert_false(ch[2].agree);
+	free(ch);
+	/* without repeats only the same algorithm agrees */
+	r[2].t_hi = NAN;
+	assert_int_equal(cb_model_choices(c, 9, &ch, &n), CB_OK);
+	assert_false(ch[1].agree);
+	free(ch);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_choices) };
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
