@@ -32,6 +32,9 @@ Each figure is written as .png and .svg:
   model_choice       the model as a tuner: at each (size, rank count) the measured fastest
                      algorithm and the model's choice, the agreement rate in the title
                      (collbench-model check --choice)
+  model_tradeoff     each algorithm's rounds of dependent messages (its plan's) against the
+                     bytes its busiest rank moved (measured) over S, at the largest rank count
+                     and 1 MiB (else the largest size): the latency / bandwidth trade-off
   model_time_vs_n    predicted ps and ring time vs rank count (log-log) at 1 MiB and 1 GiB on
                      the topology
   model_host_load    bytes per allreduce through the ps root's host network link, another
@@ -271,8 +274,21 @@ plot_choice() {
 		sub=$(gp_str "$combo"); rate=$(gp_str "$rate"); runid=$(gp_str "run $RUN_ID")"
 }
 
+# --- model_tradeoff: rounds (latency) against the busiest rank's bytes (bandwidth) -----------
+plot_tradeoff() {
+	local verb algos n size rmax ymax combo
+	IFS=$US read -r verb algos n size rmax ymax combo < <(plot_awk model_tradeoff \
+		-v file="$OUT_DIR/model_check.csv" -v dir="$tmp" "$OUT_DIR/model_check.csv")
+	[[ "$verb" == plot ]] || { cb_note "skipping model_tradeoff: $algos"; return 0; }
+	run_gp model_tradeoff "$OUT_DIR/model_tradeoff" "prefix=$(gp_path "$tmp/tradeoff");
+		algos=$(gp_str "$algos"); rmax=$rmax; ymax=$ymax;
+		ttl=$(gp_str "latency against bandwidth: rounds and the busiest rank's bytes, $n ranks, $size");
+		sub=$(gp_str "$combo; labels: the measured median"); runid=$(gp_str "run $RUN_ID")"
+}
+
 plot_busbw
 plot_choice
+plot_tradeoff
 plot_scale
 plot_crossover
 

@@ -73,7 +73,7 @@ static const struct cb_column summary_cols[] = {
 	  .doc = "sum over ranks of the bytes sent in one allreduce; empty: unmeasured (library "
 	         "algorithms)" },
 	{ .name = "txrx_max_bytes", .type = CB_COL_U64, .offset = S(txrx_max),
-	  .flags = CB_COL_EMPTY_OK, .hi = MAX_BYTES, .unit = "B",
+	  .flags = OPT, .hi = MAX_BYTES, .unit = "B",
 	  .doc = "the largest tx+rx of one rank in one allreduce" },
 	{ .name = "imbalance", .type = CB_COL_REAL, .offset = S(imbalance),
 	  .flags = CB_COL_EMPTY_OK, .hi = MAX_RANKS, .unit = "",

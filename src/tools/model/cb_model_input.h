@@ -25,6 +25,8 @@ struct cb_mrow {
 	double t_lo, t_hi;           /* seconds: fastest and slowest repeat's median;
 				      * NaN without repeats */
 	double busbw, algbw;         /* GB/s as measured; NaN when empty */
+	double txrx_max;             /* bytes the busiest rank sent + received, as
+				      * measured; NaN when unmeasured (libraries) */
 	size_t line;                 /* line in the summary CSV */
 	/* from the launch of this rank count (0 / -1 where unknown) */
 	int ranks_per_host, nhosts, cpus_per_host, oversubscribed, root;

@@ -128,10 +128,10 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 {
 	static const char *const head[] = { "backend", "transport", "algo", "nranks", "bytes",
 		"dtype", "op", "in_place", "time_us", "time_us_model", "error_pct", "bw_GBps",
-		"bw_GBps_model", "far", "note" };
+		"bw_GBps_model", "far", "note", "rounds_model", "txrx_max_bytes" };
 	struct cb_mtab t;
 
-	cb_mtab_init(&t, head, 15);
+	cb_mtab_init(&t, head, 17);
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_check_row *c = &rows[i];
 		const struct cb_mrow *r = c->row;
@@ -156,6 +156,8 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 		cb_mtab_num(&t, c->modelled ? c->busbw_model : NAN, 6);
 		cb_mtab_cell(&t, "%s", c->far ? "far" : "");
 		cb_mtab_cell(&t, "%s", c->note);
+		cb_mtab_num(&t, c->modelled ? c->rounds : NAN, 6);
+		cb_mtab_num(&t, r->txrx_max, 15);
 	}
 	return finish(f, fmt, &t);
 }

@@ -332,6 +332,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 		return 0;
 	}
 	c->modelled = 1;
+	c->rounds = res.terms.msgs;
 	c->err = c->t_model / r->t - 1;
 	c->busbw_model = busbw_of(r, c->t_model);
 	if (!isfinite(c->t_model) || !isfinite(c->busbw_model) || !(c->busbw_model > 0)) {

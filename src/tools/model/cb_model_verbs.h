@@ -73,6 +73,8 @@ struct cb_check_row {
 	int modelled;               /* 0: note says why */
 	double t_model, err;        /* seconds; (model - measured) / measured */
 	double busbw_model;         /* GB/s (algbw for copy and n = 1) */
+	double rounds;              /* the model's latency terms: dependent messages on the
+				     * critical path (a plan's rounds of messages) */
 	int far;                    /* |err| > the threshold and the model outside
 				     * the repeats' band */
 	int not_finite;             /* the model's time or bandwidth is not finite */

@@ -1,0 +1,57 @@
+# model_tradeoff.awk: the data of the figure model_tradeoff from collbench-model check --format
+# csv: where each algorithm sits between latency and bandwidth at one rank count and size: its
+# rounds of dependent messages (the model's, from its plan) and the bytes its busiest rank moved
+# (tx + rx, measured) over the message size S. The rank count: the largest with two or more
+# algorithms that have both; the size: 1 MiB where there, else the largest such size. The
+# first (backend, dtype, op, in_place) combination. dir/tradeoff.<i>.dat (rounds <TAB> bytes/S
+# <TAB> "name, time") for the i-th algorithm. Prints (| stands for US)
+#   plot | algorithms | n | size in words | largest rounds | largest bytes/S | the combination
+#   skip | reason
+# Variables: prog (name in messages), file (the path, for messages), dir.
+
+BEGIN { FS = "\n"; OFS = "\037" }
+NR == 1 {
+	header($0, c)
+	if (missing_cols(c, "backend algo nranks bytes dtype op in_place time_us rounds_model txrx_max_bytes") != "") {
+		printf "%s: error: %s has no rounds_model and txrx_max_bytes columns\n", prog, file > "/dev/stderr"
+		bad = 1; exit 1
+	}
+	next
+}
+{
+	csv_split($0, f)
+	key = f[c["backend"]] ", " f[c["dtype"]] " " f[c["op"]] (f[c["in_place"]] == "1" ? ", in-place" : "")
+	if (combo == "") combo = key
+	if (key != combo || f[c["algo"]] == "copy") next
+	n = f[c["nranks"]] + 0; by = f[c["bytes"]] + 0; r = f[c["rounds_model"]]; x = f[c["txrx_max_bytes"]]
+	if (n < 2 || by <= 0 || r == "" || x == "") next
+	k = n SUBSEP by
+	if (!((k, f[c["algo"]]) in seen)) { seen[k, f[c["algo"]]] = 1; count[k]++ }
+	rounds[k, f[c["algo"]]] = r + 0; load[k, f[c["algo"]]] = x / by; tus[k, f[c["algo"]]] = f[c["time_us"]]
+	see_algo(f[c["algo"]])
+}
+END {
+	if (bad) exit 1
+	for (k in count) if (count[k] >= 2) {
+		split(k, p, SUBSEP)
+		if (p[1] + 0 > bn + 0 || (p[1] + 0 == bn + 0 && better(p[2], bb))) { bn = p[1]; bb = p[2] }
+	}
+	if (bn == "") { print "skip", "no rank count and size with two or more algorithms' rounds and measured traffic"; exit 0 }
+	k = bn SUBSEP bb
+	na = split(algo_list(0), l, " "); list = ""; j = 0; rmax = 1; ymax = 0
+	for (i = 1; i <= na; i++) {
+		if (!((k, l[i]) in rounds)) continue
+		j++; list = list " " l[i]
+		printf "%g\t%.6g\t%s, %.3g us\n", rounds[k, l[i]], load[k, l[i]], l[i], tus[k, l[i]] > (dir "/tradeoff." j ".dat")
+		close(dir "/tradeoff." j ".dat")
+		if (rounds[k, l[i]] > rmax) rmax = rounds[k, l[i]]
+		if (load[k, l[i]] > ymax) ymax = load[k, l[i]]
+	}
+	print "plot", substr(list, 2), bn, hbytes(bb), rmax, ymax, combo
+}
+# better(a, b): size a is the better choice than b: 1 MiB, else the larger
+function better(a, b) {
+	if (b == "") return 1
+	if (b + 0 == 1048576) return 0
+	return a + 0 == 1048576 || a + 0 > b + 0
+}
