@@ -204,3 +204,20 @@ function rank_row_wanted(f, c, opt, want, n, bytes,    i, v) {
 	}
 	return 1
 }
+
+# model_csv_header(line, cols, what): the header of a collbench-model CSV into c[]; 0 and a
+# message on stderr when it lacks one of cols (what: the table it must be, for the message)
+function model_csv_header(line, cols, what) {
+	header(line, c)
+	if (missing_cols(c, cols) == "") return 1
+	printf "%s: error: %s is not %s\n", prog, file, what > "/dev/stderr"
+	return 0
+}
+
+# first_combo(f): 1 when row f (csv_split) is of the first (backend, dtype, op, in_place)
+# seen, whose text is then in lib_combo
+function first_combo(f,    key) {
+	key = f[c["backend"]] ", " f[c["dtype"]] " " f[c["op"]] (f[c["in_place"]] == "1" ? ", in-place" : "")
+	if (lib_combo == "") lib_combo = key
+	return key == lib_combo
+}

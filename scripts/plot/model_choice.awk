@@ -9,19 +9,10 @@
 # Variables: prog (name in messages), file (the path, for messages), dir.
 
 BEGIN { FS = "\n"; OFS = "\037" }
-NR == 1 {
-	header($0, c)
-	if (missing_cols(c, "backend nranks bytes dtype op in_place fastest model_choice agree note") != "") {
-		printf "%s: error: %s is not check --choice's table\n", prog, file > "/dev/stderr"
-		bad = 1; exit 1
-	}
-	next
-}
+NR == 1 { if (!model_csv_header($0, "backend nranks bytes dtype op in_place fastest model_choice agree note", "check --choice's table")) { bad = 1; exit 1 }; next }
 {
 	csv_split($0, f)
-	key = f[c["backend"]] ", " f[c["dtype"]] " " f[c["op"]] (f[c["in_place"]] == "1" ? ", in-place" : "")
-	if (combo == "") combo = key
-	if (key != combo) next
+	if (!first_combo(f)) next
 	by = f[c["bytes"]] + 0; n = f[c["nranks"]] + 0
 	if (by <= 0) next
 	see_algo(f[c["fastest"]]); see_algo(f[c["model_choice"]])
@@ -47,5 +38,5 @@ END {
 	}
 	if (!write_pts("miss", dir "/miss.dat")) { printf "" > (dir "/miss.dat"); close(dir "/miss.dat") }
 	printf "plot\037%s\037%.0f\037%.0f\037%s\037%s\037%d\037%d\037%d\037%d\n", list, xmin, xmax,
-	       keys_sorted(rank_set), combo, agree, pts, agree_free, pts_free
+	       keys_sorted(rank_set), lib_combo, agree, pts, agree_free, pts_free
 }

@@ -10,19 +10,10 @@
 # Variables: prog (name in messages), file (the path, for messages), dir.
 
 BEGIN { FS = "\n"; OFS = "\037" }
-NR == 1 {
-	header($0, c)
-	if (missing_cols(c, "backend algo nranks bytes dtype op in_place time_us rounds_model txrx_max_bytes") != "") {
-		printf "%s: error: %s has no rounds_model and txrx_max_bytes columns\n", prog, file > "/dev/stderr"
-		bad = 1; exit 1
-	}
-	next
-}
+NR == 1 { if (!model_csv_header($0, "backend algo nranks bytes dtype op in_place time_us rounds_model txrx_max_bytes", "check's table with rounds_model and txrx_max_bytes")) { bad = 1; exit 1 }; next }
 {
 	csv_split($0, f)
-	key = f[c["backend"]] ", " f[c["dtype"]] " " f[c["op"]] (f[c["in_place"]] == "1" ? ", in-place" : "")
-	if (combo == "") combo = key
-	if (key != combo || f[c["algo"]] == "copy") next
+	if (!first_combo(f) || f[c["algo"]] == "copy") next
 	n = f[c["nranks"]] + 0; by = f[c["bytes"]] + 0; r = f[c["rounds_model"]]; x = f[c["txrx_max_bytes"]]
 	if (n < 2 || by <= 0 || r == "" || x == "") next
 	k = n SUBSEP by
@@ -47,7 +38,7 @@ END {
 		if (rounds[k, l[i]] > rmax) rmax = rounds[k, l[i]]
 		if (load[k, l[i]] > ymax) ymax = load[k, l[i]]
 	}
-	print "plot", substr(list, 2), bn, hbytes(bb), rmax, ymax, combo
+	print "plot", substr(list, 2), bn, hbytes(bb), rmax, ymax, lib_combo
 }
 # better(a, b): size a is the better choice than b: 1 MiB, else the larger
 function better(a, b) {
