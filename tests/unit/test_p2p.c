@@ -13,7 +13,8 @@
  * has messages in (cb_p2p.h); a schedule NCCL's groups would deadlock on
  * shows as a timed-out wait, a failure. Results are checked element by
  * element against the exact reference (cb_check.h), tx/rx against DESIGN.md
- * section 1's formulas. */
+ * section 1's formulas (ps, ring) or the plan's sum (the rest of the family
+ * and the example plan files, examples/plans). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -30,6 +31,8 @@
 #include "cb_algo.h"
 #include "cb_check.h"
 #include "cb_p2p.h"
+#include "cb_plan_file.h"
+#include "cb_plan_lib.h"
 
 #define MAXN 8
 
@@ -275,6 +278,20 @@ static void *rank_main(void *arg)
 	return NULL;
 }
 
+/* The bytes rank r moves in the plan of c's algorithm (cb_plan_traffic). */
+static void plan_sum(const struct tcase *c, int r, uint64_t *tx, uint64_t *rx)
+{
+	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = cb_dtype_size(c->dt),
+				  .root = c->root, .servers = 1 };
+	uint64_t ptx[MAXN], prx[MAXN];
+	struct cb_plan p;
+
+	assert_int_equal(cb_plan_build(c->algo->desc->name, &a, &p), CB_OK);
+	cb_plan_traffic(&p, a.esize, ptx, prx);
+	cb_plan_free(&p);
+	*tx = ptx[r], *rx = prx[r];
+}
+
 /* DESIGN.md section 1, uneven chunks included (as tests/mpi/check_results.c). */
 static void expected(const struct tcase *c, int r, uint64_t *tx, uint64_t *rx)
 {
@@ -283,6 +300,10 @@ static void expected(const struct tcase *c, int r, uint64_t *tx, uint64_t *rx)
 	*tx = *rx = 0;
 	if (c->n == 1 || c->count == 0)
 		return;
+	if (strcmp(c->algo->desc->name, "ps") && strcmp(c->algo->desc->name, "ring")) {
+		plan_sum(c, r, tx, rx);
+		return;
+	}
 	if (strcmp(c->algo->desc->name, "ps") == 0) {
 		*tx = *rx = r == c->root ? (n - 1) * S : S;
 		return;
@@ -363,6 +384,67 @@ static void test_ps(void **state)
 	sweep("ps");
 }
 
+/* The rest of the family (every plan algorithm but ps and ring): each world
+ * size, count shape and mode, the backend's slice, each dtype/op in turn;
+ * over both transports' rules. */
+static void test_family(void **state)
+{
+	static const int ns[] = { 1, 2, 3, 4, 5, 8 };
+	size_t na;
+	const struct cb_algo_ops *const *reg = cb_algo_registry(&na);
+	int k = 0;
+
+	(void)state;
+	for (size_t i = 0; i < na; i++) {
+		const char *name = reg[i]->desc->name;
+
+		if (!reg[i]->desc->plan || !strcmp(name, "ps") || !strcmp(name, "ring"))
+			continue;
+		for (W.nccl = 0; W.nccl < 2; W.nccl++)
+			for (size_t j = 0; j < sizeof(ns) / sizeof(ns[0]); j++)
+				for (int ip = 0; ip < 2; ip++) {
+					const size_t counts[] = { 0, 1, (size_t)ns[j] - 1, (size_t)ns[j] + 1, 1003 };
+
+					for (size_t m = 0; m < 5; m++, k++) {
+						struct tcase c = { reg[i]->two_sided, ns[j], 0, ip, counts[m], 0,
+								   k % 2 ? CB_INT32 : CB_FLOAT, (enum cb_op)(k / 2 % 5) };
+
+						run_case(&c);
+					}
+				}
+	}
+	assert_true(k >= 6 * 120); /* oneshot, twoshot, rd, rabenseifner, dbtree, hier at least */
+}
+
+/* The example plan files (examples/plans) at their world sizes. */
+static void test_plan_files(void **state)
+{
+	static const struct { const char *file; int n; } ex[] = { { "binomial4.json", 4 },
+								 { "ring3.json", 3 } };
+	char path[1024], err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		struct cb_plan_file *f;
+		const struct cb_algo_ops *a;
+
+		snprintf(path, sizeof(path), "%s/%s", CB_EXAMPLES_DIR, ex[i].file);
+		if (cb_plan_file_load(path, &f, err, sizeof(err)) != CB_OK ||
+		    cb_plan_file_add(f, err, sizeof(err)) != CB_OK)
+			fail_msg("%s", err);
+		a = cb_algo_find(cb_plan_file_name(f));
+		assert_non_null(a);
+		for (W.nccl = 0; W.nccl < 2; W.nccl++)
+			for (int ip = 0; ip < 2; ip++)
+				for (size_t count = 0; count < 12; count += 5) {
+					struct tcase c = { a->two_sided, ex[i].n, 0, ip, count * 331, 0, CB_FLOAT,
+							   ip ? CB_AVG : CB_SUM };
+
+					run_case(&c);
+				}
+	}
+}
+
 /* A long message in many slices, ps's root in the middle. */
 static void test_many_slices(void **state)
 {
@@ -383,6 +465,8 @@ int main(void)
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_ps),
 		cmocka_unit_test(test_many_slices),
+		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_plan_files),
 	};
 
 	fake_backend = *cb_backend_find("host");
