@@ -3,7 +3,8 @@
  * host, the buffer is cut into K shards (cb_chunk); on every host, the
  * host's k-th rank (in rank order) owns shard k. Round 0, inside each host:
  * each owner reduces its shard over the host's inputs, in rank order, into
- * its STAGE (a reduce-scatter by direct reads). Then between hosts: the H
+ * its STAGE, which holds that shard alone (ceil(count / K) elements; a
+ * reduce-scatter by direct reads). Then between hosts: the H
  * owners of shard k run a ring allreduce of it (cb_pattern.h's ring steps,
  * their partials as the ring's inputs, results into their RECV): 2(H-1)
  * rounds, every one a message between hosts. Last, inside each host: every
@@ -81,8 +82,8 @@ static enum cb_status local_reduce(struct cb_plan *p, const struct hosts *h, int
 
 			cb_chunk(p->count, h->k, k, &off, &c);
 			st = cb_plan_reduce_chain(p, o, direct ? cb_pref(o, CB_PLAN_RECV, off)
-							       : cb_pref(o, CB_PLAN_STAGE, off),
-						  h->rank + h->first[x], h->cnt[x], off, c, off, direct);
+							       : cb_pref(o, CB_PLAN_STAGE, 0),
+						  h->rank + h->first[x], h->cnt[x], off, c, 0, direct);
 		}
 	return st;
 }
@@ -105,10 +106,11 @@ static enum cb_status host_ring_round(struct cb_plan *p, const struct hosts *h, 
 			cb_ring_step(i, h->nh, s, &step);
 			cb_chunk(sc, h->nh, step.chunk, &co, &cc);
 			co += soff, src = owner(h, step.src, k);
-			if (step.reduce)
+			if (step.reduce) /* STAGE holds the owner's shard alone: at co - soff */
 				st = cb_plan_reduce(p, me, cb_pref(me, CB_PLAN_RECV, co),
-						    cb_pref(src, step.peer_send ? CB_PLAN_STAGE : CB_PLAN_RECV, co),
-						    cb_pref(me, CB_PLAN_STAGE, co), cc, s == h->nh - 2);
+						    step.peer_send ? cb_pref(src, CB_PLAN_STAGE, co - soff)
+								   : cb_pref(src, CB_PLAN_RECV, co),
+						    cb_pref(me, CB_PLAN_STAGE, co - soff), cc, s == h->nh - 2);
 			else
 				st = cb_plan_copy(p, me, cb_pref(me, CB_PLAN_RECV, co),
 						  cb_pref(src, CB_PLAN_RECV, co), cc, 0);
