@@ -3,10 +3,16 @@
  *
  * One-sided, per call (base: this rank's progress at the end of the call
  * before, the same on every rank):
- *   entry:        every neighbour's progress >= base (done with the last call);
- *   round k:      each wait (peer, j) of this rank: peer's progress >= base + j;
- *                 its steps, in plan order; then post base + k + 1;
- *   end:          post base + nrounds.
+ *   entry:        post base + 1 (entered: this call's input is in SEND), then
+ *                 wait for every neighbour's progress >= base + 1: each has
+ *                 entered this call (and so finished the last). Without it a
+ *                 rank could read a peer's SEND before the peer's caller wrote
+ *                 this call's input: a real allreduce pays this handshake (an
+ *                 MPI_Allreduce, NCCL's and vLLM's one-shot kernels' start
+ *                 barrier), so the measurement does too;
+ *   round k:      each wait (peer, j) of this rank: peer's progress >= base + 1 + j;
+ *                 its steps, in plan order; then post base + 1 + k + 1;
+ *   end:          post base + 1 + nrounds.
  * The waits are the plan's (read after write, write after read and write
  * after write, cb_plan.h): with them every round sees what the rounds before
  * it wrote, as on the in-memory executor. */
@@ -244,12 +250,13 @@ static enum cb_status plan_run(void *state, const struct cb_run_args *a)
 	struct cb_plan_state *st = state;
 	struct cb_backend *be = st->be;
 	const struct cb_plan *p = &st->plan;
-	uint64_t base = st->seq, posted = base;
-	enum cb_status e = CB_OK;
+	uint64_t base = st->seq + 1, posted = base; /* base: entered this call */
+	enum cb_status e;
 
 	if (a->count * cb_dtype_size(a->dt) > st->max_bytes || !p->n || a->count != st->count)
 		return CB_ERR_ARG;
-	st->seq += p->nrounds;
+	st->seq += p->nrounds + 1;
+	e = be->ops->post(be, st->flags, base);
 	for (int i = 0; i < st->nneigh && e == CB_OK; i++)
 		e = cb_be_wait(be, st->flags, st->neigh[i], base);
 	for (size_t r = 0; r < st->nround && e == CB_OK; r++) {
