@@ -128,7 +128,7 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 {
 	static const char *const head[] = { "backend", "transport", "algo", "nranks", "bytes",
 		"dtype", "op", "in_place", "time_us", "time_us_model", "error_pct", "bw_GBps",
-		"bw_GBps_model", "far", "note", "rounds_model", "txrx_max_bytes" };
+		"bw_GBps_model", "rounds_model", "txrx_max_bytes", "far", "note" };
 	struct cb_mtab t;
 
 	cb_mtab_init(&t, head, 17);
@@ -154,10 +154,10 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 			cb_mtab_cell(&t, "%s", "");
 		cb_mtab_num(&t, measured_bw(r), 6);
 		cb_mtab_num(&t, c->modelled ? c->busbw_model : NAN, 6);
-		cb_mtab_cell(&t, "%s", c->far ? "far" : "");
-		cb_mtab_cell(&t, "%s", c->note);
 		cb_mtab_num(&t, c->modelled ? c->rounds : NAN, 6);
 		cb_mtab_num(&t, r->txrx_max, 15);
+		cb_mtab_cell(&t, "%s", c->far ? "far" : "");
+		cb_mtab_cell(&t, "%s", c->note);
 	}
 	return finish(f, fmt, &t);
 }
