@@ -72,8 +72,9 @@ static inline size_t cb_ring_slice_count(size_t slice_bytes, size_t esize)
 /* Slices over a two-sided transport (the plans of ring and ps, cb_plan_*.c),
  * where each slice is a message of its own with a cost per message (above
  * the eager limit a rendezvous: the receiver answers before the bytes move,
- * which on a crowded CPU waits for it to be scheduled). The algorithms and
- * the cost model (tools/model) take the slice from these two functions only.
+ * which on a crowded CPU waits for it to be scheduled). The plan executors
+ * and the cost model (tools/model) take the slice from cb_plan_slice_count,
+ * the model's ps closed form from cb_ps_p2p_slice_count.
  *
  * A slice setting slice_bytes is --slicebytes, else the backend's
  * pipeline_bytes (cb_backend_ops); a message carries at most
@@ -100,6 +101,13 @@ size_t cb_ring_p2p_slice_count(size_t slice_bytes, int auto_slice, size_t count,
 /* Elements per slice of ps over p2p (slices of the whole buffer): slice_bytes
  * (capped at CB_P2P_SLICE_SPAN) / esize, at least 1. Never fails. */
 size_t cb_ps_p2p_slice_count(size_t slice_bytes, size_t esize);
+
+/* The pipelining unit a plan is built with (cb_plan_args.slice_count), for
+ * its executor and for the cost model alike: over a two-sided transport
+ * cb_ring_p2p_slice_count (its larger slices with the backend's default),
+ * else cb_ring_slice_count. Elements, >= 1. */
+size_t cb_plan_slice_count(size_t slice_bytes, int auto_slice, int two_sided, size_t count, int n,
+			   size_t esize);
 
 /* Parameter server: index of worker w's slot in the root's receive area,
  * which holds the n - 1 workers' inputs in rank order, the root skipped. */

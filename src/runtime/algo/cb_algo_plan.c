@@ -32,7 +32,8 @@ static struct cb_plan_args args_for(const struct cb_plan_state *st, size_t count
 
 	a.count = count;
 	a.esize = esize;
-	a.slice_count = cb_ring_slice_count(st->slice_bytes, esize);
+	a.slice_count = cb_plan_slice_count(st->slice_bytes, st->slice_auto, st->two_sided, count,
+					    st->args.n, esize);
 	return a;
 }
 
@@ -119,6 +120,7 @@ enum cb_status cb_plan_state_init(struct cb_plan_state *st, struct cb_backend *b
 	st->me = be->world_rank;
 	st->max_bytes = sa->max_bytes;
 	st->slice_bytes = sa->slice_bytes ? sa->slice_bytes : be->ops->desc->pipeline_bytes;
+	st->slice_auto = !sa->slice_bytes;
 	st->args = (struct cb_plan_args){ be->world_size, 0, 1, sa->root, sa->servers, 0,
 					  sa->rank_host, NULL };
 	*stage_bytes = 0;

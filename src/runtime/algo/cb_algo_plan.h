@@ -40,6 +40,7 @@ struct cb_plan_state {
 	const struct cb_plan_algo *algo;
 	struct cb_plan_args args;  /* n, root, servers; count, esize and slice per row */
 	size_t max_bytes, slice_bytes;
+	int slice_auto;            /* 1: no --slicebytes (the backend's own unit) */
 	int me;                    /* this rank in the plan: its world rank */
 	int two_sided;
 	struct cb_plan plan;       /* the row's, finished; plan.n 0: none yet */

@@ -406,7 +406,8 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 {
 	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = c->esize, .root = c->root,
 				  .servers = 1, .rank_host = e->t->rank_host,
-				  .slice_count = cb_ring_slice_count(e->t->slice_bytes, c->esize) };
+				  .slice_count = cb_plan_slice_count(e->t->slice_bytes, c->slice_auto,
+								c->two_sided, c->count, c->n, c->esize) };
 	struct cb_plan p;
 	enum cb_status st = cb_plan_make(c->plan, &a, &p);
 
