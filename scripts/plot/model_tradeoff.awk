@@ -33,7 +33,9 @@ END {
 	for (i = 1; i <= na; i++) {
 		if (!((k, l[i]) in rounds)) continue
 		j++; list = list " " l[i]
-		printf "%g\t%.6g\t%s, %.3g us\n", rounds[k, l[i]], load[k, l[i]], l[i], tus[k, l[i]] > (dir "/tradeoff." j ".dat")
+		us = tus[k, l[i]] + 0
+		us = (us >= 100) ? sprintf("%.0f", us) : sprintf("%.3g", us)
+		printf "%g\t%.6g\t%s, %s us\n", rounds[k, l[i]], load[k, l[i]], l[i], us > (dir "/tradeoff." j ".dat")
 		close(dir "/tradeoff." j ".dat")
 		if (rounds[k, l[i]] > rmax) rmax = rounds[k, l[i]]
 		if (load[k, l[i]] > ymax) ymax = load[k, l[i]]
