@@ -73,9 +73,3 @@ size_t cb_plan_slice_count(size_t slice_bytes, int auto_slice, int two_sided, si
 	return two_sided ? cb_ring_p2p_slice_count(slice_bytes, auto_slice, count, n, esize)
 			 : cb_ring_slice_count(slice_bytes, esize);
 }
-
-size_t cb_ps_p2p_slice_count(size_t slice_bytes, size_t esize)
-{
-	return cb_ring_slice_count(slice_bytes < CB_P2P_SLICE_SPAN ? slice_bytes
-				   : CB_P2P_SLICE_SPAN, esize);
-}

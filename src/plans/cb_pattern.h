@@ -73,8 +73,7 @@ static inline size_t cb_ring_slice_count(size_t slice_bytes, size_t esize)
  * where each slice is a message of its own with a cost per message (above
  * the eager limit a rendezvous: the receiver answers before the bytes move,
  * which on a crowded CPU waits for it to be scheduled). The plan executors
- * and the cost model (tools/model) take the slice from cb_plan_slice_count,
- * the model's ps closed form from cb_ps_p2p_slice_count.
+ * and the cost model (tools/model) take the slice from cb_plan_slice_count.
  *
  * A slice setting slice_bytes is --slicebytes, else the backend's
  * pipeline_bytes (cb_backend_ops); a message carries at most
@@ -97,10 +96,6 @@ static inline size_t cb_ring_slice_count(size_t slice_bytes, size_t esize)
  * but that part no more than CB_RING_P2P_SLICE_MAX / esize. Never fails. */
 size_t cb_ring_p2p_slice_count(size_t slice_bytes, int auto_slice, size_t count, int n,
 			       size_t esize);
-
-/* Elements per slice of ps over p2p (slices of the whole buffer): slice_bytes
- * (capped at CB_P2P_SLICE_SPAN) / esize, at least 1. Never fails. */
-size_t cb_ps_p2p_slice_count(size_t slice_bytes, size_t esize);
 
 /* The pipelining unit a plan is built with (cb_plan_args.slice_count), for
  * its executor and for the cost model alike: over a two-sided transport

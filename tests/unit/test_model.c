@@ -30,7 +30,7 @@ static struct cb_topo one_host(int n, double bw, double a)
 static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
 				   size_t bytes)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0, 0, NULL };
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, 0, 0, NULL, 0 };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -66,12 +66,13 @@ static void test_ring_closed_form(void **state)
 	assert_rel(r.terms.reduce_bytes, 0, 0);
 }
 
-/* One-sided steps cost the slower of moving and reducing; two-sided ones
+/* One-sided steps that move and reduce the same bytes cost them at the
+ * fused rate (by default the slower of moving and reducing); two-sided ones
  * (bytes land, then are reduced) the sum. */
 static void test_fused_and_two_sided(void **state)
 {
 	struct cb_topo t = one_host(4, 20e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0, 0, NULL };
+	struct cb_model_case c = { CB_MODEL_RING, 4, GIB / 4, 4, 0, 0, 0, 0, NULL, 0 };
 	struct cb_model_result r;
 	double chunk = (double)GIB / 4;
 	char why[128];
@@ -84,17 +85,25 @@ static void test_fused_and_two_sided(void **state)
 	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
 	assert_rel(r.time, 3 * (chunk / 5e9 + chunk / 20e9) + 3 * chunk / 20e9, 1e-12);
 	assert_rel(r.terms.fused_bytes, 0, 0);
-	/* ps: the root's reduce is its own phase either way */
+	/* ps, 64 slices of 16 MiB: one-sided, the 64 rounds that reduce cost
+	 * the root's reduce (the slower), the fill and the drain round a move */
 	c.algo = CB_MODEL_PS;
 	c.two_sided = 0;
 	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
-	assert_rel(r.time, 2 * 3 * (double)GIB / 20e9 + 3 * (double)GIB / 5e9, 1e-12);
+	assert_rel(r.time, 3 * (double)GIB / 5e9 + 6 * (double)t.slice_bytes / 20e9, 1e-12);
+	/* two-sided: every round moves, 64 of them then reduce */
+	c.two_sided = 1;
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.time, 3 * ((double)GIB + 2.0 * (double)t.slice_bytes) / 20e9 +
+				   3 * (double)GIB / 5e9, 1e-12);
 }
 
 /* ps on one host (one-sided): the root sends and receives (n-1)S, every
- * worker S; its phases do not overlap, so with the root's link the
- * bottleneck ps takes 2(n-1)S/beta, n times the ring's 2(n-1)/n S/beta at
- * alpha 0 (over p2p, where push and pull overlap, n/2: test_model_hosts.c). */
+ * worker S. Pipelined in 64 slices (nslices + 2 rounds), the root's link
+ * carries (n-1) slices each way every round: (n-1)(S + 2 slices)/beta,
+ * about n/2 times the ring's 2(n-1)/n S/beta at alpha 0; at n = 2 the worker,
+ * running both its push and its pull, is the bottleneck: 2S/beta, twice the
+ * ring's. */
 static void test_ps_root_bottleneck(void **state)
 {
 	(void)state;
@@ -102,16 +111,21 @@ static void test_ps_root_bottleneck(void **state)
 		struct cb_topo t = one_host(n, 50e9, 0);
 		struct cb_model_result ps = eval(&t, CB_MODEL_PS, n, GIB);
 		struct cb_model_result ring = eval(&t, CB_MODEL_RING, n, GIB);
+		double slice = (double)t.slice_bytes, want;
 
+		want = n == 2 ? 2.0 * (double)GIB / 50e9
+			      : (n - 1) * ((double)GIB + 2 * slice) / 50e9;
 		assert_rel(ps.txrx_max, 2.0 * (n - 1) * (double)GIB, 1e-12);
 		assert_rel(ps.txrx_min, 2.0 * (double)GIB, 1e-12);
-		assert_rel(ps.time, 2.0 * (n - 1) * (double)GIB / 50e9, 1e-12);
-		assert_rel(ps.time / ring.time, n, 1e-12);
+		assert_rel(ps.time, want, 1e-12);
+		assert_rel(ps.time / ring.time, want / (2.0 * (n - 1) / n * (double)GIB / 50e9),
+			   1e-12);
 	}
 }
 
-/* Latency: ps pays 2 alphas; the ring one per slice of each of its 2(n-1)
- * steps; gamma: ps reduces (n-1)S on the root, the ring (n-1)/n S per rank. */
+/* Latency: ps pays one alpha per round (nslices + 2), the ring one per
+ * slice of each of its 2(n-1) steps; gamma: ps reduces (n-1)S on the root
+ * (moving and reducing at once: fused), the ring (n-1)/n S per rank. */
 static void test_alpha_gamma_terms(void **state)
 {
 	struct cb_topo t = one_host(4, 1e18, 1e-6);
@@ -121,10 +135,10 @@ static void test_alpha_gamma_terms(void **state)
 	t.slice_bytes = 1u << 20; /* 64 MiB over 4 ranks: 16 MiB chunks, 16 slices */
 	ps = eval(&t, CB_MODEL_PS, 4, 64u << 20);
 	ring = eval(&t, CB_MODEL_RING, 4, 64u << 20);
-	assert_rel(ps.terms.msgs, 2, 0);
+	assert_rel(ps.terms.msgs, 64 + 2, 0);
 	assert_rel(ring.terms.msgs, 2.0 * 3 * 16, 0);
 	assert_rel(ring.time, 96e-6, 1e-5);
-	assert_rel(ps.terms.reduce_bytes, 3.0 * (64u << 20), 1e-12);
+	assert_rel(ps.terms.reduce_bytes + ps.terms.fused_bytes, 3.0 * (64u << 20), 1e-12);
 	assert_rel(ring.terms.fused_bytes, 3.0 / 4 * (64u << 20), 1e-12);
 	t.gamma = 10e9;
 	t.intra.alpha = 0;
@@ -176,7 +190,7 @@ static void test_ring_matches_pattern_walk(void **state)
 		for (int n = 2; n <= 9; n++)
 			for (size_t sb = 4; sb <= 4096; sb *= 8) {
 				struct cb_topo t = one_host(n, 1e9, 1e-6);
-				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0, 0, NULL };
+				struct cb_model_case c = { CB_MODEL_RING, n, counts[k], 4, 0, 0, 0, 0, NULL, 0 };
 				struct cb_model_result r;
 				struct cb_model_terms want;
 				char why[128];
@@ -227,7 +241,7 @@ static void test_ring_fast_matches_walk(void **state)
 					for (size_t sb = 4; sb <= 4096; sb *= 16) {
 						struct cb_topo t = one_host(rphs[h], 7e9, 1e-6);
 						struct cb_model_case c = { CB_MODEL_RING, ns[i], counts[k], 4,
-									   0, 0, 0, 0, NULL };
+									   0, 0, 0, 0, NULL, 0 };
 						struct cb_model_result w, f;
 						char why[128];
 
@@ -265,6 +279,7 @@ static void test_ring_fast_matches_walk(void **state)
 static void test_plan_priced(void **state)
 {
 	const struct cb_plan_algo *ring = cb_plan_algo_find("ring"), *rd = cb_plan_algo_find("rd");
+	const struct cb_plan_algo *ps = cb_plan_algo_find("ps");
 	struct cb_topo t = one_host(9, 20e9, 2e-6);
 	char why[256] = "";
 
@@ -274,7 +289,7 @@ static void test_plan_priced(void **state)
 	for (int n = 2; n <= 9; n++)
 		for (int two = 0; two < 2; two++)
 			for (size_t count = 1000u * (size_t)n; count <= 1000u * (size_t)n + 7; count += 7) {
-				struct cb_model_case c = { CB_MODEL_RING, n, count, 4, 0, 0, two, 0, NULL };
+				struct cb_model_case c = { CB_MODEL_RING, n, count, 4, 0, 0, two, 0, NULL, 0 };
 				struct cb_model_result want, got;
 
 				assert_int_equal(cb_model_eval(&t, &c, &want, why, sizeof(why)), CB_OK);
@@ -286,8 +301,28 @@ static void test_plan_priced(void **state)
 					   want.terms.fused_bytes + want.terms.link_bytes, 1e-12);
 				assert_rel(got.txrx_max, want.txrx_max, 1e-12);
 			}
+	for (int n = 2; n <= 9; n++)
+		for (int k = 0; k < 8; k++) {
+			/* ps: one- and two-sided, the root first and last, one slice and
+			 * many, with and without the backend's own slice */
+			size_t count = k < 4 ? 3000u + 7u * (size_t)k : 100u + (size_t)k;
+			struct cb_model_case c = { CB_MODEL_PS, n, count, 4, k % 2 ? n - 1 : 0, 0,
+						   (k / 2) % 2, k >= 4, NULL, 0 };
+			struct cb_model_result want, got;
+
+			assert_int_equal(cb_model_eval(&t, &c, &want, why, sizeof(why)), CB_OK);
+			c.algo = CB_MODEL_PLAN, c.plan = ps;
+			assert_int_equal(cb_model_eval(&t, &c, &got, why, sizeof(why)), CB_OK);
+			assert_rel(got.time, want.time, 1e-12);
+			assert_rel(got.terms.msgs, want.terms.msgs, 1e-12);
+			assert_rel(got.terms.link_bytes, want.terms.link_bytes, 1e-12);
+			assert_rel(got.terms.fused_bytes, want.terms.fused_bytes, 1e-12);
+			assert_rel(got.terms.reduce_bytes, want.terms.reduce_bytes, 1e-12);
+			assert_rel(got.txrx_max, want.txrx_max, 1e-12);
+			assert_rel(got.txrx_min, want.txrx_min, 1e-12);
+		}
 	for (int n = 2; n <= 8; n *= 2) {
-		struct cb_model_case c = { CB_MODEL_PLAN, n, 1 << 20, 4, 0, 0, 1, 0, rd };
+		struct cb_model_case c = { CB_MODEL_PLAN, n, 1 << 20, 4, 0, 0, 1, 0, rd, 0 };
 		struct cb_model_result r;
 		int l = n == 2 ? 1 : n == 4 ? 2 : 3;
 
@@ -327,7 +362,7 @@ static void test_multi_host_loads(void **state)
 static void test_no_network_refused(void **state)
 {
 	struct cb_topo t = one_host(2, 1e9, 0);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0, 0, NULL };
+	struct cb_model_case c = { CB_MODEL_RING, 4, 1024, 4, 0, 0, 0, 0, NULL, 0 };
 	struct cb_model_result r;
 	char why[256] = "";
 
@@ -343,7 +378,7 @@ static void test_no_network_refused(void **state)
 static void test_local_cases(void **state)
 {
 	struct cb_topo t = one_host(2, 10e9, 1e-6);
-	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0, 0, NULL };
+	struct cb_model_case c = { CB_MODEL_PS, 1, 1000, 4, 0, 1, 0, 0, NULL, 0 };
 	struct cb_model_result r;
 	char why[128];
 

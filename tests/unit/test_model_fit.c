@@ -40,7 +40,7 @@ static size_t make_obs(const struct truth *tr, const enum cb_model_algo *algos, 
 				struct cb_topo t = { .name = "t", .ranks_per_host = n,
 						     .intra = { 1, tr->alpha }, .gamma = tr->gamma,
 						     .slice_bytes = 256 * 1024 };
-				struct cb_model_case c = { *a, n, b / 4, 4, 0, 0, 0, 0, NULL };
+				struct cb_model_case c = { *a, n, b / 4, 4, 0, 0, 0, 0, NULL, 0 };
 				struct cb_model_result r;
 				char why[128];
 
@@ -96,11 +96,13 @@ static void test_recovers_known_params(void **state)
 	/* repeats at +-5%: every parameter's band holds it */
 	assert_true(p.tier[0].beta_rep[0] >= 10e9 && p.tier[0].beta_rep[1] <= 10e9);
 	assert_within(p.tier[0].beta_rep[0], 10e9 / 0.95, 0.01);
-	/* 2% noise: still within 1% on beta and gamma (many rows average it) */
+	/* 2% noise: still within 1% on beta (many rows average it), 2% on gamma:
+	 * only ps's rows of one slice reduce apart from moving (a round of its
+	 * own), the rest fuse their reduces with moving */
 	m = make_obs(&tr, all3, 1, 0.02, obs);
 	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
 	assert_within(p.tier[0].beta, 10e9, 0.01);
-	assert_within(p.tier[0].gamma, 5e9, 0.01);
+	assert_within(p.tier[0].gamma, 5e9, 0.02);
 	assert_true(p.tier[0].beta_se > 0 && p.tier[0].beta_se < 0.01 * 10e9);
 }
 

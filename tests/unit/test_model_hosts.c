@@ -30,7 +30,7 @@ static struct cb_topo hosts(int rph, double net_bw)
 static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
 				   size_t bytes, int two_sided)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, two_sided, 1, NULL };
+	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, two_sided, 1, NULL, 0 };
 	struct cb_model_result r;
 	char why[256];
 
@@ -44,19 +44,25 @@ static void assert_rel(double got, double want, double tol)
 		fail_msg("got %.9g, want %.9g (tolerance %g)", got, want, tol);
 }
 
+/* Slices of ps over p2p at n ranks: the plans' two-sided rule. */
+static double ps_nslices(int n, size_t S)
+{
+	return (double)S / 4 / (double)cb_plan_slice_count(CB_HOST_PIPELINE_BYTES, 1, 1, S / 4, n, 4);
+}
+
 /* ps over p2p, one rank per host: every input and result crosses the root
  * host's network link, (n-1)S each way at once, plus the pipeline's two
  * rounds of fill and drain; the other hosts' links carry S each way. */
 static void test_ps_root_host_link(void **state)
 {
 	const double bw = 1e9;
-	const size_t S = 64 * MIB, slice = CB_HOST_PIPELINE_BYTES;
-	const double ns = (double)(S / slice);
+	const size_t S = 64 * MIB;
 
 	(void)state;
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_topo t = hosts(1, bw);
 		struct cb_model_result r = eval(&t, CB_MODEL_PS, n, S, 1);
+		double ns = ps_nslices(n, S);
 
 		assert_rel(r.time, (n - 1) * (double)S / bw * (ns + 2) / ns, 1e-12);
 		assert_rel(r.host_max, 2.0 * (n - 1) * (double)S, 1e-12); /* the root's host */
@@ -65,12 +71,12 @@ static void test_ps_root_host_link(void **state)
 	}
 	/* link-bound, ps over p2p moves the root's (n-1)S in and out at once:
 	 * n/2 times the ring's 2(n-1)/n S/beta, plus the pipeline's fill and
-	 * drain (one-sided ps, whose phases do not overlap, takes n times:
-	 * test_model.c test_ps_root_bottleneck) */
+	 * drain */
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_topo t = hosts(1, bw);
 		struct cb_model_result ps = eval(&t, CB_MODEL_PS, n, S, 1);
 		struct cb_model_result ring = eval(&t, CB_MODEL_RING, n, S, 1);
+		double ns = ps_nslices(n, S);
 
 		assert_rel(ring.time, 2.0 * (n - 1) / n * (double)S / bw, 1e-12);
 		assert_rel(ps.time / ring.time, n / 2.0 * (ns + 2) / ns, 1e-12);
@@ -79,6 +85,7 @@ static void test_ps_root_host_link(void **state)
 	{
 		struct cb_topo t = hosts(2, bw);
 		struct cb_model_result r = eval(&t, CB_MODEL_PS, 4, S, 1);
+		double ns = ps_nslices(4, S);
 
 		assert_rel(r.time, 2 * (double)S / bw * (ns + 2) / ns, 1e-3);
 		assert_rel(r.host_max, 4.0 * (double)S, 1e-12);
@@ -114,7 +121,7 @@ static void test_rank_placement(void **state)
 static void test_p2p_ring_slice(void **state)
 {
 	struct cb_topo t = hosts(2, 1e9);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 64 * MIB / 4, 4, 0, 0, 1, 1, NULL };
+	struct cb_model_case c = { CB_MODEL_RING, 4, 64 * MIB / 4, 4, 0, 0, 1, 1, NULL, 0 };
 	struct cb_model_result r;
 	char why[128];
 

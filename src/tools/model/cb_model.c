@@ -21,6 +21,7 @@ struct ev {
 	const struct cb_topo *t;
 	int n, nhosts, nlinks;  /* nlinks: network links (hosts or ranks) */
 	double *out, *in, *red; /* [n] this step's intra-host loads and reduce bytes */
+	double *work;           /* [n] one-sided: bytes this step's transfers the rank runs */
 	double *nout, *nin;     /* [nlinks] this step's network loads */
 	double *tx, *rx;        /* [n] bytes per call, per rank */
 	double *htx, *hrx;      /* [nhosts] network bytes per call, per host */
@@ -66,7 +67,7 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	for (int k = 0; t->rank_host && k < n; k++) /* hosts 0 .. max named */
 		e->nhosts = k == 0 || t->rank_host[k] >= e->nhosts ? t->rank_host[k] + 1 : e->nhosts;
 	e->nlinks = t->net_attach == CB_NET_PER_RANK ? n : e->nhosts;
-	nd = 5 * (size_t)n + 2 * (size_t)e->nlinks + 2 * (size_t)e->nhosts;
+	nd = 6 * (size_t)n + 2 * (size_t)e->nlinks + 2 * (size_t)e->nhosts;
 	e->out = calloc(nd, sizeof(double));
 	e->list = malloc(((size_t)n + (size_t)e->nlinks) * sizeof(int));
 	e->mark = calloc((size_t)n + (size_t)e->nlinks, sizeof(unsigned));
@@ -83,6 +84,7 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	e->nin = e->nout + e->nlinks;
 	e->htx = e->nin + e->nlinks;
 	e->hrx = e->htx + e->nhosts;
+	e->work = e->hrx + e->nhosts;
 	return CB_OK;
 }
 
@@ -124,75 +126,80 @@ static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce,
 	e->rx[dst] += mult * bytes;
 }
 
+/* One-sided: rank exec runs a transfer of bytes itself (its CPU or its
+ * kernel copies them), after the others it runs in this step; its memory
+ * link is busy for the sum (ev_close), where a link carrying transfers that
+ * different ranks run is busy for the larger direction. */
+static void ev_work(struct ev *e, int exec, double bytes)
+{
+	touch(e, exec);
+	e->work[exec] += bytes;
+}
+
 /* Accounts one step, counted mult times, from its latency, its slowest link
- * time, its most loaded link's bytes and its most reduce bytes. */
+ * time, its most loaded link's bytes and its most reduce bytes; net: a
+ * network link carried some of them. Two-sided: alpha + bwt + the reduce at
+ * gamma. One-sided on one host: the terms' own sum (cb_model_terms), what
+ * the fit solves for: the bytes that move and reduce at once (the smaller
+ * of the two maxima) at the fused rate, the rest of each at its own. One-
+ * sided with a network link: alpha + the slower of moving and reducing. */
 static void ev_account(struct ev *e, double alpha, double bwt, double maxb, double maxred,
-		       int msgs, double mult)
+		       int net, int msgs, double mult)
 {
 	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
-	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma;
+	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma, t;
 
-	e->r->time += mult * (alpha + (e->fused ? fmax(bwt, redt) : bwt + redt));
+	if (!e->fused)
+		t = bwt + redt;
+	else if (net || maxb == 0)
+		t = fmax(bwt, redt);
+	else
+		t = bwt * (maxb - both) / maxb + (maxred - both) / e->t->gamma + both / gf;
+	e->r->time += mult * (alpha + t);
 	e->r->terms.msgs += mult * msgs;
 	e->r->terms.link_bytes += mult * (maxb - both);
 	e->r->terms.reduce_bytes += mult * (maxred - both);
 	e->r->terms.fused_bytes += mult * both;
 }
 
-/* Closes the open step, counted mult times: t = alpha + the most loaded
- * link's bytes / its bandwidth + the most reduce bytes / gamma (one-sided:
- * alpha + the larger of the two). */
+/* Closes the open step, counted mult times (ev_account): its rank's link
+ * loads are the larger direction, or, one-sided, the bytes of the transfers
+ * the rank runs where that is more (ev_work). */
 static void ev_close(struct ev *e, double mult)
 {
 	double bwt = 0, maxb = 0, maxred = 0;
+	int net = 0;
 
 	for (size_t i = 0; i < e->nlist; i++) {
 		int k = e->list[i];
 
 		if (k < e->n) {
-			double b = fmax(e->out[k], e->in[k]);
+			double b = fmax(fmax(e->out[k], e->in[k]), e->work[k]);
 
 			bwt = fmax(bwt, b / e->t->intra.bw);
 			maxb = fmax(maxb, b);
 			maxred = fmax(maxred, e->red[k]);
-			e->out[k] = e->in[k] = e->red[k] = 0;
+			e->out[k] = e->in[k] = e->red[k] = e->work[k] = 0;
 		} else {
 			double b = fmax(e->nout[k - e->n], e->nin[k - e->n]);
 
 			bwt = fmax(bwt, b / e->t->net.bw);
 			maxb = fmax(maxb, b);
 			e->nout[k - e->n] = e->nin[k - e->n] = 0;
+			net = 1;
 		}
 	}
-	ev_account(e, e->alpha, bwt, maxb, maxred, e->msgs, mult);
+	ev_account(e, e->alpha, bwt, maxb, maxred, net, e->msgs, mult);
 	e->nlist = 0;
 	e->stamp++;
 	e->alpha = 0;
 	e->msgs = 0;
 }
 
-/* ps (cb_algo_ps.c): push, the root's n - 1 reductions one after the other,
- * pull; no phase starts before the previous one ended. */
-static void eval_ps(struct ev *e, int root, double bytes)
-{
-	for (int w = 0; w < e->n; w++) /* push: worker w's input into its slot */
-		if (w != root)
-			ev_xfer(e, w, root, bytes, 0, 1);
-	ev_close(e, 1);
-	touch(e, root); /* acc = send op slot_0 op slot_1 ...: no message */
-	e->red[root] = (e->n - 1) * bytes;
-	ev_close(e, 1);
-	for (int w = 0; w < e->n; w++) /* pull: the result out of the root */
-		if (w != root)
-			ev_xfer(e, root, w, bytes, 0, 1);
-	ev_close(e, 1);
-}
-
-/* One round of ps over p2p, counted mult times: in bytes from every worker
- * to the root, out bytes from the root to every worker (full duplex, at
- * once), the root reducing red bytes of each of the n - 1 inputs. */
-static void ps_p2p_round(struct ev *e, int root, double in, double out, double red,
-			 double mult)
+/* One round of ps, counted mult times: in bytes from every worker to the
+ * root, out bytes from the root to every worker (full duplex, at once; -1:
+ * no message), the root reducing red bytes of each of the n - 1 inputs. */
+static void ps_round(struct ev *e, int root, double in, double out, double red, double mult)
 {
 	for (int w = 0; w < e->n; w++) {
 		if (w == root)
@@ -201,13 +208,15 @@ static void ps_p2p_round(struct ev *e, int root, double in, double out, double r
 			ev_xfer(e, w, root, in, 0, mult);
 		if (out >= 0)
 			ev_xfer(e, root, w, out, 0, mult);
+		if (e->fused) /* the worker runs its push and its pull */
+			ev_work(e, w, (in > 0 ? in : 0) + (out > 0 ? out : 0));
 	}
 	touch(e, root);
 	e->red[root] += (e->n - 1) * red;
 	ev_close(e, mult);
 }
 
-/* Bytes of slice j of the whole buffer, -1 past the last (no message). */
+/* Bytes of slice j of the whole buffer, -1 past either end (no message). */
 static double ps_slice(const struct cb_model_case *c, size_t sc, size_t ns, long long j)
 {
 	size_t off, cnt;
@@ -218,23 +227,31 @@ static double ps_slice(const struct cb_model_case *c, size_t sc, size_t ns, long
 	return (double)cnt * (double)c->esize;
 }
 
-/* ps over p2p (cb_algo_ps_p2p.c): nslices + 2 rounds; round u carries input
- * slice u in and result slice u - 2 out, and the root reduces slice u.
- * Consecutive rounds that move the same bytes are evaluated once. */
-static void eval_ps_p2p(struct ev *e, const struct cb_model_case *c)
+/* ps with one server, the schedule of its plan (cb_plan_ps.c): nslices + 2
+ * rounds in slices of cb_plan_slice_count; round u pushes slice u of every
+ * worker's input to the root, the root reduces slice u - 1 and every worker
+ * pulls slice u - 2 of the result. Consecutive rounds that move and reduce
+ * the same bytes are evaluated once, so a call costs O(n) per distinct
+ * round: the walk predict takes at scale, equal to the plan's price
+ * (test_model.c compares them). */
+static void eval_ps(struct ev *e, const struct cb_model_case *c)
 {
-	size_t sc = cb_ps_p2p_slice_count(e->t->slice_bytes, c->esize);
-	size_t ns = cb_slice_num(c->count, 1, sc);
-	long long rounds = (long long)ns + 2, u = 0;
+	size_t sc = cb_plan_slice_count(e->t->slice_bytes, c->slice_auto, c->two_sided, c->count,
+					c->n, c->esize);
+	size_t ns, slice = sc && sc < c->count ? sc : c->count;
+	long long rounds, u = 0;
 
+	ns = cb_slice_num(c->count, 1, slice);
+	rounds = (long long)ns + 2;
 	while (u < rounds) {
-		double in = ps_slice(c, sc, ns, u), out = ps_slice(c, sc, ns, u - 2);
+		double in = ps_slice(c, slice, ns, u), red = ps_slice(c, slice, ns, u - 1);
+		double out = ps_slice(c, slice, ns, u - 2);
 		long long v = u + 1;
 
-		while (v < rounds && ps_slice(c, sc, ns, v) == in &&
-		       ps_slice(c, sc, ns, v - 2) == out)
+		while (v < rounds && ps_slice(c, slice, ns, v) == in &&
+		       ps_slice(c, slice, ns, v - 1) == red && ps_slice(c, slice, ns, v - 2) == out)
 			v++;
-		ps_p2p_round(e, c->root, in, out, in > 0 ? in : 0, (double)(v - u));
+		ps_round(e, c->root, in, out, red > 0 ? red : 0, (double)(v - u));
 		u = v;
 	}
 }
@@ -314,8 +331,8 @@ static void ring_fast(struct ev *e, const struct ring *rg, size_t count, int s, 
 	if (multi)
 		e->r->one_class = 0;
 	ev_account(e, multi ? fmax(t->intra.alpha, t->net.alpha) : t->intra.alpha,
-		      fmax(in / t->intra.bw, multi ? net / t->net.bw : 0), fmax(in, net), red, 1,
-		      mult);
+		      fmax(in / t->intra.bw, multi ? net / t->net.bw : 0), fmax(in, net), red, multi,
+		      1, mult);
 }
 
 /* Per-call bytes of ring_fast's calls: rank r receives every chunk but its
@@ -405,7 +422,7 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 				size_t whylen)
 {
 	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = c->esize, .root = c->root,
-				  .servers = 1, .rank_host = e->t->rank_host,
+				  .servers = c->servers > 0 ? c->servers : 1, .rank_host = e->t->rank_host,
 				  .slice_count = cb_plan_slice_count(e->t->slice_bytes, c->slice_auto,
 								c->two_sided, c->count, c->n, c->esize) };
 	struct cb_plan p;
@@ -426,6 +443,8 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 
 			if (s->a.rank != s->dst.rank) {
 				ev_xfer(e, s->a.rank, s->dst.rank, b, red, 1);
+				if (e->fused)
+					ev_work(e, s->exec, b);
 				continue;
 			}
 			touch(e, s->exec);
@@ -529,12 +548,9 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 	if (c->algo == CB_MODEL_PLAN) {
 		st = eval_plan(&e, c, why, whylen);
 		res.what = "plan: round by round (a latency, the most loaded link, the most reduce bytes)";
-	} else if (c->algo == CB_MODEL_PS && c->two_sided) {
-		eval_ps_p2p(&e, c);
-		res.what = "ps over p2p: slices in and results out at once, reduce on the root";
 	} else if (c->algo == CB_MODEL_PS) {
-		eval_ps(&e, c->root, bytes);
-		res.what = "ps: push, reduce on the root, pull (no overlap)";
+		eval_ps(&e, c);
+		res.what = "ps: slices pushed, reduced on the root and pulled at once, in rounds";
 	} else {
 		st = ev_ring(&e, c);
 		res.what = "ring: 2(n-1) steps, each in slices";

@@ -9,11 +9,16 @@
  *                    + max over ranks (bytes the rank reduces / gamma)
  *
  * when bytes land in a buffer before they are reduced (two-sided transports,
- * MPI's own); collbench's ps and ring move bytes one-sided (shared memory,
+ * MPI's own); collbench's plans move bytes one-sided too (shared memory,
  * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
- * a step that moves and reduces the same bytes costs the slower of the two,
- * alpha + max(link term, reduce bytes / fused_bw), where fused_bw is that
- * one-sided reduce's rate (by default the slower of the link and gamma).
+ * the bytes a step moves and reduces at once (the smaller of its link and
+ * its reduce maximum) cost fused_bw, that one-sided reduce's rate (by
+ * default the slower of the link and gamma), and the rest of each its own
+ * rate: alpha + (L - F)/bw + (R - F)/gamma + F/fused_bw with F = min(L, R),
+ * the sum of terms the fit solves for (cb_model_terms). A one-sided rank's
+ * link load is the larger direction, or the bytes of the transfers it runs
+ * itself where that is more (a ps worker pushes and pulls). One-sided steps
+ * with a network link take alpha + the slower of moving and reducing.
  *
  * alpha is the largest per-message latency among the step's transfers (an
  * intra-host step pays the intra-host alpha, a step with any transfer between
@@ -22,38 +27,37 @@
  * inbound link into their host's fabric when a and b share a host, else the
  * outbound network link of a's host (or of a, with a NIC per rank) and the
  * inbound one of b's. A call's time is the sum of its steps' times: every
- * step of ps and ring waits for the step before it.
+ * step waits for the step before it.
  *
- * The schedules are the algorithms' own (plans/cb_pattern.h):
- *  - ps (cb_algo_ps.c): push (every worker copies its S bytes into the root's
- *    slot), reduce (the root folds the n - 1 slots into its result, one after
- *    the other: (n-1)S bytes at gamma), pull (every worker copies the result
- *    out). The phases do not overlap: the root reduces once every input is in
- *    and workers pull once the whole result is final, so the root's inbound
- *    and outbound links are busy one after the other and ps takes n times the
- *    ring's time when the root's link is the bottleneck, not n/2.
- *  - ring (cb_algo_ring.c): 2(n-1) steps; at step s every rank r reads the
- *    chunk cb_ring_step(r, n, s) names from the rank it names (src), in the
- *    slices cb_slice cuts; every slice waits for its flag, so each slice pays
- *    one alpha. Slices of one step are not overlapped with one another (the
- *    rank moving them is busy moving), so pipelining does not shorten a step
- *    on a homogeneous ring: it lets the neighbour start early.
- *  - ps over p2p (two_sided; cb_algo_ps_p2p.c): rounds of slices of
- *    cb_ps_p2p_slice_count; round u moves slice u of every input to the root
- *    and slice u - 2 of the result back at once (full duplex), and the root
- *    reduces slice u: nslices + 2 rounds of one alpha each. The ring over
- *    p2p takes its slices from cb_ring_p2p_slice_count.
+ * A measured row of a plan algorithm (cb_plan_lib.h: ps, ring and the rest
+ * of the family, and a --plan file's) is priced from its plan
+ * (CB_MODEL_PLAN), built as the executors build it (the slice:
+ * cb_plan_slice_count of the topology's slice_bytes), round by round: a step
+ * whose source and destination ranks differ is a transfer (its bytes reduced
+ * at the destination for a reduce), a local reduce loads its rank's reduce
+ * term, a local copy its rank's link; each round is one step of the formula
+ * above, and the call the sum of its rounds (every round waits for the one
+ * before on some rank: the critical path of a plan whose rounds all involve
+ * every rank, an upper bound otherwise). Plans are priced up to
+ * CB_MODEL_PLAN_MAX_STEPS steps.
+ *
+ * At scale (predict: thousands of ranks, whose plans have 1e8 steps and
+ * more) two walks of the same schedules price ps and ring without building
+ * the plan; each equals its plan's price wherever both run (test_model.c):
+ *  - CB_MODEL_PS (cb_plan_ps.c, one server): nslices + 2 rounds; round u
+ *    pushes slice u of every worker's input to the root, the root reduces
+ *    slice u - 1 ((n - 1) slices at gamma) and every worker pulls slice
+ *    u - 2, at once (links are full duplex): the root's link carries
+ *    (n - 1)S each way, so with it the bottleneck ps takes about n/2 times
+ *    the ring's time.
+ *  - CB_MODEL_RING (cb_plan_ring.c): 2(n-1) steps; at step s every rank r
+ *    reads the chunk cb_ring_step(r, n, s) names from the rank it names
+ *    (src), in the slices cb_slice cuts; every slice waits for its flag, so
+ *    each slice pays one alpha. Slices of one step are not overlapped with
+ *    one another (the rank moving them is busy moving), so pipelining does
+ *    not shorten a step on a homogeneous ring: it lets the neighbour start
+ *    early.
  *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
- *  - any other plan algorithm (CB_MODEL_PLAN): its plan (cb_plan_lib.h),
- *    built as the executors build it (the slice: cb_ring_slice_count of the
- *    topology's slice_bytes), round by round: a step whose source and
- *    destination ranks differ is a transfer (its bytes reduced at the
- *    destination for a reduce), a local reduce loads its rank's reduce term,
- *    a local copy its rank's link; each round is one step of the formula
- *    above, and the call the sum of its rounds (every round waits for the
- *    one before on some rank: the critical path of a plan whose rounds all
- *    involve every rank, an upper bound otherwise). Plans are priced up to
- *    CB_MODEL_PLAN_MAX_STEPS steps.
  * mpi and nccl rows follow their libraries' documented algorithms
  * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
  * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
@@ -135,12 +139,13 @@ struct cb_model_case {
 	int root;          /* ps root, 0 <= root < n */
 	int in_place;
 	int two_sided;     /* 1: bytes land, then are reduced (add the terms); 0:
-			    * one-sided, the reduce reads the peer's bytes (the
-			    * slower of the two), as collbench's ps and ring do */
+			    * one-sided, the reduce reads the peer's bytes (at the
+			    * fused rate), as collbench's plans over shm and ipc */
 	int slice_auto;    /* two-sided: the slice is the backend's default
 			    * (topology slice_bytes), not --slicebytes, so the
 			    * ring takes cb_ring_p2p_slice_count's larger slices */
 	const struct cb_plan_algo *plan; /* CB_MODEL_PLAN: the algorithm's plan */
+	int servers;       /* CB_MODEL_PLAN: the plan's servers (ps --servers); 0: 1 */
 };
 
 /* Sums over the critical path: with one kind of link carrying every byte (all

@@ -33,6 +33,7 @@ struct prob {
 	int fit_gamma;
 	int with_t0;              /* some row sends no message (copy, n = 1) */
 	unsigned has_fused;       /* bit t: tier t has rows with fused bytes */
+	unsigned has_reduce;      /* bit t: tier t has rows with reduce bytes */
 	unsigned fused_at_beta;   /* bit t: tier t's fused bytes cost 1/beta */
 	int *tier_of;             /* [m] */
 };
@@ -48,7 +49,7 @@ static unsigned present(const struct prob *pb)
 		m |= 1u << IX_T0;
 	for (int t = 0; t < pb->k; t++) {
 		m |= 1u << IX_U(pb, t);
-		if (pb->fit_gamma)
+		if (pb->fit_gamma && (pb->has_reduce >> t & 1))
 			m |= 1u << IX_V(pb, t);
 		if (pb->fit_gamma && (pb->has_fused >> t & 1) && !(pb->fused_at_beta >> t & 1))
 			m |= 1u << IX_W(pb, t);
@@ -83,7 +84,7 @@ static void design_row(const struct prob *pb, size_t i, double t, double *row)
 	row[IX_T0] = tm->calls / t;
 	row[IX_A] = tm->msgs / t;
 	row[IX_U(pb, tr)] = (tm->link_bytes + (own ? 0 : tm->fused_bytes)) / t;
-	if (pb->fit_gamma)
+	if (present(pb) >> IX_V(pb, tr) & 1)
 		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
 	if (own)
 		row[IX_W(pb, tr)] = tm->fused_bytes / t;
@@ -162,8 +163,9 @@ static enum cb_status explain(const struct prob *pb, int rc, int bad, char *why,
 			 "of the bytes it moves (e.g. one algorithm at one rank count); add copy "
 			 "rows or another rank count, or leave gamma out (--no-gamma)", name);
 	else
-		snprintf(why, whylen, "%s is not determined: the ring's rows cannot be told from "
-			 "ps's without rows that only copy (add copy rows), or leave gamma out "
+		snprintf(why, whylen, "%s is not determined: every row's bytes that move and "
+			 "reduce at once come with a fixed multiple of bytes that only move (e.g. "
+			 "one algorithm); add copy rows or another algorithm, or leave gamma out "
 			 "(--no-gamma)", name);
 	return CB_ERR_ARG;
 }
@@ -215,6 +217,21 @@ static void fused_of(const struct prob *pb, const double *x, int t, double *out)
 		*out = 1 / x[IX_W(pb, t)];
 }
 
+/* The tier whose gamma tier t takes: its own where some row of it reduces
+ * bytes apart from moving them (one-sided plans fuse most of their reduces
+ * with moving: fused bytes), else the nearest tier below that has such rows,
+ * else the nearest above; t itself (1/gamma 0: free) when none has. */
+static int gamma_tier(const struct prob *pb, int t)
+{
+	for (int d = 0; d < pb->k; d++) {
+		if (t - d >= 0 && (pb->has_reduce >> (t - d) & 1))
+			return t - d;
+		if (t + d < pb->k && (pb->has_reduce >> (t + d) & 1))
+			return t + d;
+	}
+	return t;
+}
+
 /* Fills p from the solution x (and standard errors from covd and rss). */
 static void fill_params(const struct prob *pb, const double *x, const double *covd, double rss,
 			unsigned used, struct cb_fit_params *p)
@@ -238,7 +255,7 @@ static void fill_params(const struct prob *pb, const double *x, const double *co
 		tr->hi = t < pb->k - 1 ? pb->brk[t] : INFINITY;
 		tr->beta = 1 / x[ju];
 		tr->beta_se = sqrt(s2 * covd[ju]) / (x[ju] * x[ju]);
-		tr->gamma = pb->fit_gamma ? inv_or_inf(x[jv]) : INFINITY;
+		tr->gamma = pb->fit_gamma ? inv_or_inf(x[IX_V(pb, gamma_tier(pb, t))]) : INFINITY;
 		tr->gamma_se = pb->fit_gamma && (used & (1u << jv)) && x[jv] > 0
 				       ? sqrt(s2 * covd[jv]) / (x[jv] * x[jv])
 				       : NAN;
@@ -302,11 +319,13 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 	int bad = -1, rc;
 	enum cb_status st;
 
-	pb->has_fused = pb->fused_at_beta = 0;
+	pb->has_fused = pb->has_reduce = pb->fused_at_beta = 0;
 	for (size_t i = 0; i < pb->m; i++) {
 		pb->tier_of[i] = tier_index(pb->brk, pb->k, pb->obs[i].bytes);
 		if (pb->obs[i].terms.fused_bytes > 0)
 			pb->has_fused |= 1u << pb->tier_of[i];
+		if (pb->obs[i].terms.reduce_bytes > 0)
+			pb->has_reduce |= 1u << pb->tier_of[i];
 	}
 	st = check_tiers(pb, why, whylen);
 	if (st != CB_OK)
@@ -408,7 +427,7 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
 			  struct cb_fit_params *p, char *why, size_t whylen)
 {
-	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, 0, 0, 0, NULL };
+	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, 0, 0, 0, 0, NULL };
 	struct cb_fit_params best;
 	double *d, bic = INFINITY, rss;
 	enum cb_status st = CB_OK;

@@ -9,6 +9,7 @@
 #include "cb_model_input.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ _Static_assert(CB_MIN_NAME >= CB_NAME_MAX, "the model's names hold the schema's"
 
 /* Launch facts the reader does not carry, from the sidecar itself. */
 struct launch_extra {
-	int cpus, oversubscribed, root;
+	int cpus, oversubscribed, root, servers;
 	size_t slice_bytes; /* 0: the backend's default */
 	int *rank_host;     /* mpi.rank_host when it places every rank; NULL */
 };
@@ -83,6 +84,8 @@ static void read_extra(const char *file, const struct cb_res_launch *l,
 	opts = json_string_value(json_object_get(root, "options"));
 	v = option_value(opts, "root");
 	x->root = v > 0 ? (int)v : 0;
+	v = option_value(opts, "servers");
+	x->servers = v > 0 && v <= INT_MAX ? (int)v : 0;
 	v = option_value(opts, "slicebytes");
 	x->slice_bytes = v > 0 ? (size_t)v : 0;
 	json_decref(root);
@@ -147,6 +150,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->cpus_per_host = x ? x->cpus : 0;
 	m->oversubscribed = x ? x->oversubscribed : 0;
 	m->root = x && x->root < r->nranks ? x->root : 0;
+	m->servers = x && x->servers <= r->nranks ? x->servers : 0;
 	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : backend_slice(r->backend);
 	m->slice_auto = !(x && x->slice_bytes);
 	m->rank_host = x ? x->rank_host : NULL;

@@ -30,6 +30,7 @@ struct cb_mrow {
 	size_t line;                 /* line in the summary CSV */
 	/* from the launch of this rank count (0 / -1 where unknown) */
 	int ranks_per_host, nhosts, cpus_per_host, oversubscribed, root;
+	int servers;                 /* ps --servers of the launch; 0: unknown (1) */
 	size_t slice_bytes;          /* the ring's slice: --slicebytes, else the
 				      * backend's own (cb_backend_desc.pipeline_bytes) */
 	int slice_auto;              /* 1: no --slicebytes (the backend's own) */

@@ -17,11 +17,12 @@
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
 	memset(c, 0, sizeof(*c));
-	if (cb_model_algo_find(r->algo, &c->algo) != 0) {
-		c->plan = cb_plan_algo_find(r->algo);
-		c->algo = CB_MODEL_PLAN;
-	}
-	if (c->algo == CB_MODEL_PLAN && !c->plan) {
+	/* a plan algorithm is priced from its plan; the rest (copy, the
+	 * libraries) by name */
+	c->plan = cb_plan_algo_find(r->algo);
+	c->algo = CB_MODEL_PLAN;
+	if (!c->plan && (cb_model_algo_find(r->algo, &c->algo) != 0 || c->algo == CB_MODEL_PS ||
+			 c->algo == CB_MODEL_RING)) {
 		snprintf(why, whylen, "algorithm %s is not modelled", r->algo);
 		return -1;
 	}
@@ -36,6 +37,7 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 	c->in_place = r->in_place;
 	c->two_sided = strcmp(r->transport, "shm") != 0 && strcmp(r->transport, "ipc") != 0;
 	c->slice_auto = r->slice_auto;
+	c->servers = r->servers;
 	return 0;
 }
 
@@ -400,7 +402,7 @@ enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double byte
 	row->bytes = bytes;
 	for (int a = 0; a < 2; a++) {
 		struct cb_model_case c = { algos[a], n, (size_t)(bytes / (double)o->esize), o->esize,
-					   o->root < n ? o->root : 0, 0, o->two_sided, 1, NULL };
+					   o->root < n ? o->root : 0, 0, o->two_sided, 1, NULL, 0 };
 		struct cb_model_result r;
 		enum cb_status st = cb_model_eval(&t, &c, &r, why, whylen);
 
