@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 
+#include "cb_libconf.h"
 #include "cb_schema.h"
 #include "cb_status.h"
 
@@ -57,6 +58,8 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 					       * from before --timing, which timed so) */
 	char wait[CB_NAME_MAX];               /* "wait"."strategy"; "" when absent (files
 					       * from before --wait) */
+	char libconf[CB_LIBCONF_MAX];         /* the library configuration of
+					       * "environment" (cb_libconf.h); "" none */
 };
 
 struct cb_results {

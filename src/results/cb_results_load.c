@@ -126,6 +126,10 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 		return meta_fail(name, err, errlen, "invalid key", "\"mpi.nnodes\"");
 	if (machine_text(root, out))
 		return meta_fail(name, err, errlen, "invalid key", "\"machine\"");
+	if (cb_libconf_text(json_object_get(root, "environment"), out->libconf,
+			    sizeof(out->libconf)))
+		return meta_fail(name, err, errlen, "invalid key \"environment\" (an object of "
+				 "strings, with at most 4 KiB of library settings)", NULL);
 	out->complete = status && strcmp(status, "complete") == 0;
 	return how_timed(root, name, out, err, errlen);
 }

@@ -50,6 +50,17 @@ meta_machine() {
 EOF
 }
 
+# meta_env FILE ENV_JSON: a sidecar whose "environment" is ENV_JSON.
+meta_env() {
+	cat >"$1" <<EOF
+{"schema": "collbench-meta-1", "backend": "host", "device": "",
+ "host": {"cpu_model": "Test CPU", "cpus_online": 2, "hostname": "t.example.org",
+          "mem_bytes": 25276063744},
+ "mpi": {"nranks": 2, "ranks_per_node": 2, "nnodes": 1},
+ "environment": $2, "status": "complete", "tool": "allreduce_perf"}
+EOF
+}
+
 # mkrun DIR: a run folder with 8 rows (ps, ring, mpi, copy x 1M, 64M).
 mkrun() {
 	mkdir -p "$1"
@@ -486,6 +497,33 @@ floor)
 	expect 2 "'0' is not a bandwidth > 0" --min-busbw 'ring=0' "$t/cur"
 	expect 2 "bad size range for ring" --min-busbw 'ring@2M-1M=3' "$t/cur"
 	expect 2 "or CURRENT alone" --min-busbw 'ring=1' "$t/base" "$t/cur" "$t/cur"
+	;;
+libconf)
+	# rows made under another library configuration (Open MPI's forced
+	# algorithm) are another measurement: refused, naming the variable
+	meta_env "$t/base/np2.meta.json" '{"MALLOC_MMAP_MAX_": "0"}'
+	meta_env "$t/cur/np2.meta.json" '{"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+	  "OMPI_MCA_coll_tuned_allreduce_algorithm": "1", "MALLOC_MMAP_MAX_": "0"}'
+	expect 2 "OMPI_MCA_coll_tuned_allreduce_algorithm is unset in the baseline" \
+		"$t/base" "$t/cur"
+	grep -q "not comparable (--force" "$t/err" || fail "no word of --force"
+	expect 0 "compared anyway: --force" --force "$t/base" "$t/cur"
+	# another value, named with both
+	meta_env "$t/base/np2.meta.json" '{"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+	  "OMPI_MCA_coll_tuned_allreduce_algorithm": "4"}'
+	expect 2 "allreduce_algorithm is '4' in the baseline.*'1' in the current" \
+		"$t/base" "$t/cur"
+	# NCCL's and UCX's too; logging, placement and the allocator are not
+	meta_env "$t/base/np2.meta.json" '{"NCCL_PROTO": "LL"}'
+	meta_env "$t/cur/np2.meta.json" '{"NCCL_PROTO": "Simple"}'
+	expect 2 "NCCL_PROTO is 'LL'" "$t/base" "$t/cur"
+	meta_env "$t/base/np2.meta.json" '{"NCCL_DEBUG": "INFO", "MALLOC_MMAP_MAX_": "0",
+	  "OMPI_MCA_mpi_oversubscribe": "0", "UCX_TLS": "tcp"}'
+	meta_env "$t/cur/np2.meta.json" '{"OMPI_MCA_mpi_oversubscribe": "1", "UCX_TLS": "tcp"}'
+	expect 0 "8 same" "$t/base" "$t/cur"
+	# an environment that is not an object of strings is refused by the reader
+	meta_env "$t/cur/np2.meta.json" '{"NCCL_PROTO": 3}'
+	expect 2 "invalid key \"environment\"" "$t/base" "$t/cur"
 	;;
 usage)
 	expect 2 "expected BASELINE and CURRENT" "$t/base"

@@ -37,7 +37,7 @@ header=$(cb_summary1_header)
 # mkrun DIR I RING64 [LABEL] [COMMIT] [CPU] [MEM_GIB]: run folder number I
 # (start time 2026-01-01 00:00 UTC + I hours) of ps and ring at 1M and 64M on
 # 2 ranks; ring 64M's busbw is scaled by RING64; every busbw has 2% noise
-# (seed I).
+# (seed I). MKRUN_ENV: the sidecar's "environment" (JSON), if set.
 mkrun() {
 	local dir=$1 i=$2 f=$3 label=${4:-vm} commit=${5:-c0} cpu=${6:-Test CPU} mem=${7:-24}
 	mkdir -p "$dir"
@@ -60,6 +60,7 @@ mkrun() {
  "machine": {"label": "$label", "label_from": "CB_MACHINE", "cpu_model": "$cpu", "cpus": 2,
              "mem_gib": $mem, "gpu_model": ""},
  "mpi": {"nranks": 2, "ranks_per_node": 2, "nnodes": 1, "library": "Open MPI v4.1.4, package: Debian"},
+ ${MKRUN_ENV:+\"environment\": $MKRUN_ENV,}
  "status": "complete", "tool": "allreduce_perf"}
 EOF
 }
@@ -320,6 +321,36 @@ no_spread)
 	expect 0 "$hist" ingest --db "$db" "$t"/r[4-9]
 	expect 1 "$hist" gate --db "$db"
 	has "^REGRESSION ring np2 64M float sum: busbw -30.0%" "$t/out"
+	;;
+libconf)
+	# runs under another library configuration (Open MPI's forced algorithm)
+	# are series of their own: 20 ordinary runs, then 10 with ring 64M 40%
+	# slower under coll_tuned settings, are no regression of the first 20
+	for i in $(seq 1 20); do mkrun "$t/r$i" "$i" 1; done
+	conf='{"OMPI_MCA_coll_tuned_use_dynamic_rules": "1", "OMPI_MCA_coll_tuned_allreduce_algorithm": "1", "MALLOC_MMAP_MAX_": "0"}'
+	for i in $(seq 21 30); do MKRUN_ENV=$conf mkrun "$t/s$i" "$i" 0.6; done
+	expect 0 "$hist" ingest --db "$db" "$t"/r* "$t"/s*
+	expect 0 "$hist" detect --db "$db"
+	has "^0 change points in 8 series" "$t/out"
+	expect 0 "$hist" gate --db "$db"
+	expect 0 "$hist" trend --db "$db" -a ring -b 64M --format csv
+	has "library_config$" "$t/out"
+	[ "$(grep -c ',""$' "$t/out")" = 20 ] || fail "expected 20 points without a library configuration"
+	[ "$(grep -c ',"OMPI_MCA_coll_tuned_allreduce_algorithm=1 OMPI_MCA_coll_tuned_use_dynamic_rules=1"$' "$t/out")" = 10 ] ||
+		{ cat "$t/out" >&2; fail "expected 10 points under the forced algorithm, named"; }
+	expect 0 "$hist" trend --db "$db" -a ring -b 64M
+	has "ring np2 64M float sum \[OMPI_MCA_coll_tuned_allreduce_algorithm=1" "$t/out"
+	# the same runs as one series would be a regression: the separation is what
+	# keeps the gate quiet
+	for i in $(seq 31 40); do mkrun "$t/u$i" "$i" 0.6; done
+	expect 0 "$hist" ingest --db "$db" "$t"/u*
+	expect 1 "$hist" gate --db "$db"
+	# one run whose launches had two configurations: refused, naming the variable
+	mkrun "$t/two" 41 1
+	sed 's/"nranks": 2,/"nranks": 4,/; s/"status"/"environment": {"NCCL_PROTO": "LL"}, "status"/' \
+		"$t/two/np2.meta.json" >"$t/two/np4.meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/two"
+	has "two library configurations (NCCL_PROTO '' and 'LL')" "$t/err"
 	;;
 machines)
 	for i in 1 2 3; do mkrun "$t/a$i" "$i" 1 boxA; mkrun "$t/b$i" "$((i + 3))" 1 boxB; done

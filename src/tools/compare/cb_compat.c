@@ -156,6 +156,29 @@ static void compare_waits(struct checker *k, const struct cb_results *b,
 		       "--wait): wait strategies not checked", lacking->file);
 }
 
+/* The library configuration (cb_libconf.h) of the launches of every rank
+ * count that both ran: the first variable that differs is named. */
+static void compare_libconf(struct checker *k, const struct cb_results *b,
+			    const struct cb_results *c)
+{
+	char name[256], vb[256], vc[256];
+
+	for (size_t i = 0; i < b->nlaunches; i++)
+		for (size_t j = 0; j < c->nlaunches; j++) {
+			const struct cb_res_launch *x = &b->launches[i], *y = &c->launches[j];
+
+			if (x->nranks != y->nranks ||
+			    !cb_libconf_diff(x->libconf, y->libconf, name, vb, vc, sizeof(name)))
+				continue;
+			report(k, 1, "library configurations differ at %d ranks: %s is %s%s%s in the "
+			       "baseline (%s), %s%s%s in the current run (%s): rows made under other "
+			       "library settings measure something else", x->nranks, name,
+			       *vb ? "'" : "", *vb ? vb : "unset", *vb ? "'" : "", x->file,
+			       *vc ? "'" : "", *vc ? vc : "unset", *vc ? "'" : "", y->file);
+			return;
+		}
+}
+
 static void warn_meta(struct checker *k, const struct cb_results *r, const char *name)
 {
 	if (r->meta_missing)
@@ -190,6 +213,7 @@ int cb_compat_check(const struct cb_results *base, const char *bname,
 		compare_waits(&k, base, cur);
 	}
 	compare_placement(&k, base, cur);
+	compare_libconf(&k, base, cur);
 	if (base->nrows && cur->nrows) /* else: nothing to compare, said later */
 		compare_sets(&k, base, cur, DTYPES, "dtypes", 1);
 	return k.problems;

@@ -50,6 +50,8 @@ static const struct {
 	{ "ALTER TABLE runs ADD COLUMN run_key TEXT;"
 	  "ALTER TABLE runs ADD COLUMN command_key TEXT;"
 	  "CREATE INDEX runs_key ON runs(run_key);", cb_hist_migrate_keys },
+	/* 5: the library configuration a run was made under (cb_libconf.h) */
+	{ "ALTER TABLE runs ADD COLUMN libconf TEXT NOT NULL DEFAULT '';", NULL },
 };
 
 /* 1 when rows has a column named name. */

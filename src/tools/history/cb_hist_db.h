@@ -8,7 +8,8 @@
  *   machines(id, identity UNIQUE, label)   identity: cb_machine.h's text
  *   runs(id, hash UNIQUE, time_utc, machine_id, name, source, version,
  *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc,
- *        seq, run_key, command_key)   the keys: cb_hist_key.h
+ *        seq, run_key, command_key, libconf)   the keys: cb_hist_key.h;
+ *        libconf: the launches' library configuration (cb_libconf.h)
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
  *        transport, status, <the schema table's other stored columns,
  *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
@@ -22,7 +23,8 @@
  * machines that then coincide merged); version 3: seq (older runs numbered
  * in time order, as they were ordered), times normalised; version 4: run
  * keys (those of older runs made from what is stored, no command key)
- * (cb_hist_migrate.h).
+ * (cb_hist_migrate.h); version 5: libconf ('' in older runs, whose
+ * configuration the history did not keep).
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -38,7 +40,7 @@
 #include "cb_hist_run.h"
 #include "cb_status.h"
 
-#define CB_HIST_SCHEMA_VERSION 4
+#define CB_HIST_SCHEMA_VERSION 5
 #define CB_HIST_DEFAULT_DB "results/history.sqlite"
 #define CB_HIST_FORMAT "collbench-history"
 #define CB_HIST_BUSY_MS 60000

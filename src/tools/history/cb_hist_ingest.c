@@ -77,7 +77,7 @@ static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run
 {
 	const char *const text[] = { r->hash, r->time_utc, NULL, r->name, r->source, r->version,
 				     r->git_commit, r->versions, r->launcher, r->job_id, r->label,
-				     NULL, NULL, key, r->command_key };
+				     NULL, NULL, key, r->command_key, r->libconf };
 	char now[32];
 	time_t t = time(NULL);
 	sqlite3_stmt *s;
@@ -86,12 +86,12 @@ static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	rc = sqlite3_prepare_v2(db->sql, "INSERT INTO runs(hash, time_utc, machine_id, name, source,"
 				" version, git_commit, versions, launcher, job_id, label, nrows,"
-				" ingested_utc, seq, run_key, command_key) VALUES(?1,?2,?3,?4,?5,?6,?7,"
-				"?8,?9,?10,?11,?12,?13, (SELECT coalesce(max(seq), 0) + 1 FROM runs"
-				" WHERE machine_id = ?3), ?14, ?15)", -1, &s, NULL);
+				" ingested_utc, seq, run_key, command_key, libconf) VALUES(?1,?2,?3,?4,"
+				"?5,?6,?7,?8,?9,?10,?11,?12,?13, (SELECT coalesce(max(seq), 0) + 1 FROM"
+				" runs WHERE machine_id = ?3), ?14, ?15, ?16)", -1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return cb_hist_sql_fail(db, "storing the run", err, errlen);
-	for (int i = 0; i < 15; i++)
+	for (int i = 0; i < 16; i++)
 		if (text[i])
 			bind_text(s, i + 1, text[i]);
 	sqlite3_bind_int64(s, 3, mid);

@@ -40,6 +40,16 @@ static void csv_key(FILE *f, const struct cb_hist_key *k)
 
 #define CSV_KEY "backend,algo,nranks,bytes,dtype,op,in_place,transport"
 
+/* The last CSV column: the series' library configuration, "NAME=VALUE ..."
+ * ("" for none), then the line's end. */
+static void csv_libconf(FILE *f, const struct cb_hist_key *k)
+{
+	char conf[CB_LIBCONF_MAX];
+
+	cb_libconf_line(k->libconf, conf, sizeof(conf));
+	csv_str(f, conf, 1);
+}
+
 void cb_hist_coincides(const struct cb_hist_change *c, char *buf, size_t len)
 {
 	size_t k = 0;
@@ -83,7 +93,7 @@ static void trend_heading(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_ou
 
 	if (fmt == CB_HIST_FMT_CSV) {
 		fprintf(f, CSV_KEY ",metric,stat,run_id,time_utc,run,git_commit,label,value,lo,hi,"
-			"segment_mean,change\n");
+			"segment_mean,change,library_config\n");
 		return;
 	}
 	fprintf(f, "%s%smachine: %s\n", fmt == CB_HIST_FMT_MARKDOWN ? "### collbench-history "
@@ -129,7 +139,8 @@ static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 		csv_str(f, p->run_name, 0);
 		csv_str(f, p->git_commit, 0);
 		csv_str(f, p->label, 0);
-		fprintf(f, "%s,%s,%s,%s,%s\n", v, lo, hi, m, c ? cb_hist_dir_name(c->dir) : "");
+		fprintf(f, "%s,%s,%s,%s,%s,", v, lo, hi, m, c ? cb_hist_dir_name(c->dir) : "");
+		csv_libconf(f, &a->s->key);
 		break;
 	case CB_HIST_FMT_MARKDOWN:
 		fprintf(f, "| %s | %s | %lld | %s | %s | %s | %s | %s | %s |\n", name,
@@ -181,7 +192,8 @@ static void change_line(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 		csv_str(f, c->at->run_name, 0);
 		fprintf(f, "%s,%.4f,%s,%s,%zu,%zu,%s,", dir, 100 * c->change, b, af, c->cp.n_before,
 			c->cp.n_after, p);
-		csv_str(f, co, 1);
+		csv_str(f, co, 0);
+		csv_libconf(f, &a->s->key);
 	} else if (fmt == CB_HIST_FMT_MARKDOWN) {
 		fprintf(f, "| %s | %s | %s | %lld (%s) | **%s** | %+.1f%% | %s -> %s %s | %s | %s |\n",
 			name, metric, c->at->time_utc, c->at->run_id, c->at->run_name, dir,
@@ -199,7 +211,7 @@ int cb_hist_print_changes(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_an
 
 	if (fmt == CB_HIST_FMT_CSV || fmt == CB_HIST_FMT_TSV) {
 		fprintf(f, CSV_KEY ",metric,time_utc,run_id,run,direction,change_pct,mean_before,"
-			"mean_after,n_before,n_after,pvalue,coincides\n");
+			"mean_after,n_before,n_after,pvalue,coincides,library_config\n");
 	} else {
 		fprintf(f, "%s%smachine: %s\n", fmt == CB_HIST_FMT_MARKDOWN ?
 			"### collbench-history change points\n\n" : "",

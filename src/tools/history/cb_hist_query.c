@@ -163,7 +163,8 @@ long long cb_hist_latest_dated(struct cb_hist_db *db, long long run_id, char *ti
 	return id;
 }
 
-#define NRUN 7 /* w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions, r.label */
+#define NRUN 8 /* w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions, r.label,
+		* r.libconf */
 
 /* The series query: the run's columns, then the stored ones (cb_hist_cols.h). */
 static char *series_sql(void)
@@ -174,7 +175,7 @@ static char *series_sql(void)
 	if (!sql)
 		return NULL;
 	snprintf(sql, cap, "SELECT w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions,"
-		 " r.label");
+		 " r.label, r.libconf");
 	if (cb_hist_col_list(sql, cap, "w.") < 0) {
 		free(sql);
 		return NULL;
@@ -186,7 +187,7 @@ static char *series_sql(void)
 		 " AND (?5 IS NULL OR w.dtype = ?5) AND (?6 IS NULL OR w.op = ?6)"
 		 " AND (?7 IS NULL OR w.in_place = ?7) AND (?8 IS NULL OR w.transport = ?8)"
 		 " AND w.bytes >= ?9 ORDER BY w.backend, w.nranks, w.dtype, w.op, w.in_place,"
-		 " w.algo, w.bytes, w.transport, r.seq, r.id");
+		 " w.algo, w.bytes, w.transport, r.libconf, r.seq, r.id");
 	return sql;
 }
 
@@ -214,14 +215,16 @@ static void text_col(sqlite3_stmt *s, int c, char *dst, size_t cap)
 	snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
-/* The statement's row as a point, its transport into transport[CB_NAME_MAX]. */
-static void read_point(sqlite3_stmt *s, struct cb_hist_point *p, char *transport)
+/* The statement's row as a point, its transport and library configuration
+ * into k. */
+static void read_point(sqlite3_stmt *s, struct cb_hist_point *p, struct cb_hist_key *k)
 {
 	const struct cb_schema *sc = &cb_schema_summary;
 	int idx = NRUN;
 
 	memset(p, 0, sizeof(*p));
-	text_col(s, 0, transport, CB_NAME_MAX);
+	text_col(s, 0, k->transport, sizeof(k->transport));
+	text_col(s, 7, k->libconf, sizeof(k->libconf));
 	p->run_id = sqlite3_column_int64(s, 1);
 	text_col(s, 2, p->time_utc, sizeof(p->time_utc));
 	text_col(s, 3, p->run_name, sizeof(p->run_name));
@@ -250,7 +253,7 @@ static int add_row(sqlite3_stmt *s, const struct cb_hist_filter *f, struct cb_hi
 	struct cb_hist_key k;
 	struct cb_hist_series *cur;
 
-	read_point(s, &p, k.transport);
+	read_point(s, &p, &k);
 	if (!cb_list_selects(f->algos, p.row.v.algo))
 		return 0;
 	k.row = p.row;

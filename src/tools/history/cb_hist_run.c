@@ -258,6 +258,17 @@ static enum cb_status check_launches(const struct cb_results *res, char *err, si
 				 res->launches[i].machine);
 			return CB_ERR_ARG;
 		}
+	for (size_t i = 1; i < res->nlaunches; i++)
+		if (strcmp(res->launches[i].libconf, res->launches[0].libconf) != 0) {
+			char name[256], a[256], b[256];
+
+			cb_libconf_diff(res->launches[0].libconf, res->launches[i].libconf, name, a,
+					b, sizeof(name));
+			snprintf(err, errlen, "%s and %s: launches of one run under two library "
+				 "configurations (%s '%s' and '%s'): not one run", res->launches[0].file,
+				 res->launches[i].file, name, a, b);
+			return CB_ERR_ARG;
+		}
 	return CB_OK;
 }
 
@@ -306,6 +317,7 @@ static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 		 res->launches[0].machine);
 	snprintf(run->machine.label, sizeof(run->machine.label), "%s",
 		 res->launches[0].machine_label);
+	snprintf(run->libconf, sizeof(run->libconf), "%s", res->launches[0].libconf);
 	run->complete = 1;
 	for (size_t i = 0; i < res->nlaunches; i++)
 		run->complete &= res->launches[i].complete;
@@ -352,13 +364,23 @@ void cb_hist_run_free(struct cb_hist_run *run)
 
 int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b)
 {
-	return cb_res_key_cmp(&a->row, &b->row) == 0 && strcmp(a->transport, b->transport) == 0;
+	return cb_res_key_cmp(&a->row, &b->row) == 0 && strcmp(a->transport, b->transport) == 0 &&
+	       strcmp(a->libconf, b->libconf) == 0;
 }
 
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len)
 {
 	struct cb_summary v = k->row.v;
 
+	size_t n;
+
 	snprintf(v.transport, sizeof(v.transport), "%s", k->transport);
 	cb_row_name(&v, buf, len);
+	n = strlen(buf);
+	if (k->libconf[0] && n + 4 < len) { /* " [A=1 B=2]" */
+		snprintf(buf + n, len - n, " [");
+		cb_libconf_line(k->libconf, buf + n + 2, len - n - 3);
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "]");
+	}
 }

@@ -57,6 +57,8 @@
 struct cb_hist_key {
 	struct cb_res_row row;
 	char transport[CB_NAME_MAX];
+	char libconf[CB_LIBCONF_MAX]; /* the runs' library configuration: a series
+				       * never mixes two (cb_libconf.h) */
 };
 
 /* The machine a run belongs to (issue 8's identity): identity is the text
@@ -82,6 +84,7 @@ struct cb_hist_run {
 	char versions[2 * CB_HIST_TEXT]; /* "collbench V; MPI ...[; CUDA ..., NCCL ...]" */
 	char launcher[64], job_id[64];   /* "" where the metadata does not say */
 	char label[CB_HIST_TEXT];     /* --label at ingest (a branch, a build), else "" */
+	char libconf[CB_LIBCONF_MAX]; /* the launches' library configuration */
 	int complete;                 /* every launch's metadata says "complete" */
 	struct cb_res_row *rows;      /* every summary row, as the reader gives them */
 	size_t nrows;
@@ -102,7 +105,8 @@ int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b);
 
 /* "ring np2 64M float sum" (cb_row_name: + " in-place", the backend first
  * when it is not host, " over p2p" when the transport is not the one the
- * algorithm has on one host). */
+ * algorithm has on one host), + " [NAME=VALUE ...]" for a library
+ * configuration. */
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len);
 
 #endif

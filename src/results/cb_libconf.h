@@ -1,0 +1,42 @@
+/* cb_libconf: a launch's library configuration, the part of the environment
+ * its metadata records ("environment", tools/perf/cb_env.c) that changes
+ * which algorithm, protocol, channels or transport a library runs: every
+ * OMPI_MCA_* (Open MPI's MCA parameters: coll_tuned_*_algorithm forces an
+ * algorithm, btl and pml pick transports) but the oversubscription flags
+ * mpirun sets itself (placement, not configuration), every NCCL_* (NCCL_ALGO,
+ * NCCL_PROTO, NCCL_MIN_NCHANNELS, ...) but the NCCL_DEBUG* logging ones, and
+ * every UCX_* but UCX_LOG_LEVEL. Rows made under two configurations are two
+ * measurements: collbench-compare refuses to judge one against the other,
+ * collbench-history keeps them in separate series (docs/regression.md).
+ *
+ * The text form: "NAME=VALUE" entries sorted by name, each ended by '\n';
+ * "" when the launch set none (or its metadata is older than the
+ * environment record). */
+#ifndef CB_LIBCONF_H
+#define CB_LIBCONF_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define CB_LIBCONF_MAX 4096 /* bytes of the text form, its NUL included */
+
+/* 1 when the environment variable `name` is library configuration (above). */
+int cb_libconf_var(const char *name);
+
+/* The text form of the library variables of env (a JSON object of string
+ * values; NULL: none) into out[cap]. Returns 0, or -1 when env is not such
+ * an object or the text does not fit (out then holds "" or the entries
+ * that fit). */
+int cb_libconf_text(const json_t *env, char *out, size_t cap);
+
+/* The first variable (by name) whose value differs between the text forms
+ * a and b: 1 and its name, and its value in a and in b ("" for unset) into
+ * name[len], va[len] and vb[len] (cut to fit); 0 when a and b are equal. */
+int cb_libconf_diff(const char *a, const char *b, char *name, char *va, char *vb, size_t len);
+
+/* The text form as one line, entries separated by spaces, into out[cap]
+ * (cut to fit): for tables and messages. */
+void cb_libconf_line(const char *text, char *out, size_t cap);
+
+#endif
