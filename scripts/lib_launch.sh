@@ -329,7 +329,7 @@ cb_monitoring_args=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_ou
 cb_monitoring_env=(OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=1
 	OMPI_MCA_osc=^monitoring)
 # shellcheck disable=SC2034
-cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes printed at MPI_Finalize (E and I lines, collbench-results traffic); a launch of the mpi algorithm alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
+cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes written at MPI_Finalize, a file per rank (pml_monitoring_enable_output 3, pml_monitoring_filename; E and I lines, collbench-results traffic); a launch of the library algorithm (mpi, mpi.*) alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
 # cb_monitoring_missing: prints why Open MPI's monitoring cannot be used here
 # and returns 1, or prints nothing and returns 0 when it can.
 cb_monitoring_missing() {

@@ -43,14 +43,19 @@ host's slots; meta.json records the hosts, where each rank count went and
 the transport (allreduce_perf's --transport after --, default auto: p2p when
 ranks span hosts). CB_MPIRUN_ARGS: more mpirun words (the test bed's launch
 agent: tests/beds/multihost/README.md; a real cluster needs none).
-Library traffic (--mpi-traffic): for each rank count and size with an mpi row,
-a launch of the mpi algorithm alone under Open MPI's pml monitoring, minus
+Library traffic (--mpi-traffic): for each rank count, library algorithm (mpi,
+Open MPI's forced mpi.*) and size with an ok row, a launch of that algorithm
+alone under Open MPI's pml monitoring (each rank's totals in a file of its
+own: the run folder must be on a file system every host shares), minus
 one at 0 bytes with the same settings, divided by its allreduce calls
 (collbench-results traffic): per-rank tx/rx, tx total, max and imbalance into
 every results file of the rank count (np<N>.csv, .ranks.csv, .jsonl, .txt;
 summary.csv and ranks.csv are merged from them), the raw output under
 mpi_traffic/, the method in meta.json; where monitoring is absent the
 columns stay empty and meta.json says why.
+Open MPI's algorithms (-a mpi.ring,...: allreduce_perf --help lists them)
+need OMPI_MCA_coll_tuned_use_dynamic_rules=1 at launch; sweep.sh sets it when
+--algo names one (and says so), unless it is set already.
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept; meta.json says "failed" and why, no .tmp
 file is left); 2 usage (nothing run, no folder made: sweep.sh's
@@ -166,6 +171,15 @@ if [ "$default_malloc" = 0 ]; then
 	fwd+=(MALLOC_MMAP_MAX_ MALLOC_TRIM_THRESHOLD_)
 fi
 [ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
+# Open MPI's forced algorithms (mpi.*) need coll/tuned's dynamic rules on at
+# launch; alone they change nothing (src/runtime/algo/cb_algo_mpi_forced.c)
+forced_mpi=0
+case ",$algos," in *,mpi.*) forced_mpi=1 ;; esac
+if [ "$forced_mpi" = 1 ] && [ -z "${OMPI_MCA_coll_tuned_use_dynamic_rules+set}" ]; then
+	export OMPI_MCA_coll_tuned_use_dynamic_rules=1
+	echo "sweep.sh: mpi.* algorithms: OMPI_MCA_coll_tuned_use_dynamic_rules=1 for the launches" >&2
+fi
+[ -z "${OMPI_MCA_coll_tuned_use_dynamic_rules+set}" ] || fwd+=(OMPI_MCA_coll_tuned_use_dynamic_rules)
 # collbench's own settings that change a measurement (src/tools/perf/cb_env.c),
 # to ranks on other hosts too: the pre-flight refuses ranks that differ
 for v in CB_WAIT_SPIN_NS CB_WAIT_YIELD_NS CB_WAIT_TICK_MS CB_CUDA_SYNC; do
@@ -183,30 +197,50 @@ for ((i = 0; i < ${#extra[@]}; i++)); do
 done
 
 # mpi_traffic_np NP: --mpi-traffic for one rank count (after its launch): for
-# each size of its ok mpi rows, a monitored launch of mpi alone there and one
-# at 0 bytes; appends "np bytes rank tx rx calls" to mpi_traffic.txt. The
-# launches' output stays in mpi_traffic/. Returns 1 (said) on failure.
+# each library algorithm with ok rows (mpi, mpi.*) and each size of them, a
+# monitored launch of that algorithm alone there and one at 0 bytes; appends
+# "np bytes rank tx rx calls [algo]" to mpi_traffic.txt. The launches' output
+# stays in mpi_traffic/. Returns 1 (said) on failure.
 mpi_traffic_np() {
-	local np=$1 b sizes calls rows0 rows f0 f a=(-a mpi -w 1 -n 2 -R 1 -c 0 -q -T 600)
-	sizes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["algo"] == "mpi" && $c["status"] == "ok" && $c["bytes"] > 0 { print $c["bytes"] }' \
-		"$outdir/np$np.csv" 2>/dev/null | sort -nu)
-	[ -n "$sizes" ] || { echo "sweep.sh: --mpi-traffic: no ok mpi rows at $np ranks" >&2; return 0; }
+	local np=$1 algo algos
+	algos=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		($c["algo"] == "mpi" || $c["algo"] ~ /^mpi\./) && $c["status"] == "ok" &&
+		$c["bytes"] > 0 { print $c["algo"] }' "$outdir/np$np.csv" 2>/dev/null | sort -u)
+	[ -n "$algos" ] || { echo "sweep.sh: --mpi-traffic: no ok mpi rows at $np ranks" >&2; return 0; }
 	mkdir -p "$outdir/mpi_traffic" || return 1
+	for algo in $algos; do
+		mpi_traffic_algo "$np" "$algo" || return 1
+	done
+}
+
+# mpi_traffic_algo NP ALGO: mpi_traffic_np's launches of one algorithm.
+mpi_traffic_algo() {
+	local np=$1 algo=$2 b sizes calls rows0 rows f0 f tag a
+	a=(-a "$algo" -w 1 -n 2 -R 1 -c 0 -q -T 600)
+	tag=${algo#mpi}
+	sizes=$(awk -F, -v algo="$algo" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == algo && $c["status"] == "ok" && $c["bytes"] > 0 { print $c["bytes"] }' \
+		"$outdir/np$np.csv" 2>/dev/null | sort -nu)
 	for b in 0 $sizes; do
-		f=$outdir/mpi_traffic/np$np-$b
-		echo "== $np ranks: mpi at $b B under Open MPI's monitoring" >&2
-		cb_group env "${cb_monitoring_env[@]}" "${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" \
-			"${extra[@]}" "${a[@]}" -b "$b" -e "$b" --csv "$f.csv" >"$f.txt" 2>&1 ||
-			{ echo "sweep.sh: the monitored launch ($np ranks, $b B) failed: $f.txt" >&2; return 1; }
+		f=$outdir/mpi_traffic/np$np-$b$tag
+		echo "== $np ranks: $algo at $b B under Open MPI's monitoring" >&2
+		# each rank's totals into a file of its own (<prefix>.<rank>.prof), then
+		# after the launch's output: printed by every rank to one stream, the
+		# lines of two ranks can run into each other (8 ranks here)
+		rm -f "$f".mon.*.prof
+		cb_group env "${cb_monitoring_env[@]}" OMPI_MCA_pml_monitoring_enable_output=3 \
+			OMPI_MCA_pml_monitoring_filename="$f.mon" "${cb_cmd[@]}" "$bin/allreduce_perf" \
+			"${args[@]}" "${extra[@]}" "${a[@]}" -b "$b" -e "$b" --csv "$f.csv" >"$f.txt" 2>&1 ||
+			{ echo "sweep.sh: the monitored launch ($np ranks, $algo, $b B) failed: $f.txt" >&2; return 1; }
+		cat "$f".mon.*.prof >>"$f.txt" 2>/dev/null && rm -f "$f".mon.*.prof
 		# allreduce calls: rows x (warm-up + iterations); -R 1, no check
 		rows=$(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$f.csv" | wc -l)
 		calls=$((rows * 3))
 		[ "$b" != 0 ] || { rows0=$rows f0=$f.txt; continue; }
 		[ "$rows" -gt 0 ] && [ "$rows" = "$rows0" ] ||
-			{ echo "sweep.sh: monitored launches: $rows rows at $b B, $rows0 at 0 B" >&2; return 1; }
-		results traffic -n "$np" -b "$b" -c "$calls" --append "$outdir/mpi_traffic.txt" "$f0" \
-			"$f.txt" || return 1
+			{ echo "sweep.sh: monitored launches of $algo: $rows rows at $b B, $rows0 at 0 B" >&2; return 1; }
+		results traffic -a "$algo" -n "$np" -b "$b" -c "$calls" --append "$outdir/mpi_traffic.txt" \
+			"$f0" "$f.txt" || return 1
 	done
 }
 

@@ -23,6 +23,16 @@ const struct cb_algo_desc cb_desc_mpi = {
 	.moves = "library",
 };
 
+#define CB_OMPI_DESC(name_, number, what) \
+	{ .name = "mpi." #name_, \
+	  .description = "MPI_Allreduce, Open MPI's " #name_ " forced (" what ")", \
+	  .result = CB_RESULT_ALLREDUCE, .needs = CB_CAP_HOST_MEMORY, .moves = "library", \
+	  .on_request = 1, .library_algo = number },
+const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE] = {
+	CB_OMPI_ALLREDUCE(CB_OMPI_DESC)
+};
+#undef CB_OMPI_DESC
+
 const struct cb_algo_desc cb_desc_copy = {
 	.name = "copy",
 	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
@@ -35,9 +45,11 @@ const struct cb_algo_desc cb_desc_copy = {
 
 /* The library and local algorithms, after the plans (cb_plan_lib.h: each
  * plan algorithm's descriptor is made from its line there). */
+#define CB_OMPI_REF(name, number, what) &cb_desc_mpi_forced[CB_OMPI_##name],
 static const struct cb_algo_desc *const fixed[] = {
-	&cb_desc_nccl, &cb_desc_mpi, &cb_desc_copy,
+	&cb_desc_nccl, &cb_desc_mpi, CB_OMPI_ALLREDUCE(CB_OMPI_REF) &cb_desc_copy,
 };
+#undef CB_OMPI_REF
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

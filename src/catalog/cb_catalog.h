@@ -75,7 +75,30 @@ struct cb_algo_desc {
 				  * struct cb_time_acct) cover it; 0 for a library */
 	const struct cb_plan_algo *plan; /* its plan (plans/cb_plan_lib.h); NULL for
 					  * the library and local algorithms */
+	int on_request;          /* 1: left out of the default set (no -a);
+				  * runs when named (mpi.*) */
+	int library_algo;        /* mpi.*: the number Open MPI's
+				  * coll_tuned_allreduce_algorithm takes for it
+				  * (CB_OMPI_ALLREDUCE); 0: the library's choice */
 };
+
+/* Open MPI's allreduce algorithms (coll/tuned), each a row of its own,
+ * "mpi.<name>": X(name, number, what it does), name and number as Open MPI
+ * 4.1 gives them to coll_tuned_allreduce_algorithm (ompi_info --param coll
+ * tuned --level 5; the run checks them against the variable's MPI_T enum).
+ * Source: ompi/mca/coll/tuned/coll_tuned_allreduce_decision.c and
+ * coll_base_allreduce.c of Open MPI 4.1. */
+#define CB_OMPI_ALLREDUCE(X) \
+	X(basic_linear, 1, "MPI_Reduce to rank 0, then MPI_Bcast, both linear (a parameter server)") \
+	X(nonoverlapping, 2, "MPI_Reduce to rank 0, then MPI_Bcast, each as coll/tuned picks it") \
+	X(recursive_doubling, 3, "log2 n exchanges of the whole buffer with a partner") \
+	X(ring, 4, "reduce-scatter then all-gather around a ring, in n chunks") \
+	X(segmented_ring, 5, "the ring, each chunk pipelined in segments") \
+	X(rabenseifner, 6, "recursive-halving reduce-scatter, recursive-doubling all-gather")
+
+#define CB_OMPI_ENUM(name, number, what) CB_OMPI_##name,
+enum { CB_OMPI_ALLREDUCE(CB_OMPI_ENUM) CB_OMPI_NALLREDUCE };
+#undef CB_OMPI_ENUM
 
 struct cb_backend_desc {
 	const char *name;        /* -B's name, the rows' backend column */
@@ -116,6 +139,7 @@ const struct cb_backend_desc *cb_catalog_backend(const char *name);
 /* The descriptors the runtime's fixed ops tables point at (a plan
  * algorithm's is made from its line in plans/cb_plan_lib.c). */
 extern const struct cb_algo_desc cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
+extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE]; /* CB_OMPI_* order */
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

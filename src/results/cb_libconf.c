@@ -9,6 +9,10 @@
 static const char *const prefixes[] = { "OMPI_MCA_", "NCCL_", "UCX_" };
 static const char *const not_config[] = {
 	"OMPI_MCA_mpi_oversubscribe", "OMPI_MCA_rmaps_base_oversubscribe", /* placement */
+	/* lets the coll_tuned_* settings count; alone it changes nothing (with no
+	 * algorithm forced and no rules file coll/tuned takes its fixed decision):
+	 * sweep.sh sets it for the mpi.* rows, whose runs stay comparable */
+	"OMPI_MCA_coll_tuned_use_dynamic_rules",
 	"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE", "UCX_LOG_LEVEL", /* logging */
 };
 

@@ -3,7 +3,9 @@
  * which algorithm, protocol, channels or transport a library runs: every
  * OMPI_MCA_* (Open MPI's MCA parameters: coll_tuned_*_algorithm forces an
  * algorithm, btl and pml pick transports) but the oversubscription flags
- * mpirun sets itself (placement, not configuration), every NCCL_* (NCCL_ALGO,
+ * mpirun sets itself (placement, not configuration) and
+ * coll_tuned_use_dynamic_rules (alone it changes nothing; the mpi.* rows
+ * need it: runtime/algo/cb_algo_mpi_forced.c), every NCCL_* (NCCL_ALGO,
  * NCCL_PROTO, NCCL_MIN_NCHANNELS, ...) but the NCCL_DEBUG* logging ones, and
  * every UCX_* but UCX_LOG_LEVEL. Rows made under two configurations are two
  * measurements: collbench-compare refuses to judge one against the other,

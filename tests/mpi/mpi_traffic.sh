@@ -16,6 +16,11 @@
 #   sweep_files  sweep.sh --mpi-traffic: every results file of the run (the
 #            launch's np<N>.csv, .ranks.csv, .jsonl, the table np<N>.txt)
 #            holds the mpi traffic that summary.csv and ranks.csv hold
+#   forced   Open MPI's forced algorithms (mpi.*): every one exact at 2, 3, 4
+#            and 8 ranks; skipped with the reason without dynamic rules; their
+#            measured per-rank bytes at 1 MiB: basic_linear the ps formula
+#            (root (n-1)S each way, workers S), recursive_doubling S log2 n
+#            (n = 4, 8), ring 2(n-1)/n S (n = 2, 4, 8)
 # --hosts: on the multihost test bed (tests/beds/multihost/), as mpirun's
 # --host takes them.
 # Skipped (77) where Open MPI's monitoring component is absent.
@@ -148,6 +153,58 @@ $want"
 	[ "$(rank_rows "$r/np2.ranks.csv")" = "$want" ] ||
 		fail "np2.ranks.csv says $(rank_rows "$r/np2.ranks.csv") where ranks.csv says $want"
 	echo "mpi traffic in every file of the run: $(tr '\n' ';' <<<"$want")"
+	;;
+forced)
+	cb_launch_env
+	all=mpi.basic_linear,mpi.nonoverlapping,mpi.recursive_doubling,mpi.ring,mpi.segmented_ring,mpi.rabenseifner
+	"${launch[@]}" -np 2 "$bin/allreduce_perf" -a mpi.ring -b 1K -e 1K >"$out/off.txt" 2>&1 ||
+		fail "without dynamic rules: $(tail -5 "$out/off.txt")"
+	grep -q "mpi.ring .*skipped:Open MPI forces an algorithm only with OMPI_MCA_coll_tuned_use_dynamic_rules=1" \
+		"$out/off.txt" || fail "no reason for the skipped rows: $(tail -5 "$out/off.txt")"
+	for n in 2 3 4 8; do
+		OMPI_MCA_coll_tuned_use_dynamic_rules=1 "${launch[@]}" -x OMPI_MCA_coll_tuned_use_dynamic_rules \
+			-np "$n" "$bin/allreduce_perf" -a "$all" -b 4 -e 1M -f 32 -c 1 -d int32 -n 3 -w 1 \
+			--csv "$out/c$n.csv" >"$out/c$n.txt" 2>&1 || fail "$n ranks: $(tail -5 "$out/c$n.txt")"
+		bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["status"] != "ok" || $c["wrong"] != 0 { print $c["algo"], $c["bytes"], $c["status"] }' "$out/c$n.csv")
+		rows=$(($(wc -l <"$out/c$n.csv") - 1))
+		[ -z "$bad" ] && [ "$rows" = 24 ] || fail "$n ranks: $rows rows, not ok or wrong: $bad"
+	done
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/sweep.sh" --ranks "2 3 4 8" -b 1M -e 1M --iters 2 -w 0 \
+		-a mpi.basic_linear,mpi.recursive_doubling,mpi.ring --mpi-traffic --out "$out/run" \
+		>"$out/log" 2>&1 || fail "sweep failed: $(tail -20 "$out/log")"
+	grep -q "OMPI_MCA_coll_tuned_use_dynamic_rules=1 for the launches" "$out/log" ||
+		fail "sweep.sh did not say it set the dynamic rules"
+	# "ok" when every rank of ALGO at n ranks moved what the formula says
+	# (S = 1 MiB) within 64 B, else what it moved: the 0-byte launch that
+	# cancels the harness's own messages leaves a few bytes per call (texts
+	# that hold the size are longer at 1 MiB: 2 B per call here)
+	S=1048576
+	check_algo() {
+		awk -F, -v a="$1" -v n="$2" -v S=$S 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["algo"] == a && $c["nranks"] == n {
+				r = $c["rank"]
+				if (a == "mpi.basic_linear") w = r == 0 ? (n - 1) * S : S
+				else if (a == "mpi.recursive_doubling") w = S * log(n) / log(2)
+				else w = 2 * (n - 1) / n * S
+				k++
+				dt = $c["tx_bytes"] - w; dr = $c["rx_bytes"] - w
+				if (dt < 0 || dt > 64 || dr < 0 || dr > 64)
+					bad = bad " rank " r ": " $c["tx_bytes"] "/" $c["rx_bytes"] " want " w
+			}
+			END { if (k == n && bad == "") print "ok"; else print k " ranks" bad }' "$out/run/ranks.csv"
+	}
+	for n in 2 3 4 8; do
+		[ "$(check_algo mpi.basic_linear $n)" = ok ] || fail "basic_linear at $n: $(check_algo mpi.basic_linear $n)"
+	done
+	for n in 4 8; do
+		[ "$(check_algo mpi.recursive_doubling $n)" = ok ] ||
+			fail "recursive_doubling at $n: $(check_algo mpi.recursive_doubling $n)"
+	done
+	for n in 2 4 8; do
+		[ "$(check_algo mpi.ring $n)" = ok ] || fail "ring at $n: $(check_algo mpi.ring $n)"
+	done
+	echo "forced algorithms exact at 2, 3, 4, 8 ranks; traffic as the formulas"
 	;;
 *)
 	fail "unknown case $case"

@@ -18,6 +18,8 @@ static void test_which_vars(void **state)
 	assert_true(cb_libconf_var("UCX_TLS"));
 	assert_false(cb_libconf_var("OMPI_MCA_mpi_oversubscribe"));
 	assert_false(cb_libconf_var("OMPI_MCA_rmaps_base_oversubscribe"));
+	assert_false(cb_libconf_var("OMPI_MCA_coll_tuned_use_dynamic_rules"));
+	assert_true(cb_libconf_var("OMPI_MCA_coll_tuned_dynamic_rules_filename"));
 	assert_false(cb_libconf_var("NCCL_DEBUG"));
 	assert_false(cb_libconf_var("NCCL_DEBUG_SUBSYS"));
 	assert_false(cb_libconf_var("UCX_LOG_LEVEL"));

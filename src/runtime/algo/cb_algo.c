@@ -14,13 +14,18 @@
 extern const struct cb_algo_ops cb_algo_nccl_ops;
 extern const struct cb_algo_ops cb_algo_mpi_ops;
 extern const struct cb_algo_ops cb_algo_copy_ops;
+extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NALLREDUCE];
 
-/* After the plan algorithms (cb_algo_plan.h), the ones that are no plan. */
+/* After the plan algorithms (cb_algo_plan.h), the ones that are no plan, in
+ * the catalogue's order. */
+#define CB_OMPI_REF(name, number, what) &cb_algo_mpi_forced_ops[CB_OMPI_##name],
 static const struct cb_algo_ops *const fixed[] = {
 	&cb_algo_nccl_ops,
 	&cb_algo_mpi_ops,
+	CB_OMPI_ALLREDUCE(CB_OMPI_REF)
 	&cb_algo_copy_ops,
 };
+#undef CB_OMPI_REF
 
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
 

@@ -1,11 +1,12 @@
 /* mpi: MPI_Allreduce on the world communicator, the library baseline on the
- * host backend. Its bytes move inside the MPI library, so its traffic is
+ * host backend (contract of the shared calls in cb_algo_mpi.h). Its bytes move inside the MPI library, so its traffic is
  * reported as unmeasured. Counts above INT_MAX elements are split into pieces
  * (MPI-3 counts are int). */
 #include <limits.h>
 #include <stdlib.h>
 
 #include "cb_algo_common.h"
+#include "cb_algo_mpi.h"
 
 /* A piece of at most 2^30 elements keeps every count an int. */
 #define CB_MPI_PIECE ((size_t)1 << 30)
@@ -36,10 +37,8 @@ static MPI_Op mpi_op(enum cb_op op)
 	}
 }
 
-static const char *mpi_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
-				int in_place)
+const char *cb_mpi_supports(enum cb_dtype dt, enum cb_op op)
 {
-	(void)be, (void)in_place;
 	if (mpi_dtype(dt) == MPI_DATATYPE_NULL)
 		return "MPI has no half or bfloat16 datatype";
 	if (mpi_op(op) == MPI_OP_NULL)
@@ -47,9 +46,15 @@ static const char *mpi_supports(const struct cb_backend *be, enum cb_dtype dt, e
 	return NULL;
 }
 
-static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
+static const char *mpi_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
+				int in_place)
 {
-	struct cb_backend *be = state;
+	(void)be, (void)in_place;
+	return cb_mpi_supports(dt, op);
+}
+
+enum cb_status cb_mpi_allreduce(struct cb_backend *be, MPI_Comm comm, const struct cb_run_args *a)
+{
 	size_t esz = cb_dtype_size(a->dt), done = 0;
 	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
 	int in_place = a->send == a->recv;
@@ -62,12 +67,19 @@ static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
 
 		st = CB_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : sb + done * esz,
 					  rb + done * esz, (int)c, mpi_dtype(a->dt),
-					  mpi_op(a->op), be->world));
+					  mpi_op(a->op), comm));
 		if (st != CB_OK)
 			return st;
 		done += c;
 	} while (done < a->count);
 	return CB_OK;
+}
+
+static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
+{
+	struct cb_backend *be = state;
+
+	return cb_mpi_allreduce(be, be->world, a);
 }
 
 const struct cb_algo_ops cb_algo_mpi_ops = {

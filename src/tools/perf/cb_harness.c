@@ -32,7 +32,7 @@ static enum cb_status select_algos(struct cb_harness *h)
 
 	if (!*h->o->algos) {
 		for (size_t i = 0; i < n && st == CB_OK; i++)
-			if (cb_algo_runs_on(reg[i], be))
+			if (cb_algo_runs_on(reg[i], be) && !reg[i]->desc->on_request)
 				st = add_algo(h, reg[i]);
 		return st;
 	}

@@ -61,10 +61,24 @@ static enum cb_status add_totals(const char *path, int sign, int n, long double 
 	return st;
 }
 
+int cb_traffic_library(const char *algo)
+{
+	return strcmp(algo, "mpi") == 0 || strncmp(algo, "mpi.", 4) == 0;
+}
+
 enum cb_status cb_traffic_measure(int nranks, unsigned long long bytes, long calls,
 				  const char *zero, const char *sized, FILE *out, char *err,
 				  size_t errlen)
 {
+	return cb_traffic_measure_algo("mpi", nranks, bytes, calls, zero, sized, out, err, errlen);
+}
+
+enum cb_status cb_traffic_measure_algo(const char *algo, int nranks, unsigned long long bytes,
+				       long calls, const char *zero, const char *sized, FILE *out,
+				       char *err, size_t errlen)
+{
+	int plain = strcmp(algo, "mpi") == 0;
+
 	long double *sent;
 	long seen, unused;
 	enum cb_status st;
@@ -72,6 +86,9 @@ enum cb_status cb_traffic_measure(int nranks, unsigned long long bytes, long cal
 	if (nranks < 1 || nranks > MAX_RANKS || calls < 1)
 		return refuse(CB_ERR_ARG, err, errlen, "nranks (1..%d) and calls must be positive",
 			      MAX_RANKS);
+	if (!cb_traffic_library(algo) || strlen(algo) >= sizeof(((struct cb_traffic_row *)0)->algo))
+		return refuse(CB_ERR_ARG, err, errlen, "%s: not a library algorithm (mpi, mpi.*)",
+			      algo);
 	sent = calloc((size_t)nranks * (size_t)nranks, sizeof(*sent));
 	if (!sent)
 		return CB_ERR_NOMEM;
@@ -92,8 +109,9 @@ enum cb_status cb_traffic_measure(int nranks, unsigned long long bytes, long cal
 			tx += sent[r * nranks + p];
 			rx += sent[p * nranks + r];
 		}
-		if (st == CB_OK && fprintf(out, "%d %llu %d %.0Lf %.0Lf %ld\n", nranks, bytes, r,
-					   tx / calls, rx / calls, calls) < 0)
+		if (st == CB_OK && fprintf(out, "%d %llu %d %.0Lf %.0Lf %ld%s%s\n", nranks, bytes, r,
+					   tx / calls, rx / calls, calls, plain ? "" : " ",
+					   plain ? "" : algo) < 0)
 			st = refuse(CB_ERR_IO, err, errlen, "write error: %s", strerror(errno));
 	}
 	free(sent);
@@ -114,13 +132,18 @@ enum cb_status cb_traffic_load(const char *path, struct cb_traffic *t, char *err
 		struct cb_traffic_row r, *grown;
 		long calls;
 		char end;
+		int k;
 
 		no++;
-		if (sscanf(line, "%d %llu %d %llu %llu %ld %c", &r.nranks, &r.bytes, &r.rank, &r.tx,
-			   &r.rx, &calls, &end) != 6 || r.nranks < 1 || r.rank < 0 ||
+		memset(&r, 0, sizeof(r));
+		k = sscanf(line, "%d %llu %d %llu %llu %ld %31s %c", &r.nranks, &r.bytes, &r.rank,
+			   &r.tx, &r.rx, &calls, r.algo, &end);
+		if (k == 6)
+			strcpy(r.algo, "mpi");
+		if ((k != 6 && k != 7) || !cb_traffic_library(r.algo) || r.nranks < 1 || r.rank < 0 ||
 		    r.rank >= r.nranks) {
 			st = refuse(CB_ERR_ARG, err, errlen, "%s:%zu: not 'nranks bytes rank tx rx "
-				    "calls'", path, no);
+				    "calls [algo]'", path, no);
 			break;
 		}
 		grown = realloc(t->rows, (t->n + 1) * sizeof(*grown));
@@ -150,8 +173,8 @@ struct figures {
 	double imbalance;
 };
 
-static int figures_of(const struct cb_traffic *t, int nranks, unsigned long long bytes,
-		      struct figures *fg)
+static int figures_of(const struct cb_traffic *t, const char *algo, int nranks,
+		      unsigned long long bytes, struct figures *fg)
 {
 	unsigned long long sum = 0;
 	int n = 0;
@@ -160,7 +183,7 @@ static int figures_of(const struct cb_traffic *t, int nranks, unsigned long long
 	for (size_t i = 0; i < t->n; i++) {
 		const struct cb_traffic_row *r = &t->rows[i];
 
-		if (r->nranks != nranks || r->bytes != bytes)
+		if (r->nranks != nranks || r->bytes != bytes || strcmp(r->algo, algo) != 0)
 			continue;
 		fg->tx_total += r->tx;
 		sum += r->tx + r->rx;
@@ -172,13 +195,13 @@ static int figures_of(const struct cb_traffic *t, int nranks, unsigned long long
 	return n > 0;
 }
 
-/* The rank's row of (nranks, bytes, rank), or NULL. */
-static const struct cb_traffic_row *rank_row(const struct cb_traffic *t, int nranks,
-					     unsigned long long bytes, int rank)
+/* The rank's row of (algo, nranks, bytes, rank), or NULL. */
+static const struct cb_traffic_row *rank_row(const struct cb_traffic *t, const char *algo,
+					     int nranks, unsigned long long bytes, int rank)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->rows[i].nranks == nranks && t->rows[i].bytes == bytes &&
-		    t->rows[i].rank == rank)
+		    t->rows[i].rank == rank && strcmp(t->rows[i].algo, algo) == 0)
 			return &t->rows[i];
 	return NULL;
 }
@@ -240,11 +263,12 @@ static int csv_row(const struct cb_traffic *t, const struct csv_cols *c, const c
 	strcpy(copy, line);
 	copy[strcspn(copy, "\n")] = '\0';
 	n = split(copy, ',', f, MAX_COLS);
-	if (c->algo >= n || c->nranks >= n || c->bytes >= n || strcmp(f[c->algo], "mpi") != 0)
+	if (c->algo >= n || c->nranks >= n || c->bytes >= n || !cb_traffic_library(f[c->algo]))
 		return fputs(line, out) == EOF ? -1 : 0;
-	have = figures_of(t, atoi(f[c->nranks]), strtoull(f[c->bytes], NULL, 10), &fg);
+	have = figures_of(t, f[c->algo], atoi(f[c->nranks]), strtoull(f[c->bytes], NULL, 10), &fg);
 	if (have && c->rank >= 0 && c->rank < n && c->tx >= 0 && c->rx >= 0)
-		r = rank_row(t, atoi(f[c->nranks]), strtoull(f[c->bytes], NULL, 10), atoi(f[c->rank]));
+		r = rank_row(t, f[c->algo], atoi(f[c->nranks]), strtoull(f[c->bytes], NULL, 10),
+			     atoi(f[c->rank]));
 	if (r) {
 		snprintf(num[0], 32, "%llu", r->tx);
 		snprintf(num[1], 32, "%llu", r->rx);
@@ -273,8 +297,8 @@ static int json_row(const struct cb_traffic *t, const char *line, FILE *out)
 	char *text;
 	int rc;
 
-	if (!o || !algo || strcmp(algo, "mpi") != 0 || !status || strcmp(status, "ok") != 0 ||
-	    !figures_of(t, (int)json_integer_value(json_object_get(o, "nranks")),
+	if (!o || !algo || !cb_traffic_library(algo) || !status || strcmp(status, "ok") != 0 ||
+	    !figures_of(t, algo, (int)json_integer_value(json_object_get(o, "nranks")),
 			(unsigned long long)json_integer_value(json_object_get(o, "bytes")), &fg)) {
 		json_decref(o);
 		return fputs(line, out) == EOF ? -1 : 0;
@@ -301,8 +325,8 @@ static int table_row(const struct cb_traffic *t, int nranks, const char *line, F
 	strcpy(copy, line);
 	for (char *p = strtok(copy, " \t\n"); p && n <= CB_TABLE_COLS; p = strtok(NULL, " \t\n"))
 		f[n++] = p;
-	if (n != CB_TABLE_COLS || strcmp(f[0], "mpi") != 0 || strcmp(f[CB_TABLE_COLS - 1], "ok") ||
-	    !figures_of(t, nranks, strtoull(f[1], NULL, 10), &fg))
+	if (n != CB_TABLE_COLS || !cb_traffic_library(f[0]) || strcmp(f[CB_TABLE_COLS - 1], "ok") ||
+	    !figures_of(t, f[0], nranks, strtoull(f[1], NULL, 10), &fg))
 		return fputs(line, out) == EOF ? -1 : 0;
 	snprintf(num[0], 32, "%llu", fg.tx_total);
 	snprintf(num[1], 32, "%llu", fg.txrx_max);

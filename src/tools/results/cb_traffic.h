@@ -1,10 +1,12 @@
-/* cb_traffic: the mpi rows' traffic that sweep.sh --mpi-traffic measures
- * with Open MPI's pml monitoring, from the monitoring's output to every
- * results file of a launch (collbench-results traffic, set-traffic).
+/* cb_traffic: the library rows' traffic (mpi, and Open MPI's forced
+ * algorithms mpi.*) that sweep.sh --mpi-traffic measures with Open MPI's pml
+ * monitoring, from the monitoring's output to every results file of a
+ * launch (collbench-results traffic, set-traffic).
  *
- * The run folder's mpi_traffic.txt holds one line per rank and size:
- *   "nranks bytes rank tx_bytes rx_bytes calls"
- * (bytes per allreduce call). The figures a row gets are allreduce_perf's
+ * The run folder's mpi_traffic.txt holds one line per algorithm, rank and
+ * size:
+ *   "nranks bytes rank tx_bytes rx_bytes calls [algo]"
+ * (bytes per allreduce call; algo absent: mpi). The figures a row gets are allreduce_perf's
  * (DESIGN.md, "Terms"): tx_total = the sum over ranks of tx, txrx_max = the
  * largest tx+rx of a rank, imbalance = txrx_max / the mean over ranks of
  * tx+rx. */
@@ -33,10 +35,20 @@ enum cb_status cb_traffic_measure(int nranks, unsigned long long bytes, long cal
 				  const char *zero, const char *sized, FILE *out, char *err,
 				  size_t errlen);
 
+/* The same for the rows of algorithm algo (a library algorithm, see
+ * cb_traffic_library; "mpi" writes the six-field lines). */
+enum cb_status cb_traffic_measure_algo(const char *algo, int nranks, unsigned long long bytes,
+				       long calls, const char *zero, const char *sized, FILE *out,
+				       char *err, size_t errlen);
+
+/* 1 for the algorithms whose traffic the monitoring measures: mpi, mpi.*. */
+int cb_traffic_library(const char *algo);
+
 /* The measured traffic of a run (mpi_traffic.txt). */
 struct cb_traffic_row {
 	int nranks, rank;
 	unsigned long long bytes, tx, rx;
+	char algo[32];
 };
 struct cb_traffic {
 	struct cb_traffic_row *rows;
@@ -44,12 +56,13 @@ struct cb_traffic {
 };
 
 /* Reads path. Errors: CB_ERR_IO, CB_ERR_ARG (a line that is not six
- * integers, naming it), CB_ERR_NOMEM; t is left empty. */
+ * integers and an optional library algorithm, naming it), CB_ERR_NOMEM; t is
+ * left empty. */
 enum cb_status cb_traffic_load(const char *path, struct cb_traffic *t, char *err, size_t errlen);
 void cb_traffic_free(struct cb_traffic *t);
 
 /* Rewrites one results file of the nranks-rank launch with t's figures in
- * the rows of algorithm mpi that were measured, in the file's form (by its
+ * the rows of each library algorithm that were measured, in the file's form (by its
  * name): a summary or per-rank CSV (.csv: tx_bytes and rx_bytes of each
  * rank's row; tx_total_bytes, txrx_max_bytes and imbalance of an ok summary
  * row), allreduce_perf's JSON Lines (.jsonl), or its table (.txt: the

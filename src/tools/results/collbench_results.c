@@ -27,6 +27,7 @@ struct cli {
 	int calls;
 	size_t bytes;
 	char append[4096];
+	char algo[32];
 };
 
 #define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
@@ -40,6 +41,8 @@ static const struct cb_optdef table[] = {
 	  .kind = CB_OPT_INT, OFF(calls), .lo = 1, .hi = 1e9 },
 	{ "append", 0, "FILE", NULL, "traffic: the run's mpi_traffic.txt, appended to",
 	  .kind = CB_OPT_TEXT, OFF(append) },
+	{ "algo", 'a', "NAME", "mpi", "traffic: the library algorithm the launches ran (mpi, "
+	  "mpi.*)", .kind = CB_OPT_TEXT, OFF(algo) },
 	{ "in-place", 0, NULL, NULL, "run-meta: when the file cannot be replaced (a full disk), "
 	  "rewrite it in place", .kind = CB_OPT_FLAG, OFF(in_place) },
 	{ "keys", 0, NULL, NULL, "run-meta: print the keys (markdown) and exit",
@@ -51,7 +54,7 @@ static const struct cb_optdef table[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: " PROG " merge OUT IN...\n"
-		"       " PROG " traffic -n N -b SIZE -c CALLS --append FILE ZERO SIZED\n"
+		"       " PROG " traffic [-a ALGO] -n N -b SIZE -c CALLS --append FILE ZERO SIZED\n"
 		"       " PROG " set-traffic -n N TRAFFIC FILE...\n"
 		"       " PROG " run-meta [--in-place] FILE KEY=VALUE...\n"
 		"       " PROG " run-meta --keys\n"
@@ -62,8 +65,9 @@ static void usage(FILE *f)
 		"traffic      the per-rank traffic of one allreduce of SIZE bytes on N ranks from\n"
 		"             two launches under Open MPI's pml monitoring (ZERO at 0 bytes, SIZED\n"
 		"             at SIZE, CALLS calls each), appended to FILE as 'nranks bytes rank\n"
-		"             tx_bytes rx_bytes calls' lines\n"
-		"set-traffic  TRAFFIC's figures into the mpi rows of the N-rank launch's files\n"
+		"             tx_bytes rx_bytes calls [ALGO]' lines (ALGO left out for mpi)\n"
+		"set-traffic  TRAFFIC's figures into the library rows (mpi, mpi.*) of the\n"
+		"             N-rank launch's files\n"
 		"             (.csv, .jsonl, allreduce_perf's table .txt)\n"
 		"run-meta     the run's meta.json (" CB_SCHEMA_RUN ") from KEY=VALUE words\n"
 		"place        SRC copied to DST (a tool's output into a run or plots folder)\n\n"
@@ -190,8 +194,8 @@ static int verb_traffic(const struct cli *c, int argc, char **argv)
 		snprintf(err, sizeof(err), "cannot append to %s: %s", c->append, strerror(errno));
 		return fail(EXIT_IO, err);
 	}
-	st = cb_traffic_measure(c->nranks, c->bytes, c->calls, argv[0], argv[1], out, err,
-				sizeof(err));
+	st = cb_traffic_measure_algo(c->algo, c->nranks, c->bytes, c->calls, argv[0], argv[1], out,
+				     err, sizeof(err));
 	if (fclose(out) != 0 && st == CB_OK) {
 		snprintf(err, sizeof(err), "cannot write %s: %s", c->append, strerror(errno));
 		st = CB_ERR_IO;

@@ -1,0 +1,19 @@
+/* cb_algo_mpi: MPI_Allreduce as an algorithm, on the world communicator
+ * (mpi, cb_algo_mpi.c) or on one made for an algorithm Open MPI was forced
+ * to (mpi.*, cb_algo_mpi_forced.c). */
+#ifndef CB_ALGO_MPI_H
+#define CB_ALGO_MPI_H
+
+#include <mpi.h>
+
+#include "cb_algo.h"
+
+/* NULL when MPI has the datatype and the op, else why not. */
+const char *cb_mpi_supports(enum cb_dtype dt, enum cb_op op);
+
+/* MPI_Allreduce of a's buffers (this rank's, in place when send is recv)
+ * over comm, in pieces of at most 2^30 elements (MPI counts are int).
+ * Errors: CB_ERR_MPI. */
+enum cb_status cb_mpi_allreduce(struct cb_backend *be, MPI_Comm comm, const struct cb_run_args *a);
+
+#endif
