@@ -13,15 +13,23 @@ SVG = 'set terminal svg size 1000,650 font SVGFONT noenhanced background "white"
 
 # Colour-blind-safe colours (Okabe-Ito), the same algorithm in the same colour in every figure.
 # The plan family beyond ps and ring: Okabe-Ito's orange and sky blue, then Paul Tol's muted
-# indigo, wine, green and olive; any other algorithm (a plan file's) purple.
+# indigo, wine, green and olive; Open MPI's forced algorithms (mpi.*) Paul Tol's bright red,
+# yellow, blue, cyan, green and purple, with open points; any other algorithm (a plan
+# file's) purple.
 algo_color(a) = a eq "ps" ? "#D55E00" : a eq "ring" ? "#0072B2" : a eq "mpi" ? "#009E73" : \
                 a eq "nccl" ? "#CC79A7" : a eq "copy" ? "#555555" : a eq "oneshot" ? "#E69F00" : \
                 a eq "twoshot" ? "#56B4E9" : a eq "rd" ? "#332288" : \
                 a eq "rabenseifner" ? "#882255" : a eq "dbtree" ? "#117733" : \
-                a eq "hier" ? "#999933" : "#AA4499"
+                a eq "hier" ? "#999933" : a eq "mpi.basic_linear" ? "#EE6677" : \
+                a eq "mpi.nonoverlapping" ? "#CCBB44" : a eq "mpi.recursive_doubling" ? "#4477AA" : \
+                a eq "mpi.ring" ? "#66CCEE" : a eq "mpi.segmented_ring" ? "#228833" : \
+                a eq "mpi.rabenseifner" ? "#AA3377" : "#AA4499"
 algo_pt(a) = a eq "ps" ? 7 : a eq "ring" ? 5 : a eq "mpi" ? 9 : a eq "nccl" ? 13 : \
              a eq "oneshot" ? 4 : a eq "twoshot" ? 6 : a eq "rd" ? 8 : a eq "rabenseifner" ? 10 : \
-             a eq "dbtree" ? 12 : a eq "hier" ? 14 : 11
+             a eq "dbtree" ? 12 : a eq "hier" ? 14 : a eq "mpi.basic_linear" ? 1 : \
+             a eq "mpi.nonoverlapping" ? 2 : a eq "mpi.recursive_doubling" ? 3 : \
+             a eq "mpi.ring" ? 6 : a eq "mpi.segmented_ring" ? 8 : \
+             a eq "mpi.rabenseifner" ? 10 : 11
 
 # 8 -> "8", 1024 -> "1K", 65536 -> "64K", 2**20 -> "1M", 2**26 -> "64M", 2**30 -> "1G"
 hsize(b) = b >= 2**30 ? sprintf("%gG", b / 2.0**30) : b >= 2**20 ? sprintf("%gM", b / 2.0**20) : \

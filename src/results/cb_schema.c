@@ -69,7 +69,7 @@ static const struct cb_column summary_cols[] = {
 	  .doc = "elements, summed over ranks, that differ from the exact result; empty: not "
 	         "checked (-c 0)" },
 	{ .name = "tx_total_bytes", .type = CB_COL_U64, .offset = S(tx_total),
-	  .flags = CB_COL_EMPTY_OK, .hi = MAX_BYTES, .unit = "B",
+	  .flags = OPT, .hi = MAX_BYTES, .unit = "B",
 	  .doc = "sum over ranks of the bytes sent in one allreduce; empty: unmeasured (library "
 	         "algorithms)" },
 	{ .name = "txrx_max_bytes", .type = CB_COL_U64, .offset = S(txrx_max),

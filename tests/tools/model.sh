@@ -114,6 +114,52 @@ fit_recovers)
 	grep "shm" "$t/out" | grep -q "\[" && fail "one repeat: brackets shown"
 	expect 0 '"schema": "collbench-model-fit-1"' "$cm" fit --tiers 1 "$t/run"
 	;;
+library)
+	# check --library: which forced algorithm (mpi.*) the default mpi row ran
+	lrow() { # ALGO NRANKS BYTES TIME_US TX_TOTAL TXRX_MAX (empty: unmeasured)
+		awk -v a="$1" -v n="$2" -v b="$3" -v t="$4" -v tx="$5" -v mx="$6" 'BEGIN {
+			bw = b / t / 1e3
+			printf "collbench-summary-1,host,%s,%d,%d,%d,float,sum,0,20,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,0,%s,%s,,ok,5,3,%.9g,%.9g,,,0,%.9g,%.9g\n",
+				a, n, b, b / 4, t, t, t, t, bw, bw, tx, mx, t, t, t, t }'
+	}
+	mkdir -p "$t/lib"
+	M=1048576 K=4096
+	{
+		echo "$header"
+		# 4 ranks, 1 MiB: ring and Rabenseifner move the same bytes as the
+		# default, Rabenseifner is nearer in time; the table says Rabenseifner
+		lrow mpi 4 $M 1000 $((6 * M)) $((3 * M))
+		lrow mpi.ring 4 $M 1020 $((6 * M)) $((3 * M))
+		lrow mpi.rabenseifner 4 $M 990 $((6 * M)) $((3 * M))
+		lrow mpi.basic_linear 4 $M 1500 $((6 * M)) $((6 * M))
+		lrow mpi.recursive_doubling 4 $M 1100 $((8 * M)) $((4 * M))
+		# 4 ranks, 4 KiB: recursive doubling's bytes, though the ring is nearer
+		# in time; the table says recursive doubling
+		lrow mpi 4 $K 50 $((8 * K)) $((4 * K))
+		lrow mpi.ring 4 $K 50 $((6 * K)) $((3 * K))
+		lrow mpi.recursive_doubling 4 $K 60 $((8 * K)) $((4 * K))
+		# 4 ranks, 16 KiB, traffic unmeasured: the nearest in time, the ring,
+		# is not the table's Rabenseifner
+		lrow mpi 4 16384 100 "" ""
+		lrow mpi.ring 4 16384 101 "" ""
+		lrow mpi.recursive_doubling 4 16384 150 "" ""
+		# 2 ranks, no forced row beside it: left out
+		lrow mpi 2 $M 300 $((2 * M)) $((2 * M))
+	} >"$t/lib/summary.csv"
+	expect 0 "at 2 of 3 points" "$cm" check --library "$t/lib"
+	grep -q "1048576 .* rabenseifner,ring *rabenseifner *0.99 *rabenseifner *yes" "$t/out" ||
+		fail "1 MiB: $(cat "$t/out")"
+	grep -q " 4096 .* recursive_doubling *recursive_doubling *1.2 *recursive_doubling *yes" "$t/out" ||
+		fail "4 KiB: $(cat "$t/out")"
+	grep -q " 16384 .* unmeasured *ring *1.01 *rabenseifner *no" "$t/out" ||
+		fail "16 KiB: $(cat "$t/out")"
+	grep -q "^ *host *2 " "$t/out" && fail "a point without forced rows was shown"
+	expect 0 "traffic_matches" "$cm" check --library --format csv "$t/lib"
+	# nothing to identify: refused, saying what it needs
+	head -n 1 "$t/lib/summary.csv" >"$t/none.csv"
+	lrow mpi 2 $M 300 "" "" >>"$t/none.csv"
+	expect 2 "no ok mpi row with ok mpi.\* rows" "$cm" check --library "$t/none.csv"
+	;;
 fit_refuses)
 	synth "$t/run"
 	awk -F, 'NR == 1 || ($3 == "ring" && $5 == 1048576)' "$t/run/summary.csv" >"$t/one.csv"

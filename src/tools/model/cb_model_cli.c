@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cb_model_choice.h"
+#include "cb_model_libid.h"
 #include "cb_model_out.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
@@ -228,6 +229,25 @@ static int print_check(const struct cb_cli *c, const struct cb_check_row *rows, 
 	return c->gate && far ? CB_MODEL_EXIT_FAR : 0;
 }
 
+/* check --library: which forced algorithm each default mpi row ran. */
+static int print_libid(const struct cb_minput *in, enum cb_mfmt fmt)
+{
+	struct cb_libid *v;
+	size_t n;
+	enum cb_status st = cb_model_libid(in, &v, &n);
+
+	if (st == CB_OK && n == 0) {
+		cb_eprintf(CB_MODEL_PROG " check --library: no ok mpi row with ok mpi.* rows beside "
+			"it (sweep.sh -a mpi,mpi.ring,... --mpi-traffic)\n");
+		free(v);
+		return CB_MODEL_EXIT_USAGE;
+	}
+	if (st == CB_OK)
+		st = cb_out_libid(stdout, fmt, v, n);
+	free(v);
+	return st == CB_OK ? 0 : report(st);
+}
+
 int cb_cli_check(const struct cb_cli *c, const char *run)
 {
 	struct cb_minput in;
@@ -239,14 +259,19 @@ int cb_cli_check(const struct cb_cli *c, const char *run)
 	size_t k = 0;
 	int rc = CB_MODEL_EXIT_USAGE;
 
-	if (c->fmt == CB_MFMT_JSON) {
-		cb_eprintf(CB_MODEL_PROG " check: --format json is fit's; use table, csv or markdown\n");
+	if (c->fmt == CB_MFMT_JSON && !c->library) {
+		cb_eprintf(CB_MODEL_PROG " check: --format json is fit's and check --library's; use "
+			"table, csv or markdown\n");
 		free(f);
 		return CB_MODEL_EXIT_USAGE;
 	}
 	if (!f || load_run("check", run, &in) != 0) {
 		free(f);
 		return CB_MODEL_EXIT_USAGE;
+	}
+	if (c->library) {
+		rc = print_libid(&in, c->fmt);
+		goto out;
 	}
 	if (check_params(c, &in, f) != 0)
 		goto out;

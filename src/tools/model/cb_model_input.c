@@ -144,6 +144,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->busbw = r->busbw;
 	m->algbw = r->algbw;
 	m->txrx_max = r->txrx_max == CB_NO_U64 ? NAN : (double)r->txrx_max;
+	m->tx_total = r->tx_total == CB_NO_U64 ? NAN : (double)r->tx_total;
 	m->line = rr->line;
 	m->ranks_per_host = l && l->ranks_per_node > 0 ? l->ranks_per_node : r->nranks;
 	m->nhosts = l && l->nnodes > 0 ? l->nnodes : 1;

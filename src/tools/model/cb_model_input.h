@@ -27,6 +27,8 @@ struct cb_mrow {
 	double busbw, algbw;         /* GB/s as measured; NaN when empty */
 	double txrx_max;             /* bytes the busiest rank sent + received, as
 				      * measured; NaN when unmeasured (libraries) */
+	double tx_total;             /* bytes all ranks sent, as measured; NaN when
+				      * unmeasured */
 	size_t line;                 /* line in the summary CSV */
 	/* from the launch of this rank count (0 / -1 where unknown) */
 	int ranks_per_host, nhosts, cpus_per_host, oversubscribed, root;

@@ -85,6 +85,19 @@ static int ompi_choice(int n, size_t bytes)
 	return ompi_table[i].e[k].alg;
 }
 
+int cb_model_ompi_choice(int n, size_t bytes, size_t count)
+{
+	int alg = ompi_choice(n, bytes), pp = 1;
+
+	while (2 * pp <= n)
+		pp *= 2;
+	if ((alg == OMPI_RING || alg == OMPI_SEGRING) && count < (size_t)n)
+		alg = OMPI_RDOUBLING;
+	if (alg == OMPI_RABENSEIFNER && count < (size_t)pp)
+		alg = OMPI_RDOUBLING;
+	return alg;
+}
+
 static void add(struct cb_model_terms *t, double msgs, double link, double red)
 {
 	t->msgs += msgs;

@@ -23,7 +23,7 @@ enum { FIT = 1u << CB_VERB_FIT, CHECK = 1u << CB_VERB_CHECK, PREDICT = 1u << CB_
 /* The rows, in --help order. */
 enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
        O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_FACTOR_OLD, O_CROSS, O_ROOT,
-       O_DTYPE, O_BACKEND, O_TWOSIDED, O_PLAN, O_CHOICE, O_HELP, NOPTS };
+       O_DTYPE, O_BACKEND, O_TWOSIDED, O_PLAN, O_CHOICE, O_LIBRARY, O_HELP, NOPTS };
 
 #define MAX_RANKS (1 << 20)
 
@@ -194,6 +194,10 @@ static const struct cb_optdef table[NOPTS] = {
 	[O_CHOICE] = { .lname = "choice", .kind = CB_OPT_FLAG, OFF(choice),
 	  .help = "check: per point (n, size, dtype, op), the model's fastest algorithm beside the "
 	          "measured fastest, and how often they agree (a tuner's answer, checked)" },
+	[O_LIBRARY] = { .lname = "library", .kind = CB_OPT_FLAG, OFF(library),
+	  .help = "check: per point, which of Open MPI's forced algorithms (mpi.*) the default "
+	          "mpi row ran: the ones of equal measured traffic, the nearest in time, and "
+	          "Open MPI 4.1's decision table (no fit needed)" },
 	[O_HELP] = { .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
 	  .help = "print this help" },
 };
@@ -205,7 +209,7 @@ static const unsigned verbs_of[NOPTS] = {
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
 	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
 	[O_FACTOR] = PREDICT, [O_FACTOR_OLD] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
-	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK, [O_CHOICE] = CHECK, [O_HELP] = ALL,
+	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK, [O_CHOICE] = CHECK, [O_LIBRARY] = CHECK, [O_HELP] = ALL,
 };
 
 const struct cb_optdef *cb_cli_options(size_t *n)
