@@ -35,7 +35,7 @@ cb_sweep_opts() {
 		"-2, -3, ... when taken); an existing one must be empty"
 	cb_opt overwrite      - -      flag     overwrite      0 \
 		"use an --out folder that holds an earlier run: its run files" \
-		"(np*.*, summary.csv, ranks.csv, meta.json, mpi_traffic*) are" \
+		"(np*.*, summary.csv, ranks.csv, meta.json, mpi_traffic*, library_choice.*) are" \
 		"removed first"
 	cb_opt machine        - LABEL  text     CB_MACHINE     - \
 		"name this machine in the metadata (sets CB_MACHINE; default:" \

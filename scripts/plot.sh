@@ -47,6 +47,11 @@ Each figure is written as .png and .svg:
   iterations          every iteration's time of one row (warm-up included; from the
                       np<N>.jsonl files of --json): the largest rank count and size, the row
                       with the most variation there
+  library_choice      at each (size, rank count), which of Open MPI's forced algorithms
+                      (mpi.*) the default mpi row ran by its traffic and time, and what Open
+                      MPI 4.1's decision table names (RUN_DIR/library_choice.csv, which
+                      sweep.sh writes for runs with mpi.* rows: collbench-model check
+                      --library)
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
 Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_counts) are
 marked: a title line on the figures of one rank count, "N*" at the tics of the others.
@@ -131,7 +136,8 @@ ctx="$BACKEND backend, $DTYPE $OP, $placement"
 if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
 		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
-		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' || exit 2
+		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' \
+		'library_choice.*' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
 fi
@@ -314,6 +320,22 @@ plot_iters() {
 		ttl=$(gp_str "time of every iteration, $algo, $n ranks, $size per rank")"
 }
 
+# --- library_choice: the algorithm Open MPI ran, and its decision table, per (size, n) --------
+plot_library() {
+	local f=$RUN_DIR/library_choice.csv verb algos xmin xmax ranks agree pts
+	[[ -s "$f" ]] || return 0 # a run without mpi.* rows
+	mkdir -p "$tmp/lib" && plot_awk library -v prog="$PROG" -v file="$f" "$f" >"$tmp/library.csv" ||
+		return 0
+	IFS=$US read -r verb algos xmin xmax ranks _ agree pts _ < <(plot_awk model_choice \
+		-v prog="$PROG" -v file="$f" -v dir="$tmp/lib" "$tmp/library.csv")
+	[[ "$verb" == plot ]] || { cb_note "skipping library_choice: $algos"; return 0; }
+	run_gp model_choice "$OUT_DIR/library_choice" "prefix=$(cb_gp_path "$tmp/lib");
+		algos=$(gp_str "$algos"); xmin=$xmin; xmax=$xmax; ranks=$(gp_str "$ranks");
+		ttl=$(gp_str "which of its algorithms Open MPI ran (traffic, then time)");
+		rate=$(gp_str "Open MPI 4.1's decision table names one of equal traffic: $agree/$pts points");
+		legend=$(gp_str "dot: the forced algorithm of its traffic, nearest in time; ring: the table's")"
+}
+
 plot_busbw
 plot_frontier
 plot_time
@@ -322,6 +344,7 @@ plot_imbalance
 plot_busywait
 plot_straggler
 plot_iters
+plot_library
 
 ((${#written[@]} > 0)) || cb_die 1 "no figure could be drawn from '$SUMMARY'"
 printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || cb_die 1 "cannot write $OUT_DIR/figures.txt"

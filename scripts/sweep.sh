@@ -55,7 +55,9 @@ mpi_traffic/, the method in meta.json; where monitoring is absent the
 columns stay empty and meta.json says why.
 Open MPI's algorithms (-a mpi.ring,...: allreduce_perf --help lists them)
 need OMPI_MCA_coll_tuned_use_dynamic_rules=1 at launch; sweep.sh sets it when
---algo names one (and says so), unless it is set already.
+--algo names one (and says so), unless it is set already; with mpi rows
+beside them it writes library_choice.txt, .csv and .json: which one the
+default ran (collbench-model check --library).
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept; meta.json says "failed" and why, no .tmp
 file is left); 2 usage (nothing run, no folder made: sweep.sh's
@@ -120,7 +122,7 @@ else
 	cb_path_fits --out "$outdir" "$longest" || exit 2
 fi
 cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' \
-	mpi_traffic.txt 'mpi_traffic/np*' || exit 2
+	mpi_traffic.txt 'mpi_traffic/np*' 'library_choice.*' || exit 2
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
 # every file of the run that allreduce_perf does not write, collbench-results
@@ -335,6 +337,18 @@ merge() {
 }
 merge csv "$outdir/summary.csv" || fail_run "$results_why"
 merge ranks.csv "$outdir/ranks.csv" || fail_run "$results_why"
+
+# Open MPI's forced algorithms: which one the default mpi rows ran (collbench-model check
+# --library), as a table, CSV (plot.sh's library_choice) and JSON; none without both kinds of row
+if [ "$forced_mpi" = 1 ] && [ -x "$bin/collbench-model" ]; then
+	for f in table:txt csv:csv json:json; do
+		# into the scratch folder, then placed whole (collbench-results place)
+		"$bin/collbench-model" check --library --format "${f%%:*}" "$outdir" \
+			>"$scratch/library_choice.${f#*:}" 2>/dev/null &&
+			results place "$scratch/library_choice.${f#*:}" "$outdir/library_choice.${f#*:}" ||
+			true
+	done
+fi
 
 # meta.json, as KEY=VALUE words (collbench-results run-meta --keys lists them)
 meta=("run_id=$run_id" "host=$host" "machine=$machine" "created_utc=$stamp" "backend=$backend"

@@ -8,6 +8,7 @@
 #   algos     space-separated algorithm names   xmin, xmax  smallest/largest size (bytes)
 #   ranks     the rank counts (the y tics)      ttl, sub, runid  title, its second line, run label
 #   rate      the agreement rate (the third title line)
+#   legend    (optional) what the dots and rings are; default the model's
 load gpdir.'/common.gp'
 
 set title ttl."\n".sub."\n".rate font ",13"
@@ -25,7 +26,8 @@ tax = "x"; tlo = xmin; thi = xmax
 nkeys = words(algos) + 1
 @KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
-set label 3 "dot: measured fastest; ring: the model's choice" at graph 0.01, graph 0.97 left font ",10"
+if (!exists("legend")) legend = "dot: measured fastest; ring: the model's choice"
+set label 3 legend at graph 0.01, graph 0.97 left font ",10"
 
 P = 'for [i = 1:words(algos)] sprintf("%s/best.%d.dat", prefix, i) using 1:2 with points' . \
     ' pt 7 ps 2.0 lc rgb algo_color(word(algos, i)) title word(algos, i), ' . \

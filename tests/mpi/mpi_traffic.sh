@@ -20,7 +20,8 @@
 #            and 8 ranks; skipped with the reason without dynamic rules; their
 #            measured per-rank bytes at 1 MiB: basic_linear the ps formula
 #            (root (n-1)S each way, workers S), recursive_doubling S log2 n
-#            (n = 4, 8), ring 2(n-1)/n S (n = 2, 4, 8)
+#            (n = 4, 8), ring 2(n-1)/n S (n = 2, 4, 8); sweep.sh's
+#            library_choice files
 # --hosts: on the multihost test bed (tests/beds/multihost/), as mpirun's
 # --host takes them.
 # Skipped (77) where Open MPI's monitoring component is absent.
@@ -171,7 +172,7 @@ forced)
 		[ -z "$bad" ] && [ "$rows" = 24 ] || fail "$n ranks: $rows rows, not ok or wrong: $bad"
 	done
 	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/sweep.sh" --ranks "2 3 4 8" -b 1M -e 1M --iters 2 -w 0 \
-		-a mpi.basic_linear,mpi.recursive_doubling,mpi.ring --mpi-traffic --out "$out/run" \
+		-a mpi,mpi.basic_linear,mpi.recursive_doubling,mpi.ring --mpi-traffic --out "$out/run" \
 		>"$out/log" 2>&1 || fail "sweep failed: $(tail -20 "$out/log")"
 	grep -q "OMPI_MCA_coll_tuned_use_dynamic_rules=1 for the launches" "$out/log" ||
 		fail "sweep.sh did not say it set the dynamic rules"
@@ -204,6 +205,11 @@ forced)
 	for n in 2 4 8; do
 		[ "$(check_algo mpi.ring $n)" = ok ] || fail "ring at $n: $(check_algo mpi.ring $n)"
 	done
+	# which one the default ran: a line per rank count, its traffic measured
+	lc=$out/run/library_choice.csv
+	[ -s "$lc" ] && [ "$(tail -n +2 "$lc" | wc -l)" = 4 ] && ! grep -q unmeasured "$lc" &&
+		[ -s "$out/run/library_choice.txt" ] && [ -s "$out/run/library_choice.json" ] ||
+		fail "library_choice: $(cat "$lc" 2>/dev/null)"
 	echo "forced algorithms exact at 2, 3, 4, 8 ranks; traffic as the formulas"
 	;;
 *)

@@ -121,7 +121,7 @@ static enum cb_status out_json(FILE *f, const struct cb_libid *v, size_t n)
 				      (json_int_t)r->bytes, "dtype", r->dtype, "op", r->op,
 				      "in_place", r->in_place, "time_us", r->t * 1e6,
 				      "traffic_matches", v[i].traffic ? v[i].matches : "",
-				      "nearest_in_time", v[i].nearest->algo, "time_ratio", v[i].ratio,
+				      "nearest_in_time", v[i].nearest->algo + 4, "time_ratio", v[i].ratio,
 				      "ompi41_table", v[i].table, "agree", v[i].agree);
 
 		if (!o || json_array_append_new(a, o) != 0)
