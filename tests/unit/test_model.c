@@ -271,6 +271,26 @@ static void test_ring_fast_matches_walk(void **state)
 /* 4 hosts of 8 ranks, one NIC per host: ps loads the root's host link with
  * (n - 8)S each way, every other host's with 8S; the ring every host's with
  * 2(n-1)/n S each way, and each step waits for a NIC. */
+/* The walk of case c (CB_MODEL_PS or CB_MODEL_RING) prices what plan's plan
+ * does: time, every term, the busiest and least busy rank's bytes. */
+static void assert_walk_is_plan(const struct cb_topo *t, struct cb_model_case c,
+				const struct cb_plan_algo *plan)
+{
+	struct cb_model_result want, got;
+	char why[256] = "";
+
+	assert_int_equal(cb_model_eval(t, &c, &want, why, sizeof(why)), CB_OK);
+	c.algo = CB_MODEL_PLAN, c.plan = plan;
+	assert_int_equal(cb_model_eval(t, &c, &got, why, sizeof(why)), CB_OK);
+	assert_rel(got.time, want.time, 1e-12);
+	assert_rel(got.terms.msgs, want.terms.msgs, 1e-12);
+	assert_rel(got.terms.link_bytes, want.terms.link_bytes, 1e-12);
+	assert_rel(got.terms.fused_bytes, want.terms.fused_bytes, 1e-12);
+	assert_rel(got.terms.reduce_bytes, want.terms.reduce_bytes, 1e-12);
+	assert_rel(got.txrx_max, want.txrx_max, 1e-12);
+	assert_rel(got.txrx_min, want.txrx_min, 1e-12);
+}
+
 /* A plan algorithm is priced from its plan: the ring's plan, priced round by
  * round, costs what the ring's own schedule walk does (time, terms, loads),
  * one-sided and two-sided, with a finite reduce rate, several slices, even
@@ -290,16 +310,8 @@ static void test_plan_priced(void **state)
 		for (int two = 0; two < 2; two++)
 			for (size_t count = 1000u * (size_t)n; count <= 1000u * (size_t)n + 7; count += 7) {
 				struct cb_model_case c = { CB_MODEL_RING, n, count, 4, 0, 0, two, 0, NULL, 0 };
-				struct cb_model_result want, got;
 
-				assert_int_equal(cb_model_eval(&t, &c, &want, why, sizeof(why)), CB_OK);
-				c.algo = CB_MODEL_PLAN, c.plan = ring;
-				assert_int_equal(cb_model_eval(&t, &c, &got, why, sizeof(why)), CB_OK);
-				assert_rel(got.time, want.time, 1e-12);
-				assert_rel(got.terms.msgs, want.terms.msgs, 1e-12);
-				assert_rel(got.terms.fused_bytes + got.terms.link_bytes,
-					   want.terms.fused_bytes + want.terms.link_bytes, 1e-12);
-				assert_rel(got.txrx_max, want.txrx_max, 1e-12);
+				assert_walk_is_plan(&t, c, ring);
 			}
 	for (int n = 2; n <= 9; n++)
 		for (int k = 0; k < 8; k++) {
@@ -308,18 +320,8 @@ static void test_plan_priced(void **state)
 			size_t count = k < 4 ? 3000u + 7u * (size_t)k : 100u + (size_t)k;
 			struct cb_model_case c = { CB_MODEL_PS, n, count, 4, k % 2 ? n - 1 : 0, 0,
 						   (k / 2) % 2, k >= 4, NULL, 0 };
-			struct cb_model_result want, got;
 
-			assert_int_equal(cb_model_eval(&t, &c, &want, why, sizeof(why)), CB_OK);
-			c.algo = CB_MODEL_PLAN, c.plan = ps;
-			assert_int_equal(cb_model_eval(&t, &c, &got, why, sizeof(why)), CB_OK);
-			assert_rel(got.time, want.time, 1e-12);
-			assert_rel(got.terms.msgs, want.terms.msgs, 1e-12);
-			assert_rel(got.terms.link_bytes, want.terms.link_bytes, 1e-12);
-			assert_rel(got.terms.fused_bytes, want.terms.fused_bytes, 1e-12);
-			assert_rel(got.terms.reduce_bytes, want.terms.reduce_bytes, 1e-12);
-			assert_rel(got.txrx_max, want.txrx_max, 1e-12);
-			assert_rel(got.txrx_min, want.txrx_min, 1e-12);
+			assert_walk_is_plan(&t, c, ps);
 		}
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_model_case c = { CB_MODEL_PLAN, n, 1 << 20, 4, 0, 0, 1, 0, rd, 0 };

@@ -95,12 +95,7 @@ enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice 
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_mrow *b = c[i].best, *m = c[i].chosen->row;
 
-		cb_mtab_cell(&t, "%s", b->backend);
-		cb_mtab_cell(&t, "%d", b->nranks);
-		cb_mtab_cell(&t, "%llu", b->bytes);
-		cb_mtab_cell(&t, "%s", b->dtype);
-		cb_mtab_cell(&t, "%s", b->op);
-		cb_mtab_cell(&t, "%d", b->in_place);
+		cb_mtab_point(&t, b);
 		cb_mtab_cell(&t, "%d", c[i].candidates);
 		cb_mtab_cell(&t, "%s", b->algo);
 		cb_mtab_num(&t, b->t * 1e6, 6);

@@ -150,12 +150,7 @@ enum cb_status cb_out_libid(FILE *f, enum cb_mfmt fmt, const struct cb_libid *v,
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_mrow *r = v[i].row;
 
-		cb_mtab_cell(&t, "%s", r->backend);
-		cb_mtab_cell(&t, "%d", r->nranks);
-		cb_mtab_cell(&t, "%llu", r->bytes);
-		cb_mtab_cell(&t, "%s", r->dtype);
-		cb_mtab_cell(&t, "%s", r->op);
-		cb_mtab_cell(&t, "%d", r->in_place);
+		cb_mtab_point(&t, r);
 		cb_mtab_num(&t, r->t * 1e6, 6);
 		cb_mtab_cell(&t, "%s", v[i].traffic ? (v[i].matches[0] ? v[i].matches : "none")
 						    : "unmeasured");

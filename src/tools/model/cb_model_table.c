@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_model_input.h"
+
 void cb_mtab_init(struct cb_mtab *t, const char *const *head, size_t ncols)
 {
 	memset(t, 0, sizeof(*t));
@@ -131,4 +133,14 @@ void cb_mtab_free(struct cb_mtab *t)
 		free(t->cells[i]);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
+}
+
+void cb_mtab_point(struct cb_mtab *t, const struct cb_mrow *r)
+{
+	cb_mtab_cell(t, "%s", r->backend);
+	cb_mtab_cell(t, "%d", r->nranks);
+	cb_mtab_cell(t, "%llu", r->bytes);
+	cb_mtab_cell(t, "%s", r->dtype);
+	cb_mtab_cell(t, "%s", r->op);
+	cb_mtab_cell(t, "%d", r->in_place);
 }

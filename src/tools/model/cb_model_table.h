@@ -32,4 +32,9 @@ enum cb_status cb_mtab_print(FILE *f, enum cb_mfmt fmt, const struct cb_mtab *t)
 
 void cb_mtab_free(struct cb_mtab *t);
 
+/* The six cells that name a row's point: backend, nranks, bytes, dtype, op,
+ * in_place (the first columns of check --choice's and --library's tables). */
+struct cb_mrow;
+void cb_mtab_point(struct cb_mtab *t, const struct cb_mrow *r);
+
 #endif
