@@ -56,8 +56,8 @@ columns stay empty and meta.json says why.
 Open MPI's algorithms (-a mpi.ring,...: allreduce_perf --help lists them)
 need OMPI_MCA_coll_tuned_use_dynamic_rules=1 at launch; sweep.sh sets it when
 --algo names one (and says so), unless it is set already; with mpi rows
-beside them it writes library_choice.txt, .csv and .json: which one the
-default ran (collbench-model check --library).
+beside them (-a mpi,mpi.ring,...) it writes library_choice.txt, .csv and
+.json: which one the default ran (collbench-model check --library).
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept; meta.json says "failed" and why, no .tmp
 file is left); 2 usage (nothing run, no folder made: sweep.sh's

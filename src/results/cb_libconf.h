@@ -1,12 +1,14 @@
 /* cb_libconf: a launch's library configuration, the part of the environment
  * its metadata records ("environment", tools/perf/cb_env.c) that changes
  * which algorithm, protocol, channels or transport a library runs: every
- * OMPI_MCA_* (Open MPI's MCA parameters: coll_tuned_*_algorithm forces an
- * algorithm, btl and pml pick transports) but the oversubscription flags
+ * OMPI_MCA_* it records (Open MPI's MCA parameters of cb_env.c's prefixes:
+ * coll_tuned_*_algorithm forces an algorithm, btl and pml pick transports)
+ * but the oversubscription flags
  * mpirun sets itself (placement, not configuration) and
  * coll_tuned_use_dynamic_rules (alone it changes nothing; the mpi.* rows
  * need it: runtime/algo/cb_algo_mpi_forced.c), every NCCL_* (NCCL_ALGO,
- * NCCL_PROTO, NCCL_MIN_NCHANNELS, ...) but the NCCL_DEBUG* logging ones, and
+ * NCCL_PROTO, NCCL_MIN_NCHANNELS, ...) but the logging ones (NCCL_DEBUG,
+ * NCCL_DEBUG_SUBSYS, NCCL_DEBUG_FILE), and
  * every UCX_* but UCX_LOG_LEVEL. Rows made under two configurations are two
  * measurements: collbench-compare refuses to judge one against the other,
  * collbench-history keeps them in separate series (docs/regression.md).

@@ -116,7 +116,7 @@ static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	const struct cb_hist_point *p = &a->s->pts[i];
 	double mean;
 	const struct cb_hist_change *c = at_point(a, i, &mean);
-	char name[128], v[32], lo[32], hi[32], m[32], bandtxt[80] = "", ch[64] = "";
+	char name[CB_HIST_NAME], v[32], lo[32], hi[32], m[32], bandtxt[80] = "", ch[64] = "";
 
 	cb_hist_key_name(&a->s->key, name, sizeof(name));
 	num(v, sizeof(v), p->value, fmt);
@@ -160,7 +160,7 @@ int cb_hist_print_trend(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	if (fmt == CB_HIST_FMT_TSV) {
 		fprintf(f, "# machine\t%s\n", in->machine);
 		for (size_t i = 0; i < n; i++) {
-			char name[128];
+			char name[CB_HIST_NAME];
 
 			cb_hist_key_name(&a[i].s->key, name, sizeof(name));
 			fprintf(f, "# series %zu\t%s\t%s (%s)\n", i + 1, name,
@@ -178,7 +178,7 @@ int cb_hist_print_trend(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 static void change_line(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_analysis *a,
 			const struct cb_hist_change *c)
 {
-	char name[128], co[1200], b[32], af[32], p[32];
+	char name[CB_HIST_NAME], co[1200], b[32], af[32], p[32];
 	const char *dir = cb_hist_dir_name(c->dir), *metric = cb_metric_name(a->s->metric);
 
 	cb_hist_key_name(&a->s->key, name, sizeof(name));

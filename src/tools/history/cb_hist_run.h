@@ -103,6 +103,9 @@ void cb_hist_run_free(struct cb_hist_run *run);
 /* 1 when a and b are the same key (see the top), else 0. */
 int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b);
 
+/* Room for a series' name: the row's (128 B) and its library configuration. */
+#define CB_HIST_NAME (128 + CB_LIBCONF_MAX)
+
 /* "ring np2 64M float sum" (cb_row_name: + " in-place", the backend first
  * when it is not host, " over p2p" when the transport is not the one the
  * algorithm has on one host), + " [NAME=VALUE ...]" for a library

@@ -118,7 +118,7 @@ static int report(const struct cb_hist_cli *c, struct cb_hist_db *db)
 static void gate_line(const struct cb_hist_cli *c, const struct cb_hist_analysis *a)
 {
 	const struct cb_hist_change *x = &a->c[a->nc - 1];
-	char name[128], co[1200];
+	char name[CB_HIST_NAME], co[1200];
 
 	cb_hist_key_name(&a->s->key, name, sizeof(name));
 	cb_hist_coincides(x, co, sizeof(co));
@@ -132,7 +132,7 @@ static void gate_line(const struct cb_hist_cli *c, const struct cb_hist_analysis
 /* One series whose row failed in the newest run, on stdout. */
 static void failed_line(const struct cb_hist_cli *c, const struct cb_hist_series *s)
 {
-	char name[128], status[CB_REASON_MAX + 16];
+	char name[CB_HIST_NAME], status[CB_REASON_MAX + 16];
 
 	cb_hist_key_name(&s->key, name, sizeof(name));
 	cb_row_status_format(&s->last_status, status, sizeof(status));

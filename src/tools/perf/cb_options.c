@@ -243,7 +243,7 @@ static const struct cb_optdef table[] = {
 	  .help = "sum prod min max avg; comma list or all" },
 	{ .lname = "algo", .sname = 'a', .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
 	  OFF(algos), .set = set_algos,
-	  .help = "comma list of algorithms (default: all on the backend)" },
+	  .help = "comma list of algorithms (default: all on the backend but mpi.*)" },
 	{ .lname = "backend", .sname = 'B', .argname = "NAME", .defval = "host",
 	  .kind = CB_OPT_TEXT, OFF(backend), .set = set_backend,
 	  .help = "where buffers live: a backend built into this binary (listed below)" },
