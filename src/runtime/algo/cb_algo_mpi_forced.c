@@ -157,18 +157,16 @@ static enum cb_status forced_setup(int k, struct cb_backend *be, void **state)
 	f->be = be;
 	f->comm = MPI_COMM_NULL;
 	if (!why_not(k)) { /* the same answer on every rank: all take part or none */
-		int prov;
+		int prov, opened = MPI_T_init_thread(MPI_THREAD_SINGLE, &prov) == MPI_SUCCESS;
 
-		if (MPI_T_init_thread(MPI_THREAD_SINGLE, &prov) != MPI_SUCCESS)
-			st = CB_ERR_MPI;
-		idx = st == CB_OK ? cvar_index(VAR_ALGO) : -1;
-		if (st == CB_OK && (cvar_int(idx, 0, &old) || cvar_int(idx, 1, &want)))
+		idx = opened ? cvar_index(VAR_ALGO) : -1;
+		if (idx < 0 || cvar_int(idx, 0, &old) || cvar_int(idx, 1, &want))
 			st = CB_ERR_MPI;
 		if (st == CB_OK)
 			st = CB_MPI(MPI_Comm_dup(be->world, &f->comm));
 		if (idx >= 0 && cvar_int(idx, 1, &old) && st == CB_OK)
 			st = CB_ERR_MPI;
-		if (idx >= 0 || st == CB_OK)
+		if (opened) /* a session left open keeps the monitoring from writing */
 			MPI_T_finalize();
 	}
 	if (st != CB_OK) {

@@ -66,16 +66,9 @@ int cb_traffic_library(const char *algo)
 	return strcmp(algo, "mpi") == 0 || strncmp(algo, "mpi.", 4) == 0;
 }
 
-enum cb_status cb_traffic_measure(int nranks, unsigned long long bytes, long calls,
-				  const char *zero, const char *sized, FILE *out, char *err,
-				  size_t errlen)
-{
-	return cb_traffic_measure_algo("mpi", nranks, bytes, calls, zero, sized, out, err, errlen);
-}
-
-enum cb_status cb_traffic_measure_algo(const char *algo, int nranks, unsigned long long bytes,
-				       long calls, const char *zero, const char *sized, FILE *out,
-				       char *err, size_t errlen)
+enum cb_status cb_traffic_measure(const char *algo, int nranks, unsigned long long bytes,
+				  long calls, const char *zero, const char *sized, FILE *out,
+				  char *err, size_t errlen)
 {
 	int plain = strcmp(algo, "mpi") == 0;
 

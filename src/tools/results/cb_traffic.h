@@ -20,7 +20,8 @@
 #include "cb_status.h"
 
 /* Appends to out the lines of one size: the per-rank traffic of one
- * allreduce of `bytes` on nranks ranks, from everything two launches of the
+ * allreduce of `bytes` on nranks ranks by library algorithm algo (see
+ * cb_traffic_library; "mpi" writes the six-field lines), from everything two launches of the
  * same program and settings printed (stdout and stderr), `sized` at bytes and
  * `zero` at 0 bytes, each doing `calls` allreduce calls. The lines read are
  * the monitoring's per-peer totals
@@ -29,17 +30,12 @@
  * with ranks of MPI_COMM_WORLD; what moves in both (set-up, barriers,
  * gathers) cancels: (sized - zero) / calls, rounded to a byte. Errors:
  * CB_ERR_ARG (err says: sized has no monitoring lines, a difference is
- * negative, a rank is out of range, nranks or calls not positive),
+ * negative, a rank is out of range, nranks or calls not positive, algo not
+ * a library algorithm),
  * CB_ERR_IO (a file cannot be read or out not written). */
-enum cb_status cb_traffic_measure(int nranks, unsigned long long bytes, long calls,
-				  const char *zero, const char *sized, FILE *out, char *err,
-				  size_t errlen);
-
-/* The same for the rows of algorithm algo (a library algorithm, see
- * cb_traffic_library; "mpi" writes the six-field lines). */
-enum cb_status cb_traffic_measure_algo(const char *algo, int nranks, unsigned long long bytes,
-				       long calls, const char *zero, const char *sized, FILE *out,
-				       char *err, size_t errlen);
+enum cb_status cb_traffic_measure(const char *algo, int nranks, unsigned long long bytes,
+				  long calls, const char *zero, const char *sized, FILE *out,
+				  char *err, size_t errlen);
 
 /* 1 for the algorithms whose traffic the monitoring measures: mpi, mpi.*. */
 int cb_traffic_library(const char *algo);

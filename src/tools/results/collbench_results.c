@@ -194,8 +194,8 @@ static int verb_traffic(const struct cli *c, int argc, char **argv)
 		snprintf(err, sizeof(err), "cannot append to %s: %s", c->append, strerror(errno));
 		return fail(EXIT_IO, err);
 	}
-	st = cb_traffic_measure_algo(c->algo, c->nranks, c->bytes, c->calls, argv[0], argv[1], out,
-				     err, sizeof(err));
+	st = cb_traffic_measure(c->algo, c->nranks, c->bytes, c->calls, argv[0], argv[1], out, err,
+				sizeof(err));
 	if (fclose(out) != 0 && st == CB_OK) {
 		snprintf(err, sizeof(err), "cannot write %s: %s", c->append, strerror(errno));
 		st = CB_ERR_IO;
