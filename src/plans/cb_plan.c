@@ -37,14 +37,21 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-enum cb_status cb_plan_init(struct cb_plan *p, const char *name, int n, size_t count)
+enum cb_status cb_plan_init_coll(struct cb_plan *p, const char *name, enum cb_coll coll, int n,
+				 size_t count, int root)
 {
+	const struct cb_coll_desc *cd = cb_coll_get(coll);
+
 	memset(p, 0, sizeof(*p));
-	if (n < 1)
+	if (n < 1 || !cd || root < 0 || root >= n || (cd->split && count % (size_t)n))
 		return CB_ERR_ARG;
 	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->coll = coll;
 	p->n = n;
+	p->root = root;
 	p->count = count;
+	p->send_count = cb_coll_send_count(coll, n, count);
+	p->recv_count = cb_coll_recv_count(coll, n, count);
 	p->stage_count = calloc((size_t)n, sizeof(*p->stage_count));
 	p->round_first = calloc(2, sizeof(*p->round_first));
 	p->round_cap = 2;
@@ -53,6 +60,17 @@ enum cb_status cb_plan_init(struct cb_plan *p, const char *name, int n, size_t c
 		return CB_ERR_NOMEM;
 	}
 	return CB_OK;
+}
+
+enum cb_status cb_plan_init(struct cb_plan *p, const char *name, int n, size_t count)
+{
+	return cb_plan_init_coll(p, name, CB_COLL_ALLREDUCE, n, count, 0);
+}
+
+size_t cb_plan_buf_count(const struct cb_plan *p, int r, enum cb_plan_buf b)
+{
+	return b == CB_PLAN_STAGE ? p->stage_count[r] : b == CB_PLAN_SEND ? p->send_count
+									  : p->recv_count;
 }
 
 void cb_plan_free(struct cb_plan *p)
@@ -147,7 +165,7 @@ static enum cb_status ref_ok(const struct cb_plan *p, struct cb_plan_ref r, size
 	if (r.rank < 0 || r.rank >= p->n || r.buf < 0 || r.buf >= CB_PLAN_NBUFS)
 		return refuse(err, len, "round %zu, step %zu: %s names rank %d of %d", k, i, what,
 			      r.rank, p->n);
-	size = r.buf == CB_PLAN_STAGE ? p->stage_count[r.rank] : p->count;
+	size = cb_plan_buf_count(p, r.rank, r.buf);
 	if (r.off > size || count > size - r.off)
 		return refuse(err, len, "round %zu, step %zu: %s [%zu, %zu) of rank %d's %s "
 			      "(%zu elements)", k, i, what, r.off, r.off + count, r.rank,
@@ -175,6 +193,9 @@ static enum cb_status step_ok(const struct cb_plan *p, size_t k, size_t i, char 
 			      "nor a's (%d)", k, i, s->exec, s->dst.rank, s->a.rank);
 	if (s->dst.buf == CB_PLAN_SEND)
 		return refuse(err, len, "round %zu, step %zu: writes a send buffer", k, i);
+	if (s->final && !cb_coll_get(p->coll)->reduces)
+		return refuse(err, len, "round %zu, step %zu: a final step in %s, which does not "
+			      "reduce", k, i, cb_coll_get(p->coll)->name);
 	return CB_OK;
 }
 
@@ -214,11 +235,34 @@ struct walk {
 	int oom;
 };
 
-static int buf_class(const struct walk *w, enum cb_plan_buf b)
+/* r as the memory it names: in place, the smaller of SEND and RECV is a
+ * range of the larger (cb_coll_inplace_offset), and r is moved there. */
+static struct cb_plan_ref canon(const struct walk *w, struct cb_plan_ref r)
 {
-	return w->p->in_place && b == CB_PLAN_SEND ? CB_PLAN_RECV : (int)b;
+	const struct cb_plan *p = w->p;
+	int send_inside;
+	size_t at;
+
+	if (!p->in_place || r.buf == CB_PLAN_STAGE)
+		return r;
+	at = cb_coll_inplace_offset(p->coll, p->n, p->count, r.rank, &send_inside);
+	if (send_inside ? r.buf == CB_PLAN_SEND : r.buf == CB_PLAN_RECV) {
+		r.off += at;
+		r.buf = send_inside ? CB_PLAN_RECV : CB_PLAN_SEND;
+	}
+	return r;
 }
 
+/* The memory a plan's buffer b of rank r is, in place or not: its own, or
+ * for the inside one, the larger's. */
+static int buf_class(const struct walk *w, enum cb_plan_buf b)
+{
+	struct cb_plan_ref r = { 0, b, 0 };
+
+	return (int)canon(w, r).buf;
+}
+
+/* r's map (r canonical). */
 static struct segmap *map_of(struct walk *w, struct cb_plan_ref r)
 {
 	return &w->maps[(size_t)r.rank * CB_PLAN_NBUFS + (size_t)buf_class(w, r.buf)];
@@ -288,7 +332,7 @@ static void segs_of(struct walk *w, struct cb_plan_ref r, size_t count, size_t *
  * sources, write after read and write after write for its destination. */
 static void step_needs(struct walk *w, const struct cb_plan_step *s)
 {
-	struct cb_plan_ref src[2] = { s->a, s->b };
+	struct cb_plan_ref src[2] = { canon(w, s->a), canon(w, s->b) }, dst = canon(w, s->dst);
 	size_t f, l;
 
 	for (int i = 0; i < (s->op == CB_PLAN_REDUCE ? 2 : 1); i++) {
@@ -297,8 +341,8 @@ static void step_needs(struct walk *w, const struct cb_plan_step *s)
 			if (g->wround >= 0)
 				need(w, s->exec, g->wexec, (uint32_t)g->wround + 1);
 	}
-	segs_of(w, s->dst, s->count, &f, &l);
-	for (struct seg *g = &map_of(w, s->dst)->s[f]; f < l; f++, g++) {
+	segs_of(w, dst, s->count, &f, &l);
+	for (struct seg *g = &map_of(w, dst)->s[f]; f < l; f++, g++) {
 		if (g->wround >= 0)
 			need(w, s->exec, g->wexec, (uint32_t)g->wround + 1);
 		for (size_t j = 0; j < g->nrd; j++)
@@ -309,7 +353,7 @@ static void step_needs(struct walk *w, const struct cb_plan_step *s)
 /* Records a step of round k: its reads, then its write. */
 static void step_record(struct walk *w, const struct cb_plan_step *s, uint32_t k)
 {
-	struct cb_plan_ref src[2] = { s->a, s->b };
+	struct cb_plan_ref src[2] = { canon(w, s->a), canon(w, s->b) }, dst = canon(w, s->dst);
 	size_t f, l;
 
 	for (int i = 0; i < (s->op == CB_PLAN_REDUCE ? 2 : 1); i++) {
@@ -329,8 +373,8 @@ static void step_record(struct walk *w, const struct cb_plan_step *s, uint32_t k
 			g->rd[j] = (struct reader){ s->exec, k };
 		}
 	}
-	segs_of(w, s->dst, s->count, &f, &l);
-	for (struct seg *g = &map_of(w, s->dst)->s[f]; f < l; f++, g++) {
+	segs_of(w, dst, s->count, &f, &l);
+	for (struct seg *g = &map_of(w, dst)->s[f]; f < l; f++, g++) {
 		g->wexec = s->exec;
 		g->wround = k;
 		g->nrd = 0;
@@ -381,6 +425,7 @@ static int top2_hits(const struct top2 *t, size_t lo, int who)
 
 #define TOP2_NONE { { 0, 0 }, { -2, -2 } }
 
+/* r's map key (r canonical). */
 static size_t touch_key(const struct walk *w, struct cb_plan_ref r)
 {
 	return (size_t)r.rank * CB_PLAN_NBUFS + (size_t)buf_class(w, r.buf);
@@ -404,13 +449,13 @@ static enum cb_status round_ok(struct walk *w, size_t k, char *err, size_t len)
 	for (size_t i = first; i < first + n; i++) {
 		const struct cb_plan_step *s = &p->steps[i];
 		int moves = s->a.rank != s->dst.rank;
+		struct cb_plan_ref d = canon(w, s->dst), sa = canon(w, s->a), sb = canon(w, s->b);
 
-		t[m++] = (struct touch){ touch_key(w, s->dst), s->dst.off, s->dst.off + s->count, i, 1,
-					 s->exec, 0 };
-		t[m++] = (struct touch){ touch_key(w, s->a), s->a.off, s->a.off + s->count, i, 0,
-					 s->exec, moves };
+		t[m++] = (struct touch){ touch_key(w, d), d.off, d.off + s->count, i, 1, s->exec, 0 };
+		t[m++] = (struct touch){ touch_key(w, sa), sa.off, sa.off + s->count, i, 0, s->exec,
+					 moves };
 		if (s->op == CB_PLAN_REDUCE)
-			t[m++] = (struct touch){ touch_key(w, s->b), s->b.off, s->b.off + s->count, i, 0,
+			t[m++] = (struct touch){ touch_key(w, sb), sb.off, sb.off + s->count, i, 0,
 						 s->exec, 0 };
 	}
 	if (m)
@@ -465,7 +510,7 @@ static enum cb_status maps_init(struct walk *w)
 	for (int r = 0; r < p->n; r++)
 		for (int b = 0; b < CB_PLAN_NBUFS; b++) {
 			struct segmap *m = &w->maps[(size_t)r * CB_PLAN_NBUFS + (size_t)b];
-			size_t size = b == CB_PLAN_STAGE ? p->stage_count[r] : p->count;
+			size_t size = cb_plan_buf_count(p, r, (enum cb_plan_buf)b);
 
 			if (!size)
 				continue;

@@ -1,5 +1,6 @@
 /* cb_plan: an algorithm as data. A plan is the whole schedule of one
- * allreduce of `count` elements on n ranks: ordered rounds of steps, each
+ * collective (cb_coll.h: allreduce, reduce-scatter, all-gather, broadcast,
+ * reduce) of `count` elements on n ranks: ordered rounds of steps, each
  * step moving or reducing one element range of one buffer into another.
  * Every executor walks plans (one-sided: shared memory, CUDA IPC; two-sided:
  * MPI, NCCL point-to-point), the cost model prices them, the test oracle sums
@@ -7,12 +8,15 @@
  * Prior art read for ideas: MSCCL's algorithm programs (chunks moved between
  * ranks' buffers in threadblock-ordered steps), NCCL's work elements.
  *
- * Buffers. Each rank r has three: SEND (its input, count elements), RECV
- * (its output, count elements) and STAGE (scratch of stage_count[r]
- * elements, which a plan uses for inputs it gathers before reducing them).
- * In place, SEND and RECV are one buffer: a plan that is valid in place never
- * reads a SEND range after a step of an earlier round wrote the RECV range
- * it aliases (the in-memory executor checks both modes).
+ * Buffers. Each rank r has three: SEND (its input, send_count elements),
+ * RECV (its output, recv_count elements; the collective says how many and
+ * what it holds) and STAGE (scratch of stage_count[r] elements, which a
+ * plan uses for inputs it gathers before reducing them). In place, SEND and
+ * RECV are one buffer, the smaller one at the collective's in-place offset
+ * inside the larger (cb_coll_inplace_offset; allreduce: the same buffer): a
+ * plan that is valid in place never reads a SEND range after a step of an
+ * earlier round wrote the RECV range it aliases (the in-memory executor
+ * checks both modes).
  *
  * A step: dst = a (COPY) or dst = a op b (REDUCE), over `count` elements,
  * each end a (rank, buffer, element offset); `exec` is the rank that carries
@@ -51,6 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cb_coll.h"
 #include "cb_status.h"
 
 enum cb_plan_buf { CB_PLAN_SEND, CB_PLAN_RECV, CB_PLAN_STAGE, CB_PLAN_NBUFS };
@@ -78,8 +83,11 @@ struct cb_plan_wait {
 
 struct cb_plan {
 	char name[48];
+	enum cb_coll coll;        /* the collective it is a plan of */
 	int n;                    /* ranks, >= 1 */
-	size_t count;             /* elements per rank */
+	int root;                 /* rooted collectives' root (cb_coll_desc.rooted) */
+	size_t count;             /* the collective's count (cb_coll.h) */
+	size_t send_count, recv_count; /* elements of each SEND, each RECV */
 	size_t *stage_count;      /* [n] STAGE elements of each rank */
 	struct cb_plan_step *steps;
 	size_t nsteps;
@@ -96,8 +104,12 @@ struct cb_plan {
 
 /* ---- building ---------------------------------------------------------- */
 
-/* An empty plan named name for n ranks and count elements. Errors:
- * CB_ERR_NOMEM (p left zeroed). */
+/* An empty plan named name of collective coll for n ranks, count elements
+ * (cb_coll.h) and root. Errors: CB_ERR_ARG (n < 1, root out of range, a
+ * split collective's count not a multiple of n), CB_ERR_NOMEM; p is left
+ * zeroed. cb_plan_init: an allreduce's. */
+enum cb_status cb_plan_init_coll(struct cb_plan *p, const char *name, enum cb_coll coll, int n,
+				 size_t count, int root);
 enum cb_status cb_plan_init(struct cb_plan *p, const char *name, int n, size_t count);
 void cb_plan_free(struct cb_plan *p);
 
@@ -119,7 +131,8 @@ static inline struct cb_plan_ref cb_pref(int rank, enum cb_plan_buf buf, size_t 
 
 /* Checks p's rules (ranks in range, ranges inside their buffers, a reduce's
  * b on dst's rank, exec one of the step's ranks, no range written twice or
- * written and read in one round) and derives the waits for the mode (in
+ * written and read in one round, no final where the collective does not
+ * reduce) and derives the waits for the mode (in
  * place: SEND and RECV alias). Errors: CB_ERR_ARG with the first broken rule
  * in err (naming the round and step), CB_ERR_NOMEM. */
 enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t errlen);
@@ -138,6 +151,9 @@ static inline const struct cb_plan_wait *cb_plan_waits(const struct cb_plan *p, 
  * of a call, r waits for each to have finished the previous call. Writes at
  * most n - 1 entries to peers; returns how many, -1 out of memory. */
 int cb_plan_neighbours(const struct cb_plan *p, int r, int *peers);
+
+/* The elements of rank r's buffer b in p. */
+size_t cb_plan_buf_count(const struct cb_plan *p, int r, enum cb_plan_buf b);
 
 /* Bytes each rank sends and receives in one run of p with elements of esize
  * bytes (tx, rx: arrays of n), by the rule at the top. */

@@ -15,13 +15,14 @@ struct mem {
 	char **buf[CB_PLAN_NBUFS]; /* [buf][rank] */
 	long **lastw;              /* [rank][element], NULL: not tracked */
 	int track;
+	int inside;                /* in place: the buffer inside the other (-1: none) */
 };
 
 static void mem_free(struct mem *m)
 {
 	for (int r = 0; r < m->p->n; r++) {
 		for (int b = 0; b < CB_PLAN_NBUFS; b++)
-			if (m->buf[b] && !(b == CB_PLAN_SEND && m->p->in_place))
+			if (m->buf[b] && b != m->inside)
 				free(m->buf[b][r]);
 		if (m->lastw)
 			free(m->lastw[r]);
@@ -31,31 +32,52 @@ static void mem_free(struct mem *m)
 	free(m->lastw);
 }
 
-/* Inputs in SEND (RECV in place), poison in RECV and STAGE. */
+/* Rank r's SEND and RECV: two buffers, or in place one, the smaller at
+ * the collective's offset inside the larger. */
+static enum cb_status mem_pair(struct mem *m, int r)
+{
+	const struct cb_plan *p = m->p;
+	size_t sn = p->send_count ? p->send_count : 1, rn = p->recv_count ? p->recv_count : 1;
+	int send_inside;
+	size_t at = cb_coll_inplace_offset(p->coll, p->n, p->count, r, &send_inside);
+	int big = send_inside ? CB_PLAN_RECV : CB_PLAN_SEND;
+
+	if (!p->in_place) {
+		m->buf[CB_PLAN_SEND][r] = malloc(sn * m->esz);
+		m->buf[CB_PLAN_RECV][r] = malloc(rn * m->esz);
+	} else {
+		m->buf[big][r] = malloc((sn > rn ? sn : rn) * m->esz);
+		m->buf[m->inside][r] = m->buf[big][r] ? m->buf[big][r] + at * m->esz : NULL;
+	}
+	return m->buf[CB_PLAN_SEND][r] && m->buf[CB_PLAN_RECV][r] ? CB_OK : CB_ERR_NOMEM;
+}
+
+/* Poison in RECV and STAGE, then the inputs in SEND (in place, over the
+ * RECV range they alias). */
 static enum cb_status mem_init(struct mem *m, enum cb_dtype dt, enum cb_op op)
 {
 	const struct cb_plan *p = m->p;
-	int n = p->n;
+	int n = p->n, send_inside;
 
+	(void)cb_coll_inplace_offset(p->coll, n, p->count, 0, &send_inside);
+	m->inside = !p->in_place ? -1 : send_inside ? CB_PLAN_SEND : CB_PLAN_RECV;
 	for (int b = 0; b < CB_PLAN_NBUFS; b++)
 		if (!(m->buf[b] = calloc((size_t)n, sizeof(char *))))
 			return CB_ERR_NOMEM;
 	if (m->track && !(m->lastw = calloc((size_t)n, sizeof(long *))))
 		return CB_ERR_NOMEM;
 	for (int r = 0; r < n; r++) {
-		size_t cn = p->count ? p->count : 1, sn = p->stage_count[r] ? p->stage_count[r] : 1;
+		size_t rn = p->recv_count ? p->recv_count : 1;
+		size_t stn = p->stage_count[r] ? p->stage_count[r] : 1;
 
-		m->buf[CB_PLAN_RECV][r] = malloc(cn * m->esz);
-		m->buf[CB_PLAN_STAGE][r] = malloc(sn * m->esz);
-		m->buf[CB_PLAN_SEND][r] = p->in_place ? m->buf[CB_PLAN_RECV][r] : malloc(cn * m->esz);
-		if (m->track && !(m->lastw[r] = malloc(cn * sizeof(long))))
+		if (mem_pair(m, r) != CB_OK || !(m->buf[CB_PLAN_STAGE][r] = malloc(stn * m->esz)))
 			return CB_ERR_NOMEM;
-		if (!m->buf[CB_PLAN_RECV][r] || !m->buf[CB_PLAN_STAGE][r] || !m->buf[CB_PLAN_SEND][r])
+		if (m->track && !(m->lastw[r] = malloc(rn * sizeof(long))))
 			return CB_ERR_NOMEM;
-		cb_fill_poison(m->buf[CB_PLAN_RECV][r], p->count, dt);
+		cb_fill_poison(m->buf[CB_PLAN_RECV][r], p->recv_count, dt);
 		cb_fill_poison(m->buf[CB_PLAN_STAGE][r], p->stage_count[r], dt);
-		cb_fill_input(m->buf[CB_PLAN_SEND][r], 0, p->count, dt, op, r, n);
-		for (size_t i = 0; m->track && i < p->count; i++)
+		cb_coll_fill_input(p->coll, m->buf[CB_PLAN_SEND][r], p->count, dt, op, r, n);
+		for (size_t i = 0; m->track && i < p->recv_count; i++)
 			m->lastw[r][i] = -1;
 	}
 	return CB_OK;
@@ -90,18 +112,23 @@ static void run_step(struct mem *m, const struct cb_plan_step *s, long round, en
 		rep->tx[s->b.rank] += bytes, rep->rx[s->dst.rank] += bytes;
 }
 
-/* Every RECV against the reference: the count and the first wrong element. */
-static void compare(const struct mem *m, const void *ref, enum cb_dtype dt, enum cb_op op,
+/* Every RECV that holds a result against the collective's: the count and
+ * the first wrong element. */
+static void compare(const struct mem *m, void *ref, enum cb_dtype dt, enum cb_op op,
 		    struct cb_plan_report *rep)
 {
 	const struct cb_plan *p = m->p;
 
 	for (int r = 0; r < p->n; r++) {
 		const char *out = m->buf[CB_PLAN_RECV][r];
-		size_t w = cb_count_wrong(out, ref, p->count, dt, op, p->n);
+		size_t w;
 
+		if (!cb_coll_has_result(p->coll, r, p->root))
+			continue;
+		cb_coll_fill_expected(p->coll, ref, p->count, dt, op, r, p->root, p->n);
+		w = cb_count_wrong(out, ref, p->recv_count, dt, op, p->n);
 		rep->wrong += w;
-		for (size_t i = 0; w && rep->rank < 0 && i < p->count; i++)
+		for (size_t i = 0; w && rep->rank < 0 && i < p->recv_count; i++)
 			if (cb_count_wrong(out + i * m->esz, (const char *)ref + i * m->esz, 1, dt, op,
 					   p->n)) {
 				rep->rank = r, rep->offset = i, rep->round = m->lastw ? m->lastw[r][i] : -1;
@@ -113,8 +140,8 @@ static void compare(const struct mem *m, const void *ref, enum cb_dtype dt, enum
 static enum cb_status run_once(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
 			       int track, struct cb_plan_report *rep)
 {
-	struct mem m = { p, cb_dtype_size(dt), { NULL }, NULL, track };
-	void *ref = malloc((p->count ? p->count : 1) * cb_dtype_size(dt));
+	struct mem m = { p, cb_dtype_size(dt), { NULL }, NULL, track, -1 };
+	void *ref = malloc((p->recv_count ? p->recv_count : 1) * cb_dtype_size(dt));
 	enum cb_status st = ref ? mem_init(&m, dt, op) : CB_ERR_NOMEM;
 
 	rep->wrong = 0, rep->rank = -1, rep->offset = 0, rep->round = -1;
@@ -125,10 +152,8 @@ static enum cb_status run_once(const struct cb_plan *p, enum cb_dtype dt, enum c
 	for (size_t k = 0; st == CB_OK && k < p->nrounds; k++)
 		for (size_t i = p->round_first[k]; i < p->round_first[k + 1]; i++)
 			run_step(&m, &p->steps[i], (long)k, dt, op, rep);
-	if (st == CB_OK) {
-		cb_fill_reference(ref, 0, p->count, dt, op, p->n);
+	if (st == CB_OK)
 		compare(&m, ref, dt, op, rep);
-	}
 	free(ref);
 	mem_free(&m);
 	return st;

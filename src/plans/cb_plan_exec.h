@@ -22,7 +22,7 @@
 
 /* What a check found. */
 struct cb_plan_report {
-	size_t wrong;            /* elements of every RECV that differ from the reference */
+	size_t wrong;            /* elements of the RECVs that differ from the reference */
 	int rank;                /* the first wrong element's rank, -1: none */
 	size_t offset;           /* its element offset in that rank's RECV */
 	long round;              /* the round that last wrote it, -1: none did */
@@ -31,7 +31,8 @@ struct cb_plan_report {
 };
 
 /* Runs plan p (finished for its in_place mode) on the checker's inputs for
- * dt and op and compares every rank's RECV with the exact allreduce. r->tx,
+ * dt and op and compares every rank's RECV that holds a result with the
+ * exact result of p's collective (cb_coll.h). r->tx,
  * r->rx, where given, receive the bytes each step moved. Errors:
  * CB_ERR_NOMEM; a wrong result is not an error (r->wrong > 0). */
 enum cb_status cb_plan_check(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,

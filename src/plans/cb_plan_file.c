@@ -297,7 +297,7 @@ void cb_plan_file_shape(const struct cb_plan_file *f, size_t *chunks, size_t *ro
 struct cb_plan_algo cb_plan_file_algo(const struct cb_plan_file *f)
 {
 	struct cb_plan_algo al = { f->name, cb_plan_build_file, *f->description ? f->description :
-				   "a plan from a file (--plan)", f->path, f->ranks, f };
+				   "a plan from a file (--plan)", f->path, f->ranks, f, CB_COLL_ALLREDUCE };
 
 	return al;
 }

@@ -1,6 +1,7 @@
-/* cb_plan_lib: the plan of each algorithm, by name: one builder per
- * algorithm (src/plans/cb_plan_<name>.c), one line each in the table of
- * cb_plan_lib.c. A builder is a pure function of its arguments; every
+/* cb_plan_lib: the plan of each algorithm, by collective and name: one
+ * builder per algorithm (allreduce's: src/plans/cb_plan_<name>.c; the other
+ * collectives': src/plans/cb_plan_<collective>.c), one line each in the
+ * tables below. A builder is a pure function of its arguments; every
  * executor, the cost model and the tests' oracle read what it builds. */
 #ifndef CB_PLAN_LIB_H
 #define CB_PLAN_LIB_H
@@ -12,9 +13,11 @@
 
 struct cb_plan_args {
 	int n;              /* ranks, >= 1 */
-	size_t count;       /* elements per rank */
+	size_t count;       /* the collective's count (cb_coll.h; allreduce:
+			     * elements per rank) */
 	size_t esize;       /* bytes per element, >= 1 */
-	int root;           /* ps: the root (with servers > 1, the first server) */
+	int root;           /* ps: the root (with servers > 1, the first server);
+			     * the rooted collectives' and the ps-style ones' */
 	int servers;        /* ps: servers, 1 .. n (0: 1) */
 	size_t slice_count; /* the pipelining unit, elements (0: no slicing) */
 	const int *rank_host; /* [n] the host of each rank, or NULL (one host) */
@@ -32,22 +35,32 @@ struct cb_plan_algo {
 	int ranks;               /* 0: a plan for any world size; else the only
 				  * one it has a plan for (a plan file's) */
 	const void *data;        /* handed to build in cb_plan_args.data */
+	enum cb_coll coll;       /* the collective it is a plan of */
 };
 
 /* Most plan algorithms a build has (the catalogue and the runtime keep a
  * slot for each). */
 #define CB_PLAN_ALGOS_MAX 24
 
-/* The plan algorithms, in display order; *n receives the count. */
+/* The allreduce plan algorithms (built-in, then added), in display order;
+ * *n receives the count. */
 const struct cb_plan_algo *cb_plan_algos(size_t *n);
-/* A plan algorithm by name; NULL if unknown. */
+/* An allreduce plan algorithm by name; NULL if unknown. */
 const struct cb_plan_algo *cb_plan_algo_find(const char *name);
+
+/* The plan algorithms of collective c (allreduce: cb_plan_algos), in
+ * display order; *n receives the count (0 past CB_COLL_COUNT). */
+const struct cb_plan_algo *cb_plan_coll_algos(enum cb_coll c, size_t *n);
+/* Collective c's plan algorithm of that name; NULL if unknown. */
+const struct cb_plan_algo *cb_plan_coll_find(enum cb_coll c, const char *name);
 
 /* The one way to a plan: algorithm al's for a into p (cb_plan_init'ed, not
  * yet finished). On one rank every algorithm is the same plan, the input
- * copied to the result (a step with final), so builders see n >= 2.
- * Errors: CB_ERR_ARG (a->n or a->esize < 1, a world size other than
- * al->ranks, arguments its builder refuses), CB_ERR_NOMEM; p is left freed. */
+ * copied to the result (a step with final where the collective reduces),
+ * so builders see n >= 2. Errors: CB_ERR_ARG (a->n or a->esize < 1, a world
+ * size other than al->ranks, a root out of range for a rooted collective, a
+ * split one's count not a multiple of n, arguments its builder refuses),
+ * CB_ERR_NOMEM; p is left freed. */
 enum cb_status cb_plan_make(const struct cb_plan_algo *al, const struct cb_plan_args *a,
 			    struct cb_plan *p);
 
@@ -90,5 +103,46 @@ enum cb_status cb_plan_algo_add(const struct cb_plan_algo *al);
 	enum cb_status cb_plan_build_##name(struct cb_plan *p, const struct cb_plan_args *a);
 CB_PLAN_BUILTINS(CB_PLAN_DECLARE)
 #undef CB_PLAN_DECLARE
+
+/* The other collectives' plan algorithms, grouped by collective:
+ * X(collective, its CB_COLL_*, name, description, source); the builder is
+ * cb_plan_build_<collective>_<name> (src/plans/cb_plan_<collective>.c). The
+ * ps-style ones go through the root (-r). */
+#define CB_PLAN_COLL_BUILTINS(X) \
+	X(reduce_scatter, CB_COLL_REDUCE_SCATTER, ring, "ring: n-1 steps between neighbours, " \
+	  "each rank's block pipelined in slices", "Patarasuk and Yuan, JPDC 69(2), 2009 " \
+	  "(the ring allreduce's first half)") \
+	X(reduce_scatter, CB_COLL_REDUCE_SCATTER, direct, "direct: every rank reduces its block " \
+	  "over every peer's input (1 round)", "the two-shot allreduce's first round") \
+	X(reduce_scatter, CB_COLL_REDUCE_SCATTER, ps, "ps-style: the root reduces the whole " \
+	  "buffer, then every rank pulls its block", "the seed's parameter server, halved") \
+	X(all_gather, CB_COLL_ALL_GATHER, ring, "ring: n-1 steps between neighbours, pipelined " \
+	  "in slices", "Patarasuk and Yuan, JPDC 69(2), 2009 (the ring allreduce's second half)") \
+	X(all_gather, CB_COLL_ALL_GATHER, direct, "direct: every rank pulls every peer's block " \
+	  "(1 round)", "the two-shot allreduce's second round") \
+	X(all_gather, CB_COLL_ALL_GATHER, ps, "ps-style: the root gathers every block, then " \
+	  "every rank pulls the whole", "the seed's parameter server, halved") \
+	X(broadcast, CB_COLL_BROADCAST, ps, "ps-style: every rank pulls the root's buffer " \
+	  "(1 round; the root sends (n-1)S)", "the seed's parameter server's pull") \
+	X(broadcast, CB_COLL_BROADCAST, chain, "chain: root, root+1, ... each forwarding to " \
+	  "the next, pipelined in slices", "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005; " \
+	  "NCCL's ring broadcast") \
+	X(broadcast, CB_COLL_BROADCAST, binomial, "binomial tree: ceil(log2 n) rounds, each " \
+	  "doubling the ranks that hold the buffer", "Thakur, Rabenseifner and Gropp, IJHPCA " \
+	  "19(1), 2005, section 4.1") \
+	X(reduce, CB_COLL_REDUCE, ps, "ps-style: the root reduces every rank's input (1 round; " \
+	  "the root receives (n-1)S)", "the seed's parameter server's push") \
+	X(reduce, CB_COLL_REDUCE, chain, "chain: partials flow from root-1 around to the root, " \
+	  "pipelined in slices", "NCCL's ring reduce") \
+	X(reduce, CB_COLL_REDUCE, binomial, "binomial tree: ceil(log2 n) rounds, each halving " \
+	  "the ranks that hold a partial", "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, " \
+	  "section 4.1 (the broadcast's tree, reversed)") \
+	/* the end of CB_PLAN_COLL_BUILTINS */
+
+#define CB_PLAN_COLL_DECLARE(coll, id, name, description, source) \
+	enum cb_status cb_plan_build_##coll##_##name(struct cb_plan *p, \
+						     const struct cb_plan_args *a);
+CB_PLAN_COLL_BUILTINS(CB_PLAN_COLL_DECLARE)
+#undef CB_PLAN_COLL_DECLARE
 
 #endif

@@ -1,6 +1,8 @@
 /* What the builders of plans share (contract in cb_plan_share.h). */
 #include "cb_plan_share.h"
 
+#include <stdlib.h>
+
 enum cb_status cb_plan_reduce_chain(struct cb_plan *p, int exec, struct cb_plan_ref dst,
 				    const int *src, int m, size_t off, size_t count, size_t stage_off,
 				    int final)
@@ -15,6 +17,15 @@ enum cb_status cb_plan_reduce_chain(struct cb_plan *p, int exec, struct cb_plan_
 		st = cb_plan_reduce(p, exec, i == m - 1 ? dst : acc, cb_pref(src[i], CB_PLAN_SEND, off),
 				    acc, count, i == m - 1 && final);
 	return st;
+}
+
+int *cb_plan_rank_order(int n)
+{
+	int *src = malloc((size_t)n * sizeof(*src));
+
+	for (int r = 0; src && r < n; r++)
+		src[r] = r;
+	return src;
 }
 
 enum cb_status cb_pof2_fold_in(struct cb_plan *p, const struct cb_pof2 *f, size_t stage_off)

@@ -20,6 +20,10 @@ enum cb_status cb_plan_reduce_chain(struct cb_plan *p, int exec, struct cb_plan_
 				    const int *src, int m, size_t off, size_t count, size_t stage_off,
 				    int final);
 
+/* Ranks 0 .. n-1 in order (malloc'ed; NULL: no memory): the sources of a
+ * reduce in rank order. */
+int *cb_plan_rank_order(int n);
+
 /* The fold of a world that is not a power of two (Thakur, Rabenseifner and
  * Gropp, "Optimization of Collective Communication Operations in MPICH",
  * IJHPCA 19(1), 2005, section 4.5): p is the largest power of two <= n,

@@ -1,0 +1,100 @@
+/* The collectives (contract in cb_coll.h). */
+#include "cb_coll.h"
+
+#include <string.h>
+
+#include "cb_check.h"
+
+static const struct cb_coll_desc colls[CB_COLL_COUNT] = {
+	[CB_COLL_ALLREDUCE] = { "allreduce", "all_reduce_perf", 1, 0, 0 },
+	[CB_COLL_REDUCE_SCATTER] = { "reduce_scatter", "reduce_scatter_perf", 1, 0, 1 },
+	[CB_COLL_ALL_GATHER] = { "all_gather", "all_gather_perf", 0, 0, 1 },
+	[CB_COLL_BROADCAST] = { "broadcast", "broadcast_perf", 0, 1, 0 },
+	[CB_COLL_REDUCE] = { "reduce", "reduce_perf", 1, 1, 0 },
+};
+
+const struct cb_coll_desc *cb_coll_get(enum cb_coll c)
+{
+	return (unsigned)c < CB_COLL_COUNT ? &colls[c] : NULL;
+}
+
+int cb_coll_find(const char *name)
+{
+	for (int c = 0; c < CB_COLL_COUNT; c++)
+		if (strcmp(colls[c].name, name) == 0)
+			return c;
+	return -1;
+}
+
+size_t cb_coll_send_count(enum cb_coll c, int n, size_t count)
+{
+	return c == CB_COLL_ALL_GATHER ? count / (size_t)n : count;
+}
+
+size_t cb_coll_recv_count(enum cb_coll c, int n, size_t count)
+{
+	return c == CB_COLL_REDUCE_SCATTER ? count / (size_t)n : count;
+}
+
+size_t cb_coll_inplace_offset(enum cb_coll c, int n, size_t count, int r, int *send_inside)
+{
+	*send_inside = c == CB_COLL_ALL_GATHER;
+	return colls[c].split ? (size_t)r * (count / (size_t)n) : 0;
+}
+
+double cb_coll_busbw_factor(enum cb_coll c, int n)
+{
+	if (n <= 1)
+		return 0.0;
+	if (c == CB_COLL_ALLREDUCE)
+		return 2.0 * (n - 1) / n;
+	return colls[c].split ? (double)(n - 1) / n : 1.0;
+}
+
+int cb_coll_has_result(enum cb_coll c, int r, int root)
+{
+	return c != CB_COLL_REDUCE || r == root;
+}
+
+/* The op the inputs are made for: the given one where c reduces, else sum. */
+static enum cb_op input_op(enum cb_coll c, enum cb_op op)
+{
+	return colls[c].reduces ? op : CB_SUM;
+}
+
+void cb_coll_fill_input(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
+			enum cb_op op, int r, int n)
+{
+	size_t first = c == CB_COLL_ALL_GATHER ? (size_t)r * (count / (size_t)n) : 0;
+
+	cb_fill_input(buf, first, cb_coll_send_count(c, n, count), dt, input_op(c, op), r, n);
+}
+
+void cb_coll_fill_expected(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
+			   enum cb_op op, int r, int root, int n)
+{
+	size_t block = count / (size_t)n, esz = cb_dtype_size(dt);
+
+	switch (c) {
+	case CB_COLL_ALLREDUCE:
+		cb_fill_reference(buf, 0, count, dt, op, n);
+		break;
+	case CB_COLL_REDUCE_SCATTER:
+		cb_fill_reference(buf, (size_t)r * block, block, dt, op, n);
+		break;
+	case CB_COLL_ALL_GATHER:
+		for (int q = 0; q < n; q++)
+			cb_fill_input((char *)buf + (size_t)q * block * esz, (size_t)q * block, block, dt,
+				      CB_SUM, q, n);
+		break;
+	case CB_COLL_BROADCAST:
+		cb_fill_input(buf, 0, count, dt, CB_SUM, root, n);
+		break;
+	case CB_COLL_REDUCE:
+		if (r == root)
+			cb_fill_reference(buf, 0, count, dt, op, n);
+		break;
+	default:
+		break;
+	}
+}

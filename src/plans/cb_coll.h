@@ -1,0 +1,90 @@
+/* cb_coll: the collectives, as result specifications. A collective says
+ * how large each rank's send and receive buffers are, what the receive
+ * buffers hold afterwards, where the send buffer sits in place, and its
+ * busbw factor; an algorithm is a plan for one collective (cb_plan_lib.h).
+ *
+ * Counts follow nccl-tests (doc/PERFORMANCE.md; its *GetCollByteCount):
+ * `count` is the elements of the larger buffer of a rank.
+ *   allreduce       send count, recv count: the reduction of every send
+ *   reduce_scatter  send count (n blocks), recv count/n: rank r's is block r
+ *                   of the reduction (elements [r count/n, (r+1) count/n))
+ *   all_gather      send count/n, recv count (n blocks): block q is rank
+ *                   q's send
+ *   broadcast       send count, recv count: the root's send
+ *   reduce          send count, recv count: the root's is the reduction;
+ *                   the other ranks' receive buffers are not results
+ * reduce_scatter and all_gather need count a multiple of n (the harness
+ * rounds down to one, as nccl-tests does). In place (nccl-tests' in-place
+ * offsets): the smaller buffer is the block of the rank inside the larger
+ * (all_gather: send = recv + r count/n; reduce_scatter: recv = send +
+ * r count/n); for the others send == recv.
+ *
+ * busbw = algbw x factor, algbw = count x element size / time (nccl-tests
+ * doc/PERFORMANCE.md): allreduce 2(n-1)/n; reduce_scatter and all_gather
+ * (n-1)/n; broadcast and reduce 1; every factor 0 for n = 1.
+ *
+ * Inputs and references are the checker's (cb_check.h): a rank's send
+ * holds its inputs at global indices [first, first + send count) with
+ * first = r count/n for all_gather (its block), else 0; so every reference
+ * is made of the checker's inputs and allreduce reference. The collectives
+ * that do not reduce (all_gather, broadcast) ignore the op: their inputs are
+ * the checker's for sum. Pure: no MPI, no CUDA. */
+#ifndef CB_COLL_H
+#define CB_COLL_H
+
+#include <stddef.h>
+
+#include "cb_dtype.h"
+
+enum cb_coll {
+	CB_COLL_ALLREDUCE,
+	CB_COLL_REDUCE_SCATTER,
+	CB_COLL_ALL_GATHER,
+	CB_COLL_BROADCAST,
+	CB_COLL_REDUCE,
+	CB_COLL_COUNT
+};
+
+struct cb_coll_desc {
+	const char *name;      /* the rows' collective column: "allreduce", ... */
+	const char *perf_name; /* nccl-tests' binary: "all_reduce_perf", ... */
+	int reduces;           /* 1: the result is a reduction (an op applies) */
+	int rooted;            /* 1: -r's root matters (broadcast, reduce) */
+	int split;             /* 1: count is n blocks (reduce_scatter, all_gather) */
+};
+
+/* The descriptor of c; NULL past CB_COLL_COUNT. */
+const struct cb_coll_desc *cb_coll_get(enum cb_coll c);
+/* The collective named name (cb_coll_desc.name), or -1. */
+int cb_coll_find(const char *name);
+
+/* Elements of a rank's send and receive buffers for count on n ranks
+ * (count a multiple of n where the collective is split). */
+size_t cb_coll_send_count(enum cb_coll c, int n, size_t count);
+size_t cb_coll_recv_count(enum cb_coll c, int n, size_t count);
+
+/* In place, the element offset of rank r's smaller buffer inside its larger
+ * one (0 where they are one buffer); *send_inside receives 1 when the send
+ * buffer is the one inside (all_gather), 0 when the receive buffer is
+ * (reduce_scatter, and the equal-sized ones). */
+size_t cb_coll_inplace_offset(enum cb_coll c, int n, size_t count, int r, int *send_inside);
+
+/* The busbw factor of c on n ranks (above; nccl-tests doc/PERFORMANCE.md). */
+double cb_coll_busbw_factor(enum cb_coll c, int n);
+
+/* 1 when rank r's receive buffer holds a result of c (every rank's, but
+ * reduce's non-roots). */
+int cb_coll_has_result(enum cb_coll c, int r, int root);
+
+/* Writes rank r's inputs (its send buffer, cb_coll_send_count elements) to
+ * buf. Never fails. */
+void cb_coll_fill_input(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
+			enum cb_op op, int r, int n);
+
+/* Writes what rank r's receive buffer holds after c (cb_coll_recv_count
+ * elements) to buf, for root; nothing for a rank cb_coll_has_result calls
+ * resultless. Costs O(count n). Never fails. */
+void cb_coll_fill_expected(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
+			   enum cb_op op, int r, int root, int n);
+
+#endif
