@@ -6,11 +6,11 @@
 #include "cb_check.h"
 
 static const struct cb_coll_desc colls[CB_COLL_COUNT] = {
-	[CB_COLL_ALLREDUCE] = { "allreduce", "all_reduce_perf", 1, 0, 0 },
-	[CB_COLL_REDUCE_SCATTER] = { "reduce_scatter", "reduce_scatter_perf", 1, 0, 1 },
-	[CB_COLL_ALL_GATHER] = { "all_gather", "all_gather_perf", 0, 0, 1 },
-	[CB_COLL_BROADCAST] = { "broadcast", "broadcast_perf", 0, 1, 0 },
-	[CB_COLL_REDUCE] = { "reduce", "reduce_perf", 1, 1, 0 },
+	[CB_COLL_ALLREDUCE] = { "allreduce", "all_reduce_perf", 1, 0, 0, 1 },
+	[CB_COLL_REDUCE_SCATTER] = { "reduce_scatter", "reduce_scatter_perf", 1, 0, 1, 0 },
+	[CB_COLL_ALL_GATHER] = { "all_gather", "all_gather_perf", 0, 0, 1, 1 },
+	[CB_COLL_BROADCAST] = { "broadcast", "broadcast_perf", 0, 1, 0, 1 },
+	[CB_COLL_REDUCE] = { "reduce", "reduce_perf", 1, 1, 0, 0 },
 };
 
 const struct cb_coll_desc *cb_coll_get(enum cb_coll c)
@@ -42,6 +42,21 @@ size_t cb_coll_inplace_offset(enum cb_coll c, int n, size_t count, int r, int *s
 	return colls[c].split ? (size_t)r * (count / (size_t)n) : 0;
 }
 
+size_t cb_coll_count(enum cb_coll c, int n, size_t count)
+{
+	return colls[c].split && n > 0 ? count / (size_t)n * (size_t)n : count;
+}
+
+void cb_coll_offsets(enum cb_coll c, int n, size_t count, int r, int in_place, size_t *send_off,
+		     size_t *recv_off)
+{
+	int send_inside;
+	size_t at = cb_coll_inplace_offset(c, n, count, r, &send_inside);
+
+	*send_off = in_place && send_inside ? at : 0;
+	*recv_off = in_place && !send_inside ? at : 0;
+}
+
 double cb_coll_busbw_factor(enum cb_coll c, int n)
 {
 	if (n <= 1)
@@ -65,36 +80,42 @@ static enum cb_op input_op(enum cb_coll c, enum cb_op op)
 void cb_coll_fill_input(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
 			enum cb_op op, int r, int n)
 {
-	size_t first = c == CB_COLL_ALL_GATHER ? (size_t)r * (count / (size_t)n) : 0;
+	cb_fill_input(buf, 0, cb_coll_send_count(c, n, count), dt, input_op(c, op), r, n);
+}
 
-	cb_fill_input(buf, first, cb_coll_send_count(c, n, count), dt, input_op(c, op), r, n);
+size_t cb_coll_reference_first(enum cb_coll c, int n, size_t count, int r)
+{
+	return c == CB_COLL_REDUCE_SCATTER ? (size_t)r * (count / (size_t)n) : 0;
+}
+
+void cb_coll_fill_expected_at(enum cb_coll c, void *buf, size_t first, size_t m, size_t count,
+			      enum cb_dtype dt, enum cb_op op, int r, int root, int n)
+{
+	size_t block = count / (size_t)n, esz = cb_dtype_size(dt);
+
+	if (!cb_coll_has_result(c, r, root))
+		return;
+	if (colls[c].reduces) {
+		cb_fill_reference(buf, cb_coll_reference_first(c, n, count, r) + first, m, dt, op, n);
+		return;
+	}
+	if (c == CB_COLL_BROADCAST) {
+		cb_fill_input(buf, first, m, dt, CB_SUM, root, n);
+		return;
+	}
+	for (size_t i = first; i < first + m;) { /* all_gather: block by block */
+		size_t q = i / block, in = i - q * block, len = block - in;
+
+		if (len > first + m - i)
+			len = first + m - i;
+		cb_fill_input((char *)buf + (i - first) * esz, in, len, dt, CB_SUM, (int)q, n);
+		i += len;
+	}
 }
 
 void cb_coll_fill_expected(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
 			   enum cb_op op, int r, int root, int n)
 {
-	size_t block = count / (size_t)n, esz = cb_dtype_size(dt);
-
-	switch (c) {
-	case CB_COLL_ALLREDUCE:
-		cb_fill_reference(buf, 0, count, dt, op, n);
-		break;
-	case CB_COLL_REDUCE_SCATTER:
-		cb_fill_reference(buf, (size_t)r * block, block, dt, op, n);
-		break;
-	case CB_COLL_ALL_GATHER:
-		for (int q = 0; q < n; q++)
-			cb_fill_input((char *)buf + (size_t)q * block * esz, (size_t)q * block, block, dt,
-				      CB_SUM, q, n);
-		break;
-	case CB_COLL_BROADCAST:
-		cb_fill_input(buf, 0, count, dt, CB_SUM, root, n);
-		break;
-	case CB_COLL_REDUCE:
-		if (r == root)
-			cb_fill_reference(buf, 0, count, dt, op, n);
-		break;
-	default:
-		break;
-	}
+	cb_coll_fill_expected_at(c, buf, 0, cb_coll_recv_count(c, n, count), count, dt, op, r, root,
+				 n);
 }

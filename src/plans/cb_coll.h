@@ -24,11 +24,14 @@
  * (n-1)/n; broadcast and reduce 1; every factor 0 for n = 1.
  *
  * Inputs and references are the checker's (cb_check.h): a rank's send
- * holds its inputs at global indices [first, first + send count) with
- * first = r count/n for all_gather (its block), else 0; so every reference
- * is made of the checker's inputs and allreduce reference. The collectives
- * that do not reduce (all_gather, broadcast) ignore the op: their inputs are
- * the checker's for sum. Pure: no MPI, no CUDA. */
+ * holds its inputs at global indices [0, send count), so the inputs of a
+ * smaller count are a prefix of a larger one's (the harness uploads them
+ * once per dtype); every reference is made of the checker's inputs and its
+ * allreduce reference (reduce_scatter's block r: the allreduce reference at
+ * [r B, (r+1) B); all_gather's block q: rank q's inputs at [0, B)). The
+ * collectives that do not reduce (all_gather, broadcast) ignore the op:
+ * their inputs are the checker's for sum, and their rows say op "none" (as
+ * nccl-tests'). Pure: no MPI, no CUDA. */
 #ifndef CB_COLL_H
 #define CB_COLL_H
 
@@ -51,6 +54,7 @@ struct cb_coll_desc {
 	int reduces;           /* 1: the result is a reduction (an op applies) */
 	int rooted;            /* 1: -r's root matters (broadcast, reduce) */
 	int split;             /* 1: count is n blocks (reduce_scatter, all_gather) */
+	int same_result;       /* 1: every rank's receive buffer ends the same */
 };
 
 /* The descriptor of c; NULL past CB_COLL_COUNT. */
@@ -69,6 +73,16 @@ size_t cb_coll_recv_count(enum cb_coll c, int n, size_t count);
  * (reduce_scatter, and the equal-sized ones). */
 size_t cb_coll_inplace_offset(enum cb_coll c, int n, size_t count, int r, int *send_inside);
 
+/* count as the collective takes it: a split one's rounded down to a
+ * multiple of n (nccl-tests does the same), the others' as it is. */
+size_t cb_coll_count(enum cb_coll c, int n, size_t count);
+
+/* Where rank r's send and receive ranges start (elements) in the buffers a
+ * run hands over: out of place both 0; in place (one buffer, the larger's
+ * size) the inside one's cb_coll_inplace_offset. */
+void cb_coll_offsets(enum cb_coll c, int n, size_t count, int r, int in_place, size_t *send_off,
+		     size_t *recv_off);
+
 /* The busbw factor of c on n ranks (above; nccl-tests doc/PERFORMANCE.md). */
 double cb_coll_busbw_factor(enum cb_coll c, int n);
 
@@ -86,5 +100,15 @@ void cb_coll_fill_input(enum cb_coll c, void *buf, size_t count, enum cb_dtype d
  * resultless. Costs O(count n). Never fails. */
 void cb_coll_fill_expected(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
 			   enum cb_op op, int r, int root, int n);
+
+/* cb_coll_fill_expected's elements [first, first + m) of the receive
+ * buffer only (a piece of it, for a check through bounded staging). */
+void cb_coll_fill_expected_at(enum cb_coll c, void *buf, size_t first, size_t m, size_t count,
+			      enum cb_dtype dt, enum cb_op op, int r, int root, int n);
+
+/* For the collectives that reduce: the global index of the allreduce
+ * reference (cb_fill_reference) that rank r's receive element 0 holds
+ * (reduce_scatter: r count/n; else 0). */
+size_t cb_coll_reference_first(enum cb_coll c, int n, size_t count, int r);
 
 #endif
