@@ -43,6 +43,31 @@ const struct cb_algo_desc cb_desc_copy = {
 	.time_measured = 1,
 };
 
+#define LIB(c, nm, what, need) \
+	[c] = { .name = nm, .description = what, .result = CB_RESULT_ALLREDUCE, .needs = need, \
+		.moves = "library", .coll = c }
+const struct cb_algo_desc cb_desc_mpi_coll[CB_COLL_COUNT] = {
+	LIB(CB_COLL_REDUCE_SCATTER, "mpi", "MPI_Reduce_scatter_block of the MPI library (baseline; "
+	    "out of place only: in place MPI leaves the block at the buffer's start)",
+	    CB_CAP_HOST_MEMORY),
+	LIB(CB_COLL_ALL_GATHER, "mpi", "MPI_Allgather of the MPI library (baseline)",
+	    CB_CAP_HOST_MEMORY),
+	LIB(CB_COLL_BROADCAST, "mpi", "MPI_Bcast of the MPI library (baseline; out of place the "
+	    "root first copies its send buffer to its receive buffer)", CB_CAP_HOST_MEMORY),
+	LIB(CB_COLL_REDUCE, "mpi", "MPI_Reduce of the MPI library (baseline)", CB_CAP_HOST_MEMORY),
+};
+const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT] = {
+	LIB(CB_COLL_REDUCE_SCATTER, "nccl", "ncclReduceScatter of NCCL (baseline; one GPU per rank)",
+	    CB_CAP_CUDA_MEMORY),
+	LIB(CB_COLL_ALL_GATHER, "nccl", "ncclAllGather of NCCL (baseline; one GPU per rank)",
+	    CB_CAP_CUDA_MEMORY),
+	LIB(CB_COLL_BROADCAST, "nccl", "ncclBroadcast of NCCL (baseline; one GPU per rank)",
+	    CB_CAP_CUDA_MEMORY),
+	LIB(CB_COLL_REDUCE, "nccl", "ncclReduce of NCCL (baseline; one GPU per rank)",
+	    CB_CAP_CUDA_MEMORY),
+};
+#undef LIB
+
 /* The library and local algorithms, after the plans (cb_plan_lib.h: each
  * plan algorithm's descriptor is made from its line there). */
 #define CB_OMPI_REF(name, number, what) &cb_desc_mpi_forced[CB_OMPI_##name],
@@ -54,6 +79,23 @@ static const struct cb_algo_desc *const fixed[] = {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static struct cb_algo_desc plan_desc[CB_PLAN_ALGOS_MAX];
+
+/* A plan algorithm's descriptor: it moves its bytes over the run's
+ * transport, one-sided or two-sided, and both are measured. */
+static struct cb_algo_desc plan_desc_of(const struct cb_plan_algo *pa)
+{
+	return (struct cb_algo_desc){
+		.name = pa->name,
+		.description = pa->description,
+		.result = CB_RESULT_ALLREDUCE,
+		.needs = CB_CAP_PEER_MEMORY,
+		.two_sided_needs = CB_CAP_TWO_SIDED,
+		.traffic_measured = 1,
+		.time_measured = 1,
+		.plan = pa,
+		.coll = pa->coll,
+	};
+}
 static const struct cb_algo_desc *algos[CB_PLAN_ALGOS_MAX + COUNT(fixed)];
 static size_t nalgos;
 
@@ -72,20 +114,56 @@ static void make_list(void)
 	nalgos = 0;
 	made_np = np;
 	for (size_t i = 0; i < np; i++) {
-		plan_desc[i] = (struct cb_algo_desc){
-			.name = pa[i].name,
-			.description = pa[i].description,
-			.result = CB_RESULT_ALLREDUCE,
-			.needs = CB_CAP_PEER_MEMORY,
-			.two_sided_needs = CB_CAP_TWO_SIDED,
-			.traffic_measured = 1,
-			.time_measured = 1,
-			.plan = &pa[i],
-		};
+		plan_desc[i] = plan_desc_of(&pa[i]);
 		algos[nalgos++] = &plan_desc[i];
 	}
 	for (size_t i = 0; i < COUNT(fixed); i++)
 		algos[nalgos++] = fixed[i];
+}
+
+/* The other collectives' lists: their plans (made once: only allreduce
+ * takes added plans), then nccl and mpi. */
+static struct cb_algo_desc coll_plan_desc[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
+static const struct cb_algo_desc *coll_list[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 2];
+static size_t coll_n[CB_COLL_COUNT];
+
+static void make_coll_list(enum cb_coll c)
+{
+	size_t np;
+	const struct cb_plan_algo *pa = cb_plan_coll_algos(c, &np);
+
+	if (coll_n[c])
+		return;
+	for (size_t i = 0; i < np && i < CB_PLAN_ALGOS_MAX; i++) {
+		coll_plan_desc[c][i] = plan_desc_of(&pa[i]);
+		coll_list[c][coll_n[c]++] = &coll_plan_desc[c][i];
+	}
+	coll_list[c][coll_n[c]++] = &cb_desc_nccl_coll[c];
+	coll_list[c][coll_n[c]++] = &cb_desc_mpi_coll[c];
+}
+
+const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n)
+{
+	if (c == CB_COLL_ALLREDUCE)
+		return cb_catalog_algos(n);
+	if ((unsigned)c >= CB_COLL_COUNT) {
+		*n = 0;
+		return NULL;
+	}
+	make_coll_list(c);
+	*n = coll_n[c];
+	return coll_list[c];
+}
+
+const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name)
+{
+	size_t n;
+	const struct cb_algo_desc *const *a = cb_catalog_coll_algos(c, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(a[i]->name, name) == 0)
+			return a[i];
+	return NULL;
 }
 
 const struct cb_backend_desc cb_desc_host = {

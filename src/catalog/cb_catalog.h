@@ -32,6 +32,8 @@
 
 #include <stddef.h>
 
+#include "cb_coll.h"
+
 struct cb_plan_algo;
 
 /* Capabilities of a backend (cb_backend_desc.caps), needs of an algorithm's
@@ -56,7 +58,8 @@ struct cb_plan_algo;
 
 /* What the receive buffer holds after an algorithm ran. */
 enum cb_result {
-	CB_RESULT_ALLREDUCE, /* the allreduce of every rank's send buffer */
+	CB_RESULT_ALLREDUCE, /* its collective's result (cb_coll.h; allreduce: the
+			      * allreduce of every rank's send buffer) */
 	CB_RESULT_COPY,      /* this rank's own send buffer (the copy roofline) */
 };
 
@@ -80,6 +83,7 @@ struct cb_algo_desc {
 	int library_algo;        /* mpi.*: the number Open MPI's
 				  * coll_tuned_allreduce_algorithm takes for it
 				  * (CB_OMPI_ALLREDUCE); 0: the library's choice */
+	enum cb_coll coll;       /* the collective it runs (allreduce: 0) */
 };
 
 /* Open MPI's allreduce algorithms (coll/tuned), each a row of its own,
@@ -127,10 +131,16 @@ struct cb_transport {
 	const char *description; /* one line for --help */
 };
 
-/* The algorithms, in display order; *n receives the count. */
+/* The allreduce algorithms, in display order; *n receives the count. */
 const struct cb_algo_desc *const *cb_catalog_algos(size_t *n);
-/* An algorithm by name; NULL if unknown. */
+/* An allreduce algorithm by name; NULL if unknown. */
 const struct cb_algo_desc *cb_catalog_algo(const char *name);
+/* Collective c's algorithms (allreduce: cb_catalog_algos): its plans, then
+ * nccl and mpi (the library's call: ncclReduceScatter, MPI_Allgather, ...);
+ * *n receives the count, 0 past CB_COLL_COUNT. */
+const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n);
+/* Collective c's algorithm of that name; NULL if unknown. */
+const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name);
 /* The backends, in display order; *n receives the count. */
 const struct cb_backend_desc *const *cb_catalog_backends(size_t *n);
 /* A backend by name; NULL if unknown. */
@@ -140,6 +150,9 @@ const struct cb_backend_desc *cb_catalog_backend(const char *name);
  * algorithm's is made from its line in plans/cb_plan_lib.c). */
 extern const struct cb_algo_desc cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
 extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE]; /* CB_OMPI_* order */
+/* nccl and mpi of the other collectives, by CB_COLL_* (the allreduce
+ * entries unused: cb_desc_nccl, cb_desc_mpi) */
+extern const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT], cb_desc_mpi_coll[CB_COLL_COUNT];
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

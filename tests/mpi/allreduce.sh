@@ -4,6 +4,9 @@
 # and tx/rx equal the formulas (check_results).
 #   allreduce.sh BIN NP INPLACE [--root R] [--backend B] [--timing iter|loop]
 #                [--count C] [--slicebytes SIZE] [--transport T] [--hosts LIST]
+#                [--coll NAME]
+# --coll: a collective's algorithms instead (cb_coll.h); reduce_scatter's and
+# all_gather's counts are those many elements a rank, times NP.
 # --transport: allreduce_perf's (default auto); ps and ring rows must say T
 # (auto: the backend's one-sided transport on one host, p2p across hosts).
 # --hosts: the multihost test bed's hosts, as mpirun's --host takes them
@@ -22,7 +25,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 bin=$1 np=$2 inplace=$3
 shift 3
-root=0 backend=host timing=iter count="" slice="" transport=auto hosts=""
+root=0 backend=host timing=iter count="" slice="" transport=auto hosts="" coll=allreduce
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || fail "$1 needs a value"
 	case $1 in
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--slicebytes) slice=$2 ;;
 	--transport) transport=$2 ;;
 	--hosts) hosts=$2 ;;
+	--coll) coll=$2 ;;
 	*) fail "unknown option $1" ;;
 	esac
 	shift 2
@@ -52,12 +56,17 @@ fi
 [ "$transport" = auto ] || want=(--transport "$transport")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-counts=$(printf '%s\n' 0 1 $((np - 1)) $((np + 1)) "$count" | sort -nu | paste -sd,)
+per=1
+case $coll in reduce_scatter | all_gather) per=$np ;; esac
+counts=$(printf '%s\n' 0 $((per)) $((per * (np - 1))) $((per * (np + 1))) $((per * count)) |
+	sort -nu | paste -sd,)
 "${launch[@]}" -np "$np" "$bin/allreduce_perf" -d all -o all --counts "$counts" -n 2 -w 1 -c 1 \
 	--inplace "$inplace" -r "$root" -B "$backend" --timing "$timing" --slicebytes "$slice" \
-	--transport "$transport" -T 120 -q --csv "$out/s.csv" --rank-csv "$out/r.csv"
+	--transport "$transport" --coll "$coll" -T 120 -q --csv "$out/s.csv" --rank-csv "$out/r.csv"
 cb_complete_lines "$out/s.csv"
 cb_complete_lines "$out/r.csv"
-"$bin/check_results" "$out/s.csv" "$out/r.csv" "$np" "$root" "${want[@]}" --nhosts "$nhosts"
+"$bin/check_results" "$out/s.csv" "$out/r.csv" "$np" "$root" "${want[@]}" --nhosts "$nhosts" \
+	--coll "$coll"
 grep -q '"status": "complete"' "$out/s.meta.json" || fail "metadata does not say complete"
+grep -q "\"collective\": \"$coll\"" "$out/s.meta.json" || fail "metadata does not record --coll $coll"
 grep -q "\"timing_mode\": \"$timing\"" "$out/s.meta.json" || fail "metadata does not record --timing $timing"

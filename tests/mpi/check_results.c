@@ -2,7 +2,7 @@
  * contract, for the MPI integration tests.
  *
  *   check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] [--transport T] [--nhosts H]
- *                 [--plan FILE]
+ *                 [--plan FILE] [--coll NAME]
  *
  * Every row must be of the current schema and ok (wrong = 0) or an allowed
  * skip (mpi: half, bfloat16, avg; copy: in place; nccl: ranks sharing a
@@ -17,6 +17,12 @@
  * and tx_total = 2(n-1)S, ps imbalance = n/2, ring imbalance = 1 when n
  * divides the count. mpi traffic must be empty, copy traffic 0. --plan
  * FILE: the run's plan file, whose rows are checked against its plan.
+ * --coll NAME: a run of that collective (cb_coll.h; default allreduce):
+ * its algorithms are the collective's, every plan's traffic its plan's sum,
+ * busbw = algbw x the collective's factor (nccl-tests doc/PERFORMANCE.md:
+ * 2(n-1)/n, (n-1)/n for reduce_scatter and all_gather, 1 for broadcast and
+ * reduce), op "none" where the collective does not reduce, and the ps and
+ * ring formulas above are allreduce's only.
  * Exit 0 when everything holds, 1 with one line per failure otherwise.
  *
  *   check_results --json FILE
@@ -42,6 +48,7 @@ static int want_hosts = 1;
 /* [n] each rank's host, as the per-rank rows say (plans that follow the
  * hosts, hier, are built on it); NULL with one host */
 static int *rank_host;
+static enum cb_coll coll = CB_COLL_ALLREDUCE;
 
 #define FAIL(...)                                                   \
 	do {                                                        \
@@ -90,7 +97,7 @@ static int find_cols(const struct cb_table *t, struct cols *c)
 /* The plan of algo's rows; NULL for an algorithm that is no plan. */
 static const char *plan_of(const char *algo)
 {
-	const struct cb_algo_desc *d = cb_catalog_algo(algo);
+	const struct cb_algo_desc *d = cb_catalog_coll_algo(coll, algo);
 
 	return d && d->plan ? d->plan->name : NULL;
 }
@@ -103,7 +110,7 @@ static int closed_form(const char *algo, int n, int root, unsigned long long cou
 	unsigned long long S = count * esz;
 
 	*tx = *rx = 0;
-	if (strcmp(algo, "ps") && strcmp(algo, "ring"))
+	if ((strcmp(algo, "ps") && strcmp(algo, "ring")) || coll != CB_COLL_ALLREDUCE)
 		return 0;
 	if (n == 1 || count == 0)
 		return 1;
@@ -131,7 +138,7 @@ static int expected(const char *algo, int n, int root, unsigned long long count,
 
 	if (!name)
 		return 0;
-	if (cb_plan_build(name, &a, &p) != CB_OK) {
+	if (cb_plan_make(cb_plan_coll_find(coll, name), &a, &p) != CB_OK) {
 		FAIL("%s: no plan for n=%d count=%llu", algo, n, count);
 		return 0;
 	}
@@ -213,6 +220,8 @@ static int allowed_skip(const char *algo, const char *dtype, const char *op, con
 	if (strcmp(algo, "nccl") == 0) /* one GPU per rank: a one-GPU box shares it */
 		return strstr(status, "share a GPU") != NULL ||
 		       strstr(status, "built without NCCL") != NULL;
+	if (strcmp(algo, "mpi") == 0 && coll == CB_COLL_REDUCE_SCATTER && !strcmp(in_place, "1"))
+		return strstr(status, "in place") != NULL;
 	if (strcmp(algo, "mpi") == 0)
 		return !strcmp(dtype, "half") || !strcmp(dtype, "bfloat16") || !strcmp(op, "avg");
 	if (strcmp(algo, "copy") == 0)
@@ -248,6 +257,8 @@ static void check_traffic(const struct cb_table *t, const struct cols *c, size_t
 			     get(t, i, c->tx_total), want);
 	}
 	free(tx), free(rx);
+	if (coll != CB_COLL_ALLREDUCE)
+		return;
 	if (plan_of(algo) && (!strcmp(plan_of(algo), "ps") || !strcmp(plan_of(algo), "ring")) &&
 	    total != 2.0 * (n - 1) * S)
 		FAIL("%s row %zu: tx_total %s, expected 2(n-1)S = %.0f", algo, i + 2,
@@ -258,6 +269,19 @@ static void check_traffic(const struct cb_table *t, const struct cols *c, size_t
 	if (n > 1 && S > 0 && strcmp(algo, "ring") == 0 && count % (unsigned)n == 0 &&
 	    fabs(imb - 1.0) > 1e-4)
 		FAIL("ring row %zu: imbalance %s, expected 1", i + 2, get(t, i, c->imbalance));
+}
+
+/* busbw = algbw x the collective's factor, within the 6 digits a CSV keeps. */
+static void check_bw(const struct cb_table *t, const struct cols *c, size_t i, int n,
+		     const char *algo)
+{
+	double alg = strtod(get(t, i, c->algbw), NULL), bus = strtod(get(t, i, c->busbw), NULL);
+	double f = coll == CB_COLL_ALLREDUCE ? 2.0 * (n - 1) / n
+		   : cb_coll_get(coll)->split ? (double)(n - 1) / n : 1.0;
+
+	if (n > 1 && strcmp(algo, "copy") && fabs(bus - alg * f) > 2e-5 * fabs(alg * f) + 1e-9)
+		FAIL("row %zu: busbw %s, algbw %s: expected algbw x %g for %s", i + 2,
+		     get(t, i, c->busbw), get(t, i, c->algbw), f, cb_coll_get(coll)->name);
 }
 
 static void check_row(const struct cb_table *t, const struct cb_table *rk, const struct cols *c,
@@ -271,7 +295,7 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 
 	if (strcmp(get(t, i, c->schema), CB_SCHEMA_SUMMARY) != 0)
 		FAIL("row %zu: schema '%s'", i + 2, get(t, i, c->schema));
-	if (!cb_catalog_algo(algo)) {
+	if (!cb_catalog_coll_algo(coll, algo)) {
 		FAIL("row %zu: algorithm '%s' is none of the catalogue's (a plan file's: --plan FILE)",
 		     i + 2, algo);
 		return;
@@ -299,6 +323,9 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 	}
 	if (n == 1 && strcmp(algo, "copy") && strtod(get(t, i, c->busbw), NULL) != 0)
 		FAIL("row %zu: busbw %s with one rank, expected 0", i + 2, get(t, i, c->busbw));
+	check_bw(t, c, i, n, algo);
+	if (!cb_coll_get(coll)->reduces && strcmp(op, "none") != 0)
+		FAIL("row %zu: op '%s' for %s, expected none", i + 2, op, cb_coll_get(coll)->name);
 	check_traffic(t, c, i, n, root, cb_dtype_size(dt));
 	if (plan_of(algo))
 		check_ranks(rk, algo, get(t, i, c->bytes), dtype, op, ip, n, root, count,
@@ -364,7 +391,7 @@ int main(int argc, char **argv)
 	}
 	if (argc < 4) {
 		fprintf(stderr, "usage: check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] "
-			"[--transport T] [--nhosts H] [--plan FILE]\n");
+			"[--transport T] [--nhosts H] [--plan FILE] [--coll NAME]\n");
 		return 2;
 	}
 	n = atoi(argv[3]);
@@ -376,6 +403,8 @@ int main(int argc, char **argv)
 			want_hosts = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "--plan") && a + 1 < argc)
 			plan_file = argv[++a];
+		else if (!strcmp(argv[a], "--coll") && a + 1 < argc && cb_coll_find(argv[a + 1]) >= 0)
+			coll = (enum cb_coll)cb_coll_find(argv[++a]);
 		else if (a > 4 || argv[a][0] == '-') {
 			fprintf(stderr, "check_results: unknown argument '%s'\n", argv[a]);
 			return 2;

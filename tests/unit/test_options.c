@@ -219,7 +219,7 @@ static void test_canonical_text(void **state)
 	cb_options_canonical(&o, c, sizeof(c));
 	assert_ptr_equal(strstr(c, "minbytes=8;maxbytes=1024;stepfactor=2;stepbytes=1048576;"
 				"counts=0,7;iters=20;warmup_iters=5;"), c);
-	assert_non_null(strstr(c, ";datatype=int8,float;op=sum,prod,min,max,avg;algo=ring,ps;"
+	assert_non_null(strstr(c, ";datatype=int8,float;op=sum,prod,min,max,avg;coll=allreduce;algo=ring,ps;"
 				  "backend=host;transport=auto;root=0;servers=1;inplace=0;slicebytes=0;timing=iter;"
 				  "wait=spin;"));
 	assert_non_null(strstr(c, ";help=0"));
@@ -232,6 +232,26 @@ static void test_canonical_text(void **state)
 
 /* --timing: iter by default, loop on request, anything else refused; the
  * mode is part of what ranks must agree on. */
+/* --coll: the collective, its algorithms only, no plan file */
+static void test_coll(void **state)
+{
+	struct cb_options o = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "--coll", "all_gather", "-a", "ring,direct,mpi"), CB_OK);
+	assert_int_equal(o.coll, CB_COLL_ALL_GATHER);
+	cb_options_free(&o);
+	assert_int_equal(PARSE(&o, err, "-a", "twoshot"), CB_OK);
+	assert_int_equal(o.coll, CB_COLL_ALLREDUCE);
+	cb_options_free(&o);
+	EXPECT_ERROR("unknown algorithm 'twoshot' of reduce", "--coll", "reduce", "-a", "twoshot");
+	EXPECT_ERROR("unknown algorithm 'copy' of broadcast", "--coll", "broadcast", "-a", "copy");
+	EXPECT_ERROR("unknown collective 'gather'", "--coll", "gather");
+	EXPECT_ERROR("a plan file is an allreduce plan", "--coll", "reduce_scatter", "--plan",
+		     "x.json");
+}
+
 static void test_timing(void **state)
 {
 	struct cb_options a = { 0 }, b = { 0 };
@@ -289,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_canonical_differs),
 		cmocka_unit_test(test_canonical_text),
+		cmocka_unit_test(test_coll),
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_long_names),
 	};

@@ -8,6 +8,7 @@
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
+#include "cb_coll.h"
 #include "cb_stats.h"
 
 static void test_stats_odd_even(void **state)
@@ -59,9 +60,9 @@ static void test_bandwidth_example(void **state)
 
 	(void)state;
 	assert_near(algbw, 107.374, 5e-4);
-	assert_near(algbw * cb_allreduce_bus_factor(8), 187.905, 5e-4);
-	assert_near(cb_allreduce_bus_factor(1), 0, 0);
-	assert_near(cb_allreduce_bus_factor(2), 1, 0);
+	assert_near(algbw * cb_coll_busbw_factor(CB_COLL_ALLREDUCE, 8), 187.905, 5e-4);
+	assert_near(cb_coll_busbw_factor(CB_COLL_ALLREDUCE, 1), 0, 0);
+	assert_near(cb_coll_busbw_factor(CB_COLL_ALLREDUCE, 2), 1, 0);
 }
 
 static void test_imbalance(void **state)

@@ -15,6 +15,8 @@ extern const struct cb_algo_ops cb_algo_nccl_ops;
 extern const struct cb_algo_ops cb_algo_mpi_ops;
 extern const struct cb_algo_ops cb_algo_copy_ops;
 extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NALLREDUCE];
+extern const struct cb_algo_ops cb_algo_mpi_coll_ops[CB_COLL_COUNT];  /* cb_algo_mpi_coll.c */
+extern const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT]; /* cb_algo_nccl*.c */
 
 /* After the plan algorithms (cb_algo_plan.h), the ones that are no plan, in
  * the catalogue's order. */
@@ -75,4 +77,40 @@ int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be
 const struct cb_algo_ops *cb_algo_over(const struct cb_algo_ops *a, int one_sided)
 {
 	return !one_sided && a->two_sided ? a->two_sided : a;
+}
+
+/* The other collectives' registries, made once (their plans are fixed). */
+static const struct cb_algo_ops *coll_reg[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 2];
+static size_t coll_nreg[CB_COLL_COUNT];
+
+const struct cb_algo_ops *const *cb_algo_registry_coll(enum cb_coll c, size_t *n)
+{
+	size_t np;
+	const struct cb_algo_ops *const *plans;
+
+	if (c == CB_COLL_ALLREDUCE)
+		return cb_algo_registry(n);
+	*n = 0;
+	if ((unsigned)c >= CB_COLL_COUNT)
+		return NULL;
+	if (!coll_nreg[c]) {
+		plans = cb_algo_plan_registry_coll(c, &np);
+		for (size_t i = 0; i < np; i++)
+			coll_reg[c][coll_nreg[c]++] = plans[i];
+		coll_reg[c][coll_nreg[c]++] = &cb_algo_nccl_coll_ops[c];
+		coll_reg[c][coll_nreg[c]++] = &cb_algo_mpi_coll_ops[c];
+	}
+	*n = coll_nreg[c];
+	return coll_reg[c];
+}
+
+const struct cb_algo_ops *cb_algo_find_coll(enum cb_coll c, const char *name)
+{
+	size_t n;
+	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(c, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(reg[i]->desc->name, name) == 0)
+			return reg[i];
+	return NULL;
 }

@@ -36,14 +36,20 @@ struct cb_setup_args {
 	const int *rank_host; /* [world size] each rank's host (0 ..), or NULL: one host */
 };
 
-/* One allreduce. send and recv are buffers from be->ops->buf_alloc; in-place
- * means send == recv. count elements of dt, at byte offset 0 of each buffer. */
+/* One call of a collective. send and recv are buffers from
+ * be->ops->buf_alloc; in-place means send == recv. count: the collective's
+ * (cb_coll.h: allreduce's elements per rank; reduce_scatter's and
+ * all_gather's n blocks), elements of dt from byte offset 0 of each buffer;
+ * in place the smaller range lies at the collective's in-place offset
+ * (cb_coll_offsets). */
 struct cb_run_args {
 	struct cb_buf *send;
 	struct cb_buf *recv;
 	size_t count;
 	enum cb_dtype dt;
 	enum cb_op op;
+	enum cb_coll coll;  /* the algorithm's collective (desc->coll) */
+	int root;           /* the rooted collectives' root (-r) */
 };
 
 struct cb_algo_ops {
@@ -89,11 +95,17 @@ int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be
  * for a two-sided transport a->two_sided where there is one. */
 const struct cb_algo_ops *cb_algo_over(const struct cb_algo_ops *a, int one_sided);
 
-/* The registry, in display order; *n receives its length. */
+/* The registry of allreduce, in display order; *n receives its length. */
 const struct cb_algo_ops *const *cb_algo_registry(size_t *n);
 
-/* Registry entry by name, NULL if unknown. */
+/* Allreduce's registry entry by name, NULL if unknown. */
 const struct cb_algo_ops *cb_algo_find(const char *name);
+
+/* Collective c's registry (allreduce: cb_algo_registry; the others: their
+ * plans, then nccl and mpi, in the catalogue's order), and an entry of it
+ * by name (NULL if unknown). */
+const struct cb_algo_ops *const *cb_algo_registry_coll(enum cb_coll c, size_t *n);
+const struct cb_algo_ops *cb_algo_find_coll(enum cb_coll c, const char *name);
 
 
 #endif

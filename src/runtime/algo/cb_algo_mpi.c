@@ -11,7 +11,7 @@
 /* A piece of at most 2^30 elements keeps every count an int. */
 #define CB_MPI_PIECE ((size_t)1 << 30)
 
-static MPI_Datatype mpi_dtype(enum cb_dtype dt)
+MPI_Datatype cb_mpi_dtype(enum cb_dtype dt)
 {
 	switch (dt) {
 	case CB_INT8: return MPI_INT8_T;
@@ -26,7 +26,7 @@ static MPI_Datatype mpi_dtype(enum cb_dtype dt)
 	}
 }
 
-static MPI_Op mpi_op(enum cb_op op)
+MPI_Op cb_mpi_op(enum cb_op op)
 {
 	switch (op) {
 	case CB_SUM: return MPI_SUM;
@@ -39,9 +39,9 @@ static MPI_Op mpi_op(enum cb_op op)
 
 const char *cb_mpi_supports(enum cb_dtype dt, enum cb_op op)
 {
-	if (mpi_dtype(dt) == MPI_DATATYPE_NULL)
+	if (cb_mpi_dtype(dt) == MPI_DATATYPE_NULL)
 		return "MPI has no half or bfloat16 datatype";
-	if (mpi_op(op) == MPI_OP_NULL)
+	if (cb_mpi_op(op) == MPI_OP_NULL)
 		return "MPI has no avg op";
 	return NULL;
 }
@@ -66,8 +66,8 @@ enum cb_status cb_mpi_allreduce(struct cb_backend *be, MPI_Comm comm, const stru
 		enum cb_status st;
 
 		st = CB_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : sb + done * esz,
-					  rb + done * esz, (int)c, mpi_dtype(a->dt),
-					  mpi_op(a->op), comm));
+					  rb + done * esz, (int)c, cb_mpi_dtype(a->dt),
+					  cb_mpi_op(a->op), comm));
 		if (st != CB_OK)
 			return st;
 		done += c;

@@ -8,6 +8,11 @@
 
 #include "cb_algo.h"
 
+/* MPI's datatype of dt (MPI_DATATYPE_NULL: none, half and bfloat16) and
+ * op of op (MPI_OP_NULL: none, avg). */
+MPI_Datatype cb_mpi_dtype(enum cb_dtype dt);
+MPI_Op cb_mpi_op(enum cb_op op);
+
 /* NULL when MPI has the datatype and the op, else why not. */
 const char *cb_mpi_supports(enum cb_dtype dt, enum cb_op op);
 

@@ -110,3 +110,50 @@ const struct cb_algo_ops cb_algo_nccl_ops = {
 	.teardown = nccl_teardown,
 	.describe = nccl_describe,
 };
+
+/* The collectives beyond allreduce (cb_desc_nccl_coll): NCCL's own call,
+ * counts and in-place pointers as nccl-tests gives them (cb_coll.h). */
+static ncclResult_t nccl_coll_call(struct nccl_state *ns, const struct cb_run_args *a)
+{
+	struct cb_backend *be = ns->be;
+	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
+	size_t so, ro, esz = cb_dtype_size(a->dt), block = a->count / (size_t)be->world_size;
+	cudaStream_t s = cb_cuda_stream(be);
+
+	cb_coll_offsets(a->coll, be->world_size, a->count, be->world_rank, a->send == a->recv, &so,
+			&ro);
+	sb += so * esz, rb += ro * esz;
+	switch (a->coll) {
+	case CB_COLL_REDUCE_SCATTER:
+		return ncclReduceScatter(sb, rb, block, nccl_dtype(a->dt), nccl_op(a->op), ns->comm, s);
+	case CB_COLL_ALL_GATHER:
+		return ncclAllGather(sb, rb, block, nccl_dtype(a->dt), ns->comm, s);
+	case CB_COLL_BROADCAST:
+		return ncclBroadcast(sb, rb, a->count, nccl_dtype(a->dt), a->root, ns->comm, s);
+	case CB_COLL_REDUCE:
+		return ncclReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), a->root,
+				  ns->comm, s);
+	default:
+		return ncclInvalidArgument;
+	}
+}
+
+static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
+{
+	struct nccl_state *ns = state;
+
+	if (!ns->comm)
+		return CB_ERR_UNSUPPORTED;
+	return CB_NCCL_DONE(ns->be, &ns->comm, nccl_coll_call(ns, a));
+}
+
+#define NCCL_COLL(c) \
+	[c] = { .desc = &cb_desc_nccl_coll[c], .supports = nccl_supports, .setup = nccl_setup, \
+		.run = nccl_coll_run, .teardown = nccl_teardown, .describe = nccl_describe }
+const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT] = {
+	NCCL_COLL(CB_COLL_REDUCE_SCATTER),
+	NCCL_COLL(CB_COLL_ALL_GATHER),
+	NCCL_COLL(CB_COLL_BROADCAST),
+	NCCL_COLL(CB_COLL_REDUCE),
+};
+#undef NCCL_COLL

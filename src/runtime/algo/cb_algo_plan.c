@@ -128,7 +128,8 @@ enum cb_status cb_plan_state_init(struct cb_plan_state *st, struct cb_backend *b
 	 * the element sizes at the largest count */
 	for (size_t esize = 1; esize <= 8; esize *= 2) {
 		struct cb_plan p;
-		enum cb_status e = build(st, sa->max_bytes / esize, esize, 0, &p);
+		enum cb_status e = build(st, cb_coll_count(st->algo->coll, st->args.n,
+							   sa->max_bytes / esize), esize, 0, &p);
 
 		if (e != CB_OK)
 			return e;
@@ -164,11 +165,22 @@ void cb_plan_state_fini(struct cb_plan_state *st)
 	free(st->direct);
 }
 
+size_t cb_plan_mem_off(const struct cb_plan_state *st, struct cb_plan_ref r)
+{
+	const struct cb_plan *p = &st->plan;
+	size_t so, ro;
+
+	if (!st->in_place || r.buf == CB_PLAN_STAGE || p->coll == CB_COLL_ALLREDUCE)
+		return r.off;
+	cb_coll_offsets(p->coll, p->n, p->count, r.rank, 1, &so, &ro);
+	return r.off + (r.buf == CB_PLAN_SEND ? so : ro);
+}
+
 struct cb_ref cb_plan_span(const struct cb_plan_state *st, const struct cb_run_args *a,
 			   struct cb_plan_ref r)
 {
 	struct cb_backend *be = st->be;
-	size_t off = r.off * st->esize;
+	size_t off = cb_plan_mem_off(st, r) * st->esize;
 	int nr = cb_backend_node_rank_of(be, r.rank);
 
 	switch (r.buf) {

@@ -65,6 +65,8 @@ struct cb_plan_state {
 /* The plan algorithms' ops, one-sided (their two_sided points at the
  * two-sided ones), in the plans' table order; *n receives the count. */
 const struct cb_algo_ops *const *cb_algo_plan_registry(size_t *n);
+/* The same for collective c (allreduce: cb_algo_plan_registry). */
+const struct cb_algo_ops *const *cb_algo_plan_registry_coll(enum cb_coll c, size_t *n);
 
 /* The shared part of set-up: st's fields from the backend and sa, and the
  * largest STAGE (bytes) and, per round, messages and staged bytes this rank
@@ -79,6 +81,11 @@ enum cb_status cb_plan_state_init(struct cb_plan_state *st, struct cb_backend *b
 enum cb_status cb_plan_state_prepare(struct cb_plan_state *st, const struct cb_run_args *a);
 
 void cb_plan_state_fini(struct cb_plan_state *st);
+
+/* Where r's range starts in the memory of its rank, in elements: in place
+ * (one buffer) its offset plus the collective's in-place offset of its
+ * buffer (cb_coll_offsets; allreduce: 0), else its offset. */
+size_t cb_plan_mem_off(const struct cb_plan_state *st, struct cb_plan_ref r);
 
 /* The plan's step i as the backend's span of one rank: buffer b of a's (or
  * the one-sided STAGE), at element offset off. */

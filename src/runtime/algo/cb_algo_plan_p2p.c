@@ -25,7 +25,7 @@
 #include "cb_p2p.h"
 
 /* A step's ranges on this rank, for the overlap tests: [lo, hi) of one
- * buffer (SEND and RECV one in place), as elements. */
+ * buffer (SEND and RECV one in place, at cb_plan_mem_off), as elements. */
 struct span {
 	int buf;
 	size_t lo, hi;
@@ -33,8 +33,9 @@ struct span {
 
 static struct span span_of(const struct cb_plan_state *st, struct cb_plan_ref r, size_t count)
 {
-	struct span s = { st->in_place && r.buf == CB_PLAN_SEND ? CB_PLAN_RECV : (int)r.buf, r.off,
-			  r.off + count };
+	size_t lo = cb_plan_mem_off(st, r);
+	struct span s = { st->in_place && r.buf == CB_PLAN_SEND ? CB_PLAN_RECV : (int)r.buf, lo,
+			  lo + count };
 	return s;
 }
 

@@ -34,3 +34,39 @@ const struct cb_algo_ops *const *cb_algo_plan_registry(size_t *n)
 	*n = nentries;
 	return entries;
 }
+
+/* The other collectives' entries, made once. */
+static struct cb_algo_ops coll_one[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
+static struct cb_algo_ops coll_two[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
+static const struct cb_algo_ops *coll_entries[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
+static size_t coll_nentries[CB_COLL_COUNT];
+static int coll_made[CB_COLL_COUNT];
+
+const struct cb_algo_ops *const *cb_algo_plan_registry_coll(enum cb_coll c, size_t *n)
+{
+	size_t na;
+	const struct cb_algo_desc *const *cat;
+
+	if (c == CB_COLL_ALLREDUCE)
+		return cb_algo_plan_registry(n);
+	*n = 0;
+	if ((unsigned)c >= CB_COLL_COUNT)
+		return NULL;
+	cat = cb_catalog_coll_algos(c, &na);
+	for (size_t i = 0; !coll_made[c] && i < na; i++) {
+		size_t e;
+
+		if (!cat[i]->plan)
+			continue;
+		e = coll_nentries[c]++;
+		coll_two[c][e] = cb_algo_plan_p2p_template;
+		coll_two[c][e].desc = cat[i];
+		coll_one[c][e] = cb_algo_plan_template;
+		coll_one[c][e].desc = cat[i];
+		coll_one[c][e].two_sided = &coll_two[c][e];
+		coll_entries[c][e] = &coll_one[c][e];
+	}
+	coll_made[c] = 1;
+	*n = coll_nentries[c];
+	return coll_entries[c];
+}

@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -171,6 +172,45 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	return failed ? EXIT_FAILED_ROWS : 0;
 }
 
+/* The program's name as nccl-tests' binary of a collective
+ * (reduce_scatter_perf, ...: links to this binary) puts "--coll=NAME"
+ * first among the arguments, so that a later --coll still wins: the new
+ * argc, argv in *nargv (the caller frees it), or argc and argv as they are. */
+static int prog_coll(int argc, char **argv, char ***nargv)
+{
+	static char opt[48];
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	char **v;
+
+	*nargv = argv;
+	for (int c = 0; c < CB_COLL_COUNT; c++) {
+		if (strcmp(base, cb_coll_get((enum cb_coll)c)->perf_name) != 0)
+			continue;
+		v = calloc((size_t)argc + 2, sizeof(*v));
+		if (!v)
+			return argc; /* the allreduce default: --coll says otherwise */
+		snprintf(opt, sizeof(opt), "--coll=%s", cb_coll_get((enum cb_coll)c)->name);
+		v[0] = argv[0], v[1] = opt;
+		memcpy(v + 2, argv + 1, (size_t)(argc - 1) * sizeof(*v));
+		*nargv = v;
+		return argc + 1;
+	}
+	return argc;
+}
+
+/* cb_options_parse of argv with prog_coll's --coll. */
+static enum cb_status parse_options(int argc, char **argv, struct cb_options *o, char *err,
+				    size_t len)
+{
+	char **pargv;
+	int pargc = prog_coll(argc, argv, &pargv);
+	enum cb_status st = cb_options_parse(pargc, pargv, o, err, len);
+
+	if (pargv != argv)
+		free(pargv);
+	return st;
+}
+
 /* --check-args: the options parsed and checked as a run would, before and
  * without MPI_Init (no mpirun needed): 0, or 2 with the message. Checks that
  * need the world size (--root) are left to the run's pre-flight. */
@@ -179,7 +219,7 @@ static int check_args(int argc, char **argv)
 	struct cb_options o;
 	char err[512] = "";
 
-	if (cb_options_parse(argc, argv, &o, err, sizeof(err)) != CB_OK) {
+	if (parse_options(argc, argv, &o, err, sizeof(err)) != CB_OK) {
 		cb_log("%s", err);
 		return EXIT_USAGE;
 	}
@@ -213,7 +253,7 @@ int main(int argc, char **argv)
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	cb_log_set_rank(rank);
-	pst = cb_options_parse(argc, argv, &o, err, sizeof(err));
+	pst = parse_options(argc, argv, &o, err, sizeof(err));
 	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
 	if (st != CB_OK || o.help || o.check_args) { /* check_args: given abbreviated */
 		if (st == CB_OK && rank == 0 && o.help) {

@@ -27,7 +27,7 @@ static enum cb_status select_algos(struct cb_harness *h)
 	const struct cb_backend_ops *be = h->be->ops;
 	char buf[sizeof(h->o->algos)], *save = NULL;
 	size_t n;
-	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(h->o->coll, &n);
 	enum cb_status st = CB_OK;
 
 	if (!*h->o->algos) {
@@ -38,7 +38,7 @@ static enum cb_status select_algos(struct cb_harness *h)
 	}
 	strcpy(buf, h->o->algos);
 	for (char *t = strtok_r(buf, ",", &save); t && st == CB_OK; t = strtok_r(NULL, ",", &save)) {
-		const struct cb_algo_ops *a = cb_algo_find(t);
+		const struct cb_algo_ops *a = cb_algo_find_coll(h->o->coll, t);
 
 		if (!cb_algo_runs_on(a, be)) {
 			if (h->be->world_rank == 0)
@@ -152,15 +152,28 @@ static enum cb_status report(struct cb_harness *h)
 	return CB_OK;
 }
 
-/* Every size of the algorithm of slot s for one (dtype, op). */
+/* Size k of the sweep for dt as the collective takes it (cb_coll_count: a
+ * split one's count rounded down to a multiple of n, as nccl-tests does). */
+static size_t coll_bytes(const struct cb_harness *h, enum cb_dtype dt, size_t k)
+{
+	size_t esz = cb_dtype_size(dt);
+
+	return cb_coll_count(h->o->coll, h->be->world_size, h->o->sweep.bytes[dt][k] / esz) * esz;
+}
+
+/* Every size of the algorithm of slot s for one (dtype, op); a size that
+ * rounds to the one before it is left out (one row per size). */
 static enum cb_status run_algo(struct cb_harness *h, const struct cb_algo_slot *s,
 			       enum cb_dtype dt, enum cb_op op)
 {
-	const size_t *sizes = h->o->sweep.bytes[dt];
 	enum cb_status st = CB_OK;
 
 	for (size_t k = 0; k < h->o->sweep.n[dt] && st == CB_OK; k++) {
-		st = cb_row_measure(&h->m, s, sizes[k], dt, op, &h->row);
+		size_t bytes = coll_bytes(h, dt, k);
+
+		if (k && bytes == coll_bytes(h, dt, k - 1))
+			continue;
+		st = cb_row_measure(&h->m, s, bytes, dt, op, &h->row);
 		if (st == CB_OK)
 			st = report(h);
 	}
@@ -176,8 +189,11 @@ enum cb_status cb_harness_run(struct cb_harness *h)
 
 		if (!(h->o->dtype_mask & (1u << dt)))
 			continue;
-		for (int op = 0; op < CB_OP_COUNT && st == CB_OK; op++) {
-			if (!(h->o->op_mask & (1u << op)))
+		/* a collective that does not reduce runs once, as sum (its rows: "none") */
+		int reduces = cb_coll_get(h->o->coll)->reduces;
+
+		for (int op = 0; op < (reduces ? CB_OP_COUNT : 1) && st == CB_OK; op++) {
+			if (reduces && !(h->o->op_mask & (1u << op)))
 				continue;
 			st = cb_row_prepare(&h->m, (enum cb_dtype)dt, (enum cb_op)op,
 					    n ? h->o->sweep.bytes[dt][n - 1] : 0);

@@ -318,10 +318,11 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	json_object_set_new(m, "plan_file", plan_info(o));
 	json_object_set_new(m, "wait", wait_info(&be->wait));
 	json_object_set_new(m, "time_accounting", time_acct(be));
+	json_object_set_new(m, "collective", json_string(cb_coll_get(o->coll)->name));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
 	json_object_set_new(m, "traffic",
-			    json_string("tx/rx counted where bytes move, per allreduce: by the "
+			    json_string("tx/rx counted where bytes move, per call of the collective: by the "
 					"backend's copies and reduces (shm, ipc) or as bytes handed "
 					"to a send and received (p2p); empty for library algorithms "
 					"(mpi, nccl)"));
@@ -375,6 +376,18 @@ static void print_launcher(FILE *f, json_t *l)
 	fputc('\n', f);
 }
 
+/* The collective and its bandwidths (nccl-tests doc/PERFORMANCE.md: S is
+ * count x element size, the whole buffer of the split collectives). */
+static void print_bandwidth(FILE *f, const char *coll)
+{
+	int c = coll ? cb_coll_find(coll) : CB_COLL_ALLREDUCE;
+	const struct cb_coll_desc *d = cb_coll_get(c < 0 ? CB_COLL_ALLREDUCE : (enum cb_coll)c);
+
+	fprintf(f, "# collective: %s; bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * %s "
+		"(nccl-tests doc/PERFORMANCE.md)\n", d->name,
+		d->split ? "(n-1)/n" : d->rooted ? "1" : "2(n-1)/n");
+}
+
 enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 {
 	json_t *mpi = json_object_get(meta, "mpi"), *host = json_object_get(meta, "host");
@@ -422,8 +435,7 @@ enum cb_status cb_meta_print_header(FILE *f, json_t *meta)
 	}
 	fprintf(f, "# timing: %s\n", json_string_value(json_object_get(meta, "timing")));
 	print_time_acct(f, json_object_get(meta, "time_accounting"));
-	fprintf(f, "# bandwidth: algbw = S/t (1 GB = 1e9 B); busbw = algbw * 2(n-1)/n "
-		"(nccl-tests doc/PERFORMANCE.md)\n");
+	print_bandwidth(f, json_string_value(json_object_get(meta, "collective")));
 	if (fflush(f) != 0 || ferror(f)) {
 		cb_log("cannot write the run header to stdout: %m");
 		return CB_ERR_IO;

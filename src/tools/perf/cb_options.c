@@ -47,6 +47,13 @@ static const char *wait_name(int i)
 	return cb_wait_mode_name((enum cb_wait_mode)i);
 }
 
+static const char *coll_name(int i)
+{
+	const struct cb_coll_desc *c = cb_coll_get((enum cb_coll)i);
+
+	return c ? c->name : NULL;
+}
+
 static const char *transport_name(int i)
 {
 	const struct cb_transport *t = cb_transport_get(i);
@@ -106,10 +113,11 @@ static enum cb_status check_algos(const struct cb_options *o, char *e, size_t n)
 
 	strcpy(buf, o->algos);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct cb_algo_ops *a = cb_algo_find(tok);
+		const struct cb_algo_ops *a = cb_algo_find_coll(o->coll, tok);
 
 		if (!a) {
-			snprintf(e, n, "-a/--algo: unknown algorithm '%s' (see --help%s)", tok,
+			snprintf(e, n, "-a/--algo: unknown algorithm '%s' of %s (see --help%s)", tok,
+				 cb_coll_get(o->coll)->name,
 				 *o->plan ? "; a plan file's is its \"name\"" : "");
 			return CB_ERR_ARG;
 		}
@@ -241,6 +249,10 @@ static const struct cb_optdef table[] = {
 	{ .lname = "op", .sname = 'o', .argname = "OP", .defval = "sum", .kind = CB_OPT_MASK,
 	  OFF(op_mask), .name = op_name, .count = CB_OP_COUNT,
 	  .help = "sum prod min max avg; comma list or all" },
+	{ .lname = "coll", .argname = "NAME", .defval = "allreduce", .kind = CB_OPT_ENUM, OFF(coll),
+	  .name = coll_name, .count = CB_COLL_COUNT, .what = "collective",
+	  .help = "the collective: allreduce reduce_scatter all_gather broadcast reduce (the "
+	          "binaries named as nccl-tests', reduce_scatter_perf ..., set it)" },
 	{ .lname = "algo", .sname = 'a', .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
 	  OFF(algos), .set = set_algos,
 	  .help = "comma list of algorithms (default: all on the backend but mpi.*)" },
@@ -364,6 +376,11 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
 		return CB_ERR_ARG;
 	}
+	if (*o->plan && o->coll != CB_COLL_ALLREDUCE) {
+		snprintf(err, n, "--plan: a plan file is an allreduce plan; --coll is %s",
+			 cb_coll_get(o->coll)->name);
+		return CB_ERR_ARG;
+	}
 	if (*o->plan && (st = load_plan(o, err, n)) != CB_OK)
 		return st;
 	if ((st = check_algos(o, err, n)) != CB_OK)
@@ -416,17 +433,13 @@ static const char *algo_backend(const void *ctx, int i)
 	return cb_algo_runs_on(ctx, reg[i]) ? reg[i]->desc->name : NULL;
 }
 
-/* One line per algorithm, with the backends it runs on (built or not) when
- * not every one. */
-static void usage_algos(FILE *f)
+/* One line per algorithm of reg, with the backends it runs on (built or
+ * not) when not every one. */
+static void usage_coll_algos(FILE *f, const struct cb_algo_ops *const *reg, size_t n,
+			     const char *every)
 {
-	size_t n;
-	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
-	char every[128], names[128];
+	char names[128];
 
-	cb_join_names(every, sizeof(every), known_backend, NULL, nbackends(), ",", ",");
-	cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
-	fprintf(f, "\nalgorithms (backends built: %s):\n", names);
 	for (size_t i = 0; i < n; i++) {
 		int some;
 
@@ -434,6 +447,25 @@ static void usage_algos(FILE *f)
 		some = strcmp(names, every) != 0;
 		fprintf(f, "  %-6s %s%s%s%s\n", reg[i]->desc->name, reg[i]->desc->description, some ? " [" : "",
 			some ? names : "", some ? "]" : "");
+	}
+}
+
+/* One line per algorithm of each collective, with the backends it runs on
+ * (built or not) when not every one. */
+static void usage_algos(FILE *f)
+{
+	char every[128], names[128];
+
+	cb_join_names(every, sizeof(every), known_backend, NULL, nbackends(), ",", ",");
+	cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
+	for (int c = 0; c < CB_COLL_COUNT; c++) {
+		size_t n;
+		const struct cb_algo_ops *const *reg = cb_algo_registry_coll((enum cb_coll)c, &n);
+
+		fprintf(f, "\nalgorithms of --coll %s (%s; backends built: %s):\n",
+			cb_coll_get((enum cb_coll)c)->name, cb_coll_get((enum cb_coll)c)->perf_name,
+			names);
+		usage_coll_algos(f, reg, n, every);
 	}
 }
 
@@ -448,7 +480,8 @@ static void usage_transports(FILE *f)
 void cb_options_usage(FILE *f, const char *prog)
 {
 	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
-		"Allreduce benchmark: ps, ring and library allreduce side by side.\n\noptions:\n", prog);
+		"Collective benchmark (allreduce, reduce_scatter, all_gather, broadcast, reduce:\n"
+		"--coll): plans and the library's call side by side.\n\noptions:\n", prog);
 	cb_optable_usage(f, table, NOPTS, 28);
 	usage_algos(f);
 	usage_transports(f);

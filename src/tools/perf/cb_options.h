@@ -46,6 +46,7 @@ struct cb_options {
 	int iters, warmup, check, repeat;
 	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */
+	enum cb_coll coll;                    /* --coll: the collective (cb_coll.h) */
 	char algos[256];                      /* comma list; "" = every algorithm available */
 	char plan[CB_PATH_MAX];               /* --plan: a plan file (cb_plan_file.h), "" none */
 	char plan_name[32];                   /* derived: its name, */

@@ -45,7 +45,10 @@ enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 		if (!m->all_time || !m->all_busy || !m->all_wait || !m->all_warm || !m->warm_max)
 			return CB_ERR_NOMEM;
 	}
-	return cb_verify_init(&m->verify, m->be, alloc_bytes);
+	if (cb_verify_init(&m->verify, m->be, alloc_bytes) != CB_OK)
+		return CB_ERR_NOMEM;
+	cb_verify_coll(&m->verify, m->o->coll, m->o->root, m->o->in_place);
+	return CB_OK;
 }
 
 void cb_measure_fini(struct cb_measure *m)
@@ -130,7 +133,9 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	s->bytes = bytes;
 	s->count = bytes / cb_dtype_size(dt);
 	snprintf(s->dtype, sizeof(s->dtype), "%s", cb_dtype_name(dt));
-	snprintf(s->op, sizeof(s->op), "%s", cb_op_name(op));
+	/* nccl-tests' "none" where the collective does not reduce */
+	snprintf(s->op, sizeof(s->op), "%s",
+		 cb_coll_get(slot->ops->desc->coll)->reduces ? cb_op_name(op) : "none");
 	s->in_place = m->o->in_place;
 	s->iters = m->o->iters;
 	s->warmup_iters = m->o->warmup;
@@ -324,7 +329,8 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 		st = cb_world_allreduce(m->be, &hash, &hmin, 1, MPI_UINT64_T, MPI_MIN);
 	if (st == CB_OK)
 		st = cb_world_allreduce(m->be, &hash, &hmax, 1, MPI_UINT64_T, MPI_MAX);
-	*differ = slot->ops->desc->result == CB_RESULT_ALLREDUCE && hmin != hmax;
+	*differ = slot->ops->desc->result == CB_RESULT_ALLREDUCE &&
+		  cb_coll_get(slot->ops->desc->coll)->same_result && hmin != hmax;
 	return st;
 }
 
@@ -417,7 +423,7 @@ static void summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 {
 	struct cb_summary *s = &row->s;
 	double factor = slot->ops->desc->result == CB_RESULT_ALLREDUCE ?
-				cb_allreduce_bus_factor(s->nranks) : NAN;
+				cb_coll_busbw_factor(slot->ops->desc->coll, s->nranks) : NAN;
 	struct cb_stats t;
 
 	cb_stats_compute(m->tmax, (size_t)(m->o->repeat * m->o->iters), &t);
@@ -453,7 +459,8 @@ static void judge(const struct cb_measure *m, long long wrong, int differ, struc
 enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
 			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row)
 {
-	struct cb_run_args a = { m->send, m->recv, bytes / cb_dtype_size(dt), dt, op };
+	struct cb_run_args a = { m->send, m->recv, bytes / cb_dtype_size(dt), dt, op,
+				 slot->ops->desc->coll, m->o->root };
 	const char *why = slot->ops->supports(m->be, dt, op, m->o->in_place);
 	long long wrong = 0;
 	int differ = 0;

@@ -50,11 +50,6 @@ double cb_algbw_GBps(size_t bytes, double time_us)
 	return (double)bytes / (time_us * 1e-6) / 1e9;
 }
 
-double cb_allreduce_bus_factor(int nranks)
-{
-	return 2.0 * (nranks - 1) / nranks;
-}
-
 double cb_imbalance(const uint64_t *tx, const uint64_t *rx, int nranks)
 {
 	double max = 0, sum = 0;

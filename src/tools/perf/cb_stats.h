@@ -25,9 +25,6 @@ int cb_stats_compute(const double *x, size_t n, struct cb_stats *out);
 /* algbw in GB/s for bytes per rank moved in time_us microseconds. */
 double cb_algbw_GBps(size_t bytes, double time_us);
 
-/* Allreduce bus bandwidth factor 2(n-1)/n (0 for n = 1). */
-double cb_allreduce_bus_factor(int nranks);
-
 /* max over ranks of (tx+rx) / mean over ranks of (tx+rx); NaN when all are 0. */
 double cb_imbalance(const uint64_t *tx, const uint64_t *rx, int nranks);
 
