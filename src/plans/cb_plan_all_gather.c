@@ -22,6 +22,7 @@
  * count; every other rank sends B and receives count. */
 #include "cb_pattern.h"
 #include "cb_plan_lib.h"
+#include "cb_plan_share.h"
 
 /* Round (s, j) of the ring: slice j of every rank's step s block. */
 static enum cb_status ag_ring_round(struct cb_plan *p, int n, size_t block, size_t slice, int s,
@@ -42,10 +43,11 @@ static enum cb_status ag_ring_round(struct cb_plan *p, int n, size_t block, size
 	return st;
 }
 
-/* Every rank's copy of its own block into its RECV, in the open round. */
-static enum cb_status own_blocks(struct cb_plan *p, int n, size_t block)
+/* Every rank's copy of its own block into its RECV: in a round of its own
+ * (new_round), else in the open one. */
+static enum cb_status own_blocks(struct cb_plan *p, int n, size_t block, int new_round)
 {
-	enum cb_status st = CB_OK;
+	enum cb_status st = new_round ? cb_plan_round(p) : CB_OK;
 
 	for (int r = 0; r < n && st == CB_OK; r++)
 		st = cb_plan_copy(p, r, cb_pref(r, CB_PLAN_RECV, (size_t)r * block),
@@ -57,17 +59,14 @@ enum cb_status cb_plan_build_all_gather_ring(struct cb_plan *p, const struct cb_
 {
 	int n = a->n;
 	size_t block = a->count / (size_t)n;
-	size_t slice = a->slice_count && a->slice_count < block ? a->slice_count : block;
-	size_t nslices = cb_slice_num(block, 1, slice ? slice : 1);
+	size_t slice, nslices = cb_plan_slicing(block, a->slice_count, &slice);
 	enum cb_status st = cb_plan_init_coll(p, "ring", CB_COLL_ALL_GATHER, n, a->count, 0);
 
 	for (int s = 0; s < n - 1 && st == CB_OK && block; s++)
 		for (size_t j = 0; j < nslices && st == CB_OK; j++)
 			st = ag_ring_round(p, n, block, slice, s, j);
-	if (st == CB_OK && n == 2)
-		st = cb_plan_round(p);
 	if (st == CB_OK)
-		st = own_blocks(p, n, block);
+		st = own_blocks(p, n, block, n == 2);
 	if (st != CB_OK)
 		cb_plan_free(p);
 	return st;
@@ -87,9 +86,7 @@ enum cb_status cb_plan_build_all_gather_direct(struct cb_plan *p, const struct c
 					  cb_pref(q, CB_PLAN_SEND, 0), block, 0);
 		}
 	if (st == CB_OK)
-		st = cb_plan_round(p);
-	if (st == CB_OK)
-		st = own_blocks(p, n, block);
+		st = own_blocks(p, n, block, 1);
 	if (st != CB_OK)
 		cb_plan_free(p);
 	return st;

@@ -19,6 +19,7 @@
  * root receives count; position v sends count to each of its children. */
 #include "cb_pattern.h"
 #include "cb_plan_lib.h"
+#include "cb_plan_share.h"
 
 static int rank_at(int v, int root, int n)
 {
@@ -58,8 +59,7 @@ enum cb_status cb_plan_build_broadcast_ps(struct cb_plan *p, const struct cb_pla
 enum cb_status cb_plan_build_broadcast_chain(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	int n = a->n, root = a->root;
-	size_t slice = a->slice_count && a->slice_count < a->count ? a->slice_count : a->count;
-	size_t nslices = cb_slice_num(a->count, 1, slice ? slice : 1);
+	size_t slice, nslices = cb_plan_slicing(a->count, a->slice_count, &slice);
 	size_t nrounds = nslices + (size_t)n - 2;
 	enum cb_status st = cb_plan_init_coll(p, "chain", CB_COLL_BROADCAST, n, a->count, root);
 

@@ -56,8 +56,7 @@ static struct cb_plan_ref chain_partial(int v, int root, int n, size_t off)
 enum cb_status cb_plan_build_reduce_chain(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	int n = a->n, root = a->root;
-	size_t slice = a->slice_count && a->slice_count < a->count ? a->slice_count : a->count;
-	size_t nslices = cb_slice_num(a->count, 1, slice ? slice : 1);
+	size_t slice, nslices = cb_plan_slicing(a->count, a->slice_count, &slice);
 	size_t nrounds = nslices + (size_t)n - 2;
 	enum cb_status st = cb_plan_init_coll(p, "chain", CB_COLL_REDUCE, n, a->count, root);
 

@@ -55,8 +55,7 @@ enum cb_status cb_plan_build_reduce_scatter_ring(struct cb_plan *p, const struct
 {
 	int n = a->n;
 	size_t block = a->count / (size_t)n;
-	size_t slice = a->slice_count && a->slice_count < block ? a->slice_count : block;
-	size_t nslices = cb_slice_num(block, 1, slice ? slice : 1);
+	size_t slice, nslices = cb_plan_slicing(block, a->slice_count, &slice);
 	enum cb_status st = cb_plan_init_coll(p, "ring", CB_COLL_REDUCE_SCATTER, n, a->count, 0);
 
 	for (int s = 0; s < n - 1 && st == CB_OK && block; s++)

@@ -19,6 +19,12 @@ enum cb_status cb_plan_reduce_chain(struct cb_plan *p, int exec, struct cb_plan_
 	return st;
 }
 
+size_t cb_plan_slicing(size_t m, size_t slice_count, size_t *slice)
+{
+	*slice = slice_count && slice_count < m ? slice_count : m;
+	return *slice ? (m + *slice - 1) / *slice : 0;
+}
+
 int *cb_plan_rank_order(int n)
 {
 	int *src = malloc((size_t)n * sizeof(*src));

@@ -20,6 +20,11 @@ enum cb_status cb_plan_reduce_chain(struct cb_plan *p, int exec, struct cb_plan_
 				    const int *src, int m, size_t off, size_t count, size_t stage_off,
 				    int final);
 
+/* The slices of a range of m elements for a slice_count (0: one slice):
+ * the slice in *slice (elements, at most m), their number returned (0 for
+ * m = 0). */
+size_t cb_plan_slicing(size_t m, size_t slice_count, size_t *slice);
+
 /* Ranks 0 .. n-1 in order (malloc'ed; NULL: no memory): the sources of a
  * reduce in rank order. */
 int *cb_plan_rank_order(int n);
