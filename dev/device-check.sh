@@ -126,10 +126,31 @@ step_stream() {
 		fi
 	done
 	[ "$rc" = 0 ] && echo "every dtype x op, np 1 and 2: checked, traffic formulas hold"
+	step_colls || rc=1
 	CB_BIN="$DC_BUILD/bin" "$root/scripts/sweep.sh" --backend cuda --ranks "1 2 4" --minbytes 8 \
 		--maxbytes 1G --stepfactor 2 --iters 20 --warmup_iters 5 --check 1 --out "$DC_WORK/run/stream" \
 		-- -T 30 >"$DC_WORK/logs/sweep.log" 2>&1 ||
 		{ echo "sweep reported a failure (sweep.log)"; rc=1; }
+	return "$rc"
+}
+
+# the collectives beyond allreduce (--coll) at np 1, 2 and 4 on the GPU(s):
+# their plans over IPC and the NCCL call, checked, traffic = plan
+step_colls() {
+	local rc=0 np c
+	for c in reduce_scatter all_gather broadcast reduce; do
+		for np in 1 2 4; do
+			if ! launch "$np" "$c-np$np" --coll "$c" -d float,int32 -o sum,max \
+				--counts 0,4,1048576 -n 2 -w 1 -c 1 -T 20 ||
+				! "$DC_BUILD/bin/check_results" "$DC_WORK/run/$c-np$np.csv" \
+					"$DC_WORK/run/$c-np$np.ranks.csv" "$np" 0 --coll "$c" \
+					>>"$DC_WORK/logs/colls.log" 2>&1; then
+				echo "$c at np $np: FAILED ($c-np$np.err, colls.log)"
+				rc=1
+			fi
+		done
+	done
+	[ "$rc" = 0 ] && echo "reduce_scatter, all_gather, broadcast, reduce at np 1, 2, 4: checked, traffic = plan"
 	return "$rc"
 }
 
