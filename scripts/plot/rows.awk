@@ -5,8 +5,9 @@
 # (transport and nhosts empty where the summary has no such column: schema 1), then the
 # optional columns (empty where the file lacks them: older files):
 #   busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv time_us_median
-# Keeps rows with status "ok" and a numeric nranks and bytes; a number that is not one becomes
-# empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
+# Keeps rows with status "ok", of allreduce (the collective column of schema 3; older files'
+# rows are allreduce's: the figures draw allreduce only so far), and a numeric nranks and
+# bytes; a number that is not one becomes empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
 # required columns, without rows, or without any "ok" row.
 # Variables: prog (name in messages), file (the path, for messages).
 
@@ -40,11 +41,14 @@ BEGIN {
 	rows++
 	st = f[c["status"]]; gsub(/^[ \t]+|[ \t]+$/, "", st)
 	if (st != "ok") { notok++; if (first_bad == "") first_bad = st; next }
-	# -2 added columns at the end (transport, nhosts): read by name, -1's read the same
-	if (("schema" in c) && f[c["schema"]] != "collbench-summary-1" &&
-	    f[c["schema"]] != "collbench-summary-2" && !warned++)
-		printf "%s: warning: unknown schema \"%s\" in %s, reading it as collbench-summary-2\n",
+	# -2 added columns at the end (transport, nhosts), -3 collective: read by name, -1's read
+	# the same
+	if (("schema" in c) && f[c["schema"]] !~ /^collbench-summary-[123]$/ && !warned++)
+		printf "%s: warning: unknown schema \"%s\" in %s, reading it as collbench-summary-3\n",
 		       prog, f[c["schema"]], file > "/dev/stderr"
+	if (("collective" in c) && f[c["collective"]] != "" && f[c["collective"]] != "allreduce") {
+		othercoll++; if (first_coll == "") first_coll = f[c["collective"]]; next
+	}
 	nr = num(f[c["nranks"]]); by = num(f[c["bytes"]])
 	if (nr == "" || by == "") { skipped++; next }
 	algo = f[c["algo"]]; gsub(/[^A-Za-z0-9_.+-]/, "_", algo)
@@ -68,6 +72,12 @@ END {
 	if (skipped)
 		printf "%s: warning: %d row(s) without a numeric nranks/bytes ignored\n", prog,
 		       skipped > "/dev/stderr"
+	if (ok == 0 && othercoll) {
+		printf "%s: error: none of the %d rows of %s is an allreduce row with status ok (the " \
+		       "figures draw allreduce only so far; first other collective: %s)\n", prog, rows,
+		       file, first_coll > "/dev/stderr"
+		exit 1
+	}
 	if (ok == 0) {
 		printf "%s: error: none of the %d rows of %s has status ok (first: %s)\n", prog, rows,
 		       file, first_bad > "/dev/stderr"
@@ -76,4 +86,7 @@ END {
 	if (notok)
 		printf "%s: note: %d row(s) with a status other than ok are not plotted (first: %s)\n",
 		       prog, notok, first_bad > "/dev/stderr"
+	if (othercoll)
+		printf "%s: note: %d row(s) of other collectives than allreduce are not plotted " \
+		       "(first: %s)\n", prog, othercoll, first_coll > "/dev/stderr"
 }

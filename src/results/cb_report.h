@@ -63,7 +63,8 @@ enum cb_status cb_report_table_header(struct cb_report *r);
  * "warmup_us", "slowest_rank", and "ranks": per rank {"time_us",
  * "warmup_us", "busy_us", "wait_us"} (the last two null where unmeasured). Errors: CB_ERR_IO when a write
  * to any stream (table, CSV, JSON) failed now or before; the first failure
- * is logged once, naming the stream and the reason. */
+ * is logged once, naming the stream and the reason. A row whose collective
+ * is "" is written as allreduce's. */
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
 			     const struct cb_rank_values *ranks);
 

@@ -11,6 +11,7 @@
 
 #include "cb_csv.h"
 #include "cb_catalog.h"
+#include "cb_coll.h"
 #include "cb_schema_parse.h"
 
 #define MAX_COLS 64 /* columns of the summary schema */
@@ -20,8 +21,8 @@ struct ctx {
 	const char *name;
 	int col[MAX_COLS]; /* schema column -> file column; -1: absent or not read */
 	int schema_col;    /* the file column of "schema" */
-	int has_transport, has_nhosts;
-	int version;        /* the first row's schema: 1 or 2 (a file holds one); 0 before */
+	int has_transport, has_nhosts, has_collective;
+	int version;        /* the first row's schema: 1, 2 or 3 (a file holds one); 0 before */
 	size_t schema_line;
 	char *err;
 	size_t errlen;
@@ -82,6 +83,7 @@ static enum cb_status map_columns(struct ctx *x, const struct cb_table *t)
 			x->schema_col = x->col[c];
 		x->has_transport |= strcmp(s->cols[c].name, "transport") == 0 && x->col[c] >= 0;
 		x->has_nhosts |= strcmp(s->cols[c].name, "nhosts") == 0 && x->col[c] >= 0;
+		x->has_collective |= strcmp(s->cols[c].name, "collective") == 0 && x->col[c] >= 0;
 		if (s->cols[c].flags & CB_COL_REQUIRED && x->col[c] < 0) {
 			required_names(need, sizeof(need));
 			return fail(x, 1, "no column '%s': not a collbench summary CSV (needs: %s)",
@@ -107,13 +109,41 @@ static enum cb_status old_transport(struct ctx *x, size_t line, struct cb_summar
 	return CB_OK;
 }
 
-/* One schema per file, and a CB_SCHEMA_SUMMARY row with the columns its
- * schema added (schema-1 files have none: old_transport). text: the row's
- * schema field, already checked to be one of the two. */
+/* A row's collective: a -1 or -2 row's is allreduce (those files ran
+ * nothing else), and any row's a collective cb_coll.h knows. */
+static enum cb_status check_collective(struct ctx *x, size_t line, struct cb_summary *v)
+{
+	if (!*v->collective)
+		snprintf(v->collective, sizeof(v->collective), "%s",
+			 cb_coll_get(CB_COLL_ALLREDUCE)->name);
+	if (cb_coll_find(v->collective) < 0)
+		return fail(x, line, "collective '%s' is not allreduce, reduce_scatter, all_gather, "
+			    "broadcast or reduce", v->collective);
+	return CB_OK;
+}
+
+/* The column a row of schema version v needs that the header lacks, or NULL:
+ * -2 added transport and nhosts, -3 collective. */
+static const char *missing_column(const struct ctx *x, int v)
+{
+	if (v >= 2 && !x->has_transport)
+		return "transport";
+	if (v >= 2 && !x->has_nhosts)
+		return "nhosts";
+	return v >= 3 && !x->has_collective ? "collective" : NULL;
+}
+
+/* One schema per file, and a row with the columns its schema added
+ * (schema-1 files have none: old_transport; -1 and -2 no collective:
+ * check_collective). text: the row's schema field, already checked to be
+ * one the reader accepts. */
 static enum cb_status check_schema(struct ctx *x, size_t line, const char *text)
 {
-	int v = strcmp(text, CB_SCHEMA_SUMMARY) == 0 ? 2 : 1;
-	static const char *const names[3] = { "", CB_SCHEMA_SUMMARY_1, CB_SCHEMA_SUMMARY };
+	static const char *const names[4] = { "", CB_SCHEMA_SUMMARY_1, CB_SCHEMA_SUMMARY_2,
+					      CB_SCHEMA_SUMMARY };
+	int v = strcmp(text, CB_SCHEMA_SUMMARY) == 0 ? 3
+		: strcmp(text, CB_SCHEMA_SUMMARY_2) == 0 ? 2 : 1;
+	const char *miss = missing_column(x, v);
 
 	if (!x->version) {
 		x->version = v;
@@ -122,9 +152,9 @@ static enum cb_status check_schema(struct ctx *x, size_t line, const char *text)
 		return fail(x, line, "schema %s, but line %zu is %s: one file holds rows of one "
 			    "schema", names[v], x->schema_line, names[x->version]);
 	}
-	if (v == 2 && (!x->has_transport || !x->has_nhosts))
+	if (miss)
 		return fail(x, line, "a %s row, but the header has no column '%s' (a column of "
-			    "that schema)", names[v], x->has_transport ? "nhosts" : "transport");
+			    "that schema)", names[v], miss);
 	return CB_OK;
 }
 
@@ -177,7 +207,7 @@ static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct c
 				return fail(x, line, "%s", msg);
 		}
 	if (check_schema(x, line, row[x->schema_col]) != CB_OK ||
-	    old_transport(x, line, &r->v) != CB_OK)
+	    old_transport(x, line, &r->v) != CB_OK || check_collective(x, line, &r->v) != CB_OK)
 		return CB_ERR_ARG;
 	return check_transport(x, line, &r->v);
 }
@@ -193,6 +223,7 @@ int cb_res_key_cmp(const struct cb_res_row *ra, const struct cb_res_row *rb)
 	if (!d) d = a->in_place - b->in_place;
 	if (!d) d = strcmp(a->algo, b->algo);
 	if (!d) d = strcmp(a->transport, b->transport);
+	if (!d) d = strcmp(a->collective, b->collective);
 	if (!d) d = (a->bytes > b->bytes) - (a->bytes < b->bytes);
 	return d;
 }
@@ -211,10 +242,10 @@ static enum cb_status sort_unique(struct ctx *x, struct cb_res_row *rows, size_t
 	qsort(rows, n, sizeof(*rows), qsort_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (cb_res_key_cmp(&rows[i - 1], &rows[i]) == 0)
-			return fail(x, rows[i].line, "same row as line %zu (%s %s %s np%d %llu B %s %s "
-				    "in_place=%d): one input must not hold a row twice",
-				    rows[i - 1].line, rows[i].v.backend, rows[i].v.algo,
-				    rows[i].v.transport, rows[i].v.nranks,
+			return fail(x, rows[i].line, "same row as line %zu (%s %s %s %s np%d %llu B %s "
+				    "%s in_place=%d): one input must not hold a row twice",
+				    rows[i - 1].line, rows[i].v.collective, rows[i].v.backend,
+				    rows[i].v.algo, rows[i].v.transport, rows[i].v.nranks,
 				    rows[i].v.bytes, rows[i].v.dtype, rows[i].v.op, rows[i].v.in_place);
 	return CB_OK;
 }

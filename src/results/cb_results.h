@@ -1,5 +1,5 @@
 /* cb_results: the summary CSV of one collbench result (schema
- * collbench-summary-2, or -1, DESIGN.md section 4) as validated rows, and
+ * collbench-summary-3, or -2 or -1, DESIGN.md section 4) as validated rows, and
  * the types of a loaded result: its rows and its launches (the metadata
  * sidecars, read by cb_results_load.h, which also says what a path means).
  *
@@ -8,10 +8,12 @@
  * other columns are ignored. Validation (every failure is CB_ERR_ARG with
  * "<file>: line N: ..." in err): valid CSV (libcsv, strict quoting, equal
  * field counts); the required columns present by name, and every read
- * column at most once; every row's schema exactly "collbench-summary-2" or
- * "collbench-summary-1" (files of -1 have no transport column: their rows
- * ran on one host and read as the transport such a row has now,
- * cb_transport_one_host: shm or ipc for ps and ring, library, local);
+ * column at most once; every row's schema exactly "collbench-summary-3",
+ * "-2" or "-1", one per file (files of -1 have no transport column: their
+ * rows ran on one host and read as the transport such a row has now,
+ * cb_transport_one_host: shm or ipc for ps and ring, library, local; files
+ * of -1 and -2 have no collective column: their rows read as allreduce; a
+ * -3 row needs the column); a collective cb_coll_find knows;
  * names non-empty [A-Za-z0-9_.+-], at most 31 chars; numbers strict
  * decimals ([+-]digits[.digits][e[+-]digits], nothing else: no NaN, inf,
  * hex, spaces), finite, not negative, within the column's range; an empty
@@ -32,8 +34,8 @@
 #define CB_RES_TEXT 256
 #define CB_RES_PATH 1024
 
-/* One row read back. Join key: backend, algo, transport, nranks, bytes,
- * dtype, op, in_place. Columns the reader does not read, or the file lacks, hold their
+/* One row read back. Join key: backend, algo, transport, collective,
+ * nranks, bytes, dtype, op, in_place. Columns the reader does not read, or the file lacks, hold their
  * empty values (NaN, CB_NO_INT, CB_NO_U64). */
 struct cb_res_row {
 	struct cb_summary v;
@@ -84,8 +86,9 @@ enum cb_status cb_results_parse_csv(const char *buf, size_t len, const char *nam
 enum cb_status cb_results_read_csv(const char *path, struct cb_results *res, char *err,
 				   size_t errlen);
 
-/* Join-key order: backend, nranks, dtype, op, in_place, algo, transport, then bytes
- * numerically (so rows of one algorithm come together, small to large).
+/* Join-key order: backend, nranks, dtype, op, in_place, algo, transport,
+ * collective, then bytes numerically (so rows of one algorithm come
+ * together, small to large).
  * Returns <0, 0 (same key), >0. */
 int cb_res_key_cmp(const struct cb_res_row *a, const struct cb_res_row *b);
 

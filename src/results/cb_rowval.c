@@ -8,6 +8,7 @@
 
 #include "cb_size.h"
 #include "cb_catalog.h"
+#include "cb_coll.h"
 
 /* Relative slack for a value just outside its band: the CSV holds 6
  * significant digits, and the mean and the repeat means are rounded apart. */
@@ -122,10 +123,12 @@ void cb_row_name(const struct cb_summary *x, char *buf, size_t len)
 	int host = strcmp(x->backend, "host") == 0;
 	const char *usual = cb_transport_one_host(x->backend, x->algo);
 	int other = !usual || strcmp(usual, x->transport) != 0;
+	int coll = x->collective[0] && strcmp(x->collective, cb_coll_get(CB_COLL_ALLREDUCE)->name);
 	char size[32];
 
 	cb_format_size((size_t)x->bytes, size, sizeof(size));
-	snprintf(buf, len, "%s%s%s np%d %s %s %s%s%s%s", host ? "" : x->backend, host ? "" : " ",
-		 x->algo, x->nranks, size, x->dtype, x->op, x->in_place ? " in-place" : "",
-		 other ? " over " : "", other ? x->transport : "");
+	snprintf(buf, len, "%s%s%s%s%s np%d %s %s %s%s%s%s", coll ? x->collective : "",
+		 coll ? " " : "", host ? "" : x->backend, host ? "" : " ", x->algo, x->nranks, size,
+		 x->dtype, x->op, x->in_place ? " in-place" : "", other ? " over " : "",
+		 other ? x->transport : "");
 }

@@ -70,8 +70,10 @@ const char *cb_metric_unit(enum cb_metric m);
 const char *cb_stat_name(enum cb_stat s);
 
 /* A row's name for people: "ring np2 64M float sum" (+ " in-place", the
- * backend first when it is not host, and " over p2p" when the row's transport
- * is not the algorithm's usual one on one host, cb_transport_one_host). */
+ * backend first when it is not host, " over p2p" when the row's transport
+ * is not the algorithm's usual one on one host, cb_transport_one_host, and
+ * the collective first when it is neither allreduce nor "":
+ * "all_gather ring np2 ..."). */
 void cb_row_name(const struct cb_summary *x, char *buf, size_t len);
 
 #endif

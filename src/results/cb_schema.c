@@ -134,6 +134,10 @@ static const struct cb_column summary_cols[] = {
 	{ .name = "straggler_ratio", .type = CB_COL_REAL, .offset = S(straggler_ratio),
 	  .flags = CB_COL_EMPTY_OK, .hi = MAX_TIME_US, .unit = "",
 	  .doc = "its mean time not waiting / the mean of the other ranks': 1 = no straggler" },
+	{ .name = "collective", .type = CB_COL_NAME, .offset = S(collective), .flags = CB_COL_READ,
+	  .unit = "",
+	  .doc = "the collective: allreduce, reduce_scatter, all_gather, broadcast or reduce "
+	         "(cb_coll.h); read as allreduce from " CB_SCHEMA_SUMMARY_1 " and -2 files" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)
@@ -189,14 +193,19 @@ static const struct cb_column rank_cols[] = {
 	{ .name = "barrier_us", .type = CB_COL_REAL, .offset = R(barrier_us),
 	  .flags = CB_COL_EMPTY_OK, .hi = MAX_TIME_US, .unit = "us",
 	  .doc = "its mean time in the barrier before each timed iteration (not in time_us)" },
+	{ .name = "collective", .type = CB_COL_NAME, .offset = R(collective), .unit = "",
+	  .doc = "as in the summary row (read as allreduce from " CB_SCHEMA_RANK_2 " files)" },
 };
 
+static const char *const summary_older[] = { CB_SCHEMA_SUMMARY_2, CB_SCHEMA_SUMMARY_1, NULL };
+static const char *const rank_older[] = { CB_SCHEMA_RANK_2, NULL };
+
 const struct cb_schema cb_schema_summary = {
-	CB_SCHEMA_SUMMARY, CB_SCHEMA_SUMMARY_1, summary_cols,
+	CB_SCHEMA_SUMMARY, summary_older, summary_cols,
 	sizeof(summary_cols) / sizeof(summary_cols[0])
 };
 const struct cb_schema cb_schema_rank = {
-	CB_SCHEMA_RANK, NULL, rank_cols, sizeof(rank_cols) / sizeof(rank_cols[0])
+	CB_SCHEMA_RANK, rank_older, rank_cols, sizeof(rank_cols) / sizeof(rank_cols[0])
 };
 
 void cb_row_status_set(struct cb_row_status *s, enum cb_row_state state, const char *fmt, ...)

@@ -21,11 +21,14 @@
 
 #include "cb_status.h"
 
-#define CB_SCHEMA_SUMMARY "collbench-summary-2"
-#define CB_SCHEMA_RANK "collbench-rank-2"
-/* The previous summary schema, which the reader still accepts: its files
- * lack the columns added since (transport, nhosts; see cb_results.h). */
+#define CB_SCHEMA_SUMMARY "collbench-summary-3"
+#define CB_SCHEMA_RANK "collbench-rank-3"
+/* The previous schemas, which the reader still accepts: their files lack
+ * the columns added since (-1: transport, nhosts and collective; -2:
+ * collective; see cb_results.h). */
 #define CB_SCHEMA_SUMMARY_1 "collbench-summary-1"
+#define CB_SCHEMA_SUMMARY_2 "collbench-summary-2"
+#define CB_SCHEMA_RANK_2 "collbench-rank-2"
 
 #define CB_NAME_MAX 32    /* backend, algo, dtype and op names, with the NUL */
 #define CB_REASON_MAX 184 /* a status reason, with the NUL */
@@ -90,6 +93,7 @@ struct cb_summary {
 	double busy_imbalance;                    /* max / mean of ranks' busy time */
 	int straggler_rank;                       /* CB_NO_INT: none (n = 1) */
 	double straggler_share, straggler_ratio;
+	char collective[CB_NAME_MAX];             /* a cb_coll.h name: "allreduce", ... */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
@@ -106,6 +110,7 @@ struct cb_rank_rec {
 	int host;                                 /* the rank's host: 0 .. nhosts-1 */
 	double busy_us, wait_us, barrier_us;      /* means per timed iteration; NaN: unmeasured */
 	double busy_cpu_us;                       /* CPU time of the busy spans, likewise */
+	char collective[CB_NAME_MAX];             /* as in the summary row */
 };
 
 /* ---- the schema -------------------------------------------------------- */
@@ -140,7 +145,8 @@ struct cb_column {
 
 struct cb_schema {
 	const char *id;               /* CB_SCHEMA_SUMMARY, ... */
-	const char *older;            /* NULL, or the previous id the reader accepts */
+	const char *const *older;     /* the previous ids the reader accepts, newest
+				       * first, NULL-terminated */
 	const struct cb_column *cols; /* in CSV order */
 	size_t ncols;
 };

@@ -65,6 +65,27 @@ static enum cb_status parse_real(const struct cb_column *c, const char *s, void 
 	return CB_OK;
 }
 
+/* A schema field: s's id or one of the older ids it accepts. */
+static enum cb_status parse_schema(const struct cb_schema *s, const char *text, char *err,
+				   size_t len)
+{
+	char ids[256];
+	size_t k = 0;
+
+	if (strcmp(text, s->id) == 0)
+		return CB_OK;
+	for (size_t i = 0; s->older && s->older[i]; i++)
+		if (strcmp(text, s->older[i]) == 0)
+			return CB_OK;
+	/* "ID, OLDER1 or OLDER2" */
+	k = (size_t)snprintf(ids, sizeof(ids), "%s", s->id);
+	for (size_t i = 0; s->older && s->older[i] && k < sizeof(ids); i++)
+		k += (size_t)snprintf(ids + k, sizeof(ids) - k, "%s%s",
+				      s->older[i + 1] ? ", " : " or ", s->older[i]);
+	return cb_refuse(err, len, "schema '%.40s' is not %s (a different format or version)", text,
+			 ids);
+}
+
 /* 1 when column c may be empty in a row of this state. */
 static int empty_ok(const struct cb_column *c, enum cb_row_state state)
 {
@@ -83,11 +104,7 @@ enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_
 					  : cb_refuse(err, len, "column %s is empty", c->name);
 	switch (c->type) {
 	case CB_COL_SCHEMA:
-		if (strcmp(text, s->id) == 0 || (s->older && strcmp(text, s->older) == 0))
-			return CB_OK;
-		return cb_refuse(err, len,
-				 "schema '%.40s' is not %s%s%s (a different format or version)",
-				 text, s->id, s->older ? " or " : "", s->older ? s->older : "");
+		return parse_schema(s, text, err, len);
 	case CB_COL_NAME:
 		return parse_name(c, text, rec, err, len);
 	case CB_COL_INT:

@@ -11,7 +11,7 @@
 
 /* Reads one field's text into rec as column c of s says: checks the type,
  * the range, emptiness (state: the row's state, for CB_COL_NEED_IF_OK) and
- * that a schema field names s (its id, or s->older). Returns CB_OK, or
+ * that a schema field names s (its id, or one of s->older). Returns CB_OK, or
  * CB_ERR_ARG with a message naming the column in err. */
 enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_column *c,
 				     const char *text, void *rec, enum cb_row_state state,

@@ -460,8 +460,8 @@ malformed)
 	expect 2 "column bytes: .* is out of range" "$t/base" "$t/cur"
 	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 busbw_GBps NaN
 	expect 2 "'NaN' is not a number" "$t/base" "$t/cur"
-	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 schema collbench-summary-3
-	expect 2 "schema 'collbench-summary-3' is not collbench-summary-2 or collbench-summary-1" \
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 schema collbench-summary-4
+	expect 2 "schema 'collbench-summary-4' is not collbench-summary-3, collbench-summary-2 or collbench-summary-1" \
 		"$t/base" "$t/cur"
 	cut -d, -f1-6,8- "$t/base/summary.csv" >"$f"
 	expect 2 "no column 'dtype'" "$t/base" "$t/cur"

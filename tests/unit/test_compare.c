@@ -185,10 +185,10 @@ static void test_parse_malformed(void **state)
 	expect_bad(ROW("ring", "1024", "1", "1", "2", "fine"), 1, "status 'fine'");
 	expect_bad(ROW("ring", "1024", "1", "1", "2", "ok") ROW("ring", "1024", "1", "1", "2", "ok"),
 		   1, "same row as line 2");
-	expect_bad("collbench-summary-3,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
-		   "schema 'collbench-summary-3'");
+	expect_bad("collbench-summary-4,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
+		   "schema 'collbench-summary-4'");
 	expect_bad("collbench-rank-2,host,ring,2,8,2,float,sum,0,20,1,1,1,ok,1,1,1,1,1\n", 1,
-		   "not collbench-summary-2 or collbench-summary-1");
+		   "not collbench-summary-3, collbench-summary-2 or collbench-summary-1");
 	/* an ok row must have its time */
 	expect_bad("collbench-summary-1,host,ring,2,8,2,float,sum,0,20,,1,1,ok,1,,,,\n", 1,
 		   "time_us is empty");
@@ -282,6 +282,106 @@ static void test_join_and_summary(void **state)
 	cb_results_free(&c);
 }
 
+/* The header of a collbench-summary-2 file (transport, nhosts) and of a -3
+ * one (collective, the last column), and a ring row of each. */
+static const char header2[] =
+	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
+	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
+	"busbw_GBps_rep_max,transport,nhosts\n";
+static const char header3[] =
+	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
+	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"
+	"busbw_GBps_rep_max,transport,nhosts,collective\n";
+#define ROW2(busbw) \
+	"collbench-summary-2,host,ring,2,1024,1,float,sum,0,20,10,1," busbw ",ok,3,9,11," busbw \
+	"," busbw ",shm,1\n"
+#define ROW3(coll, busbw) \
+	"collbench-summary-3,host,ring,2,1024,1,float,sum,0,20,10,1," busbw ",ok,3,9,11," busbw \
+	"," busbw ",shm,1," coll "\n"
+
+/* Parses hdr + rows into res; returns the status, err the message. */
+static enum cb_status parse_with(const char *hdr, const char *rows, struct cb_results *res,
+				 char *err)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s%s", hdr, rows);
+	memset(res, 0, sizeof(*res));
+	err[0] = '\0';
+	return cb_results_parse_csv(buf, strlen(buf), "t.csv", res, err, 512);
+}
+
+/* Rows of -1 and -2 files are allreduce's; a -3 row names its collective,
+ * one cb_coll.h knows, in a column the header must have. */
+static void test_parse_collective(void **state)
+{
+	struct cb_results r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse_with(header2, ROW2("1"), &r, err), CB_OK);
+	assert_string_equal(r.rows[0].v.collective, "allreduce");
+	cb_results_free(&r);
+	assert_int_equal(parse(ROW("ring", "1024", "1", "1", "1", "ok"), &r, err), CB_OK);
+	assert_string_equal(r.rows[0].v.collective, "allreduce");
+	cb_results_free(&r);
+	/* one ring row per collective: two rows, not the same row twice */
+	assert_int_equal(parse_with(header3, ROW3("all_gather", "1") ROW3("allreduce", "2"), &r,
+				    err), CB_OK);
+	assert_int_equal(r.nrows, 2);
+	assert_string_equal(r.rows[0].v.collective, "all_gather");
+	assert_string_equal(r.rows[1].v.collective, "allreduce");
+	cb_results_free(&r);
+	assert_int_not_equal(parse_with(header2, "collbench-summary-3,host,ring,2,1024,1,float,sum,"
+					"0,20,10,1,1,ok,3,9,11,1,1,shm,1\n", &r, err), CB_OK);
+	if (!strstr(err, "t.csv: line 2: a collbench-summary-3 row, but the header has no column "
+			 "'collective'"))
+		fail_msg("-3 row without the collective column: '%s'", err);
+	assert_int_not_equal(parse_with(header3, ROW3("allgather", "1"), &r, err), CB_OK);
+	if (!strstr(err, "line 2: collective 'allgather' is not allreduce, reduce_scatter, "
+			 "all_gather, broadcast or reduce"))
+		fail_msg("unknown collective: '%s'", err);
+	assert_int_not_equal(parse_with(header3, ROW3("", "1"), &r, err), CB_OK);
+	if (!strstr(err, "column collective: '' is not a valid name"))
+		fail_msg("empty collective: '%s'", err);
+}
+
+/* An all_gather ring row never meets an allreduce ring row: each is a row
+ * of one side, as a row the other file lacks. */
+static void test_join_collectives(void **state)
+{
+	struct cb_results b, c;
+	struct cb_comparison cmp;
+	struct cb_compare_opts o = { .metric = CB_METRIC_BUSBW, .stat = CB_STAT_MEDIAN,
+				     .tolerance = 0.05, .noise_cap = 0.10 };
+	char err[512], line[256];
+
+	(void)state;
+	assert_int_equal(parse_with(header2, ROW2("10"), &b, err), CB_OK); /* allreduce */
+	assert_int_equal(parse_with(header3, ROW3("all_gather", "1"), &c, err), CB_OK);
+	assert_int_equal(cb_compare_runs(&b, &c, NULL, NULL, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cmp.nrows, 2);
+	for (size_t i = 0; i < cmp.nrows; i++)
+		assert_true(!cmp.rows[i].base != !cmp.rows[i].cur);
+	assert_int_equal(cmp.count[CB_V_VANISHED], 1); /* allreduce: measured, now absent */
+	assert_int_equal(cmp.count[CB_V_MISSING], 1);  /* all_gather: new */
+	assert_int_equal(cmp.count[CB_V_REGRESSION], 0);
+	cb_cmp_row_name(&cmp.rows[0], line, sizeof(line));
+	assert_string_equal(line, "all_gather ring np2 1K float sum");
+	cb_cmp_row_name(&cmp.rows[1], line, sizeof(line));
+	assert_string_equal(line, "ring np2 1K float sum");
+	cb_comparison_free(&cmp);
+	cb_results_free(&c);
+	/* the same collective joins across schemas: -2's allreduce with -3's */
+	assert_int_equal(parse_with(header3, ROW3("allreduce", "5"), &c, err), CB_OK);
+	assert_int_equal(cb_compare_runs(&b, &c, NULL, NULL, &o, &cmp, err, sizeof(err)), CB_OK);
+	assert_int_equal(cmp.nrows, 1);
+	assert_int_equal(cmp.count[CB_V_REGRESSION], 1);
+	cb_comparison_free(&cmp);
+	cb_results_free(&c);
+	cb_results_free(&b);
+}
+
 /* One launch sidecar with these timing and wait settings ("" leaves the key
  * out, as older files do). */
 static void launch(struct cb_results *r, const char *timing, const char *wait)
@@ -355,6 +455,8 @@ int main(void)
 		cmocka_unit_test(test_parse_malformed),
 		cmocka_unit_test(test_parse_meta),
 		cmocka_unit_test(test_join_and_summary),
+		cmocka_unit_test(test_parse_collective),
+		cmocka_unit_test(test_join_collectives),
 		cmocka_unit_test(test_compat_timing_wait),
 	};
 

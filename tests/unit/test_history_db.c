@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -19,6 +20,7 @@
 #include "cb_hist_db.h"
 #include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
+#include "cb_hist_run.h"
 
 #define TEST_TMPDIR "/tmp/cb_hist_test_XXXXXX"
 #include "test_tmpdir.h"
@@ -368,6 +370,64 @@ static void test_gate_rule(void **state)
 	assert_int_equal(cb_hist_gate_row_failed(&s, 11), 0);
 }
 
+/* Run folder dir/name: a collbench-summary-3 summary.csv of rows and one
+ * launch sidecar. */
+static void put_run(const char *name, const char *rows)
+{
+	char path[160];
+	FILE *f;
+
+	path_of(name, path, sizeof(path));
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/summary.csv");
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
+		"algbw_GBps,busbw_GBps,status,transport,nhosts,collective\n%s", rows);
+	assert_int_equal(fclose(f), 0);
+	path_of(name, path, sizeof(path));
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/np2.meta.json");
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "{\"schema\": \"collbench-meta-1\", \"backend\": \"host\", \"device\": \"\", "
+		"\"start_utc\": \"2026-12-02T10:00:00Z\", \"host\": {\"cpu_model\": \"T\", "
+		"\"cpus_online\": 2, \"hostname\": \"t\"}, \"mpi\": {\"nranks\": 2, "
+		"\"ranks_per_node\": 2, \"nnodes\": 1}, \"status\": \"complete\"}\n");
+	assert_int_equal(fclose(f), 0);
+}
+
+#define ROW3(algo, coll) \
+	"collbench-summary-3,host," algo ",2,1024,256,float,sum,0,20,10,0.1,0.1,ok,shm,1," coll "\n"
+
+/* A -3 run of allreduce rows is ingested; a run with a row of another
+ * collective is refused, naming it, and nothing of it is stored. */
+static void test_collective(void **state)
+{
+	char path[128], run[128], err[512];
+	struct cb_hist_db db;
+	struct cb_hist_run r;
+	long long id;
+	int added;
+
+	(void)state;
+	path_of("coll.sqlite", path, sizeof(path));
+	assert_int_equal(cb_hist_db_open(path, 1, &db, err, sizeof(err)), CB_OK);
+	put_run("ar3", ROW3("ring", "allreduce") ROW3("ps", "allreduce"));
+	path_of("ar3", run, sizeof(run));
+	assert_int_equal(cb_hist_run_load(run, NULL, &r, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_hist_db_ingest(&db, &r, &id, &added, err, sizeof(err)), CB_OK);
+	assert_int_equal(added, 1);
+	cb_hist_run_free(&r);
+	put_run("rs3", ROW3("ring", "allreduce") ROW3("ring", "reduce_scatter"));
+	path_of("rs3", run, sizeof(run));
+	assert_int_equal(cb_hist_run_load(run, NULL, &r, err, sizeof(err)), CB_ERR_ARG);
+	if (!strstr(err, "keeps allreduce rows only so far; ") ||
+	    !strstr(err, "rs3/summary.csv has reduce_scatter rows (line 3)"))
+		fail_msg("a reduce_scatter run: '%s'", err);
+	assert_null(r.rows);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM rows"), 2);
+	cb_hist_db_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_every_column_round_trip),
 		cmocka_unit_test(test_transport),
+		cmocka_unit_test(test_collective),
 		cmocka_unit_test(test_gate_rule),
 	};
 

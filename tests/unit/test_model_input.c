@@ -228,6 +228,29 @@ static void test_row_transport(void **state)
 	cb_minput_free(&in);
 }
 
+/* Rows of collectives other than allreduce (schema 3) are left out,
+ * counted with the first one's name; -1 and -2 rows are allreduce's. */
+static void test_other_collectives(void **state)
+{
+	struct run *r = *state;
+	struct cb_minput in;
+	char err[512] = "";
+
+	put(r->dir, "summary.csv",
+	    "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
+	    "busbw_GBps,status,transport,nhosts,collective\n"
+	    "collbench-summary-3,host,ring,2,1024,256,float,sum,0,20,12,0.1,0.1,ok,shm,1,allreduce\n"
+	    "collbench-summary-3,host,ring,2,1024,256,float,sum,0,20,12,0.1,0.1,ok,shm,1,all_gather\n"
+	    "collbench-summary-3,host,ps,2,1024,256,float,sum,0,20,12,0.1,0.1,ok,shm,1,reduce\n");
+	put_meta(r->dir, "np2.meta.json", "host", 2, 2, 2, 0, "root=0;slicebytes=0");
+	assert_int_equal(cb_minput_load(r->dir, &in, err, sizeof(err)), CB_OK);
+	assert_int_equal(in.nrows, 1);
+	assert_string_equal(in.rows[0].algo, "ring");
+	assert_int_equal(in.other_coll, 2);
+	assert_string_equal(in.other_coll_name, "reduce"); /* ps sorts first */
+	cb_minput_free(&in);
+}
+
 /* The reader's refusals come through with its message. */
 static void test_reader_errors(void **state)
 {
@@ -252,6 +275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rank_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_row_transport, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_collectives, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reader_errors, setup, teardown),
 	};
 

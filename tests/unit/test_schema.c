@@ -127,6 +127,7 @@ static void test_round_trip(void **state)
 	w.time_us = 12.5, w.algbw = 0.08, w.busbw_rep_max = 0.1;
 	w.wrong = 7;
 	strcpy(w.transport, "p2p"), w.nhosts = 2;
+	strcpy(w.collective, "reduce_scatter");
 	cb_row_status_wrong(&w.status, 7);
 	k = cb_schema_csv_header(&cb_schema_summary, text, sizeof(text));
 	assert_true(k > 0);
@@ -140,6 +141,7 @@ static void test_round_trip(void **state)
 	assert_true(res.rows[0].v.in_place == 1 && res.rows[0].v.repeats == 2);
 	assert_string_equal(res.rows[0].v.transport, "p2p");
 	assert_int_equal(res.rows[0].v.nhosts, 2);
+	assert_string_equal(res.rows[0].v.collective, "reduce_scatter");
 	assert_true(res.rows[0].v.time_us == 12.5 && res.rows[0].v.algbw == 0.08);
 	assert_true(isnan(res.rows[0].v.busbw) && res.rows[0].v.busbw_rep_max == 0.1);
 	assert_int_equal(res.rows[0].v.status.state, CB_ROW_WRONG);

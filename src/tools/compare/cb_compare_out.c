@@ -84,7 +84,8 @@ static void csv_field(FILE *f, const char *s, int last)
 static void print_csv(FILE *f, const struct cb_comparison *c)
 {
 	fputs("verdict,backend,algo,nranks,bytes,dtype,op,in_place,metric,baseline,baseline_lo,"
-	      "baseline_hi,current,current_lo,current_hi,change_pct,p_value,transport,note\n", f);
+	      "baseline_hi,current,current_lo,current_hi,change_pct,p_value,transport,note,"
+	      "collective\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cb_cmp_row *r = &c->rows[i];
 		const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
@@ -97,7 +98,8 @@ static void print_csv(FILE *f, const struct cb_comparison *c)
 		for (int k = 0; k < 8; k++)
 			isnan(v[k]) ? (void)fputc(',', f) : (void)fprintf(f, "%.6g,", v[k]);
 		csv_field(f, x->transport, 0);
-		csv_field(f, r->note, 1);
+		csv_field(f, r->note, 0);
+		csv_field(f, x->collective, 1);
 	}
 }
 
@@ -167,8 +169,9 @@ static json_t *json_row(const struct cb_cmp_row *r)
 {
 	const struct cb_summary *x = &(r->base ? r->base : r->cur)->v;
 
-	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			 "verdict", cb_verdict_name(r->verdict), "backend", x->backend, "algo",
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:s,s:s,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			 "verdict", cb_verdict_name(r->verdict), "collective", x->collective,
+			 "backend", x->backend, "algo",
 			 x->algo, "transport", x->transport, "nranks", x->nranks, "bytes", (json_int_t)x->bytes, "dtype",
 			 x->dtype, "op", x->op, "in_place", x->in_place, "metric",
 			 cb_metric_name(r->metric), "baseline", jnum(r->b.value), "baseline_lo",

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cb_catalog.h"
+#include "cb_coll.h"
 
 /* Relative slack between the samples' median and the CSV's: the CSV holds 6
  * significant digits, the JSON 9. */
@@ -71,6 +72,10 @@ static const struct cb_res_row *find_row(const struct cb_results *res, const jso
 	if (!tr) /* a line of a file before the transport column: a one-host row */
 		tr = cb_transport_one_host(v->backend, v->algo);
 	snprintf(v->transport, sizeof(v->transport), "%s", tr ? tr : "");
+	/* a line of a file before the collective column: allreduce */
+	snprintf(v->collective, sizeof(v->collective), "%s",
+		 json_is_string(json_object_get(o, "collective")) ? str_of(o, "collective")
+								  : cb_coll_get(CB_COLL_ALLREDUCE)->name);
 	v->nranks = (int)json_integer_value(json_object_get(o, "nranks"));
 	v->bytes = (unsigned long long)json_integer_value(json_object_get(o, "bytes"));
 	v->in_place = json_is_true(ip) || json_integer_value(ip) == 1;

@@ -121,8 +121,8 @@ static void usage(FILE *f)
 		"       " PROG " --min-busbw RULES [options] CURRENT\n\n"
 		"BASELINE and CURRENT: a run folder of scripts/sweep.sh (summary.csv and the\n"
 		"*.meta.json of each launch), or a summary CSV of allreduce_perf --csv (with\n"
-		"X.meta.json next to X.csv). Rows are joined on (backend, algo, nranks, bytes,\n"
-		"dtype, op, in_place).\n\noptions:\n");
+		"X.meta.json next to X.csv). Rows are joined on (collective, backend, algo,\n"
+		"transport, nranks, bytes, dtype, op, in_place).\n\noptions:\n");
 	cb_optable_usage(f, table, NOPTS, 30);
 	fprintf(f, "\nverdict, for bandwidth (higher is better) with baseline b, current c, tolerance\n"
 		"tol, noise cap cap and each run's repeat band [lo, hi] (min and max over\n"

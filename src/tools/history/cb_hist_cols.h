@@ -2,7 +2,10 @@
  * the results schema table (cb_schema.h) and from nowhere else.
  *
  * Stored: every column of cb_schema_summary that the results reader loads
- * (flag CB_COL_READ), under its CSV name, the schema column aside: today
+ * (flag CB_COL_READ), under its CSV name, the schema and collective
+ * columns aside (a history keeps allreduce rows only, cb_hist_run.h: the
+ * collective would be a key column, which the primary key cannot take
+ * without a migration): today
  * the key (backend, algo, nranks, bytes, dtype, op, in_place), status, the
  * mean and median times, algbw, busbw, their repeat bands and repeats. A
  * column added to the schema with CB_COL_READ reaches the history with no

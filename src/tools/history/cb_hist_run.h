@@ -7,7 +7,9 @@
  * dtype, op, in_place: cb_res_key_cmp) plus transport (DESIGN.md section 2:
  * how bytes move; the summary's "transport" column from
  * collbench-summary-2 on, the one-host transport for older files as the
- * reader gives it).
+ * reader gives it). Every row is an allreduce row: a run with a row of
+ * another collective (collbench-summary-3's collective column) is refused,
+ * since the rows table's primary key has no collective.
  *
  * Reading a run (cb_hist_run_load) is the only code of collbench-history
  * that calls the results reader (cb_results_load) and knows the metadata
@@ -94,7 +96,9 @@ struct cb_hist_run {
  * NULL). Errors, with a one-line message naming the file in err and *run
  * left empty: CB_ERR_IO (unreadable), CB_ERR_ARG (invalid content, no
  * metadata sidecar: the machine would be unknown, launches of two machines,
- * no start time, a start time that is not a time), CB_ERR_NOMEM. */
+ * no start time, a start time that is not a time, a row of a collective
+ * other than allreduce: a history keeps allreduce rows only so far, its row
+ * key has no collective), CB_ERR_NOMEM. */
 enum cb_status cb_hist_run_load(const char *path, const char *label, struct cb_hist_run *run,
 				char *err, size_t errlen);
 

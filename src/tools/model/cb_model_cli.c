@@ -30,6 +30,10 @@ static int load_run(const char *verb, const char *run, struct cb_minput *in)
 	if (in->meta_missing)
 		cb_eprintf(CB_MODEL_PROG " %s: warning: %d row(s) without launch metadata: placement "
 			"and CPUs unknown, taken as one host\n", verb, in->meta_missing);
+	if (in->other_coll)
+		cb_eprintf(CB_MODEL_PROG " %s: note: %d row(s) of other collectives than allreduce "
+			"(first: %s) left out: the model prices allreduce only so far\n", verb,
+			in->other_coll, in->other_coll_name);
 	return 0;
 }
 

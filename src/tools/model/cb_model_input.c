@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cb_catalog.h"
+#include "cb_coll.h"
 #include "cb_dtype.h"
 #include "cb_model.h"
 #include "cb_results.h"
@@ -157,6 +158,16 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->rank_host = x ? x->rank_host : NULL;
 }
 
+/* 1 for a row of a collective other than allreduce, counted in in, else 0. */
+static int other_collective(const struct cb_summary *r, struct cb_minput *in)
+{
+	if (strcmp(r->collective, cb_coll_get(CB_COLL_ALLREDUCE)->name) == 0)
+		return 0;
+	if (!in->other_coll++)
+		snprintf(in->other_coll_name, sizeof(in->other_coll_name), "%s", r->collective);
+	return 1;
+}
+
 /* The launch of this backend and rank count, or NULL. */
 static const struct cb_res_launch *launch_of(const struct cb_results *res,
 					     const struct cb_res_row *r, size_t *index)
@@ -197,10 +208,11 @@ enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err,
 		size_t li = 0;
 		const struct cb_res_launch *l = launch_of(&res, &res.rows[i], &li);
 
-		convert(&res.rows[i], l, l ? &extra[li] : NULL, &in->rows[i]);
+		if (other_collective(&res.rows[i].v, in))
+			continue;
+		convert(&res.rows[i], l, l ? &extra[li] : NULL, &in->rows[in->nrows++]);
 		in->meta_missing += !l;
 	}
-	in->nrows = res.nrows;
 	in->maps = calloc(res.nlaunches ? res.nlaunches : 1, sizeof(*in->maps));
 	for (size_t i = 0; in->maps && i < res.nlaunches; i++) /* the rows point in */
 		if (extra[i].rank_host) {

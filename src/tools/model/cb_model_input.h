@@ -45,6 +45,10 @@ struct cb_minput {
 	char path[1024];             /* the CSV that was read */
 	char machine[512];           /* identity of the first launch ("" unknown) */
 	int meta_missing;            /* rows without launch metadata */
+	int other_coll;              /* rows of a collective other than allreduce,
+				      * left out of rows (the model prices
+				      * allreduce's plans only so far) */
+	char other_coll_name[CB_MIN_NAME]; /* the first one's collective (join-key order) */
 	struct cb_mrow *rows;
 	size_t nrows;
 	int **maps;                  /* the launches' rank placements (rows point in) */
@@ -55,7 +59,8 @@ struct cb_minput {
  * Errors (one line in err, in left empty): those of cb_results_load
  * (CB_ERR_IO, CB_ERR_ARG), CB_ERR_NOMEM. Rows whose launch has no sidecar
  * get ranks_per_host = nranks, nhosts 1, cpus_per_host 0 and are counted in
- * meta_missing. */
+ * meta_missing; rows of another collective than allreduce are left out,
+ * counted in other_coll. */
 enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err, size_t errlen);
 
 void cb_minput_free(struct cb_minput *in);
