@@ -216,6 +216,9 @@ void cb_row_status_set(struct cb_row_status *s, enum cb_row_state state, const c
 	va_start(ap, fmt);
 	vsnprintf(s->reason, sizeof(s->reason), fmt, ap);
 	va_end(ap);
+	for (char *c = s->reason; *c; c++)
+		if (*c == ',' || *c == '"')
+			*c = *c == ',' ? ';' : '\'';
 }
 
 void cb_row_status_wrong(struct cb_row_status *s, long long n)

@@ -44,7 +44,9 @@ struct cb_row_status {
 	char reason[CB_REASON_MAX]; /* "" for ok; never holds a comma or a quote */
 };
 
-/* Sets the state and the reason (printf-style; truncated to fit). */
+/* Sets the state and the reason (printf-style; truncated to fit), each
+ * comma written as ';' and each double quote as ', so that the reason
+ * keeps its promise above whatever text made it. */
 void cb_row_status_set(struct cb_row_status *s, enum cb_row_state state, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

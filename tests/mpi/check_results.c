@@ -60,7 +60,7 @@ static enum cb_coll coll = CB_COLL_ALLREDUCE;
 
 struct cols {
 	int algo, nranks, bytes, count, dtype, op, in_place, wrong, busbw, algbw, tx_total, txrx_max,
-		imbalance, status, transport, nhosts, backend, schema;
+		imbalance, status, transport, nhosts, backend, collective, schema;
 };
 
 static const char *get(const struct cb_table *t, size_t r, int c)
@@ -88,6 +88,7 @@ static int find_cols(const struct cb_table *t, struct cols *c)
 	c->transport = cb_table_col(t, "transport");
 	c->nhosts = cb_table_col(t, "nhosts");
 	c->backend = cb_table_col(t, "backend");
+	c->collective = cb_table_col(t, "collective");
 	for (const int *p = &c->algo; p <= &c->schema; p++)
 		if (*p < 0)
 			return -1;
@@ -300,6 +301,9 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 		     i + 2, algo);
 		return;
 	}
+	if (strcmp(get(t, i, c->collective), cb_coll_get(coll)->name) != 0)
+		FAIL("row %zu: collective '%s', expected %s", i + 2, get(t, i, c->collective),
+		     cb_coll_get(coll)->name);
 	if (atoi(get(t, i, c->nranks)) != n)
 		FAIL("row %zu: nranks %s, expected %d", i + 2, get(t, i, c->nranks), n);
 	if (atoi(get(t, i, c->nhosts)) != want_hosts)

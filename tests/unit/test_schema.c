@@ -92,6 +92,10 @@ static void test_row_status(void **state)
 	cb_row_status_set(&s, CB_ROW_SKIPPED, "MPI has no %s op", "avg");
 	cb_row_status_format(&s, text, sizeof(text));
 	assert_string_equal(text, "skipped:MPI has no avg op");
+	/* a reason never breaks the CSV: no comma, no quote */
+	cb_row_status_set(&s, CB_ROW_SKIPPED, "%s", "in place, \"offset\" differs");
+	cb_row_status_format(&s, text, sizeof(text));
+	assert_string_equal(text, "skipped:in place; 'offset' differs");
 	cb_row_status_wrong(&s, 12);
 	cb_row_status_format(&s, text, sizeof(text));
 	assert_string_equal(text, "error:12 wrong elements");

@@ -127,6 +127,8 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	row->measured = row->traffic = row->acct = row->kept = 0;
 	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
 	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->desc->name);
+	snprintf(s->collective, sizeof(s->collective), "%s",
+		 cb_coll_get(slot->ops->desc->coll)->name);
 	snprintf(s->transport, sizeof(s->transport), "%s", slot->transport);
 	s->nhosts = m->lay->nhosts;
 	s->nranks = m->be->world_size;
