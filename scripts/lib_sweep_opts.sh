@@ -25,6 +25,9 @@ cb_sweep_opts() {
 	cb_opt maxbytes       e SIZE   pass     maxb           64M   "largest message per rank"
 	cb_opt stepfactor     f N      pass     factor         2     "size step factor"
 	cb_opt algo           a LIST   pass     algos          ''    "algorithms (default: all on the backend)"
+	cb_opt coll           - LIST   text     colls          allreduce \
+		"collectives, a launch of each per rank count: allreduce," \
+		"reduce_scatter, all_gather, broadcast, reduce (-a names algorithms of each)"
 	cb_opt backend        B NAME   pass     backend        host  "backend: host or cuda"
 	cb_opt repeat         R K      pass     repeat         1     "timed repeats per row (noise)"
 	cb_opt iters          - N      pass     iters          20    "timed iterations per row"

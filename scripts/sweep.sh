@@ -104,8 +104,19 @@ esac
 # folder is made: refused exactly as the launches would refuse them
 args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
 [ -z "$algos" ] || args+=(-a "$algos")
-"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --csv np.csv --rank-csv np.ranks.csv \
-	--json np.jsonl --meta np.meta.json || cb_die 2 "allreduce_perf refuses these options (above): nothing run"
+# --coll: each once, in the order given; each checked with the options
+colls=$(tr ', ' '\n' <<<"$colls" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
+[ -n "$colls" ] || cb_die 2 "--coll: no collective"
+for coll in $colls; do
+	"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" --csv np.csv \
+		--rank-csv np.ranks.csv --json np.jsonl --meta np.meta.json ||
+		cb_die 2 "allreduce_perf refuses these options for --coll $coll (above): nothing run"
+done
+# the history and the library's traffic speak of allreduce rows only so far
+if [ "$colls" != "allreduce " ]; then
+	[ -z "$history" ] || cb_die 2 "--history: the history keeps allreduce rows only so far (--coll ${colls% })"
+	[ "$mpi_traffic" = 0 ] || cb_die 2 "--mpi-traffic: measured for allreduce rows only so far (--coll ${colls% })"
+fi
 
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -262,16 +273,50 @@ fill_traffic() {
 	}
 }
 
-# launch_np NP: the NP-rank launch, its table on stdout and in np<NP>.txt;
-# "launch copy" statuses into the scratch file np<NP>.rc (returns 1, said,
-# when that cannot be written)
+# stem NP COLL: the launch's files' name, np<NP> (allreduce) or np<NP>-<COLL>
+stem() { if [ "$2" = allreduce ]; then echo "np$1"; else echo "np$1-$2"; fi; }
+
+# launch_np NP COLL: the NP-rank launch of COLL, its table on stdout and in
+# <stem>.txt; "launch copy" statuses into the scratch file <stem>.rc
+# (returns 1, said, when that cannot be written)
 launch_np() {
-	local st
-	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" \
-		--csv "$outdir/np$1.csv" --rank-csv "$outdir/np$1.ranks.csv" --json "$outdir/np$1.jsonl" \
-		--meta "$outdir/np$1.meta.json" | tee "$outdir/np$1.txt"
+	local st s
+	s=$(stem "$1" "$2")
+	"${cb_cmd[@]}" "$bin/allreduce_perf" "${args[@]}" "${extra[@]}" --coll "$2" \
+		--csv "$outdir/$s.csv" --rank-csv "$outdir/$s.ranks.csv" --json "$outdir/$s.jsonl" \
+		--meta "$outdir/$s.meta.json" | tee "$outdir/$s.txt"
 	st="${PIPESTATUS[*]}"
-	cb_write "$scratch/np$1.rc" echo "$st" || { echo "sweep.sh: $cb_write_why" >&2; return 1; }
+	cb_write "$scratch/$s.rc" echo "$st" || { echo "sweep.sh: $cb_write_why" >&2; return 1; }
+}
+
+# launch_one NP COLL: one launch and what became of it (status, failures);
+# returns 1 when a signal stopped it
+launch_one() {
+	local np=$1 coll=$2 st what="" launch=1 copy=0
+	st=$(stem "$np" "$coll")
+	[ "$colls" = "allreduce " ] || what=" of $coll"
+	echo "== $np ranks$what${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
+	rm -f "$scratch/$st.rc"
+	cb_group launch_np "$np" "$coll" || true
+	if [ -s "$scratch/$st.rc" ]; then
+		read -r launch copy <"$scratch/$st.rc"
+	elif [ -z "$cb_stopped" ]; then
+		fail_run "the $np-rank launch's status could not be written to $scratch/$st.rc (above)"
+	fi
+	if [ -n "$cb_stopped" ]; then
+		echo "sweep.sh: stopped by SIG$cb_stopped during the $np-rank launch$what (rows written so far are kept)" >&2
+		status=1
+		return 1
+	fi
+	if [ "$launch" != 0 ]; then
+		echo "sweep.sh: the $np-rank launch$what failed (exit $launch; rows written so far are kept)" >&2
+		status=1 failures+=("the $np-rank launch$what failed (exit $launch)")
+	fi
+	if [ "$copy" != 0 ]; then # tee said which of the two ($st.txt or stdout)
+		echo "sweep.sh: the $np-rank table could not be written to $outdir/$st.txt or stdout" >&2
+		status=1 failures+=("the $np-rank table could not be written to $st.txt or stdout")
+	fi
+	return 0
 }
 
 oversub_list=() status=0 layouts=() traffic_note="" failures=()
@@ -287,28 +332,10 @@ for np in $nps; do
 	cb_launch_cmd "$np" "${fwd[@]}" || exit 2
 	[ -z "$cb_launch_note" ] || oversub_list+=("$np")
 	[ ${#cb_host_names[@]} = 0 ] || layouts+=("hosts.ranks_per_host.$np=$cb_layout")
-	echo "== $np ranks${cb_launch_note:+ ($cb_launch_note)}${cb_layout:+ on $cb_layout}" >&2
-	launch=1 copy=0
-	rm -f "$scratch/np$np.rc"
-	cb_group launch_np "$np" || true
-	if [ -s "$scratch/np$np.rc" ]; then
-		read -r launch copy <"$scratch/np$np.rc"
-	elif [ -z "$cb_stopped" ]; then
-		fail_run "the $np-rank launch's status could not be written to $scratch/np$np.rc (above)"
-	fi
-	if [ -n "$cb_stopped" ]; then
-		echo "sweep.sh: stopped by SIG$cb_stopped during the $np-rank launch (rows written so far are kept)" >&2
-		status=1
-		break
-	fi
-	if [ "$launch" != 0 ]; then
-		echo "sweep.sh: the $np-rank launch failed (exit $launch; rows written so far are kept)" >&2
-		status=1 failures+=("the $np-rank launch failed (exit $launch)")
-	fi
-	if [ "$copy" != 0 ]; then # tee said which of the two (np$np.txt or stdout)
-		echo "sweep.sh: the $np-rank table could not be written to $outdir/np$np.txt or stdout" >&2
-		status=1 failures+=("the $np-rank table could not be written to np$np.txt or stdout")
-	fi
+	for coll in $colls; do
+		launch_one "$np" "$coll" || break
+	done
+	[ -z "$cb_stopped" ] || break
 	if [ "$mpi_traffic" = 1 ] && [ -z "$traffic_note" ] && ! mpi_traffic_np "$np"; then
 		traffic_note="not measured: a monitored launch failed (sweep.sh's messages)"
 		status=1 failures+=("a monitored launch of --mpi-traffic failed at $np ranks")
@@ -331,8 +358,10 @@ other=$(cb_other_share "$busy0" "$busy1" "$own0" "$cb_cpu" "$(awk -v a="$t0" -v 
 
 # merged files: one header, every launch's rows
 merge() {
-	local np ins=()
-	for np in $nps; do ins+=("$outdir/np$np.$1"); done
+	local np coll ins=()
+	for np in $nps; do
+		for coll in $colls; do ins+=("$outdir/$(stem "$np" "$coll").$1"); done
+	done
 	results merge "$2" "${ins[@]}"
 }
 merge csv "$outdir/summary.csv" || fail_run "$results_why"
@@ -375,7 +404,9 @@ if [ "$default_malloc" = 0 ]; then
 else
 	meta+=("malloc=glibc defaults")
 fi
-meta+=("sweep=-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}"
+coll_words=""
+[ "$colls" = "allreduce " ] || coll_words=" --coll $(echo $colls | tr ' ' ,)"
+meta+=("sweep=-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}$coll_words"
 	"status=$run_status" "error=$run_error" "stopped_by=${cb_stopped:+SIG$cb_stopped}")
 results run-meta "$outdir/meta.json" "${meta[@]}" || fail_run "$results_why"
 echo "sweep.sh: results in $outdir" >&2

@@ -30,6 +30,33 @@ one_run() {
 }
 
 case $case in
+sweep_coll)
+	# --coll LIST: a launch of each collective per rank count into one run
+	# folder (np<N>.* for allreduce, np<N>-<coll>.* for the others), every
+	# row saying its collective; an unknown collective, an algorithm a
+	# collective lacks and --history with another collective than allreduce
+	# are refused before any folder is made
+	sweep --ranks 1,2 --minbytes 1K --maxbytes 1K --iters 2 --warmup_iters 0 -a ring,mpi \
+		--coll allreduce,all_gather,reduce_scatter --out "$t/run"
+	[ $rc = 0 ] || { show; fail "sweep --coll: exit $rc"; }
+	one_run "$t/run" 12
+	for f in np1 np2 np1-all_gather np2-all_gather np1-reduce_scatter np2-reduce_scatter; do
+		[ -s "$t/run/$f.csv" ] || fail "no $f.csv"
+	done
+	for c in allreduce all_gather reduce_scatter; do
+		[ "$(grep -c ",$c\$" "$t/run/summary.csv")" = 4 ] ||
+			{ cat "$t/run/summary.csv" >&2; fail "summary.csv does not hold 4 $c rows"; }
+	done
+	grep -q '"sweep": ".*--coll allreduce,all_gather,reduce_scatter"' "$t/run/meta.json" ||
+		fail "meta.json's sweep does not record --coll"
+	for bad in "--coll allgather" "--coll broadcast -a ring" "--coll reduce --history"; do
+		# shellcheck disable=SC2086 # the words of $bad
+		sweep --ranks 2 --minbytes 8 --maxbytes 8 $bad --out "$t/bad"
+		[ $rc = 2 ] || { show; fail "sweep $bad: exit $rc, want 2"; }
+		grep -q "collective\|of broadcast\|allreduce rows only" "$t/err" || { show; fail "sweep $bad: no clear message"; }
+		[ ! -e "$t/bad" ] || fail "sweep $bad made a folder"
+	done
+	;;
 gp_path)
 	# file names reach gnuplot as their own bytes (cb_gp_path; cb_gp_str's
 	# \xHH form names a folder that does not exist): a folder that is not
