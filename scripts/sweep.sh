@@ -112,11 +112,12 @@ for coll in $colls; do
 		--rank-csv np.ranks.csv --json np.jsonl --meta np.meta.json ||
 		cb_die 2 "allreduce_perf refuses these options for --coll $coll (above): nothing run"
 done
-# the history and the library's traffic speak of allreduce rows only so far
-if [ "$colls" != "allreduce " ]; then
-	[ -z "$history" ] || cb_die 2 "--history: the history keeps allreduce rows only so far (--coll ${colls% })"
-	[ "$mpi_traffic" = 0 ] || cb_die 2 "--mpi-traffic: measured for allreduce rows only so far (--coll ${colls% })"
-fi
+# the history keeps allreduce rows only so far; the library's measured
+# traffic (mpi_traffic.txt) names no collective: one per run
+[ "$colls" = "allreduce " ] || [ -z "$history" ] ||
+	cb_die 2 "--history: the history keeps allreduce rows only so far (--coll ${colls% })"
+[ "$mpi_traffic" = 0 ] || [ "$(wc -w <<<"$colls")" = 1 ] ||
+	cb_die 2 "--mpi-traffic: one collective per run (--coll ${colls% })"
 
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -209,6 +210,13 @@ for ((i = 0; i < ${#extra[@]}; i++)); do
 	esac
 done
 
+# stem NP COLL: the launch's files' name, np<NP> (allreduce) or np<NP>-<COLL>
+stem() { if [ "$2" = allreduce ]; then echo "np$1"; else echo "np$1-$2"; fi; }
+
+# --mpi-traffic's launches: those of the run's one collective (its files: tstem NP)
+tcoll=${colls%% *}
+tstem() { stem "$1" "$tcoll"; }
+
 # mpi_traffic_np NP: --mpi-traffic for one rank count (after its launch): for
 # each library algorithm with ok rows (mpi, mpi.*) and each size of them, a
 # monitored launch of that algorithm alone there and one at 0 bytes; appends
@@ -218,7 +226,7 @@ mpi_traffic_np() {
 	local np=$1 algo algos
 	algos=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		($c["algo"] == "mpi" || $c["algo"] ~ /^mpi\./) && $c["status"] == "ok" &&
-		$c["bytes"] > 0 { print $c["algo"] }' "$outdir/np$np.csv" 2>/dev/null | sort -u)
+		$c["bytes"] > 0 { print $c["algo"] }' "$outdir/$(tstem "$np").csv" 2>/dev/null | sort -u)
 	[ -n "$algos" ] || { echo "sweep.sh: --mpi-traffic: no ok mpi rows at $np ranks" >&2; return 0; }
 	mkdir -p "$outdir/mpi_traffic" || return 1
 	for algo in $algos; do
@@ -229,11 +237,11 @@ mpi_traffic_np() {
 # mpi_traffic_algo NP ALGO: mpi_traffic_np's launches of one algorithm.
 mpi_traffic_algo() {
 	local np=$1 algo=$2 b sizes calls rows0 rows f0 f tag a
-	a=(-a "$algo" -w 1 -n 2 -R 1 -c 0 -q -T 600)
+	a=(-a "$algo" --coll "$tcoll" -w 1 -n 2 -R 1 -c 0 -q -T 600)
 	tag=${algo#mpi}
 	sizes=$(awk -F, -v algo="$algo" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["algo"] == algo && $c["status"] == "ok" && $c["bytes"] > 0 { print $c["bytes"] }' \
-		"$outdir/np$np.csv" 2>/dev/null | sort -nu)
+		"$outdir/$(tstem "$np").csv" 2>/dev/null | sort -nu)
 	for b in 0 $sizes; do
 		f=$outdir/mpi_traffic/np$np-$b$tag
 		echo "== $np ranks: $algo at $b B under Open MPI's monitoring" >&2
@@ -265,16 +273,13 @@ fill_traffic() {
 	local np=$1 f files=()
 	[ -s "$outdir/mpi_traffic.txt" ] || return 0
 	for f in csv ranks.csv jsonl txt; do
-		[ ! -s "$outdir/np$np.$f" ] || files+=("$outdir/np$np.$f")
+		[ ! -s "$outdir/$(tstem "$np").$f" ] || files+=("$outdir/$(tstem "$np").$f")
 	done
 	[ ${#files[@]} = 0 ] || results set-traffic -n "$np" "$outdir/mpi_traffic.txt" "${files[@]}" || {
 		echo "sweep.sh: cannot write the mpi traffic into the $np-rank files (above)" >&2
 		return 1
 	}
 }
-
-# stem NP COLL: the launch's files' name, np<NP> (allreduce) or np<NP>-<COLL>
-stem() { if [ "$2" = allreduce ]; then echo "np$1"; else echo "np$1-$2"; fi; }
 
 # launch_np NP COLL: the NP-rank launch of COLL, its table on stdout and in
 # <stem>.txt; "launch copy" statuses into the scratch file <stem>.rc

@@ -16,6 +16,10 @@
 #   sweep_files  sweep.sh --mpi-traffic: every results file of the run (the
 #            launch's np<N>.csv, .ranks.csv, .jsonl, the table np<N>.txt)
 #            holds the mpi traffic that summary.csv and ranks.csv hold
+#   all_gather  sweep.sh --coll all_gather --mpi-traffic at 2 and 3 ranks:
+#            MPI_Allgather's measured per-rank tx and rx beside the ring's
+#            counted ones, both (n-1)/n S at 1 MiB (within 64 B a call:
+#            Open MPI's headers), and a run of two collectives refused
 #   forced   Open MPI's forced algorithms (mpi.*): every one exact at 2, 3, 4
 #            and 8 ranks; skipped with the reason without dynamic rules; their
 #            measured per-rank bytes at 1 MiB: basic_linear the ps formula
@@ -115,6 +119,25 @@ mpi)
 	awk -v s=$s '$2 < s || $3 < s { bad = 1 } { t += $2; r += $3 } END { exit bad || t != r }' \
 		<<<"$per" || fail "mpi: not tx, rx >= S on every rank with sum tx = sum rx: $per"
 	echo "mpi at 1 MiB on $np ranks: $(tr '\n' ';' <<<"$per")"
+	;;
+all_gather)
+	cb_launch_env
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/sweep.sh" --ranks 2,3 -b 1M -e 1M --iters 2 -w 0 \
+		-a ring,mpi --coll all_gather --mpi-traffic --out "$out/run" >"$out/log" 2>&1 ||
+		fail "sweep failed: $(tail -20 "$out/log")"
+	# "algo nranks bytes rank tx rx" of every per-rank row
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } {
+		print $c["algo"], $c["nranks"], $c["bytes"], $c["rank"], $c["tx_bytes"], $c["rx_bytes"],
+			$c["collective"] }' "$out/run/ranks.csv" >"$out/rows"
+	[ "$(awk '$1 == "mpi"' "$out/rows" | wc -l)" = 5 ] || fail "not 5 mpi per-rank rows: $(cat "$out/rows")"
+	awk '$7 != "all_gather" { bad = 1 }
+		{ want = int($3 / $2) * ($2 - 1); d1 = $5 - want; d2 = $6 - want
+		  if (d1 < 0 || d1 > 64 || d2 < 0 || d2 > 64 || ($1 == "ring" && (d1 || d2))) {
+			print "rank row " $0 ": want " want " (the ring exactly)"; bad = 1 } }
+		END { exit bad }' "$out/rows" || fail "all_gather traffic (algo n bytes rank tx rx): $(cat "$out/rows")"
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/sweep.sh" --ranks 2 --coll all_gather,reduce --mpi-traffic \
+		--out "$out/two" >"$out/log" 2>&1 && fail "--mpi-traffic with two collectives ran"
+	grep -q "one collective per run" "$out/log" || fail "no clear message: $(cat "$out/log")"
 	;;
 sweep_files)
 	cb_launch_env
