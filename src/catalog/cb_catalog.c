@@ -52,8 +52,8 @@ const struct cb_algo_desc cb_desc_mpi_coll[CB_COLL_COUNT] = {
 	    CB_CAP_HOST_MEMORY),
 	LIB(CB_COLL_ALL_GATHER, "mpi", "MPI_Allgather of the MPI library (baseline)",
 	    CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_BROADCAST, "mpi", "MPI_Bcast of the MPI library (baseline; out of place the "
-	    "root first copies its send buffer to its receive buffer)", CB_CAP_HOST_MEMORY),
+	LIB(CB_COLL_BROADCAST, "mpi", "MPI_Bcast of the MPI library (baseline; in place only: "
+	    "MPI_Bcast has one buffer)", CB_CAP_HOST_MEMORY),
 	LIB(CB_COLL_REDUCE, "mpi", "MPI_Reduce of the MPI library (baseline)", CB_CAP_HOST_MEMORY),
 };
 const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT] = {

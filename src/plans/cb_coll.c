@@ -59,6 +59,8 @@ void cb_coll_offsets(enum cb_coll c, int n, size_t count, int r, int in_place, s
 
 double cb_coll_busbw_factor(enum cb_coll c, int n)
 {
+	if (colls[c].rooted)
+		return 1.0;
 	if (n <= 1)
 		return 0.0;
 	if (c == CB_COLL_ALLREDUCE)

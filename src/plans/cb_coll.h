@@ -21,7 +21,8 @@
  *
  * busbw = algbw x factor, algbw = count x element size / time (nccl-tests
  * doc/PERFORMANCE.md): allreduce 2(n-1)/n; reduce_scatter and all_gather
- * (n-1)/n; broadcast and reduce 1; every factor 0 for n = 1.
+ * (n-1)/n; broadcast and reduce 1, whatever n (nccl-tests' BroadcastGetBw,
+ * ReduceGetBw); the others 0 for n = 1.
  *
  * Inputs and references are the checker's (cb_check.h): a rank's send
  * holds its inputs at global indices [0, send count), so the inputs of a

@@ -313,10 +313,11 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	enum cb_status st;
 
 	cb_watchdog_setup("input fill", slot->ops->desc->name, bytes);
-	if (m->o->in_place)
+	/* in place: poison first, then the input over its part (all_gather's
+	 * own block: the other blocks must not keep an earlier call's result) */
+	st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
+	if (st == CB_OK && m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
-	else
-		st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
 	if (st == CB_OK)
 		st = iterate(m, slot, a, "check", 1, &none);
 	if (st != CB_OK)
