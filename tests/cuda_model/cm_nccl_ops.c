@@ -438,3 +438,44 @@ ncclResult_t ncclRecv(void *recvbuff, size_t count, ncclDataType_t datatype, int
 {
 	return p2p_call(0, recvbuff, count, datatype, peer, comm, stream);
 }
+
+/* The collectives beyond allreduce are not modelled: each fails with a
+ * message that says so (the cuda model's tests run allreduce; the real
+ * calls are run by dev/device-check.sh on a GPU). */
+static ncclResult_t unmodelled(ncclComm_t comm, const char *call)
+{
+	ncclResult_t r = cm_comm_usable(comm, call);
+
+	if (r != ncclSuccess)
+		return r;
+	return cm_nccl_fail(NULL, ncclInvalidUsage, "cuda model: %s is not modelled", call);
+}
+
+ncclResult_t ncclReduceScatter(const void *sendbuff, void *recvbuff, size_t recvcount,
+			       ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+			       cudaStream_t stream)
+{
+	(void)sendbuff, (void)recvbuff, (void)recvcount, (void)datatype, (void)op, (void)stream;
+	return unmodelled(comm, "ncclReduceScatter");
+}
+
+ncclResult_t ncclAllGather(const void *sendbuff, void *recvbuff, size_t sendcount,
+			   ncclDataType_t datatype, ncclComm_t comm, cudaStream_t stream)
+{
+	(void)sendbuff, (void)recvbuff, (void)sendcount, (void)datatype, (void)stream;
+	return unmodelled(comm, "ncclAllGather");
+}
+
+ncclResult_t ncclBroadcast(const void *sendbuff, void *recvbuff, size_t count,
+			   ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream)
+{
+	(void)sendbuff, (void)recvbuff, (void)count, (void)datatype, (void)root, (void)stream;
+	return unmodelled(comm, "ncclBroadcast");
+}
+
+ncclResult_t ncclReduce(const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype,
+			ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream)
+{
+	(void)sendbuff, (void)recvbuff, (void)count, (void)datatype, (void)op, (void)root, (void)stream;
+	return unmodelled(comm, "ncclReduce");
+}
