@@ -11,7 +11,9 @@
  * offsets, and the rules that refuse a plan (a split count, a root out of
  * range, a final step where nothing reduces, a round that writes what a
  * peer reads, a plan right only out of place).
- * The large count: one dtype and op by default, every one with --large.
+ * The large count: int32 sum and the first root by default; with --large
+ * (a manual run, over 5 minutes here) every dtype with sum and every op on
+ * float.
  *   test_plan_coll [--large] */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,7 +168,9 @@ static void test_matrix(void **state)
 
 							if (big && !large && (dt != CB_INT32 || op != CB_SUM))
 								continue;
-							for (int root = 0; root < (n > 1 ? 2 : 1); root++)
+							if (big && op != CB_SUM && dt != CB_FLOAT)
+								continue;
+							for (int root = 0; root < (n > 1 && !big ? 2 : 1); root++)
 								check_one((enum cb_coll)coll, &al[i], n, counts[c],
 									  root ? n - 1 : 0, (enum cb_dtype)dt,
 									  (enum cb_op)op, 0);
