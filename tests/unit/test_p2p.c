@@ -43,14 +43,22 @@ struct op {
 	struct op *next;
 };
 
-/* The world of one case: pending unmatched sends and receives per (src, dst). */
+/* The world of one case: pending unmatched sends and receives per (src, dst);
+ * its ranks meet at `met` once set up (a peer still building its plan is not
+ * a deadlock) and before freeing their buffers (a rank that failed leaves
+ * operations a peer may still match against). */
 static struct {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	pthread_barrier_t met;
 	int nccl;
 	struct op *sends[MAXN][MAXN], *recvs[MAXN][MAXN];
 	char why[256];
-} W = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, { { 0 } }, { { 0 } }, "" };
+} W = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* A deadlock's bound: no wait of a correct schedule comes near it, even under
+ * the sanitizers on a loaded machine. */
+#define DEADLOCK_S 30
 
 /* One rank's transport: its operations per outstanding round. */
 struct fake {
@@ -150,14 +158,14 @@ static enum cb_status f_recv(struct cb_p2p *p, int peer, void *buf, size_t bytes
 	return post(p, 0, peer, buf, bytes);
 }
 
-/* Waits (at most 5 s: longer is a deadlock) for the operations of slot k. */
+/* Waits (at most DEADLOCK_S: longer is a deadlock) for the operations of slot k. */
 static enum cb_status complete(struct fake *f, int k)
 {
 	struct timespec until;
 	enum cb_status st = CB_OK;
 
 	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 5;
+	until.tv_sec += DEADLOCK_S;
 	pthread_mutex_lock(&W.mu);
 	for (int i = 0; i < f->n[k] && st == CB_OK; i++)
 		while (!f->ops[k][i]->done && st == CB_OK)
@@ -255,6 +263,7 @@ static void *rank_main(void *arg)
 	a.send = buf_new(bytes), a.count = c->count, a.dt = c->dt, a.op = c->op;
 	a.recv = c->in_place ? a.send : buf_new(bytes);
 	out->st = c->algo->setup(&be, &sa, &state);
+	pthread_barrier_wait(&W.met);
 	for (int call = 0; call < 2 && out->st == CB_OK; call++) {
 		cb_fill_input(a.send->peer[0], 0, c->count, c->dt, c->op, out->rank, c->n);
 		if (!c->in_place)
@@ -269,6 +278,7 @@ static void *rank_main(void *arg)
 	cb_fill_reference(ref, 0, c->count, c->dt, c->op, c->n);
 	out->wrong = cb_count_wrong(a.recv->peer[0], ref, c->count, c->dt, c->op, c->n);
 	out->tx = be.tx[out->rank], out->rx = be.rx[out->rank];
+	pthread_barrier_wait(&W.met);
 	if (state)
 		c->algo->teardown(state);
 	if (!c->in_place)
@@ -322,12 +332,14 @@ static void run_case(const struct tcase *c)
 	W.why[0] = '\0';
 	memset(W.sends, 0, sizeof(W.sends));
 	memset(W.recvs, 0, sizeof(W.recvs));
+	assert_int_equal(pthread_barrier_init(&W.met, NULL, (unsigned)c->n), 0);
 	for (int r = 0; r < c->n; r++) {
 		out[r] = (struct rank_out){ .c = c, .rank = r };
 		assert_int_equal(pthread_create(&t[r], NULL, rank_main, &out[r]), 0);
 	}
 	for (int r = 0; r < c->n; r++)
 		pthread_join(t[r], NULL);
+	pthread_barrier_destroy(&W.met);
 	for (int r = 0; r < c->n; r++) {
 		uint64_t tx, rx;
 
