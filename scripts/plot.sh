@@ -52,6 +52,10 @@ Each figure is written as .png and .svg:
                       MPI 4.1's decision table names (RUN_DIR/library_choice.csv, which
                       sweep.sh writes for runs with mpi.* rows: collbench-model check
                       --library)
+  zero_step           a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S, then
+                      all-gather of S) per algorithm of all three: the time vs S at the largest
+                      rank count, and each rank's tx+rx at the largest S with measured bytes
+                      (sweep.sh --coll allreduce,reduce_scatter,all_gather)
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
 Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_counts) are
 marked: a title line on the figures of one rank count, "N*" at the tics of the others.
@@ -137,7 +141,7 @@ if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
 		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
 		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' \
-		'library_choice.*' || exit 2
+		'library_choice.*' 'zero_step.*' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
 fi
@@ -336,6 +340,27 @@ plot_library() {
 		legend=$(gp_str "dot: the forced algorithm of its traffic, nearest in time; ring: the table's")"
 }
 
+# --- zero_step: one DDP step against one ZeRO step, per algorithm (issue 22) ------------------
+plot_zero() {
+	local verb n size talgos balgos xmin xmax tmin tmax bmax ratios unit div rl="" j=0 r
+	IFS=$US read -r verb n size talgos balgos xmin xmax tmin tmax bmax ratios < <(plot_awk zero \
+		-v prog="$PROG" -v dir="$tmp" -v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" \
+		"$SUMMARY" "$RANKS")
+	# a run of allreduce alone (the usual) draws no such figure, silently
+	[[ "$verb" == plot ]] || { grep -q reduce_scatter "$SUMMARY" && cb_note "skipping zero_step: $n"; return 0; }
+	unit=MiB div=1048576
+	((${bmax%.*} >= 16 * 1048576)) || unit=KiB div=1024
+	while IFS= read -r -d ';' r; do
+		j=$((j + 1))
+		rl+="ratio$j=$(gp_str "ZeRO / DDP, $r"); "
+	done <<<"${ratios:+$ratios;}"
+	run_gp zero "$OUT_DIR/zero_step" "prefix=$(cb_gp_path "$tmp/zero"); talgos=$(gp_str "$talgos");
+		balgos=$(gp_str "$balgos"); nranks=$n; size=$(gp_str "$size"); xmin=$xmin; xmax=$xmax;
+		tmin=$tmin; tmax=$tmax; bmax=$bmax; unit=$(gp_str "$unit"); div=$div; $rl
+		note=$(gp_str "$(over_note "$n")");
+		ttl=$(gp_str "a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S + all-gather of S)")"
+}
+
 plot_busbw
 plot_frontier
 plot_time
@@ -345,6 +370,7 @@ plot_busywait
 plot_straggler
 plot_iters
 plot_library
+plot_zero
 
 ((${#written[@]} > 0)) || cb_die 1 "no figure could be drawn from '$SUMMARY'"
 printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || cb_die 1 "cannot write $OUT_DIR/figures.txt"

@@ -57,6 +57,33 @@ sweep_coll)
 		[ ! -e "$t/bad" ] || fail "sweep $bad made a folder"
 	done
 	;;
+plot_zero)
+	# zero_step: a run with allreduce, reduce_scatter and all_gather draws
+	# it; its per-rank bars are each rank's measured bytes of the right
+	# collective: the ring's halves move what its allreduce moves on every
+	# rank, ps-style's root (n-1)(S + S/n) in each half against (n-1)S each
+	# way in the allreduce (4 ranks, S = 4 KiB); a run of allreduce alone
+	# draws none, and says nothing of it
+	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
+	sweep --ranks 4 --minbytes 1K --maxbytes 4K --stepfactor 4 --iters 2 --warmup_iters 0 \
+		-a ps,ring,mpi --coll allreduce,reduce_scatter,all_gather --out "$t/run"
+	[ $rc = 0 ] || { show; fail "sweep --coll: exit $rc"; }
+	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err" || { show; fail "plot.sh: exit $?"; }
+	grep -q 'zero_step.png$' "$t/fig/figures.txt" && [ -s "$t/fig/zero_step.svg" ] ||
+		{ show; fail "no zero_step figure"; }
+	mkdir "$t/dat"
+	line=$(awk -f "$src/scripts/plot/lib.awk" -f "$src/scripts/plot/zero.awk" -v prog=t \
+		-v dir="$t/dat" -v b=host -v d=float -v o=sum -v p=0 "$t/run/summary.csv" \
+		"$t/run/ranks.csv" | tr '\037' '|')
+	case $line in "plot|4|4 KiB|ps ring mpi|ps ring|1024|4096|"*) ;; *) fail "zero.awk: $line" ;; esac
+	awk '$2 != $3 + $4 { bad = 1 } END { exit bad || NR != 4 }' "$t/dat/zero_b.2.dat" ||
+		{ cat "$t/dat/zero_b.2.dat" >&2; fail "ring: a rank's halves do not move its allreduce's bytes"; }
+	awk '$1 == 0 && $2 == 2 * 3 * 4096 && $3 == 3 * (4096 + 1024) && $4 == $3 { ok = 1 } END { exit !ok }' \
+		"$t/dat/zero_b.1.dat" || { cat "$t/dat/zero_b.1.dat" >&2; fail "ps: the root's bytes"; }
+	sweep --ranks 2 "${tiny[@]}" --out "$t/ar"
+	"$src/scripts/plot.sh" "$t/ar" "$t/fig2" >"$t/out" 2>"$t/err" || { show; fail "plot.sh: exit $?"; }
+	! grep -q zero "$t/fig2/figures.txt" "$t/err" || { show; fail "zero_step drawn or named for allreduce alone"; }
+	;;
 gp_path)
 	# file names reach gnuplot as their own bytes (cb_gp_path; cb_gp_str's
 	# \xHH form names a folder that does not exist): a folder that is not
