@@ -10,6 +10,9 @@
 #   uneven_inplace0/1  cbnode1:1,cbnode2:2,cbnode3:1, the ps root on the second host
 #   pair_inplace0      cbnode1:1,cbnode2:1
 #   even_count1m       2+2 ranks, 1048573 elements in 256 KiB slices
+#   coll_even_inplace0/1, coll_uneven_inplace0/1  the same for reduce_scatter,
+#                      all_gather, broadcast and reduce (one launch each; roots
+#                      as above): their every plan and the library's call
 #   shm_forced         --transport shm across hosts: ps and ring skip, saying why
 #   issue_rows         the command of issue 10 prints ps, ring and mpi rows, #wrong 0
 #   witness            2+2 ranks: Open MPI's monitoring totals equal collbench's
@@ -33,6 +36,13 @@ trap 'rm -rf "$out"' EXIT
 meta_json() { tr -d '\n' <"$1"; }
 
 matrix() { rm -rf "$out"; exec "$CB_TESTS_DIR/mpi/allreduce.sh" "$bin" "$@"; }
+# colls ARGS...: the matrix of every collective beyond allreduce in turn
+colls() {
+	local c
+	for c in reduce_scatter all_gather broadcast reduce; do
+		"$CB_TESTS_DIR/mpi/allreduce.sh" "$bin" "$@" --coll "$c" || fail "--coll $c failed"
+	done
+}
 
 case $case in
 even_inplace0) matrix 4 0 --hosts cbnode1:2,cbnode2:2 ;;
@@ -40,6 +50,10 @@ even_inplace1) matrix 4 1 --hosts cbnode1:2,cbnode2:2 --root 3 ;;
 uneven_inplace0) matrix 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
 uneven_inplace1) matrix 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
 pair_inplace0) matrix 2 0 --hosts cbnode1:1,cbnode2:1 --root 1 ;;
+coll_even_inplace0) colls 4 0 --hosts cbnode1:2,cbnode2:2 ;;
+coll_even_inplace1) colls 4 1 --hosts cbnode1:2,cbnode2:2 --root 3 ;;
+coll_uneven_inplace0) colls 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
+coll_uneven_inplace1) colls 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
 even_count1m) matrix 4 0 --hosts cbnode1:2,cbnode2:2 --count 1048573 --slicebytes 0 ;;
 witness | mpi_traffic)
 	c=$case
