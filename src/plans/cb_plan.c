@@ -235,11 +235,8 @@ struct walk {
 	int oom;
 };
 
-/* r as the memory it names: in place, the smaller of SEND and RECV is a
- * range of the larger (cb_coll_inplace_offset), and r is moved there. */
-static struct cb_plan_ref canon(const struct walk *w, struct cb_plan_ref r)
+struct cb_plan_ref cb_plan_canon_ref(const struct cb_plan *p, struct cb_plan_ref r)
 {
-	const struct cb_plan *p = w->p;
 	int send_inside;
 	size_t at;
 
@@ -251,6 +248,11 @@ static struct cb_plan_ref canon(const struct walk *w, struct cb_plan_ref r)
 		r.buf = send_inside ? CB_PLAN_RECV : CB_PLAN_SEND;
 	}
 	return r;
+}
+
+static struct cb_plan_ref canon(const struct walk *w, struct cb_plan_ref r)
+{
+	return cb_plan_canon_ref(w->p, r);
 }
 
 /* The memory a plan's buffer b of rank r is, in place or not: its own, or

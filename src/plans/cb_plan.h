@@ -155,6 +155,13 @@ int cb_plan_neighbours(const struct cb_plan *p, int r, int *peers);
 /* The elements of rank r's buffer b in p. */
 size_t cb_plan_buf_count(const struct cb_plan *p, int r, enum cb_plan_buf b);
 
+/* r as the memory it names: in place, the smaller of SEND and RECV is a
+ * range of the larger (cb_coll_inplace_offset: all_gather's SEND at r's
+ * block of RECV, reduce_scatter's RECV at r's block of SEND; allreduce,
+ * broadcast and reduce at 0), so a ref to it becomes a ref into the larger
+ * at that offset; any other ref, and every ref out of place, is r. */
+struct cb_plan_ref cb_plan_canon_ref(const struct cb_plan *p, struct cb_plan_ref r);
+
 /* Bytes each rank sends and receives in one run of p with elements of esize
  * bytes (tx, rx: arrays of n), by the rule at the top. */
 void cb_plan_traffic(const struct cb_plan *p, size_t esize, uint64_t *tx, uint64_t *rx);

@@ -167,13 +167,8 @@ void cb_plan_state_fini(struct cb_plan_state *st)
 
 size_t cb_plan_mem_off(const struct cb_plan_state *st, struct cb_plan_ref r)
 {
-	const struct cb_plan *p = &st->plan;
-	size_t so, ro;
-
-	if (!st->in_place || r.buf == CB_PLAN_STAGE || p->coll == CB_COLL_ALLREDUCE)
-		return r.off;
-	cb_coll_offsets(p->coll, p->n, p->count, r.rank, 1, &so, &ro);
-	return r.off + (r.buf == CB_PLAN_SEND ? so : ro);
+	/* in place SEND and RECV are one buffer: the larger's offset is the one */
+	return st->in_place ? cb_plan_canon_ref(&st->plan, r).off : r.off;
 }
 
 struct cb_ref cb_plan_span(const struct cb_plan_state *st, const struct cb_run_args *a,

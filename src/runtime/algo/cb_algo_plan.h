@@ -83,8 +83,8 @@ enum cb_status cb_plan_state_prepare(struct cb_plan_state *st, const struct cb_r
 void cb_plan_state_fini(struct cb_plan_state *st);
 
 /* Where r's range starts in the memory of its rank, in elements: in place
- * (one buffer) its offset plus the collective's in-place offset of its
- * buffer (cb_coll_offsets; allreduce: 0), else its offset. */
+ * (one buffer) its offset in the larger buffer (cb_plan_canon_ref), else
+ * its offset. */
 size_t cb_plan_mem_off(const struct cb_plan_state *st, struct cb_plan_ref r);
 
 /* The plan's step i as the backend's span of one rank: buffer b of a's (or
