@@ -568,6 +568,13 @@ sweep)
 	sweep "${tiny[@]}" --out "$t/run2" --history="$db" || { cat "$t/err" >&2; fail "--history=DB"; }
 	[ "$(runs_count)" = 2 ] || fail "expected 2 runs in $db"
 	expect 0 "$hist" check --db "$db"
+	# --coll LIST --history: every collective's rows in the history, apart
+	sweep "${tiny[@]}" --coll allreduce,reduce_scatter --out "$t/run5" --history "$t/coll.sqlite" ||
+		{ cat "$t/err" >&2; fail "sweep --coll allreduce,reduce_scatter --history"; }
+	expect 0 "$hist" trend --db "$t/coll.sqlite" -b 4K --format csv
+	[ "$(grep -c '^host,ring,2,4096,float,sum,0,shm,reduce_scatter,' "$t/out")" = 1 ] &&
+		[ "$(grep -c '^host,ring,2,4096,float,sum,0,shm,allreduce,' "$t/out")" = 1 ] ||
+		fail "expected a point of each collective at 4K"
 	# refused before anything runs: a file that is not a history, no tool
 	echo "not a database, a text file of a reasonable length ..................." >"$t/text"
 	expect 2 "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run3" --history "$t/text"
