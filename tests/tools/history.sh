@@ -65,6 +65,26 @@ mkrun() {
 EOF
 }
 
+# mkrun_coll DIR I RS64 [COMMIT]: run folder number I (mkrun's metadata) of
+# collbench-summary-3 rows: ring at 1M and 64M on 2 ranks for allreduce and
+# for reduce_scatter, the same algorithm and sizes; reduce_scatter 64M's
+# busbw is scaled by RS64; every busbw has 2% noise (seed I).
+mkrun_coll() {
+	local dir=$1 i=$2 f=$3 commit=${4:-c0}
+	mkrun "$dir" "$i" 1 vm "$commit"
+	{
+		echo "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,busbw_GBps,status,transport,nhosts,collective"
+		awk -v i="$i" -v f="$f" 'BEGIN { srand(i)
+			n = split("allreduce 1048576 2.0 allreduce 67108864 4.0 reduce_scatter 1048576 1.0 reduce_scatter 67108864 2.0", a, " ")
+			for (k = 1; k <= n; k += 3) {
+				z = 0; for (j = 0; j < 12; j++) z += rand(); z -= 6
+				b = a[k + 2] * (1 + 0.02 * z) * (a[k] == "reduce_scatter" && a[k + 1] > 1048576 ? f : 1)
+				printf "collbench-summary-3,host,ring,2,%d,%d,float,sum,0,20,%.6g,%.6g,%.6g,ok,shm,1,%s\n",
+					a[k + 1], a[k + 1] / 4, a[k + 1] / b / 1e3, b, b, a[k]
+			} }'
+	} >"$dir/summary.csv"
+}
+
 # set_start DIR TEXT: the start time of run folder DIR's launch is TEXT.
 set_start() { sed -i "s/\"start_utc\": \"[^\"]*\"/\"start_utc\": \"$2\"/" "$1/np2.meta.json"; }
 
@@ -107,7 +127,7 @@ committed)
 	expect 0 "$hist" trend --db "$db" -a ring -n 2 -b 64M \
 		--machine 'vm (Intel(R) Xeon(R) Processor, 2 CPUs)' --format csv
 	[ "$(tail -n +2 "$t/out" | wc -l)" = 2 ] || fail "ring np2 64M: expected 2 points"
-	has "^host,ring,2,67108864,float,sum,0,shm,busbw,median," "$t/out"
+	has "^host,ring,2,67108864,float,sum,0,shm,allreduce,busbw,median," "$t/out"
 	;;
 idempotent)
 	mapfile -t folders < <(committed_folders)
@@ -203,7 +223,7 @@ detect_gate)
 	expect 0 "$hist" ingest --db "$db" "$t"/s*
 	expect 0 "$hist" detect --db "$db" --format csv
 	[ "$(tail -n +2 "$t/out" | wc -l)" = 1 ] || fail "expected one change point"
-	has "^host,ring,2,67108864,float,sum,0,shm,busbw,2026-01-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
+	has "^host,ring,2,67108864,float,sum,0,shm,allreduce,busbw,2026-01-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
 	has "commit c0 -> c1" "$t/out"
 	expect 1 "$hist" gate --db "$db"
 	has "^REGRESSION ring np2 64M float sum: busbw -\(1[5-9]\|2[0-5]\)\." "$t/out"
@@ -220,6 +240,33 @@ detect_gate)
 	expect 0 "$hist" detect --db "$db" -a ring -b 64M
 	has "improvement" "$t/out"
 	has "^2 change points in 1 series" "$t/out"
+	;;
+collectives)
+	# rows of two collectives, the same algorithm and sizes: four series, a
+	# slowdown of reduce_scatter's ring 64M is that series' change point
+	# only, and the gate names it alone
+	for i in $(seq 1 30); do mkrun_coll "$t/r$i" "$i" 1; done
+	for i in $(seq 31 40); do mkrun_coll "$t/s$i" "$i" 0.8 c1; done
+	expect 0 "$hist" ingest --db "$db" "$t"/r* "$t"/s*
+	[ "$(grep -c '^added run' "$t/out")" = 40 ] || fail "not every run added"
+	expect 0 "$hist" trend --db "$db" -a ring -b 64M --format csv
+	[ "$(grep -c '^host,ring,2,67108864,float,sum,0,shm,allreduce,busbw,' "$t/out")" = 40 ] ||
+		fail "expected 40 allreduce points"
+	[ "$(grep -c '^host,ring,2,67108864,float,sum,0,shm,reduce_scatter,busbw,' "$t/out")" = 40 ] ||
+		fail "expected 40 reduce_scatter points"
+	expect 0 "$hist" detect --db "$db"
+	has "^1 change point in 4 series" "$t/out"
+	has "^reduce_scatter ring np2 64M float sum  *busbw .* regression" "$t/out"
+	expect 0 "$hist" detect --db "$db" --format csv
+	[ "$(tail -n +2 "$t/out" | wc -l)" = 1 ] || fail "expected one change point"
+	has "^host,ring,2,67108864,float,sum,0,shm,reduce_scatter,busbw,2026-01-02T07:00:00Z,31,\"s31\",regression,-\(1[5-9]\|2[0-5]\)\." "$t/out"
+	expect 1 "$hist" gate --db "$db"
+	has "^REGRESSION reduce_scatter ring np2 64M float sum: busbw -\(1[5-9]\|2[0-5]\)\." "$t/out"
+	[ "$(grep -c '^REGRESSION' "$t/out")" = 1 ] || fail "the gate names more than reduce_scatter's series"
+	expect 0 "$hist" gate --db "$db" --coll allreduce
+	expect 1 "$hist" gate --db "$db" --coll reduce_scatter -b 64M
+	expect 2 "$hist" trend --db "$db" --coll all_gather
+	has "no series on machine .* matches the selection" "$t/err"
 	;;
 failed_rows)
 	# a row that failed in the newest run fails the gate, as collbench-compare
@@ -404,7 +451,7 @@ readme)
 	has "^# machine: readme-box (" "$t/out"
 	expect 0 "$hist" gate --min-bytes 1K
 	expect 0 "$hist" trend -a ring -n 2 -b 4K --format csv
-	has "^host,ring,2,4096,float,sum,0,shm,busbw,median," "$t/out"
+	has "^host,ring,2,4096,float,sum,0,shm,allreduce,busbw,median," "$t/out"
 	if command -v gnuplot >/dev/null; then
 		expect 0 "$root/scripts/plot_history.sh" -a ring -n 2 -b 4K -o "$t/p/trend"
 		has "machine: readme-box (" "$t/p/trend.svg"
@@ -521,6 +568,13 @@ sweep)
 	sweep "${tiny[@]}" --out "$t/run2" --history="$db" || { cat "$t/err" >&2; fail "--history=DB"; }
 	[ "$(runs_count)" = 2 ] || fail "expected 2 runs in $db"
 	expect 0 "$hist" check --db "$db"
+	# --coll LIST --history: every collective's rows in the history, apart
+	sweep "${tiny[@]}" --coll allreduce,reduce_scatter --out "$t/run5" --history "$t/coll.sqlite" ||
+		{ cat "$t/err" >&2; fail "sweep --coll allreduce,reduce_scatter --history"; }
+	expect 0 "$hist" trend --db "$t/coll.sqlite" -b 4K --format csv
+	[ "$(grep -c '^host,ring,2,4096,float,sum,0,shm,reduce_scatter,' "$t/out")" = 1 ] &&
+		[ "$(grep -c '^host,ring,2,4096,float,sum,0,shm,allreduce,' "$t/out")" = 1 ] ||
+		fail "expected a point of each collective at 4K"
 	# refused before anything runs: a file that is not a history, no tool
 	echo "not a database, a text file of a reasonable length ..................." >"$t/text"
 	expect 2 "$root/scripts/sweep.sh" "${tiny[@]}" --out "$t/run3" --history "$t/text"

@@ -397,34 +397,72 @@ static void put_run(const char *name, const char *rows)
 #define ROW3(algo, coll) \
 	"collbench-summary-3,host," algo ",2,1024,256,float,sum,0,20,10,0.1,0.1,ok,shm,1," coll "\n"
 
-/* A -3 run of allreduce rows is ingested; a run with a row of another
- * collective is refused, naming it, and nothing of it is stored. */
-static void test_collective(void **state)
+/* Loads and ingests run folder name (put_run) into db; returns added. */
+static int ingest_folder(struct cb_hist_db *db, const char *name)
 {
-	char path[128], run[128], err[512];
-	struct cb_hist_db db;
+	char run[128], err[512];
 	struct cb_hist_run r;
 	long long id;
 	int added;
+
+	path_of(name, run, sizeof(run));
+	if (cb_hist_run_load(run, NULL, &r, err, sizeof(err)) != CB_OK ||
+	    cb_hist_db_ingest(db, &r, &id, &added, err, sizeof(err)) != CB_OK)
+		fail_msg("%s: %s", name, err);
+	cb_hist_run_free(&r);
+	return added;
+}
+
+/* Runs of every collective are ingested, each row keyed by its collective:
+ * a reduce_scatter row and an allreduce row of one algorithm and size are
+ * two series, never one; a run whose rows differ from another's in their
+ * collective only is another run; --coll selects one collective. */
+static void test_collective(void **state)
+{
+	const struct cb_hist_filter all = { .nranks = -1, .in_place = -1, .bytes = -1 };
+	struct cb_hist_filter rs = all;
+	char path[128], err[512], name[CB_HIST_NAME];
+	struct cb_hist_machine_sel m;
+	struct cb_hist_series *s;
+	struct cb_hist_db db;
+	size_t n;
 
 	(void)state;
 	path_of("coll.sqlite", path, sizeof(path));
 	assert_int_equal(cb_hist_db_open(path, 1, &db, err, sizeof(err)), CB_OK);
 	put_run("ar3", ROW3("ring", "allreduce") ROW3("ps", "allreduce"));
-	path_of("ar3", run, sizeof(run));
-	assert_int_equal(cb_hist_run_load(run, NULL, &r, err, sizeof(err)), CB_OK);
-	assert_int_equal(cb_hist_db_ingest(&db, &r, &id, &added, err, sizeof(err)), CB_OK);
-	assert_int_equal(added, 1);
-	cb_hist_run_free(&r);
 	put_run("rs3", ROW3("ring", "allreduce") ROW3("ring", "reduce_scatter"));
-	path_of("rs3", run, sizeof(run));
-	assert_int_equal(cb_hist_run_load(run, NULL, &r, err, sizeof(err)), CB_ERR_ARG);
-	if (!strstr(err, "keeps allreduce rows only so far; ") ||
-	    !strstr(err, "rs3/summary.csv has reduce_scatter rows (line 3)"))
-		fail_msg("a reduce_scatter run: '%s'", err);
-	assert_null(r.rows);
-	assert_int_equal(query_int(&db, "SELECT count(*) FROM runs"), 1);
-	assert_int_equal(query_int(&db, "SELECT count(*) FROM rows"), 2);
+	put_run("rs4", ROW3("ring", "reduce_scatter") ROW3("ps", "reduce_scatter"));
+	assert_int_equal(ingest_folder(&db, "ar3"), 1);
+	assert_int_equal(ingest_folder(&db, "rs3"), 1);
+	assert_int_equal(ingest_folder(&db, "rs4"), 1); /* ar3's rows but their collective */
+	assert_int_equal(ingest_folder(&db, "rs3"), 0);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM runs"), 3);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM rows WHERE collective = "
+				   "'reduce_scatter'"), 3);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM rows WHERE collective = "
+				   "'allreduce'"), 3);
+	assert_int_equal(cb_hist_machine_find(&db, NULL, NULL, &m, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_hist_series_load(&db, m.id, &all, CB_METRIC_BUSBW, CB_STAT_MEDIAN, &s,
+					     &n, err, sizeof(err)), CB_OK);
+	assert_int_equal(n, 4); /* allreduce ps, ring; reduce_scatter ps, ring */
+	assert_string_equal(s[1].key.row.v.collective, "allreduce");
+	assert_string_equal(s[1].key.row.v.algo, "ring");
+	assert_int_equal(s[1].n, 2);
+	assert_string_equal(s[3].key.row.v.collective, "reduce_scatter");
+	assert_string_equal(s[3].key.row.v.algo, "ring");
+	assert_int_equal(s[3].n, 2);
+	cb_hist_key_name(&s[3].key, name, sizeof(name));
+	assert_string_equal(name, "reduce_scatter ring np2 1K float sum");
+	cb_hist_key_name(&s[1].key, name, sizeof(name));
+	assert_string_equal(name, "ring np2 1K float sum");
+	cb_hist_series_free(s, n);
+	rs.collective = "reduce_scatter";
+	assert_int_equal(cb_hist_series_load(&db, m.id, &rs, CB_METRIC_BUSBW, CB_STAT_MEDIAN, &s,
+					     &n, err, sizeof(err)), CB_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(s[0].key.row.v.collective, "reduce_scatter");
+	cb_hist_series_free(s, n);
 	cb_hist_db_close(&db);
 }
 

@@ -5,7 +5,10 @@
  * time, then id), their times normalised to UTC, and new runs come after
  * them; runs get their run keys from what is stored, so that copies of one
  * run ingested as new runs before are seen as one, and a copy ingested now
- * is already there. */
+ * is already there. A history of schema version 5 (the dump of one that
+ * version wrote) gets the collective in its rows' key: its rows are
+ * allreduce's, its runs keep their keys, and a run of another collective
+ * over the same key is stored beside them as a series of its own. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,10 +19,12 @@
 #include <string.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "cb_hist_db.h"
 #include "cb_hist_ingest.h"
 #include "cb_hist_query.h"
+#include "cb_hist_run.h"
 
 #define TEST_TMPDIR "/tmp/cb_hist_migrate_XXXXXX"
 #include "test_tmpdir.h"
@@ -241,12 +246,142 @@ static void test_order_kept(void **state)
 	cb_hist_db_close(&db);
 }
 
+/* A history of schema version 5 as collbench-history of that version
+ * wrote it (sqlite3 .dump of `collbench-history ingest` of the run put_v5_run
+ * makes, at commit acca16e; its run key is that version's), and its
+ * user_version, which .dump does not write. */
+static const char v5_dump[] =
+	"CREATE TABLE history_info(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"INSERT INTO history_info VALUES('format','collbench-history');"
+	"CREATE TABLE machines(id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE,"
+	" label TEXT NOT NULL);"
+	"INSERT INTO machines VALUES(1,'t (T, 2 CPUs)','t');"
+	"CREATE TABLE runs(id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, time_utc TEXT NOT"
+	" NULL, machine_id INTEGER NOT NULL REFERENCES machines(id), name TEXT NOT NULL, source"
+	" TEXT NOT NULL, version TEXT NOT NULL, git_commit TEXT NOT NULL, versions TEXT NOT NULL,"
+	" launcher TEXT NOT NULL, job_id TEXT NOT NULL, label TEXT NOT NULL, nrows INTEGER NOT"
+	" NULL, ingested_utc TEXT NOT NULL, seq INTEGER, run_key TEXT, command_key TEXT, libconf"
+	" TEXT NOT NULL DEFAULT '');"
+	"INSERT INTO runs VALUES(1,'4b7f2f8a34ff7e7e4286ebfd7e0a263a1e8afc535f1bc4209fe655e3b6a1"
+	"360d','2026-12-02T10:00:00Z',1,'run5','run5','','','collbench ?; ?','','','',2,"
+	"'2026-12-02T02:28:03Z',1,'a1f18a98ed381d941e66c609f97416129855eacba53d43d16d5aa9e9b6d7"
+	"4b60','01ba4719c80b6fe911b091a7c05124b64eeece964e09c058ef8f9805daca546b','');"
+	"CREATE TABLE rows(run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, backend"
+	" TEXT NOT NULL, algo TEXT NOT NULL, nranks INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+	" dtype TEXT NOT NULL, op TEXT NOT NULL, in_place INTEGER NOT NULL, transport TEXT NOT"
+	" NULL DEFAULT '', status TEXT NOT NULL, \"time_us\" REAL, \"time_us_median\" REAL,"
+	" \"algbw_GBps\" REAL, \"busbw_GBps\" REAL, \"tx_total_bytes\" INTEGER,"
+	" \"txrx_max_bytes\" INTEGER, \"repeats\" INTEGER, \"time_us_rep_min\" REAL,"
+	" \"time_us_rep_max\" REAL, \"busbw_GBps_rep_min\" REAL, \"busbw_GBps_rep_max\" REAL,"
+	" \"time_us_median_rep_min\" REAL, \"time_us_median_rep_max\" REAL, \"nhosts\" INTEGER,"
+	" PRIMARY KEY(run_id, backend, algo, nranks, bytes, dtype, op, in_place, transport));"
+	"INSERT INTO \"rows\" VALUES(1,'host','ring',2,1024,'float','sum',0,'shm','ok',10.0,NULL,"
+	"0.1024000000000000049,0.1024000000000000049,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,"
+	"1);"
+	"INSERT INTO \"rows\" VALUES(1,'host','ring',2,2048,'float','sum',0,'shm','ok',16.0,NULL,"
+	"0.12800000000000000266,0.12800000000000000266,NULL,NULL,NULL,NULL,NULL,NULL,NULL,NULL,"
+	"NULL,1);"
+	"CREATE INDEX rows_key ON rows(backend, algo, nranks, bytes, dtype, op, in_place,"
+	" transport, run_id);"
+	"CREATE INDEX runs_machine_seq ON runs(machine_id, seq, id);"
+	"CREATE INDEX runs_key ON runs(run_key);"
+	"PRAGMA user_version = 5;";
+
+/* Run folder dir/name: v5_dump's run (rows in the other order: other files,
+ * the same run) with its rows of collective coll. */
+static void put_v5_run(const char *name, const char *coll)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/%s/summary.csv", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
+		"algbw_GBps,busbw_GBps,status,transport,nhosts,collective\n"
+		"collbench-summary-3,host,ring,2,2048,512,float,sum,0,20,16,0.128,0.128,ok,shm,1,%s\n"
+		"collbench-summary-3,host,ring,2,1024,256,float,sum,0,20,10,0.1024,0.1024,ok,shm,1,"
+		"%s\n", coll, coll);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "%s/%s/np2.meta.json", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "{\"schema\": \"collbench-meta-1\", \"backend\": \"host\", \"device\": \"\", "
+		"\"start_utc\": \"2026-12-02T10:00:00Z\", \"host\": {\"cpu_model\": \"T\", "
+		"\"cpus_online\": 2, \"hostname\": \"t\"}, \"mpi\": {\"nranks\": 2, "
+		"\"ranks_per_node\": 2, \"nnodes\": 1}, \"status\": \"complete\"}\n");
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Ingests run folder name into db; returns added, its id into *id. */
+static int ingest_v5_run(struct cb_hist_db *db, const char *name, long long *id)
+{
+	char path[256], err[1024];
+	struct cb_hist_run r;
+	int added;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (cb_hist_run_load(path, NULL, &r, err, sizeof(err)) != CB_OK ||
+	    cb_hist_db_ingest(db, &r, id, &added, err, sizeof(err)) != CB_OK)
+		fail_msg("%s: %s", name, err);
+	cb_hist_run_free(&r);
+	return added;
+}
+
+/* Version 5 -> 6: the rows are allreduce's, the primary key has the
+ * collective, the run keeps its key (its copy is already there), and a
+ * reduce_scatter run over the same keys is two more series. */
+static void test_collective_keyed(void **state)
+{
+	const struct cb_hist_filter any = { .nranks = -1, .in_place = -1, .bytes = -1 };
+	char path[256], err[1024];
+	struct cb_hist_series *s;
+	struct cb_hist_db db;
+	size_t n, problems;
+	long long id;
+	sqlite3 *raw;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v5.sqlite", dir);
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	exec(raw, v5_dump);
+	sqlite3_close(raw);
+	if (cb_hist_db_open(path, 0, &db, err, sizeof(err)) != CB_OK)
+		fail_msg("open: %s", err);
+	assert_int_equal(query_int(&db, "PRAGMA user_version"), CB_HIST_SCHEMA_VERSION);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM rows WHERE collective = "
+				   "'allreduce' AND time_us IN (10, 16) AND nhosts = 1"), 2);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM sqlite_master WHERE name = "
+				   "'rows_v5'"), 0);
+	assert_int_equal(query_int(&db, "SELECT count(*) FROM pragma_index_info((SELECT name FROM"
+				   " sqlite_master WHERE type = 'index' AND tbl_name = 'rows' AND name"
+				   " LIKE 'sqlite_autoindex%')) WHERE name = 'collective'"), 1);
+	assert_int_equal(cb_hist_db_check(&db, stdout, &problems, err, sizeof(err)), CB_OK);
+	assert_int_equal(problems, 0);
+	put_v5_run("again", "allreduce");
+	assert_int_equal(ingest_v5_run(&db, "again", &id), 0);
+	assert_int_equal(id, 1);
+	put_v5_run("rs", "reduce_scatter");
+	assert_int_equal(ingest_v5_run(&db, "rs", &id), 1);
+	assert_int_equal(cb_hist_series_load(&db, 1, &any, CB_METRIC_BUSBW, CB_STAT_MEDIAN, &s, &n,
+					     err, sizeof(err)), CB_OK);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(s[i].n, 1);
+		assert_string_equal(s[i].key.row.v.collective, i < 2 ? "allreduce" : "reduce_scatter");
+		assert_int_equal(s[i].pts[0].run_id, i < 2 ? 1 : id);
+	}
+	cb_hist_series_free(s, n);
+	cb_hist_db_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_machines_merged),
 		cmocka_unit_test(test_order_kept),
 		cmocka_unit_test(test_copies_keyed),
+		cmocka_unit_test(test_collective_keyed),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -66,6 +66,9 @@ static const char *format_name(int i)
 	  .hi = 1, .help = "only out-of-place (0) or in-place (1) rows" }
 #define O_TRANSPORT { .lname = "transport", .argname = "NAME", TEXT("transport"), OFF(transport), \
 	  .help = "only rows of this transport (shm, ipc, p2p, library, local)" }
+#define O_COLL { .lname = "coll", .argname = "NAME", TEXT("collective"), OFF(collective), \
+	  .help = "only rows of this collective (allreduce, reduce_scatter, all_gather, " \
+	          "broadcast, reduce)" }
 #define O_MIN_BYTES { .lname = "min-bytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE, \
 	  OFF(min_bytes), .help = "leave out rows below SIZE bytes (latency-bound sizes)" }
 #define O_METRIC { .lname = "metric", .sname = 'm', .argname = "busbw|algbw|time", \
@@ -107,7 +110,7 @@ static const char *format_name(int i)
 	          "however old)" }
 
 #define O_SELECT O_MACHINE, O_BACKEND, O_ALGO, O_NRANKS, O_BYTES, O_DTYPE, O_OP, O_IN_PLACE, \
-		 O_TRANSPORT, O_MIN_BYTES, O_METRIC, O_STAT, O_PVALUE, O_WINDOW, O_MIN_CHANGE, \
+		 O_TRANSPORT, O_COLL, O_MIN_BYTES, O_METRIC, O_STAT, O_PVALUE, O_WINDOW, O_MIN_CHANGE, \
 		 O_NOISE_FLOOR
 
 static const struct cb_optdef ingest_opts[] = { O_DB, O_LABEL, O_HELP };
@@ -151,10 +154,10 @@ static const struct {
 
 static const char usage_tail[] =
 	"selection: --machine, --backend, --algo, --nranks, --bytes, --dtype, --op, --in-place,\n"
-	"--transport, --min-bytes pick the series; --metric, --stat, --pvalue, --window,\n"
-	"--min-change, --noise-floor how they are read and searched (VERB --help lists\n"
-	"them).\n"
-	"Series never mix machines (label, CPU model, CPUs, GPU model).\n"
+	"--transport, --coll, --min-bytes pick the series; --metric, --stat, --pvalue,\n"
+	"--window, --min-change, --noise-floor how they are read and searched (VERB --help\n"
+	"lists them).\n"
+	"Series never mix machines (label, CPU model, CPUs, GPU model) nor collectives.\n"
 	"exit status: 0 done (gate: no regression), 1 gate: the newest run is after a\n"
 	"regression or a row of it failed, 2 usage, input or database error. Results on\n"
 	"stdout, diagnostics on stderr.\n";
@@ -169,6 +172,7 @@ static void derive(struct cb_hist_cli *c)
 	f->dtype = c->dtype[0] ? c->dtype : NULL;
 	f->op = c->op[0] ? c->op : NULL;
 	f->transport = c->transport[0] ? c->transport : NULL;
+	f->collective = c->collective[0] ? c->collective : NULL;
 	f->nranks = c->nranks;
 	f->in_place = c->in_place;
 	f->bytes = c->bytes == SIZE_MAX ? -1 : (long long)c->bytes;

@@ -22,7 +22,7 @@ struct cb_hist_cli {
 	char machine[2 * CB_HIST_TEXT];       /* "": the only machine */
 	int help;
 	char backend[CB_NAME_MAX], algos[256], dtype[CB_NAME_MAX], op[CB_NAME_MAX];
-	char transport[CB_NAME_MAX];
+	char transport[CB_NAME_MAX], collective[CB_NAME_MAX];
 	int nranks, in_place;                 /* -1: any */
 	size_t bytes, min_bytes;              /* bytes SIZE_MAX: any */
 	enum cb_metric metric;

@@ -14,8 +14,7 @@
 
 int cb_hist_col_stored(const struct cb_column *c)
 {
-	return (c->flags & CB_COL_READ) && c->type != CB_COL_SCHEMA &&
-	       strcmp(c->name, "collective") != 0;
+	return (c->flags & CB_COL_READ) && c->type != CB_COL_SCHEMA;
 }
 
 const char *cb_hist_col_sqltype(const struct cb_column *c)

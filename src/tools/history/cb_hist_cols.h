@@ -2,12 +2,10 @@
  * the results schema table (cb_schema.h) and from nowhere else.
  *
  * Stored: every column of cb_schema_summary that the results reader loads
- * (flag CB_COL_READ), under its CSV name, the schema and collective
- * columns aside (a history keeps allreduce rows only, cb_hist_run.h: the
- * collective would be a key column, which the primary key cannot take
- * without a migration): today
- * the key (backend, algo, nranks, bytes, dtype, op, in_place), status, the
- * mean and median times, algbw, busbw, their repeat bands and repeats. A
+ * (flag CB_COL_READ), under its CSV name, the schema column aside: today
+ * the key (backend, algo, nranks, bytes, dtype, op, in_place, collective),
+ * status, the mean and median times, algbw, busbw, their repeat bands and
+ * repeats. A
  * column added to the schema with CB_COL_READ reaches the history with no
  * change to its code: the database gains the column at its next open (NULL
  * in the runs ingested before), ingest writes it, the queries read it back
@@ -24,7 +22,11 @@
  * table has it from the start (TEXT, '' by default: the primary key cannot
  * take a column added later). Its value is the summary's "transport" column
  * (collbench-summary-2; for collbench-summary-1 files the reader supplies
- * the transport such a one-host row has, cb_transport_one_host). */
+ * the transport such a one-host row has, cb_transport_one_host). collective
+ * is a key column too, in the primary key since schema version 6 (rows
+ * table rebuilt, cb_hist_migrate.h; TEXT, 'allreduce' by default): the
+ * summary's "collective" column (collbench-summary-3; older files' rows are
+ * allreduce's, as the reader gives them). */
 #ifndef CB_HIST_COLS_H
 #define CB_HIST_COLS_H
 

@@ -52,6 +52,19 @@ static const struct {
 	  "CREATE INDEX runs_key ON runs(run_key);", cb_hist_migrate_keys },
 	/* 5: the library configuration a run was made under (cb_libconf.h) */
 	{ "ALTER TABLE runs ADD COLUMN libconf TEXT NOT NULL DEFAULT '';", NULL },
+	/* 6: rows keyed by collective too: the rows table rebuilt with it in its
+	 * primary key, older rows copied as allreduce's (cb_hist_migrate.h) */
+	{ "ALTER TABLE rows RENAME TO " CB_HIST_ROWS_V5 ";"
+	  "DROP INDEX rows_key;"
+	  "CREATE TABLE rows(run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	  " backend TEXT NOT NULL, algo TEXT NOT NULL, nranks INTEGER NOT NULL,"
+	  " bytes INTEGER NOT NULL, dtype TEXT NOT NULL, op TEXT NOT NULL,"
+	  " in_place INTEGER NOT NULL, transport TEXT NOT NULL DEFAULT '',"
+	  " collective TEXT NOT NULL DEFAULT 'allreduce', status TEXT NOT NULL,"
+	  " PRIMARY KEY(run_id, backend, algo, nranks, bytes, dtype, op, in_place, transport,"
+	  " collective));"
+	  "CREATE INDEX rows_key ON rows(backend, algo, nranks, bytes, dtype, op, in_place,"
+	  " transport, collective, run_id);", cb_hist_migrate_collective },
 };
 
 /* 1 when rows has a column named name. */

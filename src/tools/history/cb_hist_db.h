@@ -11,8 +11,9 @@
  *        seq, run_key, command_key, libconf)   the keys: cb_hist_key.h;
  *        libconf: the launches' library configuration (cb_libconf.h)
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
- *        transport, status, <the schema table's other stored columns,
- *        cb_hist_cols.h>), primary key (run_id, key), index on (key, run_id)
+ *        transport, collective, status, <the schema table's other stored
+ *        columns, cb_hist_cols.h>), primary key (run_id, key), index on
+ *        (key, run_id)
  *   index runs(machine_id, seq, id): a machine's runs in order; runs(run_key).
  * time_utc is the run's start time in UTC (cb_hist_time.h); seq its place in
  * its machine's history, 1, 2, ...: a run is added after the machine's last
@@ -24,7 +25,9 @@
  * in time order, as they were ordered), times normalised; version 4: run
  * keys (those of older runs made from what is stored, no command key)
  * (cb_hist_migrate.h); version 5: libconf ('' in older runs, whose
- * configuration the history did not keep).
+ * configuration the history did not keep); version 6: collective in the
+ * rows' key (older rows are allreduce's: versions before it stored no
+ * other collective; cb_hist_migrate.h).
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -40,7 +43,7 @@
 #include "cb_hist_run.h"
 #include "cb_status.h"
 
-#define CB_HIST_SCHEMA_VERSION 5
+#define CB_HIST_SCHEMA_VERSION 6
 #define CB_HIST_DEFAULT_DB "results/history.sqlite"
 #define CB_HIST_FORMAT "collbench-history"
 #define CB_HIST_BUSY_MS 60000

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cb_coll.h"
 #include "cb_hist_cols.h"
 #include "cb_hist_key.h"
 #include "cb_hist_sql.h"
@@ -129,16 +130,23 @@ static char *row_insert_sql(void)
 	return sql;
 }
 
+/* Binds row r of run run_id and steps s; a row without a collective (one
+ * made in code, not by the reader, which gives every row one) is stored as
+ * allreduce's, as the run key reads it (cb_hist_key.h). */
 static int bind_row(sqlite3_stmt *s, long long run_id, const struct cb_res_row *r)
 {
 	const struct cb_schema *sc = &cb_schema_summary;
+	struct cb_summary v = r->v;
 	int idx = 1, rc;
 
+	if (!v.collective[0])
+		snprintf(v.collective, sizeof(v.collective), "%s",
+			 cb_coll_get(CB_COLL_ALLREDUCE)->name);
 	sqlite3_reset(s);
 	rc = sqlite3_bind_int64(s, idx++, run_id);
 	for (size_t i = 0; i < sc->ncols && rc == SQLITE_OK; i++)
 		if (cb_hist_col_stored(&sc->cols[i]))
-			rc = cb_hist_col_bind(s, idx++, &sc->cols[i], &r->v);
+			rc = cb_hist_col_bind(s, idx++, &sc->cols[i], &v);
 	return rc == SQLITE_OK ? sqlite3_step(s) : rc;
 }
 

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
 #include "cb_hist_cols.h"
 
-static const char *const key_names[] = { CB_HIST_KEY_COLUMNS };
+static const char *const key_names[] = { CB_HIST_KEY_COLUMNS, CB_HIST_KEY_COLL };
 #define NKEY (sizeof(key_names) / sizeof(key_names[0]))
+#define ICOLL (NKEY - 1) /* the collective: written for other collectives only */
 #define LINE_MAX_LEN (NKEY * 64 + CB_REASON_MAX)
 
 /* The schema's column named key_names[i], NULL when it has none. */
@@ -35,6 +37,8 @@ static void row_line(const struct cb_res_row *r, char *buf)
 
 		if (c)
 			cb_hist_col_text(c, &r->v, v, sizeof(v));
+		if (i == ICOLL && (!v[0] || strcmp(v, cb_coll_get(CB_COLL_ALLREDUCE)->name) == 0))
+			break;
 		k += (size_t)snprintf(buf + k, LINE_MAX_LEN - k, "%s%s", i ? "," : "", v);
 		if (k >= LINE_MAX_LEN)
 			k = LINE_MAX_LEN - 1;

@@ -4,7 +4,11 @@
  *                cb_hist_time.h) and its rows' values: of every row the
  *                columns CB_HIST_KEY_COLUMNS as text (cb_hist_col_text:
  *                numbers as the doubles they parse to), the rows' lines
- *                sorted. A copy whose files differ in line endings (CRLF),
+ *                sorted; a row of a collective other than allreduce
+ *                (or "") has its collective after them, ",reduce_scatter",
+ *                and an allreduce row none, so that the key of a run stored
+ *                before the history kept collectives (schema version 6)
+ *                stays its key. A copy whose files differ in line endings (CRLF),
  *                JSON layout, key order or number spelling (1.5, 1.50) has
  *                the same key; a run that measured anything else has
  *                another.
@@ -26,6 +30,7 @@
 
 #define CB_HIST_KEY_COLUMNS "backend", "algo", "nranks", "bytes", "dtype", "op", "in_place", \
 	"transport", "status", "repeats", "time_us", "time_us_median", "algbw_GBps", "busbw_GBps"
+#define CB_HIST_KEY_COLL "collective" /* read with them, written as said above */
 #define CB_HIST_KEY_HEX 65 /* 64 hex digits and the NUL */
 
 /* The run key (see the top) of a run of machine identity, started at
@@ -37,7 +42,8 @@ enum cb_status cb_hist_run_key(const char *identity, const char *time_utc,
  * out: the command key. Errors: CB_ERR_NOMEM. */
 enum cb_status cb_hist_text_key(const char *const *texts, size_t n, char out[CB_HIST_KEY_HEX]);
 
-/* "SELECT <the key columns> FROM rows WHERE run_id = ?1" into buf[len];
+/* "SELECT <the key columns, collective> FROM rows WHERE run_id = ?1" into
+ * buf[len] (a column the rows table lacks reads as NULL: "");
  * -1 when it does not fit, else 0. */
 int cb_hist_key_select(char *buf, size_t len);
 

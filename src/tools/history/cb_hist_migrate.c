@@ -313,3 +313,50 @@ enum cb_status cb_hist_migrate_keys(struct cb_hist_db *db, char *err, size_t err
 	}
 	return rc == SQLITE_OK ? CB_OK : cb_hist_sql_fail(db, "making the run keys", err, errlen);
 }
+
+/* "INSERT INTO rows(<cols>) SELECT <cols> FROM rows_v5" of the columns the
+ * two tables share but collective, into a new string (NULL: no memory). */
+static char *copy_rows_sql(struct cb_hist_db *db)
+{
+	sqlite3_stmt *s;
+	size_t cap = 8192, k = 0;
+	char *cols = malloc(cap), *sql = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, "SELECT o.name FROM pragma_table_info('"
+				    CB_HIST_ROWS_V5 "') o WHERE o.name != 'collective' AND o.name IN"
+				    " (SELECT n.name FROM pragma_table_info('rows') n) ORDER BY o.cid",
+				    -1, &s, NULL);
+
+	if (!cols || rc != SQLITE_OK) {
+		sqlite3_finalize(s);
+		free(cols);
+		return NULL;
+	}
+	cols[0] = '\0';
+	while (sqlite3_step(s) == SQLITE_ROW && k < cap)
+		k += (size_t)snprintf(cols + k, cap - k, "%s\"%s\"", k ? ", " : "",
+				      (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (k < cap && asprintf(&sql, "INSERT INTO rows(%s) SELECT %s FROM " CB_HIST_ROWS_V5,
+				cols, cols) < 0)
+		sql = NULL;
+	free(cols);
+	return sql;
+}
+
+enum cb_status cb_hist_migrate_collective(struct cb_hist_db *db, char *err, size_t errlen)
+{
+	char *sql = copy_rows_sql(db);
+	enum cb_status st;
+
+	if (!sql) {
+		snprintf(err, errlen, "%s: out of memory (or an unreadable rows table) while "
+			 "keying the rows by collective", db->path);
+		return CB_ERR_NOMEM;
+	}
+	st = cb_hist_sql_exec(db, sql, "copying the rows (keyed by collective)", err, errlen);
+	free(sql);
+	if (st == CB_OK)
+		st = cb_hist_sql_exec(db, "DROP TABLE " CB_HIST_ROWS_V5, "dropping the old rows "
+				      "table", err, errlen);
+	return st;
+}

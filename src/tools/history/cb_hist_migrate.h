@@ -32,4 +32,14 @@ enum cb_status cb_hist_migrate_order(struct cb_hist_db *db, char *err, size_t er
  * and are kept (cb_hist_db_check notes them). */
 enum cb_status cb_hist_migrate_keys(struct cb_hist_db *db, char *err, size_t errlen);
 
+/* Version 5 -> 6: the collective in the rows' key. The SQL of the version
+ * renamed the old rows table to CB_HIST_ROWS_V5 and made the new one (the
+ * collective in its primary key, 'allreduce' by default); this copies
+ * every old row into it, each column the two tables share but collective
+ * (an older rows table may have gained one, NULL, at an earlier step: its
+ * rows are allreduce's all the same, the only collective versions before 6
+ * ingested), and drops the old table. */
+#define CB_HIST_ROWS_V5 "rows_v5"
+enum cb_status cb_hist_migrate_collective(struct cb_hist_db *db, char *err, size_t errlen);
+
 #endif

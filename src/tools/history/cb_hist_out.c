@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
+
 const char *cb_hist_fmt_name(enum cb_hist_fmt f)
 {
 	static const char *const names[] = { "table", "csv", "markdown", "tsv" };
@@ -34,11 +36,12 @@ static void csv_key(FILE *f, const struct cb_hist_key *k)
 {
 	const struct cb_summary *x = &k->row.v;
 
-	fprintf(f, "%s,%s,%d,%llu,%s,%s,%d,%s,", x->backend, x->algo, x->nranks, x->bytes, x->dtype,
-		x->op, x->in_place, k->transport);
+	fprintf(f, "%s,%s,%d,%llu,%s,%s,%d,%s,%s,", x->backend, x->algo, x->nranks, x->bytes,
+		x->dtype, x->op, x->in_place, k->transport,
+		x->collective[0] ? x->collective : cb_coll_get(CB_COLL_ALLREDUCE)->name);
 }
 
-#define CSV_KEY "backend,algo,nranks,bytes,dtype,op,in_place,transport"
+#define CSV_KEY "backend,algo,nranks,bytes,dtype,op,in_place,transport,collective"
 
 /* The last CSV column: the series' library configuration, "NAME=VALUE ..."
  * ("" for none), then the line's end. */

@@ -186,7 +186,8 @@ static char *series_sql(void)
 		 " AND (?3 IS NULL OR w.nranks = ?3) AND (?4 IS NULL OR w.bytes = ?4)"
 		 " AND (?5 IS NULL OR w.dtype = ?5) AND (?6 IS NULL OR w.op = ?6)"
 		 " AND (?7 IS NULL OR w.in_place = ?7) AND (?8 IS NULL OR w.transport = ?8)"
-		 " AND w.bytes >= ?9 ORDER BY w.backend, w.nranks, w.dtype, w.op, w.in_place,"
+		 " AND w.bytes >= ?9 AND (?10 IS NULL OR w.collective = ?10)"
+		 " ORDER BY w.backend, w.nranks, w.dtype, w.op, w.in_place, w.collective,"
 		 " w.algo, w.bytes, w.transport, r.libconf, r.seq, r.id");
 	return sql;
 }
@@ -206,6 +207,8 @@ static void bind_filter(sqlite3_stmt *s, long long mid, const struct cb_hist_fil
 	if (f->in_place >= 0)
 		sqlite3_bind_int(s, 7, f->in_place);
 	sqlite3_bind_int64(s, 9, (sqlite3_int64)f->min_bytes);
+	if (f->collective)
+		sqlite3_bind_text(s, 10, f->collective, -1, SQLITE_STATIC);
 }
 
 static void text_col(sqlite3_stmt *s, int c, char *dst, size_t cap)

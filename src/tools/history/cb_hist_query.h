@@ -23,7 +23,7 @@
 /* Which rows: NULL strings and -1 numbers match anything. algos is a comma
  * list; rows below min_bytes are left out. */
 struct cb_hist_filter {
-	const char *backend, *algos, *dtype, *op, *transport;
+	const char *backend, *algos, *dtype, *op, *transport, *collective;
 	int nranks, in_place;
 	long long bytes;
 	unsigned long long min_bytes;
@@ -70,7 +70,8 @@ enum cb_status cb_hist_machine_find(struct cb_hist_db *db, const char *want,
 				    char *err, size_t errlen);
 
 /* The series of machine mid under f, in key order (backend, nranks, dtype,
- * op, in_place, algo, bytes, transport) into a new array *out of *n. Series
+ * op, in_place, collective, algo, bytes, transport) into a new array *out
+ * of *n: rows of two collectives are two series. Series
  * without an ok point are left out, unless their newest row failed (error or
  * wrong: cb_row_state_failed; the gate fails on it): those have n = 0.
  * Errors: CB_ERR_IO, CB_ERR_NOMEM. */

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cb_coll.h"
 #include "cb_hist_key.h"
 #include "cb_hist_time.h"
 #include "cb_results.h"
@@ -296,29 +295,11 @@ static enum cb_status read_sidecars(const struct cb_results *res, struct cb_hist
 	return st;
 }
 
-/* Every row allreduce's (the reader gives older files' rows allreduce). */
-static enum cb_status check_collective(const struct cb_results *res, char *err, size_t errlen)
-{
-	const char *allreduce = cb_coll_get(CB_COLL_ALLREDUCE)->name;
-
-	for (size_t i = 0; i < res->nrows; i++)
-		if (strcmp(res->rows[i].v.collective, allreduce) != 0) {
-			snprintf(err, errlen, "the history keeps allreduce rows only so far; %s has %s rows "
-				 "(line %zu)", res->csv, res->rows[i].v.collective, res->rows[i].line);
-			return CB_ERR_ARG;
-		}
-	return CB_OK;
-}
-
 static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 			       char *err, size_t errlen)
 {
 	char meta[CB_HIST_PATH + 16];
-	enum cb_status st = check_collective(res, err, errlen);
-
-	if (st != CB_OK)
-		return st;
-	st = check_launches(res, err, errlen);
+	enum cb_status st = check_launches(res, err, errlen);
 
 	if (st == CB_OK && res->nrows == 0) {
 		snprintf(err, errlen, "%s: no rows (a header only): nothing to ingest", res->csv);

@@ -3,13 +3,14 @@
  *
  * A run's rows are the results reader's (struct cb_res_row, cb_results.h):
  * what is stored of each is the schema table's (cb_hist_cols.h). A row's
- * key is the one collbench-compare joins on (backend, algo, nranks, bytes,
- * dtype, op, in_place: cb_res_key_cmp) plus transport (DESIGN.md section 2:
- * how bytes move; the summary's "transport" column from
- * collbench-summary-2 on, the one-host transport for older files as the
- * reader gives it). Every row is an allreduce row: a run with a row of
- * another collective (collbench-summary-3's collective column) is refused,
- * since the rows table's primary key has no collective.
+ * key is the one collbench-compare joins on (cb_res_key_cmp: backend,
+ * algo, nranks, bytes, dtype, op, in_place, transport and collective):
+ * transport is how bytes move (DESIGN.md section 2; the summary's
+ * "transport" column from collbench-summary-2 on, the one-host transport
+ * for older files as the reader gives it), collective the summary's
+ * "collective" column (collbench-summary-3; allreduce for older files, as
+ * the reader gives it). A reduce_scatter row and an allreduce row of one
+ * algorithm and size are two series.
  *
  * Reading a run (cb_hist_run_load) is the only code of collbench-history
  * that calls the results reader (cb_results_load) and knows the metadata
@@ -96,9 +97,7 @@ struct cb_hist_run {
  * NULL). Errors, with a one-line message naming the file in err and *run
  * left empty: CB_ERR_IO (unreadable), CB_ERR_ARG (invalid content, no
  * metadata sidecar: the machine would be unknown, launches of two machines,
- * no start time, a start time that is not a time, a row of a collective
- * other than allreduce: a history keeps allreduce rows only so far, its row
- * key has no collective), CB_ERR_NOMEM. */
+ * no start time, a start time that is not a time), CB_ERR_NOMEM. */
 enum cb_status cb_hist_run_load(const char *path, const char *label, struct cb_hist_run *run,
 				char *err, size_t errlen);
 
@@ -112,8 +111,9 @@ int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b);
 
 /* "ring np2 64M float sum" (cb_row_name: + " in-place", the backend first
  * when it is not host, " over p2p" when the transport is not the one the
- * algorithm has on one host), + " [NAME=VALUE ...]" for a library
- * configuration. */
+ * algorithm has on one host, the collective first when it is not
+ * allreduce: "reduce_scatter ring np2 ..."), + " [NAME=VALUE ...]" for a
+ * library configuration. */
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len);
 
 #endif
