@@ -137,8 +137,8 @@ static double measured_bw(const struct cb_mrow *r)
 enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 			    size_t n)
 {
-	static const char *const head[] = { "backend", "transport", "collective", "algo",
-		"nranks", "bytes", "dtype", "op", "in_place", "time_us", "time_us_model",
+	static const char *const head[] = { "backend", "transport", "algo", "nranks", "bytes",
+		"dtype", "op", "in_place", "collective", "time_us", "time_us_model",
 		"error_pct", "bw_GBps", "bw_GBps_model", "rounds_model", "txrx_max_bytes", "far",
 		"note" };
 	struct cb_mtab t;
@@ -152,13 +152,13 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 			continue;
 		cb_mtab_cell(&t, "%s", r->backend);
 		cb_mtab_cell(&t, "%s", r->transport);
-		cb_mtab_cell(&t, "%s", coll_name(r->coll));
 		cb_mtab_cell(&t, "%s", r->algo);
 		cb_mtab_cell(&t, "%d", r->nranks);
 		cb_mtab_cell(&t, "%llu", r->bytes);
 		cb_mtab_cell(&t, "%s", r->dtype);
 		cb_mtab_cell(&t, "%s", r->op);
 		cb_mtab_cell(&t, "%d", r->in_place);
+		cb_mtab_cell(&t, "%s", coll_name(r->coll));
 		cb_mtab_num(&t, r->t * 1e6, 6);
 		cb_mtab_num(&t, c->modelled ? c->t_model * 1e6 : NAN, 6);
 		if (c->modelled)
@@ -220,9 +220,9 @@ static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, si
 			continue;
 		qsort(e, m, sizeof(double), cmp_double);
 		cb_mtab_cell(t, "%s", rows[g].row->backend);
-		cb_mtab_cell(t, "%s", coll_name(rows[g].row->coll));
 		cb_mtab_cell(t, "%s", rows[g].row->algo);
 		cb_mtab_cell(t, "%d", rows[g].row->nranks);
+		cb_mtab_cell(t, "%s", coll_name(rows[g].row->coll));
 		cb_mtab_cell(t, "%s", ranges[k].name);
 		cb_mtab_cell(t, "%zu", m);
 		cb_mtab_cell(t, "%.1f", 100 * (m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2));
@@ -235,7 +235,7 @@ static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, si
 enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 				    size_t n, size_t *far_rows)
 {
-	static const char *const head[] = { "backend", "collective", "algo", "nranks", "sizes",
+	static const char *const head[] = { "backend", "algo", "nranks", "collective", "sizes",
 					    "rows", "median_abs_error_pct", "max_abs_error_pct",
 					    "far", "note" };
 	double *e = malloc((n ? n : 1) * sizeof(double));
