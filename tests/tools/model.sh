@@ -472,6 +472,79 @@ script_in_run)
 	expect 2 "not a regular file" env CB_BIN="$bin" "$ms" --in-run --overwrite "$t/linked" "$t/figs5"
 	[ -L "$t/linked/model_fit.txt" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
 	;;
+coll_predict)
+	# predict --coll prices the collective's plans round by round; n = 3 on
+	# alpha 1 us, 10 GB/s, gamma 4 GB/s (one-sided: a reduce that reads its
+	# peer's bytes runs at min(10, 4) = 4 GB/s), 256 KiB slices:
+	printf '{"schema": "collbench-topo-1", "name": "t3", "ranks_per_host": 4, "intra": {"bw_GBps": 10, "alpha_us": 1}, "gamma_GBps": 4, "slice_bytes": 262144}\n' >"$t/t3.json"
+	pt() { # COLL BYTES ALGO: the predicted time_us
+		"$cm" predict --topo "$t/t3.json" --coll "$1" -n 3 -b "$2" -e "$2" --format csv 2>/dev/null |
+			awk -F, -v a="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$c["algo"] == a { print $c["time_us"] }'
+	}
+	near() { # GOT WANT WHAT
+		awk -v g="$1" -v w="$2" 'BEGIN { exit !(g != "" && g / w > 0.9999 && g / w < 1.0001) }' ||
+			fail "$3: $1 us, want $2 us"
+	}
+	# reduce_scatter ring, 3 MB: 2 steps of a 1 MB block in 4 slices (3 of 262144 B,
+	# one of 213568 B), every rank reducing its left's slice: 8 (1 us) + 2 MB / 4 GB/s
+	near "$(pt reduce_scatter 3000000 ring)" 508 "reduce_scatter ring"
+	# broadcast, 1 MB: binomial: the root gives rank 1 the buffer, then rank 2 (1 us +
+	# 100 us each), the root's own copy (100 us, no message); ps: both pull at once
+	# from the root (1 + 200 us), then its copy; chain: 4 slices down 2 links, 5 rounds
+	# (4 of a 262144 B slice), the last with the root's copy: 5 + 4 x 26.2144 + 100
+	near "$(pt broadcast 1000000 binomial)" 302 "broadcast binomial"
+	near "$(pt broadcast 1000000 ps)" 301 "broadcast ps"
+	near "$(pt broadcast 1000000 chain)" 209.8576 "broadcast chain"
+	# the default is allreduce's ps and ring, as before
+	"$cm" predict --topo "$t/t3.json" -n 3 -b 1M -e 1M --format csv 2>/dev/null | head -n 1 |
+		grep -q '^nranks,bytes,size,ps_time_us,ring_time_us,' || fail "predict's default output changed"
+	expect 2 "--coll" "$cm" predict --coll gather
+	expect 2 "crossover compares allreduce" "$cm" predict --coll broadcast --crossover
+	# a split collective's size not a multiple of n elements: rounded down, as the runs
+	[ "$("$cm" predict --topo "$t/t3.json" --coll all_gather -n 3 -b 16 -e 16 --format csv 2>/dev/null |
+		awk -F, 'NR == 2 { print $3 }')" = 12 ] || fail "all_gather of 16 B at 3 ranks: not 12 B"
+	;;
+coll_fit)
+	# a run of allreduce (ps, ring, copy: alpha 1 us) and reduce_scatter (its three
+	# plans, timed by the model with alpha 3 us, the same 10 GB/s and gamma): each
+	# collective is its own fit group (copy's rows, the machine's copy rate, join both)
+	synth "$t/a"
+	mkdir -p "$t/run"
+	printf '{"schema": "collbench-topo-1", "name": "t5", "ranks_per_host": 2, "intra": {"bw_GBps": 10, "alpha_us": 3}, "gamma_GBps": 4, "slice_bytes": 262144}\n' >"$t/t5.json"
+	"$cm" predict --topo "$t/t5.json" --coll reduce_scatter -n 2 -b 64 -e 64M -f 4 --format csv \
+		>"$t/rs.csv" 2>/dev/null || fail "predict --coll reduce_scatter"
+	{
+		echo "$header,transport,nhosts,collective"
+		awk -F, -v OFS=, 'NR > 1 { $1 = "collbench-summary-3"
+			print $0, ($3 == "copy" ? "local" : "shm"), 1, "allreduce" }' "$t/a/summary.csv"
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } {
+			us = $c["time_us"]; b = $c["bytes"]; bw = b / us / 1e3
+			printf "collbench-summary-3,host,%s,2,%d,%d,float,sum,0,20,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,0,,,,ok,5,1,,,,,0,,,shm,1,reduce_scatter\n",
+				$c["algo"], b, b / 4, us, us, us, us, bw, bw / 2 }' "$t/rs.csv"
+	} >"$t/run/summary.csv"
+	cp "$t/a/np2.meta.json" "$t/run/"
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit.json"
+	grep -q "allreduce only so far" "$t/out" "$t/err" && fail "a 'left out' note for priced collectives"
+	for kv in "allreduce 1" "reduce_scatter 3"; do
+		set -- $kv
+		v=$(json_get "$t/fit.json" "[g for g in d['groups'] if g['collective'] == '$1' and g['transport'] == 'shm'][0]['alpha_us']") ||
+			fail "no shm group of $1 in the fit"
+		awk -v v="$v" -v w="$2" 'BEGIN { exit !(v / w > 0.97 && v / w < 1.03) }' ||
+			fail "$1: alpha $v us, want $2 (the collectives' rows kept apart)"
+	done
+	# check prices each row from its collective's plan on its collective's fit
+	expect 0 "" "$cm" check --fit "$t/fit.json" --format csv "$t/run"
+	grep -q "allreduce only so far" "$t/out" "$t/err" && fail "check: a 'left out' note"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["collective"] == "reduce_scatter" { n++; if ($c["time_us_model"] == "" ||
+			($c["error_pct"] + 0 > 3 || $c["error_pct"] + 0 < -3)) bad++ }
+		END { exit !(n == 33 && !bad) }' "$t/out" || { cat "$t/out" >&2; fail "reduce_scatter rows not priced within 3%"; }
+	# a library row of reduce_scatter is measured, not priced, and says so
+	sed -n '$p' "$t/run/summary.csv" | sed 's/,host,[a-z]*,/,host,mpi,/; s/,shm,1,/,mpi,1,/' >>"$t/run/summary.csv"
+	sed -i '$s/,mpi,1,reduce_scatter$/,library,1,reduce_scatter/' "$t/run/summary.csv"
+	expect 0 "measured, not priced" "$cm" check --fit "$t/fit.json" "$t/run"
+	;;
 *)
 	fail "unknown case $case"
 	;;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cb_catalog.h"
+#include "cb_coll.h"
 #include "cb_model_input.h"
 
 /* The summary columns up to the repeats' medians (schema collbench-summary-1). */
@@ -228,13 +229,14 @@ static void test_row_transport(void **state)
 	cb_minput_free(&in);
 }
 
-/* Rows of collectives other than allreduce (schema 3) are left out,
- * counted with the first one's name; -1 and -2 rows are allreduce's. */
+/* Rows of every collective (schema 3) are read, each with its own
+ * collective; -1 and -2 rows are allreduce's. */
 static void test_other_collectives(void **state)
 {
 	struct run *r = *state;
 	struct cb_minput in;
 	char err[512] = "";
+	int seen[CB_COLL_COUNT] = { 0 };
 
 	put(r->dir, "summary.csv",
 	    "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
@@ -244,10 +246,16 @@ static void test_other_collectives(void **state)
 	    "collbench-summary-3,host,ps,2,1024,256,float,sum,0,20,12,0.1,0.1,ok,shm,1,reduce\n");
 	put_meta(r->dir, "np2.meta.json", "host", 2, 2, 2, 0, "root=0;slicebytes=0");
 	assert_int_equal(cb_minput_load(r->dir, &in, err, sizeof(err)), CB_OK);
-	assert_int_equal(in.nrows, 1);
-	assert_string_equal(in.rows[0].algo, "ring");
-	assert_int_equal(in.other_coll, 2);
-	assert_string_equal(in.other_coll_name, "reduce"); /* ps sorts first */
+	assert_int_equal(in.nrows, 3);
+	for (size_t i = 0; i < in.nrows; i++) {
+		assert_in_range(in.rows[i].coll, 0, CB_COLL_COUNT - 1);
+		seen[in.rows[i].coll]++;
+		if (in.rows[i].coll == CB_COLL_REDUCE)
+			assert_string_equal(in.rows[i].algo, "ps");
+	}
+	assert_int_equal(seen[CB_COLL_ALLREDUCE], 1);
+	assert_int_equal(seen[CB_COLL_ALL_GATHER], 1);
+	assert_int_equal(seen[CB_COLL_REDUCE], 1);
 	cb_minput_free(&in);
 }
 

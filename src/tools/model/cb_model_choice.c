@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
+
 /* 1 when rows a and b are of one point. */
 static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
 {
-	return strcmp(a->backend, b->backend) == 0 && a->nranks == b->nranks &&
+	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
 	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
 	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
 }
@@ -86,16 +88,17 @@ static void rate(FILE *f, const struct cb_choice *c, size_t n, int over, const c
 enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice *c, size_t n)
 {
 	static const char *const head[] = { "backend", "nranks", "bytes", "dtype", "op",
-		"in_place", "algos", "fastest", "time_us", "model_choice", "its_time_us", "agree",
+		"in_place", "collective", "algos", "fastest", "time_us", "model_choice", "its_time_us", "agree",
 		"note" };
 	struct cb_mtab t;
 	enum cb_status st;
 
-	cb_mtab_init(&t, head, 13);
+	cb_mtab_init(&t, head, 14);
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_mrow *b = c[i].best, *m = c[i].chosen->row;
 
 		cb_mtab_point(&t, b);
+		cb_mtab_cell(&t, "%s", cb_coll_get((enum cb_coll)b->coll)->name);
 		cb_mtab_cell(&t, "%d", c[i].candidates);
 		cb_mtab_cell(&t, "%s", b->algo);
 		cb_mtab_num(&t, b->t * 1e6, 6);

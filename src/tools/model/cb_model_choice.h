@@ -1,6 +1,6 @@
 /* cb_model_choice: the model as a tuner, checked. At each point of a run
- * (backend, n, size, dtype, op, in place, hosts) where two or more
- * allreduce algorithms were measured and modelled, the model's choice (its
+ * (backend, collective, n, size, dtype, op, in place, hosts) where two or
+ * more algorithms of that collective were measured and modelled, the model's choice (its
  * fastest) beside the measured fastest (the smallest median): they agree
  * when they are the same algorithm, or when the choice's measured median is
  * inside the fastest's repeats' band (its slowest repeat's median; without

@@ -30,10 +30,6 @@ static int load_run(const char *verb, const char *run, struct cb_minput *in)
 	if (in->meta_missing)
 		cb_eprintf(CB_MODEL_PROG " %s: warning: %d row(s) without launch metadata: placement "
 			"and CPUs unknown, taken as one host\n", verb, in->meta_missing);
-	if (in->other_coll)
-		cb_eprintf(CB_MODEL_PROG " %s: note: %d row(s) of other collectives than allreduce "
-			"(first: %s) left out: the model prices allreduce only so far\n", verb,
-			in->other_coll, in->other_coll_name);
 	return 0;
 }
 
@@ -310,16 +306,25 @@ out:
 }
 
 /* The fitted one-sided group predict --fit uses: --backend's, else the
- * first. NULL after a message. */
+ * first; of --coll's collective, else (with a note) of another: the links
+ * are the machine's. NULL after a message. */
 static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struct cb_fit_set *f)
 {
-	for (size_t g = 0; g < f->ngroups; g++) {
-		const struct cb_fit_group *gr = &f->groups[g];
+	for (int any = 0; any < 2; any++)
+		for (size_t g = 0; g < f->ngroups; g++) {
+			const struct cb_fit_group *gr = &f->groups[g];
 
-		if (gr->fitted && (!c->backend[0] || strcmp(gr->backend, c->backend) == 0) &&
-		    (strcmp(gr->transport, "shm") == 0 || strcmp(gr->transport, "ipc") == 0))
+			if (!gr->fitted || (c->backend[0] && strcmp(gr->backend, c->backend) != 0) ||
+			    (strcmp(gr->transport, "shm") != 0 && strcmp(gr->transport, "ipc") != 0) ||
+			    (!any && gr->coll != c->coll))
+				continue;
+			if (any)
+				cb_eprintf(CB_MODEL_PROG " predict: note: %s has no fit of %s rows: "
+					"using the one of %s rows\n", c->fit_path,
+					cb_coll_get((enum cb_coll)c->coll)->name,
+					cb_coll_get((enum cb_coll)gr->coll)->name);
 			return gr;
-	}
+		}
 	cb_eprintf(CB_MODEL_PROG " predict: %s has no fitted ps/ring/copy group%s%s\n", c->fit_path,
 		c->backend[0] ? " of backend " : "", c->backend);
 	return NULL;
@@ -362,6 +367,39 @@ static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *ns
 		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
 		return CB_MODEL_EXIT_USAGE;
 	}
+	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
+}
+
+/* predict --coll (not allreduce): every plan of the collective per point. */
+static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+{
+	size_t cap = (size_t)c->nranks * CB_CLI_MAX_SIZES * CB_PCOLL_MAX_ALGOS, k = 0, got;
+	struct cb_pcoll_row *rows = malloc(cap * sizeof(*rows));
+	enum cb_status st = CB_OK;
+	char why[256];
+
+	for (int i = 0; rows && i < c->nranks && st == CB_OK; i++)
+		for (size_t b = c->minbytes, j = 0; b <= c->maxbytes && j < CB_CLI_MAX_SIZES;
+		     b *= c->factor, j++) {
+			st = cb_model_predict_coll(o, (enum cb_coll)c->coll, c->ranks[i], (double)b,
+						   rows + k, &got, why, sizeof(why));
+			if (st == CB_OK)
+				k += got;
+			else if (st == CB_ERR_UNSUPPORTED)
+				skipped(nskip, why);
+			if (st != CB_OK && st != CB_ERR_UNSUPPORTED)
+				break;
+			st = CB_OK;
+			if (b > c->maxbytes / c->factor)
+				break;
+		}
+	if (!rows)
+		return CB_MODEL_EXIT_USAGE;
+	if (st == CB_OK)
+		st = cb_out_predict_coll(stdout, c->fmt, (enum cb_coll)c->coll, rows, k);
+	free(rows);
+	if (st == CB_ERR_ARG)
+		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 
@@ -420,7 +458,9 @@ int cb_cli_predict(const struct cb_cli *c)
 	}
 	cb_eprintf(CB_MODEL_PROG " predict: topology %s (%s)%s%s\n", topo.name, topo.source,
 		o.fit ? "; links, reduce and copy rates fitted on " : "", o.fit ? f->source : "");
-	rc = c->crossover ? crossover(c, &o, &nskip) : grid(c, &o, &nskip);
+	rc = c->crossover			? crossover(c, &o, &nskip)
+	     : c->coll != CB_COLL_ALLREDUCE ? grid_coll(c, &o, &nskip)
+					    : grid(c, &o, &nskip);
 	if (nskip)
 		cb_eprintf(CB_MODEL_PROG " predict: %zu point(s) skipped\n", nskip);
 	if (rc)

@@ -131,6 +131,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	memset(m, 0, sizeof(*m));
 	snprintf(m->backend, sizeof(m->backend), "%s", r->backend);
 	snprintf(m->algo, sizeof(m->algo), "%s", r->algo);
+	m->coll = cb_coll_find(r->collective); /* the reader knows every row's */
 	snprintf(m->dtype, sizeof(m->dtype), "%s", r->dtype);
 	snprintf(m->op, sizeof(m->op), "%s", r->op);
 	transport_of(r, m->transport, sizeof(m->transport));
@@ -156,16 +157,6 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : backend_slice(r->backend);
 	m->slice_auto = !(x && x->slice_bytes);
 	m->rank_host = x ? x->rank_host : NULL;
-}
-
-/* 1 for a row of a collective other than allreduce, counted in in, else 0. */
-static int other_collective(const struct cb_summary *r, struct cb_minput *in)
-{
-	if (strcmp(r->collective, cb_coll_get(CB_COLL_ALLREDUCE)->name) == 0)
-		return 0;
-	if (!in->other_coll++)
-		snprintf(in->other_coll_name, sizeof(in->other_coll_name), "%s", r->collective);
-	return 1;
 }
 
 /* The launch of this backend and rank count, or NULL. */
@@ -208,8 +199,6 @@ enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err,
 		size_t li = 0;
 		const struct cb_res_launch *l = launch_of(&res, &res.rows[i], &li);
 
-		if (other_collective(&res.rows[i].v, in))
-			continue;
 		convert(&res.rows[i], l, l ? &extra[li] : NULL, &in->rows[in->nrows++]);
 		in->meta_missing += !l;
 	}

@@ -14,10 +14,14 @@
 
 struct cb_mrow {
 	char backend[CB_MIN_NAME], algo[CB_MIN_NAME], dtype[CB_MIN_NAME], op[CB_MIN_NAME];
+	int coll;                    /* the collective (enum cb_coll; schema 1 and 2
+				      * rows: allreduce) */
 	char transport[CB_MIN_NAME]; /* how bytes moved: "shm" (host, one-sided), "ipc"
 				      * (cuda, one-sided), "mpi", "nccl" (the library's own) */
 	int nranks, in_place;
-	unsigned long long bytes;    /* per rank */
+	unsigned long long bytes;    /* the rows' bytes: count x element size, count
+				      * the collective's (cb_coll.h; allreduce: per
+				      * rank) */
 	size_t esize;                /* bytes per element; 0: unknown dtype */
 	int ok;                      /* status "ok" */
 	double t;                    /* seconds: median over iterations (the mean in
@@ -45,10 +49,6 @@ struct cb_minput {
 	char path[1024];             /* the CSV that was read */
 	char machine[512];           /* identity of the first launch ("" unknown) */
 	int meta_missing;            /* rows without launch metadata */
-	int other_coll;              /* rows of a collective other than allreduce,
-				      * left out of rows (the model prices
-				      * allreduce's plans only so far) */
-	char other_coll_name[CB_MIN_NAME]; /* the first one's collective (join-key order) */
 	struct cb_mrow *rows;
 	size_t nrows;
 	int **maps;                  /* the launches' rank placements (rows point in) */
@@ -59,8 +59,7 @@ struct cb_minput {
  * Errors (one line in err, in left empty): those of cb_results_load
  * (CB_ERR_IO, CB_ERR_ARG), CB_ERR_NOMEM. Rows whose launch has no sidecar
  * get ranks_per_host = nranks, nhosts 1, cpus_per_host 0 and are counted in
- * meta_missing; rows of another collective than allreduce are left out,
- * counted in other_coll. */
+ * meta_missing. Rows of every collective are read, each with its own. */
 enum cb_status cb_minput_load(const char *path, struct cb_minput *in, char *err, size_t errlen);
 
 void cb_minput_free(struct cb_minput *in);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cb_catalog.h"
+#include "cb_coll.h"
 #include "cb_model_lib.h"
 
 static int forced(const struct cb_mrow *r)
@@ -17,7 +18,7 @@ static int forced(const struct cb_mrow *r)
 
 static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
 {
-	return strcmp(a->backend, b->backend) == 0 && a->nranks == b->nranks &&
+	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
 	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
 	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
 }
@@ -101,7 +102,8 @@ enum cb_status cb_model_libid(const struct cb_minput *in, struct cb_libid **out,
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *d = &in->rows[i];
 
-		if (strcmp(d->algo, "mpi") == 0 && d->ok && d->t > 0 && identify(in, d, &v[*n]))
+		if (strcmp(d->algo, "mpi") == 0 && d->coll == CB_COLL_ALLREDUCE && d->ok && d->t > 0 &&
+		    identify(in, d, &v[*n]))
 			(*n)++;
 	}
 	*out = v;

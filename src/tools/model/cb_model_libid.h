@@ -14,7 +14,8 @@
  *   table    the algorithm Open MPI 4.1's fixed decision names for (n, S)
  *            (cb_model_lib.h, cb_model_ompi_choice), and whether it is
  *            among the traffic matches (or the time choice without them).
- * Rows other than ok ones are left out. */
+ * Rows other than ok ones are left out, and rows of other collectives than
+ * allreduce (the library's other collectives are measured, not priced). */
 #ifndef CB_MODEL_LIBID_H
 #define CB_MODEL_LIBID_H
 

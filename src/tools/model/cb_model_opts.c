@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
 #include "cb_dtype.h"
 #include "cb_optable.h"
 #include "cb_output.h"
@@ -23,7 +24,7 @@ enum { FIT = 1u << CB_VERB_FIT, CHECK = 1u << CB_VERB_CHECK, PREDICT = 1u << CB_
 /* The rows, in --help order. */
 enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
        O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_FACTOR_OLD, O_CROSS, O_ROOT,
-       O_DTYPE, O_BACKEND, O_TWOSIDED, O_PLAN, O_CHOICE, O_LIBRARY, O_HELP, NOPTS };
+       O_DTYPE, O_COLL, O_BACKEND, O_TWOSIDED, O_PLAN, O_CHOICE, O_LIBRARY, O_HELP, NOPTS };
 
 #define MAX_RANKS (1 << 20)
 
@@ -37,6 +38,11 @@ static const char *format_name(int i)
 static const char *dtype_name(int i)
 {
 	return cb_dtype_name((enum cb_dtype)i);
+}
+
+static const char *coll_name(int i)
+{
+	return cb_coll_get((enum cb_coll)i)->name;
 }
 
 /* --tiers auto | N (tiers, boundaries chosen) | SIZE,SIZE,... (boundaries). */
@@ -180,6 +186,12 @@ static const struct cb_optdef table[NOPTS] = {
 	[O_DTYPE] = { .lname = "dtype", .sname = 'd', .argname = "TYPE", .defval = "float",
 	  .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT,
 	  .what = "type", .help = "predict: element type (its size splits chunks)" },
+	[O_COLL] = { .lname = "coll", .argname = "NAME", .defval = "allreduce",
+	  .kind = CB_OPT_ENUM, OFF(coll), .name = coll_name, .count = CB_COLL_COUNT,
+	  .what = "collective",
+	  .help = "predict: the collective whose plans are priced (allreduce: ps and ring; the "
+	          "others: each of their plans, -b/-e their bytes as the rows': count x element "
+	          "size, nccl-tests' size)" },
 	[O_BACKEND] = { .lname = "backend", .argname = "NAME", .kind = CB_OPT_TEXT, OFF(backend),
 	  .what = "name",
 	  .help = "predict --fit: the backend whose one-sided fit to use [the first]" },
@@ -209,7 +221,7 @@ static const unsigned verbs_of[NOPTS] = {
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
 	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
 	[O_FACTOR] = PREDICT, [O_FACTOR_OLD] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
-	[O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK, [O_CHOICE] = CHECK, [O_LIBRARY] = CHECK, [O_HELP] = ALL,
+	[O_COLL] = PREDICT, [O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK, [O_CHOICE] = CHECK, [O_LIBRARY] = CHECK, [O_HELP] = ALL,
 };
 
 const struct cb_optdef *cb_cli_options(size_t *n)
@@ -287,6 +299,11 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 	}
 	if (c->minbytes > c->maxbytes) {
 		snprintf(err, errlen, "--minbytes is larger than --maxbytes");
+		return CB_ERR_ARG;
+	}
+	if (c->crossover && c->coll != CB_COLL_ALLREDUCE) {
+		snprintf(err, errlen, "--crossover compares allreduce's ps and ring; --coll %s has "
+			 "none", coll_name(c->coll));
 		return CB_ERR_ARG;
 	}
 	for (int i = 0; i < c->nranks; i++)

@@ -37,6 +37,7 @@ struct cb_cli {
 	int ranks[CB_CLI_MAX_RANKS], nranks;
 	size_t minbytes, maxbytes; /* predict: -b, -e */
 	int factor, root, dtype;   /* dtype: enum cb_dtype */
+	int coll;                  /* predict: --coll, enum cb_coll */
 	size_t esize;              /* bytes of dtype */
 };
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
 #include "cb_size.h"
 
 #define GB 1e9
@@ -13,6 +14,14 @@
 #define BAND_LEGEND "+-se: standard error from the residuals; [fast, slow]: the same fit on " \
 	"every row's fastest and on its slowest repeat (-R; left out when both equal the " \
 	"value, as with one repeat)"
+
+/* A collective's name (enum cb_coll), "?" past the known ones. */
+static const char *coll_name(int c)
+{
+	const struct cb_coll_desc *d = c >= 0 ? cb_coll_get((enum cb_coll)c) : NULL;
+
+	return d ? d->name : "?";
+}
 
 static enum cb_status finish(FILE *f, enum cb_mfmt fmt, struct cb_mtab *t)
 {
@@ -64,14 +73,15 @@ static void band_cell(struct cb_mtab *t, double v, double se, const double *rep,
 
 enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *set)
 {
-	static const char *const head[] = { "backend", "transport", "algos", "sizes", "rows",
+	static const char *const head[] = { "backend", "transport", "collective", "algos",
+					    "sizes", "rows",
 					    "overhead_us " BAND, "alpha_us " BAND,
 					    "beta_GBps " BAND, "gamma_GBps " BAND,
 					    "fused_GBps " BAND, "fit_error_pct" };
 	struct cb_mtab t;
 	enum cb_status st;
 
-	cb_mtab_init(&t, head, 11);
+	cb_mtab_init(&t, head, 12);
 	for (size_t g = 0; g < set->ngroups; g++) {
 		const struct cb_fit_group *gr = &set->groups[g];
 
@@ -81,6 +91,7 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 
 			cb_mtab_cell(&t, "%s", gr->backend);
 			cb_mtab_cell(&t, "%s", gr->transport);
+			cb_mtab_cell(&t, "%s", coll_name(gr->coll));
 			if (!gr->fitted) {
 				cb_mtab_cell(&t, "%s", "refused");
 				for (int c = 0; c < 7; c++)
@@ -111,8 +122,8 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 	return st;
 }
 
-/* Measured bandwidth of a row from its median time, as the model's: busbw,
- * or algbw for copy and n = 1 (no busbw). */
+/* Measured bandwidth of a row from its median time, as the model's: busbw
+ * (its collective's factor), or algbw for copy and n = 1 (no busbw). */
 static double measured_bw(const struct cb_mrow *r)
 {
 	double algbw = (double)r->bytes / r->t / 1e9;
@@ -120,18 +131,19 @@ static double measured_bw(const struct cb_mrow *r)
 	if (!(r->t > 0))
 		return NAN;
 	return r->nranks < 2 || strcmp(r->algo, "copy") == 0 ? algbw
-							       : algbw * 2.0 * (r->nranks - 1) / r->nranks;
+				: algbw * cb_coll_busbw_factor((enum cb_coll)r->coll, r->nranks);
 }
 
 enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 			    size_t n)
 {
 	static const char *const head[] = { "backend", "transport", "algo", "nranks", "bytes",
-		"dtype", "op", "in_place", "time_us", "time_us_model", "error_pct", "bw_GBps",
-		"bw_GBps_model", "rounds_model", "txrx_max_bytes", "far", "note" };
+		"dtype", "op", "in_place", "collective", "time_us", "time_us_model",
+		"error_pct", "bw_GBps", "bw_GBps_model", "rounds_model", "txrx_max_bytes", "far",
+		"note" };
 	struct cb_mtab t;
 
-	cb_mtab_init(&t, head, 17);
+	cb_mtab_init(&t, head, 18);
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_check_row *c = &rows[i];
 		const struct cb_mrow *r = c->row;
@@ -146,6 +158,7 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 		cb_mtab_cell(&t, "%s", r->dtype);
 		cb_mtab_cell(&t, "%s", r->op);
 		cb_mtab_cell(&t, "%d", r->in_place);
+		cb_mtab_cell(&t, "%s", coll_name(r->coll));
 		cb_mtab_num(&t, r->t * 1e6, 6);
 		cb_mtab_num(&t, c->modelled ? c->t_model * 1e6 : NAN, 6);
 		if (c->modelled)
@@ -182,7 +195,7 @@ static int cmp_double(const void *a, const void *b)
 static int same_group(const struct cb_mrow *a, const struct cb_mrow *b)
 {
 	return strcmp(a->backend, b->backend) == 0 && strcmp(a->transport, b->transport) == 0 &&
-	       strcmp(a->algo, b->algo) == 0 && a->nranks == b->nranks;
+	       a->coll == b->coll && strcmp(a->algo, b->algo) == 0 && a->nranks == b->nranks;
 }
 
 /* Adds the summary lines of the group of row g (rows[g] first of its group). */
@@ -209,6 +222,7 @@ static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, si
 		cb_mtab_cell(t, "%s", rows[g].row->backend);
 		cb_mtab_cell(t, "%s", rows[g].row->algo);
 		cb_mtab_cell(t, "%d", rows[g].row->nranks);
+		cb_mtab_cell(t, "%s", coll_name(rows[g].row->coll));
 		cb_mtab_cell(t, "%s", ranges[k].name);
 		cb_mtab_cell(t, "%zu", m);
 		cb_mtab_cell(t, "%.1f", 100 * (m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2));
@@ -221,16 +235,16 @@ static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, si
 enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 				    size_t n, size_t *far_rows)
 {
-	static const char *const head[] = { "backend", "algo", "nranks", "sizes", "rows",
-					    "median_abs_error_pct", "max_abs_error_pct", "far",
-					    "note" };
+	static const char *const head[] = { "backend", "algo", "nranks", "collective", "sizes",
+					    "rows", "median_abs_error_pct", "max_abs_error_pct",
+					    "far", "note" };
 	double *e = malloc((n ? n : 1) * sizeof(double));
 	struct cb_mtab t;
 
 	*far_rows = 0;
 	if (!e)
 		return CB_ERR_NOMEM;
-	cb_mtab_init(&t, head, 9);
+	cb_mtab_init(&t, head, 10);
 	for (size_t g = 0; g < n; g++) {
 		size_t i = 0;
 
@@ -274,6 +288,39 @@ enum cb_status cb_out_predict(FILE *f, enum cb_mfmt fmt, const struct cb_pred_ro
 		cb_mtab_cell(&t, "%.0f", r->host_max[0]);
 		cb_mtab_cell(&t, "%.0f", r->host_min[0]);
 		cb_mtab_cell(&t, "%.0f", r->host_max[1]);
+	}
+	return finish(f, fmt, &t);
+}
+
+enum cb_status cb_out_predict_coll(FILE *f, enum cb_mfmt fmt, enum cb_coll coll,
+				   const struct cb_pcoll_row *rows, size_t n)
+{
+	static const char *const head[] = { "collective", "nranks", "bytes", "size", "algo",
+		"time_us", "fastest", "algbw_GBps", "busbw_GBps", "rank_max_bytes",
+		"rank_min_bytes", "host_max_bytes", "host_min_bytes" };
+	struct cb_mtab t;
+
+	cb_mtab_init(&t, head, 13);
+	for (size_t i = 0; i < n; i++) {
+		const struct cb_pcoll_row *r = &rows[i];
+		double best = INFINITY;
+
+		for (size_t k = 0; k < n; k++) /* the point's rows are adjacent */
+			if (rows[k].n == r->n && rows[k].bytes == r->bytes)
+				best = fmin(best, rows[k].t);
+		cb_mtab_cell(&t, "%s", cb_coll_get(coll)->name);
+		cb_mtab_cell(&t, "%d", r->n);
+		cb_mtab_cell(&t, "%.0f", r->bytes);
+		size_cell(&t, r->bytes);
+		cb_mtab_cell(&t, "%s", r->algo);
+		cb_mtab_num(&t, r->t * 1e6, 6);
+		cb_mtab_cell(&t, "%s", r->t <= best ? "yes" : "");
+		cb_mtab_num(&t, r->bytes / r->t / GB, 5);
+		cb_mtab_num(&t, r->bytes / r->t / GB * cb_coll_busbw_factor(coll, r->n), 5);
+		cb_mtab_cell(&t, "%.0f", r->rank_max);
+		cb_mtab_cell(&t, "%.0f", r->rank_min);
+		cb_mtab_cell(&t, "%.0f", r->host_max);
+		cb_mtab_cell(&t, "%.0f", r->host_min);
 	}
 	return finish(f, fmt, &t);
 }

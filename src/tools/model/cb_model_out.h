@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "cb_model_pcoll.h"
 #include "cb_model_table.h"
 #include "cb_model_verbs.h"
 
@@ -16,7 +17,7 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 			    size_t n);
 
-/* |relative error| by (backend, algo, nranks) and message size range, and
+/* |relative error| by (backend, collective, algo, nranks) and message size range, and
  * over every size >= 64 KiB; *far_rows receives the number of far-off rows. */
 enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 				    size_t n, size_t *far_rows);
@@ -24,6 +25,11 @@ enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_c
 /* The predict grid: one line per (n, bytes). */
 enum cb_status cb_out_predict(FILE *f, enum cb_mfmt fmt, const struct cb_pred_row *rows,
 			      size_t n);
+
+/* predict --coll: one line per (n, bytes, plan algorithm), "yes" in fastest
+ * for the point's fastest; busbw with coll's factor (cb_coll_busbw_factor). */
+enum cb_status cb_out_predict_coll(FILE *f, enum cb_mfmt fmt, enum cb_coll coll,
+				   const struct cb_pcoll_row *rows, size_t n);
 
 struct cb_cross_row {
 	int n, kind;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cb_coll.h"
 #include "cb_status.h"
 #include "cb_text.h"
 
@@ -101,14 +102,17 @@ static json_t *group_json(const struct cb_fit_group *g)
 	const struct cb_fit_params *p = &g->p;
 	json_t *o, *tiers;
 
+	const char *coll = cb_coll_get((enum cb_coll)g->coll)->name;
+
 	if (!g->fitted)
-		return json_pack("{s:s, s:s, s:o}", "backend", g->backend, "transport",
-				 g->transport, "refused", cb_json_text(g->why));
+		return json_pack("{s:s, s:s, s:s, s:o}", "backend", g->backend, "transport",
+				 g->transport, "collective", coll, "refused", cb_json_text(g->why));
 	tiers = json_array();
 	for (int t = 0; tiers && t < p->ntiers; t++)
 		json_array_append_new(tiers, tier_json(&p->tier[t]));
-	o = json_pack("{s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:f, s:o, s:o, s:b, s:{s:o, s:o},"
-		      " s:o}", "backend", g->backend, "transport", g->transport, "algos", g->algos,
+	o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:f, s:o, s:o, s:b, "
+		      "s:{s:o, s:o}, s:o}", "backend", g->backend, "transport", g->transport,
+		      "collective", coll, "algos", g->algos,
 		      "rows", (json_int_t)p->nobs, "overhead_us", p->overhead / US,
 		      "overhead_us_se", num(p->overhead_se / US), "overhead_us_repeats",
 		      pair(p->overhead_rep, 1 / US), "alpha_us", p->alpha / US, "alpha_us_se",
@@ -190,6 +194,12 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 				 "groups: backend and transport must be short strings");
 	strcpy(g->backend, b);
 	strcpy(g->transport, t);
+	/* absent in files from before the other collectives: allreduce's */
+	g->coll = json_object_get(o, "collective") ? cb_coll_find(str_of(o, "collective"))
+						    : CB_COLL_ALLREDUCE;
+	if (g->coll < 0)
+		return cb_refuse(err, errlen, "groups: collective '%s' is not one collbench has",
+				 str_of(o, "collective"));
 	if (refused) {
 		snprintf(g->why, sizeof(g->why), "%s", str_of(o, "refused"));
 		return CB_OK;

@@ -1,7 +1,8 @@
 /* cb_model_params: a fit as a JSON file, schema "collbench-model-fit-1":
  *   {"schema": "collbench-model-fit-1", "source": CSV, "machine": TEXT,
  *    "model": TEXT, "min_bytes": N, "oversubscribed": BOOL,
- *    "groups": [{"backend": B, "transport": T, "algos": "ps,ring,copy",
+ *    "groups": [{"backend": B, "transport": T, "collective": C (absent: allreduce),
+ *                "algos": "ps,ring,copy",
  *                "rows": N, "overhead_us": X, "overhead_us_se": X|null,
  *                "overhead_us_repeats": [fastest, slowest]|null,
  *                "alpha_us": X, "alpha_us_se": X|null,
@@ -15,7 +16,7 @@
  *                           "gamma_GBps_repeats": ..., "fused_GBps": X|null (null:
  *                           no one-sided reduce seen), "fused_GBps_se": ...,
  *                           "fused_GBps_repeats": ...}, ...]},
- *               {"backend": B, "transport": T, "refused": WHY}, ...]}
+ *               {"backend": B, "transport": T, "collective": C, "refused": WHY}, ...]}
  * 1 GB = 1e9 B; alpha in microseconds; a tier holds lo <= bytes < hi. The
  * bounds of every value are one check, cb_fit_params_check, which the fit
  * meets before it is written. */

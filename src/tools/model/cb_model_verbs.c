@@ -11,16 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
 #include "cb_model_lib.h"
 #include "cb_plan_lib.h"
+
+/* Names the algorithms a row of collective coll (not allreduce) that has
+ * no plan could be: the library's, measured but not priced. */
+static void not_priced(const struct cb_mrow *r, char *why, size_t whylen)
+{
+	const struct cb_coll_desc *d = cb_coll_get((enum cb_coll)r->coll);
+
+	if (!d)
+		snprintf(why, whylen, "collective %d is not modelled", r->coll);
+	else if (strcmp(r->algo, "mpi") == 0 || strcmp(r->algo, "nccl") == 0)
+		snprintf(why, whylen, "%s's %s: the library's rows are measured, not priced (the "
+			 "model names the library's algorithm for allreduce only)", d->name, r->algo);
+	else
+		snprintf(why, whylen, "algorithm %s of %s is not modelled", r->algo, d->name);
+}
 
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
 	memset(c, 0, sizeof(*c));
-	/* a plan algorithm is priced from its plan; the rest (copy, the
-	 * libraries) by name */
-	c->plan = cb_plan_algo_find(r->algo);
+	/* a plan algorithm is priced from its plan, its collective's (an
+	 * all_gather ring row from all_gather's ring); the rest (copy, the
+	 * libraries) by name, allreduce's only */
+	c->plan = r->coll >= 0 ? cb_plan_coll_find((enum cb_coll)r->coll, r->algo) : NULL;
 	c->algo = CB_MODEL_PLAN;
+	if (!c->plan && r->coll != CB_COLL_ALLREDUCE) {
+		not_priced(r, why, whylen);
+		return -1;
+	}
 	if (!c->plan && (cb_model_algo_find(r->algo, &c->algo) != 0 || c->algo == CB_MODEL_PS ||
 			 c->algo == CB_MODEL_RING)) {
 		snprintf(why, whylen, "algorithm %s is not modelled", r->algo);
@@ -101,7 +122,8 @@ static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
 	return 0;
 }
 
-/* The group of (backend, transport), added when new; NULL when full. */
+/* The group of (backend, transport, collective), added when new; NULL when
+ * full. */
 static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow *r)
 {
 	char name[CB_MIN_NAME];
@@ -109,12 +131,13 @@ static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow 
 	cb_row_group(r, name, sizeof(name));
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (strcmp(f->groups[g].backend, r->backend) == 0 &&
-		    strcmp(f->groups[g].transport, name) == 0)
+		    strcmp(f->groups[g].transport, name) == 0 && f->groups[g].coll == r->coll)
 			return &f->groups[g];
 	if (f->ngroups == CB_FIT_MAX_GROUPS)
 		return NULL;
 	snprintf(f->groups[f->ngroups].backend, CB_MIN_NAME, "%s", r->backend);
 	snprintf(f->groups[f->ngroups].transport, CB_MIN_NAME, "%s", name);
+	f->groups[f->ngroups].coll = r->coll;
 	return &f->groups[f->ngroups++];
 }
 
@@ -130,18 +153,19 @@ static void add_algo(struct cb_fit_group *g, const char *algo)
 		 algo);
 }
 
-/* 1 when row r is fitted in group g: its backend and transport, and copy's
- * rows (a memory copy on one rank, its transport the one-sided one) in the
- * backend's p2p group too, whose copy rate they measure as well. */
+/* 1 when row r is fitted in group g: its backend, transport and
+ * collective, and copy's rows (a memory copy on one rank, its transport the
+ * one-sided one) in every collective's group of that transport and in the
+ * backend's p2p groups too, whose copy rate they measure as well. */
 static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
 {
 	char name[CB_MIN_NAME];
+	int copy = strcmp(r->algo, "copy") == 0;
 
-	if (strcmp(r->backend, g->backend) != 0)
+	if (strcmp(r->backend, g->backend) != 0 || (!copy && r->coll != g->coll))
 		return 0;
 	cb_row_group(r, name, sizeof(name));
-	return strcmp(name, g->transport) == 0 ||
-	       (strcmp(r->algo, "copy") == 0 && strcmp(g->transport, "p2p") == 0);
+	return strcmp(name, g->transport) == 0 || (copy && strcmp(g->transport, "p2p") == 0);
 }
 
 /* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. */
@@ -180,8 +204,9 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 }
 
 /* 1 when the selected row r makes its group: in pass 0 every row but
- * copy's, in pass 1 copy's, unless its backend has a p2p group already
- * (which the copy rows join, in_group) and no group of their own transport. */
+ * copy's, in pass 1 copy's, unless its backend has a group of their own
+ * transport or a p2p group already (of any collective: the copy rows join
+ * it, in_group). */
 static int needs_group(const struct cb_fit_set *f, const struct cb_mrow *r,
 		       const struct cb_fit_sel *sel, int pass)
 {
@@ -192,9 +217,8 @@ static int needs_group(const struct cb_fit_set *f, const struct cb_mrow *r,
 	for (size_t g = 0; copy && g < f->ngroups; g++) {
 		if (strcmp(f->groups[g].backend, r->backend) != 0)
 			continue;
-		if (strcmp(f->groups[g].transport, r->transport) == 0)
-			return 1;
-		p2p |= strcmp(f->groups[g].transport, "p2p") == 0;
+		p2p |= strcmp(f->groups[g].transport, "p2p") == 0 ||
+		       strcmp(f->groups[g].transport, r->transport) == 0;
 	}
 	return !p2p;
 }
@@ -248,25 +272,27 @@ out:
 }
 
 const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const char *backend,
-					    const char *transport)
+					    const char *transport, int coll)
 {
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (f->groups[g].fitted && strcmp(f->groups[g].backend, backend) == 0 &&
-		    strcmp(f->groups[g].transport, transport) == 0)
+		    strcmp(f->groups[g].transport, transport) == 0 &&
+		    (coll < 0 || f->groups[g].coll == coll))
 			return &f->groups[g];
 	return NULL;
 }
 
 /* ---- check ------------------------------------------------------------- */
 
-/* Bus bandwidth of a modelled time, with the measured rows' factor. */
+/* Bus bandwidth of a modelled time, with the measured rows' factor (the
+ * row's collective's, cb_coll_busbw_factor); algbw for copy and n = 1. */
 static double busbw_of(const struct cb_mrow *r, double t)
 {
 	double algbw = (double)r->bytes / t / 1e9;
 
 	if (strcmp(r->algo, "copy") == 0 || r->nranks < 2)
 		return algbw;
-	return algbw * 2.0 * (r->nranks - 1) / r->nranks;
+	return algbw * cb_coll_busbw_factor((enum cb_coll)r->coll, r->nranks);
 }
 
 /* Checks one row into c; 0, or -1 when the model's result is not finite. */
@@ -281,6 +307,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	const struct cb_fit_group *g;
 	const struct cb_fit_tier *tr;
 	struct cb_topo t;
+	int copy;
 
 	if (r->nhosts > 1 && hosts) {
 		t = cb_row_topo_hosts(r, hosts);
@@ -290,19 +317,20 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		return 0;
 	}
 	cb_row_group(r, name, sizeof(name));
-	g = cb_fit_set_group(f, r->backend, name);
+	copy = strcmp(r->algo, "copy") == 0;
+	g = cb_fit_set_group(f, r->backend, name, copy ? -1 : r->coll);
 	/* copy's rows join the backend's p2p group where it has no one-sided
 	 * group (as the fit groups them: in_group above) */
-	if (!g && strcmp(r->algo, "copy") == 0)
-		g = cb_fit_set_group(f, r->backend, "p2p");
+	if (!g && copy)
+		g = cb_fit_set_group(f, r->backend, "p2p", -1);
 	if (r->nhosts > 1 && r->nhosts < r->nranks && strcmp(r->algo, "copy") != 0) {
 		snprintf(c->note, sizeof(c->note), "%d ranks share %d hosts: intra-host and "
 			 "network links needed (check --topo FILE)", r->nranks, r->nhosts);
 		return -1;
 	}
 	if (!g) {
-		snprintf(c->note, sizeof(c->note), "no fit for backend %s, transport %s", r->backend,
-			 name);
+		snprintf(c->note, sizeof(c->note), "no fit for backend %s, transport %s, %s",
+			 r->backend, name, cb_coll_get((enum cb_coll)r->coll)->name);
 		return -1;
 	}
 	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
@@ -375,7 +403,7 @@ enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_se
 
 /* The topology for message size bytes: the preset's, or with the fitted
  * link, reduce and copy rates of bytes' tier. */
-static struct cb_topo topo_for(const struct cb_pred_opts *o, double bytes)
+struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
 {
 	struct cb_topo t = *o->topo;
 
@@ -394,7 +422,7 @@ static struct cb_topo topo_for(const struct cb_pred_opts *o, double bytes)
 enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double bytes,
 				struct cb_pred_row *row, char *why, size_t whylen)
 {
-	struct cb_topo t = topo_for(o, bytes);
+	struct cb_topo t = cb_pred_topo(o, bytes);
 	static const enum cb_model_algo algos[2] = { CB_MODEL_PS, CB_MODEL_RING };
 
 	memset(row, 0, sizeof(*row));

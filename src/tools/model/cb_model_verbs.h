@@ -11,10 +11,12 @@
 #include "cb_model_fit.h"
 #include "cb_model_input.h"
 
-#define CB_FIT_MAX_GROUPS 8
+#define CB_FIT_MAX_GROUPS 24
 
 struct cb_fit_group {
 	char backend[CB_MIN_NAME], transport[CB_MIN_NAME];
+	int coll;                   /* the collective of its rows (enum cb_coll); copy's
+				     * rows join every collective's group */
 	char algos[64];             /* the algorithms whose rows were fitted */
 	int fitted;                 /* 0: refused, see why */
 	char why[384];
@@ -58,15 +60,18 @@ void cb_row_group(const struct cb_mrow *r, char *out, size_t len);
  * where the row has none. */
 struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links);
 
-/* Fits every (backend, transport) of in's rows that pass sel. Groups the rows
+/* Fits every (backend, transport, collective) of in's rows that pass sel:
+ * the rows of one collective are fitted apart from another's (their plans
+ * price them; a group's parameters are of its collective's rows only). Groups the rows
  * cannot determine are kept with fitted = 0 and the reason. Errors:
  * CB_ERR_ARG (no row passes sel: err says why), CB_ERR_NOMEM. */
 enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				  struct cb_fit_set *out, char *err, size_t errlen);
 
-/* The fitted group of a row, or NULL. */
+/* The fitted group of (backend, transport, collective coll), or NULL; coll
+ * -1: of any collective (the first). */
 const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const char *backend,
-					    const char *transport);
+					    const char *transport, int coll);
 
 struct cb_check_row {
 	const struct cb_mrow *row;
@@ -108,6 +113,10 @@ struct cb_pred_opts {
 	int root;
 	int two_sided;              /* bytes land, then are reduced (cb_model_case) */
 };
+
+/* The topology predict prices message size bytes on: o->topo's, with the
+ * fitted link, reduce and copy rates of bytes' tier where o->fit is set. */
+struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes);
 
 /* ps and ring at n ranks and bytes per rank. Errors: cb_model_eval's;
  * CB_ERR_ARG (why says so) when a time is not finite. */
