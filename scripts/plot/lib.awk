@@ -214,6 +214,13 @@ function model_csv_header(line, cols, what) {
 	return 0
 }
 
+# allreduce_row(f): 1 when row f (csv_split, columns in c) is allreduce's: the model's
+# figures draw allreduce only (its tables have a collective column since issue 22; older
+# ones, without it, are allreduce's)
+function allreduce_row(f) {
+	return !("collective" in c) || f[c["collective"]] == "" || f[c["collective"]] == "allreduce"
+}
+
 # first_combo(f): 1 when row f (csv_split) is of the first (backend, dtype, op, in_place)
 # seen, whose text is then in lib_combo
 function first_combo(f,    key) {

@@ -25,6 +25,7 @@ NR == 1 {
 }
 {
 	csv_split($0, f)
+	if (!allreduce_row(f)) next
 	by = num(f[c["bytes"]]); bw = num(f[c["bw_GBps"]]); bm = num(f[c["bw_GBps_model"]])
 	if (by == "" || by + 0 <= 0 || bw == "" || bm == "") next
 	key = f[c["backend"]] OFS f[c["dtype"]] OFS f[c["op"]] OFS f[c["in_place"]]

@@ -12,6 +12,7 @@ BEGIN { FS = "\n"; OFS = "\037" }
 NR == 1 { if (!model_csv_header($0, "backend nranks bytes dtype op in_place fastest model_choice agree note", "check --choice's table")) { bad = 1; exit 1 }; next }
 {
 	csv_split($0, f)
+	if (!allreduce_row(f)) next
 	if (!first_combo(f)) next
 	by = f[c["bytes"]] + 0; n = f[c["nranks"]] + 0
 	if (by <= 0) next

@@ -13,6 +13,7 @@ BEGIN { FS = "\n"; OFS = "\037" }
 NR == 1 { if (!model_csv_header($0, "backend algo nranks bytes dtype op in_place time_us rounds_model txrx_max_bytes", "check's table with rounds_model and txrx_max_bytes")) { bad = 1; exit 1 }; next }
 {
 	csv_split($0, f)
+	if (!allreduce_row(f)) next
 	if (!first_combo(f) || f[c["algo"]] == "copy") next
 	n = f[c["nranks"]] + 0; by = f[c["bytes"]] + 0; r = f[c["rounds_model"]]; x = f[c["txrx_max_bytes"]]
 	if (n < 2 || by <= 0 || r == "" || x == "") next

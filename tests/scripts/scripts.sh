@@ -84,6 +84,27 @@ plot_zero)
 	"$src/scripts/plot.sh" "$t/ar" "$t/fig2" >"$t/out" 2>"$t/err" || { show; fail "plot.sh: exit $?"; }
 	! grep -q zero "$t/fig2/figures.txt" "$t/err" || { show; fail "zero_step drawn or named for allreduce alone"; }
 	;;
+model_allreduce_only)
+	# model.sh's figures (model_busbw, model_tradeoff) draw allreduce rows:
+	# of a check table with a ring allreduce and a ring reduce_scatter row at
+	# one size, they keep the allreduce one
+	h=backend,transport,algo,nranks,bytes,dtype,op,in_place,collective,time_us,time_us_model
+	h=$h,error_pct,bw_GBps,bw_GBps_model,rounds_model,txrx_max_bytes,far,note
+	{ echo "$h"
+	  echo "host,shm,ring,2,1048576,float,sum,0,allreduce,100,110,10,10.5,9.5,2,1048576,,"
+	  echo "host,shm,ring,2,1048576,float,sum,0,reduce_scatter,50,55,10,21,19,1,524288,,"
+	  echo "host,shm,ps,2,1048576,float,sum,0,allreduce,150,160,6.7,7,6.5,3,2097152,,"; } >"$t/check.csv"
+	for prog in model_busbw model_tradeoff; do
+		mkdir -p "$t/$prog"
+		awk -f "$src/scripts/plot/lib.awk" -f "$src/scripts/plot/$prog.awk" -v prog=t -v file=x \
+			-v dir="$t/$prog" "$t/check.csv" >"$t/out" || { show; fail "$prog.awk: exit $?"; }
+	done
+	[ "$(cat "$t"/model_busbw/model_busbw_np2.*.dat | wc -l)" = 2 ] ||
+		{ cat "$t"/model_busbw/*.dat >&2; fail "model_busbw: not one point per algorithm"; }
+	grep -q '^1048576	10.5	9.5$' "$t"/model_busbw/model_busbw_np2.*.dat ||
+		fail "model_busbw: the ring's point is not its allreduce row's"
+	! grep -q '	1	524288' "$t"/model_tradeoff/* || fail "model_tradeoff drew the reduce_scatter row"
+	;;
 gp_path)
 	# file names reach gnuplot as their own bytes (cb_gp_path; cb_gp_str's
 	# \xHH form names a folder that does not exist): a folder that is not
