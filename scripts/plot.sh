@@ -52,9 +52,9 @@ Each figure is written as .png and .svg:
                       MPI 4.1's decision table names (RUN_DIR/library_choice.csv, which
                       sweep.sh writes for runs with mpi.* rows: collbench-model check
                       --library)
-  zero_step           a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S, then
-                      all-gather of S) per algorithm of all three: the time vs S at the largest
-                      rank count, and each rank's tx+rx at the largest S with measured bytes
+  zero_step_np<N>     a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S, then
+                      all-gather of S) per algorithm of all three, one file per rank count N:
+                      the time vs S, and each rank's tx+rx at the largest S with measured bytes
                       (sweep.sh --coll allreduce,reduce_scatter,all_gather)
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
 Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_counts) are
@@ -141,7 +141,7 @@ if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
 		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
 		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' \
-		'library_choice.*' 'zero_step.*' || exit 2
+		'library_choice.*' 'zero_step_np*.png' 'zero_step_np*.svg' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
 fi
@@ -340,25 +340,37 @@ plot_library() {
 		legend=$(gp_str "dot: the forced algorithm of its traffic, nearest in time; ring: the table's")"
 }
 
-# --- zero_step: one DDP step against one ZeRO step, per algorithm (issue 22) ------------------
+# --- zero_step_np<N>: one DDP step against one ZeRO step, per algorithm (issue 22) ------------
 plot_zero() {
-	local verb n size talgos balgos xmin xmax tmin tmax bmax ratios unit div rl="" j=0 r
-	IFS=$US read -r verb n size talgos balgos xmin xmax tmin tmax bmax ratios < <(plot_awk zero \
-		-v prog="$PROG" -v dir="$tmp" -v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" \
-		"$SUMMARY" "$RANKS")
+	local verb n list size talgos balgos xmin xmax tmin tmax bmax ratios unit div rl j r
+	verb=""
+	IFS=$US read -r verb list < <(plot_awk zero -v list=1 -v prog="$PROG" -v dir="$tmp" \
+		-v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "$SUMMARY" "$RANKS") || true
 	# a run of allreduce alone (the usual) draws no such figure, silently
-	[[ "$verb" == plot ]] || { grep -q reduce_scatter "$SUMMARY" && cb_note "skipping zero_step: $n"; return 0; }
-	unit=MiB div=1048576
-	((${bmax%.*} >= 16 * 1048576)) || unit=KiB div=1024
-	while IFS= read -r -d ';' r; do
-		j=$((j + 1))
-		rl+="ratio$j=$(gp_str "ZeRO / DDP, $r"); "
-	done <<<"${ratios:+$ratios;}"
-	run_gp zero "$OUT_DIR/zero_step" "prefix=$(cb_gp_path "$tmp/zero"); talgos=$(gp_str "$talgos");
-		balgos=$(gp_str "$balgos"); nranks=$n; size=$(gp_str "$size"); xmin=$xmin; xmax=$xmax;
-		tmin=$tmin; tmax=$tmax; bmax=$bmax; unit=$(gp_str "$unit"); div=$div; $rl
-		note=$(gp_str "$(over_note "$n")");
-		ttl=$(gp_str "a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S + all-gather of S)")"
+	if [[ "$verb" != ranks ]]; then
+		grep -q reduce_scatter "$SUMMARY" &&
+			cb_note "skipping zero_step_np*: no algorithm with allreduce, reduce_scatter and" \
+				"all_gather rows at one size"
+		return 0
+	fi
+	for n in $list; do
+		IFS=$US read -r verb n size talgos balgos xmin xmax tmin tmax bmax ratios < <(plot_awk zero \
+			-v want="$n" -v prog="$PROG" -v dir="$tmp" -v b="$BACKEND" -v d="$DTYPE" -v o="$OP" \
+			-v p="$INPLACE" "$SUMMARY" "$RANKS")
+		[[ "$verb" == plot ]] || { cb_note "skipping zero_step_np$n: $n"; continue; }
+		unit=MiB div=1048576
+		((${bmax%.*} >= 16 * 1048576)) || unit=KiB div=1024
+		rl="" j=0
+		while IFS= read -r -d ';' r; do
+			j=$((j + 1))
+			rl+="ratio$j=$(gp_str "ZeRO / DDP, $r"); "
+		done <<<"${ratios:+$ratios;}"
+		run_gp zero "$OUT_DIR/zero_step_np$n" "prefix=$(cb_gp_path "$tmp/zero"); talgos=$(gp_str "$talgos");
+			balgos=$(gp_str "$balgos"); nranks=$n; size=$(gp_str "$size"); xmin=$xmin; xmax=$xmax;
+			tmin=$tmin; tmax=$tmax; bmax=$bmax; unit=$(gp_str "$unit"); div=$div; $rl
+			note=$(gp_str "$(over_note "$n")");
+			ttl=$(gp_str "a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S + all-gather of S), $n ranks")"
+	done
 }
 
 plot_busbw

@@ -6,7 +6,7 @@
 # optional columns (empty where the file lacks them: older files):
 #   busy_imbalance straggler_rank straggler_share straggler_ratio time_us_cv time_us_median
 # Keeps rows with status "ok", of allreduce (the collective column of schema 3; older files'
-# rows are allreduce's: the figures but zero_step draw allreduce only; zero.awk reads the
+# rows are allreduce's: the figures but zero_step_np<N> draw allreduce only; zero.awk reads the
 # summary itself), and a numeric nranks and
 # bytes; a number that is not one becomes empty (unmeasured). Says on stderr what it left out; exits 1 (said) on a file without the
 # required columns, without rows, or without any "ok" row.
@@ -89,6 +89,6 @@ END {
 		       prog, notok, first_bad > "/dev/stderr"
 	if (othercoll)
 		printf "%s: note: %d row(s) of other collectives than allreduce are left out of the " \
-		       "allreduce figures (first: %s; zero_step draws reduce_scatter and all_gather)\n",
+		       "allreduce figures (first: %s; zero_step_np* draw reduce_scatter and all_gather)\n",
 		       prog, othercoll, first_coll > "/dev/stderr"
 }

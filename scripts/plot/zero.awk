@@ -1,4 +1,4 @@
-# zero.awk: the data of the figure zero_step, one DDP step (an allreduce of S bytes per rank)
+# zero.awk: the data of the figures zero_step_np<N>, one DDP step (an allreduce of S bytes per rank)
 # against one ZeRO step (a reduce-scatter of S, then an all-gather of S: nccl-tests' sizes,
 # the size column of each), from summary.csv and ranks.csv (in that order on the command line;
 # columns by name). Rows: status ok, of backend b, dtype d and in_place p; allreduce and
@@ -7,7 +7,10 @@
 # the parameter server's, the library's). A split collective's count is a multiple of n
 # (nccl-tests rounds it down): its row of B bytes stands for the allreduce size S with
 # B <= S < B + n elements.
-#   time:    at the largest rank count n that has such an algorithm, per size, the DDP step's
+# With list set, prints the rank counts that have such an algorithm, ascending:
+#   ranks | N N ...                 (nothing when none)
+# else draws rank count want (empty: the largest of them):
+#   time:    at that rank count n, per size, the DDP step's
 #            median time and the ZeRO step's (reduce-scatter's + all-gather's medians):
 #            dir/zero_t.<i>.ddp.dat and dir/zero_t.<i>.zero.dat (bytes <TAB> us)
 #   traffic: at n and the largest size S where an algorithm has all three in ranks.csv with
@@ -18,7 +21,7 @@
 #        smallest time | largest | tallest bar (bytes) | one "algo: time x, busiest x" per
 #        traffic algorithm, apart by ";" (ZeRO over DDP at S)
 #   skip | reason
-# Variables: b, d, o, p (the combination), dir, prog (name in messages).
+# Variables: b, d, o, p (the combination), dir, prog (name in messages), list, want.
 
 BEGIN {
 	FS = "\n"; OFS = "\037"
@@ -88,15 +91,21 @@ function all3_tr(a, n, by,    i) {
 }
 END {
 	build_alias()
-	# the largest rank count with an algorithm of all three collectives at some size
-	nns = split(keys_sorted(nr), ns, " "); nn = 0
-	for (i = nns; i >= 1 && !nn; i--)
+	# the rank counts with an algorithm of all three collectives at some size; n the one drawn
+	nns = split(keys_sorted(nr), ns, " "); nn = 0; have = ""
+	for (i = 1; i <= nns; i++) {
+		ok3 = 0
 		for (key in size_at) {
 			split(key, kb, SUBSEP)
 			if (kb[1] != ns[i]) continue
-			for (j = 1; j <= lib_nalgo; j++) if (all3_time(lib_algo_order[j], ns[i], kb[2])) nn = ns[i]
+			for (j = 1; j <= lib_nalgo; j++) if (all3_time(lib_algo_order[j], ns[i], kb[2])) ok3 = 1
 		}
-	if (!nn) { print "skip", "no algorithm with allreduce, reduce_scatter and all_gather rows at one size"; exit 0 }
+		if (!ok3) continue
+		have = have " " ns[i]
+		if (want == "" || want + 0 == ns[i] + 0) nn = ns[i]
+	}
+	if (list) { if (have != "") print "ranks", substr(have, 2); exit 0 }
+	if (!nn) { print "skip", "no algorithm with allreduce, reduce_scatter and all_gather rows at one size" (want == "" ? "" : " at " want " ranks"); exit 0 }
 	split(algo_list(0), al, " ")
 	for (j = 1; j in al; j++) {
 		a = al[j]

@@ -1,6 +1,7 @@
 # zero.gp - one DDP step (allreduce of S) against one ZeRO step (reduce-scatter of S, then
 # all-gather of S), per algorithm (figure zero_step): left, the step's time vs size; right,
-# each rank's tx+rx at one size, the ZeRO bar split into its two collectives.
+# each rank's tx+rx at one size, the ZeRO bar split into its two collectives (figure
+# zero_step_np<N>).
 # Called by plot.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files: prefix_t.<i>.ddp.dat, prefix_t.<i>.zero.dat (bytes <TAB> us) per word
@@ -25,7 +26,7 @@ do for [pass = 1:2] {
     set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
     # --- left: the step's time vs S, DDP solid, ZeRO dashed ---
-    set title sprintf("time of one step, %d ranks (median)", nranks) font ",14"
+    set title "time of one step (median)" font ",14"
     set logscale x 2
     set xrange [xmin / 1.3 : xmax * 1.3]
     tax = "x"; tlo = xmin; thi = xmax
