@@ -381,16 +381,16 @@ choice)
 tradeoff)
 	# check's rounds_model (the plan's rounds of messages) and txrx_max_bytes (measured), and
 	# model.sh's model_tradeoff from them: on the reference run at 8 ranks and 1 MiB the
-	# ring's 2(n-1) = 14 rounds (one slice: 128 KiB chunks) and the summary's bytes
+	# allreduce ring's 2(n-1) = 14 rounds (one slice: 128 KiB chunks) and the summary's bytes
 	command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: no gnuplot"; exit 77; }
 	ref=$CB_TESTS_DIR/../results/reference
 	"$cm" check "$ref" --format csv >"$t/check.csv" 2>/dev/null || fail "check failed"
 	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["algo"] == "ring" && $c["nranks"] == 8 && $c["bytes"] == 1048576 {
-			print $c["rounds_model"], $c["txrx_max_bytes"] }' "$t/check.csv")
+		$c["algo"] == "ring" && $c["nranks"] == 8 && $c["bytes"] == 1048576 &&
+		$c["collective"] == "allreduce" { print $c["rounds_model"], $c["txrx_max_bytes"] }' "$t/check.csv")
 	want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["algo"] == "ring" && $c["nranks"] == 8 && $c["bytes"] == 1048576 {
-			print 14, $c["txrx_max_bytes"] }' "$ref/summary.csv")
+		$c["algo"] == "ring" && $c["nranks"] == 8 && $c["bytes"] == 1048576 &&
+		$c["collective"] == "allreduce" { print 14, $c["txrx_max_bytes"] }' "$ref/summary.csv")
 	[ -n "$got" ] && [ "$got" = "$want" ] || fail "ring, 8 ranks, 1 MiB: rounds and bytes '$got', want '$want'"
 	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" "$ref" "$t/figs" >"$t/list" 2>"$t/err" ||
 		{ cat "$t/err" >&2; fail "model.sh failed"; }

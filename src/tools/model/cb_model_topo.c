@@ -39,7 +39,8 @@
  *  - slices: the backends' own (CB_CUDA_PIPELINE_BYTES on GPU hosts,
  *    CB_HOST_PIPELINE_BYTES on vm-2core: catalog/cb_catalog.h).
  *  - vm-2core: this 2-core VM's host memory as the fabric, fitted by
- *    collbench-model fit on results/reference (ps, ring, copy at 2 ranks):
+ *    collbench-model fit on results/reference of 2026-11-30 (git 070067e;
+ *    ps, ring, copy at 2 ranks):
  *    alpha 0.21 us from every size (--tiers auto), beta 16.1, gamma 6.5 and
  *    fused 7.1 GB/s from sizes >= 1 MiB (--tiers 1 --min-bytes 1M); see
  *    docs/model.md. */
