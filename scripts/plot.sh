@@ -342,7 +342,7 @@ plot_library() {
 
 # --- zero_step_np<N>: one DDP step against one ZeRO step, per algorithm (issue 22) ------------
 plot_zero() {
-	local verb n list size talgos balgos xmin xmax tmin tmax bmax ratios unit div rl j r
+	local verb n want_n list size talgos balgos xmin xmax tmin tmax bmax ratios unit div rl j r
 	verb=""
 	IFS=$US read -r verb list < <(plot_awk zero -v list=1 -v prog="$PROG" -v dir="$tmp" \
 		-v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "$SUMMARY" "$RANKS") || true
@@ -353,11 +353,11 @@ plot_zero() {
 				"all_gather rows at one size"
 		return 0
 	fi
-	for n in $list; do
+	for want_n in $list; do
 		IFS=$US read -r verb n size talgos balgos xmin xmax tmin tmax bmax ratios < <(plot_awk zero \
-			-v want="$n" -v prog="$PROG" -v dir="$tmp" -v b="$BACKEND" -v d="$DTYPE" -v o="$OP" \
+			-v want="$want_n" -v prog="$PROG" -v dir="$tmp" -v b="$BACKEND" -v d="$DTYPE" -v o="$OP" \
 			-v p="$INPLACE" "$SUMMARY" "$RANKS")
-		[[ "$verb" == plot ]] || { cb_note "skipping zero_step_np$n: $n"; continue; }
+		[[ "$verb" == plot ]] || { cb_note "skipping zero_step_np$want_n: $n"; continue; }
 		unit=MiB div=1048576
 		((${bmax%.*} >= 16 * 1048576)) || unit=KiB div=1024
 		rl="" j=0

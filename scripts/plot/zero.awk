@@ -124,7 +124,16 @@ END {
 			write_pts(al[j] ".ddp", dir "/zero_t." ti ".ddp.dat")
 			write_pts(al[j] ".zero", dir "/zero_t." ti ".zero.dat")
 		}
-	# the traffic: the largest size at nn where some algorithm has all three measured
+	traffic(nn)
+	if (talgos == "") { print "skip", "no times"; exit 0 }
+	print "plot", nn, (S == "" ? "" : hbytes(S)), substr(talgos, 2), substr(balgos, 2), lib_xl, lib_xh,
+	      lib_yl, lib_yh, bmax, ratios
+}
+
+# traffic(nn): the bars at nn ranks and the largest size S where some algorithm has all three
+# collectives' bytes measured (and times): dir/zero_b.<j>.dat per such algorithm; sets S,
+# balgos (space-first), bmax (the tallest bar) and ratios (ZeRO over DDP, apart by ";")
+function traffic(nn,    key, kb, j, a, bi, out, r, vd, vr, vg, busy_d, busy_z) {
 	S = ""
 	for (key in size_at) {
 		split(key, kb, SUBSEP)
@@ -152,7 +161,4 @@ END {
 			(tm["reduce_scatter", a, nn, S] + tm["all_gather", a, nn, S]) / tm["allreduce", a, nn, S],
 			busy_d > 0 ? busy_z / busy_d : 0)
 	}
-	if (talgos == "") { print "skip", "no times"; exit 0 }
-	print "plot", nn, (S == "" ? "" : hbytes(S)), substr(talgos, 2), substr(balgos, 2), lib_xl, lib_xh,
-	      lib_yl, lib_yh, bmax, ratios
 }

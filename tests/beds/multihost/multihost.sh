@@ -11,8 +11,9 @@
 #   pair_inplace0      cbnode1:1,cbnode2:1
 #   even_count1m       2+2 ranks, 1048573 elements in 256 KiB slices
 #   coll_even_inplace0/1, coll_uneven_inplace0/1  the same for reduce_scatter,
-#                      all_gather, broadcast and reduce (one launch each; roots
-#                      as above): their every plan and the library's call
+#                      all_gather, broadcast and reduce (one launch each; the
+#                      root on the second host): their every plan and the
+#                      library's call
 #   shm_forced         --transport shm across hosts: ps and ring skip, saying why
 #   issue_rows         the command of issue 10 prints ps, ring and mpi rows, #wrong 0
 #   witness            2+2 ranks: Open MPI's monitoring totals equal collbench's
@@ -50,7 +51,7 @@ even_inplace1) matrix 4 1 --hosts cbnode1:2,cbnode2:2 --root 3 ;;
 uneven_inplace0) matrix 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
 uneven_inplace1) matrix 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
 pair_inplace0) matrix 2 0 --hosts cbnode1:1,cbnode2:1 --root 1 ;;
-coll_even_inplace0) colls 4 0 --hosts cbnode1:2,cbnode2:2 ;;
+coll_even_inplace0) colls 4 0 --hosts cbnode1:2,cbnode2:2 --root 2 ;;
 coll_even_inplace1) colls 4 1 --hosts cbnode1:2,cbnode2:2 --root 3 ;;
 coll_uneven_inplace0) colls 4 0 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 2 ;;
 coll_uneven_inplace1) colls 4 1 --hosts cbnode1:1,cbnode2:2,cbnode3:1 --root 1 ;;
