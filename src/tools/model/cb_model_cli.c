@@ -337,67 +337,90 @@ static void skipped(size_t *nskip, const char *why)
 		cb_eprintf(CB_MODEL_PROG " predict: skipped: %s\n", why);
 }
 
-static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
-{
-	size_t cap = (size_t)c->nranks * CB_CLI_MAX_SIZES, k = 0;
-	struct cb_pred_row *rows = malloc(cap * sizeof(*rows));
-	enum cb_status st = CB_OK;
-	char why[256];
+/* One point of a grid: rows of n ranks and bytes from ctx's model. */
+typedef enum cb_status (*point_fn)(void *ctx, int n, double bytes, char *why, size_t len);
 
-	if (!rows)
-		return CB_MODEL_EXIT_USAGE;
+/* Calls fn at every (rank count, size) of c, sizes minbytes * factor^j up
+ * to maxbytes (at most CB_CLI_MAX_SIZES); a point fn cannot price
+ * (CB_ERR_UNSUPPORTED) is counted in nskip, its first reason said. Stops at
+ * any other error, returned (its text in why). */
+static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx, size_t *nskip,
+				  char *why, size_t len)
+{
+	enum cb_status st = CB_OK;
+
 	for (int i = 0; i < c->nranks && st == CB_OK; i++)
 		for (size_t b = c->minbytes, j = 0; b <= c->maxbytes && j < CB_CLI_MAX_SIZES;
 		     b *= c->factor, j++) {
-			st = cb_model_predict(o, c->ranks[i], (double)b, &rows[k], why, sizeof(why));
-			if (st == CB_OK)
-				k++;
-			else if (st == CB_ERR_UNSUPPORTED)
-				skipped(nskip, why);
-			if (st != CB_OK && st != CB_ERR_UNSUPPORTED)
-				break;
-			st = CB_OK;
-			if (b > c->maxbytes / c->factor)
+			st = fn(ctx, c->ranks[i], (double)b, why, len);
+			if (st == CB_ERR_UNSUPPORTED)
+				skipped(nskip, why), st = CB_OK;
+			if (st != CB_OK || b > c->maxbytes / c->factor)
 				break;
 		}
-	if (st == CB_OK)
-		st = cb_out_predict(stdout, c->fmt, rows, k);
-	free(rows);
-	if (st == CB_ERR_ARG) {
-		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
+	return st;
+}
+
+struct grid_ctx {
+	const struct cb_pred_opts *o;
+	struct cb_pred_row *rows;
+	struct cb_pcoll_row *crows;
+	enum cb_coll coll;
+	size_t k;
+};
+
+static enum cb_status allreduce_point(void *ctx, int n, double bytes, char *why, size_t len)
+{
+	struct grid_ctx *g = ctx;
+	enum cb_status st = cb_model_predict(g->o, n, bytes, &g->rows[g->k], why, len);
+
+	g->k += st == CB_OK;
+	return st;
+}
+
+static enum cb_status coll_point(void *ctx, int n, double bytes, char *why, size_t len)
+{
+	struct grid_ctx *g = ctx;
+	size_t got = 0;
+	enum cb_status st = cb_model_predict_coll(g->o, g->coll, n, bytes, g->crows + g->k, &got,
+						  why, len);
+
+	g->k += st == CB_OK ? got : 0;
+	return st;
+}
+
+static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+{
+	struct grid_ctx g = { .o = o };
+	enum cb_status st;
+	char why[256];
+
+	g.rows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * sizeof(*g.rows));
+	if (!g.rows)
 		return CB_MODEL_EXIT_USAGE;
-	}
+	st = walk_points(c, allreduce_point, &g, nskip, why, sizeof(why));
+	if (st == CB_OK)
+		st = cb_out_predict(stdout, c->fmt, g.rows, g.k);
+	free(g.rows);
+	if (st == CB_ERR_ARG)
+		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 
 /* predict --coll (not allreduce): every plan of the collective per point. */
 static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
 {
-	size_t cap = (size_t)c->nranks * CB_CLI_MAX_SIZES * CB_PCOLL_MAX_ALGOS, k = 0, got;
-	struct cb_pcoll_row *rows = malloc(cap * sizeof(*rows));
-	enum cb_status st = CB_OK;
+	struct grid_ctx g = { .o = o, .coll = (enum cb_coll)c->coll };
+	enum cb_status st;
 	char why[256];
 
-	for (int i = 0; rows && i < c->nranks && st == CB_OK; i++)
-		for (size_t b = c->minbytes, j = 0; b <= c->maxbytes && j < CB_CLI_MAX_SIZES;
-		     b *= c->factor, j++) {
-			st = cb_model_predict_coll(o, (enum cb_coll)c->coll, c->ranks[i], (double)b,
-						   rows + k, &got, why, sizeof(why));
-			if (st == CB_OK)
-				k += got;
-			else if (st == CB_ERR_UNSUPPORTED)
-				skipped(nskip, why);
-			if (st != CB_OK && st != CB_ERR_UNSUPPORTED)
-				break;
-			st = CB_OK;
-			if (b > c->maxbytes / c->factor)
-				break;
-		}
-	if (!rows)
+	g.crows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * CB_PCOLL_MAX_ALGOS * sizeof(*g.crows));
+	if (!g.crows)
 		return CB_MODEL_EXIT_USAGE;
+	st = walk_points(c, coll_point, &g, nskip, why, sizeof(why));
 	if (st == CB_OK)
-		st = cb_out_predict_coll(stdout, c->fmt, (enum cb_coll)c->coll, rows, k);
-	free(rows);
+		st = cb_out_predict_coll(stdout, c->fmt, g.coll, g.crows, g.k);
+	free(g.crows);
 	if (st == CB_ERR_ARG)
 		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
