@@ -24,6 +24,7 @@
 
 #define TEST_TMPDIR "/tmp/cb_hist_test_XXXXXX"
 #include "test_tmpdir.h"
+#include "test_run_dir.h"
 
 static void path_of(const char *name, char *out, size_t len)
 {
@@ -370,30 +371,6 @@ static void test_gate_rule(void **state)
 	assert_int_equal(cb_hist_gate_row_failed(&s, 11), 0);
 }
 
-/* Run folder dir/name: a collbench-summary-3 summary.csv of rows and one
- * launch sidecar. */
-static void put_run(const char *name, const char *rows)
-{
-	char path[160];
-	FILE *f;
-
-	path_of(name, path, sizeof(path));
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/summary.csv");
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
-		"algbw_GBps,busbw_GBps,status,transport,nhosts,collective\n%s", rows);
-	assert_int_equal(fclose(f), 0);
-	path_of(name, path, sizeof(path));
-	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/np2.meta.json");
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "{\"schema\": \"collbench-meta-1\", \"backend\": \"host\", \"device\": \"\", "
-		"\"start_utc\": \"2026-12-02T10:00:00Z\", \"host\": {\"cpu_model\": \"T\", "
-		"\"cpus_online\": 2, \"hostname\": \"t\"}, \"mpi\": {\"nranks\": 2, "
-		"\"ranks_per_node\": 2, \"nnodes\": 1}, \"status\": \"complete\"}\n");
-	assert_int_equal(fclose(f), 0);
-}
-
 #define ROW3(algo, coll) \
 	"collbench-summary-3,host," algo ",2,1024,256,float,sum,0,20,10,0.1,0.1,ok,shm,1," coll "\n"
 
@@ -430,9 +407,9 @@ static void test_collective(void **state)
 	(void)state;
 	path_of("coll.sqlite", path, sizeof(path));
 	assert_int_equal(cb_hist_db_open(path, 1, &db, err, sizeof(err)), CB_OK);
-	put_run("ar3", ROW3("ring", "allreduce") ROW3("ps", "allreduce"));
-	put_run("rs3", ROW3("ring", "allreduce") ROW3("ring", "reduce_scatter"));
-	put_run("rs4", ROW3("ring", "reduce_scatter") ROW3("ps", "reduce_scatter"));
+	put_run_dir("ar3", ROW3("ring", "allreduce") ROW3("ps", "allreduce"));
+	put_run_dir("rs3", ROW3("ring", "allreduce") ROW3("ring", "reduce_scatter"));
+	put_run_dir("rs4", ROW3("ring", "reduce_scatter") ROW3("ps", "reduce_scatter"));
 	assert_int_equal(ingest_folder(&db, "ar3"), 1);
 	assert_int_equal(ingest_folder(&db, "rs3"), 1);
 	assert_int_equal(ingest_folder(&db, "rs4"), 1); /* ar3's rows but their collective */

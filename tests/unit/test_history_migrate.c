@@ -28,6 +28,7 @@
 
 #define TEST_TMPDIR "/tmp/cb_hist_migrate_XXXXXX"
 #include "test_tmpdir.h"
+#include "test_run_dir.h"
 
 /* Version 1's schema as it shipped, with the measured columns its opens
  * added (the ones these tests fill). */
@@ -291,26 +292,13 @@ static const char v5_dump[] =
  * the same run) with its rows of collective coll. */
 static void put_v5_run(const char *name, const char *coll)
 {
-	char path[256];
-	FILE *f;
+	char rows[256];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/%s/summary.csv", dir, name);
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,"
-		"algbw_GBps,busbw_GBps,status,transport,nhosts,collective\n"
-		"collbench-summary-3,host,ring,2,2048,512,float,sum,0,20,16,0.128,0.128,ok,shm,1,%s\n"
-		"collbench-summary-3,host,ring,2,1024,256,float,sum,0,20,10,0.1024,0.1024,ok,shm,1,"
-		"%s\n", coll, coll);
-	assert_int_equal(fclose(f), 0);
-	snprintf(path, sizeof(path), "%s/%s/np2.meta.json", dir, name);
-	assert_non_null(f = fopen(path, "w"));
-	fprintf(f, "{\"schema\": \"collbench-meta-1\", \"backend\": \"host\", \"device\": \"\", "
-		"\"start_utc\": \"2026-12-02T10:00:00Z\", \"host\": {\"cpu_model\": \"T\", "
-		"\"cpus_online\": 2, \"hostname\": \"t\"}, \"mpi\": {\"nranks\": 2, "
-		"\"ranks_per_node\": 2, \"nnodes\": 1}, \"status\": \"complete\"}\n");
-	assert_int_equal(fclose(f), 0);
+	snprintf(rows, sizeof(rows),
+		 "collbench-summary-3,host,ring,2,2048,512,float,sum,0,20,16,0.128,0.128,ok,shm,1,%s\n"
+		 "collbench-summary-3,host,ring,2,1024,256,float,sum,0,20,10,0.1024,0.1024,ok,shm,1,"
+		 "%s\n", coll, coll);
+	put_run_dir(name, rows);
 }
 
 /* Ingests run folder name into db; returns added, its id into *id. */
