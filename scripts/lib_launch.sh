@@ -314,20 +314,33 @@ cb_launcher_fields() {
 # ---- library traffic: Open MPI's monitoring (issue 10) ----------------------
 # The pml "monitoring" component counts the bytes each process sends to each
 # peer through the point-to-point layer (collectives' internal messages too)
-# and prints the per-peer totals at MPI_Finalize (mpirun forwards them);
-# collbench-results traffic reads them. The one-sided monitoring (osc) is left
+# and writes the per-peer totals at MPI_Finalize, each rank into a file of its
+# own (pml_monitoring_enable_output 3: <pml_monitoring_filename>.<rank>.prof);
+# collbench-results traffic reads them. Not to stderr (output 1): there the
+# lines of two ranks run into each other in mpirun's forwarding, and a torn
+# line drops a peer's total. The one-sided monitoring (osc) is left
 # out: it breaks MPI_Win_allocate_shared (MPI_ERR_RMA_FLAVOR, Open MPI 4.1.4).
 # Its MPI_T variables (pml_monitoring_messages_size) answer
 # MPI_T_ERR_INVALID_INDEX at run time in that build, and coll_monitoring's
-# count nominal bytes, not what moved: hence the printed totals.
-# cb_monitoring_args: its mpirun options; cb_monitoring_env: the same as
-# environment variables, which mpirun and srun both pass on.
-# shellcheck disable=SC2034 # the callers read them
-cb_monitoring_args=(--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 1
-	--mca osc ^monitoring)
-# shellcheck disable=SC2034
-cb_monitoring_env=(OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=1
-	OMPI_MCA_osc=^monitoring)
+# count nominal bytes, not what moved: hence the written totals.
+# cb_monitoring_env PREFIX: sets cb_monitoring_vars to the environment
+# (mpirun and srun both pass it on) of a monitored launch whose ranks write
+# PREFIX.<rank>.prof; cb_monitoring_collect PREFIX FILE appends them to FILE
+# and removes them (1 when there are none).
+cb_monitoring_env() {
+	rm -f "$1".*.prof
+	# shellcheck disable=SC2034 # the callers read it
+	cb_monitoring_vars=(OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=3
+		OMPI_MCA_pml_monitoring_filename="$1" OMPI_MCA_osc=^monitoring)
+}
+cb_monitoring_collect() {
+	local f found=1
+	for f in "$1".*.prof; do
+		[ -e "$f" ] || continue
+		cat "$f" >>"$2" && rm -f "$f" && found=0
+	done
+	return $found
+}
 # shellcheck disable=SC2034
 cb_monitoring_method="Open MPI pml monitoring (pml_monitoring_enable 2): per-peer bytes written at MPI_Finalize, a file per rank (pml_monitoring_enable_output 3, pml_monitoring_filename; E and I lines, collbench-results traffic); a launch of the library algorithm (mpi, mpi.*) alone at S bytes minus one at 0 bytes with the same settings, divided by its allreduce calls (rows x (warm-up + iterations))"
 # cb_monitoring_missing: prints why Open MPI's monitoring cannot be used here

@@ -243,15 +243,15 @@ mpi_traffic_algo() {
 	for b in 0 $sizes; do
 		f=$outdir/mpi_traffic/np$np-$b$tag
 		echo "== $np ranks: $algo at $b B under Open MPI's monitoring" >&2
-		# each rank's totals into a file of its own (<prefix>.<rank>.prof), then
-		# after the launch's output: printed by every rank to one stream, the
-		# lines of two ranks can run into each other (8 ranks here)
-		rm -f "$f".mon.*.prof
-		cb_group env "${cb_monitoring_env[@]}" OMPI_MCA_pml_monitoring_enable_output=3 \
-			OMPI_MCA_pml_monitoring_filename="$f.mon" "${cb_cmd[@]}" "$bin/allreduce_perf" \
+		# each rank's totals (a file per rank) after the launch's output; one
+		# prefix for every launch: the ranks exchange their environment
+		# (cb_preflight), so a longer name there is traffic of its own
+		cb_monitoring_env "$outdir/mpi_traffic/mon"
+		cb_group env "${cb_monitoring_vars[@]}" "${cb_cmd[@]}" "$bin/allreduce_perf" \
 			"${args[@]}" "${extra[@]}" "${a[@]}" -b "$b" -e "$b" --csv "$f.csv" >"$f.txt" 2>&1 ||
 			{ echo "sweep.sh: the monitored launch ($np ranks, $algo, $b B) failed: $f.txt" >&2; return 1; }
-		cat "$f".mon.*.prof >>"$f.txt" 2>/dev/null && rm -f "$f".mon.*.prof
+		cb_monitoring_collect "$outdir/mpi_traffic/mon" "$f.txt" ||
+			{ echo "sweep.sh: the monitored launch ($np ranks, $algo, $b B) wrote no totals (mon.<rank>.prof)" >&2; return 1; }
 		# allreduce calls: rows x (warm-up + iterations); -R 1, no check
 		rows=$(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$f.csv" | wc -l)
 		calls=$((rows * 3))
