@@ -6,7 +6,7 @@
 #   sample   the parser on captured output (tests/mpi/mpi_traffic/: 4 ranks, the
 #            mpi algorithm, 2 calls at 1 MiB and at 0 bytes): 1.5 MiB each way
 #            per rank (Open MPI's algorithm, visible in bytes); no monitoring
-#            lines or a SIZED below ZERO are refused
+#            lines, a SIZED below ZERO or a torn line are refused
 #   witness  ps and ring over p2p (MPI point-to-point), 16411 floats (uneven
 #            chunks) in 1 KiB slices: Open MPI's per-peer totals (a file per
 #            rank), read as sweep.sh reads them, equal collbench's tx/rx of every rank
@@ -103,6 +103,14 @@ sample)
 		fail "a SIZED below ZERO accepted"
 	fi
 	grep -q 'fewer' "$out/err" || fail "no reason for SIZED < ZERO: $(cat "$out/err")"
+	# two ranks' lines run together, as they did printed to one stream: the
+	# tag of one total ends up before another rank's line, and is refused
+	sed '/^I\t2\t3\t/s/^I/IA2A\t3\t384 bytes\t17 msgs sent\n/' "$d/np4-1M.txt" >"$out/torn.txt"
+	[ "$(grep -c '^IA2A' "$out/torn.txt")" = 1 ] || fail "the torn copy was not made"
+	if parse 4 2 "$d/np4-0.txt" "$out/torn.txt" 2>"$out/err"; then
+		fail "a torn monitoring line accepted"
+	fi
+	grep -q 'torn monitoring line' "$out/err" || fail "no reason for a torn line: $(cat "$out/err")"
 	;;
 witness)
 	for a in ps ring; do

@@ -27,6 +27,21 @@ static enum cb_status refuse(enum cb_status st, char *err, size_t len, const cha
 	return st;
 }
 
+/* 1 when line is a per-peer total torn apart by another process's output:
+ * an E or I line that does not read as one, a total whose tag ran into
+ * another ("IA2A ... bytes"), or the rest of one with its tag lost (it starts
+ * with a blank). Other lines (headers, C, D, O2A, ...) are not totals. */
+static int torn(const char *line, int parsed)
+{
+	int tag = (line[0] == 'E' || line[0] == 'I'), sep = (line[1] == ' ' || line[1] == '\t');
+
+	if (tag && sep)
+		return !parsed;
+	if (!strstr(line, " bytes") || !strstr(line, "msgs sent"))
+		return 0;
+	return (tag && line[1] >= 'A' && line[1] <= 'Z') || line[0] == ' ' || line[0] == '\t';
+}
+
 /* Adds sign * each per-peer total of path to sent[from * n + to]; *lines
  * counts the monitoring lines seen. */
 static enum cb_status add_totals(const char *path, int sign, int n, long double *sent,
@@ -44,12 +59,18 @@ static enum cb_status add_totals(const char *path, int sign, int n, long double 
 		char kind, word[8];
 		long from, to;
 		unsigned long long b;
+		int ok = sscanf(line, "%c %ld %ld %llu %7s", &kind, &from, &to, &b, word) == 5 &&
+			 (kind == 'E' || kind == 'I') && strcmp(word, "bytes") == 0 &&
+			 (line[1] == ' ' || line[1] == '\t');
+		int cut = (int)strcspn(line, "\n");
 
-		if (sscanf(line, "%c %ld %ld %llu %7s", &kind, &from, &to, &b, word) != 5 ||
-		    (kind != 'E' && kind != 'I') || strcmp(word, "bytes") != 0 ||
-		    (line[1] != ' ' && line[1] != '\t'))
+		if (torn(line, ok))
+			st = refuse(CB_ERR_ARG, err, len, "%s: a torn monitoring line (two ranks' "
+				    "output ran together; write a file per rank, "
+				    "pml_monitoring_enable_output 3): %.*s", path, cut < 60 ? cut : 60, line);
+		else if (!ok)
 			continue;
-		if (from < 0 || to < 0 || from >= n || to >= n)
+		else if (from < 0 || to < 0 || from >= n || to >= n)
 			st = refuse(CB_ERR_ARG, err, len, "%s: rank %ld or %ld outside 0..%d", path, from,
 				    to, n - 1);
 		else

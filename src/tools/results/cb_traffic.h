@@ -29,8 +29,8 @@
  *   I <from> <to> <bytes> bytes <count> msgs sent ...  (inside collectives)
  * with ranks of MPI_COMM_WORLD; what moves in both (set-up, barriers,
  * gathers) cancels: (sized - zero) / calls, rounded to a byte. Errors:
- * CB_ERR_ARG (err says: sized has no monitoring lines, a difference is
- * negative, a rank is out of range, nranks or calls not positive, algo not
+ * CB_ERR_ARG (err says: sized has no monitoring lines, a line is torn (two
+ * ranks' output ran together), a difference is negative, a rank is out of range, nranks or calls not positive, algo not
  * a library algorithm),
  * CB_ERR_IO (a file cannot be read or out not written). */
 enum cb_status cb_traffic_measure(const char *algo, int nranks, unsigned long long bytes,
