@@ -297,13 +297,37 @@ oversubscribed)
 	sed -i 's/"oversubscribed": false/"oversubscribed": true/' "$t/run/np2.meta.json"
 	expect 2 "oversubscribed" "$cm" fit "$t/run"
 	expect 0 "" "$cm" fit --oversubscribed --tiers 1 "$t/run" -o "$t/fit.json"
-	expect 0 "time slicing is not modelled" "$cm" check --fit "$t/fit.json" "$t/run"
+	expect 0 "oversubscribed" "$cm" check --fit "$t/fit.json" "$t/run"
 	# the summary line splits the far rows: every row here is oversubscribed
-	m=$(tail -n 1 "$t/out" | sed -n 's/^\([0-9]*\) of [0-9]* rows modelled, \([0-9]*\) far off .*: 0 of 0 rows with ranks <= CPUs, \2 of \1 oversubscribed (more ranks than CPUs: time slicing, not modelled)$/\1/p')
+	m=$(tail -n 1 "$t/out" | sed -n 's/^\([0-9]*\) of [0-9]* rows modelled, \([0-9]*\) far off .*: 0 of 0 rows with ranks <= CPUs, \2 of \1 oversubscribed (more ranks than CPUs: time slicing)$/\1/p')
 	[ -n "$m" ] && [ "$m" -gt 0 ] || { tail -n 1 "$t/out" >&2; fail "the summary line does not split the far rows"; }
 	expect 0 "oversubscribed" "$cm" check --summary --fit "$t/fit.json" "$t/run"
 	rm "$t/run/np2.meta.json"
 	expect 0 "without launch metadata" "$cm" fit --tiers 1 "$t/run"
+	;;
+time_slicing)
+	# the reference run's 4 and 8 ranks on 2 CPUs: the fit gives a cost per
+	# waited round from them, the file keeps it, and check prices with it
+	ref=$CB_TESTS_DIR/../results/reference
+	expect 0 "" "$cm" fit "$ref" -o "$t/fit.json"
+	sw=$(json_get "$t/fit.json" "[g['switch_us'] for g in d['groups'] if g['transport'] == 'shm' and g['collective'] == 'allreduce'][0]")
+	rows=$(json_get "$t/fit.json" "[g['switch_rows'] for g in d['groups'] if g['transport'] == 'shm' and g['collective'] == 'allreduce'][0]")
+	wf=$(json_get "$t/fit.json" "[g['wait_frac'] for g in d['groups'] if g['transport'] == 'shm' and g['collective'] == 'allreduce'][0]")
+	awk -v s="$sw" -v r="$rows" -v f="$wf" 'BEGIN { exit !(s > 0 && s < 100 && r > 0 && f >= 0) }' ||
+		fail "switch_us $sw, wait_frac $wf on $rows rows: want a positive cost from oversubscribed rows"
+	"$cm" check --format csv --fit "$t/fit.json" "$ref" >"$t/with" || fail "check with switch_us"
+	json_get "$t/fit.json" "json.dumps(dict(d, groups=[dict(g, switch_us=0) for g in d['groups']]))" >"$t/zero.json"
+	"$cm" check --format csv --fit "$t/zero.json" "$ref" >"$t/without" || fail "check with switch_us 0"
+	# "algo nranks bytes model time" of the allreduce ring rows of a check CSV
+	pick() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == "ring" && $c["collective"] == "allreduce" {
+			print $c["nranks"], $c["bytes"], $c["time_us_model"] }' "$1"; }
+	paste -d' ' <(pick "$t/with") <(pick "$t/without") | awk '
+		$1 == 2 && $3 != $6 { print "2 ranks priced with switch_us: " $0; bad = 1 }
+		$1 > 2 && !($3 > $6) { print "oversubscribed row not dearer: " $0; bad = 1 }
+		{ n++ } END { exit bad || n == 0 }' || fail "switch_us changes the wrong rows"
+	json_get "$t/fit.json" "json.dumps(dict(d, groups=[dict(g, switch_us=-1) for g in d['groups']]))" >"$t/neg.json"
+	expect 2 "switch_us must be a number in" "$cm" check --fit "$t/neg.json" "$ref"
 	;;
 predict)
 	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --stepfactor 1024 --format csv

@@ -14,6 +14,7 @@
 #include "cb_model.h"
 #include "cb_plan_lib.h"
 #include "cb_model_topo.h"
+#include "cb_model_tslice.h"
 #include "cb_pattern.h"
 
 #define GIB ((size_t)1 << 30)
@@ -289,6 +290,8 @@ static void assert_walk_is_plan(const struct cb_topo *t, struct cb_model_case c,
 	assert_rel(got.terms.reduce_bytes, want.terms.reduce_bytes, 1e-12);
 	assert_rel(got.txrx_max, want.txrx_max, 1e-12);
 	assert_rel(got.txrx_min, want.txrx_min, 1e-12);
+	assert_true(fabs(got.terms.waits - want.terms.waits) <= 1e-12 * want.terms.waits);
+	assert_true(fabs(got.terms.wait_time - want.terms.wait_time) <= 1e-12 * want.terms.wait_time);
 }
 
 /* A plan algorithm is priced from its plan: the ring's plan, priced round by
@@ -296,22 +299,17 @@ static void assert_walk_is_plan(const struct cb_topo *t, struct cb_model_case c,
  * one-sided and two-sided, with a finite reduce rate, several slices, even
  * and uneven chunks; and recursive doubling on a power of two takes log2 n
  * rounds of S each way per rank. */
-static void test_plan_priced(void **state)
+/* The walks of ring and ps against their plans on t (test_plan_priced). */
+static void assert_walks_are_plans(const struct cb_topo *t)
 {
-	const struct cb_plan_algo *ring = cb_plan_algo_find("ring"), *rd = cb_plan_algo_find("rd");
-	const struct cb_plan_algo *ps = cb_plan_algo_find("ps");
-	struct cb_topo t = one_host(9, 20e9, 2e-6);
-	char why[256] = "";
+	const struct cb_plan_algo *ring = cb_plan_algo_find("ring"), *ps = cb_plan_algo_find("ps");
 
-	(void)state;
-	t.gamma = 8e9;
-	t.slice_bytes = 4096;
 	for (int n = 2; n <= 9; n++)
 		for (int two = 0; two < 2; two++)
 			for (size_t count = 1000u * (size_t)n; count <= 1000u * (size_t)n + 7; count += 7) {
 				struct cb_model_case c = { CB_MODEL_RING, n, count, 4, 0, 0, two, 0, NULL, 0 };
 
-				assert_walk_is_plan(&t, c, ring);
+				assert_walk_is_plan(t, c, ring);
 			}
 	for (int n = 2; n <= 9; n++)
 		for (int k = 0; k < 8; k++) {
@@ -321,8 +319,20 @@ static void test_plan_priced(void **state)
 			struct cb_model_case c = { CB_MODEL_PS, n, count, 4, k % 2 ? n - 1 : 0, 0,
 						   (k / 2) % 2, k >= 4, NULL, 0 };
 
-			assert_walk_is_plan(&t, c, ps);
+			assert_walk_is_plan(t, c, ps);
 		}
+}
+
+static void test_plan_priced(void **state)
+{
+	const struct cb_plan_algo *rd = cb_plan_algo_find("rd");
+	struct cb_topo t = one_host(9, 20e9, 2e-6);
+	char why[256] = "";
+
+	(void)state;
+	t.gamma = 8e9;
+	t.slice_bytes = 4096;
+	assert_walks_are_plans(&t);
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_model_case c = { CB_MODEL_PLAN, n, 1 << 20, 4, 0, 0, 1, 0, rd, 0 };
 		struct cb_model_result r;
@@ -331,6 +341,63 @@ static void test_plan_priced(void **state)
 		assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
 		assert_rel(r.txrx_max, 2.0 * l * 4 * (1 << 20), 1e-12);
 		assert_rel(r.terms.reduce_bytes, (double)l * 4 * (1 << 20), 1e-12);
+	}
+}
+
+/* Time slicing (cb_model.h), on a host of 2 CPUs: one-shot (no rank waits) costs its
+ * own time below the scheduler's slice and is stretched by (q - 1) past it;
+ * two-shot at n = 4 waits once, for 3 peers: waits = q + 3/2 = 3.5, and its
+ * loads are the host's summed over 2 CPUs; the library's recursive
+ * doubling adds q + 1/2 per message round. */
+static void test_time_slicing(void **state)
+{
+	const struct cb_plan_algo *one = cb_plan_algo_find("oneshot");
+	const struct cb_plan_algo *two = cb_plan_algo_find("twoshot");
+	struct cb_topo t = one_host(9, 20e9, 2e-6), solo;
+	struct cb_model_result r, own;
+	double slice = cb_model_base_slice(2), sw = 1.5e-6;
+	char why[256] = "";
+
+	(void)state;
+	t.gamma = 8e9;
+	t.slice_bytes = 4096;
+	t.cpus_per_host = 2;
+	t.switch_s = sw;
+	assert_rel(slice, 1.5e-3, 1e-12); /* 0.75 ms x (1 + log2 2) */
+	assert_rel(cb_model_base_slice(64), 3e-3, 1e-12); /* CPUs counted up to 8 */
+	solo = t;
+	solo.cpus_per_host = 0;
+	assert_true(cb_model_ranks_per_cpu(&t, 2) == 0);
+	assert_rel(cb_model_ranks_per_cpu(&t, 8), 4, 1e-12);
+	for (size_t count = 256; count <= (16u << 20); count *= 256) {
+		struct cb_model_case c = { CB_MODEL_PLAN, 4, count, 4, 0, 0, 0, 0, one, 0 };
+
+		assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+		assert_int_equal(cb_model_eval(&solo, &c, &own, why, sizeof(why)), CB_OK);
+		assert_true(r.terms.waits == 0 && r.terms.wait_time == 0);
+		assert_rel(r.time, own.time + fmax(0, own.time - slice), 1e-12);
+	}
+	assert_true(own.time > 2 * slice); /* the last size was stretched */
+	{
+		struct cb_model_case c = { CB_MODEL_PLAN, 4, 1 << 10, 4, 0, 0, 0, 0, two, 0 };
+
+		assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+		assert_int_equal(cb_model_eval(&solo, &c, &own, why, sizeof(why)), CB_OK);
+		assert_rel(r.terms.waits, 3.5, 1e-12);
+		assert_true(r.terms.wait_time > 0 && r.terms.wait_time < own.time);
+		/* the busiest rank's loads, 4096 B in round 0 (3 KiB from peers and
+		 * the 1 KiB one chain starts with) and 3072 in round 1; shared: the
+		 * 4 ranks' 4096 + 3 x 3072 and 4 x 3072 B over 2 CPUs */
+		assert_rel(own.terms.fused_bytes + own.terms.link_bytes, 4096.0 + 3072, 1e-12);
+		assert_rel(r.terms.fused_bytes + r.terms.link_bytes, (13312.0 + 12288) / 2, 1e-12);
+		assert_true(r.time > own.time + sw * 3.5);
+	}
+	{
+		struct cb_model_case c = { CB_MODEL_MPI, 4, 1, 4, 0, 0, 1, 0, NULL, 0 };
+
+		assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+		assert_rel(r.terms.msgs, 2, 1e-12); /* recursive doubling, log2 4 */
+		assert_rel(r.terms.waits, 2 * 2.5, 1e-12);
 	}
 }
 
@@ -434,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_ring_matches_pattern_walk),
 		cmocka_unit_test(test_ring_fast_matches_walk),
 		cmocka_unit_test(test_plan_priced),
+		cmocka_unit_test(test_time_slicing),
 		cmocka_unit_test(test_multi_host_loads),
 		cmocka_unit_test(test_no_network_refused),
 		cmocka_unit_test(test_local_cases),

@@ -242,6 +242,35 @@ static void test_refuses_flat_times(void **state)
 
 /* cb_fit_params_check: a recovered fit passes and reads back from its file
  * unchanged in kind; each bound is enforced. */
+/* Time slicing's switch_s and wait_frac (cb_fit_switch): times made of a
+ * model part, 2 us per unit of waits and 0.3 of wtime give them back; with
+ * wtime's part negative, wait_frac stays 0 and switch_s is fitted alone;
+ * residuals below the model give 0 and 0, and so do no rows. */
+static void test_fit_switch(void **state)
+{
+	double t[6], model[6], waits[6], wtime[6], s, f;
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		model[i] = 1e-6 * (i + 1);
+		waits[i] = 0.5 * (i + 2);
+		wtime[i] = 1e-6 * (i % 3 + 0.5);
+		t[i] = model[i] + 2e-6 * waits[i] + 0.3 * wtime[i];
+	}
+	cb_fit_switch(t, model, waits, wtime, 6, &s, &f);
+	assert_true(fabs(s / 2e-6 - 1) < 1e-9 && fabs(f / 0.3 - 1) < 1e-9);
+	for (int i = 0; i < 6; i++)
+		t[i] = model[i] + 2e-6 * waits[i] - 0.3 * wtime[i];
+	cb_fit_switch(t, model, waits, wtime, 6, &s, &f);
+	assert_true(f == 0 && s > 0);
+	for (int i = 0; i < 6; i++)
+		t[i] = 0.5 * model[i];
+	cb_fit_switch(t, model, waits, wtime, 6, &s, &f);
+	assert_true(s == 0 && f == 0);
+	cb_fit_switch(t, model, waits, wtime, 0, &s, &f);
+	assert_true(s == 0 && f == 0);
+}
+
 static void test_params_check(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
@@ -295,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_reports_bad_fit),
 		cmocka_unit_test(test_refuses_flat_times),
 		cmocka_unit_test(test_params_check),
+		cmocka_unit_test(test_fit_switch),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -11,10 +11,17 @@
 #include "cb_model.h"
 #include "cb_model_lib.h"
 #include "cb_model_topo.h"
+#include "cb_model_tslice.h"
 #include "cb_pattern.h"
 #include "cb_plan_lib.h"
 
 #define MAX_RANKS (1 << 20)
+
+/* A call's time and terms, summed round by round. */
+struct acc {
+	double time;
+	struct cb_model_terms terms;
+};
 
 /* Scratch and accumulators of one evaluation. */
 struct ev {
@@ -25,6 +32,8 @@ struct ev {
 	double *nout, *nin;     /* [nlinks] this step's network loads */
 	double *tx, *rx;        /* [n] bytes per call, per rank */
 	double *htx, *hrx;      /* [nhosts] network bytes per call, per host */
+	double *hranks;         /* [nhosts] ranks of each host */
+	double *hb, *hred;      /* [nhosts] this step's summed rank loads, reduce bytes */
 	int *list;              /* [n + nlinks] indexes touched this step */
 	size_t nlist;
 	unsigned *mark;         /* [n + nlinks] step stamp of the last listing */
@@ -32,6 +41,12 @@ struct ev {
 	double alpha;           /* this step's latency */
 	int msgs;               /* this step sent a message (even of 0 bytes) */
 	int fused;              /* one-sided: moving and reducing overlap */
+	double q;               /* time slicing: ranks per CPU of the most loaded
+				 * oversubscribed host; 0: a CPU per rank */
+	int waited;             /* peers a rank of this step waits for, the most */
+	double wait_units;      /* the call's waits term (cb_model_terms) */
+	double wait_time;       /* the call's wait_time term */
+	struct acc own, shared; /* without and with the CPUs shared (q > 0) */
 	enum cb_ring_eval ring_how;
 	struct cb_model_result *r;
 };
@@ -67,7 +82,7 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	for (int k = 0; t->rank_host && k < n; k++) /* hosts 0 .. max named */
 		e->nhosts = k == 0 || t->rank_host[k] >= e->nhosts ? t->rank_host[k] + 1 : e->nhosts;
 	e->nlinks = t->net_attach == CB_NET_PER_RANK ? n : e->nhosts;
-	nd = 6 * (size_t)n + 2 * (size_t)e->nlinks + 2 * (size_t)e->nhosts;
+	nd = 6 * (size_t)n + 2 * (size_t)e->nlinks + 5 * (size_t)e->nhosts;
 	e->out = calloc(nd, sizeof(double));
 	e->list = malloc(((size_t)n + (size_t)e->nlinks) * sizeof(int));
 	e->mark = calloc((size_t)n + (size_t)e->nlinks, sizeof(unsigned));
@@ -85,6 +100,12 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	e->htx = e->nin + e->nlinks;
 	e->hrx = e->htx + e->nhosts;
 	e->work = e->hrx + e->nhosts;
+	e->hranks = e->work + n;
+	e->hb = e->hranks + e->nhosts;
+	e->hred = e->hb + e->nhosts;
+	for (int k = 0; k < n; k++)
+		e->hranks[host_of(e, k)] += 1;
+	e->q = cb_model_ranks_per_cpu(t, n);
 	return CB_OK;
 }
 
@@ -143,8 +164,8 @@ static void ev_work(struct ev *e, int exec, double bytes)
  * the fit solves for: the bytes that move and reduce at once (the smaller
  * of the two maxima) at the fused rate, the rest of each at its own. One-
  * sided with a network link: alpha + the slower of moving and reducing. */
-static void ev_account(struct ev *e, double alpha, double bwt, double maxb, double maxred,
-		       int net, int msgs, double mult)
+static double ev_account(struct ev *e, struct acc *a, double alpha, double bwt, double maxb,
+			 double maxred, int net, int msgs, double mult)
 {
 	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
 	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma, t;
@@ -155,11 +176,39 @@ static void ev_account(struct ev *e, double alpha, double bwt, double maxb, doub
 		t = fmax(bwt, redt);
 	else
 		t = bwt * (maxb - both) / maxb + (maxred - both) / e->t->gamma + both / gf;
-	e->r->time += mult * (alpha + t);
-	e->r->terms.msgs += mult * msgs;
-	e->r->terms.link_bytes += mult * (maxb - both);
-	e->r->terms.reduce_bytes += mult * (maxred - both);
-	e->r->terms.fused_bytes += mult * both;
+	a->time += mult * (alpha + t);
+	a->terms.msgs += mult * msgs;
+	a->terms.link_bytes += mult * (maxb - both);
+	a->terms.reduce_bytes += mult * (maxred - both);
+	a->terms.fused_bytes += mult * both;
+	return alpha + t;
+}
+
+/* Time slicing (cb_model.h): the step's loads of each oversubscribed host
+ * summed over its ranks and shared by its CPUs, into *bwt, *maxb and
+ * *maxred where larger, and the largest of their means over a host's ranks
+ * into mean[0] (moved) and mean[1] (reduced); clears the sums. */
+static void ev_share(struct ev *e, double *bwt, double *maxb, double *maxred, double *mean)
+{
+	double cpus = e->t->cpus_per_host;
+
+	mean[0] = mean[1] = 0;
+
+	for (size_t i = 0; i < e->nlist; i++) {
+		int k = e->list[i], h;
+
+		if (k >= e->n)
+			continue;
+		h = host_of(e, k);
+		if (e->hranks[h] > cpus && (e->hb[h] > 0 || e->hred[h] > 0)) {
+			*bwt = fmax(*bwt, e->hb[h] / cpus / e->t->intra.bw);
+			*maxb = fmax(*maxb, e->hb[h] / cpus);
+			*maxred = fmax(*maxred, e->hred[h] / cpus);
+			mean[0] = fmax(mean[0], e->hb[h] / e->hranks[h]);
+			mean[1] = fmax(mean[1], e->hred[h] / e->hranks[h]);
+		}
+		e->hb[h] = e->hred[h] = 0;
+	}
 }
 
 /* Closes the open step, counted mult times (ev_account): its rank's link
@@ -167,7 +216,7 @@ static void ev_account(struct ev *e, double alpha, double bwt, double maxb, doub
  * the rank runs where that is more (ev_work). */
 static void ev_close(struct ev *e, double mult)
 {
-	double bwt = 0, maxb = 0, maxred = 0;
+	double bwt = 0, maxb = 0, maxred = 0, mean[2];
 	int net = 0;
 
 	for (size_t i = 0; i < e->nlist; i++) {
@@ -179,6 +228,10 @@ static void ev_close(struct ev *e, double mult)
 			bwt = fmax(bwt, b / e->t->intra.bw);
 			maxb = fmax(maxb, b);
 			maxred = fmax(maxred, e->red[k]);
+			if (e->q > 0) {
+				e->hb[host_of(e, k)] += b;
+				e->hred[host_of(e, k)] += e->red[k];
+			}
 			e->out[k] = e->in[k] = e->red[k] = e->work[k] = 0;
 		} else {
 			double b = fmax(e->nout[k - e->n], e->nin[k - e->n]);
@@ -189,11 +242,50 @@ static void ev_close(struct ev *e, double mult)
 			net = 1;
 		}
 	}
-	ev_account(e, e->alpha, bwt, maxb, maxred, net, e->msgs, mult);
+	ev_account(e, &e->own, e->alpha, bwt, maxb, maxred, net, e->msgs, mult);
+	if (e->q > 0) {
+		struct acc scratch = { 0 };
+
+		ev_share(e, &bwt, &maxb, &maxred, mean);
+		ev_account(e, &e->shared, e->alpha, bwt, maxb, maxred, net, e->msgs, mult);
+		if (e->waited) { /* a rank's time in the step, on the mean: the one waited for */
+			double own = ev_account(e, &scratch, e->alpha, mean[0] / e->t->intra.bw,
+						mean[0], mean[1], net, 0, 1);
+
+			e->wait_units += mult * (e->q + e->waited / (double)e->t->cpus_per_host);
+			e->wait_time += mult * fmin(own, cb_model_base_slice(e->t->cpus_per_host));
+		}
+	}
 	e->nlist = 0;
 	e->stamp++;
 	e->alpha = 0;
 	e->msgs = 0;
+	e->waited = 0;
+}
+
+/* The call's time and terms into e->r (cb_model.h, time slicing): its own
+ * with a CPU per rank; else shared with switch_s per waited step where some
+ * rank waits, or its own stretched past the scheduler's slice where none
+ * does. */
+static void ev_finish(struct ev *e)
+{
+	struct acc a = e->own;
+
+	if (e->q > 0 && e->wait_units > 0) {
+		a = e->shared;
+		a.terms.waits = e->wait_units;
+		a.terms.wait_time = e->wait_time;
+		a.time += e->t->switch_s * a.terms.waits + e->t->wait_frac * a.terms.wait_time;
+	} else if (e->q > 0) {
+		a.time += (e->q - 1) * fmax(0, a.time - cb_model_base_slice(e->t->cpus_per_host));
+	}
+	e->r->time += a.time;
+	e->r->terms.msgs += a.terms.msgs;
+	e->r->terms.link_bytes += a.terms.link_bytes;
+	e->r->terms.reduce_bytes += a.terms.reduce_bytes;
+	e->r->terms.fused_bytes += a.terms.fused_bytes;
+	e->r->terms.waits += a.terms.waits;
+	e->r->terms.wait_time += a.terms.wait_time;
 }
 
 /* One round of ps, counted mult times: in bytes from every worker to the
@@ -330,7 +422,7 @@ static void ring_fast(struct ev *e, const struct ring *rg, size_t count, int s, 
 	red = st.reduce ? (rem > 0 ? big : small) : 0;
 	if (multi)
 		e->r->one_class = 0;
-	ev_account(e, multi ? fmax(t->intra.alpha, t->net.alpha) : t->intra.alpha,
+	ev_account(e, &e->own, multi ? fmax(t->intra.alpha, t->net.alpha) : t->intra.alpha,
 		      fmax(in / t->intra.bw, multi ? net / t->net.bw : 0), fmax(in, net), red, multi,
 		      1, mult);
 }
@@ -414,6 +506,28 @@ static enum cb_status ev_ring(struct ev *e, const struct cb_model_case *c)
 	return CB_OK;
 }
 
+/* The most peers a rank waits for in round k of p (cb_model.h, time
+ * slicing): one-sided, its waits derived by cb_plan_finish; two-sided, the
+ * messages it receives (at most n - 1). in: [n] scratch. */
+static int round_waits(const struct cb_plan *p, size_t k, int one_sided, int *in)
+{
+	int most = 0;
+
+	for (int r = 0; r < p->n; r++) {
+		size_t nw = 0;
+
+		if (one_sided)
+			cb_plan_waits(p, r, k, &nw);
+		in[r] = (int)nw;
+	}
+	for (size_t i = p->round_first[k]; !one_sided && i < p->round_first[k + 1]; i++)
+		if (p->steps[i].a.rank != p->steps[i].dst.rank)
+			in[p->steps[i].dst.rank]++;
+	for (int r = 0; r < p->n; r++)
+		most = in[r] > most ? in[r] : most;
+	return most < p->n - 1 ? most : p->n - 1;
+}
+
 /* A plan algorithm (cb_model.h): its plan for case c on e's topology,
  * round by round. Errors: CB_ERR_UNSUPPORTED (no plan for the case, or one
  * of more than CB_MODEL_PLAN_MAX_STEPS steps: the reason in why),
@@ -435,7 +549,12 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 			 c->plan->name, c->n, c->count, st == CB_ERR_UNSUPPORTED ? " (too many steps)" : "");
 		return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
 	}
+	if (e->q > 0 && e->fused && cb_plan_finish(&p, c->in_place, why, whylen) != CB_OK) {
+		cb_plan_free(&p);
+		return CB_ERR_UNSUPPORTED; /* a plan the executors would refuse: why says */
+	}
 	for (size_t k = 0; k < p.nrounds; k++) {
+		e->waited = e->q > 0 ? round_waits(&p, k, e->fused, e->list) : 0;
 		for (size_t i = p.round_first[k]; i < p.round_first[k + 1]; i++) {
 			const struct cb_plan_step *s = &p.steps[i];
 			double b = (double)s->count * (double)c->esize;
@@ -478,9 +597,14 @@ static void summarize(const struct ev *e, struct cb_model_result *r)
 }
 
 /* A local copy of bytes on every rank at once (copy rows; n = 1 out of place). */
-static void eval_local_copy(const struct cb_topo *t, double bytes, struct cb_model_result *r)
+static void eval_local_copy(const struct cb_topo *t, int n, double bytes,
+			    struct cb_model_result *r)
 {
-	r->time = bytes / t->copy_bw;
+	double q = cb_model_ranks_per_cpu(t, n);
+
+	r->time = bytes / t->copy_bw; /* no rank waits: stretched past the slice (cb_model.h) */
+	if (q > 0)
+		r->time += (q - 1) * fmax(0, r->time - cb_model_base_slice(t->cpus_per_host));
 	r->terms.calls = 1;
 	r->terms.link_bytes = bytes;
 	r->one_class = t->copy_bw == t->intra.bw;
@@ -533,7 +657,7 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 	if (c->algo == CB_MODEL_COPY || c->n == 1 || c->count == 0) {
 		/* copy; n = 1 (cb_algo_single_rank); 0 elements return at once */
 		if (c->count > 0 && !c->in_place)
-			eval_local_copy(t, bytes, &res);
+			eval_local_copy(t, c->n, bytes, &res);
 		res.what = c->algo == CB_MODEL_COPY ? "copy: S bytes on every rank at once"
 			   : c->n == 1	       ? "n = 1: a local copy when out of place"
 						: "0 bytes: nothing moves";
@@ -545,8 +669,13 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 		return st;
 	e.fused = !c->two_sided;
 	e.ring_how = how;
-	if (c->algo == CB_MODEL_PLAN) {
-		st = eval_plan(&e, c, why, whylen);
+	if (c->algo == CB_MODEL_PLAN || e.q > 0) {
+		/* time slicing needs the plan's waits: ps and ring from their plans */
+		struct cb_model_case pc = *c;
+
+		if (c->algo != CB_MODEL_PLAN)
+			pc.plan = cb_plan_algo_find(c->algo == CB_MODEL_PS ? "ps" : "ring");
+		st = eval_plan(&e, &pc, why, whylen);
 		res.what = "plan: round by round (a latency, the most loaded link, the most reduce bytes)";
 	} else if (c->algo == CB_MODEL_PS) {
 		eval_ps(&e, c);
@@ -556,6 +685,7 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 		res.what = "ring: 2(n-1) steps, each in slices";
 	}
 	if (st == CB_OK) {
+		ev_finish(&e);
 		res.terms.calls = 1;
 		summarize(&e, &res);
 		*r = res;

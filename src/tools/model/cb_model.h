@@ -43,7 +43,9 @@
  *
  * At scale (predict: thousands of ranks, whose plans have 1e8 steps and
  * more) two walks of the same schedules price ps and ring without building
- * the plan; each equals its plan's price wherever both run (test_model.c):
+ * the plan; each equals its plan's price wherever both run (test_model.c).
+ * With time slicing, whose waits only a plan has, ps and ring are priced
+ * from their plans:
  *  - CB_MODEL_PS (cb_plan_ps.c, one server): nslices + 2 rounds; round u
  *    pushes slice u of every worker's input to the root, the root reduces
  *    slice u - 1 ((n - 1) slices at gamma) and every worker pulls slice
@@ -58,6 +60,24 @@
  *    not shorten a step on a homogeneous ring: it lets the neighbour start
  *    early.
  *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
+ * Time slicing. A host with more ranks than CPUs (cpus_per_host known)
+ * runs q = ranks / CPUs ranks per CPU, and its ranks take turns:
+ *  - a call in which some rank waits for another (a round with a derived
+ *    wait, cb_plan_waits, one-sided; any round with a message, two-sided and
+ *    the libraries') lets the others run while it waits, so every round's
+ *    load on that host is at least the sum of its ranks' loads over the
+ *    CPUs (moved bytes and reduce bytes each), and each such waited round
+ *    costs switch_s * (q + the most peers a rank of it waits for / CPUs)
+ *    (turns of the ranks sharing a CPU) and wait_frac times its own time up
+ *    to the scheduler's slice (the rank waited for may be running one) on
+ *    top; both fitted (cb_model_fit.h);
+ *  - a call in which no rank waits (one-shot reads inputs that were ready
+ *    before the call) runs each rank alone until the scheduler's slice runs
+ *    out: time = own + (q - 1) * max(0, own - slice), where own is the time
+ *    without sharing and slice the Linux scheduler's default base slice,
+ *    0.75 ms * (1 + log2 min(CPUs, 8)) (kernel/sched/fair.c:
+ *    sysctl_sched_base_slice, scaled by get_update_sysctl_factor).
+ *
  * mpi and nccl rows follow their libraries' documented algorithms
  * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
  * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
@@ -106,8 +126,12 @@ struct cb_topo {
 				    * 0: the slower of intra.bw and gamma */
 	double copy_bw;            /* a rank's local copy (copy rows), bytes per second */
 	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
-	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing,
-				    * which the model does not describe */
+	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing
+				    * (see the top of this file) */
+	double switch_s;           /* time slicing: seconds a waited round costs per
+				    * rank per CPU (0: not known, free) */
+	double wait_frac;          /* and the share of its own time (up to the
+				    * scheduler's slice) it costs (0: none) */
 	const int *rank_host;      /* [rank_host_n] host of each rank (a run's
 				    * mpi.rank_host); NULL: rank r on host
 				    * r / ranks_per_host (mpirun's --map-by slot).
@@ -161,6 +185,11 @@ struct cb_model_terms {
 	double link_bytes;   /* bytes of the most loaded link, summed over steps */
 	double reduce_bytes; /* bytes reduced by the busiest rank, summed over steps */
 	double fused_bytes;  /* bytes moved and reduced at once (one-sided steps) */
+	double waits;        /* time slicing, summed over the waited rounds (0 on
+			      * hosts with a CPU per rank): ranks per CPU + the
+			      * peers waited for per CPU, at switch_s each */
+	double wait_time;    /* and their own times up to the scheduler's slice,
+			      * seconds, at wait_frac each */
 };
 
 struct cb_model_result {

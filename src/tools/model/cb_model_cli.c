@@ -155,7 +155,7 @@ static int check_params(const struct cb_cli *c, const struct cb_minput *in, stru
 
 /* The check's last line: rows modelled and far off, the far ones split by
  * whether their launch had more ranks than CPUs (time slicing, which the
- * model does not describe) when any had. far_pct: the threshold in percent. */
+ * model prices by rules of thumb: cb_model.h) when any had. far_pct: the threshold in percent. */
 static void print_check_line(FILE *f, int text, const struct cb_check_row *rows, size_t n,
 			     double far_pct)
 {
@@ -172,7 +172,7 @@ static void print_check_line(FILE *f, int text, const struct cb_check_row *rows,
 		"repeats' band)", text ? "\n" : "", m[0] + m[1], shown, far[0] + far[1], far_pct);
 	if (m[1])
 		fprintf(f, ": %zu of %zu rows with ranks <= CPUs, %zu of %zu oversubscribed "
-			"(more ranks than CPUs: time slicing, not modelled)", far[0], m[0], far[1],
+			"(more ranks than CPUs: time slicing)", far[0], m[0], far[1],
 			m[1]);
 	fputc('\n', f);
 }

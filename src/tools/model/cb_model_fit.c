@@ -494,5 +494,50 @@ double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_
 	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
 
 	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
-	       t->reduce_bytes / tr->gamma + t->fused_bytes / f;
+	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->waits * p->switch_s +
+	       t->wait_time * p->wait_frac;
+}
+
+/* Sum of squared relative errors of (s, f) on the m rows (cb_fit_switch). */
+static double switch_rss(const double *t, const double *model, const double *waits,
+			 const double *wtime, size_t m, double s, double f)
+{
+	double rss = 0;
+
+	for (size_t i = 0; i < m; i++) {
+		double e = (model[i] + s * waits[i] + f * wtime[i] - t[i]) / t[i];
+
+		rss += e * e;
+	}
+	return rss;
+}
+
+void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
+		   size_t m, double *s, double *f)
+{
+	/* normal equations of x = (s, f) on columns a = waits / t, b = wtime / t
+	 * against r = (t - model) / t; the best of the unconstrained solution
+	 * (if >= 0) and the two with one of them 0 */
+	double aa = 0, ab = 0, bb = 0, ar = 0, br = 0, det, c[3][2], best = INFINITY;
+
+	for (size_t i = 0; i < m; i++) {
+		double a = waits[i] / t[i], b = wtime[i] / t[i], r = (t[i] - model[i]) / t[i];
+
+		aa += a * a, ab += a * b, bb += b * b, ar += a * r, br += b * r;
+	}
+	det = aa * bb - ab * ab;
+	c[0][0] = det > 0 ? (ar * bb - br * ab) / det : -1;
+	c[0][1] = det > 0 ? (br * aa - ar * ab) / det : -1;
+	c[1][0] = aa > 0 && ar > 0 ? ar / aa : 0, c[1][1] = 0;
+	c[2][0] = 0, c[2][1] = bb > 0 && br > 0 ? br / bb : 0;
+	*s = *f = 0;
+	for (int k = 0; k < 3; k++) {
+		double rss;
+
+		if (c[k][0] < 0 || c[k][1] < 0)
+			continue;
+		rss = switch_rss(t, model, waits, wtime, m, c[k][0], c[k][1]);
+		if (rss < best)
+			best = rss, *s = c[k][0], *f = c[k][1];
+	}
 }

@@ -21,6 +21,11 @@
  * sets: 1/gamma = 0 means the reduce costs nothing measurable); a negative
  * 1/beta is refused.
  *
+ * Time slicing's cost per waited round (switch_s, wait_frac) is fitted
+ * second, with the rest held: on the group's rows with more ranks than
+ * CPUs, whose waits term (cb_model_terms) is not 0, by the same relative
+ * least squares in its two unknowns, kept >= 0 (cb_fit_switch).
+ *
  * Uncertainty, two ways: standard errors from the residuals (sigma^2 =
  * RSS / (m - p) times (A^T A)^-1, carried to beta and gamma by the delta
  * method), and the spread over repeats: the same fit on every row's fastest
@@ -61,6 +66,11 @@ struct cb_fit_params {
 	size_t nobs;
 	int gamma_fitted;          /* 0: gamma left out (free) */
 	double med_abs, max_abs;   /* |relative error| of the fit on its rows */
+	double switch_s;           /* time slicing: seconds per waited round per rank
+				    * per CPU (cb_model.h), fitted after the rest on
+				    * the oversubscribed rows; 0: none to fit on */
+	double wait_frac;          /* and the share of a waited round's own time */
+	size_t switch_nobs;        /* the rows it was fitted on */
 };
 
 struct cb_fit_opts {
@@ -79,10 +89,19 @@ struct cb_fit_opts {
 enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
 			  struct cb_fit_params *p, char *why, size_t whylen);
 
+/* Time slicing's switch_s and wait_frac from m observations: measured
+ * seconds t[i], the model's seconds without either model[i], and their
+ * terms waits[i] and wtime[i] (cb_model_terms): the s, f >= 0 minimising the
+ * sum of ((model + s waits + f wtime - t) / t)^2 into *s and *f (both 0 for
+ * m = 0). */
+void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
+		   size_t m, double *s, double *f);
+
 /* The tier holding message size bytes. */
 const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);
 
-/* Modelled seconds of terms at message size bytes under p. */
+/* Modelled seconds of terms at message size bytes under p (time slicing's
+ * waits at p->switch_s). */
 double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t);
 
 #endif

@@ -26,12 +26,18 @@
  * as collbench's one-sided ring); its tuner may choose
  * a tree, NVLS or CollNet and protocols (LL, LL128, Simple) the model does
  * not follow. Both are modelled on one host only, with the topology's
- * intra-host link; their per-rank traffic is not modelled (NaN). */
+ * intra-host link; their per-rank traffic is not modelled (NaN). With more
+ * ranks than CPUs (cb_model.h, time slicing) every step waits for a message
+ * for one peer and every rank does the same work: each step's bytes are q
+ * times a rank's (q ranks per CPU), and each adds q + 1 / CPUs to the waits
+ * term and its own time (the call's over its steps) up to the scheduler's
+ * slice to wait_time, at wait_frac. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cb_model_lib.h"
+#include "cb_model_tslice.h"
 
 static const char *const algo_names[] = { "ps", "ring", "copy", "mpi", "nccl" };
 
@@ -141,11 +147,19 @@ static int ompi_terms(int alg, int n, size_t count, double esize, struct cb_mode
 	return 0;
 }
 
+/* Seconds of a library call's terms on t's intra-host link. */
+static double lib_time(const struct cb_topo *t, const struct cb_model_terms *m)
+{
+	return m->msgs * t->intra.alpha + m->link_bytes / t->intra.bw + m->reduce_bytes / t->gamma +
+	       m->fused_bytes / fmin(t->intra.bw, cb_topo_fused(t));
+}
+
 enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_case *c,
 				 struct cb_model_result *r, char *why, size_t whylen)
 {
 	struct cb_model_result res = { .one_class = 1, .txrx_max = NAN, .txrx_min = NAN };
 	double esize = (double)c->esize, s = (double)c->count * esize;
+	double q = cb_model_ranks_per_cpu(t, c->n);
 
 	if (c->n > t->ranks_per_host) {
 		snprintf(why, whylen, "%s across hosts is not modelled", cb_model_algo_name(c->algo));
@@ -168,12 +182,23 @@ enum cb_status cb_model_eval_lib(const struct cb_topo *t, const struct cb_model_
 		return CB_ERR_UNSUPPORTED;
 	}
 	res.terms.calls = res.terms.link_bytes > 0;
-	if (c->n == 1 || c->count == 0)
+	if (c->n == 1 || c->count == 0) {
 		res.time = res.terms.link_bytes / t->copy_bw;
-	else
-		res.time = res.terms.msgs * t->intra.alpha + res.terms.link_bytes / t->intra.bw +
-			   res.terms.reduce_bytes / t->gamma +
-			   res.terms.fused_bytes / fmin(t->intra.bw, cb_topo_fused(t));
+		*r = res;
+		return CB_OK;
+	}
+	res.time = lib_time(t, &res.terms);
+	if (q > 0 && res.terms.msgs > 0) {
+		double step = fmin(res.time / res.terms.msgs, cb_model_base_slice(t->cpus_per_host));
+
+		res.terms.link_bytes *= q;
+		res.terms.reduce_bytes *= q;
+		res.terms.fused_bytes *= q;
+		res.terms.waits = res.terms.msgs * (q + 1.0 / t->cpus_per_host);
+		res.terms.wait_time = res.terms.msgs * step;
+		res.time = lib_time(t, &res.terms) + res.terms.waits * t->switch_s +
+			   res.terms.wait_time * t->wait_frac;
+	}
 	*r = res;
 	return CB_OK;
 }

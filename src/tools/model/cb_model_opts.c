@@ -151,8 +151,8 @@ static const struct cb_optdef table[NOPTS] = {
 	[O_NOGAMMA] = { .lname = "no-gamma", .kind = CB_OPT_FLAG, OFF(no_gamma),
 	  .help = "fit: leave the reduce rate out (reducing costs nothing)" },
 	[O_OVER] = { .lname = "oversubscribed", .kind = CB_OPT_FLAG, OFF(sel.oversubscribed),
-	  .help = "fit: also fit launches with more ranks than CPUs (time slicing, which the "
-	          "model does not describe)" },
+	  .help = "fit: also fit the rates on launches with more ranks than CPUs (their "
+	          "time slicing's cost per waited round is fitted on them either way)" },
 	[O_FAR] = { .lname = "far", .argname = "PCT", .defval = "25", .kind = CB_OPT_DOUBLE,
 	  OFF(far_pct), .hi = 1e6, .what = "a percentage in (0, 1e6)",
 	  .flags = CB_OPT_LO_OPEN | CB_OPT_HI_OPEN,

@@ -51,10 +51,10 @@ static enum cb_status check_tier(const struct cb_fit_tier *t, int k, int last, d
 
 enum cb_status cb_fit_params_check(const struct cb_fit_params *p, char *why, size_t whylen)
 {
-	const double lat[] = { p->alpha / US, p->overhead / US };
-	static const char *const key[] = { "alpha_us", "overhead_us" };
+	const double lat[] = { p->alpha / US, p->overhead / US, p->switch_s / US, p->wait_frac };
+	static const char *const key[] = { "alpha_us", "overhead_us", "switch_us", "wait_frac" };
 
-	for (int j = 0; j < 2; j++)
+	for (int j = 0; j < 4; j++)
 		if (!(lat[j] >= 0 && lat[j] <= CB_MODEL_MAX_US))
 			return cb_refuse(why, whylen, "groups: %s must be a number in [0, %g] "
 					 "(%.4g)", key[j], CB_MODEL_MAX_US, lat[j]);
@@ -120,6 +120,12 @@ static json_t *group_json(const struct cb_fit_group *g)
 		      "gamma_fitted", p->gamma_fitted,
 		      "fit_error_pct", "median", num(100 * p->med_abs), "max", num(100 * p->max_abs),
 		      "tiers", tiers);
+	if (o && (json_object_set_new(o, "switch_us", json_real(p->switch_s / US)) ||
+		  json_object_set_new(o, "wait_frac", json_real(p->wait_frac)) ||
+		  json_object_set_new(o, "switch_rows", json_integer((json_int_t)p->switch_nobs)))) {
+		json_decref(o);
+		o = NULL;
+	}
 	return o;
 }
 
@@ -208,6 +214,9 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 	g->p.alpha = get_num(o, "alpha_us", US, -1);
 	/* absent in files from before the overhead: none */
 	g->p.overhead = json_object_get(o, "overhead_us") ? get_num(o, "overhead_us", US, -1) : 0;
+	/* absent in files from before time slicing: free */
+	g->p.switch_s = json_object_get(o, "switch_us") ? get_num(o, "switch_us", US, -1) : 0;
+	g->p.wait_frac = json_object_get(o, "wait_frac") ? get_num(o, "wait_frac", 1, -1) : 0;
 	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
 	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
 	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));

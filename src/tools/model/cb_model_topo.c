@@ -245,7 +245,7 @@ static enum cb_status get_str(const json_t *obj, const char *key, char *dst, siz
 }
 
 #define TOP_KEYS "schema name source ranks_per_host intra net gamma_GBps fused_GBps " \
-	"copy_GBps slice_bytes cpus_per_host"
+	"copy_GBps slice_bytes cpus_per_host switch_us wait_frac"
 
 static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *err, size_t errlen)
 {
@@ -280,6 +280,11 @@ static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *er
 		st = get_int(root, "slice_bytes", 1, 1LL << 40, 1, &slice, err, errlen);
 	if (st == CB_OK)
 		st = get_int(root, "cpus_per_host", 0, 1 << 20, 1, &cpus, err, errlen);
+	if (st == CB_OK) /* time slicing's cost per waited round (cb_model.h); absent: 0 */
+		st = get_num(root, "", "switch_us", 0, 0, CB_MODEL_MAX_US, US, 1, 0, &t->switch_s,
+			     err, errlen);
+	if (st == CB_OK)
+		st = get_num(root, "", "wait_frac", 0, 0, 1e3, 1, 1, 0, &t->wait_frac, err, errlen);
 	t->ranks_per_host = (int)rph;
 	t->slice_bytes = (size_t)slice;
 	t->cpus_per_host = (int)cpus;
@@ -415,6 +420,10 @@ enum cb_status cb_topo_write(FILE *f, const struct cb_topo *t)
 			    isinf(t->gamma) ? json_null() : json_real(t->gamma / GB));
 	if (t->fused_bw > 0)
 		json_object_set_new(o, "fused_GBps", json_real(t->fused_bw / GB));
+	if (t->switch_s > 0)
+		json_object_set_new(o, "switch_us", json_real(t->switch_s / US));
+	if (t->wait_frac > 0)
+		json_object_set_new(o, "wait_frac", json_real(t->wait_frac));
 	st = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF
 		     ? CB_OK
 		     : CB_ERR_IO;

@@ -100,14 +100,15 @@ struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, d
 	return t;
 }
 
-/* 1 when the row enters the fit under sel. */
-static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
+/* 1 when the row enters the fit under sel; over: of the oversubscribed
+ * rows, whatever sel says of them (time slicing's fit, fit_switch). */
+static int selected_as(const struct cb_mrow *r, const struct cb_fit_sel *sel, int over)
 {
 	char list[256];
 
 	if (!r->ok || r->bytes == 0 || (double)r->bytes < sel->min_bytes || !(r->t > 0))
 		return 0;
-	if (r->oversubscribed && !sel->oversubscribed)
+	if (over ? !r->oversubscribed : r->oversubscribed && !sel->oversubscribed)
 		return 0;
 	if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
 		return 0; /* n = 1: nothing crosses ranks */
@@ -120,6 +121,11 @@ static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
 		if (p[-1] == ',' && p[strlen(r->algo)] == ',')
 			return 1;
 	return 0;
+}
+
+static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
+{
+	return selected_as(r, sel, 0);
 }
 
 /* The group of (backend, transport, collective), added when new; NULL when
@@ -168,6 +174,44 @@ static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
 	return strcmp(name, g->transport) == 0 || (copy && strcmp(g->transport, "p2p") == 0);
 }
 
+/* Time slicing's switch_s of the fitted group g (cb_model_fit.h): from its
+ * oversubscribed rows, each priced with g's other parameters. Returns
+ * CB_ERR_NOMEM or CB_OK. */
+static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit_sel *sel,
+				 struct cb_fit_group *g)
+{
+	double *v = malloc(4 * (in->nrows ? in->nrows : 1) * sizeof(double));
+	size_t m = 0;
+
+	if (!v)
+		return CB_ERR_NOMEM;
+	for (size_t i = 0; i < in->nrows; i++) {
+		const struct cb_mrow *r = &in->rows[i];
+		const struct cb_fit_tier *tr = cb_fit_tier_of(&g->p, (double)r->bytes);
+		struct cb_model_case c;
+		struct cb_model_result res;
+		struct cb_topo t;
+		char why[256];
+
+		if (!selected_as(r, sel, 1) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
+			continue;
+		t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
+		if (cb_model_eval(&t, &c, &res, why, sizeof(why)) != CB_OK || !res.one_class ||
+		    !(res.terms.waits > 0))
+			continue;
+		v[m] = r->t;
+		v[in->nrows + m] = res.time + res.terms.calls * g->p.overhead;
+		v[2 * in->nrows + m] = res.terms.waits;
+		v[3 * in->nrows + m] = res.terms.wait_time;
+		m++;
+	}
+	cb_fit_switch(v, v + in->nrows, v + 2 * in->nrows, v + 3 * in->nrows, m, &g->p.switch_s,
+		      &g->p.wait_frac);
+	g->p.switch_nobs = m;
+	free(v);
+	return CB_OK;
+}
+
 /* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. */
 static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				struct cb_fit_group *g, struct cb_fit_obs *obs)
@@ -200,6 +244,8 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 	}
 	st = cb_fit_run(obs, m, &sel->opts, &g->p, g->why, sizeof(g->why));
 	g->fitted = st == CB_OK;
+	if (g->fitted)
+		st = fit_switch(in, sel, g);
 	return st == CB_ERR_NOMEM ? st : CB_OK;
 }
 
@@ -335,6 +381,8 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	}
 	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
 	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
+	t.switch_s = g->p.switch_s;
+	t.wait_frac = g->p.wait_frac;
 	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 		return -1;
 	c->t_model = res->time + res->terms.calls * g->p.overhead;
@@ -377,7 +425,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 	c->oversubscribed = r->oversubscribed ||
 			    (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host);
 	if (c->oversubscribed)
-		snprintf(c->note, sizeof(c->note), "oversubscribed: time slicing is not modelled");
+		snprintf(c->note, sizeof(c->note), "oversubscribed");
 	else if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
 		snprintf(c->note, sizeof(c->note), "n = 1: a local copy");
 	return 0;
@@ -402,7 +450,7 @@ enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_se
 /* ---- predict ----------------------------------------------------------- */
 
 /* The topology for message size bytes: the preset's, or with the fitted
- * link, reduce and copy rates of bytes' tier. */
+ * link, reduce and copy rates of bytes' tier (and its time slicing's). */
 struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
 {
 	struct cb_topo t = *o->topo;
@@ -415,6 +463,8 @@ struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
 		t.copy_bw = tr->beta;
 		t.gamma = tr->gamma;
 		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
+		t.switch_s = o->fit->p.switch_s;
+		t.wait_frac = o->fit->p.wait_frac;
 	}
 	return t;
 }
