@@ -193,7 +193,6 @@ static void ev_share(struct ev *e, double *bwt, double *maxb, double *maxred, do
 	double cpus = e->t->cpus_per_host;
 
 	mean[0] = mean[1] = 0;
-
 	for (size_t i = 0; i < e->nlist; i++) {
 		int k = e->list[i], h;
 
@@ -264,9 +263,9 @@ static void ev_close(struct ev *e, double mult)
 }
 
 /* The call's time and terms into e->r (cb_model.h, time slicing): its own
- * with a CPU per rank; else shared with switch_s per waited step where some
- * rank waits, or its own stretched past the scheduler's slice where none
- * does. */
+ * with a CPU per rank; else, where some rank waits, shared, with switch_s
+ * per unit of waits and wait_frac of wait_time; where none does, its own
+ * stretched past the scheduler's slice. */
 static void ev_finish(struct ev *e)
 {
 	struct acc a = e->own;
@@ -549,9 +548,12 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 			 c->plan->name, c->n, c->count, st == CB_ERR_UNSUPPORTED ? " (too many steps)" : "");
 		return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
 	}
-	if (e->q > 0 && e->fused && cb_plan_finish(&p, c->in_place, why, whylen) != CB_OK) {
-		cb_plan_free(&p);
-		return CB_ERR_UNSUPPORTED; /* a plan the executors would refuse: why says */
+	if (e->q > 0 && e->fused) { /* time slicing: the waits the executors derive */
+		st = cb_plan_finish(&p, c->in_place, why, whylen);
+		if (st != CB_OK) {
+			cb_plan_free(&p);
+			return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED; /* why says */
+		}
 	}
 	for (size_t k = 0; k < p.nrounds; k++) {
 		e->waited = e->q > 0 ? round_waits(&p, k, e->fused, e->list) : 0;
