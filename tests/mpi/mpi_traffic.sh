@@ -212,9 +212,8 @@ forced)
 	grep -q "OMPI_MCA_coll_tuned_use_dynamic_rules=1 for the launches" "$out/log" ||
 		fail "sweep.sh did not say it set the dynamic rules"
 	# "ok" when every rank of ALGO at n ranks moved what the formula says
-	# (S = 1 MiB) within 64 B, else what it moved: the 0-byte launch that
-	# cancels the harness's own messages leaves a few bytes per call (texts
-	# that hold the size are longer at 1 MiB: 2 B per call here)
+	# (S = 1 MiB) within 64 B (a margin: the 0-byte launch cancels the
+	# harness's own messages exactly), else what it moved
 	S=1048576
 	check_algo() {
 		awk -F, -v a="$1" -v n="$2" -v S=$S 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -65,17 +65,17 @@
  *  - a call in which some rank waits for another (a round with a derived
  *    wait, cb_plan_waits, one-sided; any round with a message, two-sided and
  *    the libraries') lets the others run while it waits, so every round's
- *    load on that host is at least the sum of its ranks' loads over the
- *    CPUs (moved bytes and reduce bytes each), and each such waited round
- *    costs switch_s * (q + the most peers a rank of it waits for / CPUs)
- *    (turns of the ranks sharing a CPU) and wait_frac times its own time up
- *    to the scheduler's slice (the rank waited for may be running one) on
- *    top; both fitted (cb_model_fit.h);
+ *    load on that host is at least the sum of its ranks' loads divided by
+ *    its CPUs (moved bytes and reduce bytes each), and each such waited
+ *    round costs switch_s * (q + the most peers a rank of it waits for /
+ *    CPUs) (turns of the ranks sharing a CPU) and wait_frac times a rank's
+ *    mean time in the round, up to the scheduler's slice (the rank waited
+ *    for may be running one), on top; both fitted (cb_model_fit.h);
  *  - a call in which no rank waits (one-shot reads inputs that were ready
  *    before the call) runs each rank alone until the scheduler's slice runs
  *    out: time = own + (q - 1) * max(0, own - slice), where own is the time
  *    without sharing and slice the Linux scheduler's default base slice,
- *    0.75 ms * (1 + log2 min(CPUs, 8)) (kernel/sched/fair.c:
+ *    0.75 ms * (1 + floor(log2 min(CPUs, 8))) (kernel/sched/fair.c:
  *    sysctl_sched_base_slice, scaled by get_update_sysctl_factor).
  *
  * mpi and nccl rows follow their libraries' documented algorithms
@@ -128,10 +128,11 @@ struct cb_topo {
 	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
 	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing
 				    * (see the top of this file) */
-	double switch_s;           /* time slicing: seconds a waited round costs per
-				    * rank per CPU (0: not known, free) */
-	double wait_frac;          /* and the share of its own time (up to the
-				    * scheduler's slice) it costs (0: none) */
+	double switch_s;           /* time slicing: seconds per unit of the waits
+				    * term (cb_model_terms; 0: not known, free) */
+	double wait_frac;          /* and the share of a rank's mean time in a
+				    * waited round (up to the scheduler's slice)
+				    * it costs (0: none) */
 	const int *rank_host;      /* [rank_host_n] host of each rank (a run's
 				    * mpi.rank_host); NULL: rank r on host
 				    * r / ranks_per_host (mpirun's --map-by slot).
@@ -188,8 +189,8 @@ struct cb_model_terms {
 	double waits;        /* time slicing, summed over the waited rounds (0 on
 			      * hosts with a CPU per rank): ranks per CPU + the
 			      * peers waited for per CPU, at switch_s each */
-	double wait_time;    /* and their own times up to the scheduler's slice,
-			      * seconds, at wait_frac each */
+	double wait_time;    /* and a rank's mean time in each, up to the
+			      * scheduler's slice, seconds, at wait_frac */
 };
 
 struct cb_model_result {

@@ -66,10 +66,13 @@ struct cb_fit_params {
 	size_t nobs;
 	int gamma_fitted;          /* 0: gamma left out (free) */
 	double med_abs, max_abs;   /* |relative error| of the fit on its rows */
-	double switch_s;           /* time slicing: seconds per waited round per rank
-				    * per CPU (cb_model.h), fitted after the rest on
-				    * the oversubscribed rows; 0: none to fit on */
-	double wait_frac;          /* and the share of a waited round's own time */
+	double switch_s;           /* time slicing: seconds per unit of the waits
+				    * term (cb_model.h), fitted after the rest on
+				    * the oversubscribed rows with a waited round;
+				    * 0 where there are none (or where the fit,
+				    * kept >= 0, gives 0) */
+	double wait_frac;          /* and the share of wait_time (a rank's mean
+				    * time in a waited round) */
 	size_t switch_nobs;        /* the rows it was fitted on */
 };
 
@@ -101,7 +104,7 @@ void cb_fit_switch(const double *t, const double *model, const double *waits, co
 const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);
 
 /* Modelled seconds of terms at message size bytes under p (time slicing's
- * waits at p->switch_s). */
+ * waits at p->switch_s and wait_time at p->wait_frac). */
 double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t);
 
 #endif

@@ -27,11 +27,11 @@
  * a tree, NVLS or CollNet and protocols (LL, LL128, Simple) the model does
  * not follow. Both are modelled on one host only, with the topology's
  * intra-host link; their per-rank traffic is not modelled (NaN). With more
- * ranks than CPUs (cb_model.h, time slicing) every step waits for a message
- * for one peer and every rank does the same work: each step's bytes are q
- * times a rank's (q ranks per CPU), and each adds q + 1 / CPUs to the waits
- * term and its own time (the call's over its steps) up to the scheduler's
- * slice to wait_time, at wait_frac. */
+ * ranks than CPUs (cb_model.h, time slicing; mpi and nccl alike) every step
+ * waits for a message from one peer and every rank does the same work: each
+ * step's bytes are q times a rank's (q ranks per CPU), and each step adds
+ * q + 1 / CPUs to the waits term and the call's time divided by its steps,
+ * up to the scheduler's slice, to wait_time (at wait_frac). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  *   traffic  the forced algorithms whose measured traffic (sweep.sh
  *            --mpi-traffic: the bytes of all ranks and of the busiest) equals
  *            the default's within CB_LIBID_SLACK bytes per rank and call
- *            (the monitoring's residue, docs/multihost.md);
+ *            (a margin: the monitoring's bytes are exact, docs/multihost.md);
  *   time     of those (of all where none matched, or traffic is unmeasured),
  *            the one whose median time is nearest the default's, with the
  *            ratio;

@@ -12,7 +12,7 @@
 double cb_model_ranks_per_cpu(const struct cb_topo *t, int n);
 
 /* The Linux scheduler's default base slice on cpus CPUs, seconds:
- * 0.75 ms * (1 + log2 min(cpus, 8)) (kernel/sched/fair.c). */
+ * 0.75 ms * (1 + floor(log2 min(cpus, 8))) (kernel/sched/fair.c). */
 double cb_model_base_slice(int cpus);
 
 #endif
