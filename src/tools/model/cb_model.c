@@ -275,8 +275,8 @@ static void ev_finish(struct ev *e)
 		a.terms.waits = e->wait_units;
 		a.terms.wait_time = e->wait_time;
 		a.time += e->t->switch_s * a.terms.waits + e->t->wait_frac * a.terms.wait_time;
-	} else if (e->q > 0) {
-		a.time += (e->q - 1) * fmax(0, a.time - cb_model_base_slice(e->t->cpus_per_host));
+	} else {
+		a.time = cb_model_stretch(e->t, e->q, a.time);
 	}
 	e->r->time += a.time;
 	e->r->terms.msgs += a.terms.msgs;
@@ -602,11 +602,8 @@ static void summarize(const struct ev *e, struct cb_model_result *r)
 static void eval_local_copy(const struct cb_topo *t, int n, double bytes,
 			    struct cb_model_result *r)
 {
-	double q = cb_model_ranks_per_cpu(t, n);
-
-	r->time = bytes / t->copy_bw; /* no rank waits: stretched past the slice (cb_model.h) */
-	if (q > 0)
-		r->time += (q - 1) * fmax(0, r->time - cb_model_base_slice(t->cpus_per_host));
+	/* no rank waits: stretched past the scheduler's slice (cb_model.h) */
+	r->time = cb_model_stretch(t, cb_model_ranks_per_cpu(t, n), bytes / t->copy_bw);
 	r->terms.calls = 1;
 	r->terms.link_bytes = bytes;
 	r->one_class = t->copy_bw == t->intra.bw;

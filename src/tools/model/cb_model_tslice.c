@@ -36,3 +36,8 @@ double cb_model_base_slice(int cpus)
 		lg++;
 	return 0.75e-3 * (1 + lg);
 }
+
+double cb_model_stretch(const struct cb_topo *t, double q, double own)
+{
+	return q > 0 ? own + (q - 1) * fmax(0, own - cb_model_base_slice(t->cpus_per_host)) : own;
+}

@@ -15,4 +15,9 @@ double cb_model_ranks_per_cpu(const struct cb_topo *t, int n);
  * 0.75 ms * (1 + floor(log2 min(cpus, 8))) (kernel/sched/fair.c). */
 double cb_model_base_slice(int cpus);
 
+/* A call in which no rank waits, of own seconds with a CPU per rank, at q
+ * ranks per CPU on t: run alone until the scheduler's slice, then shared,
+ * own + (q - 1) * max(0, own - slice) (cb_model.h); own for q = 0. */
+double cb_model_stretch(const struct cb_topo *t, double q, double own);
+
 #endif
