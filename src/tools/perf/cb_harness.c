@@ -161,19 +161,20 @@ static size_t coll_bytes(const struct cb_harness *h, enum cb_dtype dt, size_t k)
 	return cb_coll_count(h->o->coll, h->be->world_size, h->o->sweep.bytes[dt][k] / esz) * esz;
 }
 
-/* Every size of the algorithm of slot s for one (dtype, op); a size that
- * rounds to the one before it is left out (one row per size). */
-static enum cb_status run_algo(struct cb_harness *h, const struct cb_algo_slot *s,
-			       enum cb_dtype dt, enum cb_op op)
+/* Size k of the sweep for one (dtype, op), every algorithm in turn, so that
+ * the rows compared at a point are measured minutes apart at most, not a
+ * whole sweep apart (a drift of the machine between them would read as a
+ * difference of the algorithms). A size that rounds to the one before it is
+ * left out (one row per size). */
+static enum cb_status run_size(struct cb_harness *h, enum cb_dtype dt, enum cb_op op, size_t k)
 {
 	enum cb_status st = CB_OK;
+	size_t bytes = coll_bytes(h, dt, k);
 
-	for (size_t k = 0; k < h->o->sweep.n[dt] && st == CB_OK; k++) {
-		size_t bytes = coll_bytes(h, dt, k);
-
-		if (k && bytes == coll_bytes(h, dt, k - 1))
-			continue;
-		st = cb_row_measure(&h->m, s, bytes, dt, op, &h->row);
+	if (k && bytes == coll_bytes(h, dt, k - 1))
+		return CB_OK;
+	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++) {
+		st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
 		if (st == CB_OK)
 			st = report(h);
 	}
@@ -197,8 +198,8 @@ enum cb_status cb_harness_run(struct cb_harness *h)
 				continue;
 			st = cb_row_prepare(&h->m, (enum cb_dtype)dt, (enum cb_op)op,
 					    n ? h->o->sweep.bytes[dt][n - 1] : 0);
-			for (size_t i = 0; i < h->nalgos && st == CB_OK; i++)
-				st = run_algo(h, &h->slot[i], (enum cb_dtype)dt, (enum cb_op)op);
+			for (size_t k = 0; k < n && st == CB_OK; k++)
+				st = run_size(h, (enum cb_dtype)dt, (enum cb_op)op, k);
 		}
 	}
 	return st;
