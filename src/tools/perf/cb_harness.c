@@ -162,10 +162,10 @@ static size_t coll_bytes(const struct cb_harness *h, enum cb_dtype dt, size_t k)
 }
 
 /* Size k of the sweep for one (dtype, op), every algorithm in turn, so that
- * the rows compared at a point are measured minutes apart at most, not a
- * whole sweep apart (a drift of the machine between them would read as a
- * difference of the algorithms). A size that rounds to the one before it is
- * left out (one row per size). */
+ * the rows compared at a point are one size's rows apart, not a whole sweep
+ * (a drift of the machine between them reads as a difference of the
+ * algorithms). A size that rounds to the one before it is left out (one row
+ * per size). */
 static enum cb_status run_size(struct cb_harness *h, enum cb_dtype dt, enum cb_op op, size_t k)
 {
 	enum cb_status st = CB_OK;

@@ -1,8 +1,8 @@
 /* cb_harness: owns timing, checking, statistics and output. For each dtype,
- * op and selected algorithm (one block per algorithm, never interleaved per
- * iteration) and each message size: warm-up, timed iterations (each rank times
- * each iteration after a barrier; an iteration's time is the max over ranks),
- * optional repeats of the timed block, one more iteration that is checked
+ * op and message size, every selected algorithm in turn (one block per
+ * algorithm, never interleaved per iteration): warm-up, timed iterations
+ * (each rank times each iteration after a barrier; an iteration's time is the
+ * max over ranks), optional repeats of the timed block, one more iteration that is checked
  * element by element, traffic counters, then one report row. One row's
  * measurement is cb_row.h's; the harness selects and sets up the algorithms,
  * allocates the buffers and walks the sweep. */
