@@ -162,6 +162,15 @@ size_t cb_plan_buf_count(const struct cb_plan *p, int r, enum cb_plan_buf b);
  * at that offset; any other ref, and every ref out of place, is r. */
 struct cb_plan_ref cb_plan_canon_ref(const struct cb_plan *p, struct cb_plan_ref r);
 
+/* Whether a and b are one schedule: the same collective, ranks, root, count,
+ * buffers and rounds, and in every round each exec rank's steps alike (op,
+ * ranges, final) and in the same order; steps of different exec ranks
+ * may come in any order (they run at once). Two algorithms that build the
+ * same plan for a point (Rabenseifner and dbtree at 2 ranks, unsliced; hier
+ * and twoshot on one host) run the same moves there. Returns 1 (the same),
+ * 0, or -1 out of memory. */
+int cb_plan_same(const struct cb_plan *a, const struct cb_plan *b);
+
 /* Bytes each rank sends and receives in one run of p with elements of esize
  * bytes (tx, rx: arrays of n), by the rule at the top. */
 void cb_plan_traffic(const struct cb_plan *p, size_t esize, uint64_t *tx, uint64_t *rx);

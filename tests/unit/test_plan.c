@@ -246,6 +246,44 @@ static void test_stage(void **state)
 	}
 }
 
+/* One schedule under two names (cb_plan_same): Rabenseifner and dbtree at
+ * 2 ranks (rank 0 reduces the first half, rank 1 the second, then each
+ * copies the other's), hier and twoshot on one host; not the ring at 2
+ * ranks (its mirror image: rank 0 reduces the second half), not the ring
+ * and recursive doubling, not a sliced dbtree and Rabenseifner; and a plan
+ * with one step's range moved differs from its original. */
+static void test_same(void **state)
+{
+	static const struct { const char *x, *y; int n; size_t count, slice; int same; } c[] = {
+		{ "rabenseifner", "dbtree", 2, 1001, 0, 1 }, { "dbtree", "rabenseifner", 2, 8, 0, 1 },
+		{ "hier", "twoshot", 4, 1003, 0, 1 },        { "hier", "twoshot", 8, 16, 0, 1 },
+		{ "ring", "rabenseifner", 2, 1000, 0, 0 },   { "ring", "rd", 2, 1000, 0, 0 },
+		{ "ring", "rabenseifner", 3, 999, 0, 0 },    { "dbtree", "rabenseifner", 2, 1000, 100, 0 },
+		{ "twoshot", "oneshot", 4, 1000, 0, 0 },
+	};
+	struct cb_plan p, q;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct cb_plan_args a = { c[i].n, c[i].count, 4, 0, 1, c[i].slice, NULL, NULL };
+
+		assert_int_equal(cb_plan_build(c[i].x, &a, &p), CB_OK);
+		assert_int_equal(cb_plan_build(c[i].y, &a, &q), CB_OK);
+		if (cb_plan_same(&p, &q) != c[i].same || cb_plan_same(&q, &p) != c[i].same)
+			fail_msg("%s and %s at n=%d, count %zu, slice %zu: want same %d", c[i].x, c[i].y,
+				 c[i].n, c[i].count, c[i].slice, c[i].same);
+		assert_int_equal(cb_plan_same(&p, &p), 1);
+		cb_plan_free(&q);
+		if (c[i].same && p.nsteps) { /* one range moved: another schedule */
+			assert_int_equal(cb_plan_build(c[i].x, &a, &q), CB_OK);
+			q.steps[q.nsteps - 1].dst.off ^= 1;
+			assert_int_equal(cb_plan_same(&p, &q), 0);
+			cb_plan_free(&q);
+		}
+		cb_plan_free(&p);
+	}
+}
+
 /* 1000003 elements: with --large (the full run's) every dtype with sum at
  * n = 2, 3, 8, 17 and every op on float at n = 5; with --all every dtype
  * and op at every n (hours of CPU for the family: no CI run holds it);
@@ -281,6 +319,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_stage),
+		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_large),
 	};
 
