@@ -531,15 +531,24 @@ static int round_waits(const struct cb_plan *p, size_t k, int one_sided, int *in
  * round by round. Errors: CB_ERR_UNSUPPORTED (no plan for the case, or one
  * of more than CB_MODEL_PLAN_MAX_STEPS steps: the reason in why),
  * CB_ERR_NOMEM. */
+enum cb_status cb_model_case_plan(const struct cb_topo *t, const struct cb_model_case *c,
+				  struct cb_plan *p)
+{
+	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = c->esize, .root = c->root,
+				  .servers = c->servers > 0 ? c->servers : 1, .rank_host = t->rank_host,
+				  .slice_count = cb_plan_slice_count(t->slice_bytes, c->slice_auto,
+								c->two_sided, c->count, c->n, c->esize) };
+
+	if (!c->plan)
+		return CB_ERR_ARG;
+	return cb_plan_make(c->plan, &a, p);
+}
+
 static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, char *why,
 				size_t whylen)
 {
-	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = c->esize, .root = c->root,
-				  .servers = c->servers > 0 ? c->servers : 1, .rank_host = e->t->rank_host,
-				  .slice_count = cb_plan_slice_count(e->t->slice_bytes, c->slice_auto,
-								c->two_sided, c->count, c->n, c->esize) };
 	struct cb_plan p;
-	enum cb_status st = cb_plan_make(c->plan, &a, &p);
+	enum cb_status st = cb_model_case_plan(e->t, c, &p);
 
 	if (st == CB_OK && p.nsteps > CB_MODEL_PLAN_MAX_STEPS)
 		cb_plan_free(&p), st = CB_ERR_UNSUPPORTED;

@@ -212,6 +212,14 @@ struct cb_model_result {
 enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
 			     struct cb_model_result *r, char *why, size_t whylen);
 
+struct cb_plan;
+
+/* The plan a CB_MODEL_PLAN case c is priced from on topology t, built as the
+ * executors build it (t's slice_bytes and rank placement): *p, cb_plan_free()
+ * it. Errors: cb_plan_make's; CB_ERR_ARG for a case without a plan. */
+enum cb_status cb_model_case_plan(const struct cb_topo *t, const struct cb_model_case *c,
+				  struct cb_plan *p);
+
 /* Elements per slice of the ring for case c on topology t, as the algorithm
  * takes it: over a two-sided transport cb_ring_p2p_slice_count (t's
  * slice_bytes as the setting, c->slice_auto), else cb_ring_slice_count

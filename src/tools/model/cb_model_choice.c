@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cb_coll.h"
+#include "cb_plan.h"
 
 /* 1 when rows a and b are of one point. */
 static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
@@ -21,10 +22,32 @@ static int counted(const struct cb_check_row *c)
 	return c->modelled && c->row->ok && c->row->t > 0 && strcmp(c->row->algo, "copy") != 0;
 }
 
-/* The point of rows[first]: every counted row of it (done[] marks them). */
-static void one_point(const struct cb_check_row *rows, size_t n, size_t first, char *done,
-		      struct cb_choice *c)
+/* 1 when x and y were priced from one plan (cb_plan_same), 0 when not or
+ * either has none, -1 out of memory. */
+static int same_plan(const struct cb_check_row *x, const struct cb_check_row *y)
 {
+	struct cb_plan p, q;
+	enum cb_status st = cb_check_row_plan(x, &p);
+	int same = 0;
+
+	if (st == CB_OK) {
+		st = cb_check_row_plan(y, &q);
+		if (st == CB_OK) {
+			same = cb_plan_same(&p, &q);
+			cb_plan_free(&q);
+		}
+		cb_plan_free(&p);
+	}
+	return st == CB_ERR_NOMEM ? -1 : same;
+}
+
+/* The point of rows[first]: every counted row of it (done[] marks them).
+ * Returns 0, or -1 out of memory. */
+static int one_point(const struct cb_check_row *rows, size_t n, size_t first, char *done,
+		     struct cb_choice *c)
+{
+	int same = 0;
+
 	const struct cb_check_row *best = NULL, *chosen = NULL;
 
 	memset(c, 0, sizeof(*c));
@@ -43,7 +66,16 @@ static void one_point(const struct cb_check_row *rows, size_t n, size_t first, c
 	}
 	c->best = best->row;
 	c->chosen = chosen;
-	c->agree = chosen == best || (isfinite(best->row->t_hi) && chosen->row->t <= best->row->t_hi);
+	c->agree = 1;
+	if (chosen == best)
+		c->agree_by = "algorithm";
+	else if (isfinite(best->row->t_hi) && chosen->row->t <= best->row->t_hi)
+		c->agree_by = "band";
+	else if ((same = same_plan(chosen, best)) == 1)
+		c->agree_by = "plan";
+	else
+		c->agree = 0, c->agree_by = "";
+	return same < 0 ? -1 : 0;
 }
 
 enum cb_status cb_model_choices(const struct cb_check_row *rows, size_t n, struct cb_choice **out,
@@ -61,7 +93,10 @@ enum cb_status cb_model_choices(const struct cb_check_row *rows, size_t n, struc
 	for (size_t i = 0; i < n; i++) {
 		if (done[i] || !counted(&rows[i]))
 			continue;
-		one_point(rows, n, i, done, &c[k]);
+		if (one_point(rows, n, i, done, &c[k]) != 0) {
+			free(done), free(c);
+			return CB_ERR_NOMEM;
+		}
 		if (c[k].candidates >= 2)
 			k++;
 	}
@@ -79,21 +114,33 @@ static void rate(FILE *f, const struct cb_choice *c, size_t n, int over, const c
 		if (c[i].oversubscribed <= over)
 			m++, k += c[i].agree;
 	if (m)
-		fprintf(f, "the model's choice is the measured fastest (or inside its repeats' band) "
-			"at %zu of %zu points%s (%.0f%%)\n", k, m, what, 100.0 * (double)k / (double)m);
+		fprintf(f, "the model's choice is the measured fastest (or inside its repeats' band, "
+			"or its plan) at %zu of %zu points%s (%.0f%%)\n", k, m, what, 100.0 * (double)k / (double)m);
 	else
 		fprintf(f, "no point%s with two or more modelled algorithms\n", what);
+}
+
+/* How many points agreed only because two names ran one plan. */
+static void by_plan(FILE *f, const struct cb_choice *c, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += strcmp(c[i].agree_by, "plan") == 0;
+	if (k)
+		fprintf(f, "of them %zu by the same plan under another name (agree_by plan: "
+			"measured apart, the same moves)\n", k);
 }
 
 enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice *c, size_t n)
 {
 	static const char *const head[] = { "backend", "nranks", "bytes", "dtype", "op",
 		"in_place", "collective", "algos", "fastest", "time_us", "model_choice", "its_time_us", "agree",
-		"note" };
+		"agree_by", "note" };
 	struct cb_mtab t;
 	enum cb_status st;
 
-	cb_mtab_init(&t, head, 14);
+	cb_mtab_init(&t, head, 15);
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_mrow *b = c[i].best, *m = c[i].chosen->row;
 
@@ -105,6 +152,7 @@ enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice 
 		cb_mtab_cell(&t, "%s", m->algo);
 		cb_mtab_num(&t, m->t * 1e6, 6);
 		cb_mtab_cell(&t, "%s", c[i].agree ? "yes" : "no");
+		cb_mtab_cell(&t, "%s", c[i].agree_by);
 		cb_mtab_cell(&t, "%s", c[i].oversubscribed ? "oversubscribed" : "");
 	}
 	st = cb_mtab_print(f, fmt, &t);
@@ -113,6 +161,7 @@ enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice 
 		fputc('\n', f);
 		rate(f, c, n, 1, "");
 		rate(f, c, n, 0, " with a CPU per rank");
+		by_plan(f, c, n);
 		if (ferror(f))
 			st = CB_ERR_IO;
 	}

@@ -1,11 +1,14 @@
 /* cb_model_choice: the model as a tuner, checked. At each point of a run
  * (backend, collective, n, size, dtype, op, in place, hosts) where two or
  * more algorithms of that collective were measured and modelled, the model's choice (its
- * fastest) beside the measured fastest (the smallest median): they agree
- * when they are the same algorithm, or when the choice's measured median is
- * inside the fastest's repeats' band (its slowest repeat's median; without
- * repeats only the same algorithm agrees). collbench-model check --choice
- * prints them and the agreement rate. */
+ * fastest; the first in row order of a tie) beside the measured fastest (the
+ * smallest median): they agree when they are the same algorithm, when the
+ * choice's measured median is inside the fastest's repeats' band (its
+ * slowest repeat's median; without repeats there is no band), or when both
+ * rows ran the same plan under two names (cb_plan_same: hier and twoshot on
+ * one host), whose times differ by what the machine did between them, not by
+ * what they move. collbench-model check --choice prints them, how each
+ * agreed, and the agreement rate. */
 #ifndef CB_MODEL_CHOICE_H
 #define CB_MODEL_CHOICE_H
 
@@ -20,17 +23,19 @@ struct cb_choice {
 	const struct cb_check_row *chosen; /* the model's fastest (its row) */
 	int candidates;                /* algorithms measured and modelled here */
 	int agree;
+	const char *agree_by;          /* "algorithm", "band", "plan"; "" where not */
 	int oversubscribed;            /* the point's rows were time-sliced */
 };
 
 /* The points of rows[0 .. n) (cb_model_check's, copy left out), in the
  * order their first row comes; *out (free() it) gets *nout entries.
- * Errors: CB_ERR_NOMEM. */
+ * Errors: CB_ERR_NOMEM (a plan could not be built to compare). */
 enum cb_status cb_model_choices(const struct cb_check_row *rows, size_t n, struct cb_choice **out,
 				size_t *nout);
 
 /* One line per point, then (table and markdown) the agreement rate over
- * every point and over the points whose ranks had a CPU each. Errors:
+ * every point and over the points whose ranks had a CPU each, and how many
+ * agreed by the same plan. Errors:
  * CB_ERR_NOMEM, CB_ERR_IO. */
 enum cb_status cb_out_choices(FILE *f, enum cb_mfmt fmt, const struct cb_choice *c, size_t n);
 

@@ -357,6 +357,8 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 
 	if (r->nhosts > 1 && hosts) {
 		t = cb_row_topo_hosts(r, hosts);
+		c->slice_bytes = t.slice_bytes;
+		c->rank_host = t.rank_host;
 		if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 			return -1;
 		c->t_model = res->time;
@@ -383,10 +385,26 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
 	t.switch_s = g->p.switch_s;
 	t.wait_frac = g->p.wait_frac;
+	c->slice_bytes = t.slice_bytes;
 	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 		return -1;
 	c->t_model = res->time + res->terms.calls * g->p.overhead;
 	return 0;
+}
+
+enum cb_status cb_check_row_plan(const struct cb_check_row *c, struct cb_plan *p)
+{
+	struct cb_model_case mc;
+	struct cb_topo t;
+	char why[160];
+
+	if (!c->modelled || cb_row_case(c->row, &mc, why, sizeof(why)) != 0 || !mc.plan)
+		return CB_ERR_ARG;
+	memset(&t, 0, sizeof(t));
+	t.slice_bytes = c->slice_bytes;
+	t.rank_host = c->rank_host;
+	t.rank_host_n = c->rank_host ? c->row->nranks : 0;
+	return cb_model_case_plan(&t, &mc, p);
 }
 
 static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double far,

@@ -85,8 +85,15 @@ struct cb_check_row {
 	int not_finite;             /* the model's time or bandwidth is not finite */
 	int oversubscribed;         /* more ranks than CPUs on a host: time slicing,
 				     * which the model does not describe */
+	size_t slice_bytes;         /* the topology's slice the row was priced with */
+	const int *rank_host;       /* and its rank placement (NULL: one host) */
 	char note[160];
 };
+
+/* The plan a modelled row of a plan algorithm was priced from (its case
+ * and c's slice and placement): *p, cb_plan_free() it. Errors: CB_ERR_ARG
+ * (not a plan algorithm's row), cb_plan_make's. */
+enum cb_status cb_check_row_plan(const struct cb_check_row *c, struct cb_plan *p);
 
 /* Checks every ok row of in against f; rows[] gets in->nrows entries (free()
  * it). far: the |relative error| beyond which a row is flagged. hosts: NULL,
