@@ -105,9 +105,11 @@ cb_complete_lines() {
 # machine's cores, so Open MPI does not see the oversubscription and its
 # ranks busy-poll; with 4 ranks on 2 cores a 4-byte MPI_Allreduce then takes
 # 8-30 ms instead of ~25 us (measured on the 2-core CI VM).
+# `--bind-to none`: the agent gives each host CPUs of its own (taskset), which
+# Open MPI's binding would override, putting every host's first rank on core 0.
 cb_mpirun_bed() {
 	local hosts=$1
 	shift
 	cb_mpirun --mca plm_rsh_agent "$CB_TESTS_DIR/beds/multihost/agent.sh" --host "$hosts" \
-		--mca mpi_yield_when_idle 1 "$@"
+		--bind-to none --mca mpi_yield_when_idle 1 "$@"
 }

@@ -20,6 +20,9 @@
 #                      tx/rx for ps and ring over p2p (tests/mpi/mpi_traffic.sh)
 #   witness_uneven     the same on 1+2+1 ranks, the ps root (rank 1) on the second host
 #   mpi_traffic        2+2 ranks: MPI_Allreduce's traffic measured across hosts
+#   cpus               each host's ranks on the CPUs of their host only (cbnodeK:
+#                      CPU (K - 1) mod the CPUs online), 1+1 and 1+2+1: a 1+1
+#                      launch's two ranks never share a CPU the other lacks
 #   sweep              sweep.sh --hosts across the bed (its agent in CB_MPIRUN_ARGS)
 #                      with --mpi-traffic: 1+1 and 2+2 ranks, meta.json's hosts,
 #                      layouts and transport, ranks on their hosts, mpi rows with
@@ -64,8 +67,21 @@ witness | mpi_traffic)
 witness_uneven)
 	exec "$CB_TESTS_DIR/mpi/mpi_traffic.sh" "$bin" witness --hosts cbnode1:1,cbnode2:2,cbnode3:1
 	;;
+cpus)
+	ncpu=$(nproc --all)
+	for hosts in cbnode1:1,cbnode2:1 cbnode1:1,cbnode2:2,cbnode3:1; do
+		np=$(tr ',' '\n' <<<"$hosts" | awk -F: '{ n += $2 } END { print n }')
+		# shellcheck disable=SC2016 # expanded by each rank's shell
+		cb_mpirun_bed "$hosts" -np "$np" sh -c 'echo "$(hostname) $(taskset -pc $$ | sed "s/.*: //")"' \
+			>"$out/cpus" 2>"$out/err" || fail "launch on $hosts failed: $(cat "$out/err")"
+		[ "$(wc -l <"$out/cpus")" = "$np" ] || fail "$hosts: not $np ranks: $(cat "$out/cpus")"
+		awk -v ncpu="$ncpu" '{ k = substr($1, 7) + 0; want = (k - 1) % ncpu
+			if ($2 != want "") { print "rank on " $1 " may run on CPUs " $2 ", want " want; bad = 1 } }
+			END { exit bad }' "$out/cpus" || fail "$hosts: $(cat "$out/cpus")"
+	done
+	;;
 sweep)
-	export CB_BIN=$bin CB_MPIRUN_ARGS="--mca plm_rsh_agent $CB_TESTS_DIR/beds/multihost/agent.sh --mca mpi_yield_when_idle 1"
+	export CB_BIN=$bin CB_MPIRUN_ARGS="--mca plm_rsh_agent $CB_TESTS_DIR/beds/multihost/agent.sh --bind-to none --mca mpi_yield_when_idle 1"
 	cb_launch_env
 	"$CB_TESTS_DIR/../scripts/sweep.sh" --hosts cbnode1:2,cbnode2:2 --ranks 2,4 -b 64K -e 64K --iters 2 \
 		-w 0 -a ps,ring,mpi --mpi-traffic --out "$out/run" >"$out/log" 2>&1 || fail "sweep failed: $(cat "$out/log")"
