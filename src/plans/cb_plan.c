@@ -80,6 +80,7 @@ void cb_plan_free(struct cb_plan *p)
 	free(p->round_first);
 	free(p->waits);
 	free(p->wait_first);
+	free(p->fresh);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -331,17 +332,22 @@ static void segs_of(struct walk *w, struct cb_plan_ref r, size_t count, size_t *
 }
 
 /* The waits a step of exec in round k needs: read after write for its
- * sources, write after read and write after write for its destination. */
-static void step_needs(struct walk *w, const struct cb_plan_step *s)
+ * sources, write after read and write after write for its destination.
+ * Returns the elements of its sources that another exec rank wrote in an
+ * earlier round (cb_plan.fresh). */
+static size_t step_needs(struct walk *w, const struct cb_plan_step *s)
 {
 	struct cb_plan_ref src[2] = { canon(w, s->a), canon(w, s->b) }, dst = canon(w, s->dst);
-	size_t f, l;
+	size_t f, l, fresh = 0;
 
 	for (int i = 0; i < (s->op == CB_PLAN_REDUCE ? 2 : 1); i++) {
 		segs_of(w, src[i], s->count, &f, &l);
-		for (struct seg *g = &map_of(w, src[i])->s[f]; f < l; f++, g++)
+		for (struct seg *g = &map_of(w, src[i])->s[f]; f < l; f++, g++) {
 			if (g->wround >= 0)
 				need(w, s->exec, g->wexec, (uint32_t)g->wround + 1);
+			if (g->wround >= 0 && g->wexec != s->exec)
+				fresh += g->hi - g->lo;
+		}
 	}
 	segs_of(w, dst, s->count, &f, &l);
 	for (struct seg *g = &map_of(w, dst)->s[f]; f < l; f++, g++) {
@@ -350,6 +356,7 @@ static void step_needs(struct walk *w, const struct cb_plan_step *s)
 		for (size_t j = 0; j < g->nrd; j++)
 			need(w, s->exec, g->rd[j].rank, g->rd[j].round + 1);
 	}
+	return fresh;
 }
 
 /* Records a step of round k: its reads, then its write. */
@@ -566,10 +573,12 @@ enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t
 
 	free(p->waits);
 	free(p->wait_first);
+	free(p->fresh);
 	p->waits = NULL, p->wait_cap = 0;
 	p->in_place = in_place;
 	p->wait_first = calloc((size_t)p->n * p->nrounds + 1, sizeof(*p->wait_first));
-	if (!p->wait_first)
+	p->fresh = calloc(p->nsteps ? p->nsteps : 1, sizeof(*p->fresh));
+	if (!p->wait_first || !p->fresh)
 		return CB_ERR_NOMEM;
 	for (size_t k = 0; k < p->nrounds && st == CB_OK; k++)
 		for (size_t i = p->round_first[k]; i < p->round_first[k + 1] && st == CB_OK; i++)
@@ -580,7 +589,7 @@ enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t
 		st = round_ok(&w, k, err, errlen);
 		/* in plan order: a rank's own steps of a round follow one another */
 		for (size_t i = p->round_first[k]; i < p->round_first[k + 1] && st == CB_OK; i++) {
-			step_needs(&w, &p->steps[i]);
+			p->fresh[i] = step_needs(&w, &p->steps[i]);
 			step_record(&w, &p->steps[i], (uint32_t)k);
 		}
 		if (st == CB_OK)

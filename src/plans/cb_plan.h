@@ -99,6 +99,11 @@ struct cb_plan {
 	struct cb_plan_wait *waits;
 	size_t *wait_first;       /* [n * nrounds + 1]: rank r's waits before
 				   * round k start at wait_first[k * n + r] */
+	size_t *fresh;            /* [nsteps]: elements of step i's sources (a,
+				   * and b for a reduce) last written in this
+				   * call by another exec rank than step i's:
+				   * bytes another CPU or kernel just wrote, not
+				   * inputs that were in place before the call */
 	size_t step_cap, round_cap, wait_cap;
 };
 
@@ -132,8 +137,8 @@ static inline struct cb_plan_ref cb_pref(int rank, enum cb_plan_buf buf, size_t 
 /* Checks p's rules (ranks in range, ranges inside their buffers, a reduce's
  * b on dst's rank, exec one of the step's ranks, no range written twice or
  * written and read in one round, no final where the collective does not
- * reduce) and derives the waits for the mode (in
- * place: SEND and RECV alias). Errors: CB_ERR_ARG with the first broken rule
+ * reduce) and derives the waits and the fresh elements of each step for
+ * the mode (in place: SEND and RECV alias). Errors: CB_ERR_ARG with the first broken rule
  * in err (naming the round and step), CB_ERR_NOMEM. */
 enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t errlen);
 

@@ -284,6 +284,40 @@ static void test_same(void **state)
 	}
 }
 
+/* What a step reads that another exec rank wrote in the call (cb_plan.fresh),
+ * count 1000, out of place: none in recursive doubling at 2 ranks and
+ * one-shot (inputs only); the ring at 4 ranks reads its left's partial at
+ * reduce-scatter steps 1 and 2 and its result at the 3 all-gather steps,
+ * 250 elements each (5 x 250 x 4 ranks); two-shot at 4 ranks reads its
+ * peers' results (3 x 250 a rank), its reduce-scatter only inputs and its
+ * own STAGE. */
+static void test_fresh(void **state)
+{
+	static const struct { const char *algo; int n; size_t total, round0; } c[] = {
+		{ "rd", 2, 0, 0 }, { "oneshot", 4, 0, 0 }, { "ring", 4, 5000, 0 },
+		{ "ring", 2, 1000, 0 }, { "twoshot", 4, 3000, 0 },
+	};
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct cb_plan_args a = { c[i].n, 1000, 4, 0, 1, 0, NULL, NULL };
+		struct cb_plan p;
+		size_t total = 0, round0 = 0;
+
+		assert_int_equal(cb_plan_build(c[i].algo, &a, &p), CB_OK);
+		assert_int_equal(cb_plan_finish(&p, 0, err, sizeof(err)), CB_OK);
+		for (size_t k = 0; k < p.nsteps; k++) {
+			total += p.fresh[k];
+			round0 += k < p.round_first[1] ? p.fresh[k] : 0;
+		}
+		if (total != c[i].total || round0 != c[i].round0)
+			fail_msg("%s n=%d: %zu fresh elements (%zu in round 0), want %zu (%zu)",
+				 c[i].algo, c[i].n, total, round0, c[i].total, c[i].round0);
+		cb_plan_free(&p);
+	}
+}
+
 /* 1000003 elements: with --large (the full run's) every dtype with sum at
  * n = 2, 3, 8, 17 and every op on float at n = 5; with --all every dtype
  * and op at every n (hours of CPU for the family: no CI run holds it);
@@ -320,6 +354,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_stage),
 		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_fresh),
 		cmocka_unit_test(test_large),
 	};
 
