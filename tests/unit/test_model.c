@@ -288,6 +288,8 @@ static void assert_walk_is_plan(const struct cb_topo *t, struct cb_model_case c,
 	assert_rel(got.terms.link_bytes, want.terms.link_bytes, 1e-12);
 	assert_rel(got.terms.fused_bytes, want.terms.fused_bytes, 1e-12);
 	assert_rel(got.terms.reduce_bytes, want.terms.reduce_bytes, 1e-12);
+	assert_true(fabs(got.terms.fresh_bytes - want.terms.fresh_bytes) <=
+		    1e-12 * want.terms.fresh_bytes);
 	assert_rel(got.txrx_max, want.txrx_max, 1e-12);
 	assert_rel(got.txrx_min, want.txrx_min, 1e-12);
 	assert_true(fabs(got.terms.waits - want.terms.waits) <= 1e-12 * want.terms.waits);
@@ -297,7 +299,7 @@ static void assert_walk_is_plan(const struct cb_topo *t, struct cb_model_case c,
 /* A plan algorithm is priced from its plan: the ring's plan, priced round by
  * round, costs what the ring's own schedule walk does (time, terms, loads),
  * one-sided and two-sided, with a finite reduce rate, several slices, even
- * and uneven chunks; and recursive doubling on a power of two takes log2 n
+ * and uneven chunks, with fresh reads free and priced; and recursive doubling on a power of two takes log2 n
  * rounds of S each way per rank. */
 /* The walks of ring and ps against their plans on t (test_plan_priced). */
 static void assert_walks_are_plans(const struct cb_topo *t)
@@ -332,6 +334,8 @@ static void test_plan_priced(void **state)
 	(void)state;
 	t.gamma = 8e9;
 	t.slice_bytes = 4096;
+	assert_walks_are_plans(&t);
+	t.fresh_bw = 3e9; /* the fresh reads too */
 	assert_walks_are_plans(&t);
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_model_case c = { CB_MODEL_PLAN, n, 1 << 20, 4, 0, 0, 1, 0, rd, 0 };

@@ -15,6 +15,7 @@
 #include "cb_model.h"
 #include "cb_model_fit.h"
 #include "cb_model_params.h"
+#include "cb_plan_lib.h"
 
 #define TEST_TMPDIR "/tmp/collbench-test-model-fit.XXXXXX"
 #include "test_tmpdir.h"
@@ -24,6 +25,7 @@
 struct truth {
 	double alpha, beta_lo, beta_hi, gamma, brk; /* beta_hi from brk bytes up */
 	double fused;                               /* 0: the default */
+	double fresh;                               /* 0: free */
 };
 
 /* Rows of algos (a NULL-terminated list) at rank counts 2 (and 4 when
@@ -47,6 +49,7 @@ static size_t make_obs(const struct truth *tr, const enum cb_model_algo *algos, 
 				t.intra.bw = (double)b >= tr->brk ? tr->beta_hi : tr->beta_lo;
 				t.copy_bw = t.intra.bw;
 				t.fused_bw = tr->fused;
+				t.fresh_bw = tr->fresh;
 				assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
 				obs[m].terms = r.terms;
 				obs[m].t = r.time * (1 + noise * ((m % 2) ? 1 : -1));
@@ -79,7 +82,7 @@ static struct cb_fit_opts one_tier(void)
 static void test_recovers_known_params(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
-	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
 	char why[256] = "";
@@ -111,7 +114,7 @@ static void test_recovers_known_params(void **state)
 static void test_auto_tiers(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
-	struct truth tr = { 1e-6, 40e9, 10e9, 8e9, 1 << 20, 0 };
+	struct truth tr = { 1e-6, 40e9, 10e9, 8e9, 1 << 20, 0, 0 };
 	struct cb_fit_opts o = { .max_tiers = 3, .nbreaks = -1, .fit_gamma = 1 };
 	struct cb_fit_params p;
 	char why[256] = "";
@@ -142,7 +145,7 @@ static void test_refuses_collinear_gamma(void **state)
 	static const enum cb_model_algo two[] = { CB_MODEL_RING, (enum cb_model_algo)-1 };
 	static const enum cb_model_algo ps_ring[] = { CB_MODEL_PS, CB_MODEL_RING,
 						      (enum cb_model_algo)-1 };
-	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
 	char why[256] = "";
@@ -171,7 +174,7 @@ static void test_refuses_collinear_gamma(void **state)
 static void test_refuses_degenerate(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
-	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
 	char why[256] = "";
@@ -224,7 +227,7 @@ static void test_reports_bad_fit(void **state)
 static void test_refuses_flat_times(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
-	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
 	char why[512] = "";
@@ -275,7 +278,7 @@ static void test_params_check(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
 	static struct cb_fit_set set, back;
-	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0 };
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p, q;
 	char why[512] = "", path[sizeof(dir) + 16];
@@ -312,6 +315,105 @@ static void test_params_check(void **state)
 	assert_int_equal(cb_fit_set_read(path, &back, why, sizeof(why)), CB_OK);
 	assert_true(back.groups[0].fitted);
 	assert_within(back.groups[0].p.tier[0].beta, p.tier[0].beta, 1e-12);
+	assert_true(isinf(back.groups[0].p.fresh)); /* free: written null, read back free */
+	/* the fresh reads' rate: in range or free, and kept by the file */
+	q = p, q.fresh = 1e-7;
+	assert_int_equal(cb_fit_params_check(&q, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "fresh_GBps"));
+	set.groups[0].p.fresh = 3e9;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(cb_fit_set_write(f, &set), CB_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(cb_fit_set_read(path, &back, why, sizeof(why)), CB_OK);
+	assert_within(back.groups[0].p.fresh, 3e9, 1e-12);
+}
+
+/* Rows the model makes of ring, one-shot, recursive doubling and copy at 2
+ * and 4 ranks with the fresh reads at fresh (0: free); sizes 8 B .. 64 MiB
+ * x4. */
+static size_t make_fresh_obs(double fresh, struct cb_fit_obs *obs)
+{
+	static const char *const algos[] = { "ring", "oneshot", "rd", "copy" };
+	size_t m = 0;
+
+	for (int n = 2; n <= 4; n += 2)
+		for (size_t a = 0; a < 4; a++)
+			for (size_t b = 8; b <= (64u << 20); b *= 4) {
+				struct cb_topo t = { .name = "t", .ranks_per_host = n,
+						     .intra = { 10e9, 2e-6 }, .gamma = 5e9,
+						     .copy_bw = 10e9, .fresh_bw = fresh,
+						     .slice_bytes = 256 * 1024 };
+				struct cb_model_case c = { CB_MODEL_PLAN, n, b / 4, 4, 0, 0, 0, 0,
+							   cb_plan_algo_find(algos[a]), 0 };
+				struct cb_model_result r;
+				char why[128];
+
+				if (a == 3)
+					c.algo = CB_MODEL_COPY;
+				assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+				obs[m].terms = r.terms;
+				obs[m].t = r.time;
+				obs[m].t_lo = obs[m].t_hi = NAN;
+				obs[m].bytes = (double)b;
+				m++;
+			}
+	return m;
+}
+
+/* The fresh reads' rate (cb_model_fit.h): recovered within 1% beside alpha,
+ * beta and the fused rate from rows that read fresh bytes and rows that do not;
+ * free with --no-fresh (the rows then far off), and where the rows have no
+ * extra to price (made with fresh free: the family's, and ps's and the
+ * ring's, beside alpha, beta and gamma); from ps, the ring and copy at 2
+ * ranks too; held free where it is not determined (the ring and copy). */
+static void test_fresh(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
+	static const enum cb_model_algo psring[] = { CB_MODEL_PS, CB_MODEL_RING,
+						     (enum cb_model_algo)-1 };
+	static const enum cb_model_algo ringcopy[] = { CB_MODEL_RING, CB_MODEL_COPY,
+						       (enum cb_model_algo)-1 };
+	struct cb_fit_opts o = one_tier();
+	struct cb_fit_params p;
+	char why[256] = "";
+	size_t m = make_fresh_obs(3e9, obs);
+
+	(void)state;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_within(p.fresh, 3e9, 0.01);
+	assert_within(p.alpha, 2e-6, 0.01);
+	assert_within(p.tier[0].beta, 10e9, 0.01);
+	assert_within(p.tier[0].fused, 5e9, 0.01); /* these plans fuse every reduce */
+	assert_true(p.max_abs < 1e-6);
+	o.no_fresh = 1;
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_true(isinf(p.fresh));
+	assert_true(p.max_abs > 0.01); /* the rows' fresh reads unpriced */
+	o.no_fresh = 0;
+	m = make_fresh_obs(0, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_true(isinf(p.fresh));
+	assert_within(p.tier[0].beta, 10e9, 0.01);
+	m = make_obs(&tr, psring, 1, 0, obs); /* fresh free in them */
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_true(isinf(p.fresh));
+	assert_within(p.tier[0].gamma, 5e9, 0.01);
+	assert_within(p.alpha, 2e-6, 0.01);
+	/* ps, the ring and copy at 2 ranks alone tell the rate apart */
+	tr.fresh = 3e9;
+	m = make_obs(&tr, all3, 0, 0, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_within(p.fresh, 3e9, 0.01);
+	assert_within(p.tier[0].gamma, 5e9, 0.01);
+	/* the ring and copy do not: at 2 ranks the ring reads fresh exactly the
+	 * bytes it fuses (its second half), so the rate is held free and the
+	 * fused rate takes both (1/fused + 1/fresh) */
+	m = make_obs(&tr, ringcopy, 0, 0, obs);
+	assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+	assert_true(isinf(p.fresh));
+	assert_within(p.tier[0].fused, 1 / (1 / 5e9 + 1 / 3e9), 0.01);
 }
 
 int main(void)
@@ -325,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_refuses_flat_times),
 		cmocka_unit_test(test_params_check),
 		cmocka_unit_test(test_fit_switch),
+		cmocka_unit_test(test_fresh),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

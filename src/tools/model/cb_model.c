@@ -29,11 +29,14 @@ struct ev {
 	int n, nhosts, nlinks;  /* nlinks: network links (hosts or ranks) */
 	double *out, *in, *red; /* [n] this step's intra-host loads and reduce bytes */
 	double *work;           /* [n] one-sided: bytes this step's transfers the rank runs */
+	double *fresh;          /* [n] one-sided: bytes they read that another rank
+				 * wrote earlier in the call (cb_plan.fresh) */
 	double *nout, *nin;     /* [nlinks] this step's network loads */
 	double *tx, *rx;        /* [n] bytes per call, per rank */
 	double *htx, *hrx;      /* [nhosts] network bytes per call, per host */
 	double *hranks;         /* [nhosts] ranks of each host */
 	double *hb, *hred;      /* [nhosts] this step's summed rank loads, reduce bytes */
+	double *hfresh;         /* [nhosts] and fresh bytes */
 	int *list;              /* [n + nlinks] indexes touched this step */
 	size_t nlist;
 	unsigned *mark;         /* [n + nlinks] step stamp of the last listing */
@@ -82,7 +85,7 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	for (int k = 0; t->rank_host && k < n; k++) /* hosts 0 .. max named */
 		e->nhosts = k == 0 || t->rank_host[k] >= e->nhosts ? t->rank_host[k] + 1 : e->nhosts;
 	e->nlinks = t->net_attach == CB_NET_PER_RANK ? n : e->nhosts;
-	nd = 6 * (size_t)n + 2 * (size_t)e->nlinks + 5 * (size_t)e->nhosts;
+	nd = 7 * (size_t)n + 2 * (size_t)e->nlinks + 6 * (size_t)e->nhosts;
 	e->out = calloc(nd, sizeof(double));
 	e->list = malloc(((size_t)n + (size_t)e->nlinks) * sizeof(int));
 	e->mark = calloc((size_t)n + (size_t)e->nlinks, sizeof(unsigned));
@@ -103,6 +106,8 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	e->hranks = e->work + n;
 	e->hb = e->hranks + e->nhosts;
 	e->hred = e->hb + e->nhosts;
+	e->hfresh = e->hred + e->nhosts;
+	e->fresh = e->hfresh + e->nhosts;
 	for (int k = 0; k < n; k++)
 		e->hranks[host_of(e, k)] += 1;
 	e->q = cb_model_ranks_per_cpu(t, n);
@@ -157,16 +162,23 @@ static void ev_work(struct ev *e, int exec, double bytes)
 	e->work[exec] += bytes;
 }
 
-/* Accounts one step, counted mult times, from its latency, its slowest link
- * time, its most loaded link's bytes and its most reduce bytes; net: a
- * network link carried some of them. Two-sided: alpha + bwt + the reduce at
- * gamma. One-sided on one host: the terms' own sum (cb_model_terms), what
+/* A step's loads: its slowest link's time, its most loaded link's bytes,
+ * the most bytes a rank reduces and the most it reads fresh. */
+struct load {
+	double bwt, maxb, maxred, maxfresh;
+};
+
+/* Accounts one step, counted mult times, from its latency and loads l; net:
+ * a network link carried some of them. Two-sided: alpha + bwt + the reduce
+ * at gamma. One-sided on one host: the terms' own sum (cb_model_terms), what
  * the fit solves for: the bytes that move and reduce at once (the smaller
  * of the two maxima) at the fused rate, the rest of each at its own. One-
- * sided with a network link: alpha + the slower of moving and reducing. */
-static double ev_account(struct ev *e, struct acc *a, double alpha, double bwt, double maxb,
-			 double maxred, int net, int msgs, double mult)
+ * sided with a network link: alpha + the slower of moving and reducing.
+ * One-sided, the fresh bytes add their own time (fresh_bw; 0: free). */
+static double ev_account(struct ev *e, struct acc *a, double alpha, const struct load *l,
+			 int net, int msgs, double mult)
 {
+	double maxb = l->maxb, maxred = l->maxred, bwt = l->bwt;
 	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
 	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma, t;
 
@@ -176,38 +188,44 @@ static double ev_account(struct ev *e, struct acc *a, double alpha, double bwt, 
 		t = fmax(bwt, redt);
 	else
 		t = bwt * (maxb - both) / maxb + (maxred - both) / e->t->gamma + both / gf;
+	if (e->fused && e->t->fresh_bw > 0)
+		t += l->maxfresh / e->t->fresh_bw;
 	a->time += mult * (alpha + t);
 	a->terms.msgs += mult * msgs;
 	a->terms.link_bytes += mult * (maxb - both);
 	a->terms.reduce_bytes += mult * (maxred - both);
 	a->terms.fused_bytes += mult * both;
+	a->terms.fresh_bytes += e->fused ? mult * l->maxfresh : 0;
 	return alpha + t;
 }
 
 /* Time slicing (cb_model.h): the step's loads of each oversubscribed host
- * summed over its ranks and shared by its CPUs, into *bwt, *maxb and
- * *maxred where larger, and the largest of their means over a host's ranks
- * into mean[0] (moved) and mean[1] (reduced); clears the sums. */
-static void ev_share(struct ev *e, double *bwt, double *maxb, double *maxred, double *mean)
+ * summed over its ranks and shared by its CPUs, into l where larger, and
+ * the largest of their means over a host's ranks into m (its bwt unused);
+ * clears the sums. */
+static void ev_share(struct ev *e, struct load *l, struct load *m)
 {
 	double cpus = e->t->cpus_per_host;
 
-	mean[0] = mean[1] = 0;
+	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; i < e->nlist; i++) {
 		int k = e->list[i], h;
 
 		if (k >= e->n)
 			continue;
 		h = host_of(e, k);
-		if (e->hranks[h] > cpus && (e->hb[h] > 0 || e->hred[h] > 0)) {
-			*bwt = fmax(*bwt, e->hb[h] / cpus / e->t->intra.bw);
-			*maxb = fmax(*maxb, e->hb[h] / cpus);
-			*maxred = fmax(*maxred, e->hred[h] / cpus);
-			mean[0] = fmax(mean[0], e->hb[h] / e->hranks[h]);
-			mean[1] = fmax(mean[1], e->hred[h] / e->hranks[h]);
+		if (e->hranks[h] > cpus && (e->hb[h] > 0 || e->hred[h] > 0 || e->hfresh[h] > 0)) {
+			l->bwt = fmax(l->bwt, e->hb[h] / cpus / e->t->intra.bw);
+			l->maxb = fmax(l->maxb, e->hb[h] / cpus);
+			l->maxred = fmax(l->maxred, e->hred[h] / cpus);
+			l->maxfresh = fmax(l->maxfresh, e->hfresh[h] / cpus);
+			m->maxb = fmax(m->maxb, e->hb[h] / e->hranks[h]);
+			m->maxred = fmax(m->maxred, e->hred[h] / e->hranks[h]);
+			m->maxfresh = fmax(m->maxfresh, e->hfresh[h] / e->hranks[h]);
 		}
-		e->hb[h] = e->hred[h] = 0;
+		e->hb[h] = e->hred[h] = e->hfresh[h] = 0;
 	}
+	m->bwt = m->maxb / e->t->intra.bw;
 }
 
 /* Closes the open step, counted mult times (ev_account): its rank's link
@@ -215,7 +233,7 @@ static void ev_share(struct ev *e, double *bwt, double *maxb, double *maxred, do
  * the rank runs where that is more (ev_work). */
 static void ev_close(struct ev *e, double mult)
 {
-	double bwt = 0, maxb = 0, maxred = 0, mean[2];
+	struct load l = { 0, 0, 0, 0 }, mean;
 	int net = 0;
 
 	for (size_t i = 0; i < e->nlist; i++) {
@@ -224,32 +242,33 @@ static void ev_close(struct ev *e, double mult)
 		if (k < e->n) {
 			double b = fmax(fmax(e->out[k], e->in[k]), e->work[k]);
 
-			bwt = fmax(bwt, b / e->t->intra.bw);
-			maxb = fmax(maxb, b);
-			maxred = fmax(maxred, e->red[k]);
+			l.bwt = fmax(l.bwt, b / e->t->intra.bw);
+			l.maxb = fmax(l.maxb, b);
+			l.maxred = fmax(l.maxred, e->red[k]);
+			l.maxfresh = fmax(l.maxfresh, e->fresh[k]);
 			if (e->q > 0) {
 				e->hb[host_of(e, k)] += b;
 				e->hred[host_of(e, k)] += e->red[k];
+				e->hfresh[host_of(e, k)] += e->fresh[k];
 			}
-			e->out[k] = e->in[k] = e->red[k] = e->work[k] = 0;
+			e->out[k] = e->in[k] = e->red[k] = e->work[k] = e->fresh[k] = 0;
 		} else {
 			double b = fmax(e->nout[k - e->n], e->nin[k - e->n]);
 
-			bwt = fmax(bwt, b / e->t->net.bw);
-			maxb = fmax(maxb, b);
+			l.bwt = fmax(l.bwt, b / e->t->net.bw);
+			l.maxb = fmax(l.maxb, b);
 			e->nout[k - e->n] = e->nin[k - e->n] = 0;
 			net = 1;
 		}
 	}
-	ev_account(e, &e->own, e->alpha, bwt, maxb, maxred, net, e->msgs, mult);
+	ev_account(e, &e->own, e->alpha, &l, net, e->msgs, mult);
 	if (e->q > 0) {
 		struct acc scratch = { 0 };
 
-		ev_share(e, &bwt, &maxb, &maxred, mean);
-		ev_account(e, &e->shared, e->alpha, bwt, maxb, maxred, net, e->msgs, mult);
+		ev_share(e, &l, &mean);
+		ev_account(e, &e->shared, e->alpha, &l, net, e->msgs, mult);
 		if (e->waited) { /* a rank's time in the step, on the mean: the one waited for */
-			double own = ev_account(e, &scratch, e->alpha, mean[0] / e->t->intra.bw,
-						mean[0], mean[1], net, 0, 1);
+			double own = ev_account(e, &scratch, e->alpha, &mean, net, 0, 1);
 
 			e->wait_units += mult * (e->q + e->waited / (double)e->t->cpus_per_host);
 			e->wait_time += mult * fmin(own, cb_model_base_slice(e->t->cpus_per_host));
@@ -283,13 +302,16 @@ static void ev_finish(struct ev *e)
 	e->r->terms.link_bytes += a.terms.link_bytes;
 	e->r->terms.reduce_bytes += a.terms.reduce_bytes;
 	e->r->terms.fused_bytes += a.terms.fused_bytes;
+	e->r->terms.fresh_bytes += a.terms.fresh_bytes;
 	e->r->terms.waits += a.terms.waits;
 	e->r->terms.wait_time += a.terms.wait_time;
 }
 
 /* One round of ps, counted mult times: in bytes from every worker to the
  * root, out bytes from the root to every worker (full duplex, at once; -1:
- * no message), the root reducing red bytes of each of the n - 1 inputs. */
+ * no message), the root reducing red bytes of each of the n - 1 inputs.
+ * One-sided, the root reads the inputs its workers pushed and each worker
+ * the result the root wrote: fresh bytes. */
 static void ps_round(struct ev *e, int root, double in, double out, double red, double mult)
 {
 	for (int w = 0; w < e->n; w++) {
@@ -299,11 +321,14 @@ static void ps_round(struct ev *e, int root, double in, double out, double red, 
 			ev_xfer(e, w, root, in, 0, mult);
 		if (out >= 0)
 			ev_xfer(e, root, w, out, 0, mult);
-		if (e->fused) /* the worker runs its push and its pull */
+		if (e->fused) { /* the worker runs its push and its pull */
 			ev_work(e, w, (in > 0 ? in : 0) + (out > 0 ? out : 0));
+			e->fresh[w] += out > 0 ? out : 0;
+		}
 	}
 	touch(e, root);
 	e->red[root] += (e->n - 1) * red;
+	e->fresh[root] += e->fused ? (e->n - 1) * red : 0;
 	ev_close(e, mult);
 }
 
@@ -359,7 +384,8 @@ struct ring {
  * j = 0 stands for the nslices - 1 full slices (every chunk's slices but the
  * last are full: cb_slice_num rounds the largest chunk up and chunks differ
  * by at most one element), j = nslices - 1 for the last. An empty slice still
- * waits and posts: one alpha. */
+ * waits and posts: one alpha. From step 1 on, one-sided, a rank reads what
+ * its left wrote at the step before: fresh bytes. */
 static void ring_slices(struct ev *e, const struct ring *rg, int s, size_t j, double mult)
 {
 	for (int r = 0; r < e->n; r++) {
@@ -371,6 +397,7 @@ static void ring_slices(struct ev *e, const struct ring *rg, int s, size_t j, do
 		cb_slice(rg->csize[st.chunk], rg->slice_count, j, &off, &cnt);
 		b = (double)cnt * rg->esize;
 		ev_xfer(e, st.src, r, b, st.reduce ? b : 0, mult);
+		e->fresh[r] += e->fused && s > 0 ? b : 0;
 	}
 	ev_close(e, mult);
 }
@@ -407,6 +434,7 @@ static void ring_fast(struct ev *e, const struct ring *rg, size_t count, int s, 
 	int multi = e->nhosts > 1;
 	size_t q = count / (size_t)n, off, nb, ns;
 	double big, small, in, net, red;
+	struct load l;
 
 	cb_ring_step(0, n, s, &st);
 	r0 = (n - st.chunk) % n; /* the rank reading chunk 0 */
@@ -421,9 +449,12 @@ static void ring_fast(struct ev *e, const struct ring *rg, size_t count, int s, 
 	red = st.reduce ? (rem > 0 ? big : small) : 0;
 	if (multi)
 		e->r->one_class = 0;
-	ev_account(e, &e->own, multi ? fmax(t->intra.alpha, t->net.alpha) : t->intra.alpha,
-		      fmax(in / t->intra.bw, multi ? net / t->net.bw : 0), fmax(in, net), red, multi,
-		      1, mult);
+	l.bwt = fmax(in / t->intra.bw, multi ? net / t->net.bw : 0);
+	l.maxb = fmax(in, net);
+	l.maxred = red;
+	l.maxfresh = s > 0 ? (rem > 0 ? big : small) : 0; /* ring_slices' */
+	ev_account(e, &e->own, multi ? fmax(t->intra.alpha, t->net.alpha) : t->intra.alpha, &l,
+		   multi, 1, mult);
 }
 
 /* Per-call bytes of ring_fast's calls: rank r receives every chunk but its
@@ -461,8 +492,10 @@ size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *
 
 /* ring (cb_algo_ring.c): 2(n-1) steps of nslices slices each. With equal
  * chunks (n divides count) every reduce-scatter step moves the same bytes
- * over the same links, as does every all-gather step: one of each is
- * evaluated and counted n - 1 times; with unequal chunks, ring_fast takes
+ * over the same links, as does every all-gather step: step 0, step 1 (the
+ * rest of the reduce-scatter: fresh reads from here on) counted n - 2
+ * times, and step n - 1 counted n - 1 times are evaluated; with unequal
+ * chunks, ring_fast takes
  * each step in constant time (CB_RING_FAST, or CB_RING_AUTO from
  * RING_FAST_MIN ranks), else the walk visits every rank. */
 static enum cb_status ev_ring(struct ev *e, const struct cb_model_case *c)
@@ -493,10 +526,10 @@ static enum cb_status ev_ring(struct ev *e, const struct cb_model_case *c)
 	for (int s = 0; s < cb_ring_nsteps(n) && !fast; s++) {
 		double m = 1;
 
-		if (even && s != 0 && s != n - 1)
+		if (even && s != 0 && s != 1 && s != n - 1)
 			continue;
 		if (even)
-			m = n - 1;
+			m = s == 0 ? 1 : s == n - 1 ? n - 1 : n - 2;
 		if (rg.nslices > 1)
 			ring_slices(e, &rg, s, 0, m * (double)(rg.nslices - 1));
 		ring_slices(e, &rg, s, rg.nslices - 1, m);
@@ -557,7 +590,7 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 			 c->plan->name, c->n, c->count, st == CB_ERR_UNSUPPORTED ? " (too many steps)" : "");
 		return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
 	}
-	if (e->q > 0 && e->fused) { /* time slicing: the waits the executors derive */
+	if (e->fused) { /* the waits the executors derive, and the fresh reads */
 		st = cb_plan_finish(&p, c->in_place, why, whylen);
 		if (st != CB_OK) {
 			cb_plan_free(&p);
@@ -571,6 +604,8 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 			double b = (double)s->count * (double)c->esize;
 			double red = s->op == CB_PLAN_REDUCE ? b : 0;
 
+			if (e->fused)
+				e->fresh[s->exec] += (double)p.fresh[i] * (double)c->esize;
 			if (s->a.rank != s->dst.rank) {
 				ev_xfer(e, s->a.rank, s->dst.rank, b, red, 1);
 				if (e->fused)

@@ -125,6 +125,10 @@ struct cb_topo {
 				    * bytes as it reads them, result bytes per second;
 				    * 0: the slower of intra.bw and gamma */
 	double copy_bw;            /* a rank's local copy (copy rows), bytes per second */
+	double fresh_bw;           /* one-sided: the extra of reading bytes another
+				    * rank wrote earlier in the call (cb_plan.fresh:
+				    * lines in another CPU's cache), bytes per
+				    * second on top of the step's own time; 0: free */
 	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
 	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing
 				    * (see the top of this file) */
@@ -186,6 +190,9 @@ struct cb_model_terms {
 	double link_bytes;   /* bytes of the most loaded link, summed over steps */
 	double reduce_bytes; /* bytes reduced by the busiest rank, summed over steps */
 	double fused_bytes;  /* bytes moved and reduced at once (one-sided steps) */
+	double fresh_bytes;  /* one-sided: bytes read that another rank wrote in the
+			      * call, the busiest rank's, summed over steps (at
+			      * fresh_bw, on top) */
 	double waits;        /* time slicing, summed over the waited rounds (0 on
 			      * hosts with a CPU per rank): ranks per CPU + the
 			      * peers waited for per CPU, at switch_s each */

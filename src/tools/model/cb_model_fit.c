@@ -2,8 +2,8 @@
  * cb_model_fit.h): the problem (the parameters, the design matrix, which
  * parameters may be held at 0), tiers, the fit and its uncertainty; the
  * solver: cb_model_lsq.c. Parameters x = (overhead, alpha, 1/beta_1..K,
- * 1/gamma_1..K, 1/fused_1..K), rows scaled by their measured time (relative
- * error). A one-sided step's fused bytes cost max(1/beta, 1/fused) each:
+ * 1/gamma_1..K, 1/fused_1..K, 1/fresh), rows scaled by their measured time
+ * (relative error). A one-sided step's fused bytes cost max(1/beta, 1/fused) each:
  * 1/fused where that is the larger, else 1/beta (the tier's bit in
  * fused_at_beta), so the problem stays linear. */
 #include "cb_model_fit.h"
@@ -17,12 +17,17 @@
 #include "cb_model_params.h"
 #include "cb_status.h"
 
-#define MAXP (2 + 3 * CB_FIT_MAX_TIERS) /* the parameters, at most */
+#define MAXP (3 + 3 * CB_FIT_MAX_TIERS) /* the parameters, at most */
 #define IX_T0 0                          /* per-call overhead, s */
 #define IX_A 1                           /* alpha, s */
 #define IX_U(pb, t) (2 + (t))            /* 1/beta of tier t, s/B */
 #define IX_V(pb, t) (2 + (pb)->k + (t))  /* 1/gamma of tier t, s/B */
 #define IX_W(pb, t) (2 + 2 * (pb)->k + (t)) /* 1/fused rate of tier t, s/B */
+#define IX_F(pb) (2 + 3 * (pb)->k)       /* 1/fresh, the fresh reads' extra, s/B */
+/* The most variance inflation of 1/fresh that counts as determined by the
+ * rows: its standard error at most ~30x what an independent column's would
+ * be (a variance inflation of 10 is the usual warning, 1000 near-collinear). */
+#define FRESH_VIF_MAX 1000.0
 
 /* A problem: the rows, the tier boundaries, which parameters it has. */
 struct prob {
@@ -31,10 +36,13 @@ struct prob {
 	int k;                    /* tiers */
 	double brk[CB_FIT_MAX_TIERS - 1];
 	int fit_gamma;
+	int no_fresh;             /* the fresh reads' extra left out (cb_fit_opts) */
 	int with_t0;              /* some row sends no message (copy, n = 1) */
 	unsigned has_fused;       /* bit t: tier t has rows with fused bytes */
 	unsigned has_reduce;      /* bit t: tier t has rows with reduce bytes */
 	unsigned fused_at_beta;   /* bit t: tier t's fused bytes cost 1/beta */
+	int has_fresh;            /* some row reads fresh bytes (cb_model_terms) */
+	int drop_fresh;           /* their extra is not determined: held at 0 (free) */
 	int *tier_of;             /* [m] */
 };
 
@@ -54,6 +62,8 @@ static unsigned present(const struct prob *pb)
 		if (pb->fit_gamma && (pb->has_fused >> t & 1) && !(pb->fused_at_beta >> t & 1))
 			m |= 1u << IX_W(pb, t);
 	}
+	if (pb->has_fresh && !pb->drop_fresh)
+		m |= 1u << IX_F(pb);
 	return m;
 }
 
@@ -88,13 +98,15 @@ static void design_row(const struct prob *pb, size_t i, double t, double *row)
 		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
 	if (own)
 		row[IX_W(pb, tr)] = tm->fused_bytes / t;
+	if (present(pb) >> IX_F(pb) & 1)
+		row[IX_F(pb)] = tm->fresh_bytes / t;
 }
 
-/* Which parameters the active-set search may hold at 0: the overhead, alpha
- * and every 1/gamma; a bandwidth must come out of the rows. */
+/* Which parameters the active-set search may hold at 0: the overhead, alpha,
+ * every 1/gamma and 1/fresh; a bandwidth must come out of the rows. */
 static unsigned clampable(const struct prob *pb)
 {
-	unsigned c = 1u << IX_A | 1u << IX_T0;
+	unsigned c = 1u << IX_A | 1u << IX_T0 | 1u << IX_F(pb);
 
 	for (int t = 0; t < pb->k; t++)
 		c |= 1u << IX_V(pb, t);
@@ -131,8 +143,9 @@ static void param_name(const struct prob *pb, int j, char *buf, size_t len)
 	int t = j < 2 ? 0 : (j - 2) % pb->k;
 	char range[64] = "";
 
-	if (j < 2) {
-		snprintf(buf, len, "%s", j == IX_A ? "alpha" : "the per-call overhead");
+	if (j < 2 || j == IX_F(pb)) {
+		snprintf(buf, len, "%s", j == IX_A ? "alpha" : j == IX_T0 ? "the per-call overhead"
+				     : "the fresh reads' rate (fresh)");
 		return;
 	}
 	if (pb->k > 1)
@@ -205,6 +218,16 @@ static double inv_or_inf(double u)
 	return u > 0 ? 1 / u : INFINITY;
 }
 
+/* The fresh reads' rate of solution x: free where the fit held it at 0,
+ * or where it came out faster than any rate a fit may hold (numerical
+ * noise around a 0 that the rows ask for). */
+static double fresh_of(const struct prob *pb, const double *x, unsigned used)
+{
+	double u = x[IX_F(pb)];
+
+	return (used >> IX_F(pb) & 1) && u * CB_MODEL_MAX_GBPS * 1e9 > 1 ? 1 / u : INFINITY;
+}
+
 /* The fused rate of tier t: its own, beta where the fit put fused bytes at
  * beta, NaN where no row has fused bytes or gamma is not fitted. */
 static void fused_of(const struct prob *pb, const double *x, int t, double *out)
@@ -247,6 +270,10 @@ static void fill_params(const struct prob *pb, const double *x, const double *co
 	p->overhead_se = used & (1u << IX_T0) ? sqrt(s2 * covd[IX_T0]) : NAN;
 	p->alpha = x[IX_A];
 	p->alpha_se = used & (1u << IX_A) ? sqrt(s2 * covd[IX_A]) : NAN;
+	p->fresh = fresh_of(pb, x, used);
+	p->fresh_se = isfinite(p->fresh)
+			      ? sqrt(s2 * covd[IX_F(pb)]) / (x[IX_F(pb)] * x[IX_F(pb)])
+			      : NAN;
 	for (int t = 0; t < pb->k; t++) {
 		struct cb_fit_tier *tr = &p->tier[t];
 		int ju = IX_U(pb, t), jv = IX_V(pb, t);
@@ -283,6 +310,7 @@ static void fit_repeats(const struct prob *pb, struct cb_fit_params *p)
 
 		p->overhead_rep[w - 1] = ok ? x[IX_T0] : NAN;
 		p->alpha_rep[w - 1] = ok ? x[IX_A] : NAN;
+		p->fresh_rep[w - 1] = ok ? fresh_of(pb, x, used) : NAN;
 		for (int t = 0; t < pb->k; t++) {
 			p->tier[t].beta_rep[w - 1] = ok ? 1 / x[IX_U(pb, t)] : NAN;
 			p->tier[t].gamma_rep[w - 1] =
@@ -308,9 +336,30 @@ static enum cb_status check_result(const struct cb_fit_params *p, char *why, siz
 			 reason);
 }
 
+/* The fresh column's variance inflation in solution (covd, used): its
+ * (A^T A)^-1 diagonal times its squared norm, 1 for a column orthogonal to
+ * the rest; 0 where the column is not in use. */
+static double fresh_vif(const struct prob *pb, const double *covd, unsigned used)
+{
+	double n2 = 0;
+
+	if (!(used >> IX_F(pb) & 1))
+		return 0;
+	for (size_t i = 0; i < pb->m; i++) {
+		double a = pb->obs[i].terms.fresh_bytes / pb->obs[i].t;
+
+		n2 += a * a;
+	}
+	return covd[IX_F(pb)] * n2;
+}
+
 /* Fits with pb's tiers; *rss the relative residual sum of squares. A tier
  * whose fused rate comes out faster than a copy has its fused bytes refitted
- * at beta (moving bounds such a step), at most once per tier. */
+ * at beta (moving bounds such a step), at most once per tier. Fresh bytes
+ * that move in step with the rest (ps and the ring alone: the bytes they
+ * read fresh are their fused bytes but for the pipeline's ends) leave their
+ * extra undetermined (a variance inflation above FRESH_VIF_MAX): it is held
+ * at 0 (free) and the fit made again. */
 static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double *rss,
 				char *why, size_t whylen)
 {
@@ -320,7 +369,10 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 	enum cb_status st;
 
 	pb->has_fused = pb->has_reduce = pb->fused_at_beta = 0;
+	pb->has_fresh = 0;
+	pb->drop_fresh = pb->no_fresh;
 	for (size_t i = 0; i < pb->m; i++) {
+		pb->has_fresh |= pb->obs[i].terms.fresh_bytes > 0;
 		pb->tier_of[i] = tier_index(pb->brk, pb->k, pb->obs[i].bytes);
 		if (pb->obs[i].terms.fused_bytes > 0)
 			pb->has_fused |= 1u << pb->tier_of[i];
@@ -332,6 +384,12 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 		return st;
 	do {
 		rc = nnls(pb, 0, x, rss, cd, &used, &bad);
+		if (!pb->drop_fresh && ((rc == -1 && bad == IX_F(pb)) ||
+					(rc == 0 && fresh_vif(pb, cd, used) > FRESH_VIF_MAX))) {
+			pb->drop_fresh = 1;
+			again = 1;
+			continue;
+		}
 		if (rc != 0)
 			return explain(pb, rc, bad, why, whylen);
 		again = 0;
@@ -427,7 +485,7 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
 			  struct cb_fit_params *p, char *why, size_t whylen)
 {
-	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, 0, 0, 0, 0, NULL };
+	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, o->no_fresh, 0, 0, 0, 0, 0, 0, NULL };
 	struct cb_fit_params best;
 	double *d, bic = INFINITY, rss;
 	enum cb_status st = CB_OK;
@@ -494,8 +552,8 @@ double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_
 	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
 
 	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
-	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->waits * p->switch_s +
-	       t->wait_time * p->wait_frac;
+	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->fresh_bytes / p->fresh +
+	       t->waits * p->switch_s + t->wait_time * p->wait_frac;
 }
 
 /* Sum of squared relative errors of (s, f) on the m rows (cb_fit_switch). */

@@ -8,7 +8,10 @@
  * peer's bytes as it reads them (ps's root reduces bytes already in its own
  * memory at gamma; the ring's reduce-scatter steps read the peer's at
  * fused). Where the fit finds fused faster than beta, that tier's fused
- * bytes are fitted at beta (the step is bound by moving). The overhead is a
+ * bytes are fitted at beta (the step is bound by moving). One-sided rows add
+ * fresh_bytes / fresh: the extra of reading bytes another rank wrote in the
+ * call (cb_model.h), one rate for every tier, kept >= 0 (free), and held
+ * free where the rows' fresh bytes move in step with their other terms. The overhead is a
  * call's fixed cost (timer, function calls), fitted where rows without any
  * message (copy, n = 1) tell it from alpha. The fit minimises the sum of squared relative errors
  * ((t_model - t) / t)^2, so an 8-byte row and a 64 MiB row count alike, with
@@ -61,6 +64,9 @@ struct cb_fit_tier {
 struct cb_fit_params {
 	double overhead, overhead_se, overhead_rep[2]; /* seconds per call */
 	double alpha, alpha_se, alpha_rep[2]; /* seconds */
+	double fresh, fresh_se, fresh_rep[2]; /* the fresh reads' extra (cb_model_terms),
+					       * B/s; INFINITY: free (fitted 0, no such
+					       * rows, or not determined) */
 	int ntiers;
 	struct cb_fit_tier tier[CB_FIT_MAX_TIERS];
 	size_t nobs;
@@ -81,6 +87,7 @@ struct cb_fit_opts {
 	int nbreaks;               /* -1: choose (auto); else the breaks below */
 	double breaks[CB_FIT_MAX_TIERS - 1]; /* ascending tier boundaries, bytes */
 	int fit_gamma;
+	int no_fresh;              /* 1: leave the fresh reads' extra out (free) */
 };
 
 /* Fits m observations. Errors: CB_ERR_ARG with the reason in why when the

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-/* The most columns: the fit's parameters, 2 + 3 * CB_FIT_MAX_TIERS
+/* The most columns: the fit's parameters, 3 + 3 * CB_FIT_MAX_TIERS
  * (cb_model_fit.c checks that they fit). */
-#define CB_LSQ_MAXP 14
+#define CB_LSQ_MAXP 15
 
 /* The unconstrained solution over the columns in present (bit j: column j,
  * j < p <= CB_LSQ_MAXP) if it is feasible, else the feasible one of least

@@ -22,7 +22,7 @@ enum { FIT = 1u << CB_VERB_FIT, CHECK = 1u << CB_VERB_CHECK, PREDICT = 1u << CB_
        PRESETS = 1u << CB_VERB_PRESETS, ALL = FIT | CHECK | PREDICT | PRESETS };
 
 /* The rows, in --help order. */
-enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_OVER, O_FAR, O_GATE,
+enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_NOFRESH, O_OVER, O_FAR, O_GATE,
        O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_FACTOR_OLD, O_CROSS, O_ROOT,
        O_DTYPE, O_COLL, O_BACKEND, O_TWOSIDED, O_PLAN, O_CHOICE, O_LIBRARY, O_HELP, NOPTS };
 
@@ -150,6 +150,9 @@ static const struct cb_optdef table[NOPTS] = {
 	          "tiers, or the boundaries (1M,32M)" },
 	[O_NOGAMMA] = { .lname = "no-gamma", .kind = CB_OPT_FLAG, OFF(no_gamma),
 	  .help = "fit: leave the reduce rate out (reducing costs nothing)" },
+	[O_NOFRESH] = { .lname = "no-fresh", .kind = CB_OPT_FLAG, OFF(no_fresh),
+	  .help = "fit: leave the fresh reads' rate out (reading what another rank wrote in "
+	          "the call costs no more than other bytes)" },
 	[O_OVER] = { .lname = "oversubscribed", .kind = CB_OPT_FLAG, OFF(sel.oversubscribed),
 	  .help = "fit: also fit the rates on launches with more ranks than CPUs (their "
 	          "time slicing's cost per waited round is fitted on them either way)" },
@@ -217,7 +220,7 @@ static const struct cb_optdef table[NOPTS] = {
 /* The verbs each row applies to. */
 static const unsigned verbs_of[NOPTS] = {
 	[O_FORMAT] = ALL, [O_OUTPUT] = FIT, [O_FIT] = CHECK | PREDICT, [O_ALGO] = FIT | CHECK,
-	[O_MINB] = FIT | CHECK, [O_TIERS] = FIT | CHECK, [O_NOGAMMA] = FIT | CHECK,
+	[O_MINB] = FIT | CHECK, [O_TIERS] = FIT | CHECK, [O_NOGAMMA] = FIT | CHECK, [O_NOFRESH] = FIT | CHECK,
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
 	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
 	[O_FACTOR] = PREDICT, [O_FACTOR_OLD] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
@@ -238,6 +241,7 @@ static void derive(struct cb_cli *c, const unsigned char *given)
 	c->sel.algos = c->algos[0] ? c->algos : NULL;
 	c->sel.min_bytes = (double)c->min_bytes;
 	c->sel.opts.fit_gamma = !c->no_gamma;
+	c->sel.opts.no_fresh = c->no_fresh;
 	c->far = c->far_pct / 100;
 	c->esize = cb_dtype_size((enum cb_dtype)c->dtype);
 }

@@ -25,7 +25,7 @@ struct cb_cli {
 	enum cb_mfmt fmt;
 	int fmt_given;             /* --format was given (fit: json otherwise) */
 	int topo_given;            /* --topo was given (check: links of multi-host rows) */
-	int help, gate, summary, crossover, no_gamma, two_sided, choice, library;
+	int help, gate, summary, crossover, no_gamma, no_fresh, two_sided, choice, library;
 	char output[1024], fit_path[1024], topo[1024], backend[32];
 	char algos[256];
 	char plan[1024];           /* fit, check: --plan FILE */

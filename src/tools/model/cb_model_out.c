@@ -77,11 +77,11 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 					    "sizes", "rows",
 					    "overhead_us " BAND, "alpha_us " BAND,
 					    "beta_GBps " BAND, "gamma_GBps " BAND,
-					    "fused_GBps " BAND, "fit_error_pct" };
+					    "fused_GBps " BAND, "fresh_GBps " BAND, "fit_error_pct" };
 	struct cb_mtab t;
 	enum cb_status st;
 
-	cb_mtab_init(&t, head, 12);
+	cb_mtab_init(&t, head, 13);
 	for (size_t g = 0; g < set->ngroups; g++) {
 		const struct cb_fit_group *gr = &set->groups[g];
 
@@ -94,7 +94,7 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 			cb_mtab_cell(&t, "%s", coll_name(gr->coll));
 			if (!gr->fitted) {
 				cb_mtab_cell(&t, "%s", "refused");
-				for (int c = 0; c < 7; c++)
+				for (int c = 0; c < 8; c++)
 					cb_mtab_cell(&t, "%s", "");
 				cb_mtab_cell(&t, "%s", gr->why);
 				continue;
@@ -112,6 +112,7 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 			band_cell(&t, tr->beta, tr->beta_se, tr->beta_rep, 1 / GB);
 			band_cell(&t, tr->gamma, tr->gamma_se, tr->gamma_rep, 1 / GB);
 			band_cell(&t, tr->fused, tr->fused_se, tr->fused_rep, 1 / GB);
+			band_cell(&t, gr->p.fresh, gr->p.fresh_se, gr->p.fresh_rep, 1 / GB);
 			cb_mtab_cell(&t, "median %.1f, max %.1f", 100 * gr->p.med_abs,
 				     100 * gr->p.max_abs);
 		}

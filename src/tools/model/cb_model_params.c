@@ -68,6 +68,10 @@ enum cb_status cb_fit_params_check(const struct cb_fit_params *p, char *why, siz
 		if (st != CB_OK)
 			return st;
 	}
+	if (bad_rate(p->fresh, 1))
+		return cb_refuse(why, whylen, "groups: fresh_GBps must be a number in [%g, %g] or "
+				 "null (free) (%.4g)", CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS,
+				 p->fresh / GB);
 	return CB_OK;
 }
 
@@ -120,7 +124,10 @@ static json_t *group_json(const struct cb_fit_group *g)
 		      "gamma_fitted", p->gamma_fitted,
 		      "fit_error_pct", "median", num(100 * p->med_abs), "max", num(100 * p->max_abs),
 		      "tiers", tiers);
-	if (o && (json_object_set_new(o, "switch_us", json_real(p->switch_s / US)) ||
+	if (o && (json_object_set_new(o, "fresh_GBps", num(p->fresh / GB)) ||
+		  json_object_set_new(o, "fresh_GBps_se", num(p->fresh_se / GB)) ||
+		  json_object_set_new(o, "fresh_GBps_repeats", pair(p->fresh_rep, 1 / GB)) ||
+		  json_object_set_new(o, "switch_us", json_real(p->switch_s / US)) ||
 		  json_object_set_new(o, "wait_frac", json_real(p->wait_frac)) ||
 		  json_object_set_new(o, "switch_rows", json_integer((json_int_t)p->switch_nobs)))) {
 		json_decref(o);
@@ -139,7 +146,8 @@ enum cb_status cb_fit_set_write(FILE *out, const struct cb_fit_set *f)
 	o = json_pack("{s:s, s:o, s:o, s:s, s:f, s:b, s:o}", "schema", FIT_SCHEMA, "source",
 		      cb_json_text(f->source), "machine", cb_json_text(f->machine), "model",
 		      "t = overhead + msgs * alpha + link_bytes / beta + reduce_bytes / gamma + "
-		      "fused_bytes * max(1/beta, 1/fused), rates per size tier (docs/model.md)",
+		      "fused_bytes * max(1/beta, 1/fused) + fresh_bytes / fresh, rates per size tier "
+		      "but fresh (docs/model.md)",
 		      "min_bytes", f->min_bytes, "oversubscribed", f->oversubscribed, "groups",
 		      groups);
 	if (!o)
@@ -217,6 +225,11 @@ static enum cb_status read_group(const json_t *o, struct cb_fit_group *g, char *
 	/* absent in files from before time slicing: free */
 	g->p.switch_s = json_object_get(o, "switch_us") ? get_num(o, "switch_us", US, -1) : 0;
 	g->p.wait_frac = json_object_get(o, "wait_frac") ? get_num(o, "wait_frac", 1, -1) : 0;
+	/* absent in files from before the fresh reads: free */
+	g->p.fresh = get_num(o, "fresh_GBps", GB, INFINITY);
+	if (!json_object_get(o, "fresh_GBps"))
+		g->p.fresh = INFINITY;
+	g->p.fresh_se = g->p.fresh_rep[0] = g->p.fresh_rep[1] = NAN;
 	g->p.alpha_se = g->p.alpha_rep[0] = g->p.alpha_rep[1] = NAN;
 	g->p.overhead_se = g->p.overhead_rep[0] = g->p.overhead_rep[1] = NAN;
 	g->p.gamma_fitted = json_is_true(json_object_get(o, "gamma_fitted"));

@@ -119,6 +119,8 @@ enum cb_status cb_topo_check(const struct cb_topo *t, char *err, size_t errlen)
 				 t->name);
 	if (!(t->copy_bw > 0) || !isfinite(t->copy_bw))
 		return cb_refuse(err, errlen, "%s: copy bandwidth must be > 0", t->name);
+	if (!(t->fresh_bw >= 0) || !isfinite(t->fresh_bw))
+		return cb_refuse(err, errlen, "%s: fresh rate must be > 0 (0: free)", t->name);
 	if (t->slice_bytes < 1)
 		return cb_refuse(err, errlen, "%s: slice_bytes must be >= 1", t->name);
 	if (t->cpus_per_host < 0)
@@ -245,7 +247,7 @@ static enum cb_status get_str(const json_t *obj, const char *key, char *dst, siz
 }
 
 #define TOP_KEYS "schema name source ranks_per_host intra net gamma_GBps fused_GBps " \
-	"copy_GBps slice_bytes cpus_per_host switch_us wait_frac"
+	"fresh_GBps copy_GBps slice_bytes cpus_per_host switch_us wait_frac"
 
 static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *err, size_t errlen)
 {
@@ -273,6 +275,9 @@ static enum cb_status parse_root(const json_t *root, struct cb_topo *t, char *er
 	if (st == CB_OK && !json_is_null(json_object_get(root, "fused_GBps")))
 		st = get_num(root, "", "fused_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS,
 			     GB, 1, 0, &t->fused_bw, err, errlen);
+	if (st == CB_OK && !json_is_null(json_object_get(root, "fresh_GBps"))) /* absent: free */
+		st = get_num(root, "", "fresh_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS,
+			     GB, 1, 0, &t->fresh_bw, err, errlen);
 	if (st == CB_OK)
 		st = get_num(root, "", "copy_GBps", CB_MODEL_MIN_GBPS, 0, CB_MODEL_MAX_GBPS,
 			     GB, 1, 0, &t->copy_bw, err, errlen);
@@ -420,6 +425,8 @@ enum cb_status cb_topo_write(FILE *f, const struct cb_topo *t)
 			    isinf(t->gamma) ? json_null() : json_real(t->gamma / GB));
 	if (t->fused_bw > 0)
 		json_object_set_new(o, "fused_GBps", json_real(t->fused_bw / GB));
+	if (t->fresh_bw > 0)
+		json_object_set_new(o, "fresh_GBps", json_real(t->fresh_bw / GB));
 	if (t->switch_s > 0)
 		json_object_set_new(o, "switch_us", json_real(t->switch_s / US));
 	if (t->wait_frac > 0)

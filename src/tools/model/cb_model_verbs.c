@@ -83,7 +83,7 @@ struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *
 }
 
 struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
-			   double fused)
+			   double fused, double fresh)
 {
 	struct cb_topo t;
 
@@ -94,6 +94,7 @@ struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, d
 	t.intra.bw = beta;
 	t.gamma = gamma;
 	t.fused_bw = fused > 0 ? fused : 0;
+	t.fresh_bw = fresh > 0 && isfinite(fresh) ? fresh : 0;
 	t.copy_bw = beta;
 	t.slice_bytes = r->slice_bytes ? r->slice_bytes : (size_t)256 * 1024;
 	t.cpus_per_host = r->cpus_per_host;
@@ -195,7 +196,7 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 
 		if (!selected_as(r, sel, 1) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
 			continue;
-		t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
+		t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
 		if (cb_model_eval(&t, &c, &res, why, sizeof(why)) != CB_OK || !res.one_class ||
 		    !(res.terms.waits > 0))
 			continue;
@@ -228,7 +229,7 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 
 		if (!selected(r, sel) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
 			continue;
-		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0); /* terms do not depend on the values */
+		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0, 0); /* terms do not depend on the values */
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
 		if (st == CB_ERR_NOMEM)
 			return st;
@@ -382,7 +383,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		return -1;
 	}
 	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
-	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused);
+	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
 	t.switch_s = g->p.switch_s;
 	t.wait_frac = g->p.wait_frac;
 	c->slice_bytes = t.slice_bytes;
@@ -481,6 +482,7 @@ struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
 		t.copy_bw = tr->beta;
 		t.gamma = tr->gamma;
 		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
+		t.fresh_bw = o->fit->p.fresh > 0 && isfinite(o->fit->p.fresh) ? o->fit->p.fresh : 0;
 		t.switch_s = o->fit->p.switch_s;
 		t.wait_frac = o->fit->p.wait_frac;
 	}

@@ -42,10 +42,11 @@ struct cb_fit_sel {
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen);
 
 /* The one-host topology of a row's launch with link parameters alpha (s),
- * beta, gamma and the one-sided reduce rate fused (B/s; NaN or 0: the
- * default); the local copy runs at beta. */
+ * beta, gamma, the one-sided reduce rate fused (B/s; NaN or 0: the default)
+ * and the fresh reads' rate fresh (B/s; 0 or INFINITY: free); the local copy
+ * runs at beta. */
 struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
-			   double fused);
+			   double fused, double fresh);
 
 /* The fit group of a row's transport: the transport, with "@net" appended
  * for a row of ranks on more than one host (copy's excepted): its bytes
