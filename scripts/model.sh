@@ -265,7 +265,7 @@ plot_choice() {
 		model_choice -v file="$OUT_DIR/model_choice.csv" -v dir="$tmp" "$OUT_DIR/model_choice.csv")
 	[[ "$verb" == plot ]] || { cb_note "skipping model_choice: $algos"; return 0; }
 	pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'; }
-	rate="model's choice = the fastest (or in its band, or its plan): $agree/$pts points ($(pct "$agree" "$pts")%)"
+	rate="choice = the fastest, in its band or its plan: $agree/$pts points ($(pct "$agree" "$pts")%)"
 	((pts_free == pts || pts_free == 0)) ||
 		rate+=", $agree_free/$pts_free with a CPU per rank ($(pct "$agree_free" "$pts_free")%)"
 	run_gp model_choice "$OUT_DIR/model_choice" "prefix=$(gp_path "$tmp"); algos=$(gp_str "$algos");
