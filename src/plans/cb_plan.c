@@ -599,6 +599,13 @@ enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t
 	return st;
 }
 
+/* Marks other as r's neighbour (once). */
+static void neighbour(int r, int other, char *seen, int *peers, int *k)
+{
+	if (other >= 0 && other != r && !seen[other])
+		seen[other] = 1, peers[(*k)++] = other;
+}
+
 int cb_plan_neighbours(const struct cb_plan *p, int r, int *peers)
 {
 	char *seen = calloc((size_t)p->n, 1);
@@ -609,12 +616,19 @@ int cb_plan_neighbours(const struct cb_plan *p, int r, int *peers)
 	for (size_t i = 0; i < p->n * p->nrounds; i++) {
 		int who = (int)(i % (size_t)p->n);
 
-		for (size_t j = p->wait_first[i]; j < p->wait_first[i + 1]; j++) {
-			int other = who == r ? p->waits[j].peer : p->waits[j].peer == r ? who : -1;
+		for (size_t j = p->wait_first[i]; j < p->wait_first[i + 1]; j++)
+			neighbour(r, who == r ? p->waits[j].peer : p->waits[j].peer == r ? who : -1, seen,
+				  peers, &k);
+	}
+	/* a plan without waits (one-shot out of place) still reads or writes
+	 * peers' ranges: those peers too */
+	for (size_t i = 0; i < p->nsteps; i++) {
+		const struct cb_plan_step *s = &p->steps[i];
+		int touched[3] = { s->dst.rank, s->a.rank, s->op == CB_PLAN_REDUCE ? s->b.rank : -1 };
 
-			if (other >= 0 && other != r && !seen[other])
-				seen[other] = 1, peers[k++] = other;
-		}
+		for (int t = 0; t < 3; t++)
+			neighbour(r, s->exec == r ? touched[t] : touched[t] == r ? s->exec : -1, seen,
+				  peers, &k);
 	}
 	free(seen);
 	return k;

@@ -152,9 +152,13 @@ static inline const struct cb_plan_wait *cb_plan_waits(const struct cb_plan *p, 
 	return p->waits + p->wait_first[i];
 }
 
-/* The peers rank r waits for in any round, or that wait for r: at the start
- * of a call, r waits for each to have finished the previous call. Writes at
- * most n - 1 entries to peers; returns how many, -1 out of memory. */
+/* The peers rank r shares ranges with: those it waits for in any round or
+ * that wait for r, and those whose ranges r's steps touch or whose steps
+ * touch r's (a plan without waits, one-shot out of place, still reads its
+ * peers' inputs). At the start of a call, r waits for each to have entered
+ * it, so to have finished the previous call and written this call's input.
+ * Writes at most n - 1 entries to peers; returns how many, -1 out of
+ * memory. */
 int cb_plan_neighbours(const struct cb_plan *p, int r, int *peers);
 
 /* The elements of rank r's buffer b in p. */

@@ -37,7 +37,8 @@ static struct cb_plan_args args_for(const struct cb_plan_state *st, size_t count
 	return a;
 }
 
-/* Builds and finishes algo's plan for count elements of esize. */
+/* Builds algo's plan for count elements of esize and, unless in_place is
+ * -1 (sizing: the steps and STAGE alone), finishes it (the waits). */
 static enum cb_status build(const struct cb_plan_state *st, size_t count, size_t esize,
 			    int in_place, struct cb_plan *p)
 {
@@ -45,7 +46,8 @@ static enum cb_status build(const struct cb_plan_state *st, size_t count, size_t
 	char err[512] = "";
 	enum cb_status e = cb_plan_make(st->algo, &a, p);
 
-	if (e == CB_OK && (e = cb_plan_finish(p, in_place, err, sizeof(err))) != CB_OK)
+	if (e == CB_OK && in_place >= 0 &&
+	    (e = cb_plan_finish(p, in_place, err, sizeof(err))) != CB_OK)
 		cb_plan_free(p);
 	if (e == CB_ERR_ARG)
 		cb_log("%s: no plan for %d ranks, %zu elements of %zu B%s%s", st->algo->name, a.n,
@@ -125,11 +127,12 @@ enum cb_status cb_plan_state_init(struct cb_plan_state *st, struct cb_backend *b
 					  sa->rank_host, NULL };
 	*stage_bytes = 0;
 	/* the largest STAGE, and per round the most messages and staging, over
-	 * the element sizes at the largest count */
+	 * the element sizes at the largest count: the steps say them, the
+	 * waits (prepare's) are not needed */
 	for (size_t esize = 1; esize <= 8; esize *= 2) {
 		struct cb_plan p;
 		enum cb_status e = build(st, cb_coll_count(st->algo->coll, st->args.n,
-							   sa->max_bytes / esize), esize, 0, &p);
+							   sa->max_bytes / esize), esize, -1, &p);
 
 		if (e != CB_OK)
 			return e;
