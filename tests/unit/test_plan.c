@@ -1,16 +1,23 @@
 /* Unit test: every plan algorithm (cb_plan_lib.h) on the in-memory executor
  * (cb_plan_exec.h), no MPI: for n in 1..9, 12, 16, 17 and counts 0, 1, n-1,
- * n, n+1 and an odd count over several slices, every dtype and op, out of
- * place and in place: the exact allreduce (as the checker defines it), and
- * the traffic the executor moved equal to the plan's sum; for ps (k = 1, 2,
- * n servers), the ring, one-shot, two-shot, recursive doubling (powers of
- * two) and Rabenseifner (powers of two dividing the count) also equal to
- * their closed forms (DESIGN.md section 1; the sources in each plan's
- * file). The large count (1000003): the default run checks it for one dtype
- * and op, the full run's (test_plan --large, label large) for more
- * (test_large), --all for every dtype and op.
+ * n, n+1 and an odd count in slices, out of place and in place: the exact
+ * allreduce (as the checker defines it), and the traffic the executor moved
+ * equal to the plan's sum; for ps (k = 1, 2, n servers), the ring, one-shot,
+ * two-shot, recursive doubling (powers of two) and Rabenseifner (powers of
+ * two dividing the count) also equal to their closed forms (DESIGN.md
+ * section 1; the sources in each plan's file).
+ * The products are factored: the schedule does not depend on the dtype and
+ * the reduce does not depend on the schedule (test_check: the host reduce of
+ * every dtype x op against the reference), so every variant x n x count
+ * runs with one dtype (float and int32 in turn, the op cycling), and the
+ * cross terms (variant, n, count, dtype, op) are covered pairwise
+ * (allpairs.h). --all runs the full product instead (label products, the
+ * full run); --large the large count (1000003: float sum at every n, every
+ * dtype with sum at n = 2, 3, 8, 17, every op on float at n = 5; label
+ * large), --large --all every dtype and op at every n for it (hours of CPU
+ * for the family: no CI run holds it).
  * Also: the round rules refuse what they must.
- *   test_plan [--large | --all] */
+ *   test_plan [--all] [--large] */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,11 +27,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "allpairs.h"
 #include "cb_pattern.h"
 #include "cb_plan_exec.h"
 #include "cb_plan_lib.h"
 
-static int large;
+static int large, all;
 
 static const int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17 };
 #define NNS (sizeof(ns) / sizeof(ns[0]))
@@ -174,30 +182,69 @@ static void check_one(const struct variant *v, int n, size_t count, enum cb_dtyp
 	check_hosts(v, n, count, dt, op, slice, NULL);
 }
 
-/* The matrix for every variant, n and count: every dtype and op, the odd
- * count (16411, in slices) for every dtype with sum and every op on float. */
+/* The counts at n: 0, 1, n-1, n, n+1, and an odd one (16411, in slices of
+ * 257 elements: uneven chunks cut into several slices at every n). */
+#define NCOUNTS 6
+
+static size_t count_at(int n, int c)
+{
+	const size_t counts[NCOUNTS] = { 0, 1, (size_t)n - 1, (size_t)n, (size_t)n + 1, 16411 };
+
+	return counts[c];
+}
+
+static size_t slice_at(int c)
+{
+	return c == NCOUNTS - 1 ? 257 : 0;
+}
+
+/* Every variant x n x count, in both modes (check_hosts): one dtype a case,
+ * float and int32 in turn, the op cycling; with --all every dtype x op. */
 static void test_matrix(void **state)
 {
 	struct variant v[32];
 	int nv = variants(v, 32);
+	unsigned k = 0;
 
 	(void)state;
 	for (int i = 0; i < nv; i++)
-		for (size_t j = 0; j < NNS; j++) {
-			int n = ns[j];
-			size_t counts[] = { 0, 1, (size_t)n - 1, (size_t)n, (size_t)n + 1, 16411 };
-
-			for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+		for (size_t j = 0; j < NNS; j++)
+			for (int c = 0; c < NCOUNTS; c++, k++) {
+				if (!all) {
+					check_one(&v[i], ns[j], count_at(ns[j], c), k % 2 ? CB_INT32 : CB_FLOAT,
+						  (enum cb_op)(k / 2 % CB_OP_COUNT), slice_at(c));
+					continue;
+				}
 				for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
 					for (int op = 0; op < CB_OP_COUNT; op++)
-						if (c < 5 || dt == CB_FLOAT || op == CB_SUM)
-							check_one(&v[i], n, counts[c], (enum cb_dtype)dt,
-								  (enum cb_op)op, c == 5 ? 257 : 0);
-		}
+						check_one(&v[i], ns[j], count_at(ns[j], c), (enum cb_dtype)dt,
+							  (enum cb_op)op, slice_at(c));
+			}
+}
+
+/* The cross terms: every pair of values of (variant, n, count, dtype, op)
+ * in some case. */
+static void test_pairs(void **state)
+{
+	struct variant v[32];
+	int nv = variants(v, 32), *rows;
+	const int size[5] = { nv, (int)NNS, NCOUNTS, CB_DTYPE_COUNT, CB_OP_COUNT };
+	size_t nrows;
+
+	(void)state;
+	assert_int_equal(allpairs(5, size, &rows, &nrows), 0);
+	for (size_t i = 0; i < nrows; i++) {
+		const int *r = rows + i * 5;
+
+		check_one(&v[r[0]], ns[r[1]], count_at(ns[r[1]], r[2]), (enum cb_dtype)r[3],
+			  (enum cb_op)r[4], slice_at(r[2]));
+	}
+	free(rows);
 }
 
 /* Ranks on several hosts (the rank_host a run records): hosts of equal
- * and unequal size, in blocks and interleaved, for every variant. */
+ * and unequal size, in blocks and interleaved, for every variant and count;
+ * a dtype (float, int32, half) and op a case in turn, every one with --all. */
 static void test_hosts(void **state)
 {
 	static const int l2x2[] = { 0, 0, 1, 1 }, l121[] = { 0, 1, 1, 2 }, lx[] = { 0, 1, 0, 1 },
@@ -209,17 +256,19 @@ static void test_hosts(void **state)
 	static const enum cb_dtype dts[] = { CB_FLOAT, CB_INT32, CB_HALF };
 	struct variant v[32];
 	int nv = variants(v, 32);
+	unsigned k = 0;
 
 	(void)state;
 	for (int i = 0; i < nv; i++)
 		for (size_t l = 0; l < sizeof(lay) / sizeof(lay[0]); l++) {
 			size_t counts[] = { 0, 1, (size_t)lay[l].n + 1, 1031 };
 
-			for (size_t c = 0; c < 4; c++)
+			for (size_t c = 0; c < 4; c++, k++)
 				for (size_t d = 0; d < 3; d++)
 					for (int op = 0; op < CB_OP_COUNT; op++)
-						check_hosts(&v[i], lay[l].n, counts[c], dts[d],
-							    (enum cb_op)op, c == 3 ? 64 : 0, lay[l].rh);
+						if (all || (d == k % 3 && op == (int)(k / 3 % CB_OP_COUNT)))
+							check_hosts(&v[i], lay[l].n, counts[c], dts[d],
+								    (enum cb_op)op, c == 3 ? 64 : 0, lay[l].rh);
 		}
 }
 
@@ -318,18 +367,17 @@ static void test_fresh(void **state)
 	}
 }
 
-/* 1000003 elements: with --large (the full run's) every dtype with sum at
- * n = 2, 3, 8, 17 and every op on float at n = 5; with --all every dtype
- * and op at every n (hours of CPU for the family: no CI run holds it);
- * else float sum at every n. */
+/* 1000003 elements (--large): float sum at every n, every dtype with sum
+ * at n = 2, 3, 8, 17 and every op on float at n = 5; with --all too, every
+ * dtype and op at every n. */
 static int large_case(size_t j, int dt, int op)
 {
 	int n = ns[j];
 
-	if (large > 1 || (dt == CB_FLOAT && op == CB_SUM))
+	if (all || (dt == CB_FLOAT && op == CB_SUM))
 		return 1;
-	return large && ((op == CB_SUM && (n == 2 || n == 3 || n == 8 || n == 17)) ||
-			 (dt == CB_FLOAT && n == 5));
+	return (op == CB_SUM && (n == 2 || n == 3 || n == 8 || n == 17)) ||
+	       (dt == CB_FLOAT && n == 5);
 }
 
 static void test_large(void **state)
@@ -349,16 +397,27 @@ static void test_large(void **state)
 
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest small[] = {
 		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_stage),
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_fresh),
-		cmocka_unit_test(test_large),
 	};
+	const struct CMUnitTest big[] = { cmocka_unit_test(test_large) };
 
-	large = argc > 1 && strcmp(argv[1], "--large") == 0 ? 1
-		: argc > 1 && strcmp(argv[1], "--all") == 0 ? 2 : 0;
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--large") == 0)
+			large = 1;
+		else if (strcmp(argv[i], "--all") == 0)
+			all = 1;
+		else {
+			fprintf(stderr, "usage: test_plan [--all] [--large]\n");
+			return 2;
+		}
+	}
+	if (large)
+		return cmocka_run_group_tests(big, NULL, NULL);
+	return cmocka_run_group_tests(small, NULL, NULL);
 }

@@ -1,20 +1,21 @@
 /* Unit test: the collectives beyond allreduce (cb_coll.h) and every plan
  * algorithm of each (CB_PLAN_COLL_BUILTINS) on the in-memory executor, no
- * MPI: for n in 1..9, 16, roots first and last, counts 0, 1, n-1, n+1
- * (blocks of that many elements a rank for reduce-scatter and all-gather)
- * and 1000003 (rounded down to a multiple of n for those two, as
- * nccl-tests does), every dtype and the ops that apply, out of place and in
- * place (nccl-tests' offsets): the exact result, the traffic the executor
- * moved equal to the plan's sum, and that sum equal to each algorithm's
- * closed form (the formulas in its plan's file). Also: the busbw factors
- * against nccl-tests' doc/PERFORMANCE.md, the buffer sizes and in-place
- * offsets, and the rules that refuse a plan (a split count, a root out of
- * range, a final step where nothing reduces, a round that writes what a
- * peer reads, a plan right only out of place).
- * The large count: int32 sum and the first root by default; with --large
- * (a manual run, over 5 minutes here) every dtype with sum and every op on
- * float.
- *   test_plan_coll [--large] */
+ * MPI: for n in 1..9, 12, 16, 17, roots first and last, counts 0, 1, n-1,
+ * n+1 and an odd one (blocks of that many elements a rank for
+ * reduce-scatter and all-gather), out of place and in place (nccl-tests'
+ * offsets): the exact result, the traffic the executor moved equal to the
+ * plan's sum, and that sum equal to each algorithm's closed form (the
+ * formulas in its plan's file). The products are factored as in test_plan:
+ * every algorithm x n x count x root with one dtype (float and int32 in
+ * turn, the op cycling), the cross terms pairwise (allpairs.h); --all the
+ * full product (label products). --large: 1000003 elements (rounded down
+ * to a multiple of n for the split ones, as nccl-tests does), every dtype
+ * with sum and every op on float (a manual run, minutes here).
+ * Also: the busbw factors against nccl-tests' doc/PERFORMANCE.md, the
+ * buffer sizes and in-place offsets, and the rules that refuse a plan (a
+ * split count, a root out of range, a final step where nothing reduces, a
+ * round that writes what a peer reads, a plan right only out of place).
+ *   test_plan_coll [--all | --large] */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,12 +25,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "allpairs.h"
 #include "cb_plan_exec.h"
 #include "cb_plan_lib.h"
 
-static int large;
+static int large, all;
 
-static const int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16 };
+static const int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17 };
 #define NNS (sizeof(ns) / sizeof(ns[0]))
 
 /* Children of position v in the broadcast's tree (v < 2^k gives to
@@ -96,7 +98,7 @@ static void check_one(enum cb_coll coll, const struct cb_plan_algo *al, int n, s
 		      int root, enum cb_dtype dt, enum cb_op op, size_t slice)
 {
 	struct cb_plan_args a = { n, count, cb_dtype_size(dt), root, 0, slice, NULL, NULL };
-	uint64_t tx[16], rx[16], ptx[16], prx[16], ctx[16], crx[16];
+	uint64_t tx[32], rx[32], ptx[32], prx[32], ctx[32], crx[32];
 	struct cb_plan p;
 	char err[512] = "";
 	const char *cn = cb_coll_get(coll)->name;
@@ -134,49 +136,111 @@ static void check_one(enum cb_coll coll, const struct cb_plan_algo *al, int n, s
 	cb_plan_free(&p);
 }
 
-/* The counts of the matrix for coll on n ranks: *m of them. */
-static void counts_of(enum cb_coll coll, int n, size_t *c, int *m)
+/* The counts of the matrix for coll on n ranks: 0, 1, n-1, n+1 and an odd
+ * one (a prime: uneven chunks at every n) per rank, times n for the split
+ * collectives (their count is n blocks); the large one (--large), 1000003
+ * (rounded down to a multiple of n for those). */
+#define NCOUNTS 5
+
+static size_t count_at(enum cb_coll coll, int n, int c)
 {
-	size_t per[] = { 0, 1, (size_t)n - 1, (size_t)n + 1 };
+	size_t per[NCOUNTS + 1] = { 0, 1, (size_t)n - 1, (size_t)n + 1, 1031, 1000003 };
 	int split = cb_coll_get(coll)->split;
 
-	for (int i = 0; i < 4; i++)
-		c[i] = split ? per[i] * (size_t)n : per[i];
-	c[4] = split ? 1000003 / (size_t)n * (size_t)n : 1000003;
-	*m = 5;
+	if (c == NCOUNTS)
+		return split ? per[c] / (size_t)n * (size_t)n : per[c];
+	return split ? per[c] * (size_t)n : per[c];
 }
 
-static void test_matrix(void **state)
+/* Every (collective, algorithm) of the others, in order: *m of them. */
+static int coll_algos(enum cb_coll *coll, const struct cb_plan_algo **al, int max)
 {
-	(void)state;
-	for (int coll = 1; coll < CB_COLL_COUNT; coll++) {
+	int m = 0;
+
+	for (int c = 1; c < CB_COLL_COUNT; c++) {
 		size_t na;
-		const struct cb_plan_algo *al = cb_plan_coll_algos((enum cb_coll)coll, &na);
-		int reduces = cb_coll_get((enum cb_coll)coll)->reduces;
+		const struct cb_plan_algo *a = cb_plan_coll_algos((enum cb_coll)c, &na);
 
 		assert_true(na >= 3);
-		for (size_t i = 0; i < na; i++)
-			for (size_t j = 0; j < NNS; j++) {
-				int n = ns[j], nc;
-				size_t counts[5];
-
-				counts_of((enum cb_coll)coll, n, counts, &nc);
-				for (int c = 0; c < nc; c++)
-					for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
-						for (int op = 0; op < (reduces ? CB_OP_COUNT : 1); op++) {
-							int big = c == nc - 1;
-
-							if (big && !large && (dt != CB_INT32 || op != CB_SUM))
-								continue;
-							if (big && op != CB_SUM && dt != CB_FLOAT)
-								continue;
-							for (int root = 0; root < (n > 1 && !big ? 2 : 1); root++)
-								check_one((enum cb_coll)coll, &al[i], n, counts[c],
-									  root ? n - 1 : 0, (enum cb_dtype)dt,
-									  (enum cb_op)op, 0);
-						}
-			}
+		for (size_t i = 0; i < na && m < max; i++, m++)
+			coll[m] = (enum cb_coll)c, al[m] = &a[i];
 	}
+	return m;
+}
+
+/* One case: root 0 or n-1 (rooted and ps-style ones), the op only where
+ * the collective reduces. */
+static void check_case(enum cb_coll coll, const struct cb_plan_algo *al, int n, int c, int last,
+		       enum cb_dtype dt, enum cb_op op)
+{
+	check_one(coll, al, n, count_at(coll, n, c), last ? n - 1 : 0, dt,
+		  cb_coll_get(coll)->reduces ? op : CB_SUM, 0);
+}
+
+/* Every algorithm x n x count x root, in both modes (check_one): one dtype
+ * a case, float and int32 in turn, the op cycling; --all every dtype x op. */
+static void test_matrix(void **state)
+{
+	enum cb_coll coll[32];
+	const struct cb_plan_algo *al[32];
+	int m = coll_algos(coll, al, 32);
+	unsigned k = 0;
+
+	(void)state;
+	for (int i = 0; i < m; i++)
+		for (size_t j = 0; j < NNS; j++)
+			for (int c = 0; c < NCOUNTS; c++)
+				for (int last = 0; last < (ns[j] > 1 ? 2 : 1); last++, k++) {
+					if (!all) {
+						check_case(coll[i], al[i], ns[j], c, last,
+							   k % 2 ? CB_INT32 : CB_FLOAT,
+							   (enum cb_op)(k / 2 % CB_OP_COUNT));
+						continue;
+					}
+					for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
+						for (int op = 0; op < CB_OP_COUNT; op++)
+							check_case(coll[i], al[i], ns[j], c, last,
+								   (enum cb_dtype)dt, (enum cb_op)op);
+				}
+}
+
+/* The cross terms: every pair of values of (algorithm, n, count, root,
+ * dtype, op) in some case. */
+static void test_pairs(void **state)
+{
+	enum cb_coll coll[32];
+	const struct cb_plan_algo *al[32];
+	int m = coll_algos(coll, al, 32), *rows;
+	const int size[6] = { m, (int)NNS, NCOUNTS, 2, CB_DTYPE_COUNT, CB_OP_COUNT };
+	size_t nrows;
+
+	(void)state;
+	assert_int_equal(allpairs(6, size, &rows, &nrows), 0);
+	for (size_t i = 0; i < nrows; i++) {
+		const int *r = rows + i * 6;
+
+		check_case(coll[r[0]], al[r[0]], ns[r[1]], r[2], r[3] && ns[r[1]] > 1,
+			   (enum cb_dtype)r[4], (enum cb_op)r[5]);
+	}
+	free(rows);
+}
+
+/* --large: the large count, every dtype with sum, every op on float, root 0. */
+static void test_large(void **state)
+{
+	enum cb_coll coll[32];
+	const struct cb_plan_algo *al[32];
+	int m = coll_algos(coll, al, 32);
+
+	(void)state;
+	for (int i = 0; i < m; i++)
+		for (size_t j = 0; j < NNS; j++)
+			for (int dt = 0; dt < CB_DTYPE_COUNT; dt++)
+				for (int op = 0; op < CB_OP_COUNT; op++)
+					if ((op == CB_SUM || dt == CB_FLOAT) &&
+					    (op == CB_SUM || cb_coll_get(coll[i])->reduces))
+						check_case(coll[i], al[i], ns[j], NCOUNTS, 0,
+							   (enum cb_dtype)dt, (enum cb_op)op);
 }
 
 /* Slices: an odd block in slices of 257 elements, and one of a single
@@ -290,13 +354,22 @@ static void test_refusals(void **state)
 
 int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest small[] = {
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_slices),
 		cmocka_unit_test(test_matrix),
+		cmocka_unit_test(test_pairs),
 	};
+	const struct CMUnitTest big[] = { cmocka_unit_test(test_large) };
 
 	large = argc > 1 && strcmp(argv[1], "--large") == 0;
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	all = argc > 1 && strcmp(argv[1], "--all") == 0;
+	if (argc > 2 || (argc > 1 && !large && !all)) {
+		fprintf(stderr, "usage: test_plan_coll [--all | --large]\n");
+		return 2;
+	}
+	if (large)
+		return cmocka_run_group_tests(big, NULL, NULL);
+	return cmocka_run_group_tests(small, NULL, NULL);
 }
