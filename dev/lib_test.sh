@@ -1,11 +1,46 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # test.sh's jobs, ctest_jobs and tmp (below)
-# lib_test.sh: sourced by scripts/test.sh: its steps (each timed and said on
-# stderr: wall and CPU time, the load average, how much of the CPUs other
-# work took meanwhile, so a slow run on a shared machine can be told apart),
-# builds and ctest runs. Reads test.sh's jobs (build jobs), ctest_jobs and
-# tmp (a scratch folder); uses lib.sh's cb_children_cpu, cb_busy_seconds and
+# lib_test.sh: sourced by scripts/test.sh and dev/mutants.sh: the test tiers
+# (FULL_LABELS), and test.sh's steps (each timed and said on stderr: wall and
+# CPU time, the load average, how much of the CPUs other work took
+# meanwhile, so a slow run on a shared machine can be told apart), builds
+# and ctest runs. Reads test.sh's jobs (build jobs), ctest_jobs and tmp (a
+# scratch folder); uses lib.sh's cb_children_cpu, cb_busy_seconds and
 # cb_other_share.
+
+# ---- the tiers, in one place -------------------------------------------------
+# The default run (scripts/test.sh) is every test without one of the labels
+# below: the unit and in-process tests (unit: the executors with ranks as
+# threads at n = 1..9, 12, 16, 17, the plans, the reduce at every dtype x
+# op), the smoke mpirun matrix (mpi: each collective x shm and p2p x in and
+# out of place at 2 and 3 ranks), the errors with a killed rank and the
+# watchdog, the tools end to end, the scripts, style and docs. A test in a
+# label below runs in --full only, each label a step of its own, in this
+# order (docs/testing.md: what moved here, and the times):
+# products:  the plan tests' full products (every dtype x op) and the
+#            thread-rank matrix at every element size
+# matrix:    the mpirun matrix at 1, 2, 3, 4, 5 and 8 ranks, in and out of
+#            place, every dtype, roots, both transports; the time shapes at 4
+# count1m:   the mpirun matrix with 1048573 elements in the backend's slices
+# traffic:   library traffic from Open MPI's monitoring (MPI_Allreduce, the
+#            all-gather, the forced algorithms, a sweep's files)
+# stress:    the wait stress on 8 ranks; the hurt ranks beyond the default's
+#            (each transport, between rows, a scheduler's signal), set-up
+#            under -T
+# sweeps:    whole sweeps (regress.sh's, the history's, a sweep and a Slurm
+#            job stopped), a new algorithm added and rebuilt in a copy
+# large:     2^31 + 8 int8 elements on 2 ranks (~14 GiB of memory and
+#            /dev/shm); the plans at 1000003 elements
+# fuzz:      the reader's fuzz target, CB_FUZZ_SECONDS (60 s), clang +
+#            libFuzzer
+# multihost: the multi-host test bed (tests/beds/multihost/README.md): as
+#            root, several "hosts" on this machine; skipped elsewhere
+# slurm:     the Slurm job scripts against a private single-node Slurm
+#            (tests/beds/slurm/README.md): as root; skipped elsewhere
+# cuda_model: the cuda backend under mpirun on a host model of CUDA and NCCL
+#            (tests/cuda_model)
+# shellcheck disable=SC2034 # test.sh and mutants.sh read it
+FULL_LABELS=(products matrix count1m traffic stress sweeps large fuzz multihost slurm cuda_model)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 

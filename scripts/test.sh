@@ -9,26 +9,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-# ---- the full matrix, in one place ------------------------------------------
-# Test labels only --full runs, in the first build, after the default tests:
-# large:   2^31 + 8 int8 elements on 2 ranks (needs ~14 GiB of memory + /dev/shm)
-# fuzz:    the reader's fuzz target, CB_FUZZ_SECONDS (60 s), clang + libFuzzer
-# count1m: the MPI integration tests again with 1048573 elements in the host
-#          backend's own slices (the default run has one of them)
-# multihost: the multi-host test bed (tests/beds/multihost/README.md): as root,
-#          several "hosts" on this machine; skipped elsewhere
-# slurm:   the Slurm job scripts against a private single-node Slurm
-#          (tests/beds/slurm/README.md): as root; skipped elsewhere
-# cuda_model: the cuda backend under mpirun on a host model of CUDA and NCCL
-#          (tests/cuda_model): ~85 s on the 2-core VM, over the default
-#          run's minute for one label
-FULL_LABELS=(large fuzz count1m multihost slurm cuda_model)
+# ---- the full run ------------------------------------------------------------
+# The test labels only --full runs, after the default tests, a step each:
+# FULL_LABELS in dev/lib_test.sh (the tiers, in one place), then the
+# further builds below.
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
 FULL_BUILDS=(no_mpi host_only sanitizer)
 # The plans' in-process tests, built alike in every build (no MPI, CUDA or
 # NCCL in them): the first build runs them, the others do not again
-SAME_CODE_RE='^(unit_plan|unit_plan_coll)$'
+SAME_CODE_RE='^(unit_plan|unit_plan_coll|unit_allpairs)$'
 
 # no_mpi: a tree where MPI is not found builds the tools that only read or
 # write results (compare, history, model, results) and their tests, with no
@@ -41,25 +31,20 @@ full_no_mpi() {
 }
 
 # host_only: the cuda backend left out (CB_WITH_CUDA=OFF) must build and work
+# (its unit tests, the smoke matrix at 2 ranks, the errors)
 full_host_only() {
 	build build-host -DCMAKE_BUILD_TYPE=Release -DCB_WITH_CUDA=OFF &&
-		run_ctest build-host -R '^(unit_|mpi_np2_|err_)' -LE "$(labels_re "${FULL_LABELS[@]}")" \
+		run_ctest build-host -R '^(unit_|mpi_.*_np2_|err_)' -LE "$(labels_re "${FULL_LABELS[@]}")" \
 			-E "$SAME_CODE_RE"
 }
-# sanitizer: -fsanitize=address,undefined over each code path of the default
-# run once: the unit tests, the errors, the tools, and the MPI tests at 1, 2
-# and 3 ranks (every collective, shm and p2p, in place or not, a root not 0).
-# Left to the normal build: the same code at 4, 5 and 8 ranks, the wait
-# stress, library traffic, the scripts' sweeps (scripts, regress_, the
-# history's sweeps), plan files and the new algorithm under mpirun (their
-# parsers and builders run here in-process), the lint, and the full labels.
-# All of the default run under the sanitizers took over 36 minutes on the
-# 2-vCPU AMD EPYC VM (2026-12-05); this part, about a third of its CPU time.
-SANITIZER_SKIP_RE='^(mpi_.*np[458]_|mpi_wait_stress|mpi_traffic_|mpi_plan_file|mpi_new_algo|regress_|history_sweep|history_demo)'
+# sanitizer: -fsanitize=address,undefined over the unit and in-process tests
+# (the executors at every n, ranks as threads) and the smoke matrix (every
+# collective over shm and p2p at 2 and 3 ranks, in place or not, a root not
+# 0): the code every other test runs, once. The whole default run under the
+# sanitizers took over 36 minutes on the 2-vCPU AMD EPYC VM (2026-12-05).
 full_sanitizer() {
 	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON &&
-		run_ctest build-asan -LE "$(labels_re "${FULL_LABELS[@]}" lint scripts)" \
-			-E "$SANITIZER_SKIP_RE"
+		run_ctest build-asan -L '^(unit|mpi)$' -E '^mpi_traffic_'
 }
 # -----------------------------------------------------------------------------
 
@@ -111,7 +96,9 @@ fuzz=OFF
 step "build" build build-test -DCMAKE_BUILD_TYPE=Release -DCB_FUZZ=$fuzz -DCB_CUDA_MODEL=ON
 step "tests" run_ctest build-test -LE "$(labels_re "${FULL_LABELS[@]}")"
 if [ $full = 1 ]; then
-	step "full: ${FULL_LABELS[*]}" run_ctest build-test -L "$(labels_re "${FULL_LABELS[@]}")"
+	for l in "${FULL_LABELS[@]}"; do
+		step "full: $l" run_ctest build-test -L "^$l\$"
+	done
 	for b in "${FULL_BUILDS[@]}"; do
 		step "full: $b" "full_$b"
 	done

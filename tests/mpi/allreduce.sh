@@ -4,9 +4,11 @@
 # and tx/rx equal the formulas (check_results).
 #   allreduce.sh BIN NP INPLACE [--root R] [--backend B] [--timing iter|loop]
 #                [--count C] [--slicebytes SIZE] [--transport T] [--hosts LIST]
-#                [--coll NAME]
+#                [--coll NAME] [--dtypes LIST]
 # --coll: a collective's algorithms instead (cb_coll.h); reduce_scatter's and
 # all_gather's counts are those many elements a rank, times NP.
+# --dtypes: allreduce_perf's -d (default all): the smoke matrix gives each
+# launch a few, every collective meeting every dtype over its launches.
 # --transport: allreduce_perf's (default auto); ps and ring rows must say T
 # (auto: the backend's one-sided transport on one host, p2p across hosts).
 # --hosts: the multihost test bed's hosts, as mpirun's --host takes them
@@ -25,7 +27,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 bin=$1 np=$2 inplace=$3
 shift 3
-root=0 backend=host timing=iter count="" slice="" transport=auto hosts="" coll=allreduce
+root=0 backend=host timing=iter count="" slice="" transport=auto hosts="" coll=allreduce dtypes=all
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || fail "$1 needs a value"
 	case $1 in
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--transport) transport=$2 ;;
 	--hosts) hosts=$2 ;;
 	--coll) coll=$2 ;;
+	--dtypes) dtypes=$2 ;;
 	*) fail "unknown option $1" ;;
 	esac
 	shift 2
@@ -60,7 +63,7 @@ per=1
 case $coll in reduce_scatter | all_gather) per=$np ;; esac
 counts=$(printf '%s\n' 0 $((per)) $((per * (np - 1))) $((per * (np + 1))) $((per * count)) |
 	sort -nu | paste -sd,)
-"${launch[@]}" -np "$np" "$bin/allreduce_perf" -d all -o all --counts "$counts" -n 2 -w 1 -c 1 \
+"${launch[@]}" -np "$np" "$bin/allreduce_perf" -d "$dtypes" -o all --counts "$counts" -n 2 -w 1 -c 1 \
 	--inplace "$inplace" -r "$root" -B "$backend" --timing "$timing" --slicebytes "$slice" \
 	--transport "$transport" --coll "$coll" -T 120 -q --csv "$out/s.csv" --rank-csv "$out/r.csv"
 cb_complete_lines "$out/s.csv"

@@ -60,7 +60,8 @@ static enum cb_coll coll = CB_COLL_ALLREDUCE;
 
 struct cols {
 	int algo, nranks, bytes, count, dtype, op, in_place, wrong, busbw, algbw, tx_total, txrx_max,
-		imbalance, status, transport, nhosts, backend, collective, schema;
+		imbalance, status, transport, nhosts, backend, collective, t_mean, t_median, t_min,
+		t_max, schema;
 };
 
 static const char *get(const struct cb_table *t, size_t r, int c)
@@ -89,6 +90,10 @@ static int find_cols(const struct cb_table *t, struct cols *c)
 	c->nhosts = cb_table_col(t, "nhosts");
 	c->backend = cb_table_col(t, "backend");
 	c->collective = cb_table_col(t, "collective");
+	c->t_mean = cb_table_col(t, "time_us");
+	c->t_median = cb_table_col(t, "time_us_median");
+	c->t_min = cb_table_col(t, "time_us_min");
+	c->t_max = cb_table_col(t, "time_us_max");
 	for (const int *p = &c->algo; p <= &c->schema; p++)
 		if (*p < 0)
 			return -1;
@@ -287,6 +292,25 @@ static void check_bw(const struct cb_table *t, const struct cols *c, size_t i, i
 		     get(t, i, c->busbw), get(t, i, c->algbw), f, cb_coll_get(coll)->name);
 }
 
+/* The times of an ok row in order: min <= median <= max, min <= mean <=
+ * max (each printed to 6 significant digits: a relative slack of 1e-5). */
+static void check_times(const struct cb_table *t, const struct cols *c, size_t i)
+{
+	const int col[4] = { c->t_min, c->t_median, c->t_mean, c->t_max };
+	double v[4];
+
+	for (int k = 0; k < 4; k++) {
+		if (!*get(t, i, col[k]))
+			return; /* a row without times (copy in place, -n 0) */
+		v[k] = strtod(get(t, i, col[k]), NULL);
+	}
+	for (int k = 1; k < 4; k++)
+		if (v[k] < v[k == 3 ? 1 : 0] * (1 - 1e-5) || v[k] > v[3] * (1 + 1e-5))
+			FAIL("row %zu: time_us_min %s, median %s, mean %s, max %s: not in order", i + 2,
+			     get(t, i, c->t_min), get(t, i, c->t_median), get(t, i, c->t_mean),
+			     get(t, i, c->t_max));
+}
+
 static void check_row(const struct cb_table *t, const struct cb_table *rk, const struct cols *c,
 		      size_t i, int n, int root)
 {
@@ -331,6 +355,7 @@ static void check_row(const struct cb_table *t, const struct cb_table *rk, const
 	    strtod(get(t, i, c->busbw), NULL) != 0)
 		FAIL("row %zu: busbw %s with one rank, expected 0", i + 2, get(t, i, c->busbw));
 	check_bw(t, c, i, n, algo);
+	check_times(t, c, i);
 	if (!cb_coll_get(coll)->reduces && strcmp(op, "none") != 0)
 		FAIL("row %zu: op '%s' for %s, expected none", i + 2, op, cb_coll_get(coll)->name);
 	check_traffic(t, c, i, n, root, cb_dtype_size(dt));

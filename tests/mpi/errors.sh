@@ -86,6 +86,19 @@ end_long() {
 	if grep -q '"status": "complete"' "$out/s.meta.json"; then
 		fail "metadata says complete after a failed run"
 	fi
+	no_failed_rows
+}
+
+# No row of a measurement a rank saw fail ("ALGO failed in PHASE at BYTES B"
+# on stderr): a row is written only when every rank measured it.
+no_failed_rows() {
+	local algo bytes
+	while IFS=, read -r algo bytes; do
+		awk -F, -v a="$algo" -v b="$bytes" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["algo"] == a && $c["bytes"] == b { exit 1 }' "$out/s.csv" ||
+			fail "a row of $algo at $bytes B, a measurement that failed on a rank"
+	done < <(sed -n 's/^collbench: rank [0-9]*: \([a-z0-9_.]*\) failed in .* at \([0-9]*\) B: .*/\1,\2/p' \
+		"$out/stderr" | sort -u)
 }
 
 # Starts a long run, waits for its first row, then hurts one rank with

@@ -5,7 +5,9 @@
 #   plan_file.sh BIN
 # Checked:
 # - examples/plans/binomial4.json on 4 ranks and ring3.json on 3, over shm
-#   and p2p, every dtype and op, out of place and in place: every row ok,
+#   and p2p, a dtype of each element size (what the executors address by;
+#   the reduce of every dtype x op is unit_check's) and every op, out of
+#   place and in place: every row ok,
 #   #wrong 0, each rank's measured tx/rx equal to the plan's sum
 #   (check_results --plan), the metadata naming the file, and
 #   collbench-model pricing the plan's rows (check --plan);
@@ -25,7 +27,7 @@ run_plan() { # NP FILE TRANSPORT INPLACE
 	d="$out/$(basename "$2" .json).$3.$4"
 	mkdir -p "$d"
 	cb_mpirun -np "$np" "$bin/allreduce_perf" --plan "$file" -a ring --transport "$tr" \
-		--inplace "$ip" -N 0,1,7,1000,65539 -n 2 -w 1 -d all -o all -T 120 -q \
+		--inplace "$ip" -N 0,1,7,1000,65539 -n 2 -w 1 -d int8,half,float,double -o all -T 120 -q \
 		--csv "$d/summary.csv" --rank-csv "$d/r.csv" >/dev/null
 	"$bin/check_results" "$d/summary.csv" "$d/r.csv" "$np" --transport "$tr" --plan "$file" ||
 		fail "$file on $np ranks over $tr (in place $ip): rows or traffic wrong (above)"
