@@ -11,7 +11,8 @@ cd "$root"
 
 # ---- the full run ------------------------------------------------------------
 # The test labels only --full runs, after the default tests, a step each:
-# FULL_LABELS in dev/lib_test.sh (the tiers, in one place), then the
+# FULL_LABELS in dev/lib_test.sh (the tiers, in one place), then the planted
+# bugs (dev/mutants.sh: each must be caught by the default tier), then the
 # further builds below.
 # Further builds --full makes and tests, in order: a function full_<name> each
 # (its commands joined with &&: step() runs it where set -e does not apply).
@@ -99,6 +100,7 @@ if [ $full = 1 ]; then
 	for l in "${FULL_LABELS[@]}"; do
 		step "full: $l" run_ctest build-test -L "^$l\$"
 	done
+	step "full: mutants" dev/mutants.sh --no-baseline
 	for b in "${FULL_BUILDS[@]}"; do
 		step "full: $b" "full_$b"
 	done
