@@ -377,7 +377,8 @@ static void be_init(struct cb_backend *be, struct rank_ctx *x)
 /* The stale inputs of the first call: poison over this rank's whole part. */
 static void poison_all(struct cb_buf *b, int node_rank, enum cb_dtype dt)
 {
-	cb_fill_poison(b->peer[node_rank], b->bytes / cb_dtype_size(dt), dt);
+	if (b->bytes)
+		cb_fill_poison(b->peer[node_rank], b->bytes / cb_dtype_size(dt), dt);
 }
 
 /* One call as the harness's check makes it: the receive range poisoned,
