@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # mutants.sh: plants known bugs, one at a time, in a scratch copy of the
 # tree, builds it and runs the default test tier (scripts/test.sh's default
-# run: the unit and in-process tests first, then the rest, stopping at the
-# first failure), and says which were caught. Each bug is one of a class
-# this code has had or could have (the table below); every one must be
-# caught by the default tier: that is what lets the default tier be small.
+# run: the unit and in-process tests, the smoke matrix and the errors, then
+# the rest, stopping at the first failure), and says which were caught.
+# Each bug is one of a class this code has had or could have (the table
+# below); every one must be caught by the default tier: that is what lets
+# the default tier be small.
 #   dev/mutants.sh [--list] [--only NAME[,NAME...]] [--no-baseline]
 # --list: the mutants, one a line; --only: those alone; --no-baseline: skip
 # the unmutated run (its default tier must pass, or every mutant would look
@@ -133,11 +134,13 @@ cmake -S "$scratch" -B "$scratch/build" -DCMAKE_BUILD_TYPE=Release -DCB_CUDA_MOD
 cmake --build "$scratch/build" -j "$jobs" >/dev/null
 
 skip=$(labels_re "${FULL_LABELS[@]}")
-# default_tier LOG: the default tier in two stages (the unit and in-process
-# tests, then the rest), stopping at the first failure; 0 when all passed
+# default_tier LOG: the default tier in three stages (the unit and
+# in-process tests; the smoke matrix and the errors; the rest), stopping at
+# the first failure; 0 when all passed
 default_tier() {
 	(cd "$scratch/build" && ctest -j "$jobs" -L '^unit$' --stop-on-failure >"$1" 2>&1 &&
-		ctest -j "$jobs" -LE "$skip|^unit\$" --stop-on-failure >>"$1" 2>&1)
+		ctest -j "$jobs" -L '^(mpi|errors)$' -LE "$skip" --stop-on-failure >>"$1" 2>&1 &&
+		ctest -j "$jobs" -LE "$skip|^(unit|mpi|errors)\$" --stop-on-failure >>"$1" 2>&1)
 }
 if [ "$no_baseline" = 0 ]; then
 	echo "mutants.sh: the unmutated tree" >&2

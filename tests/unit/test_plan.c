@@ -14,8 +14,10 @@
  * (allpairs.h). --all runs the full product instead (label products, the
  * full run); --large the large count (1000003: float sum at every n, every
  * dtype with sum at n = 2, 3, 8, 17, every op on float at n = 5; label
- * large), --large --all every dtype and op at every n for it (hours of CPU
- * for the family: no CI run holds it).
+ * large) and every schedule at 2^31 + 8 one-byte elements (n = 2, 3: built,
+ * finished, traffic against the closed forms, no byte moved), --large
+ * --all every dtype and op at every n for the 1000003 (hours of CPU for
+ * the family: no CI run holds it).
  * Also: the round rules refuse what they must.
  *   test_plan [--all] [--large] */
 #include <setjmp.h>
@@ -395,6 +397,44 @@ static void test_large(void **state)
 							  (enum cb_op)op, 65536);
 }
 
+/* --large: every variant's schedule at 2^31 + 8 elements of one byte (past
+ * INT_MAX, in the host backend's 256 KiB slices), n = 2 and 3: built and
+ * finished in both modes (every step inside its buffers, the waits
+ * derived), its traffic equal to its closed form where it has one. No byte
+ * moves: large_int8_2g moves them for ps, the ring and one-shot through
+ * the same executor. */
+static void test_huge_schedules(void **state)
+{
+	struct variant v[32];
+	int nv = variants(v, 32);
+	const size_t count = ((size_t)1 << 31) + 8;
+	uint64_t ptx[3], prx[3], ctx[3], crx[3];
+	char err[512] = "";
+
+	(void)state;
+	for (int i = 0; i < nv; i++)
+		for (int n = 2; n <= 3; n++) {
+			struct cb_plan_args a = { n, count, 1, 0, v[i].servers < 0 ? n : v[i].servers,
+						  (size_t)256 << 10, NULL, NULL };
+			struct cb_plan p;
+
+			if (cb_plan_build(v[i].algo, &a, &p) != CB_OK)
+				fail_msg("%s n=%d count=%zu: build failed", v[i].algo, n, count);
+			for (int ip = 0; ip < 2; ip++)
+				if (cb_plan_finish(&p, ip, err, sizeof(err)) != CB_OK)
+					fail_msg("%s n=%d count=%zu: %s", v[i].algo, n, count, err);
+			cb_plan_traffic(&p, 1, ptx, prx);
+			if (closed_form(&v[i], n, count, 1, 0, ctx, crx))
+				for (int r = 0; r < n; r++)
+					if (ctx[r] != ptx[r] || crx[r] != prx[r])
+						fail_msg("%s (servers %d) n=%d count=%zu rank %d: plan %llu/%llu, "
+							 "closed form %llu/%llu", v[i].algo, v[i].servers, n, count,
+							 r, (unsigned long long)ptx[r], (unsigned long long)prx[r],
+							 (unsigned long long)ctx[r], (unsigned long long)crx[r]);
+			cb_plan_free(&p);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest small[] = {
@@ -405,7 +445,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_fresh),
 	};
-	const struct CMUnitTest big[] = { cmocka_unit_test(test_large) };
+	const struct CMUnitTest big[] = { cmocka_unit_test(test_huge_schedules),
+					  cmocka_unit_test(test_large) };
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--large") == 0)
