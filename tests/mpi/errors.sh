@@ -29,8 +29,10 @@ export -f cb_mpirun cb_singleton cb_launch_env
 run() {
 	local np=$1 want=$2 pattern=$3 rc
 	shift 3
-	timeout 60 bash -c 'cb_mpirun "$@"' _ -np "$np" "$bin/allreduce_perf" "$@" "${extra[@]}" \
-		>"$out/stdout" 2>"$out/stderr"
+	# mpirun waits a second before it SIGKILLs what a failed job left, twice
+	# (2.3 s a case here); these cases fail on their own, every rank: no wait
+	OMPI_MCA_odls_base_sigkill_timeout=0 timeout 60 bash -c 'cb_mpirun "$@"' _ -np "$np" \
+		"$bin/allreduce_perf" "$@" "${extra[@]}" >"$out/stdout" 2>"$out/stderr"
 	rc=$?
 	[ "$rc" != 124 ] || fail "timed out (hang) for: $*"
 	if [ "$want" = nonzero ]; then
@@ -63,7 +65,7 @@ start_long() {
 
 # The pids of the long run's ranks, in start order.
 ranks_of_long() {
-	pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K"
+	pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K .*--csv $out/s.csv"
 }
 
 # end_long WHAT PATTERN: expects the long run to end non-zero within 60 s
@@ -139,7 +141,9 @@ env_mismatch)
 	# a setting that changes a measurement, set on one rank only (the wait
 	# strategy's CB_WAIT_SPIN_NS; the machine label; an allocator variable
 	# with another value): refused before any timed work (exit 2, no results
-	# file), naming the rank, the variable and both values
+	# file), naming the rank, the variable and both values (no SIGKILL wait,
+	# as in run())
+	export OMPI_MCA_odls_base_sigkill_timeout=0
 	for set in "CB_WAIT_SPIN_NS=500" "CB_MACHINE=other-label" "MALLOC_ARENA_MAX=2"; do
 		rm -f "$out/s.csv"
 		MALLOC_ARENA_MAX=4 timeout 60 bash -c 'cb_mpirun -np 1 "$1" -b 8 -e 8 -a ring --csv "$2" : \
@@ -313,8 +317,9 @@ scheduler_signal)
 	done ;;
 watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job
-	# (-T 10: long enough that a loaded sanitizer build still progresses)
-	hurt_a_rank STOP "watchdog: no progress for 10 s in" -a ring -T 10 ;;
+	# (-T 5: the rows before the stop, 4-8 KiB, take milliseconds even in a
+	# loaded sanitizer build; the test waits the 5 s)
+	hurt_a_rank STOP "watchdog: no progress for 5 s in" -a ring -T 5 ;;
 *) fail "unknown case $case" ;;
 esac
 [ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"
