@@ -110,6 +110,16 @@ EOF
 table() { python3 -c "$MUTANTS_PY" "$@" <<<"$MUTANTS"; }
 
 cb_opts_new none "usage: dev/mutants.sh [--list] [--only NAME[,NAME...]] [--no-baseline]"
+cb_opts_text head <<EOF
+Plants known bugs one at a time in a scratch copy of the tree (tracked and
+untracked files, not the ignored ones), built once (Release, no CUDA model):
+first the unmutated default tier must pass, then each bug is planted,
+built and the default tier run (unit; the smoke matrix and the errors; the
+rest), stopping at the first failure. The table (markdown) on stdout,
+progress on stderr; the scratch copy is removed at the end. Exit: 0 every
+bug caught; 1 one was not, or a plant no longer matches the code or does
+not build; 2 usage.
+EOF
 #      long        letter value kind   variable    default
 cb_opt list        - -     flag   list        0  "the mutants, one a line, and exit"
 cb_opt only        - NAMES text   only        "" "those mutants alone (comma-separated)"

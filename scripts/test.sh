@@ -60,15 +60,18 @@ Installs what is missing, builds with warnings as errors and runs the tests
 under ctest. Each step says its wall and CPU time, the load average and how
 much of the CPUs other work took meanwhile, so a slow run on a shared machine
 can be told apart.
-  scripts/test.sh          the default run, a few minutes: one Release build
-                           (the cuda backend compiled when CUDA and NCCL are
-                           there; its GPU tests skip without a GPU) and every
-                           test but those of the full matrix
+  scripts/test.sh          the default tier, about 2 minutes: one Release
+                           build (the cuda backend compiled when CUDA and
+                           NCCL are there; its GPU tests skip without a GPU)
+                           and every test without a label of the full tier
+                           (docs/testing.md)
 EOF
 #      long  letter value kind variable default
-cb_opt full  - - flag full  0 "the full matrix (CI): the default run, then the labels" \
-	"it leaves out (${FULL_LABELS[*]})," \
-	"then the further builds and their tests (${FULL_BUILDS[*]})"
+cb_opt full  - - flag full  0 "the full tier (CI, 20-odd minutes): the default" \
+	"tier, then each label it leaves out, a step each:" \
+	"${FULL_LABELS[*]};" \
+	"then the planted bugs (dev/mutants.sh), then the" \
+	"further builds and their tests: ${FULL_BUILDS[*]}"
 cb_opt quick - - flag quick 0 "the default run (its old name)"
 cb_opts_parse "$@"
 
