@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_input.h"
 #include "cb_pattern.h"
 #include "cb_plan_exec.h"
 
@@ -37,6 +38,8 @@ struct cb_plan_file {
 	size_t nsteps;
 	size_t *round_first; /* [nrounds + 1] */
 	size_t nrounds;
+	char digest[CB_PLAN_FILE_DIGEST_LEN + 1];
+	json_t *json; /* the file's JSON, as read */
 };
 
 /* Where a message is: the file, and the round and step when inside one. */
@@ -239,38 +242,84 @@ static enum cb_status parse_top(struct cb_plan_file *f, struct where *w, json_t 
 	return parse_rounds(f, w, json_object_get(root, "rounds"));
 }
 
+/* FNV-1a, 64 bits, over len bytes at p, continuing from h (offset basis
+ * 14695981039346656037, prime 1099511628211: Fowler, Noll and Vo,
+ * http://www.isthe.com/chongo/tech/comp/fnv/). */
+static unsigned long long fnv1a(unsigned long long h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static unsigned long long fnv_num(unsigned long long h, long long v)
+{
+	char t[24];
+
+	return fnv1a(h, t, (size_t)snprintf(t, sizeof(t), "%lld;", v));
+}
+
+static unsigned long long fnv_ref(unsigned long long h, const struct fref *r)
+{
+	return fnv_num(fnv_num(fnv_num(h, r->rank), r->buf), (long long)r->slot);
+}
+
+/* The digest of what the plan does (cb_plan_file_digest): its name, ranks,
+ * chunks, and each round's steps with every field, defaults filled in. */
+static void make_digest(struct cb_plan_file *f)
+{
+	unsigned long long h = 14695981039346656037ULL;
+
+	h = fnv1a(h, f->name, strlen(f->name) + 1);
+	h = fnv_num(fnv_num(fnv_num(h, f->ranks), (long long)f->chunks), (long long)f->nrounds);
+	for (size_t k = 0; k < f->nrounds; k++) {
+		h = fnv_num(h, (long long)(f->round_first[k + 1] - f->round_first[k]));
+		for (size_t i = f->round_first[k]; i < f->round_first[k + 1]; i++) {
+			const struct fstep *s = &f->steps[i];
+
+			h = fnv_num(fnv_num(fnv_num(h, s->op), s->exec), s->final);
+			h = fnv_num(fnv_num(h, (long long)s->chunk), (long long)s->nchunks);
+			h = fnv_ref(fnv_ref(fnv_ref(h, &s->dst), &s->a), &s->b);
+		}
+	}
+	snprintf(f->digest, sizeof(f->digest), "%016llx", h);
+}
+
 enum cb_status cb_plan_file_load(const char *path, struct cb_plan_file **out, char *err,
 				 size_t errlen)
 {
 	struct cb_plan_file *f = calloc(1, sizeof(*f));
 	struct where w = { f, -1, -1, err, errlen };
 	json_error_t jerr;
-	json_t *root;
-	FILE *fp;
+	char *text, why[128];
+	size_t len;
 	enum cb_status st;
 
 	*out = NULL;
 	if (!f)
 		return CB_ERR_NOMEM;
 	snprintf(f->path, sizeof(f->path), "%s", path);
-	if (!(fp = fopen(path, "r"))) {
-		snprintf(err, errlen, "%s: cannot read the plan: %s", path, strerror(errno));
+	st = cb_input_read(path, CB_PLAN_FILE_MAX_BYTES, &text, &len, why, sizeof(why));
+	if (st != CB_OK) {
+		snprintf(err, errlen, "%s: cannot read the plan: %s", path, why);
 		free(f);
-		return CB_ERR_IO;
+		return st;
 	}
-	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
-	fclose(fp);
-	if (!root)
+	f->json = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!f->json)
 		st = bad(&w, "not JSON: line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
 	else
-		st = parse_top(f, &w, root);
-	json_decref(root);
+		st = parse_top(f, &w, f->json);
 	if (st == CB_ERR_NOMEM)
 		snprintf(err, errlen, "%s: out of memory", path);
 	if (st != CB_OK) {
 		cb_plan_file_free(f);
 		return st;
 	}
+	make_digest(f);
 	*out = f;
 	return CB_OK;
 }
@@ -281,12 +330,15 @@ void cb_plan_file_free(struct cb_plan_file *f)
 		return;
 	free(f->steps);
 	free(f->round_first);
+	json_decref(f->json);
 	free(f);
 }
 
 const char *cb_plan_file_name(const struct cb_plan_file *f) { return f->name; }
 const char *cb_plan_file_path(const struct cb_plan_file *f) { return f->path; }
 int cb_plan_file_ranks(const struct cb_plan_file *f) { return f->ranks; }
+const char *cb_plan_file_digest(const struct cb_plan_file *f) { return f->digest; }
+json_t *cb_plan_file_json(const struct cb_plan_file *f) { return f->json; }
 
 void cb_plan_file_shape(const struct cb_plan_file *f, size_t *chunks, size_t *rounds,
 			size_t *steps)

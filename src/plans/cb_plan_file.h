@@ -21,6 +21,7 @@
 #ifndef CB_PLAN_FILE_H
 #define CB_PLAN_FILE_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "cb_dtype.h"
@@ -33,12 +34,17 @@
 #define CB_PLAN_FILE_MAX_STEPS 1000000
 /* STAGE slots a file may use: at most this many buffers' worth */
 #define CB_PLAN_FILE_STAGE_BUFFERS 64
+/* a file's bytes: a million steps of a few hundred bytes each */
+#define CB_PLAN_FILE_MAX_BYTES (256u << 20)
+#define CB_PLAN_FILE_DIGEST_LEN 16
 
 struct cb_plan_file;
 
 /* Reads and checks the file at path (its syntax, keys, types, ranges and
  * names; not yet what it computes: cb_plan_file_check). Errors: CB_ERR_IO
- * (not readable), CB_ERR_ARG (not JSON: the line and column; or a field
+ * (not readable) or CB_ERR_ARG (a directory, a device or FIFO, over
+ * CB_PLAN_FILE_MAX_BYTES), each "PATH: cannot read the plan: " and the
+ * reason (cb_input.h); CB_ERR_ARG (not JSON: the line and column; or a field
  * that breaks the format: its round, step and key), CB_ERR_NOMEM; each with
  * "PATH: ..." in err and *out NULL. */
 enum cb_status cb_plan_file_load(const char *path, struct cb_plan_file **out, char *err,
@@ -49,6 +55,16 @@ void cb_plan_file_free(struct cb_plan_file *f);
 const char *cb_plan_file_name(const struct cb_plan_file *f);
 const char *cb_plan_file_path(const struct cb_plan_file *f);
 int cb_plan_file_ranks(const struct cb_plan_file *f);
+/* What the plan does, as CB_PLAN_FILE_DIGEST_LEN lower-case hex digits: a
+ * 64-bit FNV-1a hash of its name, ranks, chunks and rounds of steps (every
+ * field, defaults filled in), not of the file's bytes: two files differ in
+ * digest when they schedule differently, never for their spacing, key
+ * order or description. Ranks compare it before anything is timed
+ * (cb_preflight.h); the metadata records it, and collbench-compare refuses
+ * rows of one plan name whose digests differ. */
+const char *cb_plan_file_digest(const struct cb_plan_file *f);
+/* The file's JSON as read (borrowed: f keeps it). */
+json_t *cb_plan_file_json(const struct cb_plan_file *f);
 /* Its chunks, rounds and steps as written. */
 void cb_plan_file_shape(const struct cb_plan_file *f, size_t *chunks, size_t *rounds,
 			size_t *steps);

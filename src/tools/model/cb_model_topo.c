@@ -2,13 +2,13 @@
  * come from, and topology files (contract in cb_model_topo.h). */
 #include "cb_model_topo.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_catalog.h"
+#include "cb_input.h"
 #include "cb_status.h"
 #include "cb_text.h"
 
@@ -16,6 +16,7 @@
 #define GB 1e9
 #define US 1e-6
 #define MIB ((size_t)1 << 20)
+#define TOPO_MAX_BYTES (16 * MIB)
 
 /* Latencies (alpha) are not in any specification: the presets use round
  * numbers of the right order (a GPU kernel launch plus a flag round trip on
@@ -337,67 +338,32 @@ enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, stru
 	return st;
 }
 
-/* Reads a whole small file; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *nb = cap < (1u << 24) ? realloc(buf, cap ? 2 * cap : 4096) : NULL;
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = cap ? EFBIG : ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = cap ? 2 * cap : 4096;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 enum cb_status cb_topo_load(const char *spec, struct cb_topo *t, char *err, size_t errlen)
 {
 	const struct cb_topo *p = cb_topo_preset(spec);
-	size_t len = 0;
-	char *buf;
+	size_t len = 0, off;
+	char *buf, why[128];
 	enum cb_status st;
 
 	if (p) {
 		*t = *p;
 		return CB_OK;
 	}
-	buf = slurp(spec, &len);
-	if (!buf) {
-		size_t off = (size_t)snprintf(err, errlen, "topology '%s': not a preset (", spec);
-
+	/* a directory or a device is refused before it is read (cb_input.h) */
+	st = cb_input_read(spec, TOPO_MAX_BYTES, &buf, &len, why, sizeof(why));
+	if (st == CB_ERR_NOMEM) {
+		snprintf(err, errlen, "topology '%s': out of memory", spec);
+		return st;
+	}
+	if (st != CB_OK) {
+		off = (size_t)snprintf(err, errlen, "topology '%s': not a preset (", spec);
 		for (size_t i = 0; i < cb_topo_npresets() && off < errlen; i++)
 			off += (size_t)snprintf(err + off, errlen - off, "%s%s", i ? ", " : "",
 						cb_topo_preset_at(i)->name);
 		if (off < errlen)
-			snprintf(err + off, errlen - off, ") and not a readable file: %s",
-				 strerror(errno));
-		return CB_ERR_IO;
+			snprintf(err + off, errlen - off, ") and %s: %s", st == CB_ERR_ARG ?
+				 "not a topology file" : "not a readable file", why);
+		return st;
 	}
 	st = cb_topo_parse(buf, len, spec, t, err, errlen);
 	free(buf);

@@ -43,7 +43,8 @@ enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, stru
 
 /* spec is a preset name, else a file path. Errors: those of cb_topo_parse,
  * CB_ERR_IO (no such preset and the file cannot be read: the message lists
- * the presets). */
+ * the presets), CB_ERR_ARG (no such preset and the path is a directory, a
+ * device or FIFO, or over 16 MiB: cb_input.h's reason), CB_ERR_NOMEM. */
 enum cb_status cb_topo_load(const char *spec, struct cb_topo *t, char *err, size_t errlen);
 
 /* Checks a topology built in code (the same ranges as the file). Returns
