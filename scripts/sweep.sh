@@ -61,7 +61,8 @@ beside them (-a mpi,mpi.ring,...) it writes library_choice.txt, .csv and
 Exit status: 0 done; 1 a launch failed or a results file could not be written
 (the rows written so far are kept; meta.json says "failed" and why, no .tmp
 file is left); 2 usage (nothing run, no folder made: sweep.sh's
-options and those after -- are checked first, by allreduce_perf --check-args, and
+options and those after -- are checked first, by allreduce_perf --check-args at
+each --ranks (--world-size: a --plan's ranks, --root), and
 the run folder's name must fit the file system); 3
 the run is complete and kept, but adding it to the history failed (said on stderr,
 with the command that adds it later); 128+N stopped by signal N (INT, TERM, HUP,
@@ -107,10 +108,17 @@ args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R
 # --coll: each once, in the order given; each checked with the options
 colls=$(tr ', ' '\n' <<<"$colls" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 [ -n "$colls" ] || cb_die 2 "--coll: no collective"
+# and at each --ranks (what needs the world size: --root, --servers, a
+# --plan's ranks), so that no launch runs before another's is refused
 for coll in $colls; do
 	"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" --csv np.csv \
 		--rank-csv np.ranks.csv --json np.jsonl --meta np.meta.json ||
 		cb_die 2 "allreduce_perf refuses these options for --coll $coll (above): nothing run"
+	for np in $nps; do
+		"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" \
+			--world-size "$np" ||
+			cb_die 2 "allreduce_perf refuses these options at --ranks $np (above): nothing run"
+	done
 done
 # the library's measured traffic (mpi_traffic.txt) names no collective: one
 # per run (the history keys every row by its collective: any list)

@@ -20,6 +20,7 @@ struct cb_report {
 	char *created[3];    /* files this run created, removed if it never starts */
 	int started;
 	int io_error;        /* a write failed (said once, naming the stream) */
+	int algo_width;      /* the table's algo column */
 };
 
 /* the option of each file, for messages: index 0 csv, 1 rank_csv, 2 json */
@@ -72,6 +73,7 @@ enum cb_status cb_report_open(struct cb_report **out, const char *csv, const cha
 	if (!r)
 		return CB_ERR_NOMEM;
 	r->table = table;
+	r->algo_width = CB_TABLE_ALGO_WIDTH;
 	r->path[0] = csv, r->path[1] = rank_csv, r->path[2] = json;
 	r->csv = open_one(csv, &failed, &r->created[0]);
 	r->rank_csv = open_one(rank_csv, &failed, &r->created[1]);
@@ -116,17 +118,22 @@ static void put_table(struct cb_report *r, const char *line)
 		write_failed(r, "the result table on stdout", NULL);
 }
 
-#define TABLE_FMT "%6s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s  %s\n"
+#define TABLE_FMT "%*s %12s %12s %8s %6s %4s %11s %11s %8s %8s %7s %12s %12s %6s  %s\n"
+
+void cb_report_set_algo_width(struct cb_report *r, int width)
+{
+	r->algo_width = width > CB_TABLE_ALGO_WIDTH ? width : CB_TABLE_ALGO_WIDTH;
+}
 
 enum cb_status cb_report_table_header(struct cb_report *r)
 {
 	char line[512];
 	int k;
 
-	k = snprintf(line, sizeof(line), "#" TABLE_FMT, "algo", "size", "count", "type",
+	k = snprintf(line, sizeof(line), "#" TABLE_FMT, r->algo_width, "algo", "size", "count", "type",
 		     "redop", "ip", "time", "median", "algbw", "busbw", "#wrong", "tx_total",
 		     "txrx_max", "imbal", "status");
-	snprintf(line + k, sizeof(line) - (size_t)k, "#" TABLE_FMT, "", "(B)", "(elements)", "", "",
+	snprintf(line + k, sizeof(line) - (size_t)k, "#" TABLE_FMT, r->algo_width, "", "(B)", "(elements)", "", "",
 		 "", "(us)", "(us)", "(GB/s)", "(GB/s)", "", "(B)", "(B)", "", "");
 	put_table(r, line);
 	return r->io_error ? CB_ERR_IO : CB_OK;
@@ -298,9 +305,10 @@ static const char *u64_or_dash(char *buf, unsigned long long v)
 	return buf;
 }
 
-void cb_report_table_line(char *buf, size_t len, const char *const f[CB_TABLE_COLS])
+void cb_report_table_line(char *buf, size_t len, int algo_width,
+			  const char *const f[CB_TABLE_COLS])
 {
-	snprintf(buf, len, " " TABLE_FMT, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+	snprintf(buf, len, " " TABLE_FMT, algo_width, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
 		 f[9], f[10], f[11], f[12], f[13], f[14]);
 }
 
@@ -323,7 +331,7 @@ static void print_table_row(struct cb_report *r, const struct cb_summary *s)
 	f[11] = u64_or_dash(b[8], s->tx_total), f[12] = u64_or_dash(b[9], s->txrx_max);
 	f[13] = isnan(s->imbalance) ? "-" : (snprintf(b[10], 32, "%.3f", s->imbalance), b[10]);
 	f[14] = status;
-	cb_report_table_line(line, sizeof(line), f);
+	cb_report_table_line(line, sizeof(line), r->algo_width, f);
 	put_table(r, line);
 }
 

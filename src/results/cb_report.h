@@ -54,6 +54,12 @@ enum cb_status cb_report_start(struct cb_report *r);
  * CB_ERR_IO (logged, naming the stream). */
 enum cb_status cb_report_table_header(struct cb_report *r);
 
+/* The width of the table's algo column: the longest algorithm name the run
+ * may print (a plan file's name is up to 31 characters), at least
+ * CB_TABLE_ALGO_WIDTH (the default), so every row stays under the header.
+ * Call it before cb_report_table_header. */
+void cb_report_set_algo_width(struct cb_report *r, int width);
+
 /* Writes one row everywhere, each stream flushed: every row of the CSV is a
  * row of the table too, with its status last (measured or not: a skipped or
  * failed row shows "-" where it has no number), and a note line under it
@@ -71,11 +77,14 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
 /* The table's columns: algo size count type redop ip time median algbw
  * busbw #wrong tx_total txrx_max imbal status. */
 #define CB_TABLE_COLS 15
+#define CB_TABLE_ALGO_WIDTH 6
 
 /* One row of the table from its CB_TABLE_COLS fields as they print ("-" for
- * none), aligned under the header, with its newline, into buf. For
+ * none), aligned under the header of algo column width algo_width
+ * (cb_report_set_algo_width), with its newline, into buf. For
  * cb_report_row and for tools that rewrite a table (collbench-results). */
-void cb_report_table_line(char *buf, size_t len, const char *const f[CB_TABLE_COLS]);
+void cb_report_table_line(char *buf, size_t len, int algo_width,
+			  const char *const f[CB_TABLE_COLS]);
 
 /* Closes the files (fclose checked). Returns CB_ERR_IO if a write failed at
  * any point, on any stream (logged). */

@@ -64,6 +64,24 @@ static void catch_stop_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* The longest name of the algorithms the run selects (as the harness does:
+ * -a's, else every one on the backend not run on request only), for the
+ * table's algo column. */
+static int algo_width(const struct cb_options *o, const struct cb_backend *be)
+{
+	size_t n, w = 0;
+	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(o->coll, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = reg[i]->desc->name;
+
+		if (*o->algos ? cb_list_selects(o->algos, name) :
+				cb_algo_runs_on(reg[i], be->ops) && !reg[i]->desc->on_request)
+			w = strlen(name) > w ? strlen(name) : w;
+	}
+	return (int)w;
+}
+
 /* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 				   const struct cb_preflight *pf, const struct cb_layout *lay,
@@ -76,6 +94,7 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	st = cb_report_open(rep, o->csv, o->rank_csv, o->json, o->quiet ? NULL : stdout);
 	if (st != CB_OK)
 		return st;
+	cb_report_set_algo_width(*rep, algo_width(o, be));
 	*meta = cb_meta_collect(o, be, pf, lay->transport, argc, argv);
 	if (!*meta)
 		cb_log("cannot build the run metadata: out of memory");
@@ -213,18 +232,21 @@ static enum cb_status parse_options(int argc, char **argv, struct cb_options *o,
 
 /* --check-args: the options parsed and checked as a run would, before and
  * without MPI_Init (no mpirun needed): 0, or 2 with the message. Checks that
- * need the world size (--root) are left to the run's pre-flight. */
+ * need the world size (--root, --servers, --plan's ranks) are the run's
+ * pre-flight's, and made here for --world-size N. */
 static int check_args(int argc, char **argv)
 {
 	struct cb_options o;
 	char err[512] = "";
+	enum cb_status st;
 
 	if (parse_options(argc, argv, &o, err, sizeof(err)) != CB_OK) {
 		cb_log("%s", err);
 		return EXIT_USAGE;
 	}
+	st = o.world_size ? cb_preflight_world_size(&o, o.world_size, 1) : CB_OK;
 	cb_options_free(&o);
-	return 0;
+	return st == CB_OK ? 0 : EXIT_USAGE;
 }
 
 /* Whether argv asks for --check-args (before a "--"). */

@@ -249,10 +249,10 @@ static int add_host(json_t *m, const struct cb_backend *be)
 	return json_object_set_new(m, "machine", machine);
 }
 
-/* The backend's device text, then the library of each algorithm that runs on
- * the backend and names one ("..., sync stream, NCCL 2.28.3"). */
-/* --plan: the file's name, path, shape and the plan itself as the run read
- * it, so that a results folder says what its rows of that name ran. */
+/* --plan: the file's name, path (under the \xHH rule, as command_line), its
+ * digest (cb_plan_file.h: what collbench-compare tells plans of one name
+ * apart by), shape and the plan itself as the run read it, so that a
+ * results folder says what its rows of that name ran. */
 static json_t *plan_info(const struct cb_options *o)
 {
 	const struct cb_plan_algo *al = cb_plan_algo_find(o->plan_name);
@@ -261,12 +261,14 @@ static json_t *plan_info(const struct cb_options *o)
 	if (!*o->plan || !al || !al->data)
 		return json_null();
 	cb_plan_file_shape(al->data, &chunks, &rounds, &steps);
-	return json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:o*}", "name", o->plan_name, "path", o->plan,
-			 "ranks", o->plan_ranks, "chunks", (json_int_t)chunks, "rounds",
-			 (json_int_t)rounds, "steps", (json_int_t)steps, "plan",
-			 json_load_file(o->plan, 0, NULL));
+	return json_pack("{s:s,s:o,s:s,s:i,s:I,s:I,s:I,s:O*}", "name", o->plan_name, "path",
+			 cb_json_text(o->plan), "digest", cb_plan_file_digest(al->data), "ranks",
+			 o->plan_ranks, "chunks", (json_int_t)chunks, "rounds", (json_int_t)rounds,
+			 "steps", (json_int_t)steps, "plan", cb_plan_file_json(al->data));
 }
 
+/* The backend's device text, then the library of each algorithm that runs on
+ * the backend and names one ("..., sync stream, NCCL 2.28.3"). */
 static json_t *device_text(const struct cb_backend *be)
 {
 	size_t n, k = strlen(be->device_desc);

@@ -162,6 +162,7 @@ static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 	}
 	snprintf(o->plan_name, sizeof(o->plan_name), "%s", cb_plan_file_name(f));
 	o->plan_ranks = cb_plan_file_ranks(f);
+	snprintf(o->plan_digest, sizeof(o->plan_digest), "%s", cb_plan_file_digest(f));
 	if (*o->algos && !cb_list_selects(o->algos, cb_plan_file_name(f)))
 		snprintf(o->algos + strlen(o->algos), sizeof(o->algos) - strlen(o->algos), ",%s",
 			 cb_plan_file_name(f));
@@ -317,9 +318,14 @@ static const struct cb_optdef table[] = {
 	{ .lname = "quiet", .sname = 'q', .kind = CB_OPT_FLAG, OFF(quiet), .flags = LOCAL,
 	  .help = "no result table on stdout" },
 	{ .lname = "check-args", .kind = CB_OPT_FLAG, OFF(check_args), .flags = LOCAL,
-	  .help = "check the options as a run would (not those that need the world size: "
-	          "--root) and exit 0, or 2 with the message; no MPI, no mpirun "
-	          "(scripts/sweep.sh's check)" },
+	  .help = "check the options as a run would (those that need the world size, --root, "
+	          "--servers and --plan's ranks, only with --world-size) and exit 0, or 2 with "
+	          "the message; no MPI, no mpirun (scripts/sweep.sh's check)" },
+	{ .lname = "world-size", .argname = "N", .defval = "0", .kind = CB_OPT_INT,
+	  OFF(world_size), RANGE(0, 1 << 24), .flags = LOCAL,
+	  .help = "the world size the options are for: --check-args checks --root, --servers "
+	          "and --plan's ranks for N ranks (scripts/sweep.sh: each --ranks); a run "
+	          "refuses another (0: not given)" },
 	{ .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
 	  .help = "print this help" },
 };

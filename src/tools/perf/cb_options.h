@@ -13,6 +13,7 @@
 
 #include "cb_dtype.h"
 #include "cb_optable.h"
+#include "cb_plan_file.h"
 #include "cb_size.h"
 #include "cb_status.h"
 #include "cb_catalog.h"
@@ -51,6 +52,8 @@ struct cb_options {
 	char plan[CB_PATH_MAX];               /* --plan: a plan file (cb_plan_file.h), "" none */
 	char plan_name[32];                   /* derived: its name, */
 	int plan_ranks;                       /* and the world size it is for */
+	char plan_digest[CB_PLAN_FILE_DIGEST_LEN + 1]; /* and what it does (cb_plan_file.h) */
+	int world_size;                       /* --world-size: 0, or the ranks to check for */
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
 	int root, in_place;

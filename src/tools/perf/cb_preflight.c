@@ -17,6 +17,8 @@ struct rank_record {
 	char err[ERR_MAX];
 	char canon[CANON_MAX];
 	char host[CB_HOST_MAX];
+	char plan_name[32];                           /* --plan's, "" none */
+	char plan_digest[CB_PLAN_FILE_DIGEST_LEN + 1];
 };
 
 /* Name of the first ';'-separated key whose value differs, into key. */
@@ -47,6 +49,41 @@ static enum cb_status report_mismatch(const struct rank_record *all, int n)
 	if (!k)
 		return CB_OK;
 	cb_log("arguments differ between ranks; ranks differing from rank 0: %s", list);
+	return CB_ERR_MISMATCH;
+}
+
+/* CB_ERR_MISMATCH when ranks read different plans under one --plan path
+ * (hosts without a shared file system, each with its own copy): rank 0 says
+ * which ranks and the digests. A rank without a plan is report_mismatch's. */
+static enum cb_status report_plan_mismatch(const struct rank_record *all, int n, int rank,
+					   const char *path)
+{
+	char list[768] = "";
+	size_t k = 0;
+	int bad = 0;
+
+	for (int r = 1; r < n; r++) {
+		if (!*all[r].plan_digest || !*all[0].plan_digest ||
+		    strcmp(all[r].plan_digest, all[0].plan_digest) == 0)
+			continue;
+		if (k + 96 < sizeof(list))
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%srank %d's plan %s "
+					      "(digest %s)", bad ? ", " : "", r, all[r].plan_name,
+					      all[r].plan_digest);
+		bad++;
+	}
+	if (!bad)
+		return CB_OK;
+	if (rank == 0) {
+		char *shown = cb_text_escape(path);
+
+		cb_log("--plan %s: %s%s differ%s from rank 0's plan %s (digest %s): the ranks read "
+		       "different files under this path (hosts without a shared file system?); "
+		       "give every rank the same plan", shown ? shown : path, list,
+		       k + 96 >= sizeof(list) ? ", ..." : "", bad > 1 ? "" : "s",
+		       all[0].plan_name, all[0].plan_digest);
+		free(shown);
+	}
 	return CB_ERR_MISMATCH;
 }
 
@@ -173,19 +210,22 @@ static void fill_hosts(struct cb_preflight *pf, const struct rank_record *all, i
 	}
 }
 
-/* The options that need the world size n: the root, the servers, a plan
- * file's ranks (rank 0 says what is wrong). */
-static enum cb_status check_world_size(const struct cb_options *o, int n, int rank)
+enum cb_status cb_preflight_world_size(const struct cb_options *o, int n, int say)
 {
+	if (o->world_size && o->world_size != n) {
+		if (say)
+			cb_log("--world-size %d: this run has %d ranks", o->world_size, n);
+		return CB_ERR_ARG;
+	}
 	if (o->root >= n || o->servers > n) {
-		if (rank == 0 && o->root >= n)
+		if (say && o->root >= n)
 			cb_log("-r/--root %d: there are only %d ranks", o->root, n);
-		else if (rank == 0)
+		else if (say)
 			cb_log("--servers %d: there are only %d ranks", o->servers, n);
 		return CB_ERR_ARG;
 	}
 	if (*o->plan && o->plan_ranks != n) {
-		if (rank == 0)
+		if (say)
 			cb_log("--plan %s: plan %s is for %d ranks, this run has %d (mpirun -np %d)",
 			       o->plan, o->plan_name, o->plan_ranks, n, o->plan_ranks);
 		return CB_ERR_ARG;
@@ -206,8 +246,11 @@ enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const c
 	MPI_Comm_rank(world, &rank);
 	mine.parse_ok = parse_st == CB_OK;
 	snprintf(mine.err, sizeof(mine.err), "%s", parse_err ? parse_err : "");
-	if (mine.parse_ok)
+	if (mine.parse_ok) {
 		cb_options_canonical(o, mine.canon, sizeof(mine.canon));
+		snprintf(mine.plan_name, sizeof(mine.plan_name), "%s", o->plan_name);
+		snprintf(mine.plan_digest, sizeof(mine.plan_digest), "%s", o->plan_digest);
+	}
 	gethostname(mine.host, sizeof(mine.host) - 1);
 	all = calloc((size_t)n, sizeof(*all));
 	if (!all)
@@ -222,10 +265,12 @@ enum cb_status cb_preflight_run(MPI_Comm world, enum cb_status parse_st, const c
 			st = CB_ERR_ARG;
 			goto out_free_all;
 		}
-	st = report_mismatch(all, n);
+	st = report_plan_mismatch(all, n, rank, o->plan);
+	if (st == CB_OK)
+		st = report_mismatch(all, n);
 	if (st != CB_OK)
 		goto out_free_all;
-	st = check_world_size(o, n, rank);
+	st = cb_preflight_world_size(o, n, rank == 0);
 	if (st != CB_OK)
 		goto out_free_all;
 	st = exchange_env(world, n, pf);

@@ -346,7 +346,9 @@ static int table_row(const struct cb_traffic *t, int nranks, const char *line, F
 	snprintf(num[1], 32, "%llu", fg.txrx_max);
 	snprintf(num[2], 32, isnan(fg.imbalance) ? "-" : "%.3f", fg.imbalance);
 	f[11] = num[0], f[12] = num[1], f[13] = num[2];
-	cb_report_table_line(buf, sizeof(buf), (const char *const *)f);
+	/* the algo column as wide as the line has it: right-aligned after a space */
+	cb_report_table_line(buf, sizeof(buf), (int)(strspn(line, " ") + strlen(f[0])) - 1,
+			     (const char *const *)f);
 	return fputs(buf, out) == EOF ? -1 : 0;
 }
 
