@@ -62,6 +62,9 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 					       * from before --wait) */
 	char libconf[CB_LIBCONF_MAX];         /* the library configuration of
 					       * "environment" (cb_libconf.h); "" none */
+	char plan_name[CB_NAME_MAX];          /* "plan_file"."name": --plan's; "" none */
+	char plan_digest[CB_NAME_MAX];        /* "plan_file"."digest" (cb_plan_file.h);
+					       * "" none or absent (files from before it) */
 };
 
 struct cb_results {

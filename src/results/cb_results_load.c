@@ -93,6 +93,22 @@ static enum cb_status how_timed(const json_t *root, const char *name,
 	return CB_OK;
 }
 
+/* The plan file the launch ran (--plan): "plan_file": {"name", "digest"},
+ * null or absent for none; "digest" absent in files from before it. */
+static enum cb_status plan_of(const json_t *root, const char *name, struct cb_res_launch *out,
+			      char *err, size_t errlen)
+{
+	const json_t *pl = json_object_get(root, "plan_file");
+
+	if (pl && !json_is_null(pl) && !json_is_object(pl))
+		return meta_fail(name, err, errlen, "invalid key", "\"plan_file\"");
+	if (copy_str(out->plan_name, sizeof(out->plan_name), json_object_get(pl, "name")) ||
+	    copy_str(out->plan_digest, sizeof(out->plan_digest), json_object_get(pl, "digest")))
+		return meta_fail(name, err, errlen, "invalid key",
+				 "\"plan_file.name\" or \"plan_file.digest\"");
+	return CB_OK;
+}
+
 static enum cb_status meta_fields(const json_t *root, const char *name,
 				  struct cb_res_launch *out, char *err, size_t errlen)
 {
@@ -131,6 +147,8 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 		return meta_fail(name, err, errlen, "invalid key \"environment\" (an object of "
 				 "strings, with at most 4 KiB of library settings)", NULL);
 	out->complete = status && strcmp(status, "complete") == 0;
+	if (plan_of(root, name, out, err, errlen) != CB_OK)
+		return CB_ERR_ARG;
 	return how_timed(root, name, out, err, errlen);
 }
 

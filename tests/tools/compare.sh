@@ -527,6 +527,40 @@ libconf)
 	meta_env "$t/cur/np2.meta.json" '{"NCCL_PROTO": 3}'
 	expect 2 "invalid key \"environment\"" "$t/base" "$t/cur"
 	;;
+plan_digest)
+	# a plan file edited between the runs under the same name (--plan; the
+	# metadata records its digest): its rows measure another schedule,
+	# refused as another library configuration is
+	for d in base cur; do
+		edit "$t/$d" ring 1048576 algo pair2
+		edit "$t/$d" ring 67108864 algo pair2
+	done
+	meta_plan() { # FILE NAME DIGEST
+		sed 's/"status": "complete"/"plan_file": {"name": "'"$2"'", "path": "p.json", '"$3"'"ranks": 2}, &/' \
+			"$1" >"$1.tmp" && mv "$1.tmp" "$1"
+	}
+	meta "$t/base/np2.meta.json"
+	cp "$t/base/np2.meta.json" "$t/orig.meta.json"
+	meta_plan "$t/base/np2.meta.json" pair2 '"digest": "14d5ff8a37019067", '
+	cp "$t/base/np2.meta.json" "$t/cur/np2.meta.json"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	sed -i 's/14d5ff8a37019067/9b0e1c35a2d4f788/' "$t/cur/np2.meta.json"
+	expect 2 "the plan behind pair2 differs at 2 ranks: digest 14d5ff8a37019067 in the baseline" \
+		"$t/base" "$t/cur"
+	grep -q "9b0e1c35a2d4f788 in the current run" "$t/err" || fail "no current digest named"
+	grep -q "not comparable (--force" "$t/err" || fail "no word of --force"
+	expect 0 "compared anyway: --force" --force "$t/base" "$t/cur"
+	# another plan's name beside it, or a plan without rows in one run: no refusal
+	sed -i 's/"pair2"/"other"/' "$t/cur/np2.meta.json"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	# a sidecar from before the digest: said, not refused
+	cp "$t/orig.meta.json" "$t/cur/np2.meta.json"
+	meta_plan "$t/cur/np2.meta.json" pair2 ""
+	expect 0 "does not record plan pair2's digest" "$t/base" "$t/cur"
+	# a mistyped plan_file is the reader's refusal
+	sed -i 's/"plan_file": {[^}]*}/"plan_file": 3/' "$t/cur/np2.meta.json"
+	expect 2 'invalid key "plan_file"' "$t/base" "$t/cur"
+	;;
 usage)
 	expect 2 "expected BASELINE and CURRENT" "$t/base"
 	expect 2 "expected BASELINE and CURRENT" "$t/base" "$t/cur" "$t/cur"

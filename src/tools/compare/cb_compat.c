@@ -179,6 +179,44 @@ static void compare_libconf(struct checker *k, const struct cb_results *b,
 		}
 }
 
+/* 1 when r has a row of algorithm algo at nranks. */
+static int has_rows(const struct cb_results *r, const char *algo, int nranks)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].v.nranks == nranks && strcmp(r->rows[i].v.algo, algo) == 0)
+			return 1;
+	return 0;
+}
+
+/* The plan files (--plan) behind rows of one name at one rank count: a file
+ * edited between the runs under the same name gives rows that measure
+ * another schedule. Launches that do not record the digest (older than it)
+ * are warned about. */
+static void compare_plans(struct checker *k, const struct cb_results *b,
+			  const struct cb_results *c)
+{
+	for (size_t i = 0; i < b->nlaunches; i++)
+		for (size_t j = 0; j < c->nlaunches; j++) {
+			const struct cb_res_launch *x = &b->launches[i], *y = &c->launches[j];
+
+			if (x->nranks != y->nranks || !x->plan_name[0] ||
+			    strcmp(x->plan_name, y->plan_name) != 0 ||
+			    strcmp(x->plan_digest, y->plan_digest) == 0 ||
+			    !has_rows(b, x->plan_name, x->nranks) || !has_rows(c, x->plan_name, x->nranks))
+				continue;
+			if (!x->plan_digest[0] || !y->plan_digest[0])
+				report(k, 0, "%s: the metadata does not record plan %s's digest "
+				       "(older than it): whether the plan changed is not checked",
+				       x->plan_digest[0] ? y->file : x->file, x->plan_name);
+			else
+				report(k, 1, "the plan behind %s differs at %d ranks: digest %s in the "
+				       "baseline (%s), %s in the current run (%s): the plan file was "
+				       "changed under the same name, and its rows measure another "
+				       "schedule", x->plan_name, x->nranks, x->plan_digest, x->file,
+				       y->plan_digest, y->file);
+		}
+}
+
 static void warn_meta(struct checker *k, const struct cb_results *r, const char *name)
 {
 	if (r->meta_missing)
@@ -214,6 +252,7 @@ int cb_compat_check(const struct cb_results *base, const char *bname,
 	}
 	compare_placement(&k, base, cur);
 	compare_libconf(&k, base, cur);
+	compare_plans(&k, base, cur);
 	if (base->nrows && cur->nrows) /* else: nothing to compare, said later */
 		compare_sets(&k, base, cur, DTYPES, "dtypes", 1);
 	return k.problems;

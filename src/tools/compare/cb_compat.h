@@ -18,10 +18,14 @@
  *                 look faster than in iter mode);
  *   wait strategy the set of --wait strategies ("wait.strategy": how a rank
  *                 waits for a peer changes latency on an oversubscribed host);
+ *   plan          for a plan file's name (--plan) with rows in both runs at one
+ *                 rank count: the plan's digest ("plan_file"."digest",
+ *                 cb_plan_file.h), so a file edited under the same name is
+ *                 not read as a regression;
  *   dtypes        the set of dtypes of the rows.
  * Warnings only: an input without metadata (those checks then use the rows
  * alone), a launch that did not finish, launches that do not record their
- * wait strategy (older than --wait: not checked). */
+ * wait strategy (older than --wait: not checked) or their plan's digest. */
 #ifndef CB_COMPAT_H
 #define CB_COMPAT_H
 
