@@ -28,8 +28,9 @@ OUT_DIR defaults to a new folder <repo>/plots/<basename of RUN_DIR> (-2, -3, ...
 name is taken: plots of two runs never mix); a given OUT_DIR must be new or empty unless
 --overwrite. The figures written are listed on stdout and in OUT_DIR/figures.txt.
 Each figure is written as .png and .svg:
-  busbw_np<N>         bus bandwidth vs message size, one line per algorithm, one file per rank
-                      count N; the copy algorithm's algbw is drawn dashed as the memcpy roofline
+  busbw_np<N>         bus bandwidth (of the median time) vs message size, one line per
+                      algorithm, one file per rank count N; the copy algorithm's algbw is drawn
+                      dashed as the memcpy roofline
   frontier_np<N>      each allreduce's time (median) over the fastest one's at every size, one
                       file per rank count N: the fastest sits on 1 and is named below it, the
                       runs of sizes each algorithm wins in the corner (the crossovers)
@@ -42,11 +43,13 @@ Each figure is written as .png and .svg:
   busy_wait_per_rank  each rank's busy time (moving, reducing bytes) and wait time (for peers)
                       per allreduce, stacked, at the largest rank count and size, for every
                       algorithm whose busy time is measured (ps, ring on the host)
-  stragglers          per size, the rank most often the slowest and how much slower it was
-                      (straggler_ratio), one line per algorithm, largest rank count
+  stragglers          per size, the rank most often the slowest and how much slower at its own
+                      work it was (straggler_ratio; below 1, shaded: no straggler), one line
+                      per algorithm, largest rank count
   iterations          every iteration's time of one row (warm-up included; from the
                       np<N>.jsonl files of --json): the largest rank count and size, the row
-                      with the most variation there
+                      with the most variation there; its median and p99 (under 100
+                      iterations: their largest, "max of K")
   library_choice      at each (size, rank count), which of Open MPI's forced algorithms
                       (mpi.*) the default mpi row ran by its traffic and time, and what Open
                       MPI 4.1's decision table names (RUN_DIR/library_choice.csv, which
@@ -57,6 +60,8 @@ Each figure is written as .png and .svg:
                       the time vs S, and each rank's tx+rx at the largest S with measured bytes
                       (sweep.sh --coll allreduce,reduce_scatter,all_gather)
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
+Each figure is written whole or not at all (a temporary name, checked, renamed); when one
+cannot be drawn (gnuplot fails, a full disk) plot.sh exits 1 and leaves none of its files.
 Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_counts) are
 marked: a title line on the figures of one rank count, "N*" at the tics of the others.
 
