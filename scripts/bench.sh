@@ -27,6 +27,7 @@ for a in "$@"; do
 done
 . dev/deps.sh
 . scripts/lib.sh
+. scripts/lib_bench.sh
 cb_install_deps
 
 build=${CB_BUILD_DIR:-build}
@@ -46,6 +47,10 @@ algo_args=(--algo "ps,ring,$([ "$backend" = cuda ] && echo nccl || echo mpi),cop
 for a in "$@"; do
 	case $a in -a | --algo | --algo=*) algo_args=() ;; esac
 done
+# a plan file's rows are named by its JSON "name" (ring3.json: ring3_file),
+# which --algo must name: said before the sweep and in the summary
+plans=$(cb_bench_plan_names "$@")
+[ -z "$plans" ] || sed "s/^/$PROG: /" <<<"$plans" >&2
 CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" \
 	"${algo_args[@]}" "$@" || status=$?
 if [ -s "$run_dir/summary.csv" ]; then
@@ -66,4 +71,7 @@ echo
 echo "results: $run_dir"
 echo "plots:   ${plot_dir:-(none)}"
 echo "model:   $model"
+[ "$model" = "(none)" ] || [ "$model" = "(none: see above)" ] || cb_bench_model_notes
+[ ! -f "$run_dir/meta.json" ] || cb_bench_load "$run_dir"
+[ -z "$plans" ] || echo "$plans"
 exit $status

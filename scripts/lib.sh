@@ -55,19 +55,71 @@ cb_gp_path() {
 	printf "'%s'" "${1//\'/\'\'}"
 }
 
-# cb_gnuplot DIR NAME OUTBASE ARGS: draws DIR/NAME.gp, with gpdir=DIR,
-# outbase=OUTBASE and the -e assignments ARGS, into OUTBASE.png and .svg.
-# Returns 1 (said as an error) when gnuplot fails or wrote either file empty
-# or not at all (gnuplot does not always fail on a write error).
+# cb_gnuplot DIR NAME OUTBASE ARGS: draws DIR/NAME.gp, with gpdir=DIR and the
+# -e assignments ARGS, into OUTBASE.png and .svg, whole or not at all: gnuplot
+# writes both under temporary names in OUTBASE's folder (outbase= that
+# temporary base), each is checked complete (cb_figure_complete) and only then
+# renamed to its final name; on any failure the temporary files are removed and
+# a figure already at the final name is left as it was. Returns 1 (said as an
+# error) when gnuplot fails or wrote either file empty, cut short or not at
+# all (gnuplot does not always fail on a write error: a full disk). With
+# CB_PLOT_GEOMETRY set (a file), appends to it one line per figure: OUTBASE's
+# name, then gnuplot's GPVAL_TERM_XMIN XMAX YMIN YMAX XSIZE YSIZE of the SVG
+# (the plot area and the canvas, in the terminal's units; the figures' test).
 cb_gnuplot() {
-	local dir=$1 name=$2 outbase=$3 args=$4 gd ob
-	gd=$(cb_gp_path "$dir") && ob=$(cb_gp_path "$outbase") || return 1
-	if ! gnuplot -e "gpdir=$gd; outbase=$ob; $args" "$dir/$name.gp"; then
+	local dir=$1 name=$2 outbase=$3 args=$4 gd ob tb geo=() ext
+	local tmpb
+	tmpb=$(dirname -- "$outbase")/.$(basename -- "$outbase").tmp$$
+	gd=$(cb_gp_path "$dir") && ob=$(cb_gp_path "$tmpb") || return 1
+	if [[ -n "${CB_PLOT_GEOMETRY:-}" ]]; then
+		tb=$(cb_gp_path "$CB_PLOT_GEOMETRY") || return 1
+		geo=(-e "set print $tb append; print sprintf('%s %d %d %d %d %d %d', '$(basename -- "$outbase")',
+			GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE,
+			GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE); set print")
+	fi
+	if ! gnuplot -e "gpdir=$gd; outbase=$ob; $args" "$dir/$name.gp" "${geo[@]}"; then
 		echo "${PROG:-collbench}: error: gnuplot failed on $name.gp (output $outbase)" >&2
+		rm -f -- "$tmpb.png" "$tmpb.svg"
 		return 1
 	fi
-	[[ -s "$outbase.png" && -s "$outbase.svg" ]] ||
-		{ echo "${PROG:-collbench}: error: gnuplot wrote no $outbase.png/.svg" >&2; return 1; }
+	for ext in png svg; do
+		cb_figure_complete "$tmpb.$ext" && continue
+		echo "${PROG:-collbench}: error: gnuplot wrote no complete $outbase.$ext (a full disk?):" 			"nothing written under that name" >&2
+		rm -f -- "$tmpb.png" "$tmpb.svg"
+		return 1
+	done
+	if ! mv -f -- "$tmpb.png" "$outbase.png" || ! mv -f -- "$tmpb.svg" "$outbase.svg"; then
+		echo "${PROG:-collbench}: error: cannot rename the figure to $outbase.png/.svg" >&2
+		rm -f -- "$tmpb.png" "$tmpb.svg" "$outbase.png"
+		return 1
+	fi
+}
+
+# cb_figure_complete FILE: whether FILE, a figure gnuplot wrote, is whole:
+# not empty; a .png ends with its IEND chunk (the PNG specification: the
+# last 12 bytes are length 0, "IEND" and its CRC ae 42 60 82); an .svg ends
+# with its closing </svg> tag (trailing white space allowed).
+cb_figure_complete() {
+	[ -s "$1" ] || return 1
+	case $1 in
+	*.png) [ "$(tail -c 12 -- "$1" | od -An -tx1 | tr -d ' \n')" = 0000000049454e44ae426082 ] ;;
+	*.svg) tail -c 64 -- "$1" | tr -d ' \t\r\n' | grep -q '</svg>$' ;;
+	*) return 0 ;;
+	esac
+}
+
+# cb_write_whole FILE CMD...: runs CMD with its stdout into FILE, whole or not
+# at all (a temporary file in FILE's folder, renamed when CMD and the write
+# succeeded). Returns 1 (FILE untouched) otherwise.
+cb_write_whole() {
+	local f=$1 tmpf
+	shift
+	tmpf=$(dirname -- "$f")/.$(basename -- "$f").tmp$$
+	if "$@" >"$tmpf" && mv -f -- "$tmpf" "$f"; then
+		return 0
+	fi
+	rm -f -- "$tmpf"
+	return 1
 }
 
 # cb_path_fits WHAT PATH [INSIDE]: whether PATH (a folder or file this run

@@ -52,17 +52,12 @@ overlay_plots() {
 		IFS=$'\t' read -r algos xmin xmax ymin ymax combo <"$info"
 		local reg=""
 		[ ! -s "$tmp/$n.reg.dat" ] || reg=$tmp/$n.reg.dat
-		gnuplot -e "gpdir=$(cb_gp_path "$root/scripts/plot"); outbase=$(cb_gp_path "$plotdir/regress_np$n");
-			prefix=$(cb_gp_path "$tmp/$n"); algos='$algos'; regfile=$(cb_gp_path "$reg");
+		cb_gnuplot "$root/scripts/plot" regress "$plotdir/regress_np$n" "prefix=$(cb_gp_path "$tmp/$n");
+			algos='$algos'; regfile=$(cb_gp_path "$reg");
 			xmin=$xmin; xmax=$xmax; ymin=$ymin; ymax=$ymax; nranks=$n;
 			ttl='collbench regression check: $n ranks, baseline dashed, current solid';
 			sub=$(cb_gp_str "$combo; baseline $(basename "$base_dir"), tolerance $tolerance%");
-			runid=$(cb_gp_str "$run_id")" "$root/scripts/plot/regress.gp" ||
-			{ cb_note "warning: gnuplot failed for $n ranks"; continue; }
-		if [ ! -s "$plotdir/regress_np$n.png" ] || [ ! -s "$plotdir/regress_np$n.svg" ]; then
-			cb_note "warning: gnuplot wrote no regress_np$n.png/.svg in $plotdir"
-			continue
-		fi
+			runid=$(cb_gp_str "$run_id")" || { cb_note "warning: no overlay plot for $n ranks (above)"; continue; }
 		cb_note "plot: $plotdir/regress_np$n.png (.svg)"
 	done
 }

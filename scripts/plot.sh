@@ -28,8 +28,9 @@ OUT_DIR defaults to a new folder <repo>/plots/<basename of RUN_DIR> (-2, -3, ...
 name is taken: plots of two runs never mix); a given OUT_DIR must be new or empty unless
 --overwrite. The figures written are listed on stdout and in OUT_DIR/figures.txt.
 Each figure is written as .png and .svg:
-  busbw_np<N>         bus bandwidth vs message size, one line per algorithm, one file per rank
-                      count N; the copy algorithm's algbw is drawn dashed as the memcpy roofline
+  busbw_np<N>         bus bandwidth (of the median time) vs message size, one line per
+                      algorithm, one file per rank count N; the copy algorithm's algbw is drawn
+                      dashed as the memcpy roofline
   frontier_np<N>      each allreduce's time (median) over the fastest one's at every size, one
                       file per rank count N: the fastest sits on 1 and is named below it, the
                       runs of sizes each algorithm wins in the corner (the crossovers)
@@ -42,11 +43,13 @@ Each figure is written as .png and .svg:
   busy_wait_per_rank  each rank's busy time (moving, reducing bytes) and wait time (for peers)
                       per allreduce, stacked, at the largest rank count and size, for every
                       algorithm whose busy time is measured (ps, ring on the host)
-  stragglers          per size, the rank most often the slowest and how much slower it was
-                      (straggler_ratio), one line per algorithm, largest rank count
+  stragglers          per size, the rank most often the slowest and how much slower at its own
+                      work it was (straggler_ratio; below 1, shaded: no straggler), one line
+                      per algorithm, largest rank count
   iterations          every iteration's time of one row (warm-up included; from the
                       np<N>.jsonl files of --json): the largest rank count and size, the row
-                      with the most variation there
+                      with the most variation there; its median and p99 (under 100
+                      iterations: their largest, "max of K")
   library_choice      at each (size, rank count), which of Open MPI's forced algorithms
                       (mpi.*) the default mpi row ran by its traffic and time, and what Open
                       MPI 4.1's decision table names (RUN_DIR/library_choice.csv, which
@@ -57,6 +60,8 @@ Each figure is written as .png and .svg:
                       the time vs S, and each rank's tx+rx at the largest S with measured bytes
                       (sweep.sh --coll allreduce,reduce_scatter,all_gather)
 Only rows with status "ok" are plotted; figures without data are skipped with a note on stderr.
+Each figure is written whole or not at all (a temporary name, checked, renamed); when one
+cannot be drawn (gnuplot fails, a full disk) plot.sh exits 1 and leaves none of its files.
 Rank counts launched with more ranks than CPUs (meta.json's oversubscribed_rank_counts) are
 marked: a title line on the figures of one rank count, "N*" at the tics of the others.
 
@@ -104,7 +109,16 @@ RANKS=$RUN_DIR/ranks.csv
 OUT_DIR=${positional[1]:-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collbench-plot.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# On failure nothing of this run stays in OUT_DIR: the figures it wrote (each whole: cb_gnuplot),
+# its claim (an empty figures.txt) and the folder it made, so that a rerun is not refused.
+finished=0 claim="" made_dir="" written=()
+undo() {
+	((finished == 0)) || return 0
+	((${#written[@]} == 0)) || rm -f -- "${written[@]}"
+	[[ -z "$claim" || -s "$claim" ]] || rm -f -- "$claim"
+	[[ -z "$made_dir" ]] || rmdir -- "$made_dir" 2>/dev/null || true
+}
+trap 'undo; rm -rf "$tmp"' EXIT
 
 # plot_awk PROGRAM ARGS...: scripts/plot/PROGRAM.awk with the shared functions. The lines the
 # programs print for this script hold fields apart by US (unit separator), which, unlike a tab,
@@ -135,17 +149,22 @@ case "$INPLACE" in
 *) placement="in_place=$INPLACE" ;;
 esac
 ctx="$BACKEND backend, $DTYPE $OP, $placement"
+# the statistic of the time (and bandwidth) figures: the median where summary.csv has it (as
+# frontier, the model's figures and the gate use), else the mean; said on their axes
+stat=mean
+head -n 1 "$SUMMARY" | tr -d '\r' | tr ',' '\n' | grep -qx time_us_median && stat=median
 
 # the output folder: claimed (figures.txt created exclusively) or new (atomic)
 if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
 		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
 		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' \
-		'library_choice.*' 'zero_step_np*.png' 'zero_step_np*.svg' || exit 2
+		'library_choice.*' 'zero_step_np*.png' 'zero_step_np*.svg' '.*.tmp[0-9]*' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
+	made_dir=$OUT_DIR
 fi
-written=()
+claim=$OUT_DIR/figures.txt
 
 # --- oversubscription: the rank counts launched with more ranks than CPUs (time-sliced) -------
 # From meta.json's oversubscribed_rank_counts and cpus_online (sweep.sh writes them, one line
@@ -176,7 +195,7 @@ over_args() {
 run_gp() {
 	local name=$1 outbase=$2 args=$3
 	cb_gnuplot "$PLOT_DIR" "$name" "$outbase" "$args;
-		sub=$(gp_str "$ctx"); runid=$(gp_str "run $RUN_ID")" || exit 1
+		sub=$(gp_str "$ctx"); runid=$(gp_str "run $RUN_ID"); stat='$stat'" || exit 1
 	written+=("$outbase.png" "$outbase.svg")
 }
 
@@ -310,16 +329,16 @@ plot_straggler() {
 
 # --- iterations: every iteration of one row, from the JSON Lines files ------------------------
 plot_iters() {
-	local verb algo n size nwarm niter med p99 ymax jsonl=()
+	local verb algo n size nwarm niter med p99 ymax nrk jsonl=()
 	shopt -s nullglob
 	jsonl=("$RUN_DIR"/np*.jsonl)
 	shopt -u nullglob
 	((${#jsonl[@]} > 0)) || { cb_note "skipping iterations: no np*.jsonl in '$RUN_DIR'"; return 0; }
-	IFS=$US read -r verb algo n size nwarm niter med p99 ymax < <(plot_awk iters -v dir="$tmp" \
+	IFS=$US read -r verb algo n size nwarm niter med p99 ymax nrk < <(plot_awk iters -v dir="$tmp" \
 		-v b="$BACKEND" -v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "${jsonl[@]}")
 	[[ "$verb" == plot ]] || { cb_note "skipping iterations: $algo"; return 0; }
 	run_gp iters "$OUT_DIR/iterations" "prefix=$(cb_gp_path "$tmp/iters"); algo=$(gp_str "$algo");
-		nranks=$n; nwarm=$nwarm; niter=$niter; med=${med:-0}; p99=${p99:-0}; ymax=$ymax;
+		nranks=$n; nwarm=$nwarm; niter=$niter; med=${med:-0}; p99=${p99:-0}; ymax=$ymax; nrk=${nrk:-0};
 		note=$(gp_str "$(over_note "$n")");
 		ttl=$(gp_str "time of every iteration, $algo, $n ranks, $size per rank")"
 }
@@ -385,6 +404,8 @@ plot_library
 plot_zero
 
 ((${#written[@]} > 0)) || cb_die 1 "no figure could be drawn from '$SUMMARY'"
-printf '%s\n' "${written[@]}" >"$OUT_DIR/figures.txt" || cb_die 1 "cannot write $OUT_DIR/figures.txt"
+cb_write_whole "$OUT_DIR/figures.txt" printf '%s\n' "${written[@]}" ||
+	cb_die 1 "cannot write $OUT_DIR/figures.txt: no figure kept"
+finished=1
 printf '%s\n' "${written[@]}" || cb_die 1 "cannot write the list of figures to stdout"
 cb_note "figures in $OUT_DIR"

@@ -64,6 +64,6 @@ done < <(tr '\t' '\n' <<<"$names")
 mkdir -p "$(dirname "$outbase")"
 sub="machine: $machine"
 # file names as their own bytes (cb_gp_path), text as cb_text's (cb_gp_str)
-gnuplot -e "gpdir=$(cb_gp_path "$SCRIPT_DIR/plot"); outbase=$(cb_gp_path "$outbase"); datafile=$(cb_gp_path "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); algos=$(cb_gp_str "$algos"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" \
-	"$SCRIPT_DIR/plot/history.gp"
+# (whole or not at all: cb_gnuplot)
+cb_gnuplot "$SCRIPT_DIR/plot" history "$outbase" "datafile=$(cb_gp_path "$tmp/history.dat"); titles=$(cb_gp_str "$titles"); algos=$(cb_gp_str "$algos"); ttl=$(cb_gp_str "$title"); sub=$(cb_gp_str "$sub"); ylab=$(cb_gp_str "$metric")" || exit 2
 printf '%s\n' "$outbase.png" "$outbase.svg"

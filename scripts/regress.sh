@@ -13,7 +13,10 @@
 #   3 with --history: all else went well (0), but adding the run to the
 #     history failed (the run folder is kept; the message says how to add it),
 #   4 no regression, but a row worse beyond the tolerance that the noise of
-#     the runs cannot confirm: unknown, run again (collbench-compare's 4),
+#     the runs cannot confirm: unknown, run again (collbench-compare's 4); or
+#     rows worse beyond the tolerance (and no failed or vanished row) in a
+#     check whose run or baseline recorded other work above 10% of the CPUs:
+#     the load can explain them,
 #   128+N stopped by signal N (INT, TERM, HUP, USR1, USR2), passed on to the sweep, which
 #     stops its launch and marks its run "aborted"; nothing compared.
 # Options: the table below (lib_opts.sh's form).
@@ -108,7 +111,9 @@ baseline/), CB_PLOTS (plots root, default plots/).
 Exit status: 0 no regression; 1 a regression (or failed or vanished rows, or a
 failed sweep); 2 usage or input error (nothing judged); 3 with --history, all
 else went well but adding the run to the history failed; 4 unknown (a row
-worse within the noise: run again); 128+N stopped by signal N.
+worse within the noise, or only drops in a check whose run or baseline
+recorded more than $load_limit% other work on the CPUs: run again); 128+N
+stopped by signal N.
 EOF
 cb_opts_parse "$@"
 sweep_override=("${cb_rest[@]}")
@@ -281,10 +286,14 @@ check_load() {
 			"baseline anyway (--accept-load); its repeat bands are wide, bounded only by the" \
 			"gate's noise cap"
 	elif [ "$share" -gt $load_limit ]; then
+		local again="scripts/regress.sh --update-baseline --accept-load --run $1"
+		! cb_opts_given --baseline || again+=" --baseline $baseline"
 		cb_die 2 "not making $(basename "$1") the baseline: other work used $share% of the CPUs while it" \
 			"ran (more than $load_limit%: meta.json's other_cpu_percent), so its numbers measure that" \
 			"contention and its wide repeat bands would hide regressions. Make the baseline when the" \
-			"machine is quiet${2:+ (the run folder $1 is kept)}, or take this run with --accept-load"
+			"machine is quiet${2:+ (the run folder $1 is kept)}, or take this run anyway, without" \
+			"sweeping again:
+  $again"
 	fi
 }
 # a finished run as the baseline: judged before anything is written
@@ -384,6 +393,38 @@ base_share=$(load_of "$base_dir")
 
 # overlay_plots CSV: the overlay figures (lib_regress.sh)
 
+# load_verdict: with status 1 from collbench-compare, when the current run or the baseline
+# recorded other work above load_limit% of the CPUs (meta.json's other_cpu_percent) and
+# every row that failed the gate is a regression (worse beyond the tolerance: what
+# contention does to a run), sets status 4 (unknown, run again) and says so: on stderr, and
+# at the end of a markdown report. Failed, vanished and (--strict) missing rows are never
+# explained by load: those keep 1. A quiet pair keeps 1.
+load_verdict() {
+	local cur_share loaded="" counts nreg nother why rc
+	cur_share=$(load_of "$run_dir")
+	[ -z "$cur_share" ] || [ "$cur_share" -le $load_limit ] ||
+		loaded="other work used $cur_share% of the CPUs during the run $run_id"
+	[ -z "$base_share" ] || [ "$base_share" -le $load_limit ] ||
+		loaded="${loaded:+$loaded, and }other work used $base_share% of the CPUs during the baseline $(basename "$base_dir")"
+	[ -n "$loaded" ] || return 0
+	rc=0
+	"$bin/collbench-compare" "${compare_opts[@]}" --format csv "$base_dir" "$run_dir" >"$tmp/gate.csv" \
+		2>/dev/null || rc=$?
+	[ $rc = 1 ] || return 0
+	counts=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["verdict"] == "regression" { r++ } $c["verdict"] ~ /^(failed|vanished|missing)$/ { o++ }
+		END { print r + 0, o + 0 }' "$tmp/gate.csv")
+	read -r nreg nother <<<"$counts"
+	[ "$nother" = 0 ] && [ "$nreg" -gt 0 ] || return 0
+	status=4
+	why="unknown, run again (exit 4, not 1): $nreg row(s) worse beyond the tolerance, but $loaded"
+	why="$why (more than $load_limit%: meta.json's other_cpu_percent), and contention alone slows"
+	why="$why a run that much; these drops are not judged. Run the check again when the machine"
+	why="$why is quiet (and remake a baseline made under load)"
+	cb_note "verdict: $why"
+	[ "$format" != markdown ] || printf '\n**regress.sh: %s.**\n' "$why"
+}
+
 # compare (the verdict, on stdout) and the CSV for the plots
 status=0
 if [ -s "$base_dir/summary.csv" ]; then
@@ -404,6 +445,9 @@ if [ $sweep_status != 0 ]; then
 	cb_note "the sweep failed (status $sweep_status): counted as a regression"
 	[ $status = 2 ] || status=1
 fi
+# a check under load: a drop that contention explains is not judged (unknown: exit 4)
+[ $status != 1 ] || [ $sweep_status != 0 ] || load_verdict
+
 stopped "during the comparison: no verdict"
 # the history: whatever the verdict, the run is a point of its trend
 hist_status=0

@@ -1,7 +1,7 @@
 # busbw.awk: the data of the figures busbw_np<N> (bus bandwidth vs message size, one figure per
 # rank count N) from select.awk's table of one combination.
 # For each N, in ascending order: dir/busbw_np<N>.<i>.dat (bytes <TAB> busbw_GBps) for the
-# i-th algorithm with a bus bandwidth at N (figure order, see algo_list; copy has none), and
+# i-th algorithm with a bus bandwidth at N (of the median time where the row has one) (figure order, see algo_list; copy has none), and
 # the copy roofline dir/busbw_np<N>.copy.dat (bytes <TAB> algbw_GBps) taken at N, or, when the
 # run has no copy rows at N, at the rank count with the most copy points (the line says which).
 # 0-byte rows have no place on the logarithmic size axis. The transport: when the run's
@@ -24,10 +24,10 @@ NR == 1 { tsv_header(); next }
 	if (tr != "" && tr != "library" && a != "copy") { ntr += !(tr in trs); trs[tr] = 1; tr_n[n] = tr }
 	else tr = ""
 	rows_n++; r_n[rows_n] = n; r_a[rows_n] = a; r_b[rows_n] = by; r_t[rows_n] = tr
-	r_y[rows_n] = get("busbw_GBps")
+	r_y[rows_n] = get("busbw_GBps") == "" ? "" : sprintf("%.6g", get("busbw_GBps") * median_scale())
 	if (a == "copy") see_algo(a)
 	if (by > 0 && get("algbw_GBps") != "" && a == "copy") {
-		add_pt("copy" SUBSEP n, by, get("algbw_GBps"))
+		add_pt("copy" SUBSEP n, by, sprintf("%.6g", get("algbw_GBps") * median_scale()))
 		copies[n]++
 	}
 }

@@ -8,11 +8,13 @@
 #   ymin, ymax  smallest y value above 0, largest y value (0: all zero)
 #   nranks    rank count                      ttl, sub, runid  title, its second line, run label
 #   note      a third title line ("" for none: the oversubscription note)
+#   stat      the time statistic the bandwidths are of ("median" or "mean"), on the y axis
 load gpdir.'/common.gp'
 
 set title title3(ttl, sub.(nranks == 1 ? " (busbw = algbw x 2(n-1)/n is 0 for n = 1)" : ""))
 set xlabel "message size per rank (bytes)"
-set ylabel "bus bandwidth (GB/s)"
+if (!exists("stat")) stat = "mean"
+set ylabel sprintf("bus bandwidth (GB/s, of the %s time)", stat)
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
 # log y: a cache-resident copy roofline is 10-100x the allreduce curves, and

@@ -27,16 +27,19 @@ set xrange [-pad : nranks - 1 + pad]
 set xtics 1
 if (nranks > 16) { set xtics int(ceil(nranks / 16.0)) }
 set grid noxtics ytics
-nkeys = 2 * nalg
+lab(i) = value(sprintf("lab%d", i))
+nkeys = nalg + 1   # each algorithm's busy bar, and one entry for the hatched wait
+klen = 25; do for [i = 1:nalg] { klen = strlen(lab(i)) > klen ? strlen(lab(i)) : klen }
 @KEY_OUT
 
-lab(i) = value(sprintf("lab%d", i))
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 @PNG
 set output outbase.'.png'
 plot for [i = 1:nalg] sprintf("%s.%d.dat", prefix, i) using ($1 + off(i)):($2 + $3) \
          with boxes fill pattern 4 border lc rgb algo_color(word(algos, i)) \
-         lc rgb algo_color(word(algos, i)) title word(algos, i).' wait (for peers)', \
+         lc rgb algo_color(word(algos, i)) notitle, \
+     NaN with boxes fill pattern 4 border lc rgb "#555555" lc rgb "#555555" \
+         title 'hatched: wait (for peers)', \
      for [i = 1:nalg] sprintf("%s.%d.dat", prefix, i) using ($1 + off(i)):2 \
          with boxes fill solid 0.85 border lc rgb "#333333" lc rgb algo_color(word(algos, i)) \
          title lab(i)

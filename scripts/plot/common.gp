@@ -63,10 +63,24 @@ SIZE_TICS = 'kmin = floor(log(tlo) / log(2) + 1e-9); kmax = ceil(log(thi) / log(
     'k % kstep == 0 ? hsize(2.0**k) : "", 2.0**k, k % kstep == 0 ? "" : " 1") }; ' . \
     'if (kmax - kmin > 12 && kstep == 1) { eval "set ".tax."tics font \",10\"" }'
 # Where no data are: @KEY_OUT keys the nkeys lines of a figure outside the plot, below it, in
-# at most 2 columns; the bottom margin is set to hold the x tic labels, the x label and those
-# rows (gnuplot 5.4's own margin for a key below lets the key's box cover the x label).
-KEY_OUT = 'set key outside below center horizontal Left reverse maxcols 2; ' . \
-    'set bmargin 4.6 + 1.3 * ceil(nkeys / 2.0)'
+# 2 columns up to 6 lines, 3 up to 12 (in a smaller font), else 4 (smaller still), filled
+# column by column (maxrows: gnuplot's own column count from its width estimate gave fewer
+# columns and a key over the x label), so that the key never takes more than 5 rows and the plot area keeps at least half the canvas's
+# height whatever the number of series; the bottom margin is set to hold the x tic labels,
+# the x label and those rows (gnuplot 5.4's own margin for a key below lets the key's box
+# cover the x label). Fixed left and right margins: the plot area keeps its width. klen: the
+# longest key title in characters (default 22): fewer columns when they would not fit side by
+# side (gnuplot sizes a column from the terminal's character width, whatever the key's font,
+# about 8.4 px at 15 on a 1000 px canvas: 115 characters; a column takes its title, the
+# sample and 6 more); titles over 32 characters in a font of at most 12 (cairo draws them
+# wider than gnuplot's estimate).
+kmin(a, b) = a < b ? a : b
+kfit(l) = l + 8 > 0 ? (floor(115 / (l + 8.0)) < 1 ? 1 : floor(115 / (l + 8.0))) : 1
+KEY_OUT = 'if (!exists("klen")) { klen = 22 }; ' . \
+    'kcols = nkeys <= 6 ? 2 : nkeys <= 12 ? 3 : 4; kcols = kmin(kcols, kfit(klen)); kfont = kcols == 2 ? 15 : kcols == 3 ? 13 : 11; ' . \
+    'kfont = klen > 32 ? kmin(kfont, 12) : kfont; kfs = sprintf(",%d", kfont); krows = ceil(nkeys / real(kcols)); ' . \
+    'set key outside below center vertical Left reverse maxrows krows font kfs; ' . \
+    'set bmargin 4.6 + 1.3 * kfont / 15.0 * krows; set lmargin 12; set rmargin 4'
 # The title: ttl and sub (plot.sh's two lines) and, where note is not "", a third line (the
 # oversubscription note of plot.sh and model.sh).
 if (!exists("note")) note = ""

@@ -12,7 +12,7 @@ load gpdir.'/common.gp'
 
 set title title3(ttl, sub)
 set xlabel "message size per rank (bytes)"
-set ylabel "time / the fastest's at that size (median)"
+set ylabel "median time / the fastest's median at that size"
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
 ylo = 0.55; yhi = (rmax > 1.5 ? rmax : 1.5) * 1.6
@@ -25,7 +25,15 @@ tax = "x"; tlo = xmin; thi = xmax
 nkeys = words(algos)
 @KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
-set label 3 "fastest: ".runs at graph 0.01, graph 0.97 left font ",10"
+# the runs of sizes each algorithm wins, wrapped at about 110 characters (a long list ran off
+# the canvas)
+wrapped = "fastest:"; ll = strlen(wrapped)
+do for [i = 1:words(runs)] {
+    wd = word(runs, i)
+    if (ll + 1 + strlen(wd) > 110) { wrapped = wrapped."\n".wd; ll = strlen(wd) } \
+    else { wrapped = wrapped." ".wd; ll = ll + 1 + strlen(wd) }
+}
+set label 3 wrapped at graph 0.01, graph 0.97 left font ",10"
 set grid ytics lc rgb "#dddddd"
 
 # the fastest at each size: its name below the line y = 1

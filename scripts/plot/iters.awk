@@ -8,6 +8,9 @@
 # iterations numbered -w .. -1), dir/iters.ranks.dat (each rank's own times, one gnuplot data
 # block per rank); prints (| stands for US, the unit separator)
 #   plot | algo | N | size in words | warm-up count | timed count | median | p99 | ymax
+#        | ranks with their own times
+# p99 is empty under 100 timed iterations: there it would be the largest one (the figure
+# names that "max of K" instead).
 #   skip | reason
 
 BEGIN { OFS = "\037" }
@@ -58,5 +61,5 @@ END {
 	}
 	if (nr == 0) printf "" > (dir "/iters.ranks.dat")
 	print "plot", jval(top, "algo"), bn, hbytes(bs), (w > 0 ? w : 0), k, jval(top, "time_us_median"),
-	      jval(top, "time_us_p99"), ymax
+	      (k >= 100 ? jval(top, "time_us_p99") : ""), ymax, nr
 }

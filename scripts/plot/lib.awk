@@ -63,6 +63,19 @@ function tsv_header(    i) {
 	for (i = 1; i <= NF; i++) col[$i] = i
 }
 
+# median_scale(): the factor that turns this row's mean-time figures (time_us, algbw, busbw)
+# into its median time's: time_us / time_us_median (bandwidth is bytes over time), or 1 when
+# the row has no median (an older schema: the figures then say "mean"); median_time(): the
+# row's median time (else its mean)
+function median_scale(    m) {
+	m = get("time_us_median") + 0
+	return (m > 0 && get("time_us") + 0 > 0) ? get("time_us") / m : 1
+}
+function median_time(    m) {
+	m = get("time_us_median")
+	return m != "" && m + 0 > 0 ? m : get("time_us")
+}
+
 function get(name) {
 	if (!(name in col)) {
 		printf "plot.sh: internal error: no column %s in %s\n", name, FILENAME > "/dev/stderr"

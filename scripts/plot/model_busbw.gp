@@ -11,7 +11,7 @@ load gpdir.'/common.gp'
 
 set title title3(ttl, sub)
 set xlabel "message size per rank (bytes)"
-set ylabel "bus bandwidth (GB/s; copy: algbw)"
+set ylabel "busbw GB/s (median time; copy: algbw)"
 set logscale x 2
 set logscale y 10
 set xrange [xmin / 1.4 : xmax * 1.4]
@@ -24,6 +24,7 @@ tax = "x"; tlo = xmin; thi = xmax
 @SIZE_TICS
 
 nkeys = 2 * words(algos)
+klen = 9; do for [i = 1:words(algos)] { klen = strlen(word(algos, i)) + 9 > klen ? strlen(word(algos, i)) + 9 : klen }
 @KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 

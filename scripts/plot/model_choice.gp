@@ -1,6 +1,7 @@
 # model_choice.gp - the cost model as a tuner (figure model_choice): at each (message size,
 # rank count) of a run, the measured fastest algorithm (a filled dot in its colour) and the
-# model's choice (a ring in its colour around it); a cross where they disagree.
+# model's choice (a ring in its colour around it); a small cross above and right of the point
+# where they disagree (on the point it hid the measured winner's dot).
 # Called by model.sh with gnuplot -e assignments:
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files prefix/best.<i>.dat, prefix/choice.<i>.dat (bytes <TAB> nranks) per word
@@ -27,13 +28,15 @@ nkeys = words(algos) + 1
 @KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 if (!exists("legend")) legend = "dot: measured fastest; ring: the model's choice"
+legend = legend."; cross (beside): they disagree"
 set label 3 legend at graph 0.01, graph 0.97 left font ",10"
 
 P = 'for [i = 1:words(algos)] sprintf("%s/best.%d.dat", prefix, i) using 1:2 with points' . \
     ' pt 7 ps 2.0 lc rgb algo_color(word(algos, i)) title word(algos, i), ' . \
     'for [i = 1:words(algos)] sprintf("%s/choice.%d.dat", prefix, i) using 1:2 with points' . \
     ' pt 6 ps 3.4 lw 2 lc rgb algo_color(word(algos, i)) notitle, ' . \
-    'prefix."/miss.dat" using 1:2 with points pt 2 ps 2.4 lw 2 lc rgb "#000000" title "disagree"'
+    'prefix."/miss.dat" using ($1 * 1.3):($2 * 1.22) with points pt 2 ps 1.3 lw 2 lc rgb "#000000"' . \
+    ' title "disagree"'
 @PNG
 set output outbase.'.png'
 plot @P

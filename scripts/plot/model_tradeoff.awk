@@ -36,12 +36,26 @@ END {
 		j++; list = list " " l[i]
 		us = tus[k, l[i]] + 0
 		us = (us >= 100) ? sprintf("%.0f", us) : sprintf("%.3g", us)
-		printf "%g\t%.6g\t%s, %s us\n", rounds[k, l[i]], load[k, l[i]], l[i], us > (dir "/tradeoff." j ".dat")
+		# a label's height: the point's, moved down a line for each earlier label at the same
+		# rounds within a line's height (7% of the y range): labels of points on one
+		# another never overlap
+		ly = load[k, l[i]]
+		for (q = 1; q < j; q++)
+			if (lx[q] == rounds[k, l[i]] && ly - lyy[q] < 0.07 * (ymax_all(k, l, na) * 1.25 + 0.1) && lyy[q] - ly < 0.07 * (ymax_all(k, l, na) * 1.25 + 0.1))
+				ly = lyy[q] - 0.07 * (ymax_all(k, l, na) * 1.25 + 0.1)
+		lx[j] = rounds[k, l[i]]; lyy[j] = ly
+		printf "%g\t%.6g\t%s, %s us\t%.6g\n", rounds[k, l[i]], load[k, l[i]], l[i], us, ly > (dir "/tradeoff." j ".dat")
 		close(dir "/tradeoff." j ".dat")
 		if (rounds[k, l[i]] > rmax) rmax = rounds[k, l[i]]
 		if (load[k, l[i]] > ymax) ymax = load[k, l[i]]
 	}
 	print "plot", substr(list, 2), bn, hbytes(bb), rmax, ymax, lib_combo
+}
+# ymax_all(k, l, na): the largest load at point k over the algorithms l[1..na]
+function ymax_all(k, l, na,    i, m) {
+	m = 0
+	for (i = 1; i <= na; i++) if ((k, l[i]) in load && load[k, l[i]] > m) m = load[k, l[i]]
+	return m
 }
 # better(a, b): size a is the better choice than b: 1 MiB, else the larger
 function better(a, b) {

@@ -22,7 +22,7 @@ set grid lc rgb "#dddddd"
 
 P = 'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2 with points' . \
     ' pt algo_pt(word(algos, i)) ps 2.2 lc rgb algo_color(word(algos, i)) title word(algos, i), ' . \
-    'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:2:3 with labels' . \
+    'for [i = 1:words(algos)] sprintf("%s.%d.dat", prefix, i) using 1:4:3 with labels' . \
     ' left offset 1.2,0.4 font ",10" tc rgb algo_color(word(algos, i)) notitle'
 @PNG
 set output outbase.'.png'

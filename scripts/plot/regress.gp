@@ -13,7 +13,7 @@ load gpdir.'/common.gp'
 set title ttl."\n".sub
 set xlabel "message size per rank (bytes)"
 # busbw is 0 for n = 1: collbench-compare judged (and plot.sh draws) algbw there
-set ylabel (nranks == 1 ? "algorithm bandwidth, GB/s (busbw is 0 for n = 1)" : "bus bandwidth, GB/s (copy: algbw)")
+set ylabel (nranks == 1 ? "algbw GB/s (median time; busbw is 0 for n = 1)" : "busbw GB/s (median time; copy: algbw)")
 set logscale x 2
 set xrange [xmin / 1.4 : xmax * 1.4]
 # linear y shows a 20% drop as it is; log y when the curves span decades (small messages)
@@ -27,7 +27,11 @@ set format y "%g"
 tax = "x"; tlo = xmin; thi = xmax
 @SIZE_TICS
 
-set key outside right top Left reverse
+# the key below the plot, in columns (common.gp): a key beside it took half the width with
+# ten algorithms and squeezed the sizes' labels into each other
+nkeys = 2 * words(algos) + (regfile ne '' ? 1 : 0)
+klen = 9; do for [i = 1:words(algos)] { klen = strlen(word(algos, i)) + 9 > klen ? strlen(word(algos, i)) + 9 : klen }
+@KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 P = ''

@@ -10,7 +10,8 @@ load gpdir.'/common.gp'
 
 set title title3(ttl, sub)
 set xlabel "rank count n"
-set ylabel "time per allreduce (µs, mean)"
+if (!exists("stat")) stat = "mean"
+set ylabel sprintf("time per allreduce (µs, %s)", stat)
 
 # x: log2 when the rank counts span a factor of 4 or more, tics only at the counts present.
 rmin = real(word(ranks, 1))

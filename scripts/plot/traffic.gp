@@ -36,10 +36,11 @@ set xrange [-pad : nranks - 1 + pad]
 set xtics 1
 if (nranks > 16) { set xtics int(ceil(nranks / 16.0)) }
 set grid noxtics ytics
+lab(i) = value(sprintf("lab%d", i))
 nkeys = nalg
+klen = 10; do for [i = 1:nalg] { klen = strlen(lab(i)) > klen ? strlen(lab(i)) : klen }
 @KEY_OUT
 
-lab(i) = value(sprintf("lab%d", i))
 # ranks on several hosts: a dashed line between hosts, each host's label over its ranks
 if (nhosts > 1) {
     do for [i = 1:words(hostsep)] {

@@ -498,7 +498,7 @@ plot_frontier)
 				if (b == big && (m == "" || t < m)) { m = t; w = $c["algo"] } }
 			END { print w }' n=$n "$src/results/reference/summary.csv")
 		# its run of sizes ends at 64 MiB, or is 64 MiB alone
-		grep -q "fastest: .*$best \([^,]*-\)\{0,1\}64 MiB<" "$f" ||
+		grep -q "[ >]$best \([^,]*-\)\{0,1\}64 MiB<" "$f" ||
 			fail "frontier_np$n: the fastest at 64 MiB is not $best"
 	done
 	;;
@@ -555,7 +555,8 @@ plot_readable)
 		{ show; fail "model.sh failed"; }
 	# every figure's key outside the plot (or none)
 	for f in $(grep '\.svg$' "$t/fig/figures.txt" "$t/model/model_figures.txt" | cut -d: -f2-); do
-		s=${f%.svg}.set.gp
+		# gnuplot draws under a temporary name, renamed when whole (cb_gnuplot)
+		s=$(ls "$(dirname "$f")/.$(basename "${f%.svg}").tmp"*.set.gp 2>/dev/null | head -n 1)
 		[ -s "$s" ] || fail "no settings saved for $f"
 		grep -Eq '^(set key (outside|[lrtb]margin)|unset key)' "$s" ||
 			fail "$(basename "$f"): the key is inside the plot: $(grep -m1 -E '^set key (inside|fixed)' "$s")"

@@ -230,6 +230,9 @@ noisy_baseline)
 	regress --baseline "$t/bl" --run "$t/noisy" --update-baseline
 	[ $rc = 2 ] && grep -q "other work used 93% of the CPUs" "$t/err" &&
 		grep -q -- "--accept-load" "$t/err" || { show; fail "a loaded baseline: exit $rc"; }
+	# and how to take the run it has without sweeping again
+	grep -qF -- "scripts/regress.sh --update-baseline --accept-load --run $t/noisy --baseline $t/bl" "$t/err" ||
+		{ show; fail "the refusal does not say how to take this run (--run)"; }
 	[ ! -e "$t/bl" ] && [ ! -e "$t/bl.new" ] || fail "a refused baseline was written"
 	regress --baseline "$t/bl" --run "$t/noisy" --update-baseline --accept-load
 	[ $rc = 0 ] && grep -q "taken as the baseline anyway (--accept-load)" "$t/err" ||
@@ -242,6 +245,43 @@ noisy_baseline)
 	sed -i '/"other_cpu_percent"/d' "$t/old/meta.json"
 	regress --baseline "$t/bl2" --run "$t/old" --update-baseline
 	[ $rc = 0 ] && grep -q "is not recorded" "$t/err" || { show; fail "no figure: exit $rc"; }
+	;;
+loaded_check)
+	# a check whose run or baseline recorded other work above 10% of the CPUs (meta.json's
+	# other_cpu_percent): a row 20% worse is what that load does, not a verdict: unknown, run
+	# again (exit 4), said on stderr and in the markdown; the same row on a quiet pair is a
+	# regression (exit 1, case lowered_row), and so is a row that vanished under load
+	lowered() { # DIR LOAD [VANISH]: the baseline with ring 64 MiB 20% lower, LOAD% other work
+		cp -r "$base" "$1"
+		awk -F, -v OFS=, -v vanish="${3:-}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+			$c["algo"] == "ring" && $c["bytes"] == 67108864 { $c["busbw_GBps"] = sprintf("%.6g", $c["busbw_GBps"] * 0.8) }
+			vanish != "" && $c["algo"] == "ps" && $c["bytes"] == 1048576 { $c["status"] = "skipped:gone" }
+			{ print }' "$base/summary.csv" >"$1/summary.csv"
+		sed -i "s/\"other_cpu_percent\": [0-9]*/\"other_cpu_percent\": $2/" "$1/meta.json"
+		grep -q "\"other_cpu_percent\": $2," "$1/meta.json" || fail "could not set the load figure"
+	}
+	lowered "$t/run" 61
+	regress --baseline "$base" --run "$t/run" --plots "$t/p1"
+	[ $rc = 4 ] && grep -q "unknown, run again (exit 4, not 1): 1 row(s) worse beyond the tolerance, but other work used 61% of the CPUs during the run run" "$t/err" ||
+		{ show; fail "a drop under load: exit $rc, want 4 with the reason"; }
+	tail -n 1 "$t/out" | grep -Eq "^1 regression, 0 improvements, [0-9]+ same, 0 missing$" ||
+		{ show; fail "the comparison's summary line changed"; }
+	regress --baseline "$base" --run "$t/run" --plots "$t/p2" --format markdown
+	[ $rc = 4 ] && grep -q '^\*\*regress.sh: unknown, run again (exit 4, not 1)' "$t/out" ||
+		{ show; fail "markdown: exit $rc, or the reason not in the report"; }
+	# the baseline recorded under load, the run quiet
+	lowered "$t/quiet" 0
+	cp -r "$base" "$t/loadedbase"
+	sed -i 's/"other_cpu_percent": [0-9]*/"other_cpu_percent": 61/' "$t/loadedbase/meta.json"
+	regress --baseline "$t/loadedbase" --run "$t/quiet" --plots "$t/p3"
+	[ $rc = 4 ] && grep -q "during the baseline loadedbase" "$t/err" || { show; fail "a loaded baseline: exit $rc, want 4"; }
+	# quiet on both sides: a regression
+	regress --baseline "$base" --run "$t/quiet" --plots "$t/p4"
+	[ $rc = 1 ] || { show; fail "a quiet pair: exit $rc, want 1"; }
+	# a vanished row is no load's doing
+	lowered "$t/gone" 61 vanish
+	regress --baseline "$base" --run "$t/gone" --plots "$t/p5"
+	[ $rc = 1 ] && ! grep -q "unknown, run again" "$t/err" || { show; fail "a vanished row under load: exit $rc, want 1"; }
 	;;
 vanished)
 	# rows that ran in the baseline are skipped now (a driver update broke a
