@@ -68,6 +68,50 @@ int cb_libconf_text(const json_t *env, char *out, size_t cap)
 	return rc;
 }
 
+/* Sets into to each string of the object from (NULL or null: none); where
+ * keep, not over a name into already has. Returns 0, or -1 when from is not
+ * an object of strings. */
+static int merge(json_t *into, const json_t *from, int keep)
+{
+	const char *key;
+	json_t *v;
+
+	if (!from || json_is_null(from))
+		return 0;
+	if (!json_is_object(from))
+		return -1;
+	json_object_foreach ((json_t *)from, key, v) {
+		if (!json_is_string(v))
+			return -1;
+		if ((!keep || !json_object_get(into, key)) &&
+		    json_object_set(into, key, v) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int cb_libconf_launch(const json_t *env, const json_t *files, char *out, size_t cap)
+{
+	json_t *all;
+	int rc;
+
+	if (!files || json_is_null(files))
+		return cb_libconf_text(env, out, cap);
+	out[0] = '\0';
+	if (!json_is_object(files) || (env && !json_is_object(env)))
+		return -1;
+	all = env ? json_copy((json_t *)env) : json_object();
+	rc = all ? 0 : -1;
+	if (rc == 0)
+		rc = merge(all, json_object_get(files, "settings"), 1);
+	if (rc == 0)
+		rc = merge(all, json_object_get(files, "override"), 0);
+	if (rc == 0)
+		rc = cb_libconf_text(all, out, cap);
+	json_decref(all);
+	return rc;
+}
+
 /* The entry at *p ("NAME=VALUE\n"): its name and value lengths; advances *p. */
 static const char *next_entry(const char **p, size_t *nlen, const char **val, size_t *vlen)
 {

@@ -13,6 +13,9 @@
  * measurements: collbench-compare refuses to judge one against the other,
  * collbench-history keeps them in separate series (docs/regression.md).
  *
+ * The same settings from Open MPI's parameter files count as from the
+ * environment (cb_libconf_launch).
+ *
  * The text form: "NAME=VALUE" entries sorted by name, each ended by '\n';
  * "" when the launch set none (or its metadata is older than the
  * environment record). */
@@ -33,6 +36,15 @@ int cb_libconf_var(const char *name);
  * an object or the text does not fit (out then holds "" or the entries
  * that fit). */
 int cb_libconf_text(const json_t *env, char *out, size_t cap);
+
+/* The text form of a launch's library settings from its metadata's
+ * environment env and its Open MPI parameter-file settings files (the
+ * "mca_param_files" entry, tools/perf/cb_mcafiles.h; NULL or JSON null:
+ * none, as in metadata older than it), by Open MPI's precedence: a file's
+ * setting where the environment does not set the variable, an override
+ * file's over both. So a setting counts the same from the environment or a
+ * file. Returns as cb_libconf_text; -1 also when files is malformed. */
+int cb_libconf_launch(const json_t *env, const json_t *files, char *out, size_t cap);
 
 /* The first variable (by name) whose value differs between the text forms
  * a and b: 1 and its name, and its value in a and in b ("" for unset) into

@@ -61,7 +61,11 @@ struct cb_res_launch {                        /* one *.meta.json sidecar */
 	char wait[CB_NAME_MAX];               /* "wait"."strategy"; "" when absent (files
 					       * from before --wait) */
 	char libconf[CB_LIBCONF_MAX];         /* the library configuration of
-					       * "environment" (cb_libconf.h); "" none */
+					       * "environment" and "mca_param_files"
+					       * (cb_libconf_launch); "" none */
+	char libconf_env[CB_LIBCONF_MAX];     /* that of "environment" alone */
+	int mca_files;                        /* "mca_param_files" is recorded (0:
+					       * older metadata, or no MPI_T) */
 	char plan_name[CB_NAME_MAX];          /* "plan_file"."name": --plan's; "" none */
 	char plan_digest[CB_NAME_MAX];        /* "plan_file"."digest" (cb_plan_file.h);
 					       * "" none or absent (files from before it) */

@@ -113,6 +113,7 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 				  struct cb_res_launch *out, char *err, size_t errlen)
 {
 	const json_t *mpi = json_object_get(root, "mpi"), *host = json_object_get(root, "host");
+	const json_t *files;
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	const char *status = json_string_value(json_object_get(root, "status"));
 
@@ -142,10 +143,15 @@ static enum cb_status meta_fields(const json_t *root, const char *name,
 		return meta_fail(name, err, errlen, "invalid key", "\"mpi.nnodes\"");
 	if (machine_text(root, out))
 		return meta_fail(name, err, errlen, "invalid key", "\"machine\"");
-	if (cb_libconf_text(json_object_get(root, "environment"), out->libconf,
-			    sizeof(out->libconf)))
-		return meta_fail(name, err, errlen, "invalid key \"environment\" (an object of "
-				 "strings, with at most 4 KiB of library settings)", NULL);
+	files = json_object_get(root, "mca_param_files");
+	out->mca_files = json_is_object(files);
+	if (cb_libconf_launch(json_object_get(root, "environment"), files, out->libconf,
+			      sizeof(out->libconf)) ||
+	    cb_libconf_text(json_object_get(root, "environment"), out->libconf_env,
+			    sizeof(out->libconf_env)))
+		return meta_fail(name, err, errlen, "invalid key \"environment\" or "
+				 "\"mca_param_files\" (objects of strings, with at most 4 KiB of "
+				 "library settings)", NULL);
 	out->complete = status && strcmp(status, "complete") == 0;
 	if (plan_of(root, name, out, err, errlen) != CB_OK)
 		return CB_ERR_ARG;

@@ -48,6 +48,35 @@ static void test_text(void **state)
 	json_decref(env);
 }
 
+/* Open MPI's parameter files beside the environment: a file's setting where
+ * the environment has none, the override file's over both; absent or null:
+ * the environment alone; malformed: -1. */
+static void test_launch(void **state)
+{
+	json_t *env = json_pack("{s:s}", "OMPI_MCA_btl", "self,tcp");
+	json_t *files = json_pack("{s:[], s:{s:s, s:s, s:s}, s:{s:s}}", "files", "settings",
+				  "OMPI_MCA_btl", "self,vader", "OMPI_MCA_coll_tuned_allreduce_algorithm",
+				  "1", "OMPI_MCA_coll_tuned_use_dynamic_rules", "1", "override",
+				  "OMPI_MCA_pml", "ob1");
+	char out[CB_LIBCONF_MAX];
+
+	(void)state;
+	assert_int_equal(cb_libconf_launch(env, files, out, sizeof(out)), 0);
+	assert_string_equal(out, "OMPI_MCA_btl=self,tcp\nOMPI_MCA_coll_tuned_allreduce_algorithm=1\n"
+				 "OMPI_MCA_pml=ob1\n");
+	json_object_set_new(json_object_get(files, "override"), "OMPI_MCA_btl", json_string("tcp"));
+	assert_int_equal(cb_libconf_launch(env, files, out, sizeof(out)), 0);
+	assert_string_equal(out, "OMPI_MCA_btl=tcp\nOMPI_MCA_coll_tuned_allreduce_algorithm=1\n"
+				 "OMPI_MCA_pml=ob1\n");
+	assert_int_equal(cb_libconf_launch(NULL, files, out, sizeof(out)), 0);
+	assert_int_equal(cb_libconf_launch(env, NULL, out, sizeof(out)), 0);
+	assert_string_equal(out, "OMPI_MCA_btl=self,tcp\n");
+	json_object_set_new(files, "settings", json_pack("{s:i}", "OMPI_MCA_btl", 1));
+	assert_int_equal(cb_libconf_launch(env, files, out, sizeof(out)), -1);
+	json_decref(files);
+	json_decref(env);
+}
+
 static void test_diff(void **state)
 {
 	char name[64], a[64], b[64], line[64];
@@ -85,6 +114,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_which_vars),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_launch),
 		cmocka_unit_test(test_diff),
 	};
 

@@ -104,6 +104,47 @@ static void test_start_up_is_setup(void **state)
 	assert_int_equal(WEXITSTATUS(status), SAW_NOTHING);
 }
 
+/* In a child: a back-to-back block (cb_watchdog_loop) under -T 0.1 s whose
+ * calls tick every 5 ms for stay_ms, ticking only through iteration
+ * last_tick; as stay_in_step's result. */
+static int loop_block(long stay_ms, long last_tick)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(60);
+		abort_flag = 0;
+		if (cb_watchdog_start(0.1, 30, &abort_flag) != CB_OK)
+			_exit(2);
+		cb_watchdog_loop("timed", "mpi", 8, 0);
+		for (long i = 0; i * 5 < stay_ms; i++) {
+			if (i <= last_tick)
+				cb_watchdog_tick(i);
+			if (abort_flag) {
+				cb_watchdog_stop();
+				_exit(SAW_FLAG);
+			}
+			sleep_ms(5);
+		}
+		cb_watchdog_stop();
+		_exit(SAW_NOTHING);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* A block 8x longer than -T whose calls tick is progress; one stuck in a
+ * call (no tick for longer than -T) fires. */
+static void test_loop_ticks_are_progress(void **state)
+{
+	(void)state;
+	assert_int_equal(loop_block(800, 1000000), SAW_NOTHING);
+	assert_int_equal(loop_block(20000, 10), SAW_FLAG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +152,7 @@ int main(void)
 		cmocka_unit_test(test_setup_bound_fires),
 		cmocka_unit_test(test_iteration_bound_fires),
 		cmocka_unit_test(test_start_up_is_setup),
+		cmocka_unit_test(test_loop_ticks_are_progress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

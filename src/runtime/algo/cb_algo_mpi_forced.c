@@ -21,41 +21,26 @@
 
 #include "cb_algo_common.h"
 #include "cb_algo_mpi.h"
+#include "cb_mpit.h"
 
 #define VAR_ALGO "coll_tuned_allreduce_algorithm"
 #define VAR_RULES "coll_tuned_use_dynamic_rules"
+#define VAR_RULES_FILE "coll_tuned_dynamic_rules_filename"
+
+/* Open MPI 4.1's coll components other than tuned that bring a blocking
+ * MPI_Allreduce for an intra-communicator of several ranks: when one of them
+ * ranks at or above tuned (coll_<name>_priority), the communicator's
+ * MPI_Allreduce is its, not tuned's (coll_base_comm_select: the highest
+ * priority wins each function; a tie is a toss-up). The others wrap the
+ * one below them (sync, cuda, monitoring), bring no blocking allreduce
+ * (libnbc, adapt) or serve other communicators (self: one rank; inter). */
+static const char *const rivals[] = { "basic", "sm", "han", "hcoll", "ucc", "portals4", "acoll",
+				      "xhc" };
 
 struct forced {
 	struct cb_backend *be;
 	MPI_Comm comm; /* MPI_COMM_NULL when the rows are skipped */
 };
-
-/* The cvar's index, or -1. */
-static int cvar_index(const char *name)
-{
-	int idx;
-
-	return MPI_T_cvar_get_index(name, &idx) == MPI_SUCCESS ? idx : -1;
-}
-
-/* Reads (write 0) or writes (write 1) the int cvar idx. Returns 0 on success. */
-static int cvar_int(int idx, int write, int *v)
-{
-	MPI_T_cvar_handle h;
-	long long buf[2] = { 0, 0 }; /* room for any scalar type */
-	int count, rc;
-
-	if (MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS)
-		return -1;
-	if (write) {
-		rc = MPI_T_cvar_write(h, v);
-	} else {
-		rc = MPI_T_cvar_read(h, buf);
-		memcpy(v, buf, sizeof(*v));
-	}
-	MPI_T_cvar_handle_free(&h);
-	return rc == MPI_SUCCESS ? 0 : -1;
-}
 
 /* The name the cvar's enum gives number, into out[len]; "" when none. */
 static void enum_name(int idx, int number, char *out, int len)
@@ -81,14 +66,65 @@ static void enum_name(int idx, int number, char *out, int len)
 	}
 }
 
+/* 1 when coll component `name` may be selected under the coll framework's
+ * list `list` (Open MPI's syntax: "" all, "a,b" only those, "^a,b" all but
+ * those). */
+static int selectable(const char *list, const char *name)
+{
+	int exclude = list[0] == '^', found = 0;
+	size_t n = strlen(name);
+
+	if (!list[0])
+		return 1;
+	for (const char *p = list + exclude; *p; p += strcspn(p, ","), p += *p == ',') {
+		size_t k = strcspn(p, ",");
+
+		found |= k == n && strncmp(p, name, n) == 0;
+	}
+	return exclude ? !found : found;
+}
+
+/* Why coll/tuned is not the component of MPI_Allreduce into why[len]; ""
+ * when it is. What runs is inferred from what Open MPI selects by: the coll
+ * list, the priorities, a rules file (4.1's allreduce_intra_dec_dynamic
+ * takes a rule from the file before the forced algorithm). */
+static void check_component(char *why, size_t len)
+{
+	char list[512], file[512], var[64];
+	int tuned = 0, prio;
+
+	if (cb_mpit_str("coll", list, sizeof(list)) == 0 && !selectable(list, "tuned")) {
+		snprintf(why, len, "coll/tuned is left out by the coll list '%.200s': it cannot "
+			 "force an algorithm", list);
+		return;
+	}
+	if (cb_mpit_str(VAR_RULES_FILE, file, sizeof(file)) == 0 && file[0]) {
+		snprintf(why, len, "a rules file decides coll/tuned's allreduce before a forced "
+			 "algorithm (Open MPI 4.1): %s '%.80s'", VAR_RULES_FILE, file);
+		return;
+	}
+	if (cb_mpit_int(cb_mpit_index("coll_tuned_priority"), 0, &tuned))
+		return; /* no priority to compare: take tuned's word */
+	for (size_t i = 0; i < sizeof(rivals) / sizeof(rivals[0]); i++) {
+		snprintf(var, sizeof(var), "coll_%s_priority", rivals[i]);
+		if (cb_mpit_int(cb_mpit_index(var), 0, &prio) || prio < tuned ||
+		    (list[0] && !selectable(list, rivals[i])))
+			continue;
+		snprintf(why, len, "coll/%s's priority %d is not below coll/tuned's %d: coll/%s runs "
+			 "MPI_Allreduce, not a forced coll/tuned algorithm", rivals[i], prio, tuned,
+			 rivals[i]);
+		return;
+	}
+}
+
 /* Why algorithm d cannot be forced here into why[len]; "" when it can.
- * Inside an MPI_T session (mpit_check). */
+ * Inside an MPI_T session (check). */
 static void check_in(const struct cb_algo_desc *d, char *why, size_t len)
 {
 	char name[64];
 	int idx, rules = 0;
 
-	idx = cvar_index(VAR_ALGO);
+	idx = cb_mpit_index(VAR_ALGO);
 	if (idx < 0) {
 		snprintf(why, len, "this Open MPI has no %s (no coll/tuned?)", VAR_ALGO);
 		return;
@@ -99,10 +135,13 @@ static void check_in(const struct cb_algo_desc *d, char *why, size_t len)
 			 d->library_algo, name, d->name + strlen("mpi."));
 		return;
 	}
-	idx = cvar_index(VAR_RULES);
-	if (idx < 0 || cvar_int(idx, 0, &rules) || !rules)
+	idx = cb_mpit_index(VAR_RULES);
+	if (idx < 0 || cb_mpit_int(idx, 0, &rules) || !rules) {
 		snprintf(why, len, "Open MPI forces an algorithm only with OMPI_MCA_%s=1 set at "
 			 "launch (sweep.sh sets it for mpi.*)", VAR_RULES);
+		return;
+	}
+	check_component(why, len);
 }
 
 /* check_in in an MPI_T session of its own: one left open keeps Open MPI's
@@ -110,25 +149,25 @@ static void check_in(const struct cb_algo_desc *d, char *why, size_t len)
 static void check(const struct cb_algo_desc *d, char *why, size_t len)
 {
 	char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-	int n, prov;
+	int n;
 
 	why[0] = '\0';
 	if (MPI_Get_library_version(lib, &n) != MPI_SUCCESS || !strstr(lib, "Open MPI")) {
 		snprintf(why, len, "not Open MPI: its coll/tuned algorithms are Open MPI's");
 		return;
 	}
-	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &prov) != MPI_SUCCESS) {
+	if (cb_mpit_open()) {
 		snprintf(why, len, "MPI_T is not available to force an algorithm");
 		return;
 	}
 	check_in(d, why, len);
-	MPI_T_finalize();
+	cb_mpit_close();
 }
 
 /* NULL when algorithm k can be forced here, else why not (found once). */
 static const char *why_not(int k)
 {
-	static char why[CB_OMPI_NALLREDUCE][200];
+	static char why[CB_OMPI_NALLREDUCE][400];
 	static int done[CB_OMPI_NALLREDUCE];
 
 	if (!done[k])
@@ -157,17 +196,17 @@ static enum cb_status forced_setup(int k, struct cb_backend *be, void **state)
 	f->be = be;
 	f->comm = MPI_COMM_NULL;
 	if (!why_not(k)) { /* the same answer on every rank: all take part or none */
-		int prov, opened = MPI_T_init_thread(MPI_THREAD_SINGLE, &prov) == MPI_SUCCESS;
+		int opened = cb_mpit_open() == 0;
 
-		idx = opened ? cvar_index(VAR_ALGO) : -1;
-		if (idx < 0 || cvar_int(idx, 0, &old) || cvar_int(idx, 1, &want))
+		idx = opened ? cb_mpit_index(VAR_ALGO) : -1;
+		if (idx < 0 || cb_mpit_int(idx, 0, &old) || cb_mpit_int(idx, 1, &want))
 			st = CB_ERR_MPI;
 		if (st == CB_OK)
 			st = CB_MPI(MPI_Comm_dup(be->world, &f->comm));
-		if (idx >= 0 && cvar_int(idx, 1, &old) && st == CB_OK)
+		if (idx >= 0 && cb_mpit_int(idx, 1, &old) && st == CB_OK)
 			st = CB_ERR_MPI;
 		if (opened) /* a session left open keeps the monitoring from writing */
-			MPI_T_finalize();
+			cb_mpit_close();
 	}
 	if (st != CB_OK) {
 		if (f->comm != MPI_COMM_NULL)

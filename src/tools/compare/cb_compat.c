@@ -157,7 +157,9 @@ static void compare_waits(struct checker *k, const struct cb_results *b,
 }
 
 /* The library configuration (cb_libconf.h) of the launches of every rank
- * count that both ran: the first variable that differs is named. */
+ * count that both ran: the first variable that differs is named. Where one
+ * launch's metadata is older than the record of Open MPI's parameter files
+ * (which cannot say what they held), the environments alone. */
 static void compare_libconf(struct checker *k, const struct cb_results *b,
 			    const struct cb_results *c)
 {
@@ -166,9 +168,12 @@ static void compare_libconf(struct checker *k, const struct cb_results *b,
 	for (size_t i = 0; i < b->nlaunches; i++)
 		for (size_t j = 0; j < c->nlaunches; j++) {
 			const struct cb_res_launch *x = &b->launches[i], *y = &c->launches[j];
+			int both = x->mca_files && y->mca_files;
 
 			if (x->nranks != y->nranks ||
-			    !cb_libconf_diff(x->libconf, y->libconf, name, vb, vc, sizeof(name)))
+			    !cb_libconf_diff(both ? x->libconf : x->libconf_env,
+					     both ? y->libconf : y->libconf_env, name, vb, vc,
+					     sizeof(name)))
 				continue;
 			report(k, 1, "library configurations differ at %d ranks: %s is %s%s%s in the "
 			       "baseline (%s), %s%s%s in the current run (%s): rows made under other "

@@ -167,6 +167,10 @@ enum cb_status cb_out_libid(FILE *f, enum cb_mfmt fmt, const struct cb_libid *v,
 	if (st == CB_OK && fmt != CB_MFMT_CSV) {
 		fprintf(f, "\nOpen MPI 4.1's decision table names a traffic match (or, without "
 			"traffic, the nearest in time) at %zu of %zu points\n", k, n);
+		if (k < n)
+			fprintf(f, "where it does not, Open MPI chose otherwise than 4.1.4's fixed "
+				"table: another version, or a setting that replaces its decision "
+				"and that the forced rows' checks do not know\n");
 		if (ferror(f))
 			st = CB_ERR_IO;
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cb_harness.h"
+#include "cb_mcafiles.h"
 #include "cb_meta.h"
 #include "cb_options.h"
 #include "cb_preflight.h"
@@ -269,6 +270,7 @@ int main(int argc, char **argv)
 
 	if (wants_check_args(argc, argv))
 		return check_args(argc, argv);
+	cb_mcafiles_before_init(); /* MPI_T before MPI_Init: cb_mcafiles.h says why */
 	MPI_Init(&argc, &argv);
 	catch_stop_signals();
 	/* MPI errors come back as codes (CB_MPI logs them) and main decides */

@@ -14,6 +14,7 @@
 #include "cb_algo.h"
 #include "cb_env.h"
 #include "cb_machine.h"
+#include "cb_mcafiles.h"
 #include "cb_output.h"
 #include "cb_p2p.h"
 #include "cb_plan_file.h"
@@ -316,6 +317,9 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	}
 	env_settings(pf, json_object_get(m, "environment"),
 		     json_object_get(m, "environment_by_rank"));
+	/* Open MPI's settings from its parameter files: library configuration
+	 * beside the environment's (results/cb_libconf.h) */
+	json_object_set_new(m, "mca_param_files", cb_mcafiles_collect());
 	json_object_set_new(m, "launcher", launcher_info(be));
 	json_object_set_new(m, "plan_file", plan_info(o));
 	json_object_set_new(m, "wait", wait_info(&be->wait));

@@ -16,6 +16,8 @@ static struct {
 	volatile int *abort_flag;
 	unsigned long seq;      /* bumped by every step */
 	int setup;              /* the step is a set-up step */
+	int loop;               /* the step is a block of cb_watchdog_loop */
+	long tick;              /* its last iteration (cb_watchdog_tick; atomic) */
 	char phase[160];
 } wd = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
@@ -31,7 +33,7 @@ void cb_watchdog_phase(const char *what, const char *algo, size_t bytes, long it
 {
 	pthread_mutex_lock(&wd.lock);
 	wd.seq++;
-	wd.setup = 0;
+	wd.setup = wd.loop = 0;
 	if (iter >= 0)
 		snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s iteration %ld", algo,
 			 bytes, what, iter);
@@ -40,11 +42,29 @@ void cb_watchdog_phase(const char *what, const char *algo, size_t bytes, long it
 	pthread_mutex_unlock(&wd.lock);
 }
 
+void cb_watchdog_loop(const char *what, const char *algo, size_t bytes, long first)
+{
+	pthread_mutex_lock(&wd.lock);
+	wd.seq++;
+	wd.setup = 0;
+	wd.loop = 1;
+	__atomic_store_n(&wd.tick, first, __ATOMIC_RELAXED);
+	snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s (back to back)", algo, bytes,
+		 what);
+	pthread_mutex_unlock(&wd.lock);
+}
+
+void cb_watchdog_tick(long iter)
+{
+	__atomic_store_n(&wd.tick, iter, __ATOMIC_RELAXED);
+}
+
 void cb_watchdog_setup(const char *what, const char *algo, size_t bytes)
 {
 	pthread_mutex_lock(&wd.lock);
 	wd.seq++;
 	wd.setup = 1;
+	wd.loop = 0;
 	snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s", algo, bytes, what);
 	pthread_mutex_unlock(&wd.lock);
 }
@@ -72,16 +92,22 @@ static double limit(void)
 static void *watch(void *arg)
 {
 	unsigned long seen;
+	long tick;
 	double since = now_s(), least = wd.timeout_s < wd.setup_s ? wd.timeout_s : wd.setup_s;
-	double tick = least / 10 < 0.5 ? least / 10 : 0.5;
+	double every = least / 10 < 0.5 ? least / 10 : 0.5;
 
 	(void)arg;
 	pthread_mutex_lock(&wd.lock);
 	seen = wd.seq;
+	tick = __atomic_load_n(&wd.tick, __ATOMIC_RELAXED);
 	while (!wd.stop) {
-		nap(tick);
-		if (wd.seq != seen) {
+		long t;
+
+		nap(every);
+		t = __atomic_load_n(&wd.tick, __ATOMIC_RELAXED);
+		if (wd.seq != seen || (wd.loop && t != tick)) {
 			seen = wd.seq;
+			tick = t;
 			since = now_s();
 			continue;
 		}
@@ -90,6 +116,9 @@ static void *watch(void *arg)
 		if (wd.setup)
 			cb_log("watchdog: a set-up step took more than %g s (--setup-timeout) in %s; "
 			       "aborting the job", wd.setup_s, wd.phase);
+		else if (wd.loop)
+			cb_log("watchdog: no progress for %g s in %s, iteration %ld; aborting the job",
+			       wd.timeout_s, wd.phase, tick);
 		else
 			cb_log("watchdog: no progress for %g s in %s; aborting the job", wd.timeout_s,
 			       wd.phase);

@@ -33,6 +33,16 @@ enum cb_status cb_watchdog_start(double timeout_s, double setup_s, volatile int 
  * (-1 if none). Cheap; call at every step. */
 void cb_watchdog_phase(const char *what, const char *algo, size_t bytes, long iter);
 
+/* Records the start of a block of iterations back to back (--timing
+ * loop), as cb_watchdog_phase with iter the block's first; the block then
+ * reports each call with cb_watchdog_tick instead, so that a sub-microsecond
+ * call pays no lock or formatting. */
+void cb_watchdog_loop(const char *what, const char *algo, size_t bytes, long first);
+
+/* Records that the block of cb_watchdog_loop reached iteration iter: one
+ * relaxed atomic store (the watchdog names the last one reached). */
+void cb_watchdog_tick(long iter);
+
 /* Records the start of a set-up step (--setup-timeout): what ("allocate",
  * "setup", "reference", ...), algorithm or dtype, bytes per rank. */
 void cb_watchdog_setup(const char *what, const char *algo, size_t bytes);
