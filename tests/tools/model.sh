@@ -201,13 +201,33 @@ fit_degenerate)
 		else
 			[ $rc = 2 ] || { cat "$t/err" >&2; fail "slope $slope: fit exit $rc"; }
 			[ ! -e "$t/f$slope.json" ] || fail "slope $slope: a refused fit wrote its file"
-			grep -q "must be a number in" "$t/err" || { cat "$t/err" >&2; fail "slope $slope: no reason"; }
+			grep -q "must be a number in\|is not determined" "$t/err" ||
+				{ cat "$t/err" >&2; fail "slope $slope: no reason"; }
 			refused=$((refused + 1))
 		fi
 	done
 	[ $refused -gt 0 ] || fail "no slope gave a degenerate fit: the case tests nothing"
 	expect 2 "beta_GBps must be a number in" "$cm" fit -o "$t/f.json" "$t/s1e-12"
 	expect 2 "nothing could be fitted" "$cm" check "$t/s1e-12"
+	;;
+fit_constant)
+	# every row at the same 100 us, 64 KiB .. 4 MiB: overhead 100 us and no time
+	# per byte fit every row; no bandwidth does. Refused naming beta, exit 2 and
+	# no file, with the tiers chosen and with one (not overhead 0 and a
+	# saw-tooth of tiers 60% off every row)
+	synth "$t/s"
+	mkdir -p "$t/run" && cp "$t/s/np2.meta.json" "$t/run/"
+	awk -F, -v OFS=, 'NR == 1 { print; next } $5 >= 65536 && $5 <= 4194304 {
+		us = 100; bw = $5 / us / 1e3
+		$11 = $12 = us; $13 = $24 = $29 = us * 0.98; $14 = $25 = $30 = us * 1.02
+		$15 = sprintf("%.6g", bw); if ($16 != "") $16 = $15; print }' \
+		"$t/s/summary.csv" >"$t/run/summary.csv"
+	for tiers in auto 1 3; do
+		expect 2 "beta.*do not grow" "$cm" fit --tiers $tiers -o "$t/f.json" "$t/run"
+		[ ! -e "$t/f.json" ] || fail "--tiers $tiers: a refused fit wrote its file"
+		grep -q "nothing could be fitted" "$t/err" ||
+			fail "--tiers $tiers: no 'nothing could be fitted'"
+	done
 	;;
 fit_output)
 	synth "$t/run"
