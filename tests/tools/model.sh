@@ -370,13 +370,36 @@ predict)
 	two=$("$cm" predict -n 64 -b 1G -e 1G --format csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
 	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
 	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
-	expect 0 "skipped" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
+	expect 0 "skipped" "$cm" predict --topo vm-2core -n 2,4 -b 1M -e 1M
+	expect 2 "no network: 4 ranks do not fit" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
 	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"
 	"$cm" predict -n 16,256 --format csv >"$t/p1" 2>/dev/null
 	"$cm" predict -n 16,256 --format csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
 	cmp -s "$t/p1" "$t/p2" || fail "a preset written as a file predicts differently"
 	expect 0 "dgx-h100" "$cm" presets
 	expect 2 "no preset" "$cm" presets nosuch
+	;;
+predict_skipped)
+	# a point predict cannot price is skipped with its reason; when every point
+	# is, nothing was predicted: exit 2 with the reasons, no (empty) table
+	expect 2 "nothing predicted: all 30 point(s) skipped" "$cm" predict --coll reduce_scatter -n 4096
+	[ ! -s "$t/out" ] || fail "an empty table printed"
+	grep -q "8 bytes hold no element per rank" "$t/err" || fail "no first reason"
+	grep -q "the last for: .*steps" "$t/err" || fail "no last reason"
+	expect 2 "nothing predicted: all 1 point(s) skipped" "$cm" predict --coll all_gather -n 4096 -b 8 -e 8
+	# some points priced: exit 0, the skipped ones counted
+	expect 0 "1 point(s) skipped" "$cm" predict --coll all_gather -n 2,4096 -b 8 -e 8 --format csv
+	[ "$(wc -l <"$t/out")" -gt 1 ] || fail "the priced points are missing"
+	;;
+predict_cells)
+	# a rank count listed twice would print its rows twice: refused
+	expect 2 "'2,2' lists 2 ranks twice" "$cm" predict -n 2,2 -b 1M -e 1M
+	expect 2 "lists 8 ranks twice" "$cm" predict -n 8,2,8 -b 1M -e 1M
+	# a size 4 B short of 1 MiB prints as 1023.996K in every format (not 1.02e+03K)
+	for fmt in csv table markdown; do
+		expect 0 "1023.996K" "$cm" predict -n 2 -b 1048572 -e 1048572 --format $fmt
+		grep -q "e+0" "$t/out" && fail "--format $fmt: a size written with an exponent"
+	done
 	;;
 topo_errors)
 	expect 2 "not a preset" "$cm" predict --topo "$t/none.json"
