@@ -36,6 +36,20 @@ int cb_parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+/* v with 3 decimals, trailing zeros (and a bare point) dropped, then the
+ * suffix: 1023.996K, 1000.5K. */
+static void trimmed(char *buf, size_t len, double v, char suffix)
+{
+	char num[64];
+	size_t k = (size_t)snprintf(num, sizeof(num), "%.3f", v);
+
+	while (k > 0 && num[k - 1] == '0')
+		num[--k] = '\0';
+	if (k > 0 && num[k - 1] == '.')
+		num[--k] = '\0';
+	snprintf(buf, len, "%s%c", num, suffix);
+}
+
 void cb_format_size(size_t bytes, char *buf, size_t len)
 {
 	static const char suffix[] = "KMGT";
@@ -50,6 +64,8 @@ void cb_format_size(size_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%zu", bytes);
 	else if (v == (double)(long)v)
 		snprintf(buf, len, "%ld%c", (long)v, suffix[i]);
-	else
+	else if (v < 1000)
 		snprintf(buf, len, "%.3g%c", v, suffix[i]);
+	else /* 1000 up: %g would write an exponent (1.02e+03K); 3 decimals, trimmed */
+		trimmed(buf, len, v, suffix[i]);
 }

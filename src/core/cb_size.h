@@ -12,7 +12,8 @@
  * overflow size_t (out untouched). */
 int cb_parse_size(const char *s, size_t *out);
 
-/* Formats bytes as a short human size ("8", "1K", "64M", "1.5G"). */
+/* Formats bytes as a short human size ("8", "1K", "64M", "1.5G"; from 1000
+ * of a unit with up to 3 decimals, never an exponent: "1023.996K"). */
 void cb_format_size(size_t bytes, char *buf, size_t len);
 
 #endif

@@ -201,13 +201,33 @@ fit_degenerate)
 		else
 			[ $rc = 2 ] || { cat "$t/err" >&2; fail "slope $slope: fit exit $rc"; }
 			[ ! -e "$t/f$slope.json" ] || fail "slope $slope: a refused fit wrote its file"
-			grep -q "must be a number in" "$t/err" || { cat "$t/err" >&2; fail "slope $slope: no reason"; }
+			grep -q "must be a number in\|is not determined" "$t/err" ||
+				{ cat "$t/err" >&2; fail "slope $slope: no reason"; }
 			refused=$((refused + 1))
 		fi
 	done
 	[ $refused -gt 0 ] || fail "no slope gave a degenerate fit: the case tests nothing"
 	expect 2 "beta_GBps must be a number in" "$cm" fit -o "$t/f.json" "$t/s1e-12"
 	expect 2 "nothing could be fitted" "$cm" check "$t/s1e-12"
+	;;
+fit_constant)
+	# every row at the same 100 us, 64 KiB .. 4 MiB: overhead 100 us and no time
+	# per byte fit every row; no bandwidth does. Refused naming beta, exit 2 and
+	# no file, with the tiers chosen and with one (not overhead 0 and a
+	# saw-tooth of tiers 60% off every row)
+	synth "$t/s"
+	mkdir -p "$t/run" && cp "$t/s/np2.meta.json" "$t/run/"
+	awk -F, -v OFS=, 'NR == 1 { print; next } $5 >= 65536 && $5 <= 4194304 {
+		us = 100; bw = $5 / us / 1e3
+		$11 = $12 = us; $13 = $24 = $29 = us * 0.98; $14 = $25 = $30 = us * 1.02
+		$15 = sprintf("%.6g", bw); if ($16 != "") $16 = $15; print }' \
+		"$t/s/summary.csv" >"$t/run/summary.csv"
+	for tiers in auto 1 3; do
+		expect 2 "beta.*do not grow" "$cm" fit --tiers $tiers -o "$t/f.json" "$t/run"
+		[ ! -e "$t/f.json" ] || fail "--tiers $tiers: a refused fit wrote its file"
+		grep -q "nothing could be fitted" "$t/err" ||
+			fail "--tiers $tiers: no 'nothing could be fitted'"
+	done
 	;;
 fit_output)
 	synth "$t/run"
@@ -350,13 +370,36 @@ predict)
 	two=$("$cm" predict -n 64 -b 1G -e 1G --format csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
 	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
 	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
-	expect 0 "skipped" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
+	expect 0 "skipped" "$cm" predict --topo vm-2core -n 2,4 -b 1M -e 1M
+	expect 2 "no network: 4 ranks do not fit" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
 	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"
 	"$cm" predict -n 16,256 --format csv >"$t/p1" 2>/dev/null
 	"$cm" predict -n 16,256 --format csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
 	cmp -s "$t/p1" "$t/p2" || fail "a preset written as a file predicts differently"
 	expect 0 "dgx-h100" "$cm" presets
 	expect 2 "no preset" "$cm" presets nosuch
+	;;
+predict_skipped)
+	# a point predict cannot price is skipped with its reason; when every point
+	# is, nothing was predicted: exit 2 with the reasons, no (empty) table
+	expect 2 "nothing predicted: all 30 point(s) skipped" "$cm" predict --coll reduce_scatter -n 4096
+	[ ! -s "$t/out" ] || fail "an empty table printed"
+	grep -q "8 bytes hold no element per rank" "$t/err" || fail "no first reason"
+	grep -q "the last for: .*steps" "$t/err" || fail "no last reason"
+	expect 2 "nothing predicted: all 1 point(s) skipped" "$cm" predict --coll all_gather -n 4096 -b 8 -e 8
+	# some points priced: exit 0, the skipped ones counted
+	expect 0 "1 point(s) skipped" "$cm" predict --coll all_gather -n 2,4096 -b 8 -e 8 --format csv
+	[ "$(wc -l <"$t/out")" -gt 1 ] || fail "the priced points are missing"
+	;;
+predict_cells)
+	# a rank count listed twice would print its rows twice: refused
+	expect 2 "'2,2' lists 2 ranks twice" "$cm" predict -n 2,2 -b 1M -e 1M
+	expect 2 "lists 8 ranks twice" "$cm" predict -n 8,2,8 -b 1M -e 1M
+	# a size 4 B short of 1 MiB prints as 1023.996K in every format (not 1.02e+03K)
+	for fmt in csv table markdown; do
+		expect 0 "1023.996K" "$cm" predict -n 2 -b 1048572 -e 1048572 --format $fmt
+		grep -q "e+0" "$t/out" && fail "--format $fmt: a size written with an exponent"
+	done
 	;;
 topo_errors)
 	expect 2 "not a preset" "$cm" predict --topo "$t/none.json"

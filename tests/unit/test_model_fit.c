@@ -196,13 +196,15 @@ static void test_refuses_degenerate(void **state)
 }
 
 /* Rows whose time falls as their size grows: no positive bandwidth
- * describes them; the fit holds alpha at 0 and says how far off it is. */
-static void test_reports_bad_fit(void **state)
+ * describes them. The fit with no time per byte (beta at its bound) fits
+ * them better than any bandwidth: refused, naming beta, not a fit with alpha
+ * held at 0 far off every row. */
+static void test_refuses_falling_times(void **state)
 {
 	struct cb_fit_obs obs[6];
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
-	char why[256] = "";
+	char why[512] = "";
 
 	(void)state;
 	o.fit_gamma = 0;
@@ -214,11 +216,45 @@ static void test_reports_bad_fit(void **state)
 		obs[i].t = 1e-3 / (i + 1);
 		obs[i].t_lo = obs[i].t_hi = NAN;
 	}
-	assert_int_equal(cb_fit_run(obs, 6, &o, &p, why, sizeof(why)), CB_OK);
-	assert_true(p.alpha == 0);
-	assert_true(p.tier[0].beta > 0);
-	assert_true(p.max_abs > 0.5);
-	assert_true(isnan(p.alpha_rep[0])); /* no repeats */
+	assert_int_equal(cb_fit_run(obs, 6, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+	assert_non_null(strstr(why, "beta is not determined"));
+	assert_non_null(strstr(why, "do not grow"));
+}
+
+/* Every row at 100 us, copy rows among them (calls with no message: the
+ * overhead is fitted): overhead 100 us and no time per byte fit every row,
+ * a bandwidth does not. Exactly 100 us, rounding leaves the least squares'
+ * time per byte either just above 0 (a rate beyond the bound, which the
+ * parameters' check names) or below; with the times falling by 0.1% over
+ * the sizes it is below 0, where the fit held the overhead at 0 and wrote a
+ * saw-tooth of tiers 60% off every row. Refused with one tier and with the
+ * automatic search (no tiers that a bandwidth describes), beta named. */
+static void test_refuses_constant_times(void **state)
+{
+	static struct cb_fit_obs obs[MAXOBS];
+	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
+	struct cb_fit_params p;
+	size_t m = make_obs(&tr, all3, 0, 0, obs), k = 0;
+
+	(void)state;
+	for (size_t i = 0; i < m; i++) /* 64 KiB .. 4 MiB, as a sweep of -b 64K -e 4M */
+		if (obs[i].bytes >= 65536 && obs[i].bytes <= 4 << 20)
+			obs[k++] = obs[i];
+	for (int fall = 0; fall <= 1; fall++)
+		for (int tiers = 1; tiers <= 3; tiers += 2) {
+			struct cb_fit_opts o = { .max_tiers = tiers, .nbreaks = tiers == 1 ? 0 : -1,
+						 .fit_gamma = 1 };
+			char why[512] = "";
+
+			for (size_t i = 0; i < k; i++) {
+				obs[i].t = 100e-6 * (1 - fall * 1e-3 * obs[i].bytes / (4 << 20));
+				obs[i].t_lo = 0.98 * obs[i].t;
+				obs[i].t_hi = 1.02 * obs[i].t;
+			}
+			assert_int_equal(cb_fit_run(obs, k, &o, &p, why, sizeof(why)), CB_ERR_ARG);
+			assert_non_null(strstr(why, "beta"));
+			assert_non_null(strstr(why, "do not grow"));
+		}
 }
 
 /* Times that hardly grow with size (10 us + 1e-18 s per byte: 1e9 GB/s):
@@ -416,6 +452,62 @@ static void test_fresh(void **state)
 	assert_within(p.tier[0].fused, 1 / (1 / 5e9 + 1 / 3e9), 0.01);
 }
 
+/* Rows of ps, ring and copy at 2 ranks, sizes 1 KiB .. nsizes KiB in steps
+ * of 1 KiB (a linear-step sweep: allreduce_perf -i 1K), timed by the model
+ * with alpha 1 us, gamma 4 GB/s and beta 40 GB/s below brk bytes, 10 from
+ * there. */
+static size_t make_linear(size_t nsizes, double brk, struct cb_fit_obs *obs)
+{
+	size_t m = 0;
+
+	for (const enum cb_model_algo *a = all3; *a != (enum cb_model_algo)-1; a++)
+		for (size_t j = 1; j <= nsizes; j++) {
+			size_t b = 1024 * j;
+			struct cb_topo t = { .name = "t", .ranks_per_host = 2, .intra = { 1, 1e-6 },
+					     .gamma = 4e9, .slice_bytes = 256 * 1024 };
+			struct cb_model_case c = { *a, 2, b / 4, 4, 0, 0, 0, 0, NULL, 0 };
+			struct cb_model_result r;
+			char why[128];
+
+			t.intra.bw = t.copy_bw = (double)b >= brk ? 10e9 : 40e9;
+			assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+			obs[m].terms = r.terms;
+			obs[m].t = r.time;
+			obs[m].t_lo = obs[m].t_hi = NAN;
+			obs[m].bytes = (double)b;
+			m++;
+		}
+	return m;
+}
+
+/* The automatic tier search on a linear-step sweep: its tier sets are
+ * chosen among at most 32 candidate boundaries, so it fits at most
+ * 1 + 32 + C(32, 2) = 529 of them for three tiers however many sizes the run
+ * has (choosing among every measured size, 300 sizes took minutes and 1000
+ * did not finish). It still finds the tiers: boundaries at the candidates
+ * around 64 KiB, and both bandwidths away from them. */
+static void test_tier_search_bounded(void **state)
+{
+	static struct cb_fit_obs obs[3 * 400];
+	const size_t nsizes[] = { 100, 400 };
+	struct cb_fit_opts o = { .max_tiers = 3, .nbreaks = -1, .fit_gamma = 1 };
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(nsizes) / sizeof(nsizes[0]); r++) {
+		struct cb_fit_params p;
+		char why[512] = "";
+		size_t m = make_linear(nsizes[r], 64 * 1024, obs);
+
+		assert_int_equal(cb_fit_run(obs, m, &o, &p, why, sizeof(why)), CB_OK);
+		assert_true(p.tier_sets >= 1 && p.tier_sets <= 529);
+		assert_true(p.ntiers >= 2);
+		assert_within(cb_fit_tier_of(&p, 32 * 1024)->beta, 40e9, 0.01);
+		assert_within(cb_fit_tier_of(&p, 1024.0 * nsizes[r])->beta, 10e9, 0.01);
+		for (int t = 0; t < p.ntiers - 1; t++) /* the boundaries near 64 KiB */
+			assert_true(p.tier[t].hi > 48 * 1024 && p.tier[t].hi < 96 * 1024);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,11 +515,13 @@ int main(void)
 		cmocka_unit_test(test_auto_tiers),
 		cmocka_unit_test(test_refuses_collinear_gamma),
 		cmocka_unit_test(test_refuses_degenerate),
-		cmocka_unit_test(test_reports_bad_fit),
+		cmocka_unit_test(test_refuses_falling_times),
+		cmocka_unit_test(test_refuses_constant_times),
 		cmocka_unit_test(test_refuses_flat_times),
 		cmocka_unit_test(test_params_check),
 		cmocka_unit_test(test_fit_switch),
 		cmocka_unit_test(test_fresh),
+		cmocka_unit_test(test_tier_search_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -74,6 +74,8 @@ static void test_format_size(void **state)
 	assert_string_equal(b, "64M");
 	cb_format_size((size_t)3 << 29, b, sizeof(b));
 	assert_string_equal(b, "1.5G");
+	cb_format_size(1048572, b, sizeof(b)); /* 4 B short of 1M: no "1.02e+03K" */
+	assert_string_equal(b, "1023.996K");
 }
 
 static void test_defaults_and_good_values(void **state)

@@ -330,11 +330,21 @@ static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struc
 	return NULL;
 }
 
+/* A grid's return when every point was skipped: nothing printed. */
+#define PRED_NONE (-1)
+
+/* The points predict skipped: how many, the first's and the last's reason. */
+struct skips {
+	size_t n;
+	char last[256];
+};
+
 /* Counts a skipped point, naming the first reason. */
-static void skipped(size_t *nskip, const char *why)
+static void skipped(struct skips *sk, const char *why)
 {
-	if ((*nskip)++ == 0)
+	if (sk->n++ == 0)
 		cb_eprintf(CB_MODEL_PROG " predict: skipped: %s\n", why);
+	snprintf(sk->last, sizeof(sk->last), "%s", why);
 }
 
 /* One point of a grid: rows of n ranks and bytes from ctx's model. */
@@ -342,10 +352,10 @@ typedef enum cb_status (*point_fn)(void *ctx, int n, double bytes, char *why, si
 
 /* Calls fn at every (rank count, size) of c, sizes minbytes * factor^j up
  * to maxbytes (at most CB_CLI_MAX_SIZES); a point fn cannot price
- * (CB_ERR_UNSUPPORTED) is counted in nskip, its first reason said. Stops at
+ * (CB_ERR_UNSUPPORTED) is counted in sk, its first reason said. Stops at
  * any other error, returned (its text in why). */
-static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx, size_t *nskip,
-				  char *why, size_t len)
+static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx,
+				  struct skips *sk, char *why, size_t len)
 {
 	enum cb_status st = CB_OK;
 
@@ -354,7 +364,7 @@ static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx
 		     b *= c->factor, j++) {
 			st = fn(ctx, c->ranks[i], (double)b, why, len);
 			if (st == CB_ERR_UNSUPPORTED)
-				skipped(nskip, why), st = CB_OK;
+				skipped(sk, why), st = CB_OK;
 			if (st != CB_OK || b > c->maxbytes / c->factor)
 				break;
 		}
@@ -389,7 +399,7 @@ static enum cb_status coll_point(void *ctx, int n, double bytes, char *why, size
 	return st;
 }
 
-static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
 {
 	struct grid_ctx g = { .o = o };
 	enum cb_status st;
@@ -398,7 +408,11 @@ static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *ns
 	g.rows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * sizeof(*g.rows));
 	if (!g.rows)
 		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, allreduce_point, &g, nskip, why, sizeof(why));
+	st = walk_points(c, allreduce_point, &g, sk, why, sizeof(why));
+	if (st == CB_OK && g.k == 0) {
+		free(g.rows);
+		return PRED_NONE;
+	}
 	if (st == CB_OK)
 		st = cb_out_predict(stdout, c->fmt, g.rows, g.k);
 	free(g.rows);
@@ -408,7 +422,7 @@ static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *ns
 }
 
 /* predict --coll (not allreduce): every plan of the collective per point. */
-static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
 {
 	struct grid_ctx g = { .o = o, .coll = (enum cb_coll)c->coll };
 	enum cb_status st;
@@ -417,7 +431,11 @@ static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, size_
 	g.crows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * CB_PCOLL_MAX_ALGOS * sizeof(*g.crows));
 	if (!g.crows)
 		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, coll_point, &g, nskip, why, sizeof(why));
+	st = walk_points(c, coll_point, &g, sk, why, sizeof(why));
+	if (st == CB_OK && g.k == 0) {
+		free(g.crows);
+		return PRED_NONE;
+	}
 	if (st == CB_OK)
 		st = cb_out_predict_coll(stdout, c->fmt, g.coll, g.crows, g.k);
 	free(g.crows);
@@ -426,7 +444,7 @@ static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, size_
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 
-static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o, size_t *nskip)
+static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
 {
 	struct cb_cross_row rows[CB_CLI_MAX_RANKS];
 	size_t k = 0;
@@ -441,13 +459,15 @@ static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o, size_
 		if (st == CB_OK)
 			k++;
 		else if (st == CB_ERR_UNSUPPORTED)
-			skipped(nskip, why);
+			skipped(sk, why);
 		else {
 			cb_eprintf(CB_MODEL_PROG " predict: %s\n", st == CB_ERR_NOMEM ? "out of memory"
 										  : why);
 			return CB_MODEL_EXIT_USAGE;
 		}
 	}
+	if (k == 0)
+		return PRED_NONE;
 	return cb_out_crossover(stdout, c->fmt, rows, k) == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 
@@ -457,7 +477,7 @@ int cb_cli_predict(const struct cb_cli *c)
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
 	struct cb_pred_opts o = { &topo, NULL, c->esize, c->root, c->two_sided };
 	char err[1024];
-	size_t nskip = 0;
+	struct skips nskip = { 0, "" };
 	int rc = CB_MODEL_EXIT_USAGE;
 
 	if (!f)
@@ -484,8 +504,16 @@ int cb_cli_predict(const struct cb_cli *c)
 	rc = c->crossover			? crossover(c, &o, &nskip)
 	     : c->coll != CB_COLL_ALLREDUCE ? grid_coll(c, &o, &nskip)
 					    : grid(c, &o, &nskip);
-	if (nskip)
-		cb_eprintf(CB_MODEL_PROG " predict: %zu point(s) skipped\n", nskip);
+	if (rc == PRED_NONE) { /* the first reason is said; the last may differ */
+		int more = nskip.n > 1;
+
+		cb_eprintf(CB_MODEL_PROG " predict: nothing predicted: all %zu point(s) "
+			"skipped%s%s\n", nskip.n, more ? ", the last for: " : "", more ? nskip.last : "");
+		rc = CB_MODEL_EXIT_USAGE;
+		goto out;
+	}
+	if (nskip.n)
+		cb_eprintf(CB_MODEL_PROG " predict: %zu point(s) skipped\n", nskip.n);
 	if (rc)
 		cb_eprintf(CB_MODEL_PROG " predict: cannot print the results\n");
 out:

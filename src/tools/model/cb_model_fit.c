@@ -28,6 +28,11 @@
  * rows: its standard error at most ~30x what an independent column's would
  * be (a variance inflation of 10 is the usual warning, 1000 near-collinear). */
 #define FRESH_VIF_MAX 1000.0
+/* The most tier boundaries the automatic search chooses among (candidates):
+ * every measured size of a factor-2 sweep of 1 B .. 4 GiB. The search fits
+ * 1 + C + C(C, 2) tier sets for up to three tiers: at most 529, whatever
+ * the number of sizes. */
+#define CAND_MAX 32
 
 /* A problem: the rows, the tier boundaries, which parameters it has. */
 struct prob {
@@ -44,6 +49,7 @@ struct prob {
 	int has_fresh;            /* some row reads fresh bytes (cb_model_terms) */
 	int drop_fresh;           /* their extra is not determined: held at 0 (free) */
 	int *tier_of;             /* [m] */
+	size_t tried;             /* tier sets fitted (search) */
 };
 
 _Static_assert(MAXP <= CB_LSQ_MAXP, "the solver takes every parameter of the fit");
@@ -87,18 +93,18 @@ static void design_row(const struct prob *pb, size_t i, double t, double *row)
 {
 	const struct cb_model_terms *tm = &pb->obs[i].terms;
 	int tr = pb->tier_of[i];
-
-	int own = present(pb) >> IX_W(pb, tr) & 1; /* fused bytes at their own rate */
+	unsigned pr = present(pb);
+	int own = pr >> IX_W(pb, tr) & 1; /* fused bytes at their own rate */
 
 	memset(row, 0, MAXP * sizeof(double));
 	row[IX_T0] = tm->calls / t;
 	row[IX_A] = tm->msgs / t;
 	row[IX_U(pb, tr)] = (tm->link_bytes + (own ? 0 : tm->fused_bytes)) / t;
-	if (present(pb) >> IX_V(pb, tr) & 1)
+	if (pr >> IX_V(pb, tr) & 1)
 		row[IX_V(pb, tr)] = tm->reduce_bytes / t;
 	if (own)
 		row[IX_W(pb, tr)] = tm->fused_bytes / t;
-	if (present(pb) >> IX_F(pb) & 1)
+	if (pr >> IX_F(pb) & 1)
 		row[IX_F(pb)] = tm->fresh_bytes / t;
 }
 
@@ -113,28 +119,88 @@ static unsigned clampable(const struct prob *pb)
 	return c & present(pb);
 }
 
-/* Non-negative least squares on time column `which` (0 median, 1 fastest,
- * 2 slowest repeat): alpha, the overhead and every 1/gamma may be held at 0,
- * each 1/beta must come out > 0 (cb_lsq_nnls: the same returns, with
- * covd, *used and *bad over the parameters above). */
-static int nnls(const struct prob *pb, int which, double *x, double *rss, double *covd,
-		unsigned *used, int *bad)
-{
-	int p = MAXP, rc;
-	double *A = malloc(pb->m * (size_t)p * sizeof(double));
+/* The least time per byte a fit may hold, s/B: the fastest rate a fit file
+ * may hold (cb_fit_params_check), CB_MODEL_MAX_GBPS. */
+#define U_MIN (1 / (CB_MODEL_MAX_GBPS * 1e9))
 
-	if (!A)
+/* The rows' times in column `which` (0 median, 1 fastest, 2 slowest repeat)
+ * as the design A (m x MAXP) and its right-hand side b: 1 less the part of
+ * the columns in hold, which are held at U_MIN. Returns -2 out of memory. */
+static int design(const struct prob *pb, int which, unsigned hold, double **A, double **b)
+{
+	*A = malloc(pb->m * (MAXP + 1) * sizeof(double));
+	if (!*A)
 		return -2;
+	*b = *A + pb->m * MAXP;
 	for (size_t i = 0; i < pb->m; i++) {
 		const struct cb_fit_obs *o = &pb->obs[i];
 		double t = which == 1 && o->t_lo > 0 ? o->t_lo : which == 2 && o->t_hi > 0 ? o->t_hi
 											 : o->t;
+		double *row = *A + i * MAXP;
 
-		design_row(pb, i, t, A + i * (size_t)p);
+		design_row(pb, i, t, row);
+		(*b)[i] = 1;
+		for (int j = 0; j < MAXP; j++)
+			if (hold >> j & 1)
+				(*b)[i] -= row[j] * U_MIN;
 	}
-	rc = cb_lsq_nnls(A, pb->m, p, present(pb), clampable(pb), x, rss, covd, used, bad);
+	return 0;
+}
+
+/* Non-negative least squares on time column `which` (design): alpha, the
+ * overhead and every 1/gamma may be held at 0, each 1/beta must come out > 0;
+ * the columns in hold are held at U_MIN, those in drop at 0 (cb_lsq_nnls:
+ * the same returns, with covd, *used and *bad over the parameters above;
+ * neither hold nor drop is in *used; x0 the unconstrained solution). */
+static int nnls(const struct prob *pb, int which, unsigned hold, unsigned drop, double *x,
+		double *rss, double *covd, unsigned *used, int *bad, double *x0)
+{
+	unsigned use = present(pb) & ~hold & ~drop;
+	double *A, *b;
+	int rc = design(pb, which, hold, &A, &b);
+
+	if (rc != 0)
+		return rc;
+	rc = cb_lsq_nnls(A, b, pb->m, MAXP, use, clampable(pb) & use, x, rss, covd, used, bad,
+			 x0);
+	for (int j = 0; rc == 0 && j < MAXP; j++)
+		if (hold >> j & 1)
+			x[j] = U_MIN;
 	free(A);
 	return rc;
+}
+
+/* The rates that the rows do not determine, as a mask of columns. A tier
+ * whose beta or fused rate the unconstrained least squares (x0) puts beyond
+ * any machine's (a time per byte below U_MIN: 0 or negative) is suspect;
+ * where the fit with the suspect tiers' times per byte taken out (beta and
+ * fused at the bound, gamma free) is no worse than the fit found (rc, rss,
+ * used: nnls's result, rc -3 none), their times do not grow with the bytes
+ * and their rates are no measured rates. Returns 0 where all are
+ * determined, or where nnls's solution is the unconstrained one
+ * (cb_fit_params_check names a rate beyond the bound). */
+static unsigned at_bound(const struct prob *pb, const double *x0, int rc, double rss,
+			 unsigned used)
+{
+	double x[MAXP], cd[MAXP], r2;
+	unsigned hold = 0, drop = 0, u2, pr = present(pb);
+	int bad;
+
+	if (rc == 0 && used == pr)
+		return 0;
+	for (int t = 0; t < pb->k; t++) {
+		unsigned rates = (1u << IX_U(pb, t) | 1u << IX_W(pb, t)) & pr;
+
+		for (int j = 0; j < MAXP; j++)
+			if ((rates >> j & 1) && !(x0[j] >= U_MIN)) {
+				hold |= rates;
+				drop |= 1u << IX_V(pb, t) & pr;
+			}
+	}
+	if (hold && nnls(pb, 0, hold, drop, x, &r2, cd, &u2, &bad, NULL) == 0 &&
+	    (rc != 0 || r2 <= rss))
+		return hold;
+	return 0;
 }
 
 /* "alpha", "beta of tier 2 (from 1048576 bytes)", ... for messages. */
@@ -162,7 +228,12 @@ static enum cb_status explain(const struct prob *pb, int rc, int bad, char *why,
 	if (rc == -2)
 		return CB_ERR_NOMEM;
 	param_name(pb, bad < 0 ? IX_U(pb, 0) : bad, name, sizeof(name));
-	if (rc == -3)
+	if (rc == -4)
+		snprintf(why, whylen, "%s is not determined: the rows' times do not grow with "
+			 "their bytes, and a fit with no time per byte in them (beta at its bound, "
+			 "%g GB/s) fits them as well as any bandwidth (--min-bytes leaves "
+			 "latency-bound sizes out)", name, CB_MODEL_MAX_GBPS);
+	else if (rc == -3)
 		snprintf(why, whylen, "%s comes out negative (a time per byte below 0): the rows "
 			 "are too noisy or too few sizes cover it", name);
 	else if (bad < 2)
@@ -306,7 +377,7 @@ static void fit_repeats(const struct prob *pb, struct cb_fit_params *p)
 	for (int w = 1; w <= 2; w++) {
 		double x[MAXP], cd[MAXP], rss;
 		unsigned used;
-		int bad, ok = have && nnls(pb, w, x, &rss, cd, &used, &bad) == 0;
+		int bad, ok = have && nnls(pb, w, 0, 0, x, &rss, cd, &used, &bad, NULL) == 0;
 
 		p->overhead_rep[w - 1] = ok ? x[IX_T0] : NAN;
 		p->alpha_rep[w - 1] = ok ? x[IX_A] : NAN;
@@ -359,11 +430,13 @@ static double fresh_vif(const struct prob *pb, const double *covd, unsigned used
  * that move in step with the rest (ps and the ring alone: the bytes they
  * read fresh are their fused bytes but for the pipeline's ends) leave their
  * extra undetermined (a variance inflation above FRESH_VIF_MAX): it is held
- * at 0 (free) and the fit made again. */
+ * at 0 (free) and the fit made again. A rate whose best fit is at the bound
+ * (at_bound) is refused, not replaced by a worse fit that holds the overhead
+ * or alpha at 0. */
 static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double *rss,
 				char *why, size_t whylen)
 {
-	double x[MAXP], cd[MAXP];
+	double x[MAXP], cd[MAXP], x0[MAXP];
 	unsigned used, again;
 	int bad = -1, rc;
 	enum cb_status st;
@@ -383,13 +456,18 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 	if (st != CB_OK)
 		return st;
 	do {
-		rc = nnls(pb, 0, x, rss, cd, &used, &bad);
+		unsigned hold;
+
+		rc = nnls(pb, 0, 0, 0, x, rss, cd, &used, &bad, x0);
 		if (!pb->drop_fresh && ((rc == -1 && bad == IX_F(pb)) ||
 					(rc == 0 && fresh_vif(pb, cd, used) > FRESH_VIF_MAX))) {
 			pb->drop_fresh = 1;
 			again = 1;
 			continue;
 		}
+		hold = rc == 0 || rc == -3 ? at_bound(pb, x0, rc, *rss, used) : 0;
+		if (hold)
+			rc = -4, bad = __builtin_ctz(hold);
 		if (rc != 0)
 			return explain(pb, rc, bad, why, whylen);
 		again = 0;
@@ -402,47 +480,81 @@ static enum cb_status fit_fixed(struct prob *pb, struct cb_fit_params *p, double
 	return CB_OK;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The distinct message sizes of the rows, ascending; returns their count. */
 static size_t distinct_sizes(const struct cb_fit_obs *obs, size_t m, double *d)
 {
 	size_t nd = 0;
 
-	for (size_t i = 0; i < m; i++) {
-		size_t k = 0;
-
-		while (k < nd && d[k] < obs[i].bytes)
-			k++;
-		if (k < nd && d[k] == obs[i].bytes)
-			continue;
-		memmove(d + k + 1, d + k, (nd - k) * sizeof(double));
-		d[k] = obs[i].bytes;
-		nd++;
-	}
+	for (size_t i = 0; i < m; i++)
+		d[i] = obs[i].bytes;
+	qsort(d, m, sizeof(double), cmp_double);
+	for (size_t i = 0; i < m; i++)
+		if (nd == 0 || d[i] != d[nd - 1])
+			d[nd++] = d[i];
 	return nd;
 }
 
-/* Tries every choice of k - 1 boundaries among the sizes d[1..nd-1] and
- * keeps the lowest BIC in *best (score *bic). Returns CB_ERR_NOMEM or CB_OK. */
-static enum cb_status search(struct prob *pb, const double *d, size_t nd, int k,
+/* The boundaries the automatic search chooses among, ascending, into c (at
+ * most CAND_MAX): every measured size but the smallest (d, nd: the distinct
+ * sizes) where there are up to CAND_MAX of them, else the first measured
+ * size at or above each of CAND_MAX sizes spread evenly in log size from the
+ * second smallest to the largest (a linear-step sweep's many sizes: fewer at
+ * its small end, where the steps are wide in log size). Returns their
+ * count. */
+static size_t candidates(const double *d, size_t nd, double *c)
+{
+	size_t nc = 0, i = 1;
+	double lo, hi;
+
+	if (nd < 2)
+		return 0;
+	if (nd - 1 <= CAND_MAX) {
+		memcpy(c, d + 1, (nd - 1) * sizeof(double));
+		return nd - 1;
+	}
+	lo = log(d[1]), hi = log(d[nd - 1]);
+	for (int j = 0; j < CAND_MAX; j++) {
+		double target = exp(lo + (hi - lo) * j / (CAND_MAX - 1)) * (1 - 1e-12);
+
+		while (i < nd - 1 && d[i] < target)
+			i++;
+		if (nc == 0 || c[nc - 1] != d[i])
+			c[nc++] = d[i];
+	}
+	return nc;
+}
+
+/* Tries every choice of k - 1 boundaries among the candidates c[0..nc-1]
+ * and keeps the lowest BIC in *best (score *bic); counts the tier sets
+ * fitted in pb->tried. Returns CB_ERR_NOMEM or CB_OK. */
+static enum cb_status search(struct prob *pb, const double *c, size_t nc, int k,
 			     struct cb_fit_params *best, double *bic, char *why, size_t whylen)
 {
 	size_t idx[CB_FIT_MAX_TIERS] = { 0 };
 	int nb = k - 1;
 
 	pb->k = k;
-	if (nb > (int)nd - 1)
+	if (nb > (int)nc)
 		return CB_OK; /* not enough sizes for k tiers */
 	for (int i = 0; i < nb; i++)
-		idx[i] = (size_t)i + 1;
+		idx[i] = (size_t)i;
 	for (;;) {
 		struct cb_fit_params p;
 		double rss, score;
 		int i;
 
 		for (i = 0; i < nb; i++)
-			pb->brk[i] = d[idx[i]];
+			pb->brk[i] = c[idx[i]];
 		enum cb_status st = fit_fixed(pb, &p, &rss, why, whylen);
 
+		pb->tried++;
 		if (st == CB_ERR_NOMEM)
 			return st;
 		score = (double)pb->m * log(fmax(rss, 1e-30 * (double)pb->m) / (double)pb->m) +
@@ -451,7 +563,7 @@ static enum cb_status search(struct prob *pb, const double *d, size_t nd, int k,
 			*bic = score;
 			*best = p;
 		}
-		for (i = nb - 1; i >= 0 && idx[i] == nd - (size_t)(nb - i); i--)
+		for (i = nb - 1; i >= 0 && idx[i] == nc - (size_t)(nb - i); i--)
 			;
 		if (i < 0)
 			return CB_OK;
@@ -470,13 +582,7 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 		return;
 	for (size_t i = 0; i < m; i++)
 		e[i] = fabs(cb_fit_time(p, obs[i].bytes, &obs[i].terms) / obs[i].t - 1);
-	for (size_t i = 1; i < m; i++) /* insertion sort: m is small */
-		for (size_t j = i; j > 0 && e[j - 1] > e[j]; j--) {
-			double tmp = e[j];
-
-			e[j] = e[j - 1];
-			e[j - 1] = tmp;
-		}
+	qsort(e, m, sizeof(double), cmp_double);
 	p->med_abs = m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2;
 	p->max_abs = e[m - 1];
 	free(e);
@@ -485,9 +591,9 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct cb_fit_opts *o,
 			  struct cb_fit_params *p, char *why, size_t whylen)
 {
-	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, o->no_fresh, 0, 0, 0, 0, 0, 0, NULL };
+	struct prob pb = { obs, m, 1, { 0 }, o->fit_gamma, o->no_fresh, 0, 0, 0, 0, 0, 0, NULL, 0 };
 	struct cb_fit_params best;
-	double *d, bic = INFINITY, rss;
+	double *d, *c = NULL, bic = INFINITY, rss;
 	enum cb_status st = CB_OK;
 	size_t nd;
 
@@ -504,14 +610,19 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
 		st = CB_ERR_NOMEM;
 		goto out;
 	}
-	nd = distinct_sizes(obs, m, d);
+	c = malloc(CAND_MAX * sizeof(double));
+	if (!c) {
+		st = CB_ERR_NOMEM;
+		goto out;
+	}
+	nd = candidates(d, distinct_sizes(obs, m, d), c);
 	if (o->nbreaks >= 0) {
 		pb.k = o->nbreaks + 1;
 		memcpy(pb.brk, o->breaks, sizeof(pb.brk));
 		st = fit_fixed(&pb, &best, &rss, why, whylen);
 	} else {
 		for (int k = 1; k <= o->max_tiers && st == CB_OK; k++)
-			st = search(&pb, d, nd, k, &best, &bic, why, whylen);
+			st = search(&pb, c, nd, k, &best, &bic, why, whylen);
 		if (st == CB_OK && isinf(bic)) { /* none worked: the one-tier reason */
 			pb.k = 1;
 			st = fit_fixed(&pb, &best, &rss, why, whylen);
@@ -528,11 +639,13 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
 	if (st == CB_OK) {
 		fit_repeats(&pb, &best);
 		fit_errors(obs, m, &best);
+		best.tier_sets = pb.tried ? pb.tried : 1;
 		*p = best;
 	}
 out:
 	free(pb.tier_of);
 	free(d);
+	free(c);
 	return st;
 }
 

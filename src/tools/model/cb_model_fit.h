@@ -19,7 +19,10 @@
  * size tier (a host's memory is faster while a message fits its caches):
  * beta and gamma per tier of message size [lo, hi), alpha shared. Tier
  * boundaries are given, or chosen among the measured sizes by the Bayesian
- * information criterion (m ln(RSS/m) + p ln m) over 1..max_tiers tiers.
+ * information criterion (m ln(RSS/m) + p ln m) over 1..max_tiers tiers:
+ * every choice of boundaries among at most 32 candidates (every size but the
+ * smallest where there are up to 33, else 32 spread evenly in log size), so
+ * the search's cost does not grow with the number of sizes beyond that.
  * alpha and 1/gamma are kept >= 0 (non-negative least squares by active
  * sets: 1/gamma = 0 means the reduce costs nothing measurable); a negative
  * 1/beta is refused.
@@ -80,6 +83,8 @@ struct cb_fit_params {
 	double wait_frac;          /* and the share of wait_time (a rank's mean
 				    * time in a waited round) */
 	size_t switch_nobs;        /* the rows it was fitted on */
+	size_t tier_sets;          /* tier boundaries the fit tried: 1 where given,
+				    * the search's count with --tiers auto */
 };
 
 struct cb_fit_opts {

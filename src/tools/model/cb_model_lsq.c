@@ -21,13 +21,14 @@ struct qr {
 
 /* Copies the columns of A in mask (p columns in all) and scales them.
  * Returns 0, or -1 with *bad a zero column. */
-static int qr_load(struct qr *z, const double *A, int p, unsigned mask, int *bad)
+static int qr_load(struct qr *z, const double *A, const double *b, int p, unsigned mask,
+		   int *bad)
 {
 	for (int j = 0; j < p; j++)
 		if (mask & (1u << j))
 			z->cols[z->q++] = j;
 	for (size_t i = 0; i < z->m; i++) {
-		z->y[i] = 1;
+		z->y[i] = b ? b[i] : 1;
 		for (int c = 0; c < z->q; c++)
 			z->w[i * MAXP + c] = A[i * (size_t)p + z->cols[c]];
 	}
@@ -117,12 +118,13 @@ static void qr_solve(const struct qr *z, int p, double *x, double *rss, double *
 	}
 }
 
-/* min ||A x - 1|| over the columns in use (mask), A m x p row-major, by
- * Householder QR with unit-norm columns. Returns 0 with x (0 where not in
- * use), *rss and covd (diag of (A^T A)^-1); -1 with *bad the first column
- * that is zero or depends on the ones before it; -2 out of memory. */
-static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, double *rss,
-	       double *covd, int *bad)
+/* min ||A x - b|| (b NULL: all 1) over the columns in use (mask), A m x p
+ * row-major, by Householder QR with unit-norm columns. Returns 0 with x (0
+ * where not in use), *rss and covd (diag of (A^T A)^-1); -1 with *bad the
+ * first column that is zero or depends on the ones before it; -2 out of
+ * memory. */
+static int lsq(const double *A, const double *b, size_t m, int p, unsigned mask, double *x,
+	       double *rss, double *covd, int *bad)
 {
 	struct qr z = { .m = m };
 	int rc;
@@ -131,7 +133,7 @@ static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, doubl
 	if (!z.w)
 		return -2;
 	z.y = z.w + m * MAXP;
-	rc = qr_load(&z, A, p, mask, bad);
+	rc = qr_load(&z, A, b, p, mask, bad);
 	if (rc == 0)
 		rc = qr_factor(&z, bad);
 	if (rc == 0)
@@ -140,10 +142,98 @@ static int lsq(const double *A, size_t m, int p, unsigned mask, double *x, doubl
 	return rc;
 }
 
+static int search(const double *A, const double *b, size_t m, int p, unsigned present,
+		  unsigned clampable, double *x, double *rss, double *covd, unsigned *used,
+		  int *bad, double *x0);
+
+/* Folds row v (q + 1 entries: q columns, then the right-hand side) into the
+ * upper triangle R ((q + 1) x (q + 1)) by Givens rotations: R^T R + v v^T
+ * before is R^T R after. */
+static void fold_row(double R[MAXP + 1][MAXP + 1], double *v, int q)
+{
+	for (int c = 0; c <= q; c++) {
+		double r, cs, sn;
+
+		if (v[c] == 0)
+			continue;
+		r = sqrt(R[c][c] * R[c][c] + v[c] * v[c]); /* unit-norm columns: no overflow */
+		cs = R[c][c] / r, sn = v[c] / r;
+		R[c][c] = r;
+		for (int d = c + 1; d <= q; d++) {
+			double t = R[c][d];
+
+			R[c][d] = cs * t + sn * v[d];
+			v[d] = cs * v[d] - sn * t;
+		}
+	}
+}
+
+/* The problem min ||A x - b|| (b NULL: all 1) over the columns in mask as one
+ * of q + 1 rows (q: the columns in mask) with the same residual for every x:
+ * the QR factorisation of [A b] by Givens rotations, row by row (columns
+ * scaled to unit norm, then scaled back): A2 = R and b2 = Q^T b in the first
+ * q rows, and a last row of 0s with the norm of b's part outside A's
+ * columns. The same x, rss and (A^T A)^-1 = (R^T R)^-1 for any subset of
+ * mask, at the cost of q columns rather than m rows per solve. A2 ((q+1) x
+ * p) and b2 (q+1) are the caller's. */
+static void reduce(const double *A, const double *b, size_t m, int p, unsigned mask, double *A2,
+		   double *b2)
+{
+	int q = 0, cols[MAXP];
+	double scale[MAXP] = { 0 }, R[MAXP + 1][MAXP + 1] = { { 0 } };
+
+	for (int j = 0; j < p; j++)
+		if (mask >> j & 1)
+			cols[q++] = j;
+	for (size_t i = 0; i < m; i++)
+		for (int c = 0; c < q; c++)
+			scale[c] += A[i * (size_t)p + cols[c]] * A[i * (size_t)p + cols[c]];
+	for (int c = 0; c < q; c++)
+		scale[c] = scale[c] > 0 ? sqrt(scale[c]) : 1;
+	for (size_t i = 0; i < m; i++) {
+		double v[MAXP + 1];
+
+		for (int c = 0; c < q; c++)
+			v[c] = A[i * (size_t)p + cols[c]] / scale[c];
+		v[q] = b ? b[i] : 1;
+		fold_row(R, v, q);
+	}
+	memset(A2, 0, (size_t)(q + 1) * (size_t)p * sizeof(double));
+	for (int r = 0; r < q; r++) {
+		for (int c = r; c < q; c++)
+			A2[(size_t)r * (size_t)p + cols[c]] = R[r][c] * scale[c];
+		b2[r] = R[r][q];
+	}
+	b2[q] = R[q][q];
+}
+
 /* The unconstrained solution if it is feasible, else the best feasible one
- * with some clampable columns held at 0 (contract in cb_model_lsq.h). */
-int cb_lsq_nnls(const double *A, size_t m, int p, unsigned present, unsigned clampable,
-		double *x, double *rss, double *covd, unsigned *used, int *bad)
+ * with some clampable columns held at 0 (contract in cb_model_lsq.h). Every
+ * subset is solved on the problem reduced to q + 1 rows (reduce). */
+int cb_lsq_nnls(const double *A, const double *b, size_t m, int p, unsigned present,
+		unsigned clampable, double *x, double *rss, double *covd, unsigned *used, int *bad,
+		double *x0)
+{
+	int q = __builtin_popcount(present), rc;
+	double *A2, *b2;
+
+	if (m <= (size_t)q + 1)
+		return search(A, b, m, p, present, clampable, x, rss, covd, used, bad, x0);
+	A2 = malloc((size_t)(q + 1) * ((size_t)p + 1) * sizeof(double));
+	if (!A2)
+		return -2;
+	b2 = A2 + (size_t)(q + 1) * (size_t)p;
+	reduce(A, b, m, p, present, A2, b2);
+	rc = search(A2, b2, (size_t)q + 1, p, present, clampable, x, rss, covd, used, bad,
+			    x0);
+	free(A2);
+	return rc;
+}
+
+/* cb_lsq_nnls on the problem as given. */
+static int search(const double *A, const double *b, size_t m, int p, unsigned present,
+		  unsigned clampable, double *x, double *rss, double *covd, unsigned *used,
+		  int *bad, double *x0)
 {
 	int rc = -3, neg = -1;
 	unsigned all = present, cl = clampable & present;
@@ -153,13 +243,15 @@ int cb_lsq_nnls(const double *A, size_t m, int p, unsigned present, unsigned cla
 	for (unsigned z = 0; z <= cl; z = ((z | ~cl) + 1) & cl) {
 		double xs[MAXP], r, cd[MAXP] = { 0 };
 		unsigned use = all & ~z;
-		int b = -1, ok = 1, st = lsq(A, m, p, use, xs, &r, cd, &b);
+		int bd = -1, ok = 1, st = lsq(A, b, m, p, use, xs, &r, cd, &bd);
 
 		if (st == -2 || (st == -1 && z == 0)) {
 			rc = st;
-			*bad = b;
+			*bad = bd;
 			break;
 		}
+		if (z == 0 && x0)
+			memcpy(x0, xs, (size_t)p * sizeof(double));
 		for (int j = 0; st == 0 && j < p; j++)
 			if ((use & (1u << j)) && (xs[j] < 0 || (!(cl & (1u << j)) && !(xs[j] > 0)))) {
 				ok = 0;

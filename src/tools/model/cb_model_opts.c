@@ -88,7 +88,8 @@ static long long whole(const char *v, long long lo, long long hi)
 	return end == v || *end || x < lo || x > hi ? -1 : x;
 }
 
-/* --ranks 2,8,64 or A:B (A, 2A, 4A, ... up to B). */
+/* --ranks 2,8,64 or A:B (A, 2A, 4A, ... up to B); a rank count listed twice
+ * is refused (it would print its rows twice). */
 static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
 {
@@ -118,6 +119,10 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 
 		if (r < 1 || c->nranks == CB_CLI_MAX_RANKS)
 			return CB_ERR_ARG;
+		for (int i = 0; i < c->nranks; i++)
+			if (c->ranks[i] == r)
+				return cb_opt_refuse(row, e, n, "'%s' lists %lld ranks twice", v,
+						     r);
 		c->ranks[c->nranks++] = (int)r;
 	}
 	return CB_OK;
