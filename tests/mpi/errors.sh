@@ -166,7 +166,12 @@ env_mismatch)
 	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "CUDA_VISIBLE_DEVICES by rank: exit $rc, expected 0"; }
 	tr -d ' \n' <"$out/s.meta.json" | grep -qF '"environment_by_rank":{"CUDA_VISIBLE_DEVICES":["0","1"]}' ||
 		{ cat "$out/s.meta.json" >&2; fail "CUDA_VISIBLE_DEVICES not recorded by rank"; } ;;
-same_path) run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv" ;;
+same_path)
+	run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv"
+	# the same file spelled otherwise: refused alike, nothing written
+	(cd "$out" && run 2 2 "--csv 's.csv' and --rank-csv './s.csv' name the same file" -b 8 -e 8 \
+		--csv s.csv --rank-csv ./s.csv) || exit 1
+	[ ! -e "$out/s.csv" ] || fail "a file was written" ;;
 meta_not_regular)
 	# metadata is written by rename: never over a device or a link
 	run 2 2 "not a regular file" -b 8 -e 8 --csv "$out/s.csv" --meta /dev/null
