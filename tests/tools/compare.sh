@@ -487,6 +487,15 @@ malformed)
 	expect 2 "column bytes: .* is out of range" "$t/base" "$t/cur"
 	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 busbw_GBps NaN
 	expect 2 "'NaN' is not a number" "$t/base" "$t/cur"
+	# a measured row of 1 MiB in 0 us is impossible, never an improvement of -100%
+	for c in time_us time_us_median time_us_rep_min time_us_median_rep_max; do
+		cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 $c 0
+		expect 2 "line 4: column $c: 0 us for 1048576 bytes: a measured time is above 0" \
+			"$t/base" "$t/cur"
+	done
+	# a failed row's 0 is no measurement
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 time_us 0 status "error:watchdog"
+	expect 1 "failed  *ring np2 1M" "$t/base" "$t/cur"
 	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 schema collbench-summary-4
 	expect 2 "schema 'collbench-summary-4' is not collbench-summary-3, collbench-summary-2 or collbench-summary-1" \
 		"$t/base" "$t/cur"

@@ -522,6 +522,12 @@ cli)
 	echo '[1]' >"$t/r4/meta.json"
 	expect 2 "$hist" ingest --db "$db" "$t/r4"
 	has "r4/meta.json: not a JSON object" "$t/err"
+	# a measured row of 64 MiB in 0 us is impossible: refused, never a -100% change
+	mkrun "$t/r5" 5 1
+	awk -F, -v OFS=, '$3 == "ring" && $5 == 67108864 { $11 = 0 } { print }' "$t/r5/summary.csv" >"$t/s" &&
+		mv "$t/s" "$t/r5/summary.csv"
+	expect 2 "$hist" ingest --db "$db" "$t/r5"
+	has "r5/summary.csv: line 5: column time_us: 0 us for 67108864 bytes: a measured time is above 0" "$t/err"
 	[ "$(runs_count)" = "$n" ] || fail "a refused run was ingested"
 	echo "not a database at all, but some text of a reasonable length .........." >"$t/text"
 	expect 2 "$hist" trend --db "$t/text"
