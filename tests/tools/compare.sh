@@ -470,6 +470,17 @@ meta_malformed)
 	expect 2 "np2.meta.json: not valid JSON: line" "$t/base" "$t/cur"
 	echo '{"schema": "collbench-meta-1", "backend": "host", "mpi": {"nranks": "two"}}' >"$t/cur/np2.meta.json"
 	expect 2 'missing or invalid key "mpi.nranks"' "$t/base" "$t/cur"
+	# a future version is refused, the launch's sidecar and the run's meta.json alike
+	meta "$t/cur/np2.meta.json" && sed -i 's/collbench-meta-1/collbench-meta-99/' "$t/cur/np2.meta.json"
+	expect 2 'np2.meta.json: not a launch metadata file: "schema" is not "collbench-meta-1"' \
+		"$t/base" "$t/cur"
+	meta "$t/cur/np2.meta.json"
+	echo '{"schema": "collbench-run-1", "run_id": "cur"}' >"$t/cur/meta.json"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	echo '{"schema": "collbench-run-9", "run_id": "cur"}' >"$t/cur/meta.json"
+	expect 2 'cur/meta.json: not a run metadata file: "schema" is not "collbench-run-1"' \
+		"$t/base" "$t/cur"
+	expect 2 'cur/meta.json: not a run metadata file' "$t/cur/summary.csv" "$t/base"
 	;;
 malformed)
 	f=$t/cur/summary.csv

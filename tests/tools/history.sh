@@ -522,6 +522,10 @@ cli)
 	echo '[1]' >"$t/r4/meta.json"
 	expect 2 "$hist" ingest --db "$db" "$t/r4"
 	has "r4/meta.json: not a JSON object" "$t/err"
+	# a future version is refused, as a launch sidecar's is
+	echo '{"schema": "collbench-run-9", "run_id": "r4"}' >"$t/r4/meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/r4"
+	has 'r4/meta.json: not a run metadata file: "schema" is not "collbench-run-1"' "$t/err"
 	# a measured row of 64 MiB in 0 us is impossible: refused, never a -100% change
 	mkrun "$t/r5" 5 1
 	awk -F, -v OFS=, '$3 == "ring" && $5 == 67108864 { $11 = 0 } { print }' "$t/r5/summary.csv" >"$t/s" &&
