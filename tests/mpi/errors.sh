@@ -103,10 +103,10 @@ no_failed_rows() {
 		"$out/stderr" | sort -u)
 }
 
-# Starts a long run, waits for its first row, then hurts one rank with
-# SIGNAL; expects the job to end non-zero within 60 s.
+# Starts a long run, waits for its first row, then hurts one rank (its pid
+# in victim) with SIGNAL; expects the job to end non-zero within 60 s.
 hurt_a_rank() {
-	local signal=$1 pattern=$2 victim
+	local signal=$1 pattern=$2
 	shift 2
 	start_long "$@"
 	victim=$(ranks_of_long | tail -n 1)
@@ -261,10 +261,16 @@ killed_rank) hurt_a_rank KILL "exited on signal 9" ;;
 killed_rank_shm | killed_rank_p2p)
 	# whatever the transport, a killed rank leaves the metadata saying
 	# aborted (p2p: the SIGTERM mpirun sends the other ranks stops them as
-	# the watchdog would; shm: they also see the dead peer's pid)
+	# the watchdog would; shm: they also see the dead peer's pid), and the
+	# others name it (a rank of their host), never a timeout that did not pass
 	hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
 	grep -q '"status": "aborted"' "$out/s.meta.json" ||
-		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; } ;;
+		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; }
+	grep -q "\"error\": \"peer failed: rank [0-9]* (pid $victim) ended" "$out/s.meta.json" &&
+		grep -q "run aborted: peer failed: rank [0-9]* (pid $victim) ended" "$out/stderr" ||
+		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the dead rank (pid $victim) is not named"; }
+	! grep -q "B: timeout\|(watchdog)" "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "a timeout is blamed, though none passed"; } ;;
 killed_rank_between_rows)
 	# one iteration per row: the ranks spend most of their time gathering
 	# each row's results (reduce, gather, the counters), where a rank whose
