@@ -37,11 +37,6 @@ const struct cb_backend_ops *cb_backend_find(const char *name)
 
 static volatile int private_abort_flag;
 
-const char *cb_abort_why(int flag)
-{
-	return flag == CB_ABORT_SIGNAL ? "stopped by a signal" : "timeout";
-}
-
 /* The node and world ranks of be, the world rank of each node rank, and the
  * traffic counters (by world rank). */
 static enum cb_status rank_spaces(struct cb_backend *be)

@@ -190,9 +190,15 @@ enum cb_abort {
 	CB_ABORT_SIGNAL = 2,   /* a stop signal (mpirun's SIGTERM when a rank died, ...) */
 };
 
-/* Why a wait that returned CB_ERR_TIMEOUT gave up, for messages, by the
- * flag's value: "timeout" (the watchdog) or "stopped by a signal". */
-const char *cb_abort_why(int flag);
+/* st's name for messages (cb_status_str), but for CB_ERR_TIMEOUT, a wait that
+ * gave up on the abort flag, by the flag's value: "timeout" (the watchdog)
+ * or "stopped by a signal". */
+static inline const char *cb_abort_why(int flag, enum cb_status st)
+{
+	if (st != CB_ERR_TIMEOUT)
+		return cb_status_str(st);
+	return flag == CB_ABORT_SIGNAL ? "stopped by a signal" : "timeout";
+}
 
 /* The table of backends collbench knows, built or not (ops->missing), in
  * display order; *n receives its length. */

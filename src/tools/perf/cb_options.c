@@ -353,20 +353,13 @@ static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 					      i == 3 ? CB_PATH_REPLACE_SUFFIX : 0, err, n) != CB_OK)
 			return CB_ERR_ARG;
 	for (int i = 0; i < 4; i++)
-		for (int j = i + 1; j < 4; j++) {
-			if (!*paths[i] || !*paths[j])
-				continue;
-			if (strcmp(paths[i], paths[j]) == 0) {
-				snprintf(err, n, "%s and %s name the same file '%s'", names[i], names[j],
-					 paths[i]);
-				return CB_ERR_ARG;
-			}
-			if (cb_path_same_file(paths[i], paths[j])) {
+		for (int j = i + 1; j < 4; j++)
+			if (*paths[i] && *paths[j] && (strcmp(paths[i], paths[j]) == 0 ||
+						       cb_path_same_file(paths[i], paths[j]))) {
 				snprintf(err, n, "%s '%s' and %s '%s' name the same file", names[i],
 					 paths[i], names[j], paths[j]);
 				return CB_ERR_ARG;
 			}
-		}
 	return CB_OK;
 }
 

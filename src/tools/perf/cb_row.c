@@ -203,13 +203,6 @@ static enum cb_status stop_check(const struct cb_backend *be)
 	return *be->abort_flag ? CB_ERR_TIMEOUT : CB_OK;
 }
 
-/* A failure for the log: a wait that gave up on the abort flag says who set
- * it (the watchdog's timeout, or a signal: cb_abort_why). */
-static const char *failure(const struct cb_backend *be, enum cb_status st)
-{
-	return st == CB_ERR_TIMEOUT ? cb_abort_why(*be->abort_flag) : cb_status_str(st);
-}
-
 /* --timing loop: one barrier, then n calls back to back between two
  * timestamps of the backend (nccl-tests' way); every call of the block gets
  * the block's mean. */
@@ -239,7 +232,7 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 	acct_put(be, &m0, bar_ns, us, out, 0, n);
 	if (st != CB_OK)
 		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->desc->name, what, bytes,
-		       failure(be, st));
+		       cb_abort_why(*be->abort_flag, st));
 	return st;
 }
 
@@ -275,8 +268,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 		acct_put(be, &m0, bar_ns, us, out, i, 1);
 	}
 	if (st != CB_OK)
-		cb_log("%s failed in %s at %zu B: %s", slot->ops->desc->name, what, bytes,
-		       failure(be, st));
+		cb_log("%s failed in %s at %zu B: %s", slot->ops->desc->name, what, bytes, cb_abort_why(*be->abort_flag, st));
 	return st;
 }
 
