@@ -206,6 +206,32 @@ cb_claim_dir() {
 	fi
 }
 
+# cb_missing_levels DIR: how many of DIR's last components do not exist
+# (0: DIR exists), that is how many folders making DIR creates; for
+# cb_unclaim_dir.
+cb_missing_levels() {
+	local d=$1 n=0
+	while [[ $d == */ && $d != / ]]; do d=${d%/}; done
+	while [ -n "$d" ] && [ ! -e "$d" ] && [ ! -L "$d" ]; do
+		n=$((n + 1))
+		[[ $d == */* ]] || break
+		d=${d%/*}
+	done
+	echo "$n"
+}
+
+# cb_unclaim_dir DIR CLAIM LEVELS: undoes cb_claim_dir when the run could not
+# start: removes DIR/CLAIM, then DIR and the folders above it that making it
+# created (LEVELS, cb_missing_levels before), each only while it is empty.
+cb_unclaim_dir() {
+	local d=$1 n=$3
+	rm -f -- "$d/$2"
+	while [ "$n" -gt 0 ] && rmdir -- "$d" 2>/dev/null; do
+		n=$((n - 1))
+		d=$(dirname -- "$d")
+	done
+}
+
 # cb_write FILE CMD...: runs CMD (a command or a function) with its stdout
 # into FILE (truncated). Returns 0, or 1 with cb_write_why set to "cannot
 # write FILE: REASON" (REASON: what the failed write said, e.g. "No space

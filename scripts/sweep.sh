@@ -135,9 +135,11 @@ longest=mpi_traffic/np64-999999999999.meta.json.tmp.4194304
 if [ -z "$outdir" ]; then
 	cb_path_fits "the run folder (CB_RESULTS, the host name, SLURM_JOB_ID)" \
 		"${CB_RESULTS:-$root/results}/$(cb_run_name "$host" "$stamp")-1000" "$longest" || exit 2
+	made=$(($(cb_missing_levels "${CB_RESULTS:-$root/results}") + 1))
 	outdir=$(cb_new_dir "${CB_RESULTS:-$root/results}" "$(cb_run_name "$host" "$stamp")") || exit 2
 else
 	cb_path_fits --out "$outdir" "$longest" || exit 2
+	made=$(cb_missing_levels "$outdir")
 fi
 cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv '*.tmp' \
 	mpi_traffic.txt 'mpi_traffic/np*' 'library_choice.*' || exit 2
@@ -155,11 +157,16 @@ results() {
 	printf '%s\n' "$err" >&2
 	return 1
 }
-results run-meta "$outdir/meta.json" "run_id=$run_id" status=running || exit 2
+# nothing run yet: a failure here leaves no folder (exit 2), not even the claim
+results run-meta "$outdir/meta.json" "run_id=$run_id" status=running ||
+	{ cb_unclaim_dir "$outdir" meta.json "$made"; exit 2; }
 # scratch files (launch statuses, CPU times) outside the run folder: a full
 # results disk must not take them too
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/collbench-sweep.XXXXXX") ||
-	{ echo "sweep.sh: cannot create a scratch folder in ${TMPDIR:-/tmp}" >&2; exit 2; }
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/collbench-sweep.XXXXXX") || {
+	echo "sweep.sh: cannot create a scratch folder in ${TMPDIR:-/tmp}" >&2
+	cb_unclaim_dir "$outdir" meta.json "$made"
+	exit 2
+}
 trap 'rm -rf "$scratch"' EXIT
 # from here a signal stops the launch and marks the run (lib.sh, cb_group)
 cb_stop_on

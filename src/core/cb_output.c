@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,48 @@ enum cb_status cb_path_fits(const char *what, const char *path, size_t suffix, c
 	if (len + suffix >= (size_t)path_max)
 		return too_long(what, path, len + suffix, path_max - 1, 1, err, errlen);
 	return CB_OK;
+}
+
+/* The canonical name of path in out (PATH_MAX bytes): realpath when it
+ * exists; a dangling symbolic link's target, resolved from the link's folder;
+ * else realpath of its folder and its last name. 0, or -1 when the folder
+ * cannot be resolved (or links nest deeper than depth allows). */
+static int canonical(const char *path, char *out, int depth)
+{
+	char link[PATH_MAX], next[PATH_MAX], dir[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	struct stat st;
+	ssize_t k;
+
+	if (realpath(path, out))
+		return 0;
+	if (depth > 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		k = readlink(path, link, sizeof(link) - 1);
+		if (k < 0)
+			return -1;
+		link[k] = '\0';
+		if (snprintf(next, sizeof(next), "%.*s%s", link[0] == '/' ? 0 : (int)(name - path),
+			     path, link) >= (int)sizeof(next))
+			return -1;
+		return canonical(next, out, depth - 1);
+	}
+	if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return -1;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	if (!realpath(dir, link))
+		return -1;
+	return snprintf(out, PATH_MAX, "%s/%s", strcmp(link, "/") ? link : "", name) < PATH_MAX
+		       ? 0 : -1;
+}
+
+int cb_path_same_file(const char *a, const char *b)
+{
+	char ca[PATH_MAX], cbuf[PATH_MAX];
+	struct stat sa, sb;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return canonical(a, ca, 40) == 0 && canonical(b, cbuf, 40) == 0 && strcmp(ca, cbuf) == 0;
 }
 
 enum cb_status cb_replace_check(const char *path, char *err, size_t errlen)

@@ -43,6 +43,15 @@
 enum cb_status cb_path_fits(const char *what, const char *path, size_t suffix, char *err,
 			    size_t errlen);
 
+/* 1 when paths a and b name one file, however spelled ("x.csv", "./x.csv",
+ * its absolute path, a symbolic or hard link to it): where both exist, the
+ * same device and inode (stat, links followed); else the same canonical path
+ * (realpath of the folder, plus the last name; a dangling symbolic link
+ * stands for the path it points to, up to 40 links deep). 0 otherwise, and
+ * when a path cannot be resolved (a missing folder: opening it fails later,
+ * with its own message). Reads the file system, writes nothing. */
+int cb_path_same_file(const char *a, const char *b);
+
 /* CB_OK when path does not exist or is a regular file (lstat: a link is not
  * followed). Else CB_ERR_IO with err = "<path> exists and is not a regular
  * file; not replacing it" (path under the \xHH rule of cb_text). */

@@ -186,6 +186,32 @@ static enum cb_status check_transport(struct ctx *x, size_t line, const struct c
 	return CB_OK;
 }
 
+/* An ok row of a non-zero size took time: its mean and median times and
+ * their repeat bands are above 0 where given (0 is an edited or broken
+ * file, which would read as an improvement of -100%). */
+static enum cb_status check_times(struct ctx *x, size_t line, const struct cb_summary *v)
+{
+	const struct {
+		const char *name;
+		double t;
+	} times[] = {
+		{ "time_us", v->time_us },
+		{ "time_us_median", v->time_us_median },
+		{ "time_us_rep_min", v->time_us_rep_min },
+		{ "time_us_rep_max", v->time_us_rep_max },
+		{ "time_us_median_rep_min", v->time_us_median_rep_min },
+		{ "time_us_median_rep_max", v->time_us_median_rep_max },
+	};
+
+	if (v->status.state != CB_ROW_OK || v->bytes == 0)
+		return CB_OK;
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (times[i].t == 0)
+			return fail(x, line, "column %s: 0 us for %llu bytes: a measured time is "
+				    "above 0", times[i].name, (unsigned long long)v->bytes);
+	return CB_OK;
+}
+
 /* The read columns of one row, in table order; the ones that may be empty
  * only where the row is not ok come after the status (second pass). */
 static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct cb_res_row *r)
@@ -207,7 +233,8 @@ static enum cb_status parse_row(struct ctx *x, size_t line, char **row, struct c
 				return fail(x, line, "%s", msg);
 		}
 	if (check_schema(x, line, row[x->schema_col]) != CB_OK ||
-	    old_transport(x, line, &r->v) != CB_OK || check_collective(x, line, &r->v) != CB_OK)
+	    old_transport(x, line, &r->v) != CB_OK || check_collective(x, line, &r->v) != CB_OK ||
+	    check_times(x, line, &r->v) != CB_OK)
 		return CB_ERR_ARG;
 	return check_transport(x, line, &r->v);
 }

@@ -19,7 +19,8 @@
  * hex, spaces), finite, not negative, within the column's range; an empty
  * number means unmeasured except in key columns; status "ok",
  * "skipped:<reason>" or "error:<reason>" (cb_row_status_parse); an ok row
- * has time_us and algbw; no two rows with the same join key. A header-only
+ * has time_us and algbw, and of a non-zero size no time (mean, median,
+ * their repeat bands) of 0; no two rows with the same join key. A header-only
  * file gives zero rows (valid here; the compare tool decides what nothing to
  * compare means). */
 #ifndef CB_RESULTS_H

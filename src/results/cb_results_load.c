@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cb_machine.h"
+#include "cb_runmeta.h"
 
 #define META_SCHEMA "collbench-meta-1"
 #define META_SUFFIX ".meta.json"
@@ -316,6 +317,35 @@ static void not_a_run(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a run folder (no summary.csv in it)", path);
 }
 
+/* The run folder's meta.json in folder dir (scripts/sweep.sh's), when there
+ * is one and it is a JSON object: its "schema" must be CB_SCHEMA_RUN, as a
+ * sidecar's must be META_SCHEMA (a future version is refused, not read as
+ * this one). Other content is left to the tools that read the file. */
+static enum cb_status check_run_meta(const char *dir, char *err, size_t errlen)
+{
+	char path[CB_RES_PATH + 64]; /* dir: at most CB_RES_PATH + 32 bytes */
+	const char *schema;
+	enum cb_status st = CB_OK;
+	json_t *root;
+	size_t len;
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s%smeta.json", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+	if (access(path, F_OK) != 0)
+		return CB_OK;
+	st = read_file(path, META_MAX_BYTES, &buf, &len, err, errlen);
+	if (st != CB_OK)
+		return st;
+	root = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (json_is_object(root) && (!schema || strcmp(schema, CB_SCHEMA_RUN) != 0))
+		st = meta_fail(path, err, errlen, "not a run metadata file: \"schema\" is not",
+			       "\"" CB_SCHEMA_RUN "\"");
+	json_decref(root);
+	return st;
+}
+
 /* The CSV and sidecars of a path that exists. */
 static enum cb_status load_parts(const char *path, int is_dir, struct cb_results *res,
 				 char *err, size_t errlen)
@@ -340,6 +370,8 @@ static enum cb_status load_parts(const char *path, int is_dir, struct cb_results
 			not_a_run(path, err, errlen);
 		if (st == CB_OK)
 			st = add_folder_sidecars(res, side, err, errlen);
+		if (st == CB_OK)
+			st = check_run_meta(side, err, errlen);
 		res->meta_missing = st == CB_OK && res->nlaunches == 0;
 		return st;
 	}

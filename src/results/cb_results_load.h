@@ -5,7 +5,10 @@
  *
  * What a path means (cb_results_load):
  *   folder            FOLDER/summary.csv and every FOLDER/<x>.meta.json (the
- *                     run folders of scripts/sweep.sh);
+ *                     run folders of scripts/sweep.sh); FOLDER/meta.json, the
+ *                     run's own metadata, when it is a JSON object, must have
+ *                     "schema": "collbench-run-1" (a future version is
+ *                     refused as a sidecar's is);
  *   .../summary.csv   that file and the *.meta.json next to it (same);
  *   other file X.csv  that file and X.meta.json when it exists (allreduce_perf
  *                     --csv writes it there by default). */

@@ -55,6 +55,11 @@ int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *ou
 	return -1;
 }
 
+int cb_row_has_median(const struct cb_res_row *r)
+{
+	return r->v.time_us_median > 0 && r->v.time_us > 0;
+}
+
 int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *view)
 {
 	const struct cb_summary *x = &r->v;
@@ -62,7 +67,7 @@ int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *view)
 	double k, lo = x->time_us_median_rep_min, hi = x->time_us_median_rep_max;
 
 	*view = *r;
-	if (!(x->time_us_median > 0) || !(x->time_us > 0))
+	if (!cb_row_has_median(r))
 		return 0;
 	k = x->time_us / x->time_us_median;
 	v->time_us = x->time_us_median;

@@ -49,6 +49,12 @@ int cb_row_band(const struct cb_res_row *r, enum cb_metric m, struct cb_band *ou
  * it. Returns 1, or 0 with *v = *r when r lacks the median (older files). */
 int cb_row_median_view(const struct cb_res_row *r, struct cb_res_row *v);
 
+/* 1 when r has a median time to stand for (cb_row_median_view would give
+ * the median), 0 for a row without the median columns (older files). Rows
+ * judged together are read on the mean when any of them has none: like with
+ * like, never one row's mean against another's median. Pure. */
+int cb_row_has_median(const struct cb_res_row *r);
+
 /* The metric row r can be read on: m itself, or, for a bandwidth that is
  * absent or 0, the next one down (see the top). The enum is in that order,
  * so rows judged together use the largest of their metrics. Pure. */

@@ -111,8 +111,9 @@ struct cb_backend_ops {
 	enum cb_status (*post)(struct cb_backend *be, struct cb_flags *flags, uint64_t value);
 	/* Returns once peer's progress is >= value and its writes before that post
 	 * are visible; a wait on the host waits as be->wait says. Errors:
-	 * CB_ERR_TIMEOUT when *be->abort_flag is set (the watchdog fired),
-	 * CB_ERR_PEER when the peer process died. */
+	 * CB_ERR_TIMEOUT when *be->abort_flag is set (cb_abort: the watchdog
+	 * fired or a signal stopped the run), CB_ERR_PEER when the peer process
+	 * died (also when it is seen gone as the flag is set). */
 	enum cb_status (*wait)(struct cb_backend *be, struct cb_flags *flags, int peer,
 			       uint64_t value);
 	/* Optional: 1 when peer's progress is already >= value (its writes
@@ -170,7 +171,7 @@ struct cb_backend {
 	const char *peer_unreachable;
 	uint64_t *tx, *rx;    /* [world_size] bytes moved by this process, by the
 			       * world rank of their owner */
-	volatile int *abort_flag; /* set by the watchdog; never NULL after init */
+	volatile int *abort_flag; /* a cb_abort: who stopped the run; never NULL after init */
 	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
@@ -179,6 +180,25 @@ struct cb_backend {
 				   * is NULL; cb_backend_set_acct */
 	void *impl;
 };
+
+/* What *be->abort_flag holds: 0 while the run goes on, else what stopped it
+ * (the first cause to set it; every wait that reads the flag returns
+ * CB_ERR_TIMEOUT, or CB_ERR_PEER where it can see the peer gone). */
+enum cb_abort {
+	CB_ABORT_NONE = 0,
+	CB_ABORT_WATCHDOG = 1, /* a step overran -T or --setup-timeout */
+	CB_ABORT_SIGNAL = 2,   /* a stop signal (mpirun's SIGTERM when a rank died, ...) */
+};
+
+/* st's name for messages (cb_status_str), but for CB_ERR_TIMEOUT, a wait that
+ * gave up on the abort flag, by the flag's value: "timeout" (the watchdog)
+ * or "stopped by a signal". */
+static inline const char *cb_abort_why(int flag, enum cb_status st)
+{
+	if (st != CB_ERR_TIMEOUT)
+		return cb_status_str(st);
+	return flag == CB_ABORT_SIGNAL ? "stopped by a signal" : "timeout";
+}
 
 /* The table of backends collbench knows, built or not (ops->missing), in
  * display order; *n receives its length. */

@@ -103,10 +103,10 @@ no_failed_rows() {
 		"$out/stderr" | sort -u)
 }
 
-# Starts a long run, waits for its first row, then hurts one rank with
-# SIGNAL; expects the job to end non-zero within 60 s.
+# Starts a long run, waits for its first row, then hurts one rank (its pid
+# in victim) with SIGNAL; expects the job to end non-zero within 60 s.
 hurt_a_rank() {
-	local signal=$1 pattern=$2 victim
+	local signal=$1 pattern=$2
 	shift 2
 	start_long "$@"
 	victim=$(ranks_of_long | tail -n 1)
@@ -166,7 +166,12 @@ env_mismatch)
 	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "CUDA_VISIBLE_DEVICES by rank: exit $rc, expected 0"; }
 	tr -d ' \n' <"$out/s.meta.json" | grep -qF '"environment_by_rank":{"CUDA_VISIBLE_DEVICES":["0","1"]}' ||
 		{ cat "$out/s.meta.json" >&2; fail "CUDA_VISIBLE_DEVICES not recorded by rank"; } ;;
-same_path) run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv" ;;
+same_path)
+	run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv"
+	# the same file spelled otherwise: refused alike, nothing written
+	(cd "$out" && run 2 2 "--csv 's.csv' and --rank-csv './s.csv' name the same file" -b 8 -e 8 \
+		--csv s.csv --rank-csv ./s.csv) || exit 1
+	[ ! -e "$out/s.csv" ] || fail "a file was written" ;;
 meta_not_regular)
 	# metadata is written by rename: never over a device or a link
 	run 2 2 "not a regular file" -b 8 -e 8 --csv "$out/s.csv" --meta /dev/null
@@ -256,10 +261,16 @@ killed_rank) hurt_a_rank KILL "exited on signal 9" ;;
 killed_rank_shm | killed_rank_p2p)
 	# whatever the transport, a killed rank leaves the metadata saying
 	# aborted (p2p: the SIGTERM mpirun sends the other ranks stops them as
-	# the watchdog would; shm: they also see the dead peer's pid)
+	# the watchdog would; shm: they also see the dead peer's pid), and the
+	# others name it (a rank of their host), never a timeout that did not pass
 	hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
 	grep -q '"status": "aborted"' "$out/s.meta.json" ||
-		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; } ;;
+		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; }
+	grep -q "\"error\": \"peer failed: rank [0-9]* (pid $victim) ended" "$out/s.meta.json" &&
+		grep -q "run aborted: peer failed: rank [0-9]* (pid $victim) ended" "$out/stderr" ||
+		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the dead rank (pid $victim) is not named"; }
+	! grep -q "B: timeout\|(watchdog)" "$out/stderr" ||
+		{ cat "$out/stderr" >&2; fail "a timeout is blamed, though none passed"; } ;;
 killed_rank_between_rows)
 	# one iteration per row: the ranks spend most of their time gathering
 	# each row's results (reduce, gather, the counters), where a rank whose

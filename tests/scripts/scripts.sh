@@ -379,6 +379,32 @@ sweep_disk_full)
 	[ -z "$(find "$t/disk/run" -name '*.tmp*')" ] || { ls -lR "$t/disk/run" >&2; fail "a .tmp file was left"; }
 	cb_complete_lines "$t/disk/run/np1.csv"
 	;;
+sweep_disk_full_start)
+	# the results disk is full before the sweep starts: exit 2, nothing run
+	# and no folder made (sweep.sh --help), not even the claim (meta.json), so
+	# the same command runs once there is room
+	[ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
+	mkdir "$t/disk"
+	mount -t tmpfs -o size=64k tmpfs "$t/disk" 2>"$t/err" || { cat "$t/err"; echo "SKIP: cannot mount a tmpfs"; exit 77; }
+	trap 'umount "$t/disk"; rm -rf "$t"' EXIT
+	dd if=/dev/zero of="$t/disk/filler" bs=4k >/dev/null 2>&1 # until the disk is full
+	for out in "$t/disk/run" "$t/disk/new/run"; do
+		sweep --ranks 2 "${tiny[@]}" --out "$out"
+		[ $rc = 2 ] || { show; fail "exit $rc on a full disk, expected 2"; }
+		grep -q "cannot write .*meta.json: No space left on device" "$t/err" ||
+			{ show; fail "no message saying the disk is full"; }
+		[ ! -e "$t/disk/run" ] && [ ! -e "$t/disk/new" ] ||
+			{ ls -lR "$t/disk" >&2; fail "a folder was left on the full disk"; }
+	done
+	# an empty folder of the user's stays, without the claim
+	mkdir "$t/disk/mine"
+	sweep --ranks 2 "${tiny[@]}" --out "$t/disk/mine"
+	[ $rc = 2 ] && [ -d "$t/disk/mine" ] && [ -z "$(ls -A "$t/disk/mine")" ] ||
+		{ show; ls -lR "$t/disk" >&2; fail "the user's folder: exit $rc, or not left empty"; }
+	rm "$t/disk/filler"
+	sweep --ranks 2 "${tiny[@]}" --out "$t/disk/run"
+	[ $rc = 0 ] || { show; fail "exit $rc once there is room"; }
+	;;
 sweep_hosts_refused)
 	# host lists that cannot work are refused before anything runs (exit 2)
 	printf '# two hosts\nna slots=2\nnb slots=1 max_slots=4\n' >"$t/hf"

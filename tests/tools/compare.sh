@@ -161,6 +161,31 @@ outlier)
 	expect 0 "8 same" "$t/base" "$t/cur"
 	expect 1 "regression  *ring np2 64M" --stat mean "$t/base" "$t/cur"
 	;;
+no_median)
+	# an older file without the median columns against the same measurement
+	# with them (medians 25% below the means, as a skewed run's are): both
+	# sides are read on the mean, never one's mean against the other's median
+	for a in ps ring mpi copy; do
+		for b in 1048576 67108864; do
+			edit "$t/base" $a $b time_us_median "*0.75" time_us_median_rep_min "*0.75" \
+				time_us_median_rep_max "*0.75"
+		done
+	done
+	cut -d, -f1-11,13-28 "$t/base/summary.csv" >"$t/cur/summary.csv"
+	head -n 1 "$t/cur/summary.csv" | grep -q median && fail "the median columns are still there"
+	for args in "$t/base $t/cur" "$t/cur $t/base" "--metric time $t/base $t/cur"; do
+		# shellcheck disable=SC2086 # the words of args are the arguments
+		expect 0 "8 same" $args
+		last_line_is "0 regressions, 0 improvements, 8 same, 0 missing"
+		grep -q "8 row(s) lack the median columns (an older file): both sides compared on the mean" \
+			"$t/err" || fail "no note of the mean for: $args"
+	done
+	# the current run 20% slower in its mean alone: a regression on the mean
+	edit "$t/cur" ring 67108864 busbw_GBps "*0.8" busbw_GBps_rep_min "*0.8" busbw_GBps_rep_max "*0.8" \
+		algbw_GBps "*0.8" time_us "*1.25" time_us_rep_min "*1.25" time_us_rep_max "*1.25"
+	expect 1 "regression  *ring np2 64M float sum" "$t/base" "$t/cur"
+	last_line_is "1 regression, 0 improvements, 7 same, 0 missing"
+	;;
 noise_overlap)
 	# 20% lower, the current repeats reaching into the baseline's band: beyond
 	# the noise cap (twice the 5% tolerance) the bands cannot hide it
@@ -445,6 +470,17 @@ meta_malformed)
 	expect 2 "np2.meta.json: not valid JSON: line" "$t/base" "$t/cur"
 	echo '{"schema": "collbench-meta-1", "backend": "host", "mpi": {"nranks": "two"}}' >"$t/cur/np2.meta.json"
 	expect 2 'missing or invalid key "mpi.nranks"' "$t/base" "$t/cur"
+	# a future version is refused, the launch's sidecar and the run's meta.json alike
+	meta "$t/cur/np2.meta.json" && sed -i 's/collbench-meta-1/collbench-meta-99/' "$t/cur/np2.meta.json"
+	expect 2 'np2.meta.json: not a launch metadata file: "schema" is not "collbench-meta-1"' \
+		"$t/base" "$t/cur"
+	meta "$t/cur/np2.meta.json"
+	echo '{"schema": "collbench-run-1", "run_id": "cur"}' >"$t/cur/meta.json"
+	expect 0 "8 same" "$t/base" "$t/cur"
+	echo '{"schema": "collbench-run-9", "run_id": "cur"}' >"$t/cur/meta.json"
+	expect 2 'cur/meta.json: not a run metadata file: "schema" is not "collbench-run-1"' \
+		"$t/base" "$t/cur"
+	expect 2 'cur/meta.json: not a run metadata file' "$t/cur/summary.csv" "$t/base"
 	;;
 malformed)
 	f=$t/cur/summary.csv
@@ -462,6 +498,15 @@ malformed)
 	expect 2 "column bytes: .* is out of range" "$t/base" "$t/cur"
 	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 busbw_GBps NaN
 	expect 2 "'NaN' is not a number" "$t/base" "$t/cur"
+	# a measured row of 1 MiB in 0 us is impossible, never an improvement of -100%
+	for c in time_us time_us_median time_us_rep_min time_us_median_rep_max; do
+		cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 $c 0
+		expect 2 "line 4: column $c: 0 us for 1048576 bytes: a measured time is above 0" \
+			"$t/base" "$t/cur"
+	done
+	# a failed row's 0 is no measurement
+	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 time_us 0 status "error:watchdog"
+	expect 1 "failed  *ring np2 1M" "$t/base" "$t/cur"
 	cp "$t/base/summary.csv" "$f" && edit "$t/cur" ring 1048576 schema collbench-summary-4
 	expect 2 "schema 'collbench-summary-4' is not collbench-summary-3, collbench-summary-2 or collbench-summary-1" \
 		"$t/base" "$t/cur"

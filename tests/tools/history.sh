@@ -347,6 +347,27 @@ clocks)
 	expect 0 "$hist" detect --db "$db" -a ring -b 64M --format csv
 	has ",2001-01-01T00:11:00Z,11,\"p11\",regression," "$t/out"
 	;;
+no_median)
+	# older runs without the median columns, then runs with them (medians 25%
+	# below the means, the same means): a series is read like with like, on
+	# the mean, so nothing changed; never the older means against the medians
+	for i in $(seq 1 12); do
+		mkrun "$t/r$i" "$i" 1
+		if [ "$i" -le 6 ]; then
+			cut -d, -f1-11,13-28 "$t/r$i/summary.csv" >"$t/s" && mv "$t/s" "$t/r$i/summary.csv"
+		else
+			awk -F, -v OFS=, 'NR > 1 { $12 *= 0.75; $29 *= 0.75; $30 *= 0.75 } { print }' \
+				"$t/r$i/summary.csv" >"$t/s" && mv "$t/s" "$t/r$i/summary.csv"
+		fi
+	done
+	expect 0 "$hist" ingest --db "$db" "$t"/r?  "$t"/r1?
+	expect 0 "$hist" detect --db "$db"
+	has "^0 change points in 4 series" "$t/out"
+	has "24 point(s) lack the median columns (older files): their series read on the mean" "$t/err"
+	expect 0 "$hist" gate --db "$db"
+	expect 0 "$hist" trend --db "$db" -a ring -b 64M --format csv
+	[ "$(tail -n +2 "$t/out" | cut -d, -f11 | sort -u)" = mean ] || fail "the series is not read on the mean"
+	;;
 no_spread)
 	# zero variance is no certainty: two runs with the same values (seed 1),
 	# then one whose ring 64M is 0.03% lower, is no change point, nor a
@@ -501,6 +522,16 @@ cli)
 	echo '[1]' >"$t/r4/meta.json"
 	expect 2 "$hist" ingest --db "$db" "$t/r4"
 	has "r4/meta.json: not a JSON object" "$t/err"
+	# a future version is refused, as a launch sidecar's is
+	echo '{"schema": "collbench-run-9", "run_id": "r4"}' >"$t/r4/meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/r4"
+	has 'r4/meta.json: not a run metadata file: "schema" is not "collbench-run-1"' "$t/err"
+	# a measured row of 64 MiB in 0 us is impossible: refused, never a -100% change
+	mkrun "$t/r5" 5 1
+	awk -F, -v OFS=, '$3 == "ring" && $5 == 67108864 { $11 = 0 } { print }' "$t/r5/summary.csv" >"$t/s" &&
+		mv "$t/s" "$t/r5/summary.csv"
+	expect 2 "$hist" ingest --db "$db" "$t/r5"
+	has "r5/summary.csv: line 5: column time_us: 0 us for 67108864 bytes: a measured time is above 0" "$t/err"
 	[ "$(runs_count)" = "$n" ] || fail "a refused run was ingested"
 	echo "not a database at all, but some text of a reasonable length .........." >"$t/text"
 	expect 2 "$hist" trend --db "$t/text"

@@ -1,13 +1,17 @@
 /* Unit tests: option parsing (good and bad values), size suffixes, the size
  * sweep, the canonical form compared across ranks, output names that cannot
- * exist. */
+ * exist, two outputs that name one file however spelled. */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
@@ -301,6 +305,50 @@ static void test_long_names(void **state)
 	cb_options_free(&o);
 }
 
+/* Two outputs that name one file are refused however the names are spelled
+ * (a relative and an absolute path, "./", "..", a symbolic link, also one
+ * whose target does not exist yet, a hard link, the metadata path made from
+ * --csv); different files are not. */
+static void test_same_file(void **state)
+{
+	char dir[] = "/tmp/collbench-test-options.XXXXXX", cwd[PATH_MAX], abs[PATH_MAX + 16];
+	char err[256], cmd[PATH_MAX + 16];
+	struct cb_options o;
+	const char *same[][4] = {
+		{ "--csv", "clob.csv", "--rank-csv", "./clob.csv" },
+		{ "--csv", "clob.csv", "--rank-csv", abs },
+		{ "--csv", "clob.csv", "--json", "sub/../clob.csv" },
+		{ "--csv", "clob.csv", "--rank-csv", "link.csv" },
+		{ "--csv", "clob.csv", "--rank-csv", "hard.csv" },
+		{ "--csv", "new.csv", "--json", "dangling.csv" },
+		{ "--csv", "sub/a.csv", "--json", "sub/./a.meta.json" },
+		{ "--rank-csv", "r.json", "--json", "./r.json" },
+		{ "--json", "m.json", "--meta", "sub/../m.json" },
+	};
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	snprintf(abs, sizeof(abs), "%s/clob.csv", dir);
+	assert_int_equal(system("mkdir sub && : >clob.csv && ln -s clob.csv link.csv && "
+				"ln clob.csv hard.csv && ln -s new.csv dangling.csv"), 0);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		assert_int_equal(PARSE(&o, err, same[i][0], same[i][1], same[i][2], same[i][3]),
+				 CB_ERR_ARG);
+		assert_non_null(strstr(err, "name the same file"));
+	}
+	assert_non_null(strstr(err, "--json 'm.json' and --meta 'sub/../m.json' name the same file"));
+	assert_int_equal(PARSE(&o, err, "--csv", "clob.csv", "--rank-csv", "sub/clob.csv"), CB_OK);
+	assert_int_equal(PARSE(&o, err, "--csv", "a.csv", "--rank-csv", "b.csv", "--json",
+			       "c.json"), CB_OK);
+	cb_options_free(&o);
+	assert_int_equal(chdir(cwd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_coll),
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_same_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -202,8 +202,9 @@ enum cb_status cb_host_flags_wait(struct cb_backend *be, struct cb_host_flags *f
 	enum cb_status st = cb_flag_wait(pf, value, &be->wait, be->abort_flag, NULL);
 
 	if (st == CB_ERR_TIMEOUT)
-		cb_log("gave up waiting for rank %d (its progress %llu, needed %llu)", peer,
-		       (unsigned long long)atomic_load(&pf->progress), (unsigned long long)value);
+		cb_log("gave up waiting for rank %d (its progress %llu, needed %llu; %s)", peer,
+		       (unsigned long long)atomic_load(&pf->progress), (unsigned long long)value,
+		       cb_abort_why(*be->abort_flag, st));
 	else if (st == CB_ERR_PEER)
 		cb_log("rank %d (pid %d) died while this rank waited for it", peer, (int)pf->pid);
 	return st;

@@ -204,8 +204,8 @@ static enum cb_status yield_until(struct cb_flag *f, uint64_t value, volatile in
 			return CB_OK;
 		sched_yield();
 		stats->yields++;
-		if (*abort_flag)
-			return CB_ERR_TIMEOUT;
+		if (*abort_flag) /* a peer's death is why, if it is gone */
+			return cb_flag_owner_alive(f) ? CB_ERR_TIMEOUT : CB_ERR_PEER;
 		if (polls % LIVENESS_EVERY == 0 && !cb_flag_owner_alive(f))
 			return CB_ERR_PEER;
 	}
@@ -226,8 +226,8 @@ static enum cb_status sleep_until(struct cb_flag *f, uint64_t value, const struc
 
 		if (seen >= value)
 			break;
-		if (*abort_flag) {
-			st = CB_ERR_TIMEOUT;
+		if (*abort_flag) { /* a peer's death is why, if it is gone */
+			st = cb_flag_owner_alive(f) ? CB_ERR_TIMEOUT : CB_ERR_PEER;
 			break;
 		}
 		stats->sleeps++;

@@ -126,7 +126,8 @@ int cb_flag_ready(struct cb_flag *f, uint64_t value);
  * post are then visible). Errors: CB_ERR_TIMEOUT when *abort_flag becomes
  * non-zero (noticed within one yield, or one tick while asleep),
  * CB_ERR_PEER when the owner's process is gone (noticed after the yield
- * window and one tick, or every 1024 yields in the yield and spin modes).
+ * window and one tick, or every 1024 yields in the yield and spin modes,
+ * and when the abort flag is seen: a dead peer is often why it was set).
  * Logs nothing. stats may be NULL. */
 enum cb_status cb_flag_wait(struct cb_flag *f, uint64_t value, const struct cb_wait_cfg *cfg,
 			    volatile int *abort_flag, struct cb_wait_stats *stats);

@@ -122,7 +122,8 @@ static enum cb_status mpi_round_wait(struct cb_p2p *p)
 	for (unsigned long polls = 0; st == CB_OK && !done; polls++) {
 		st = CB_MPI(MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE));
 		if (st == CB_OK && !done && *p->be->abort_flag) {
-			cb_log("p2p: gave up waiting for a round of %d MPI requests (watchdog)", n);
+			cb_log("p2p: gave up waiting for a round of %d MPI requests (%s)", n,
+			       *p->be->abort_flag == CB_ABORT_SIGNAL ? "stopped by a signal" : "watchdog");
 			st = CB_ERR_TIMEOUT;
 		}
 		if (st == CB_OK && !done)

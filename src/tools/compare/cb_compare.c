@@ -68,14 +68,20 @@ static void judge_measured(struct cb_cmp_row *row, const struct cb_compare_opts 
 	enum cb_metric mb = cb_row_metric(row->base, o->metric);
 	enum cb_metric mc = cb_row_metric(row->cur, o->metric);
 	enum cb_metric m = mb > mc ? mb : mc;
+	enum cb_stat stat = o->stat;
 	int bad = 0, no_median = 0;
 
+	/* like with like: a side without the median puts both on the mean */
+	if (stat == CB_STAT_MEDIAN &&
+	    (!cb_row_has_median(row->base) || !cb_row_has_median(row->cur))) {
+		stat = CB_STAT_MEAN;
+		out->no_median++;
+	}
 	out->fallback += m != o->metric && m == CB_METRIC_ALGBW;
 	out->fallback_time += m != o->metric && m == CB_METRIC_TIME;
 	row->metric = m;
-	cb_row_read(row->base, m, o->stat, &row->b, &bad, &no_median);
-	cb_row_read(row->cur, m, o->stat, &row->c, &bad, &no_median);
-	out->no_median += no_median;
+	cb_row_read(row->base, m, stat, &row->b, &bad, &no_median);
+	cb_row_read(row->cur, m, stat, &row->c, &bad, &no_median);
 	if (bad) {
 		out->inconsistent++;
 		snprintf(row->note, sizeof(row->note), "repeat band without the value: ignored");

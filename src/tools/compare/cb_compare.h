@@ -39,9 +39,10 @@
  * A bandwidth that is absent or 0 cannot show a slower row, so such rows are
  * compared on the next metric down, busbw -> algbw -> time, and each row
  * names the metric it used: copy rows (no busbw) and n = 1 rows (busbw is 0
- * by definition) on algbw, 0-byte rows (algbw 0 too) on time. How a row is
- * read (metric, median or mean, band) is cb_rowval.h's, shared with
- * collbench-history. */
+ * by definition) on algbw, 0-byte rows (algbw 0 too) on time. Likewise a
+ * pair where one side lacks the median columns (an older file) is read on
+ * the mean on both sides. How a row is read (metric, median or mean, band)
+ * is cb_rowval.h's, shared with collbench-history. */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
@@ -101,7 +102,7 @@ struct cb_comparison {
 	size_t fallback;                     /* rows compared on algbw instead of busbw */
 	size_t fallback_time;                /* rows compared on time: bandwidth 0 */
 	size_t inconsistent;                 /* rows whose repeat band was ignored */
-	size_t no_median;                    /* rows compared on the mean: no median columns */
+	size_t no_median;                    /* rows compared on the mean, both sides: one lacks the median */
 	size_t unknown_worse;                /* unknown rows that are worse */
 	size_t tested;                       /* rows with samples on both sides */
 };

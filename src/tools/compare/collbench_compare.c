@@ -238,7 +238,7 @@ static void warn_missing(const struct cb_comparison *c)
 			"time\n", c->fallback_time);
 	if (c->no_median)
 		cb_eprintf(PROG ": note: %zu row(s) lack the median columns (an older file): "
-			"compared on the mean\n", c->no_median);
+			"both sides compared on the mean\n", c->no_median);
 }
 
 /* The floors of --min-busbw on the current run: 0 pass, 1 a row below or

@@ -114,7 +114,7 @@ static void trend_heading(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_ou
 }
 
 static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_analysis *a,
-			size_t si, size_t i, const struct cb_hist_out_info *in)
+			size_t si, size_t i)
 {
 	const struct cb_hist_point *p = &a->s->pts[i];
 	double mean;
@@ -138,7 +138,7 @@ static void trend_point(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	case CB_HIST_FMT_CSV:
 		csv_key(f, &a->s->key);
 		fprintf(f, "%s,%s,%lld,%s,", cb_metric_name(a->s->metric),
-			cb_stat_name(in->stat), p->run_id, p->time_utc);
+			cb_stat_name(a->s->stat), p->run_id, p->time_utc);
 		csv_str(f, p->run_name, 0);
 		csv_str(f, p->git_commit, 0);
 		csv_str(f, p->label, 0);
@@ -174,7 +174,7 @@ int cb_hist_print_trend(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_anal
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < a[i].s->n; j++)
-			trend_point(f, fmt, &a[i], i, j, in);
+			trend_point(f, fmt, &a[i], i, j);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -297,16 +297,19 @@ void cb_hist_series_values(struct cb_hist_series *s, enum cb_metric metric, enum
 {
 	s->metric = metric;
 	s->no_median = s->inconsistent = 0;
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		if (cb_row_metric(&s->pts[i].row, metric) > s->metric)
 			s->metric = cb_row_metric(&s->pts[i].row, metric);
+		s->no_median += stat == CB_STAT_MEDIAN && !cb_row_has_median(&s->pts[i].row);
+	}
+	/* like with like: one point without the median puts the series on the mean */
+	s->stat = s->no_median ? CB_STAT_MEAN : stat;
 	for (size_t i = 0; i < s->n; i++) {
 		struct cb_hist_point *p = &s->pts[i];
 		struct cb_band b;
 		int bad = 0, no_median = 0;
 
-		cb_row_read(&p->row, s->metric, stat, &b, &bad, &no_median);
-		s->no_median += (size_t)no_median;
+		cb_row_read(&p->row, s->metric, s->stat, &b, &bad, &no_median);
 		s->inconsistent += (size_t)bad;
 		p->value = b.value;
 		p->lo = b.lo;

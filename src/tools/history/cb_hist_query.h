@@ -5,8 +5,9 @@
  * read the way collbench-compare reads a row (cb_rowval.h, the same code):
  *   stat median (default): the row stands for its median time over
  *     iterations, bandwidths scaled by time_us / time_us_median, band from
- *     the repeats' medians; rows without the median columns fall back to the
- *     mean (counted in no_median);
+ *     the repeats' medians; a series with a point without the median
+ *     columns (an older file; counted in no_median) is read on the mean, all
+ *     its points: like with like (its `stat` says which);
  *   stat mean: time_us, busbw, algbw and their *_rep_min/max bands;
  *   metric busbw -> algbw -> time: a series with a point whose bandwidth is
  *     absent or 0 (copy: no busbw; n = 1: busbw 0; 0 bytes) uses the next
@@ -42,12 +43,13 @@ struct cb_hist_point {
 struct cb_hist_series {
 	struct cb_hist_key key;
 	enum cb_metric metric;              /* the one used (see the top) */
+	enum cb_stat stat;                  /* the one used (see the top) */
 	struct cb_hist_point *pts;
 	size_t n, cap;
 	size_t not_ok;                      /* runs whose row was skipped or an error */
 	long long last_run;                 /* the newest run with the key's row, */
 	struct cb_row_status last_status;   /* whatever its status, and that status */
-	size_t no_median;                   /* points read on the mean: no median */
+	size_t no_median;                   /* points without the median columns */
 	size_t inconsistent;                /* points whose repeat band was ignored */
 };
 
@@ -90,8 +92,8 @@ long long cb_hist_newest_run(struct cb_hist_db *db, long long mid);
 long long cb_hist_latest_dated(struct cb_hist_db *db, long long run_id, char *time);
 
 /* Computes value, lo and hi of every point of s from its stored columns,
- * for metric (after the fallback at the top, recorded in s->metric) and
- * stat (cb_row_read); a missing band end gives lo = hi = value. Pure. */
+ * for metric and stat (after the fallbacks at the top, recorded in
+ * s->metric and s->stat; cb_row_read); a missing band end gives lo = hi = value. Pure. */
 void cb_hist_series_values(struct cb_hist_series *s, enum cb_metric metric,
 			   enum cb_stat stat);
 

@@ -93,7 +93,7 @@ static int select_series(const struct cb_hist_cli *c, struct cb_hist_db *db,
 	}
 	if (no_median)
 		cb_eprintf(PROG ": note: %zu point(s) lack the median columns (older files): "
-			"read on the mean\n", no_median);
+			"their series read on the mean\n", no_median);
 	return 0;
 }
 

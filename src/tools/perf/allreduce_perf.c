@@ -20,6 +20,7 @@
 #include "cb_mcafiles.h"
 #include "cb_meta.h"
 #include "cb_options.h"
+#include "cb_peers.h"
 #include "cb_preflight.h"
 #include "cb_report.h"
 #include "cb_watchdog.h"
@@ -49,7 +50,8 @@ static void on_stop(int sig)
 		_exit(128 + sig);
 	if (!stop_signal)
 		stop_signal = sig;
-	abort_flag = 1;
+	if (!abort_flag) /* the first cause is the one to tell */
+		abort_flag = CB_ABORT_SIGNAL;
 }
 
 static void catch_stop_signals(void)
@@ -121,13 +123,19 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 /* A rank failed mid-run or mid-set-up: its peers may be stuck in a wait or a
  * collective, so the job ends here, with the metadata saying so. */
 static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status st, int rank,
-		      MPI_Comm world)
+		      MPI_Comm world, const struct cb_peers *peers)
 {
-	char why[96];
+	char why[320], gone[160], sig[64] = "";
 
 	if (stop_signal)
-		snprintf(why, sizeof(why), "stopped by signal %d (%s)", (int)stop_signal,
-			 strsignal(stop_signal));
+		snprintf(sig, sizeof(sig), "signal %d (%s)", (int)stop_signal, strsignal(stop_signal));
+	/* a peer of this host that is gone is why, whatever stopped this rank
+	 * (mpirun's SIGTERM after a rank died, or a wait that gave up) */
+	if (cb_peers_gone(peers, gone, sizeof(gone)))
+		snprintf(why, sizeof(why), "peer failed: %s ended%s%s", gone,
+			 *sig ? ", then this rank was stopped by " : "", sig);
+	else if (*sig)
+		snprintf(why, sizeof(why), "stopped by %s", sig);
 	else
 		snprintf(why, sizeof(why), "%s", cb_status_str(st));
 	cb_log("run aborted: %s", why);
@@ -147,10 +155,13 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	struct cb_report *rep = NULL;
 	json_t *meta = NULL;
 	struct cb_harness h;
+	struct cb_peers peers;
 	enum cb_status st = CB_OK;
 	int failed = 0, lost = 0, rank = be->world_rank;
 
 	memset(&h, 0, sizeof(h));
+	if (cb_peers_init(&peers, be->world, pf) != CB_OK)
+		cb_log("the ranks' process ids are unknown: a rank that dies will not be named");
 	if (rank == 0)
 		st = open_outputs(o, be, pf, &lay, argc, argv, &rep, &meta);
 	st = cb_agree(st, be->world);
@@ -159,17 +170,18 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 		 * rank; any other failure may leave peers inside a collective */
 		st = cb_harness_init(&h, o, be, &lay, rep);
 		if (st != CB_OK && st != CB_ERR_ARG)
-			abort_run(o, meta, st, rank, be->world);
+			abort_run(o, meta, st, rank, be->world, &peers);
 	}
 	if (st == CB_OK) {
 		st = cb_harness_run(&h);
 		if (st != CB_OK)
-			abort_run(o, meta, st, rank, be->world);
+			abort_run(o, meta, st, rank, be->world, &peers);
 	}
 	cb_watchdog_stop();
 	failed = h.failed_rows;
 	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
 	cb_harness_fini(&h);
+	cb_peers_free(&peers);
 	if (rank == 0) {
 		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
 		json_object_set_new(meta, "failed_rows", json_integer(failed));

@@ -334,8 +334,8 @@ static const struct cb_optdef table[] = {
 
 /* --meta defaults to --csv with .csv replaced by .meta.json; every output's
  * name must fit the file system (cb_path_fits: the metadata is written at
- * the start and again at the end of a run); no two outputs may share a path
- * (they would overwrite one another). */
+ * the start and again at the end of a run); no two outputs may name one file
+ * however spelled (cb_path_same_file: they would overwrite one another). */
 static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 {
 	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
@@ -360,9 +360,10 @@ static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 			return CB_ERR_ARG;
 	for (int i = 0; i < 4; i++)
 		for (int j = i + 1; j < 4; j++)
-			if (*paths[i] && strcmp(paths[i], paths[j]) == 0) {
-				snprintf(err, n, "%s and %s name the same file '%s'", names[i], names[j],
-					 paths[i]);
+			if (*paths[i] && *paths[j] && (strcmp(paths[i], paths[j]) == 0 ||
+						       cb_path_same_file(paths[i], paths[j]))) {
+				snprintf(err, n, "%s '%s' and %s '%s' name the same file", names[i],
+					 paths[i], names[j], paths[j]);
 				return CB_ERR_ARG;
 			}
 	return CB_OK;

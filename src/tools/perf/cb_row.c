@@ -235,7 +235,7 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 	acct_put(be, &m0, bar_ns, us, out, 0, n);
 	if (st != CB_OK)
 		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->desc->name, what, bytes,
-		       cb_status_str(st));
+		       cb_abort_why(*be->abort_flag, st));
 	return st;
 }
 
@@ -271,7 +271,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 		acct_put(be, &m0, bar_ns, us, out, i, 1);
 	}
 	if (st != CB_OK)
-		cb_log("%s failed in %s at %zu B: %s", slot->ops->desc->name, what, bytes, cb_status_str(st));
+		cb_log("%s failed in %s at %zu B: %s", slot->ops->desc->name, what, bytes, cb_abort_why(*be->abort_flag, st));
 	return st;
 }
 

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cb_backend.h"
+
 static struct {
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -122,7 +124,8 @@ static void *watch(void *arg)
 		else
 			cb_log("watchdog: no progress for %g s in %s; aborting the job", wd.timeout_s,
 			       wd.phase);
-		*wd.abort_flag = 1;
+		if (!*wd.abort_flag) /* the first cause is the one to tell */
+			*wd.abort_flag = CB_ABORT_WATCHDOG;
 		/* grace: main sees the flag in a backend wait and calls MPI_Abort */
 		nap(limit() < 5 ? limit() : 5);
 		if (wd.stop)
