@@ -208,7 +208,12 @@ struct reader {
 };
 
 /* A range [lo, hi) of one rank's buffer: its last writer (the exec rank and
- * round; round -1: none in this plan) and who read it since. */
+ * round; round -1: none in this plan, and then exec SEG_INPUT where the range
+ * holds the rank's input, SEG_NONE where nothing was written) and who read it
+ * since. */
+#define SEG_NONE (-1)
+#define SEG_INPUT (-2)
+
 struct seg {
 	size_t lo, hi;
 	int wexec;
@@ -357,6 +362,69 @@ static size_t step_needs(struct walk *w, const struct cb_plan_step *s)
 			need(w, s->exec, g->rd[j].rank, g->rd[j].round + 1);
 	}
 	return fresh;
+}
+
+/* " (stage slot S)" for a STAGE range of a plan with slots, else "". */
+static const char *slot_note(const struct cb_plan *p, struct cb_plan_ref r, char *buf,
+			     size_t len)
+{
+	*buf = '\0';
+	if (r.buf == CB_PLAN_STAGE && p->stage_slot)
+		snprintf(buf, len, " (stage slot %zu)", r.off / p->stage_slot);
+	return buf;
+}
+
+/* The rule that a step reads only what its rank's input holds or an earlier
+ * step wrote (not STAGE or RECV that nothing wrote: what is there is not
+ * data, whatever its value), step i of round k. */
+static enum cb_status step_reads_written(struct walk *w, size_t k, size_t i, char *err,
+					 size_t len)
+{
+	const struct cb_plan_step *s = &w->p->steps[i];
+	struct cb_plan_ref src[2] = { s->a, s->b };
+	size_t f, l;
+
+	for (int j = 0; j < (s->op == CB_PLAN_REDUCE ? 2 : 1); j++) {
+		struct cb_plan_ref c = canon(w, src[j]);
+
+		segs_of(w, c, s->count, &f, &l);
+		for (struct seg *g = &map_of(w, c)->s[f]; f < l && !w->oom; f++, g++) {
+			char slot[48], part[64] = "which";
+			size_t lo = g->lo - (c.off - src[j].off), hi = g->hi - (c.off - src[j].off);
+
+			if (g->wround >= 0 || g->wexec == SEG_INPUT)
+				continue;
+			if (lo != src[j].off || hi != src[j].off + s->count)
+				snprintf(part, sizeof(part), "of which [%zu, %zu)", lo, hi);
+			return refuse(err, len, "round %zu, step %zu: its %s reads rank %d's %s [%zu, "
+				      "%zu)%s, %s nothing wrote before (neither the input nor an "
+				      "earlier step)", k, i, j ? "b" : "a", src[j].rank,
+				      buf_name(src[j].buf), src[j].off, src[j].off + s->count,
+				      slot_note(w->p, src[j], slot, sizeof(slot)), part);
+		}
+	}
+	return w->oom ? CB_ERR_NOMEM : CB_OK;
+}
+
+/* The rule that out of place every RECV that holds a result is written
+ * whole (in place it starts as the input, which the values check). */
+static enum cb_status results_written(struct walk *w, char *err, size_t len)
+{
+	const struct cb_plan *p = w->p;
+	size_t f, l;
+
+	for (int r = 0; r < p->n && !p->in_place && p->recv_count; r++) {
+		struct cb_plan_ref rr = cb_pref(r, CB_PLAN_RECV, 0);
+
+		if (!cb_coll_has_result(p->coll, r, p->root))
+			continue;
+		segs_of(w, rr, p->recv_count, &f, &l);
+		for (struct seg *g = &map_of(w, rr)->s[f]; f < l && !w->oom; f++, g++)
+			if (g->wround < 0)
+				return refuse(err, len, "rank %d's result, recv [%zu, %zu) of [0, %zu), "
+					      "is never written", r, g->lo, g->hi, p->recv_count);
+	}
+	return w->oom ? CB_ERR_NOMEM : CB_OK;
 }
 
 /* Records a step of round k: its reads, then its write. */
@@ -509,6 +577,25 @@ static int need_cmp(const void *x, const void *y)
 	return a->rounds < b->rounds ? 1 : a->rounds > b->rounds ? -1 : 0; /* largest first */
 }
 
+/* In place with the send buffer inside the receive buffer (all_gather),
+ * the input is the receive buffer's range that the send buffer is. */
+static enum cb_status mark_inside_input(struct walk *w)
+{
+	const struct cb_plan *p = w->p;
+	struct cb_plan_ref in = cb_plan_canon_ref(p, cb_pref(0, CB_PLAN_SEND, 0));
+	size_t f, l;
+
+	if (in.buf == CB_PLAN_SEND || !p->send_count)
+		return CB_OK;
+	for (int r = 0; r < p->n; r++) {
+		in = cb_plan_canon_ref(p, cb_pref(r, CB_PLAN_SEND, 0));
+		segs_of(w, in, p->send_count, &f, &l);
+		for (struct seg *g = &map_of(w, in)->s[f]; f < l; f++, g++)
+			g->wexec = SEG_INPUT;
+	}
+	return w->oom ? CB_ERR_NOMEM : CB_OK;
+}
+
 static enum cb_status maps_init(struct walk *w)
 {
 	const struct cb_plan *p = w->p;
@@ -527,9 +614,10 @@ static enum cb_status maps_init(struct walk *w)
 			if (!m->s)
 				return CB_ERR_NOMEM;
 			m->n = m->cap = 1;
-			m->s[0] = (struct seg){ 0, size, -1, -1, NULL, 0, 0 };
+			m->s[0] = (struct seg){ 0, size, b == CB_PLAN_SEND ? SEG_INPUT : SEG_NONE, -1,
+						NULL, 0, 0 };
 		}
-	return CB_OK;
+	return p->in_place ? mark_inside_input(w) : CB_OK;
 }
 
 static void maps_free(struct walk *w)
@@ -589,12 +677,17 @@ enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t
 		st = round_ok(&w, k, err, errlen);
 		/* in plan order: a rank's own steps of a round follow one another */
 		for (size_t i = p->round_first[k]; i < p->round_first[k + 1] && st == CB_OK; i++) {
+			st = step_reads_written(&w, k, i, err, errlen);
+			if (st != CB_OK)
+				break;
 			p->fresh[i] = step_needs(&w, &p->steps[i]);
 			step_record(&w, &p->steps[i], (uint32_t)k);
 		}
 		if (st == CB_OK)
 			st = w.oom ? CB_ERR_NOMEM : round_waits(&w, p, k);
 	}
+	if (st == CB_OK)
+		st = results_written(&w, err, errlen);
 	maps_free(&w);
 	return st;
 }

@@ -89,6 +89,9 @@ struct cb_plan {
 	size_t count;             /* the collective's count (cb_coll.h) */
 	size_t send_count, recv_count; /* elements of each SEND, each RECV */
 	size_t *stage_count;      /* [n] STAGE elements of each rank */
+	size_t stage_slot;        /* elements of a STAGE slot where the plan has
+				   * slots (a plan file's), 0: none; messages
+				   * name the slot of a STAGE range by it */
 	struct cb_plan_step *steps;
 	size_t nsteps;
 	size_t *round_first;      /* [nrounds + 1]: round k is steps
@@ -137,7 +140,9 @@ static inline struct cb_plan_ref cb_pref(int rank, enum cb_plan_buf buf, size_t 
 /* Checks p's rules (ranks in range, ranges inside their buffers, a reduce's
  * b on dst's rank, exec one of the step's ranks, no range written twice or
  * written and read in one round, no final where the collective does not
- * reduce) and derives the waits and the fresh elements of each step for
+ * reduce; a step reads only a rank's input or what an earlier step wrote,
+ * and out of place every result RECV is written whole: found from the
+ * ranges, not from values, so for every dtype and op) and derives the waits and the fresh elements of each step for
  * the mode (in place: SEND and RECV alias). Errors: CB_ERR_ARG with the first broken rule
  * in err (naming the round and step), CB_ERR_NOMEM. */
 enum cb_status cb_plan_finish(struct cb_plan *p, int in_place, char *err, size_t errlen);

@@ -175,30 +175,50 @@ enum cb_status cb_plan_check(const struct cb_plan *p, enum cb_dtype dt, enum cb_
 	return st;
 }
 
+enum cb_status cb_plan_check_values(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
+				    char *err, size_t errlen)
+{
+	struct cb_plan_report rep = { 0, -1, 0, -1, NULL, NULL };
+	enum cb_status st = cb_plan_check(p, dt, op, &rep);
+	char when[48] = "never written";
+
+	if (st != CB_OK || !rep.wrong)
+		return st;
+	if (rep.round >= 0)
+		snprintf(when, sizeof(when), "last written in round %ld", rep.round);
+	snprintf(err, errlen, "plan %s on %d ranks, count %zu, %s %s, %s: %zu wrong "
+		 "element(s); the first: rank %d, element %zu of its result (%s)",
+		 p->name, p->n, p->count, cb_dtype_name(dt), cb_op_name(op),
+		 p->in_place ? "in place" : "out of place", rep.wrong, rep.rank, rep.offset, when);
+	return CB_ERR_ARG;
+}
+
 enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
 				unsigned modes, char *err, size_t errlen)
 {
 	enum cb_status st = CB_OK;
 
 	for (int ip = 0; ip < 2 && st == CB_OK; ip++) {
-		struct cb_plan_report rep = { 0, -1, 0, -1, NULL, NULL };
-
 		if (!(modes & (1u << ip)))
 			continue;
 		st = cb_plan_finish(p, ip, err, errlen);
 		if (st == CB_OK)
-			st = cb_plan_check(p, dt, op, &rep);
-		if (st == CB_OK && rep.wrong) {
-			char when[48] = "never written";
-
-			if (rep.round >= 0)
-				snprintf(when, sizeof(when), "last written in round %ld", rep.round);
-			snprintf(err, errlen, "plan %s on %d ranks, count %zu, %s %s, %s: %zu wrong "
-				 "element(s); the first: rank %d, element %zu of its result (%s)",
-				 p->name, p->n, p->count, cb_dtype_name(dt), cb_op_name(op),
-				 ip ? "in place" : "out of place", rep.wrong, rep.rank, rep.offset, when);
-			st = CB_ERR_ARG;
-		}
+			st = cb_plan_check_values(p, dt, op, err, errlen);
 	}
 	return st;
+}
+
+void cb_plan_check_cost(const struct cb_plan *p, enum cb_dtype dt, uint64_t *bytes,
+			uint64_t *elems)
+{
+	uint64_t b = p->recv_count, e = 0; /* the reference */
+
+	for (int r = 0; r < p->n; r++) {
+		b += (uint64_t)p->send_count + p->recv_count + p->stage_count[r];
+		e += (uint64_t)p->send_count + 2 * (uint64_t)p->recv_count; /* fill, compare */
+	}
+	for (size_t i = 0; i < p->nsteps; i++)
+		e += (uint64_t)p->steps[i].count * (p->steps[i].op == CB_PLAN_REDUCE ? 2 : 1);
+	*bytes = b * cb_dtype_size(dt);
+	*elems = e;
 }

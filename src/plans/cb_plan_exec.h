@@ -38,12 +38,24 @@ struct cb_plan_report {
 enum cb_status cb_plan_check(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
 			     struct cb_plan_report *r);
 
+/* The values of p (finished, cb_plan_finish) for dt and op, as one call: on
+ * a wrong result writes "plan NAME on N ranks, count COUNT, DT OP, MODE: W
+ * wrong element(s); the first: rank R, element OFF (last written in round
+ * K)" to err and returns CB_ERR_ARG; CB_ERR_NOMEM. */
+enum cb_status cb_plan_check_values(const struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
+				    char *err, size_t errlen);
+
 /* Finishes and checks p in the modes of `modes` (bit 0: out of place, bit
- * 1: in place): the one-call validation of a plan. On a wrong result writes
- * "plan NAME on N ranks, count COUNT, DT OP, MODE: W wrong element(s); the
- * first: rank R, element OFF (last written in round K)" to err and returns
- * CB_ERR_ARG; cb_plan_finish's errors too. */
+ * 1: in place): the one-call validation of a plan. cb_plan_finish's errors
+ * (a broken rule, a read of what nothing wrote) and cb_plan_check_values'. */
 enum cb_status cb_plan_validate(struct cb_plan *p, enum cb_dtype dt, enum cb_op op,
 				unsigned modes, char *err, size_t errlen);
+
+/* What cb_plan_check of p (n ranks simulated in one process) costs for dt:
+ * *bytes of buffers it allocates (every rank's SEND, RECV and STAGE and the
+ * reference) and *elems, the elements it writes (inputs, steps, reference,
+ * comparison). Without allocating anything. */
+void cb_plan_check_cost(const struct cb_plan *p, enum cb_dtype dt, uint64_t *bytes,
+			uint64_t *elems);
 
 #endif

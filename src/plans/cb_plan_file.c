@@ -392,6 +392,7 @@ enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *
 	if (a->n != f->ranks)
 		return CB_ERR_ARG;
 	st = cb_plan_init(p, f->name, a->n, a->count);
+	p->stage_slot = slot;
 	for (size_t k = 0; k < f->nrounds && st == CB_OK; k++) {
 		st = cb_plan_round(p);
 		for (size_t i = f->round_first[k]; i < f->round_first[k + 1] && st == CB_OK; i++) {
@@ -415,37 +416,81 @@ enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *
 	return st;
 }
 
-/* f's plan for count elements of dt, checked in modes for op. */
-static enum cb_status check_one(const struct cb_plan_file *f, size_t count, enum cb_dtype dt,
-				enum cb_op op, unsigned modes, char *err, size_t errlen)
+/* f's plan for count elements (the same for every dtype: its ranges are
+ * elements), finished for in-place mode ip; on a broken rule err says which,
+ * for the file. */
+static enum cb_status make_finished(const struct cb_plan_file *f, size_t count, int ip,
+				    struct cb_plan *p, char *err, size_t errlen)
 {
 	struct cb_plan_algo al = cb_plan_file_algo(f);
-	struct cb_plan_args a = { .n = f->ranks, .count = count, .esize = cb_dtype_size(dt) };
-	struct cb_plan p;
-	char msg[512] = "";
-	enum cb_status st = cb_plan_make(&al, &a, &p);
+	struct cb_plan_args a = { .n = f->ranks, .count = count, .esize = 4 };
+	char msg[400] = "";
+	enum cb_status st = cb_plan_make(&al, &a, p);
 
-	if (st != CB_OK)
-		return st;
-	st = cb_plan_validate(&p, dt, op, modes, msg, sizeof(msg));
-	cb_plan_free(&p);
+	if (st == CB_OK && (st = cb_plan_finish(p, ip, msg, sizeof(msg))) != CB_OK)
+		cb_plan_free(p);
 	if (st == CB_ERR_ARG)
-		snprintf(err, errlen, "%s: the plan is refused: %s", f->path, msg);
+		snprintf(err, errlen, "%s: the plan is refused: plan %s on %d ranks, count %zu, %s: %s",
+			 f->path, f->name, f->ranks, count, ip ? "in place" : "out of place", msg);
 	return st;
 }
 
-enum cb_status cb_plan_file_check(const struct cb_plan_file *f, unsigned dtype_mask,
-				  unsigned op_mask, unsigned modes, char *err, size_t errlen)
+/* The check's own limits: what simulating every rank in one process may
+ * allocate and write (cb_plan_check_cost). */
+static enum cb_status within_limits(const struct cb_plan_file *f, const struct cb_plan *p,
+				    char *err, size_t errlen)
+{
+	uint64_t bytes, elems;
+
+	cb_plan_check_cost(p, CB_PLAN_FILE_CHECK_DTYPE, &bytes, &elems);
+	if (bytes <= CB_PLAN_FILE_CHECK_MAX_BYTES && elems <= CB_PLAN_FILE_CHECK_MAX_ELEMS)
+		return CB_OK;
+	snprintf(err, errlen, "%s: the plan is too large to check: at count %zu its check holds "
+		 "%d ranks' buffers in one process, %.2f GiB (the limit is %.0f GiB), and writes "
+		 "%.3g elements (the limit is %.3g); fewer ranks, chunks or stage slots",
+		 f->path, p->count, f->ranks, (double)bytes / (1u << 30),
+		 (double)CB_PLAN_FILE_CHECK_MAX_BYTES / (1u << 30), (double)elems,
+		 (double)CB_PLAN_FILE_CHECK_MAX_ELEMS);
+	return CB_ERR_ARG;
+}
+
+/* One pass over the counts and modes: the rules and limits (values 0), or
+ * the values of each op of op_mask. */
+static enum cb_status check_pass(const struct cb_plan_file *f, int values, unsigned op_mask,
+				 unsigned modes, char *err, size_t errlen)
 {
 	size_t counts[2] = { f->chunks, 3 * f->chunks + 1 };
 	enum cb_status st = CB_OK;
 
 	for (int c = 0; c < 2 && st == CB_OK; c++)
-		for (int d = 0; d < CB_DTYPE_COUNT && st == CB_OK; d++)
-			for (int o = 0; o < CB_OP_COUNT && st == CB_OK; o++)
-				if ((dtype_mask >> d & 1) && (op_mask >> o & 1))
-					st = check_one(f, counts[c], (enum cb_dtype)d, (enum cb_op)o,
-						       modes, err, errlen);
+		for (int ip = 0; ip < 2 && st == CB_OK; ip++) {
+			struct cb_plan p;
+			char msg[512] = "";
+
+			if (!(modes & (1u << ip)))
+				continue;
+			if ((st = make_finished(f, counts[c], ip, &p, err, errlen)) != CB_OK)
+				return st;
+			if (!values)
+				st = within_limits(f, &p, err, errlen);
+			for (int o = 0; values && o < CB_OP_COUNT && st == CB_OK; o++)
+				if (op_mask >> o & 1)
+					st = cb_plan_check_values(&p, CB_PLAN_FILE_CHECK_DTYPE,
+								  (enum cb_op)o, msg, sizeof(msg));
+			if (st == CB_ERR_ARG && values)
+				snprintf(err, errlen, "%s: the plan is refused: %s", f->path, msg);
+			cb_plan_free(&p);
+		}
+	return st;
+}
+
+enum cb_status cb_plan_file_check(const struct cb_plan_file *f, unsigned op_mask, unsigned modes,
+				  char *err, size_t errlen)
+{
+	enum cb_status st = check_pass(f, 0, op_mask, modes, err, errlen);
+
+	if (st == CB_OK)
+		st = check_pass(f, 1, op_mask, modes, err, errlen);
 	if (st == CB_ERR_NOMEM)
 		snprintf(err, errlen, "%s: out of memory checking the plan", f->path);
 	return st;

@@ -82,14 +82,28 @@ enum cb_status cb_plan_file_add(struct cb_plan_file *f, char *err, size_t errlen
  * ranks. */
 enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *a);
 
-/* Runs f on the in-memory executor (cb_plan_exec.h) for each dtype of
- * dtype_mask and op of op_mask (bits 1 << enum value), in the modes of modes
- * (bit 0: out of place, bit 1: in place), at C and 3C + 1 elements (C its
- * chunks: every chunk equal, then unequal), and checks the result and the
- * rules of cb_plan.h. Errors: CB_ERR_ARG with the first broken rule, or
- * the first wrong element (its rank, offset and the round that last wrote
- * it), in err; CB_ERR_NOMEM. */
-enum cb_status cb_plan_file_check(const struct cb_plan_file *f, unsigned dtype_mask,
-				  unsigned op_mask, unsigned modes, char *err, size_t errlen);
+/* The check's limits: what running every rank of f in one process may
+ * allocate (bytes) and write (elements) at one count (cb_plan_check_cost),
+ * and the dtype its values are checked on. */
+#define CB_PLAN_FILE_CHECK_MAX_BYTES (2ull << 30)
+#define CB_PLAN_FILE_CHECK_MAX_ELEMS (2ull << 30)
+#define CB_PLAN_FILE_CHECK_DTYPE CB_INT32
+
+/* Checks f in the modes of modes (bit 0: out of place, bit 1: in place) at
+ * C and 3C + 1 elements (C its chunks: every chunk equal, then unequal).
+ * First, at both counts, from its ranges alone: the rules of cb_plan.h (a
+ * read of what nothing wrote among them: the schedule, not values, finds
+ * it, so for every dtype and op) and the check's limits, before anything
+ * is allocated per rank. Then its values on the in-memory executor
+ * (cb_plan_exec.h) for each op of op_mask (bits 1 << enum value), on
+ * CB_PLAN_FILE_CHECK_DTYPE only: a plan's moves are the same for every
+ * dtype, and int32's wrapping arithmetic is exact at any rank count and
+ * order, over inputs that span its range. Costs O(steps log steps) for the
+ * rules and, for each op, O(n (send + recv + stage) + the elements the steps
+ * move). Errors: CB_ERR_ARG with the first broken rule (round, step, rank,
+ * buffer and range), the limit passed, or the first wrong element (its
+ * rank, offset and the round that last wrote it) in err; CB_ERR_NOMEM. */
+enum cb_status cb_plan_file_check(const struct cb_plan_file *f, unsigned op_mask, unsigned modes,
+				  char *err, size_t errlen);
 
 #endif

@@ -13,8 +13,8 @@
 #   collbench-model pricing the plan's rows (check --plan);
 # - a plan for 4 ranks on 3: exit 2 naming both counts, no result file;
 # - a plan with a step left out: exit 2 before anything is timed, naming
-#   the first wrong element, its rank and that no round wrote it; no result
-#   file; the same in --check-args (no MPI).
+#   the rank whose result nothing writes and the range; no result file; the
+#   same in --check-args (no MPI).
 set -euo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 bin=$1
@@ -68,8 +68,8 @@ for how in mpirun check-args; do
 		"$bin/allreduce_perf" --check-args --plan "$out/bad.json" 2>"$out/bad.err" || rc=$?
 	fi
 	[ "$rc" = 2 ] || fail "a wrong plan ($how) exited $rc, not 2"
-	grep -q "the plan is refused: plan binomial4 on 4 ranks, .*: 1 wrong element(s); the first: rank 3, element 0 of its result (never written)" \
-		"$out/bad.err" || { cat "$out/bad.err" >&2; fail "the refusal ($how) does not name the wrong element"; }
+	grep -q "the plan is refused: plan binomial4 on 4 ranks, count 1, out of place: rank 3's result, recv \[0, 1) of \[0, 1), is never written" \
+		"$out/bad.err" || { cat "$out/bad.err" >&2; fail "the refusal ($how) does not name the unwritten result"; }
 	[ ! -e "$out/bad.csv" ] || fail "a refused plan left $out/bad.csv"
 done
 echo "plan files: ok"

@@ -1,5 +1,5 @@
 /* Plan files (cb_plan_file.h): the shipped examples read, checked for every
- * dtype and op in both modes, their traffic equal to closed forms; every
+ * op in both modes, their traffic equal to closed forms; every
  * kind of malformed file refused with a message naming where; a plan that
  * computes something else refused with its first wrong element; the
  * registry's rules for added plans.
@@ -53,10 +53,10 @@ static void test_examples(void **state)
 	(void)state;
 	assert_string_equal(cb_plan_file_name(bin), "binomial4");
 	assert_int_equal(cb_plan_file_ranks(ring), 3);
-	assert_int_equal(cb_plan_file_check(bin, (1u << CB_DTYPE_COUNT) - 1, (1u << CB_OP_COUNT) - 1,
-					    3, err, sizeof(err)), CB_OK);
-	assert_int_equal(cb_plan_file_check(ring, (1u << CB_DTYPE_COUNT) - 1,
-					    (1u << CB_OP_COUNT) - 1, 3, err, sizeof(err)), CB_OK);
+	assert_int_equal(cb_plan_file_check(bin, (1u << CB_OP_COUNT) - 1, 3, err, sizeof(err)),
+			 CB_OK);
+	assert_int_equal(cb_plan_file_check(ring, (1u << CB_OP_COUNT) - 1, 3, err, sizeof(err)),
+			 CB_OK);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		uint64_t tx[4], rx[4], S = counts[i] * 4;
 
@@ -172,7 +172,7 @@ static enum cb_status check_text(const char *text, unsigned modes, char *err, si
 	enum cb_status st;
 
 	assert_int_equal(cb_plan_file_load(write_file("c.json", text), &f, err, errlen), CB_OK);
-	st = cb_plan_file_check(f, 1u << CB_INT32, (1u << CB_OP_COUNT) - 1, modes, err, errlen);
+	st = cb_plan_file_check(f, (1u << CB_OP_COUNT) - 1, modes, err, errlen);
 	cb_plan_file_free(f);
 	return st;
 }
@@ -187,7 +187,7 @@ static void test_wrong_plans(void **state)
 				    "\"nchunks\": 2, \"dst\": [0, \"recv\"], \"a\": [1, \"send\"], "
 				    "\"b\": [0, \"send\"], \"final\": true}]]}", 1, err, sizeof(err)),
 			 CB_ERR_ARG);
-	assert_non_null(strstr(err, "the first: rank 1, element 0 of its result (never written)"));
+	assert_non_null(strstr(err, "rank 1's result, recv [0, 2) of [0, 2), is never written"));
 	/* no final: avg is a sum there, wrong from round 0 on */
 	assert_int_equal(check_text(HEAD "\"rounds\": [[{\"op\": \"reduce\", \"chunk\": 0, "
 				    "\"nchunks\": 2, \"dst\": [0, \"recv\"], \"a\": [1, \"send\"], "

@@ -251,7 +251,7 @@ static void derive(struct cb_cli *c, const unsigned char *given)
 	c->esize = cb_dtype_size((enum cb_dtype)c->dtype);
 }
 
-/* --plan: the file read, checked as allreduce_perf checks it (float sum, in
+/* --plan: the file read, checked as allreduce_perf checks it (sum, in
  * either mode: the run checked its own) and added to the plan algorithms. */
 static enum cb_status add_plan(const char *path, char *err, size_t errlen)
 {
@@ -259,9 +259,9 @@ static enum cb_status add_plan(const char *path, char *err, size_t errlen)
 	enum cb_status st = cb_plan_file_load(path, &f, err, errlen);
 
 	if (st == CB_OK)
-		st = cb_plan_file_check(f, 1u << CB_FLOAT, 1u << CB_SUM, 1, err, errlen);
+		st = cb_plan_file_check(f, 1u << CB_SUM, 1, err, errlen);
 	if (st == CB_ERR_ARG && f)
-		st = cb_plan_file_check(f, 1u << CB_FLOAT, 1u << CB_SUM, 2, err, errlen);
+		st = cb_plan_file_check(f, 1u << CB_SUM, 2, err, errlen);
 	if (st == CB_OK)
 		st = cb_plan_file_add(f, err, errlen);
 	if (st != CB_OK)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cb_harness.h"
@@ -244,22 +245,63 @@ static enum cb_status parse_options(int argc, char **argv, struct cb_options *o,
 }
 
 /* --check-args: the options parsed and checked as a run would, before and
- * without MPI_Init (no mpirun needed): 0, or 2 with the message. Checks that
- * need the world size (--root, --servers, --plan's ranks) are the run's
- * pre-flight's, and made here for --world-size N. */
+ * without MPI_Init (no mpirun needed): 0, 2 with the message, or 3 when the
+ * set-up watchdog (--setup-timeout) ends --plan's check. Checks that need the
+ * world size (--root, --servers, --plan's ranks) are the run's pre-flight's,
+ * and made here, first, for --world-size N; then --plan's check. */
 static int check_args(int argc, char **argv)
 {
 	struct cb_options o;
-	char err[512] = "";
-	enum cb_status st;
+	char err[1024] = "";
+	enum cb_status st = parse_options(argc, argv, &o, err, sizeof(err));
 
-	if (parse_options(argc, argv, &o, err, sizeof(err)) != CB_OK) {
+	if (st != CB_OK) {
 		cb_log("%s", err);
 		return EXIT_USAGE;
 	}
 	st = o.world_size ? cb_preflight_world_size(&o, o.world_size, 1) : CB_OK;
+	if (st == CB_OK && *o.plan) {
+		if (cb_watchdog_start(o.timeout_s, o.setup_timeout_s, &abort_flag) != CB_OK) {
+			cb_options_free(&o);
+			return EXIT_ABORTED;
+		}
+		cb_watchdog_setup("checking the plan file", o.plan_name, 0);
+		if ((st = cb_options_check_plan(&o, err, sizeof(err))) != CB_OK)
+			cb_log("%s", err);
+		cb_watchdog_stop();
+	}
 	cb_options_free(&o);
 	return st == CB_OK ? 0 : EXIT_USAGE;
+}
+
+/* --plan's check (cb_options_check_plan), once the pre-flight found the
+ * world size the plan's: rank 0 runs it in a set-up step of the watchdog
+ * (--setup-timeout) and says what it found; the others wait for that
+ * without spinning (on a shared host their CPUs are rank 0's). Returns the
+ * verdict (rank 0 printed why), CB_ERR_TIMEOUT when the watchdog or a stop
+ * signal set the abort flag meanwhile, or CB_ERR_MPI. */
+static enum cb_status check_plan(const struct cb_options *o, int rank)
+{
+	const struct timespec nap = { 0, 1000000 };
+	char err[1024] = "";
+	int verdict = CB_OK, done = 0;
+	MPI_Request req;
+	enum cb_status st;
+
+	if (!*o->plan)
+		return CB_OK;
+	cb_watchdog_setup("checking the plan file", o->plan_name, 0);
+	if (rank == 0 && (verdict = (int)cb_options_check_plan(o, err, sizeof(err))) != CB_OK)
+		cb_log("%s", err);
+	st = CB_MPI(MPI_Ibcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD, &req));
+	while (st == CB_OK && !done) {
+		st = CB_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+		if (st == CB_OK && !done && abort_flag)
+			return CB_ERR_TIMEOUT; /* the job ends: the request is left */
+		if (st == CB_OK && !done)
+			nanosleep(&nap, NULL);
+	}
+	return st != CB_OK ? st : (enum cb_status)verdict;
 }
 
 /* Whether argv asks for --check-args (before a "--"). */
@@ -291,7 +333,14 @@ int main(int argc, char **argv)
 	cb_log_set_rank(rank);
 	pst = parse_options(argc, argv, &o, err, sizeof(err));
 	st = cb_preflight_run(MPI_COMM_WORLD, pst, err, &o, &pf);
+	if (st == CB_OK && !o.help) {
+		if (cb_watchdog_start(o.timeout_s, o.setup_timeout_s, &abort_flag) != CB_OK)
+			MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
+		if ((st = check_plan(&o, rank)) == CB_ERR_TIMEOUT || st == CB_ERR_MPI)
+			MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
+	}
 	if (st != CB_OK || o.help || o.check_args) { /* check_args: given abbreviated */
+		cb_watchdog_stop();
 		if (st == CB_OK && rank == 0 && o.help) {
 			cb_options_usage(stdout, argv[0]);
 			if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -304,8 +353,6 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return st == CB_OK ? 0 : EXIT_USAGE;
 	}
-	if (cb_watchdog_start(o.timeout_s, o.setup_timeout_s, &abort_flag) != CB_OK)
-		MPI_Abort(MPI_COMM_WORLD, EXIT_ABORTED);
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
 	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {
 		if (st != CB_OK && st != CB_ERR_PEER) /* CB_ERR_PEER: another rank says why */

@@ -135,9 +135,9 @@ static enum cb_status check_algos(const struct cb_options *o, char *e, size_t n)
 	return CB_OK;
 }
 
-/* --plan: the file read, checked on the in-memory executor for the run's
- * dtypes, ops and mode before anything is timed, added to the algorithms
- * and to -a's list when that names others. */
+/* --plan: the file read, added to the algorithms and to -a's list when
+ * that names others; its check on the in-memory executor is
+ * cb_options_check_plan's. */
 static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 {
 	struct cb_plan_file *f;
@@ -153,8 +153,6 @@ static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 		st = CB_ERR_ARG;
 	}
 	if (st == CB_OK)
-		st = cb_plan_file_check(f, o->dtype_mask, o->op_mask, 1u << o->in_place, e, n);
-	if (st == CB_OK)
 		st = cb_plan_file_add(f, e, n);
 	if (st != CB_OK) {
 		cb_plan_file_free(f);
@@ -163,6 +161,7 @@ static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 	snprintf(o->plan_name, sizeof(o->plan_name), "%s", cb_plan_file_name(f));
 	o->plan_ranks = cb_plan_file_ranks(f);
 	snprintf(o->plan_digest, sizeof(o->plan_digest), "%s", cb_plan_file_digest(f));
+	o->plan_file = f;
 	if (*o->algos && !cb_list_selects(o->algos, cb_plan_file_name(f)))
 		snprintf(o->algos + strlen(o->algos), sizeof(o->algos) - strlen(o->algos), ",%s",
 			 cb_plan_file_name(f));
@@ -281,9 +280,9 @@ static const struct cb_optdef table[] = {
 	{ .lname = "setup-timeout", .argname = "SEC", .defval = "600", .kind = CB_OPT_DOUBLE,
 	  OFF(setup_timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]",
 	  .flags = CB_OPT_LO_OPEN | LOCAL,
-	  .help = "watchdog of a set-up step (start-up, allocating and pre-faulting the "
-	          "buffers, an algorithm's set-up, filling inputs, the reference, comparing a "
-	          "result): abort when one takes more than SEC s" },
+	  .help = "watchdog of a set-up step (start-up, checking --plan's file, allocating "
+	          "and pre-faulting the buffers, an algorithm's set-up, filling inputs, the "
+	          "reference, comparing a result): abort when one takes more than SEC s" },
 	{ .lname = "slicebytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE,
 	  OFF(slice_bytes),
 	  .help = "ring pipelining slice, and ps's over p2p (0: the backend's, host 256K, cuda "
@@ -421,6 +420,13 @@ enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, cha
 	if (o->help)
 		return CB_OK;
 	return check(o, err, errlen);
+}
+
+enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size_t errlen)
+{
+	if (!*o->plan || !o->plan_file)
+		return CB_OK;
+	return cb_plan_file_check(o->plan_file, o->op_mask, 1u << o->in_place, err, errlen);
 }
 
 void cb_options_free(struct cb_options *o)

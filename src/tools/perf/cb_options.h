@@ -40,6 +40,8 @@ enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
 /* "iter" or "loop". */
 const char *cb_timing_name(enum cb_timing t);
 
+struct cb_plan_file;
+
 struct cb_options {
 	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
 	int stepfactor;                       /* > 1: multiply; 1: add stepbytes */
@@ -54,6 +56,8 @@ struct cb_options {
 	int plan_ranks;                       /* and the world size it is for */
 	char plan_digest[CB_PLAN_FILE_DIGEST_LEN + 1]; /* and what it does (cb_plan_file.h) */
 	int world_size;                       /* --world-size: 0, or the ranks to check for */
+	const struct cb_plan_file *plan_file; /* derived: the file, read but not yet
+					       * checked (cb_options_check_plan) */
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
 	int root, in_place;
@@ -78,6 +82,13 @@ struct cb_options {
  * distinct and makes o->sweep. Free a parsed *o with cb_options_free. */
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen);
+
+/* --plan's check (cb_plan_file_check) for the run's ops and mode: what
+ * cb_options_parse leaves out, since it costs time that grows with the
+ * plan's ranks and chunks; the caller runs it after the checks that are
+ * cheap (the world size) and under the set-up watchdog. CB_OK without
+ * --plan. Errors: cb_plan_file_check's, with the message in err. */
+enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size_t errlen);
 
 /* Frees o->sweep; o stays readable otherwise. */
 void cb_options_free(struct cb_options *o);
