@@ -421,6 +421,38 @@ libconf)
 	expect 2 "$hist" ingest --db "$db" "$t/two"
 	has "two library configurations (NCCL_PROTO '' and 'LL')" "$t/err"
 	;;
+plans)
+	# a plan file edited under its name (--plan: the sidecar records its
+	# digest) starts series of its own, as a library configuration does: 20
+	# runs of plan pair2, then 10 with pair2 64M 40% slower under another
+	# digest, are no regression; ps keeps one series throughout
+	mkplan() { # DIR I F DIGEST
+		mkrun "$1" "$2" "$3"
+		sed -i 's/,ring,/,pair2,/' "$1/summary.csv"
+		sed -i 's/"status": "complete"/"plan_file": {"name": "pair2", "path": "p.json", "digest": "'"$4"'", "ranks": 2}, &/' \
+			"$1/np2.meta.json"
+	}
+	for i in $(seq 1 20); do mkplan "$t/r$i" "$i" 1 14d5ff8a37019067; done
+	for i in $(seq 21 30); do mkplan "$t/s$i" "$i" 0.6 9b0e1c35a2d4f788; done
+	expect 0 "$hist" ingest --db "$db" "$t"/r* "$t"/s*
+	expect 0 "$hist" detect --db "$db"
+	has "^0 change points in 6 series" "$t/out"
+	expect 0 "$hist" gate --db "$db"
+	expect 0 "$hist" trend --db "$db" -a pair2 -b 64M
+	has "pair2 np2 64M float sum \[plan 9b0e1c35a2d4f788\]" "$t/out"
+	has "pair2 np2 64M float sum \[plan 14d5ff8a37019067\]" "$t/out"
+	# under one digest the same runs are a regression: the digest is what
+	# keeps the gate quiet
+	for i in $(seq 31 40); do mkplan "$t/u$i" "$i" 0.6 14d5ff8a37019067; done
+	expect 0 "$hist" ingest --db "$db" "$t"/u*
+	expect 1 "$hist" gate --db "$db"
+	# one run whose launches name one plan with two digests: refused
+	mkplan "$t/two" 41 1 14d5ff8a37019067
+	sed 's/"nranks": 2,/"nranks": 4,/; s/14d5ff8a37019067/9b0e1c35a2d4f788/' \
+		"$t/two/np2.meta.json" >"$t/two/np4.meta.json"
+	expect 2 "$hist" ingest --db "$db" "$t/two"
+	has "two plans named 'pair2'" "$t/err"
+	;;
 machines)
 	for i in 1 2 3; do mkrun "$t/a$i" "$i" 1 boxA; mkrun "$t/b$i" "$((i + 3))" 1 boxB; done
 	mkrun "$t/c1" 7 1 boxA c0 "Other CPU"

@@ -65,6 +65,9 @@ static const struct {
 	  " collective));"
 	  "CREATE INDEX rows_key ON rows(backend, algo, nranks, bytes, dtype, op, in_place,"
 	  " transport, collective, run_id);", cb_hist_migrate_collective },
+	/* 7: the plan files behind a run's rows (--plan), by name and digest */
+	{ "CREATE TABLE run_plans(run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	  " name TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY(run_id, name));", NULL },
 };
 
 /* 1 when rows has a column named name. */

@@ -10,6 +10,9 @@
  *        git_commit, versions, launcher, job_id, label, nrows, ingested_utc,
  *        seq, run_key, command_key, libconf)   the keys: cb_hist_key.h;
  *        libconf: the launches' library configuration (cb_libconf.h)
+ *   run_plans(run_id, name, digest)   a run's plan files (--plan): the
+ *        name its rows carry and the digest of what the plan does
+ *        (cb_plan_file.h)
  *   rows(run_id, backend, algo, nranks, bytes, dtype, op, in_place,
  *        transport, collective, status, <the schema table's other stored
  *        columns, cb_hist_cols.h>), primary key (run_id, key), index on
@@ -27,7 +30,8 @@
  * (cb_hist_migrate.h); version 5: libconf ('' in older runs, whose
  * configuration the history did not keep); version 6: collective in the
  * rows' key (older rows are allreduce's: versions before it stored no
- * other collective; cb_hist_migrate.h).
+ * other collective; cb_hist_migrate.h); version 7: run_plans (none for
+ * older runs, whose plans the history did not keep).
  *
  * Concurrency and crashes: every write is one IMMEDIATE transaction (SQLite's
  * rollback journal) with a busy timeout of CB_HIST_BUSY_MS, so concurrent
@@ -43,7 +47,7 @@
 #include "cb_hist_run.h"
 #include "cb_status.h"
 
-#define CB_HIST_SCHEMA_VERSION 6
+#define CB_HIST_SCHEMA_VERSION 7
 #define CB_HIST_DEFAULT_DB "results/history.sqlite"
 #define CB_HIST_FORMAT "collbench-history"
 #define CB_HIST_BUSY_MS 60000

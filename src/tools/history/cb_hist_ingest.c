@@ -106,6 +106,37 @@ static enum cb_status insert_run(struct cb_hist_db *db, const struct cb_hist_run
 	return CB_OK;
 }
 
+/* The run's plan files (run->plans, "NAME=DIGEST\n" each) into run_plans. */
+static enum cb_status insert_plans(struct cb_hist_db *db, const struct cb_hist_run *r,
+				   long long id, char *err, size_t errlen)
+{
+	const char *line = r->plans;
+	sqlite3_stmt *s;
+	int rc = SQLITE_DONE;
+
+	if (!*line)
+		return CB_OK;
+	if (sqlite3_prepare_v2(db->sql, "INSERT INTO run_plans(run_id, name, digest)"
+			       " VALUES(?1, ?2, ?3)", -1, &s, NULL) != SQLITE_OK)
+		return cb_hist_sql_fail(db, "storing the run's plans", err, errlen);
+	while (*line && rc == SQLITE_DONE) {
+		const char *eq = strchr(line, '='), *end = strchr(line, '\n');
+
+		if (!eq || !end || eq > end)
+			break; /* fill_plans writes only whole entries */
+		sqlite3_reset(s);
+		sqlite3_bind_int64(s, 1, id);
+		sqlite3_bind_text(s, 2, line, (int)(eq - line), SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 3, eq + 1, (int)(end - eq - 1), SQLITE_TRANSIENT);
+		rc = sqlite3_step(s);
+		line = end + 1;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return cb_hist_sql_fail(db, "storing the run's plans", err, errlen);
+	return CB_OK;
+}
+
 /* "INSERT INTO rows(run_id, <stored columns>) VALUES(?, ...)"; transport
  * is among them when the schema has it, else its default (''). */
 static char *row_insert_sql(void)
@@ -208,6 +239,8 @@ enum cb_status cb_hist_db_ingest(struct cb_hist_db *db, const struct cb_hist_run
 		st = machine_id(db, &run->machine, &mid, err, errlen);
 		if (st == CB_OK)
 			st = insert_run(db, run, key, mid, run_id, err, errlen);
+		if (st == CB_OK)
+			st = insert_plans(db, run, *run_id, err, errlen);
 		if (st == CB_OK)
 			st = insert_rows(db, run, *run_id, err, errlen);
 		*added = st == CB_OK;

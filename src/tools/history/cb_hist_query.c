@@ -163,8 +163,8 @@ long long cb_hist_latest_dated(struct cb_hist_db *db, long long run_id, char *ti
 	return id;
 }
 
-#define NRUN 8 /* w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions, r.label,
-		* r.libconf */
+#define NRUN 9 /* w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions, r.label,
+		* r.libconf, the digest of the row's plan file ('' none) */
 
 /* The series query: the run's columns, then the stored ones (cb_hist_cols.h). */
 static char *series_sql(void)
@@ -175,20 +175,21 @@ static char *series_sql(void)
 	if (!sql)
 		return NULL;
 	snprintf(sql, cap, "SELECT w.transport, r.id, r.time_utc, r.name, r.git_commit, r.versions,"
-		 " r.label, r.libconf");
+		 " r.label, r.libconf, coalesce(p.digest, '') AS plan_digest");
 	if (cb_hist_col_list(sql, cap, "w.") < 0) {
 		free(sql);
 		return NULL;
 	}
 	k = strlen(sql);
 	snprintf(sql + k, cap - k, " FROM rows w JOIN runs r ON r.id = w.run_id"
+		 " LEFT JOIN run_plans p ON p.run_id = r.id AND p.name = w.algo"
 		 " WHERE r.machine_id = ?1 AND (?2 IS NULL OR w.backend = ?2)"
 		 " AND (?3 IS NULL OR w.nranks = ?3) AND (?4 IS NULL OR w.bytes = ?4)"
 		 " AND (?5 IS NULL OR w.dtype = ?5) AND (?6 IS NULL OR w.op = ?6)"
 		 " AND (?7 IS NULL OR w.in_place = ?7) AND (?8 IS NULL OR w.transport = ?8)"
 		 " AND w.bytes >= ?9 AND (?10 IS NULL OR w.collective = ?10)"
 		 " ORDER BY w.backend, w.nranks, w.dtype, w.op, w.in_place, w.collective,"
-		 " w.algo, w.bytes, w.transport, r.libconf, r.seq, r.id");
+		 " w.algo, w.bytes, w.transport, r.libconf, plan_digest, r.seq, r.id");
 	return sql;
 }
 
@@ -228,6 +229,7 @@ static void read_point(sqlite3_stmt *s, struct cb_hist_point *p, struct cb_hist_
 	memset(p, 0, sizeof(*p));
 	text_col(s, 0, k->transport, sizeof(k->transport));
 	text_col(s, 7, k->libconf, sizeof(k->libconf));
+	text_col(s, 8, k->plan_digest, sizeof(k->plan_digest));
 	p->run_id = sqlite3_column_int64(s, 1);
 	text_col(s, 2, p->time_utc, sizeof(p->time_utc));
 	text_col(s, 3, p->run_name, sizeof(p->run_name));

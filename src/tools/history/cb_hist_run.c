@@ -295,6 +295,46 @@ static enum cb_status read_sidecars(const struct cb_results *res, struct cb_hist
 	return st;
 }
 
+/* The launches' plan files into run->plans ("NAME=DIGEST\n" each, in the
+ * launches' order; a launch whose metadata records no digest adds none).
+ * CB_ERR_ARG when two launches name one plan with two digests (not one run),
+ * or the text does not fit. */
+static enum cb_status fill_plans(const struct cb_results *res, struct cb_hist_run *run,
+				 char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	run->plans[0] = '\0';
+	for (size_t i = 0; i < res->nlaunches; i++) {
+		const struct cb_res_launch *l = &res->launches[i];
+		char entry[2 * CB_NAME_MAX + 2], *at;
+		int k;
+
+		if (!l->plan_name[0] || !l->plan_digest[0])
+			continue;
+		k = snprintf(entry, sizeof(entry), "%s=", l->plan_name);
+		at = strstr(run->plans, entry);
+		if (at && (at == run->plans || at[-1] == '\n')) {
+			if (strncmp(at + k, l->plan_digest, strlen(l->plan_digest)) != 0 ||
+			    at[k + strlen(l->plan_digest)] != '\n') {
+				snprintf(err, errlen, "%s: launches of one run under two plans named "
+					 "'%s' (digest %s in %s): not one run", res->csv,
+					 l->plan_name, l->plan_digest, l->file);
+				return CB_ERR_ARG;
+			}
+			continue;
+		}
+		k = snprintf(run->plans + n, sizeof(run->plans) - n, "%s%s\n", entry,
+			     l->plan_digest);
+		if (k < 0 || (size_t)k >= sizeof(run->plans) - n) {
+			snprintf(err, errlen, "%s: too many plan files to keep", res->csv);
+			return CB_ERR_ARG;
+		}
+		n += (size_t)k;
+	}
+	return CB_OK;
+}
+
 static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 			       char *err, size_t errlen)
 {
@@ -318,6 +358,8 @@ static enum cb_status fill_run(struct cb_results *res, struct cb_hist_run *run,
 	snprintf(run->machine.label, sizeof(run->machine.label), "%s",
 		 res->launches[0].machine_label);
 	snprintf(run->libconf, sizeof(run->libconf), "%s", res->launches[0].libconf);
+	if (fill_plans(res, run, err, errlen) != CB_OK)
+		return CB_ERR_ARG; /* said */
 	run->complete = 1;
 	for (size_t i = 0; i < res->nlaunches; i++)
 		run->complete &= res->launches[i].complete;
@@ -365,7 +407,7 @@ void cb_hist_run_free(struct cb_hist_run *run)
 int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b)
 {
 	return cb_res_key_cmp(&a->row, &b->row) == 0 && strcmp(a->transport, b->transport) == 0 &&
-	       strcmp(a->libconf, b->libconf) == 0;
+	       strcmp(a->libconf, b->libconf) == 0 && strcmp(a->plan_digest, b->plan_digest) == 0;
 }
 
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len)
@@ -382,5 +424,8 @@ void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len)
 		cb_libconf_line(k->libconf, buf + n + 2, len - n - 3);
 		n = strlen(buf);
 		snprintf(buf + n, len - n, "]");
+		n = strlen(buf);
 	}
+	if (k->plan_digest[0] && n < len) /* " [plan 14d5ff8a37019067]" */
+		snprintf(buf + n, len - n, " [plan %s]", k->plan_digest);
 }

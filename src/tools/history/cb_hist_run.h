@@ -62,6 +62,9 @@ struct cb_hist_key {
 	char transport[CB_NAME_MAX];
 	char libconf[CB_LIBCONF_MAX]; /* the runs' library configuration: a series
 				       * never mixes two (cb_libconf.h) */
+	char plan_digest[CB_NAME_MAX]; /* the digest of the plan file behind the
+					* rows (--plan, cb_plan_file.h), "" none or
+					* not recorded: a series never mixes two */
 };
 
 /* The machine a run belongs to (issue 8's identity): identity is the text
@@ -88,6 +91,8 @@ struct cb_hist_run {
 	char launcher[64], job_id[64];   /* "" where the metadata does not say */
 	char label[CB_HIST_TEXT];     /* --label at ingest (a branch, a build), else "" */
 	char libconf[CB_LIBCONF_MAX]; /* the launches' library configuration */
+	char plans[CB_LIBCONF_MAX];   /* the launches' plan files: "NAME=DIGEST\n"
+				       * each, those that record a digest */
 	int complete;                 /* every launch's metadata says "complete" */
 	struct cb_res_row *rows;      /* every summary row, as the reader gives them */
 	size_t nrows;
@@ -113,7 +118,7 @@ int cb_hist_key_eq(const struct cb_hist_key *a, const struct cb_hist_key *b);
  * when it is not host, " over p2p" when the transport is not the one the
  * algorithm has on one host, the collective first when it is not
  * allreduce: "reduce_scatter ring np2 ..."), + " [NAME=VALUE ...]" for a
- * library configuration. */
+ * library configuration, + " [plan DIGEST]" for a plan file's. */
 void cb_hist_key_name(const struct cb_hist_key *k, char *buf, size_t len);
 
 #endif
