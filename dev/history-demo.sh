@@ -30,7 +30,7 @@ cb_opt out       - DIR     text    outdir    '' \
 	"history.sqlite, runs.tsv, detect.txt, trend.md" "[results/history-demo-<UTC time>]"
 cb_opt plot      - OUTBASE text    plot      '' \
 	"the figure: OUTBASE.png and .svg  [plots/reference-history/trend]"
-cb_opt plot-args - ARGS    text    plot_args "-n 2 -b 64M" \
+cb_opt plot-args - ARGS    text    plot_args "-a ps,ring,mpi,copy -n 2 -b 64M" \
 	"its series: collbench-history trend options, one string"
 cb_opts_text tail <<EOF
 sweep.sh options after -- replace the default ones: ${sweep_args[*]}

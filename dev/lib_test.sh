@@ -39,8 +39,10 @@
 #            (tests/beds/slurm/README.md): as root; skipped elsewhere
 # cuda_model: the cuda backend under mpirun on a host model of CUDA and NCCL
 #            (tests/cuda_model)
+# docs:      the manual's command blocks marked full (tests/scripts/docs.sh):
+#            its sweeps, and bench.sh from a fresh build
 # shellcheck disable=SC2034 # test.sh and mutants.sh read it
-FULL_LABELS=(products matrix count1m traffic stress sweeps large fuzz multihost slurm cuda_model)
+FULL_LABELS=(products matrix count1m traffic stress sweeps large fuzz multihost slurm cuda_model docs)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
