@@ -130,7 +130,9 @@ static void *watch(void *arg)
 		nap(limit() < 5 ? limit() : 5);
 		if (wd.stop)
 			break;
-		cb_log("watchdog: still stuck (inside MPI?); ending this process");
+		cb_log("watchdog: the abort was not taken within the grace period (a call that "
+		       "does not look at the abort flag: MPI, or the plan check); ending this "
+		       "process");
 		fflush(NULL);
 		_exit(CB_EXIT_ABORTED);
 	}
