@@ -29,6 +29,10 @@ set format y "%g"
 tax = "x"; tlo = xmin; thi = xmax
 @SIZE_TICS
 nkeys = words(algos) + (roofline ne '' ? 1 : 0)
+# the longest key title (s_title's "algo (transport)": a plan file's name may take 31
+# characters), so that KEY_OUT puts no more columns side by side than fit
+klen = roofline ne '' ? strlen(rooflabel) : 0
+do for [i = 1:words(algos)] { klen = strlen(word(algos, i)) + 6 > klen ? strlen(word(algos, i)) + 6 : klen }
 @KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 

@@ -69,14 +69,16 @@ SIZE_TICS = 'kmin = floor(log(tlo) / log(2) + 1e-9); kmax = ceil(log(thi) / log(
 # height whatever the number of series; the bottom margin is set to hold the x tic labels,
 # the x label and those rows (gnuplot 5.4's own margin for a key below lets the key's box
 # cover the x label). Fixed left and right margins: the plot area keeps its width. klen: the
-# longest key title in characters (default 22): fewer columns when they would not fit side by
+# longest key title in characters (default: 22, or the longest of algos' words + 6 for a
+# " (shm)" beside it, where the figure has algos): fewer columns when they would not fit side by
 # side (gnuplot sizes a column from the terminal's character width, whatever the key's font,
 # about 8.4 px at 15 on a 1000 px canvas: 115 characters; a column takes its title, the
 # sample and 6 more); titles over 32 characters in a font of at most 12 (cairo draws them
 # wider than gnuplot's estimate).
 kmin(a, b) = a < b ? a : b
 kfit(l) = l + 8 > 0 ? (floor(115 / (l + 8.0)) < 1 ? 1 : floor(115 / (l + 8.0))) : 1
-KEY_OUT = 'if (!exists("klen")) { klen = 22 }; ' . \
+KEY_OUT = 'if (!exists("klen")) { klen = 22; if (exists("algos")) { do for [ki = 1:words(algos)] { ' . \
+    'klen = strlen(word(algos, ki)) + 6 > klen ? strlen(word(algos, ki)) + 6 : klen } } }; ' . \
     'kcols = nkeys <= 6 ? 2 : nkeys <= 12 ? 3 : 4; kcols = kmin(kcols, kfit(klen)); kfont = kcols == 2 ? 15 : kcols == 3 ? 13 : 11; ' . \
     'kfont = klen > 32 ? kmin(kfont, 12) : kfont; kfs = sprintf(",%d", kfont); krows = ceil(nkeys / real(kcols)); ' . \
     'set key outside below center vertical Left reverse maxrows krows font kfs; ' . \

@@ -36,7 +36,11 @@ if (tmax / tmin > 20) {
 }
 set format y "%g"
 
-set key outside right top vertical Left reverse   # lines may cross any corner of the graph
+# the key below the plot (lines may cross any corner of the graph), in as many columns as
+# its longest title allows (KEY_OUT): a plan file's name may take 31 characters
+nkeys = words(algos)
+klen = 13; do for [i = 1:nkeys] { klen = strlen(word(algos, i)) + 6 > klen ? strlen(word(algos, i)) + 6 : klen }
+@KEY_OUT
 set label 2 runid at screen 0.995, screen 0.975 right font ",10" tc rgb "#888888"
 
 is_copy(a) = a eq "copy"

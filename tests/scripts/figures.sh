@@ -71,6 +71,20 @@ readable_plot_kinds)
 	[ -s "$t/reference-library/library_choice.svg" ] && [ -s "$t/reference/zero_step_np2.svg" ] ||
 		fail "no library_choice or zero_step figure"
 	;;
+readable_long_name)
+	# a plan file's 31-character name (the longest a plan may have) in every figure's key:
+	# the key's box inside the canvas in the PNGs too (cairo's PNG text is wider than the
+	# SVG's)
+	mkdir -p "$t/ln"
+	cp -r "$src/results/reference-time" "$t/ln/run"
+	sed -i 's/,ring,/,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,/' "$t/ln/run/summary.csv" "$t/ln/run/"np*.csv
+	CB_PLOT_GEOMETRY=$t/geo "$src/scripts/plot.sh" "$t/ln/run" "$t/ln/plots" >"$t/out" 2>"$t/err" ||
+		{ show; fail "plot.sh: exit $?"; }
+	check_figures "$t/ln/plots"
+	for f in "$t/ln/plots"/*.png; do
+		python3 "$src/tests/scripts/png_edge.py" "$f" >&2 || fail "$(basename "$f"): cut at the edge"
+	done
+	;;
 readable_plot)
 	# plot.sh's figures of a run with many series (10 algorithms at 3 rank counts); the
 	# statistic on the axes is the median, as frontier's
