@@ -179,6 +179,8 @@ no_median)
 		last_line_is "0 regressions, 0 improvements, 8 same, 0 missing"
 		grep -q "8 row(s) lack the median columns (an older file): both sides compared on the mean" \
 			"$t/err" || fail "no note of the mean for: $args"
+		grep -q "of the median (the mean in 8 row(s)) time" "$t/out" ||
+			fail "the heading does not say the mean was read for: $args"
 	done
 	# the current run 20% slower in its mean alone: a regression on the mean
 	edit "$t/cur" ring 67108864 busbw_GBps "*0.8" busbw_GBps_rep_min "*0.8" busbw_GBps_rep_max "*0.8" \

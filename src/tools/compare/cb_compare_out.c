@@ -39,15 +39,24 @@ static const char *change(char *buf, size_t len, double ch)
 	return buf;
 }
 
-static void print_heading(FILE *f, const struct cb_out_info *in, const char *prefix)
+/* The heading: the runs, the metric and statistic (no_median: rows read on
+ * the mean, both sides, since one lacks the median), the tolerances. */
+static void print_heading(FILE *f, const struct cb_out_info *in, const char *prefix,
+			  size_t no_median)
 {
 	const struct cb_compare_opts *o = in->opts;
+	char stat[64];
 
 	fprintf(f, "%sbaseline %s, current %s\n", prefix, in->base_name, in->cur_name);
+	if (no_median && o->stat == CB_STAT_MEDIAN)
+		snprintf(stat, sizeof(stat), "%s (the mean in %zu row(s))", cb_stat_name(o->stat),
+			 no_median);
+	else
+		snprintf(stat, sizeof(stat), "%s", cb_stat_name(o->stat));
 	fprintf(f, "%smetric %s of the %s time (%s, %s is better; a row whose bandwidth is absent "
 		"or 0 uses the next of busbw, algbw, time: see its metric), "
 		"tolerance %g%%, noise cap %g%%, bands: [min, max] over the -R repeats%s%s\n",
-		prefix, cb_metric_name(o->metric), cb_stat_name(o->stat),
+		prefix, cb_metric_name(o->metric), stat,
 		cb_metric_unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
 		100 * o->tolerance, 100 * o->noise_cap, o->min_bytes ? ", rows below --min-bytes ignored" : "",
 		o->algos && *o->algos ? ", --algo filter" : "");
@@ -57,7 +66,7 @@ static void print_table(FILE *f, const struct cb_comparison *c, const struct cb_
 {
 	char name[128], v[4][48], ch[32];
 
-	print_heading(f, in, "# ");
+	print_heading(f, in, "# ", c->no_median);
 	fprintf(f, "# %-11s %-34s %-6s %10s %-22s %10s %-22s %8s  %s\n", "verdict", "row",
 		"metric", "baseline", "  [min, max]", "current", "  [min, max]", "change", "note");
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -140,7 +149,7 @@ static enum cb_status print_markdown(FILE *f, const struct cb_comparison *c,
 	qsort(order, c->nrows, sizeof(*order), severity_cmp);
 	fprintf(f, "### collbench-compare: %s\n\n", in->gate == CB_GATE_FAIL ? "REGRESSION" :
 		in->gate == CB_GATE_UNKNOWN ? "UNKNOWN (within the noise: run again)" : "no regression");
-	print_heading(f, in, "");
+	print_heading(f, in, "", c->no_median);
 	fprintf(f, "\n| verdict | row | metric | baseline | current | change | note |\n"
 		"|---|---|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->nrows; i++) {
