@@ -597,6 +597,8 @@ plan_digest)
 	grep -q "9b0e1c35a2d4f788 in the current run" "$t/err" || fail "no current digest named"
 	grep -q "not comparable (--force" "$t/err" || fail "no word of --force"
 	expect 0 "compared anyway: --force" --force "$t/base" "$t/cur"
+	# --algo leaving the plan's rows out: nothing of the plan is compared
+	expect 0 "6 same" --algo ps,ring,mpi,copy "$t/base" "$t/cur"
 	# another plan's name beside it, or a plan without rows in one run: no refusal
 	sed -i 's/"pair2"/"other"/' "$t/cur/np2.meta.json"
 	expect 0 "8 same" "$t/base" "$t/cur"

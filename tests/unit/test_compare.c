@@ -407,7 +407,7 @@ static char *compat(const struct cb_results *b, const struct cb_results *c, int 
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 
-	*problems = cb_compat_check(b, "b", c, "c", 0, m);
+	*problems = cb_compat_check(b, "b", c, "c", NULL, 0, m);
 	fclose(m);
 	return text;
 }

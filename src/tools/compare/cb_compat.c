@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_optable.h"
 #include "cb_text.h"
 
 #define SET_TEXT 1024
@@ -196,15 +197,17 @@ static int has_rows(const struct cb_results *r, const char *algo, int nranks)
 /* The plan files (--plan) behind rows of one name at one rank count: a file
  * edited between the runs under the same name gives rows that measure
  * another schedule. Launches that do not record the digest (older than it)
- * are warned about. */
+ * are warned about; plans whose rows --algo leaves out (algos) are not
+ * compared. */
 static void compare_plans(struct checker *k, const struct cb_results *b,
-			  const struct cb_results *c)
+			  const struct cb_results *c, const char *algos)
 {
 	for (size_t i = 0; i < b->nlaunches; i++)
 		for (size_t j = 0; j < c->nlaunches; j++) {
 			const struct cb_res_launch *x = &b->launches[i], *y = &c->launches[j];
 
 			if (x->nranks != y->nranks || !x->plan_name[0] ||
+			    (algos && !cb_list_selects(algos, x->plan_name)) ||
 			    strcmp(x->plan_name, y->plan_name) != 0 ||
 			    strcmp(x->plan_digest, y->plan_digest) == 0 ||
 			    !has_rows(b, x->plan_name, x->nranks) || !has_rows(c, x->plan_name, x->nranks))
@@ -234,7 +237,8 @@ static void warn_meta(struct checker *k, const struct cb_results *r, const char 
 }
 
 int cb_compat_check(const struct cb_results *base, const char *bname,
-		    const struct cb_results *cur, const char *cname, int force, FILE *diag)
+		    const struct cb_results *cur, const char *cname, const char *algos,
+		    int force, FILE *diag)
 {
 	struct checker k = { diag, force, 0 };
 
@@ -257,7 +261,7 @@ int cb_compat_check(const struct cb_results *base, const char *bname,
 	}
 	compare_placement(&k, base, cur);
 	compare_libconf(&k, base, cur);
-	compare_plans(&k, base, cur);
+	compare_plans(&k, base, cur, algos);
 	if (base->nrows && cur->nrows) /* else: nothing to compare, said later */
 		compare_sets(&k, base, cur, DTYPES, "dtypes", 1);
 	return k.problems;

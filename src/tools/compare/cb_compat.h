@@ -36,8 +36,11 @@
 /* Checks base (named bname in messages) against cur (cname). Writes one line
  * per finding on diag: "collbench-compare: error: ..." for an
  * incomparability, or "collbench-compare: warning: ..." (for everything when
- * force). Returns the number of incomparabilities (whether forced or not). */
+ * force). algos: --algo's list (NULL: every algorithm): a plan file whose
+ * rows it leaves out is not checked. Returns the number of incomparabilities
+ * (whether forced or not). */
 int cb_compat_check(const struct cb_results *base, const char *bname,
-		    const struct cb_results *cur, const char *cname, int force, FILE *diag);
+		    const struct cb_results *cur, const char *cname, const char *algos,
+		    int force, FILE *diag);
 
 #endif

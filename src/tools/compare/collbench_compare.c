@@ -356,7 +356,7 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 		return EXIT_USAGE;
 	if (load_side("current", cpath, &cur, &cs) != 0)
 		goto out_free_base;
-	if (cb_compat_check(&base, bpath, &cur, cpath, c->force, stderr) && !c->force) {
+	if (cb_compat_check(&base, bpath, &cur, cpath, c->cmp.algos, c->force, stderr) && !c->force) {
 		cb_eprintf(PROG ": the runs are not comparable (--force compares anyway)\n");
 		goto out_free_cur;
 	}
