@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct builder {
 	struct cb_table *t;
@@ -190,6 +191,24 @@ static enum cb_status finish(struct csv_parser *p, struct builder *b, enum cb_st
 	return st;
 }
 
+/* What the open file f is when it is a device or a folder ("is a
+ * directory", "is not a regular file (a character device)"); NULL for a
+ * regular file, a pipe or what fstat cannot tell. */
+static const char *device_or_folder(FILE *f)
+{
+	struct stat sb;
+
+	if (fstat(fileno(f), &sb) != 0)
+		return NULL;
+	if (S_ISDIR(sb.st_mode))
+		return "is a directory";
+	if (S_ISCHR(sb.st_mode))
+		return "is not a regular file (a character device)";
+	if (S_ISBLK(sb.st_mode))
+		return "is not a regular file (a block device)";
+	return NULL;
+}
+
 enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table *t, char *err,
 			     size_t errlen)
 {
@@ -206,7 +225,13 @@ enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table
 		csv_free(&p);
 		return CB_ERR_IO;
 	}
-	st = parse_file(f, &p, &b, max_bytes, err, errlen);
+	st = CB_OK;
+	if (device_or_folder(f)) { /* /dev/zero would read up to max_bytes first */
+		snprintf(err, errlen, "%s %s", path, device_or_folder(f));
+		st = CB_ERR_ARG;
+	}
+	if (st == CB_OK)
+		st = parse_file(f, &p, &b, max_bytes, err, errlen);
 	fclose(f);
 	return finish(&p, &b, st, err, errlen);
 }

@@ -486,6 +486,10 @@ meta_malformed)
 	;;
 malformed)
 	f=$t/cur/summary.csv
+	# a device where the summary is meant: named at once, not read up to the size cap
+	ln -sf /dev/zero "$f"
+	expect 2 "summary.csv is not a regular file (a character device)" "$t/base" "$t/cur"
+	rm -f "$f"
 	: >"$f"
 	expect 2 "empty file" "$t/base" "$t/cur"
 	echo "$header" >"$f"
