@@ -614,6 +614,12 @@ coll_fit)
 	sed -n '$p' "$t/run/summary.csv" | sed 's/,host,[a-z]*,/,host,mpi,/; s/,shm,1,/,mpi,1,/' >>"$t/run/summary.csv"
 	sed -i '$s/,mpi,1,reduce_scatter$/,library,1,reduce_scatter/' "$t/run/summary.csv"
 	expect 0 "measured, not priced" "$cm" check --fit "$t/fit.json" "$t/run"
+	# fit: a group of library rows of reduce_scatter alone is refused for that reason,
+	# naming the collective, not as a tier without rows
+	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit2.json"
+	grep -q "host/mpi reduce_scatter: refused: the model prices none of its 1 row(s) (.*measured, not priced" \
+		"$t/err" || { cat "$t/err" >&2; fail "the library group's refusal does not say why"; }
+	grep -q "holds no rows" "$t/err" && fail "a refusal for a tier without rows"
 	;;
 *)
 	fail "unknown case $case"

@@ -52,8 +52,8 @@ static int fit_run(const char *verb, const struct cb_cli *c, const struct cb_min
 		if (gr->fitted)
 			fitted++;
 		else
-			cb_eprintf(CB_MODEL_PROG " %s: %s/%s: refused: %s\n", verb, gr->backend,
-				gr->transport, gr->why);
+			cb_eprintf(CB_MODEL_PROG " %s: %s/%s %s: refused: %s\n", verb, gr->backend,
+				gr->transport, cb_coll_get(gr->coll)->name, gr->why);
 	}
 	if (!fitted) {
 		cb_eprintf(CB_MODEL_PROG " %s: nothing could be fitted\n", verb);

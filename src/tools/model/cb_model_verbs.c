@@ -213,11 +213,14 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 	return CB_OK;
 }
 
-/* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. */
+/* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. A
+ * group none of whose rows the model prices is refused with the reason of
+ * its first row. */
 static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				struct cb_fit_group *g, struct cb_fit_obs *obs)
 {
-	size_t m = 0;
+	size_t m = 0, rows = 0;
+	char first[256] = "";
 	enum cb_status st;
 
 	for (size_t i = 0; i < in->nrows; i++) {
@@ -225,14 +228,23 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 		struct cb_model_case c;
 		struct cb_model_result res;
 		struct cb_topo t;
-		char why[256];
+		char why[256] = "";
 
-		if (!selected(r, sel) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
+		if (!selected(r, sel) || !in_group(r, g))
 			continue;
+		rows++;
+		if (cb_row_case(r, &c, why, sizeof(why))) {
+			if (!*first)
+				snprintf(first, sizeof(first), "%s", why);
+			continue;
+		}
 		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0, 0); /* terms do not depend on the values */
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
 		if (st == CB_ERR_NOMEM)
 			return st;
+		if ((st != CB_OK || !res.one_class) && !*first)
+			snprintf(first, sizeof(first), "%s %s: %s", r->algo, cb_coll_get(r->coll)->name,
+				 st != CB_OK ? why : "a time of more than one class of terms");
 		if (st != CB_OK || !res.one_class)
 			continue;
 		obs[m].terms = res.terms;
@@ -242,6 +254,12 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 		obs[m].bytes = (double)r->bytes;
 		m++;
 		add_algo(g, r->algo);
+	}
+	if (m == 0) {
+		snprintf(g->why, sizeof(g->why), "the model prices none of its %zu row(s) (%s)", rows,
+			 *first ? first : "none selected");
+		g->fitted = 0;
+		return CB_OK;
 	}
 	st = cb_fit_run(obs, m, &sel->opts, &g->p, g->why, sizeof(g->why));
 	g->fitted = st == CB_OK;
