@@ -99,6 +99,8 @@ readable_plot)
 	grep -q "of the median time" "$t/reference-family/busbw_np2.svg" &&
 		grep -q "µs, median" "$t/reference-family/time_vs_ranks.svg" ||
 		fail "busbw or time_vs_ranks does not say its statistic (the median)"
+	grep -q "busy (allreduce median [0-9.]* ms)" "$t/reference-family/busy_wait_per_rank.svg" ||
+		fail "busy_wait_per_rank's key does not give the median time, named"
 	# iterations: 60 timed iterations have no p99 of their own: their largest is "max of 60"
 	grep -q ">max of [0-9]*<" "$t/reference-family/iterations.svg" &&
 		! grep -q ">p99<" "$t/reference-family/iterations.svg" ||
