@@ -304,7 +304,7 @@ plot_busywait() {
 	while IFS=$US read -r verb a b c d e f; do
 		case $verb in
 		skip) cb_note "skipping busy_wait_per_rank: $a"; return 0 ;;
-		algo) # name, mean time in words, ranks found
+		algo) # name, time in words ("median 12.3 ms"), ranks found
 			i=$((i + 1))
 			labels+="lab$i=$(gp_str "$a busy (allreduce $b)"); " ;;
 		plot) # N, size in words, algorithms, unit, its us, tallest stack

@@ -5,7 +5,8 @@
 # and the largest size there. ranks.csv rows are filtered by that combination (b, d, o, p).
 # Writes dir/busywait.<i>.dat (rank <TAB> busy <TAB> wait, in the unit printed) for the i-th
 # algorithm with rows (figure order); prints (| stands for US, the unit separator)
-#   algo | name | mean time per allreduce in words | ranks found   (one line per algorithm)
+#   algo | name | time per allreduce in words ("median 12.3 ms", or "mean" where the run
+#          has no median) | ranks found   (one line per algorithm)
 #   plot | N | size in words | algorithms | unit | its microseconds | tallest stack
 # or one "skip | reason" line. Variables: prog, file (ranks.csv, for messages), dir.
 
@@ -17,7 +18,10 @@ fileno == 1 {
 	if (get("busy_imbalance") == "") next
 	n = get("nranks") + 0; s = get("bytes") + 0
 	if (tn == "" || n > tn || (n == tn && s > ts)) { tn = n; ts = s }
-	tm[get("algo"), sprintf("%.0f", n), sprintf("%.0f", s)] = get("time_us")
+	# the allreduce's time for the key: the median where the run has it (as the other figures)
+	k = get("algo") SUBSEP sprintf("%.0f", n) SUBSEP sprintf("%.0f", s)
+	tm[k] = get("time_us_median") != "" ? get("time_us_median") : get("time_us")
+	tstat[k] = get("time_us_median") != "" ? "median" : "mean"
 	next
 }
 fileno == 2 && FNR == 1 {
@@ -59,7 +63,7 @@ END {
 			printf "%d\t%.6g\t%.6g\n", rs[j], busy[a, rs[j]] / div, wait[a, rs[j]] / div > out
 		close(out)
 		list = list " " a
-		print "algo", a, sprintf("%.4g %s", tm[a, tk, sk] / div, unit), nr[a]
+		print "algo", a, sprintf("%s %.4g %s", tstat[a, tk, sk], tm[a, tk, sk] / div, unit), nr[a]
 	}
 	if (k == 0) { print "skip", file " has no rows with busy/wait at n = " tn ", " hbytes(ts); exit 0 }
 	printf "plot\037%d\037%s\037%s\037%s\037%d\037%.6g\n", tn, hbytes(ts), substr(list, 2), unit, div,

@@ -4,7 +4,7 @@
 #   gpdir     folder of this script          outbase  output path without .png/.svg
 #   prefix    data files prefix.<i>.dat (i = 1.. per word of algos): rank <TAB> busy <TAB> wait
 #   algos     space-separated algorithm names (e.g. ps ring)
-#   lab1, lab2, ...  key text of algorithm 1, 2, ..., e.g. "ps busy (allreduce 12.3 ms)"
+#   lab1, lab2, ...  key text of algorithm 1, 2, ..., e.g. "ps busy (allreduce median 12.3 ms)"
 #   nranks    rank count                      unit  the y unit (us or ms)
 #   ymax      tallest stack (in unit)         ttl, sub, runid  title, its second line, run label
 #   note      a third title line ("" for none: the oversubscription note)

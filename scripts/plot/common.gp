@@ -51,17 +51,24 @@ LOG_YTICS = 'ldec = log10(yhi / ylo); lset = ldec <= 1.2 ? " 1 2 3 4 5 6 8 " : '
     'set ytics (); do for [d = floor(log10(ylo)) : ceil(log10(yhi))] { do for [m = 1:9] { ' . \
     'v = m * 10.0**d; if (v >= ylo / 1.0001 && v <= yhi * 1.0001) { ' . \
     'if (strstrt(lset, " ".m." ")) { set ytics add (logtic(m, d) v) } else { set ytics add ("" v 1) } } } }'
-# m x 10^d as a tic label: "%g" from 0.001 to 10000, else "3e8"
-logtic(m, d) = (d >= 5 || d <= -4) ? sprintf("%de%d", m, d) : sprintf("%g", m * 10.0**d)
+# m x 10^d as a tic label, one format on an axis: "%g" below 1000 (down to 1e-4: "0.0005"),
+# engineering suffixes from 1000 ("2k", "30k", "500M", "1G"; "3e7" beside "30000" mixed two)
+logtic(m, d) = d >= 12 ? sprintf("%de%d", m, d) : d >= 3 ? \
+    sprintf("%g%s", m * 10.0**(d % 3), d >= 9 ? "G" : d >= 6 ? "M" : "k") : \
+    d <= -5 ? sprintf("%de%d", m, d) : sprintf("%g", m * 10.0**d)
 # @SIZE_TICS, with tax the axis ("x" or "y") and tlo, thi the sizes (bytes >= 1) it spans: a tic
 # at each power of two, labelled in powers of 1024 (hsize): every one over at most 24 powers
-# (in a smaller font over more than 12 so they fit side by side), every 2nd over 48, else
-# every 5th (1K, 1M, 1G stay labelled), the others small.
+# (font 10 over more than 12, 9 over more than 16: on the plot area's 800 px a label such as
+# "128K" is 3.25 em wide in the PNG and keeps a space from the next, 8 B..64 MiB included),
+# every 2nd over 40 (font 10; the fonts on an x axis only), else every 5th (1K, 1M, 1G stay
+# labelled), the others small. tnarrow = 1: a panel half the plot's width (the span counts twice).
 SIZE_TICS = 'kmin = floor(log(tlo) / log(2) + 1e-9); kmax = ceil(log(thi) / log(2) - 1e-9); ' . \
-    'kstep = (kmax - kmin <= 24) ? 1 : (kmax - kmin <= 48) ? 2 : 5; eval "set ".tax."tics ()"; ' . \
+    'kspan = (kmax - kmin) * (exists("tnarrow") ? (tnarrow ? 2 : 1) : 1); ' . \
+    'kstep = (kspan <= 24) ? 1 : (kspan <= 40) ? 2 : 5; eval "set ".tax."tics ()"; ' . \
     'do for [k = kmin:kmax] { eval sprintf("set %stics add (\"%s\" %.17g%s)", tax, ' . \
     'k % kstep == 0 ? hsize(2.0**k) : "", 2.0**k, k % kstep == 0 ? "" : " 1") }; ' . \
-    'if (kmax - kmin > 12 && kstep == 1) { eval "set ".tax."tics font \",10\"" }'
+    'sfont = (kstep == 1 && kspan > 16) ? 9 : (kstep == 1 && kspan > 12 || kstep == 2) ? 10 : 0; ' . \
+    'if (sfont > 0 && tax eq "x") { eval sprintf("set %stics font \",%d\"", tax, sfont) }'
 # Where no data are: @KEY_OUT keys the nkeys lines of a figure outside the plot, below it, in
 # 2 columns up to 6 lines, 3 up to 12 (in a smaller font), else 4 (smaller still), filled
 # column by column (maxrows: gnuplot's own column count from its width estimate gave fewer

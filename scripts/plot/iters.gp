@@ -26,7 +26,7 @@ if (T_min > 0 && ymax / T_min > 30) {
     set logscale y 10; set yrange [ylo : yhi]
     @LOG_YTICS
 } else { set yrange [0 : ymax * 1.2] }
-set format y "%g"
+set format y "%.1s%c"   # engineering suffixes (30.0k, 1.2M), not 1.2e+06
 # outside, right of the plot, where it covers no point (a spike) and neither line
 set key outside right top vertical Left reverse width -1 samplen 2 font ",13"
 set arrow 1 from 0.5, graph 0 to 0.5, graph 1 nohead dt 3 lc rgb "#888888"

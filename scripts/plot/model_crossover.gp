@@ -10,7 +10,7 @@ load gpdir.'/common.gp'
 
 set title ttl."\n".sub
 set xlabel "rank count n"
-set ylabel "message size per rank (bytes)"
+set ylabel "message size per rank (bytes)" offset -1, 0   # clear of the tic labels
 set logscale x 2
 set logscale y 2
 set xrange [xmin / 1.3 : xmax * 1.3]

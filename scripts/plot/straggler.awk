@@ -23,8 +23,11 @@ NR == 1 { tsv_header(); next }
 }
 END {
 	if (tn == "") { print "skip", "no rows with straggler columns (n > 1, bytes > 0, schema with them)"; exit 0 }
+	# only the drawn algorithms (algo_list(0): not copy) set the y range and get labels
+	na = split(algo_list(0), algos, " ")
+	for (j = 1; j <= na; j++) drawn[algos[j]] = 1
 	for (i = 1; i <= k; i++) {
-		if (rn[i] != tn) continue
+		if (rn[i] != tn || !(ra[i] in drawn)) continue
 		have[ra[i]]++
 		if (xmin == "" || rb[i] < xmin) xmin = rb[i]
 		if (rb[i] > xmax) xmax = rb[i]
@@ -32,7 +35,7 @@ END {
 	}
 	# the labelled point of each size: the largest ratio there, every k-th size
 	for (i = 1; i <= k; i++) {
-		if (rn[i] != tn) continue
+		if (rn[i] != tn || !(ra[i] in drawn)) continue
 		if (!(rb[i] in top) || rr[i] > rr[top[rb[i]]]) top[rb[i]] = i
 	}
 	ns = 0
@@ -40,7 +43,6 @@ END {
 	for (i = 2; i <= ns; i++) for (j = i; j > 1 && sz[j - 1] > sz[j]; j--) { t = sz[j]; sz[j] = sz[j - 1]; sz[j - 1] = t }
 	step = int((ns + 9) / 10)
 	for (i = 1; i <= ns; i++) if ((i - 1) % step == 0 && rr[top[sz[i]]] >= 1.05) labelled[top[sz[i]]] = 1
-	na = split(algo_list(0), algos, " ")
 	m = 0; list = ""
 	for (j = 1; j <= na; j++) {
 		a = algos[j]

@@ -29,7 +29,7 @@ do for [pass = 1:2] {
     set title "time of one step (median)" font ",14"
     set logscale x 2
     set xrange [xmin / 1.3 : xmax * 1.3]
-    tax = "x"; tlo = xmin; thi = xmax
+    tax = "x"; tlo = xmin; thi = xmax; tnarrow = 1   # a panel half the width
     @SIZE_TICS
     set xlabel "S: message size per rank (bytes)"
     set logscale y 10

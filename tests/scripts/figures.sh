@@ -99,6 +99,8 @@ readable_plot)
 	grep -q "of the median time" "$t/reference-family/busbw_np2.svg" &&
 		grep -q "µs, median" "$t/reference-family/time_vs_ranks.svg" ||
 		fail "busbw or time_vs_ranks does not say its statistic (the median)"
+	grep -q "busy (allreduce median [0-9.]* ms)" "$t/reference-family/busy_wait_per_rank.svg" ||
+		fail "busy_wait_per_rank's key does not give the median time, named"
 	# iterations: 60 timed iterations have no p99 of their own: their largest is "max of 60"
 	grep -q ">max of [0-9]*<" "$t/reference-family/iterations.svg" &&
 		! grep -q ">p99<" "$t/reference-family/iterations.svg" ||
@@ -132,6 +134,16 @@ straggler_labels)
 		{ cat "$t"/dat/strag.*.dat >&2; fail "not one label per size"; }
 	! awk -F'\t' '$3 != "" && $2 < 1.05' "$t"/dat/strag.*.dat | grep -q . ||
 		fail "a ratio below 1.05 is labelled a straggler"
+	# copy (memcpy, never drawn) with a huge ratio: the y range and the labels come from the
+	# drawn lines only (a copy row of 81.9 flattened every line to the bottom of 0..100)
+	printf 'host\tcopy\t4\t%s\t81.9\t1\t1\n' 1024 2048 4096 >>"$t/in.tsv"
+	rm -f "$t"/dat/*
+	awk -f "$src/scripts/plot/lib.awk" -f "$src/scripts/plot/straggler.awk" -v dir="$t/dat" "$t/in.tsv" \
+		>"$t/out" || { show; fail "straggler.awk with copy rows: exit $?"; }
+	ymax=$(awk -F'\037' '$1 == "plot" { print $6 }' "$t/out")
+	[ "$ymax" = 2.5 ] || { show; fail "the y range reaches $ymax (copy's ratio), not 2.5 (the drawn lines')"; }
+	[ "$(cut -f3 "$t"/dat/strag.*.dat | grep -c '^r0 ')" = 3 ] ||
+		{ cat "$t"/dat/strag.*.dat >&2; fail "a size's label went to copy, which is not drawn"; }
 	;;
 full_disk_fake)
 	# gnuplot that leaves half a PNG and an empty SVG and exits 0 (a full disk): plot.sh

@@ -596,8 +596,12 @@ plot_readable)
 			want && match($0, /<text>[^<]*<\/text>/) {
 				v = substr($0, RSTART + 6, RLENGTH - 13); want = 0; m = 1
 				if (axis == "x" && v !~ /^[0-9.]+[KMG]?$/) next
-				if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
-				sub(/[KMG]$/, "", v); val[++n] = v * m
+				if (axis == "y") {   # LOG_YTICS: engineering suffixes, powers of 1000
+					if (v ~ /k$/) m = 1e3; if (v ~ /M$/) m = 1e6; if (v ~ /G$/) m = 1e9
+				} else {
+					if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824
+				}
+				sub(/[kKMG]$/, "", v); val[++n] = v * m
 			}
 			END {
 				for (i = 2; i <= n; i++) { r = val[i] / val[i - 1]; if (r < 1) r = 1 / r; if (r > worst) worst = r }

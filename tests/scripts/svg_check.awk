@@ -6,9 +6,12 @@
 # and, from the line cb_gnuplot printed for it (CB_PLOT_GEOMETRY: name, the plot area's
 # xmin xmax ymin ymax, the canvas width and height, in pixels), whether the plot area is at
 # least half the canvas wide and a third of it high (a key that squeezes the plot).
-# A text's box is estimated: 0.66 F per character wide (what the PNG shows: pngcairo draws
-# DejaVu Sans at about 0.66 em a character, wider than a browser draws the SVG),
-# F high; two boxes overlap when they share more than 1.5 px both ways.
+# A text's box is estimated as the PNG shows it (pngcairo draws DejaVu Sans 1.25 times the
+# SVG's font size, wider than a browser draws the SVG): a digit 0.8 F wide (DejaVu's 0.636
+# em; tic labels are mostly digits, "128K256K512K" measured 97 px at F = 10), a capital 0.85 F,
+# a narrow character (space . , : ; ' | ! i l j) 0.4 F, any other 0.71 F (lowercase on
+# average); F high. Two boxes are too close when they share more than 1.5 px of height and
+# are less than a space (0.4 F, the smaller F) apart across (labels that run together: "128K256K").
 # Usage: awk -v geo="name xmin xmax ymin ymax w h" -f svg_check.awk FIGURE.svg
 # Prints one line per problem, "FIGURE: what"; exits 1 when there is any.
 BEGIN { split(geo, g, " "); W = g[6] + 0; H = g[7] + 0; n = 0 }
@@ -34,11 +37,11 @@ want && /<text>/ {
 	gsub(/<[^>]*>/, "", s)
 	gsub(/&[a-z]+;/, "x", s)
 	if (s ~ /^[ \t]*$/) next
-	len = length(s) * 0.66 * fs
+	len = twidth(s) * fs
 	if (anchor == "middle") a0 = -len / 2
 	else if (anchor == "end") a0 = -len
 	else a0 = 0
-	n++; txt[n] = s
+	n++; txt[n] = s; f[n] = fs
 	if (rot) { x0[n] = tx - 0.8 * fs; x1[n] = tx + 0.2 * fs; y0[n] = ty - a0 - len; y1[n] = ty - a0 }
 	else { x0[n] = tx + a0; x1[n] = tx + a0 + len; y0[n] = ty - 0.8 * fs; y1[n] = ty + 0.2 * fs }
 }
@@ -48,8 +51,8 @@ END {
 		if (x0[i] < -2 || y0[i] < -2 || x1[i] > W + 2 || y1[i] > H + 2)
 			problem(sprintf("text '%s' outside the %dx%d canvas (%.0f..%.0f, %.0f..%.0f)", txt[i], W, H, x0[i], x1[i], y0[i], y1[i]))
 		for (j = i + 1; j <= n; j++)
-			if (min(x1[i], x1[j]) - max(x0[i], x0[j]) > 1.5 && min(y1[i], y1[j]) - max(y0[i], y0[j]) > 1.5)
-				problem(sprintf("texts '%s' and '%s' overlap", txt[i], txt[j]))
+			if (min(x1[i], x1[j]) - max(x0[i], x0[j]) > -0.4 * min(f[i], f[j]) && min(y1[i], y1[j]) - max(y0[i], y0[j]) > 1.5)
+				problem(sprintf("texts '%s' and '%s' overlap or run together", txt[i], txt[j]))
 	}
 	if (geo != "") {
 		pw = g[3] - g[2]; ph = g[5] - g[4]
@@ -61,3 +64,15 @@ END {
 function problem(what) { print name ": " what; bad = 1 }
 function min(a, b) { return a < b ? a : b }
 function max(a, b) { return a > b ? a : b }
+# twidth(s): the width of s in units of the font size (the estimate above)
+function twidth(s,   w, i, c) {
+	w = 0
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c ~ /[0-9]/) w += 0.8
+		else if (c ~ /[A-Z]/) w += 0.85
+		else if (c ~ /[ .,:;'|!ilj]/) w += 0.4
+		else w += 0.71
+	}
+	return w
+}
