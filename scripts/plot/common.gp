@@ -57,17 +57,17 @@ logtic(m, d) = d >= 12 ? sprintf("%de%d", m, d) : d >= 3 ? \
     sprintf("%g%s", m * 10.0**(d % 3), d >= 9 ? "G" : d >= 6 ? "M" : "k") : \
     d <= -5 ? sprintf("%de%d", m, d) : sprintf("%g", m * 10.0**d)
 # @SIZE_TICS, with tax the axis ("x" or "y") and tlo, thi the sizes (bytes >= 1) it spans: a tic
-# at each power of two, labelled in powers of 1024 (hsize): every one over at most 24 powers
-# (font 10 over more than 12, 9 over more than 16: on the plot area's 800 px a label such as
-# "128K" is 3.25 em wide in the PNG and keeps a space from the next, 8 B..64 MiB included),
-# every 2nd over 40 (font 10; the fonts on an x axis only), else every 5th (1K, 1M, 1G stay
+# at each power of two, labelled in powers of 1024 (hsize): every one over at most 16 powers
+# (font 10 over more than 12), every 2nd up to 40 (font 10: 8 B..64 MiB's 24 powers, one a
+# label, ran together in the PNG where a plot area is under 800 px wide, model_busbw's with
+# its key), else every 5th (1K, 1M, 1G stay
 # labelled), the others small. tnarrow = 1: a panel half the plot's width (the span counts twice).
 SIZE_TICS = 'kmin = floor(log(tlo) / log(2) + 1e-9); kmax = ceil(log(thi) / log(2) - 1e-9); ' . \
     'kspan = (kmax - kmin) * (exists("tnarrow") ? (tnarrow ? 2 : 1) : 1); ' . \
-    'kstep = (kspan <= 24) ? 1 : (kspan <= 40) ? 2 : 5; eval "set ".tax."tics ()"; ' . \
+    'kstep = (kspan <= 16) ? 1 : (kspan <= 40) ? 2 : 5; eval "set ".tax."tics ()"; ' . \
     'do for [k = kmin:kmax] { eval sprintf("set %stics add (\"%s\" %.17g%s)", tax, ' . \
     'k % kstep == 0 ? hsize(2.0**k) : "", 2.0**k, k % kstep == 0 ? "" : " 1") }; ' . \
-    'sfont = (kstep == 1 && kspan > 16) ? 9 : (kstep == 1 && kspan > 12 || kstep == 2) ? 10 : 0; ' . \
+    'sfont = (kstep == 1 && kspan > 12 || kstep == 2) ? 10 : 0; ' . \
     'if (sfont > 0 && tax eq "x") { eval sprintf("set %stics font \",%d\"", tax, sfont) }'
 # Where no data are: @KEY_OUT keys the nkeys lines of a figure outside the plot, below it, in
 # 2 columns up to 6 lines, 3 up to 12 (in a smaller font), else 4 (smaller still), filled
