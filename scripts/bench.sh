@@ -48,11 +48,14 @@ for a in "$@"; do
 	case $a in -a | --algo | --algo=*) algo_args=() ;; esac
 done
 # a plan file's rows are named by its JSON "name" (ring3.json: ring3_file),
-# which --algo must name: said before the sweep and in the summary
+# the name -a and collbench-compare --algo take: said before the sweep and
+# in the summary
 plans=$(cb_bench_plan_names "$@")
 [ -z "$plans" ] || sed "s/^/$PROG: /" <<<"$plans" >&2
-CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" \
+CB_SWEEP_LOAD=0 CB_BIN="$root/$build/bin" scripts/sweep.sh --backend "$backend" --out "$run_dir" \
 	"${algo_args[@]}" "$@" || status=$?
+# a refused sweep (exit 2: nothing run) leaves no folder, as sweep.sh's own
+[ "$status" != 2 ] || ! rmdir -- "$run_dir" 2>/dev/null || run_dir=""
 if [ -s "$run_dir/summary.csv" ]; then
 	figures=$(scripts/plot.sh "$run_dir") || status=$?
 	[ -z "$figures" ] || plot_dir=$(dirname "$(head -n 1 <<<"$figures")")
@@ -68,10 +71,10 @@ if [ -n "$plot_dir" ]; then
 	fi
 fi
 echo
-echo "results: $run_dir"
+echo "results: ${run_dir:-(none: the sweep refused its options, above)}"
 echo "plots:   ${plot_dir:-(none)}"
 echo "model:   $model"
 [ "$model" = "(none)" ] || [ "$model" = "(none: see above)" ] || cb_bench_model_notes
-[ ! -f "$run_dir/meta.json" ] || cb_bench_load "$run_dir"
+[ -z "$run_dir" ] || [ ! -f "$run_dir/meta.json" ] || cb_bench_load "$run_dir"
 [ -z "$plans" ] || echo "$plans"
 exit $status

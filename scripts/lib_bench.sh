@@ -1,20 +1,21 @@
 # shellcheck shell=bash
 # lib_bench.sh: sourced by bench.sh (after lib.sh): what its summary says
 # besides where the files went, so that a new user can tell a good run from
-# a bad one: the plan files' algorithm names (which -a wants), the load the
+# a bad one: the plan files' algorithm names (their rows' algo), the load the
 # run shared the CPUs with, what the model's "far off" count means and why
 # the scale-out figures are of a DGX H100. Each prints on stdout, its
-# warnings prefixed with $PROG.
+# warnings prefixed with $PROG. sweep.sh sources it too, for cb_bench_load.
 
 # the share of the CPUs other work may use before a run is called contended:
 # regress.sh's threshold (docs/regression.md)
 CB_BENCH_LOAD_LIMIT=10
 
 # cb_bench_plan_names ARGS...: for each --plan FILE (or --plan=FILE) among
-# ARGS (bench.sh's, those after -- included), the line "plan file NAME:
-# algorithm name ALGO (use -a ALGO; a plan for N ranks: --ranks N)": a plan
-# file's rows are named by its JSON "name", not by its file name (ring3.json
-# holds ring3_file), and run only where --algo names them. A file
+# ARGS (bench.sh's, those after -- included), the line "plan file NAME: its
+# rows are named ALGO (the name -a, --algo and collbench-compare --algo
+# take; a plan for N ranks: --ranks N)": a plan file's rows are named by its
+# JSON "name", not by its file name (ring3.json holds ring3_file); they run
+# beside -a's algorithms, which need not name them. A file
 # that cannot be read or has no name is left to allreduce_perf, which says
 # why; returns 0.
 cb_bench_plan_names() {
@@ -39,8 +40,8 @@ cb_bench_plan_names() {
 		ranks=${name#*$'\t'} name=$(cb_text "${name%%$'\t'*}")
 		[ -n "$name" ] || continue
 		case $ranks in '' | *[!0-9]*) ranks="" ;; *) ranks="; a plan for $ranks ranks: --ranks $ranks" ;; esac
-		printf 'plan file %s: algorithm name %s (use -a %s%s)\n' "$(cb_text "$(basename -- "$f")")" \
-			"$name" "$name" "$ranks"
+		printf 'plan file %s: its rows are named %s (the name -a, --algo and collbench-compare --algo take%s)\n' \
+			"$(cb_text "$(basename -- "$f")")" "$name" "$ranks"
 
 	done
 }
@@ -72,8 +73,9 @@ cb_bench_model_notes() {
 	cat <<'EOF'
          "far off": rows the model misses by more than 25% and outside their repeat band
          (collbench-model check, docs/model.md). Not a failure: nothing here gates on it.
-         Expect many on a small or shared machine: on the reference 2-CPU VM, 221 of 528
-         rows with a CPU per rank and most oversubscribed rows (more ranks than CPUs: time
+         Expect many on a small or shared machine: in results/reference (the reference
+         2-CPU VM's run of 5 collectives, -R 3; not a bench.sh run), 221 of its 528 rows
+         with a CPU per rank and most oversubscribed rows (more ranks than CPUs: time
          slicing) were far off; other work on the CPUs adds more. Few, on a quiet machine
          with a CPU per rank, means the fit describes it.
          model_time_vs_n, model_host_load, model_crossover: the model's predictions for a

@@ -44,6 +44,9 @@
 #     --LONG" on stderr.
 #   -h, --help is in every table: the usage on stdout, exit 0.
 #
+#   cb_opts_unknown_hint FUNC: for an unknown option W, FUNC W may print a
+#     hint (one line), said after the refusal as "PROG: HINT".
+#
 # Refused, exit 2 ("PROG: MESSAGE"): "unknown option 'W' (see --help)",
 # "OPT needs a value (see --help)", "OPT takes no value", and per kind
 # "OPT: an empty path", "OPT: 'V' is not a whole number", "OPT: V is outside
@@ -73,7 +76,20 @@ cb_opts_new() {
 	cb_o_mode=$1 cb_o_synopsis=$2 cb_o_head="" cb_o_tail=""
 	cb_o_long=() cb_o_letter=() cb_o_arg=() cb_o_kind=() cb_o_var=() cb_o_def=() cb_o_help=()
 	cb_o_old_letter=() cb_o_old_long=() cb_o_old_what=()
-	cb_args=() cb_rest=() cb_given=" "
+	cb_args=() cb_rest=() cb_given=" " cb_o_hint=""
+}
+
+# cb_opts_unknown_hint FUNC: FUNC W prints a hint for the unknown option W
+# (or nothing), said after its refusal
+cb_opts_unknown_hint() { cb_o_hint=$1; }
+
+# cb_opts_unknown W: refuses the unknown option W (exit 2), with the
+# table's hint for it when there is one
+cb_opts_unknown() {
+	local hint=""
+	[ -z "$cb_o_hint" ] || hint=$("$cb_o_hint" "$1" 2>/dev/null) || hint=""
+	[ -z "$hint" ] || echo "${PROG:-collbench}: unknown option '$1' (see --help)" >&2
+	cb_die 2 "${hint:-unknown option '$1' (see --help)}"
 }
 
 # cb_opts_text head|tail: the text on stdin goes before the options' lines
@@ -183,7 +199,7 @@ cb_opts_parse() {
 		if [ "$cb_o_i" -lt 0 ]; then
 			case $w:$cb_o_mode in
 			*:pass) cb_args+=("$1"); shift; continue ;;
-			-?*:* | *:none) cb_die 2 "unknown option '$1' (see --help)" ;;
+			-?*:* | *:none) cb_opts_unknown "$1" ;;
 			*) cb_args+=("$1"); shift; continue ;;
 			esac
 		fi

@@ -60,6 +60,26 @@ cb_sweep_opts() {
 	cb_opt_old n ranks "rank counts; to allreduce_perf -n is the iteration count"
 	cb_opt_old i iters "iterations; to allreduce_perf -i is the size step"
 	cb_opt_old o out "run folder; to allreduce_perf -o is the reduction op"
+	cb_opts_unknown_hint cb_sweep_perf_hint
+}
+
+# cb_sweep_perf_hint W: when the unknown option W (-X, --name, --name=V) is
+# one of allreduce_perf's (its --help lists it; CB_BIN's, else the checkout's
+# build), where it goes: "--plan is allreduce_perf's: give it after --, e.g.
+# scripts/sweep.sh ... -- --plan FILE"; else nothing
+cb_sweep_perf_hint() {
+	local w=${1%%=*} perf=${CB_BIN:-$root/build/bin}/allreduce_perf use
+	case $w in --[a-z]*[a-z0-9] | -[A-Za-z]) ;; *) return 0 ;; esac
+	case $w in *[!A-Za-z0-9-]*) return 0 ;; esac
+	[ -x "$perf" ] || return 0
+	# its lines: "  -X, --name ARG  text" or "      --name ARG  text"
+	use=$("$perf" --help 2>/dev/null | awk -v w="$w" '/^  +-/ {
+		i = ($1 == w "," || $1 == w) ? 1 : ($1 ~ /^-.,$/ && $2 == w) ? 2 : 0
+		if (!i) next
+		a = (i == 1 && $1 ~ /,$/) ? $3 : $(i + 1)
+		print w (a ~ /^[A-Z][A-Z|]*$/ ? " " a : ""); exit }')
+	[ -n "$use" ] || return 0
+	echo "$w is allreduce_perf's: give it after --, e.g. scripts/sweep.sh ... -- $use"
 }
 
 # cb_sweep_long WORD: sweep.sh's long name for WORD by its table (-b:

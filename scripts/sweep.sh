@@ -19,6 +19,7 @@ bin=${CB_BIN:-$root/build/bin}
 PROG=sweep.sh
 . "$root/scripts/lib.sh"
 . "$root/scripts/lib_sweep_opts.sh"
+. "$root/scripts/lib_bench.sh"
 
 cb_sweep_opts
 cb_opts_text tail <<'EOF_USAGE'
@@ -115,9 +116,13 @@ for coll in $colls; do
 		--rank-csv np.ranks.csv --json np.jsonl --meta np.meta.json ||
 		cb_die 2 "allreduce_perf refuses these options for --coll $coll (above): nothing run"
 	for np in $nps; do
-		"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" \
-			--world-size "$np" ||
-			cb_die 2 "allreduce_perf refuses these options at --ranks $np (above): nothing run"
+		why=$("$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" \
+			--world-size "$np" 2>&1 >/dev/null) && continue
+		printf '%s\n' "$why" >&2
+		# a plan for other ranks: in a sweep its -np is a --ranks
+		plan_np=$(sed -n 's/.* is for \([0-9][0-9]*\) ranks, this run has .*/\1/p' <<<"$why" | head -n 1)
+		[ -z "$plan_np" ] || cb_note "the plan is for $plan_np ranks: sweep it with --ranks $plan_np"
+		cb_die 2 "allreduce_perf refuses these options at --ranks $np (above): nothing run"
 	done
 done
 # the library's measured traffic (mpi_traffic.txt) names no collective: one
@@ -428,6 +433,9 @@ meta+=("sweep=-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $re
 	"status=$run_status" "error=$run_error" "stopped_by=${cb_stopped:+SIG$cb_stopped}")
 results run-meta "$outdir/meta.json" "${meta[@]}" || fail_run "$results_why"
 echo "sweep.sh: results in $outdir" >&2
+# the load the run shared the CPUs with, as bench.sh's summary says it
+# (bench.sh, which says it there, sets CB_SWEEP_LOAD=0)
+[ "${CB_SWEEP_LOAD:-1}" = 0 ] || cb_bench_load "$outdir" >&2
 # the history holds finished runs only
 if [ -n "$history" ] && [ $status != 0 ]; then
 	echo "sweep.sh: history: the run is $run_status: not added to $history" >&2

@@ -33,7 +33,8 @@ summary_notes)
 	! grep -q WARNING "$t/out" && grep -q "used 3% of the CPUs" "$t/out" ||
 		{ cat "$t/out" >&2; fail "a quiet run warned about"; }
 	in_lib cb_bench_model_notes
-	grep -q '"far off"' "$t/out" && grep -q "Not a failure" "$t/out" && grep -q "221 of 528" "$t/out" &&
+	grep -q '"far off"' "$t/out" && grep -q "Not a failure" "$t/out" && grep -q "in results/reference (the reference" "$t/out" &&
+		grep -q "not a bench.sh run" "$t/out" &&
 		grep -q "DGX H100" "$t/out" && grep -q "not measurements of" "$t/out" ||
 		{ cat "$t/out" >&2; fail "the model's line is not explained"; }
 	for f in cb_bench_load cb_bench_model_notes cb_bench_plan_names; do
@@ -47,8 +48,39 @@ plan_names)
 	cp "$src/examples/plans/ring3.json" "$t/ring3.json"
 	echo '{"collbench_plan": 1,' >"$t/broken.json"
 	in_lib cb_bench_plan_names --ranks 3 -- --plan "$t/ring3.json" --plan="$t/ring3.json" --plan "$t/broken.json"
-	[ "$(grep -c "^plan file ring3.json: algorithm name ring3_file (use -a ring3_file; a plan for 3 ranks: --ranks 3)$" "$t/out")" = 2 ] &&
+	[ "$(grep -c "^plan file ring3.json: its rows are named ring3_file (the name -a, --algo and collbench-compare --algo take; a plan for 3 ranks: --ranks 3)$" "$t/out")" = 2 ] &&
 		[ "$(wc -l <"$t/out")" = 2 ] || { cat "$t/out" >&2; fail "the plan's algorithm name is not said"; }
+	# the docs say what runs: the plan's rows beside -a's, named or not
+	! grep -rn "rows run only where" "$src/docs" "$src/README.md" || fail "the docs say a plan runs only where --algo names it"
+	;;
+refused)
+	# bench.sh itself (a fake cmake: the build is the test's) with a 3-rank plan at the
+	# default --ranks 2,4,8: refused (exit 2), and no run folder left or printed; a
+	# sweep option that is allreduce_perf's (--plan before --) says where it goes
+	mkdir "$t/shim" && printf '#!/bin/sh\nexit 0\n' >"$t/shim/cmake" && chmod +x "$t/shim/cmake"
+	rel=$(realpath --relative-to="$src" "$(dirname "$1")")
+	bench() {
+		rc=0
+		PATH=$t/shim:$PATH CB_BUILD_DIR=$rel CB_RESULTS=$t/results "$src/scripts/bench.sh" "$@" \
+			>"$t/out" 2>&1 || rc=$?
+	}
+	bench --maxbytes 8 -- --plan "$src/examples/plans/ring3.json"
+	[ "$rc" = 2 ] || { cat "$t/out" >&2; fail "a 3-rank plan at --ranks 2,4,8 exited $rc, not 2"; }
+	[ -z "$(ls -A "$t/results" 2>/dev/null)" ] || { ls -R "$t/results" >&2; fail "a refused bench run left a folder"; }
+	grep -q "^results: (none: the sweep refused its options, above)$" "$t/out" ||
+		{ cat "$t/out" >&2; fail "a refused bench run printed a results folder"; }
+	bench --plan "$src/examples/plans/ring3.json"
+	[ "$rc" = 2 ] && grep -q "sweep.sh: --plan is allreduce_perf's: give it after --, e.g. scripts/sweep.sh ... -- --plan FILE" "$t/out" ||
+		{ cat "$t/out" >&2; fail "no word of where --plan goes"; }
+	;;
+docs_examples)
+	# README's compare example says in its visible text (not only in the docs
+	# test's HTML comment) that it exits 1; docs/regression.md's awk example
+	# gives the algo column room for the longest name (rabenseifner)
+	sed -n '/^\*\*Compare two runs/,/collbench-compare results/p' "$src/README.md" |
+		sed 's/<!--.*-->//' | grep -q "exits 1" || fail "README's compare example does not say it exits 1"
+	w=$(grep -o 'printf "%-[0-9]*s %9d' "$src/docs/regression.md" | sed 's/printf "%-\([0-9]*\)s.*/\1/')
+	[ -n "$w" ] && [ "$w" -ge 12 ] || fail "docs/regression.md's awk column is ${w:-?} wide, not 12"
 	;;
 docs_figures)
 	# every figure plot.sh writes (the names it claims in its folder) is named in

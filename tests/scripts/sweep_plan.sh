@@ -29,6 +29,8 @@ ranks)
 	[ "$rc" = 2 ] || { cat "$t/out" "$t/err" >&2; fail "--ranks 2,4 with a 2-rank plan exited $rc, not 2"; }
 	grep -q "plan pair2 is for 2 ranks, this run has 4" "$t/err" ||
 		{ cat "$t/err" >&2; fail "no word of the plan's ranks"; }
+	grep -q "the plan is for 2 ranks: sweep it with --ranks 2" "$t/err" ||
+		{ cat "$t/err" >&2; fail "no word of --ranks 2"; }
 	grep -q "refuses these options at --ranks 4 (above): nothing run" "$t/err" ||
 		{ cat "$t/err" >&2; fail "no word of --ranks 4"; }
 	! grep -q "^== 2 ranks" "$t/err" || fail "the 2-rank launch ran"
@@ -36,6 +38,14 @@ ranks)
 	"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" --out "$t/r2" -- --plan "$t/pair2.json" \
 		>"$t/out" 2>"$t/err" || { cat "$t/out" "$t/err" >&2; fail "--ranks 2 failed"; }
 	grep -q ",pair2,2,8," "$t/r2/summary.csv" || fail "no pair2 row at 2 ranks"
+	# the load it shared the CPUs with, as bench.sh says it
+	grep -q "^load:    .*other work used [0-9]*% of the" "$t/err" || { cat "$t/err" >&2; fail "no load line"; }
+	# the plan given before --: where it goes
+	rc=0
+	"$src/scripts/sweep.sh" --ranks 2 "${tiny[@]}" --out "$t/before" --plan "$t/pair2.json" \
+		>"$t/out" 2>"$t/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q "^sweep.sh: --plan is allreduce_perf's: give it after --" "$t/err" ||
+		{ cat "$t/err" >&2; fail "--plan before -- exited $rc without a hint"; }
 	# --root beyond a rank count: the same check
 	rc=0
 	"$src/scripts/sweep.sh" --ranks 4,2 "${tiny[@]/pair2/ps}" --out "$t/root" -- -r 3 \
