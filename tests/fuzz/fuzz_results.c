@@ -37,7 +37,7 @@ static void compare_and_print(const struct cb_results *b, const struct cb_result
 	struct cb_comparison cmp;
 	char err[256], line[256];
 
-	cb_compat_check(b, "b", c, "c", 1, sink);
+	cb_compat_check(b, "b", c, "c", NULL, 1, sink);
 	for (int m = CB_METRIC_BUSBW; m <= CB_METRIC_TIME; m++) {
 		o.metric = (enum cb_metric)m;
 		if (cb_compare_runs(b, c, NULL, NULL, &o, &cmp, err, sizeof(err)) != CB_OK)
