@@ -43,9 +43,13 @@ full_host_only() {
 # collective over shm and p2p at 2 and 3 ranks, in place or not, a root not
 # 0): the code every other test runs, once. The whole default run under the
 # sanitizers took over 36 minutes on the 2-vCPU AMD EPYC VM (2026-12-05).
+# Not mpi_libconf_basic_priority: under coll_basic_priority 100 and the
+# monitoring --mpi-traffic sets, Open MPI 4.1.4's coll/monitoring crashes
+# (SEGV in mca_coll_monitoring.so) in any program built with ASan, a
+# ten-line MPI_Allreduce included (2026-12-06).
 full_sanitizer() {
 	build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_SANITIZE=ON &&
-		run_ctest build-asan -L '^(unit|mpi)$' -E '^mpi_traffic_'
+		run_ctest build-asan -L '^(unit|mpi)$' -E '^(mpi_traffic_|mpi_libconf_basic_priority$)'
 }
 # -----------------------------------------------------------------------------
 
