@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cb_csv.h"
+#include "cb_input.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -191,22 +192,16 @@ static enum cb_status finish(struct csv_parser *p, struct builder *b, enum cb_st
 	return st;
 }
 
-/* What the open file f is when it is a device or a folder ("is a
- * directory", "is not a regular file (a character device)"); NULL for a
- * regular file, a pipe or what fstat cannot tell. */
+/* What the open file f is when it is a device or a folder (cb_input_kind's
+ * words); NULL for a regular file, a pipe or a socket (a stream to read) or
+ * what fstat cannot tell. */
 static const char *device_or_folder(FILE *f)
 {
 	struct stat sb;
 
-	if (fstat(fileno(f), &sb) != 0)
+	if (fstat(fileno(f), &sb) != 0 || S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
 		return NULL;
-	if (S_ISDIR(sb.st_mode))
-		return "is a directory";
-	if (S_ISCHR(sb.st_mode))
-		return "is not a regular file (a character device)";
-	if (S_ISBLK(sb.st_mode))
-		return "is not a regular file (a block device)";
-	return NULL;
+	return cb_input_kind(sb.st_mode);
 }
 
 enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table *t, char *err,
@@ -215,6 +210,7 @@ enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table
 	struct builder b = { .t = t };
 	struct csv_parser p;
 	enum cb_status st;
+	const char *kind;
 	FILE *f;
 
 	if (start(&p, t, err, errlen) != 0)
@@ -225,13 +221,13 @@ enum cb_status cb_table_read(const char *path, size_t max_bytes, struct cb_table
 		csv_free(&p);
 		return CB_ERR_IO;
 	}
-	st = CB_OK;
-	if (device_or_folder(f)) { /* /dev/zero would read up to max_bytes first */
-		snprintf(err, errlen, "%s %s", path, device_or_folder(f));
+	kind = device_or_folder(f); /* /dev/zero would read up to max_bytes first */
+	if (kind) {
+		snprintf(err, errlen, "%s %s", path, kind);
 		st = CB_ERR_ARG;
-	}
-	if (st == CB_OK)
+	} else {
 		st = parse_file(f, &p, &b, max_bytes, err, errlen);
+	}
 	fclose(f);
 	return finish(&p, &b, st, err, errlen);
 }

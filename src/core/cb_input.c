@@ -10,8 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What a file of mode m is, for the message: NULL for a regular file. */
-static const char *special_kind(mode_t m)
+const char *cb_input_kind(mode_t m)
 {
 	if (S_ISREG(m))
 		return NULL;
@@ -91,8 +90,8 @@ enum cb_status cb_input_read(const char *path, size_t max, char **buf, size_t *l
 		st = fail(err, errlen, CB_ERR_IO, strerror(errno));
 		goto out_close;
 	}
-	if (special_kind(sb.st_mode)) {
-		st = fail(err, errlen, CB_ERR_ARG, special_kind(sb.st_mode));
+	if (cb_input_kind(sb.st_mode)) {
+		st = fail(err, errlen, CB_ERR_ARG, cb_input_kind(sb.st_mode));
 		goto out_close;
 	}
 	snprintf(limit, sizeof(limit), "larger than %zu bytes", max);

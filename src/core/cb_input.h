@@ -8,8 +8,14 @@
 #define CB_INPUT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "cb_status.h"
+
+/* What a file of mode m (stat's st_mode) is, as a message: "is a
+ * directory", "is not a regular file (a character device)" (or: block
+ * device, FIFO, socket); NULL for a regular file. */
+const char *cb_input_kind(mode_t m);
 
 /* Reads the file at path, at most max bytes, into a new buffer *buf
  * (NUL-terminated, free() it) of *len bytes. Opens without blocking (a FIFO
