@@ -313,18 +313,29 @@ scheduler_signal)
 	# to every rank) stops the run as SIGTERM does: each rank says so, the
 	# metadata says aborted by that signal, exit 3 (the default action would
 	# end each rank without a word)
-	for sig in USR1 USR2; do
+	# slow0: rank 0 held stopped for 2 s across the signal (a loaded box),
+	# past the 1 s mpirun leaves between the first MPI_Abort's SIGTERM and
+	# its SIGKILL: the other ranks must leave rank 0 the time to write
+	for how in USR1 USR2 slow0; do
+		sig=${how/slow0/USR1}
 		start_long -a ring
-		if [ $sig = USR1 ]; then # to every rank, as Slurm sends it
+		if [ $how = USR1 ]; then # to every rank, as Slurm sends it
 			ranks_of_long | xargs kill -USR1
+		elif [ $how = slow0 ]; then
+			r0=$(ranks_of_long | head -n 1)
+			kill -STOP "$r0"
+			ranks_of_long | xargs kill -USR1
+			# mpirun's kill sequence sends SIGCONT first: stop it again
+			for _ in $(seq 40); do kill -STOP "$r0" 2>/dev/null; sleep 0.05; done
+			kill -CONT "$r0" 2>/dev/null
 		else # to mpirun, which forwards it
 			mp=$(pgrep -P "$job" -x mpirun) || mp=$job
 			kill -USR2 "$mp"
 		fi
-		end_long "SIG$sig" "run aborted: stopped by signal $(kill -l $sig) "
+		end_long "SIG$sig ($how)" "run aborted: stopped by signal $(kill -l $sig) "
 		grep -q '"status": "aborted"' "$out/s.meta.json" &&
 			grep -q "\"error\": \"stopped by signal $(kill -l $sig) " "$out/s.meta.json" ||
-			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "$sig: the metadata does not say aborted by it"; }
+			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "$how: the metadata does not say aborted by it"; }
 	done ;;
 watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job

@@ -10,6 +10,7 @@
  * write to stdout, CSV, JSON or metadata failed). */
 #define _GNU_SOURCE
 #include <mpi.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 static volatile int abort_flag;
 static volatile sig_atomic_t stop_signal; /* the signal that stopped the run, or 0 */
 static volatile sig_atomic_t stop_count;
+static volatile sig_atomic_t aborting; /* abort_run has begun: the rank is not stuck */
 
 /* Stop signals: SIGTERM, SIGINT, SIGHUP, and the warning signals schedulers
  * send before a time limit, SIGUSR1 and SIGUSR2 (`sbatch --signal=USR1@60`
@@ -44,9 +46,13 @@ static volatile sig_atomic_t stop_count;
  * "aborted" whatever the transport. A second signal changes nothing (mpirun
  * sends another when a rank that stopped first calls MPI_Abort, while rank 0
  * is still writing; SIGKILL follows 1 s later, odls_base_sigkill_timeout); a
- * third ends the process at once (stuck where the flag is not read). */
+ * third ends the process at once (stuck where the flag is not read), unless
+ * the rank is already in abort_run (one SIGTERM per rank's MPI_Abort could
+ * otherwise end rank 0 before its metadata is written). */
 static void on_stop(int sig)
 {
+	if (aborting)
+		return;
 	if (++stop_count >= 3)
 		_exit(128 + sig);
 	if (!stop_signal)
@@ -121,6 +127,25 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	return CB_OK;
 }
 
+/* Before a rank other than 0 calls MPI_Abort for a stop signal: the signal
+ * stops the whole job (mpirun forwards it to every rank, Slurm sends it to
+ * every task, mpirun sends SIGTERM to every rank when one dies), and the
+ * first MPI_Abort makes mpirun SIGTERM every rank and SIGKILL them
+ * odls_base_sigkill_timeout (1 s) later, so a rank 0 slowed by load could be
+ * killed before its metadata says "aborted". Rank 0's own MPI_Abort ends the
+ * wait at once; CB_ABORT_GRACE_S bounds it where rank 0 is gone or stuck. */
+#define CB_ABORT_GRACE_S 3
+
+static void leave_rank0_first(void)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += CB_ABORT_GRACE_S;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
+		;
+}
+
 /* A rank failed mid-run or mid-set-up: its peers may be stuck in a wait or a
  * collective, so the job ends here, with the metadata saying so. */
 static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status st, int rank,
@@ -128,6 +153,7 @@ static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status s
 {
 	char why[320], gone[160], sig[64] = "";
 
+	aborting = 1;
 	if (stop_signal)
 		snprintf(sig, sizeof(sig), "signal %d (%s)", (int)stop_signal, strsignal(stop_signal));
 	/* a peer of this host that is gone is why, whatever stopped this rank
@@ -143,6 +169,8 @@ static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status s
 	if (rank == 0)
 		cb_meta_write(o->meta, meta, "aborted", why);
 	fflush(NULL);
+	if (rank != 0 && stop_signal)
+		leave_rank0_first();
 	MPI_Abort(world, EXIT_ABORTED);
 }
 
