@@ -1,5 +1,6 @@
-# Finds the optional parts of src/runtime/ (called from the top level, where
-# enable_language(CUDA) must be; src/CMakeLists.txt adds their sources):
+# Finds the optional parts of collectives/runtime/ (called from the top level,
+# where enable_language(CUDA) must be; collectives/CMakeLists.txt adds their
+# sources):
 #   cuda backend  (CUDA IPC ps/ring): when CB_WITH_CUDA is on and the CUDA
 #                 toolkit is found (CB_HAVE_CUDA); else cb_cuda_stub.c
 #                 takes its place (the host-only build is tested in CI with

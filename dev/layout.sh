@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# layout.sh: the layout of src/ drawn from the code: each folder (a library of
-# src/CMakeLists.txt; runtime/'s subfolders are one), its lines, and its
+# layout.sh: the layout of collectives/ and bench/ drawn from the code: each
+# folder (a library of collectives/CMakeLists.txt or bench/CMakeLists.txt;
+# collectives/runtime/'s provider folders are one layer and one box), its lines, and its
 # include arrows (a file of folder A includes a header of folder B), the
 # folders in floors (a folder stands above every folder it includes).
 #   dev/layout.sh [--text | --plot OUT]   (default --text)
@@ -15,10 +16,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mode=${1:---text}
 
-# the folder of a source file: src/tools/X, src/runtime (with its subfolders), src/X
-folder_of() { awk -F/ '{ if ($2 == "tools") print $1 "/" $2 "/" $3; else print $1 "/" $2 }'; }
+# the folder of a source file: collectives/X or bench/X (collectives/runtime
+# with its provider folders)
+folder_of() { awk -F/ '{ print $1 "/" $2 }'; }
 
-mapfile -t files < <(find src -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) | sort)
+mapfile -t files < <(find collectives bench -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) | sort)
 # "folder lines" and "from to" pairs, then floors, in one awk
 {
 	for f in "${files[@]}"; do
@@ -58,7 +60,7 @@ trap 'rm -f "${TMPDIR:-/tmp}/layout.$$"' EXIT
 
 case $mode in
 --text)
-	awk -F'\t' '{ printf "floor %d  %-18s -> %s\n", $1, $2, $4 == "" ? "(nothing)" : $4 }' \
+	awk -F'\t' '{ printf "floor %d  %-20s -> %s\n", $1, $2, $4 == "" ? "(nothing)" : $4 }' \
 		"${TMPDIR:-/tmp}/layout.$$"
 	;;
 --plot)
@@ -67,29 +69,27 @@ case $mode in
 	awk -F'\t' -v out="$out" '
 		{ f[NR] = $1; d[NR] = $2; l[NR] = $3; to[NR] = $4; n = NR; row[$1] = row[$1] + 1; if ($1 > top) top = $1 }
 		END {
-			for (i = 1; i <= n; i++) { w[i] = 0.6 + sqrt(l[i] / 1000.0); tot[f[i]] += w[i] + 0.4 }
+			for (i = 1; i <= n; i++) { w[i] = 2.0 + 0.5 * sqrt(l[i] / 1000.0); tot[f[i]] += w[i] + 0.4 }
 			for (i = 1; i <= n; i++) {
 				x0 = (i == 1 || f[i] != f[i - 1]) ? -tot[f[i]] / 2 : x1 + 0.4
 				x1 = x0 + w[i]; y = f[i] * 2
 				cx[d[i]] = (x0 + x1) / 2; cy[d[i]] = y
 				printf "set object %d rect from %g,%g to %g,%g fc rgb \"#dde8f4\" fs solid border lc rgb \"#33557a\"\n", i, x0, y - 0.45, x1, y + 0.45
-				sub(/^src\//, "", d[i])
-				printf "set label %d \"%s\\n%.1fk lines\" at %g,%g center font \",9\" front\n", i, d[i], l[i] / 1000, (x0 + x1) / 2, y
-				d[i] = "src/" d[i]
+				printf "set label %d \"%s\\n%.1fk lines\" at %g,%g center font \",9\" noenhanced front\n", i, d[i], l[i] / 1000, (x0 + x1) / 2, y
 			}
 			a = 0
 			for (i = 1; i <= n; i++) {
 				m = split(to[i], tt, ", ")
 				for (k = 1; k <= m; k++)
-					if (tt[k] != "src/core") # the ground: every folder stands on it
+					if (tt[k] != "collectives/core") # the ground: every folder stands on it
 						printf "set arrow %d from %g,%g to %g,%g lc rgb \"#777777\" lw 1 head size 0.12,20\n", ++a, cx[d[i]], cy[d[i]] - 0.45, cx[tt[k]], cy[tt[k]] + 0.45
 			}
-			printf "set xrange [%g:%g]; set yrange [-1:%g]\n", -9, 9, top * 2 + 1
+			printf "set xrange [%g:%g]; set yrange [-1:%g]\n", -10, 10, top * 2 + 1
 		}' "${TMPDIR:-/tmp}/layout.$$" >"${TMPDIR:-/tmp}/layout.$$.gp"
 	for term in "pngcairo size 1100,700" "svg size 1100,700"; do
 		ext=png; [ "${term%% *}" = svg ] && ext=svg
 		gnuplot -e "set terminal $term font ',10'; set output '$out.$ext'; unset border; unset tics; unset key;
-			set title 'src/: folders and their include arrows, drawn by dev/layout.sh from the code (every folder also includes core)';
+			set title 'collectives/ and bench/: folders and their include arrows, drawn by dev/layout.sh from the code (every folder also includes collectives/core)';
 			load '${TMPDIR:-/tmp}/layout.$$.gp'; plot NaN notitle"
 	done
 	rm -f "${TMPDIR:-/tmp}/layout.$$.gp"

@@ -25,56 +25,56 @@ PROG=mutants.sh
 # ("-") and their replacement ("+"), tabs as in the code.
 MUTANTS=$(
 	cat <<'EOF'
-@@ chunk_bound | an off-by-one in a chunk bound | src/plans/cb_pattern.c
+@@ chunk_bound | an off-by-one in a chunk bound | collectives/plans/cb_pattern.c
 -	*ccount = base + (uc < extra ? 1 : 0);
 +	*ccount = base + (uc + 1 < extra ? 1 : 0);
-@@ slice_bound | an off-by-one in a slice bound | src/plans/cb_pattern.c
+@@ slice_bound | an off-by-one in a slice bound | collectives/plans/cb_pattern.c
 -	*scount = ccount - start < slice_count ? ccount - start : slice_count;
 +	*scount = ccount - start < slice_count ? ccount - start - 1 : slice_count;
-@@ step_dropped | a step dropped from one plan (the ring's last) | src/plans/cb_plan_ring.c
+@@ step_dropped | a step dropped from one plan (the ring's last) | collectives/plans/cb_plan_ring.c
 -	for (int s = 0; s < cb_ring_nsteps(n) && st == CB_OK; s++)
 +	for (int s = 0; s < cb_ring_nsteps(n) - 1 && st == CB_OK; s++)
-@@ wrong_peer | a wrong peer in a round (the ring pulls from two to its left) | src/plans/cb_pattern.c
+@@ wrong_peer | a wrong peer in a round (the ring pulls from two to its left) | collectives/plans/cb_pattern.c
 -	out->src = cb_ring_left(rank, n);
 +	out->src = cb_ring_left(cb_ring_left(rank, n), n);
-@@ reduce_short | a reduce that skips the last element for one dtype (uint32) | src/core/cb_dtype.c
+@@ reduce_short | a reduce that skips the last element for one dtype (uint32) | collectives/core/cb_dtype.c
 -	case CB_UINT32: cb_reduce_u32(dst, a, b, count, op); break;
 +	case CB_UINT32: cb_reduce_u32(dst, a, b, count ? count - 1 : 0, op); break;
-@@ avg_wrong_n | avg divided by the wrong n (the host backend's) | src/runtime/host/cb_backend_host.c
+@@ avg_wrong_n | avg divided by the wrong n (the host backend's) | collectives/runtime/host/cb_backend_host.c
 -	cb_finalize_host(buf.ptr, count, dt, op, be->world_size);
 +	cb_finalize_host(buf.ptr, count, dt, op, be->world_size + 1);
-@@ root_relative | a root-relative rank error (the broadcast ignores its root) | src/plans/cb_plan_broadcast.c
+@@ root_relative | a root-relative rank error (the broadcast ignores its root) | collectives/plans/cb_plan_broadcast.c
 -	return (v + root) % n;
 +	return v + 0 * root % n;
-@@ traffic_twice | a traffic counter that counts a step twice (one-sided moves) | src/runtime/cb_backend.c
+@@ traffic_twice | a traffic counter that counts a step twice (one-sided moves) | collectives/runtime/cb_backend.c
 -	be->tx[be->world_of_node[src_rank]] += bytes;
 +	be->tx[be->world_of_node[src_rank]] += 2 * bytes;
-@@ p2p_traffic_twice | a traffic counter that counts a step twice (two-sided sends) | src/runtime/p2p/cb_p2p.c
+@@ p2p_traffic_twice | a traffic counter that counts a step twice (two-sided sends) | collectives/runtime/exec/cb_p2p.c
 -		p->be->tx[p->be->world_rank] += bytes;
 +		p->be->tx[p->be->world_rank] += 2 * bytes;
-@@ no_handshake | the entry handshake removed (one-sided executor) | src/runtime/algo/cb_algo_plan.c
+@@ no_handshake | the entry handshake removed (one-sided executor) | collectives/runtime/exec/cb_algo_plan.c
 -	for (int i = 0; i < st->nneigh && e == CB_OK; i++)
 +	for (int i = 0; i < 0 && e == CB_OK; i++)
-@@ lost_wakeup | a lost wake-up (a post that never wakes a sleeping waiter) | src/runtime/host/cb_wait.c
+@@ lost_wakeup | a lost wake-up (a post that never wakes a sleeping waiter) | collectives/runtime/shm/cb_wait.c
 -	if (atomic_load_explicit(&f->waiters, memory_order_seq_cst))
 +	if (0 && atomic_load_explicit(&f->waiters, memory_order_seq_cst))
-@@ watchdog_silent | a watchdog that never fires | src/tools/perf/cb_watchdog.c
+@@ watchdog_silent | a watchdog that never fires | bench/harness/cb_watchdog.c
 -		if (wd.stop || now_s() - since < limit())
 +		if (wd.stop || now_s() - since < limit() * 1e9)
-@@ row_of_failure | a results row written when a rank failed | src/tools/perf/cb_harness.c
+@@ row_of_failure | a results row written when a rank failed | bench/harness/cb_harness.c
 -		st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
 -		if (st == CB_OK)
 -			st = report(h);
 +		st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
 +		if (report(h) != CB_OK)
 +			st = CB_ERR_IO;
-@@ column_swapped | a schema column swapped (time_us_min and time_us_max) | src/results/cb_schema.c
+@@ column_swapped | a schema column swapped (time_us_min and time_us_max) | bench/format/cb_schema.c
 -	{ .name = "time_us_min", .type = CB_COL_REAL, .offset = S(time_us_min),
 +	{ .name = "time_us_min", .type = CB_COL_REAL, .offset = S(time_us_max),
-@@ plan_key_ignored | a plan-file key ignored ("final") | src/plans/cb_plan_file.c
+@@ plan_key_ignored | a plan-file key ignored ("final") | collectives/plans/cb_plan_file.c
 -	s->final = fin && json_is_true(fin);
 +	s->final = 0 && fin && json_is_true(fin);
-@@ inplace_offset | in-place offsets reversed (rank r's block at n-1-r) | src/plans/cb_coll.c
+@@ inplace_offset | in-place offsets reversed (rank r's block at n-1-r) | collectives/plans/cb_coll.c
 -	return colls[c].split ? (size_t)r * (count / (size_t)n) : 0;
 +	return colls[c].split ? (size_t)(n - 1 - r) * (count / (size_t)n) : 0;
 EOF

@@ -8,7 +8,7 @@
 #    with mkdir, which is atomic (the first run gets NAME, the next NAME-2, ...);
 #    an explicit one is claimed by creating a file in it with O_EXCL, and one
 #    that already holds files is refused unless the caller overwrites;
-#  - text for JSON and for plot titles under the rule of src/core/cb_text.h: a
+#  - text for JSON and for plot titles under the rule of bench/common/cb_text.h: a
 #    byte that is not part of valid UTF-8 becomes the four characters \xHH;
 #  - how much of the CPUs other work took while a command ran (regress.sh's
 #    contention warning, test.sh's report);

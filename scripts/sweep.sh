@@ -151,7 +151,7 @@ cb_claim_dir "$outdir" meta.json "$overwrite" 'np[0-9]*.*' summary.csv ranks.csv
 outdir=$(cd "$outdir" && pwd)
 run_id=$(basename "$outdir")
 # every file of the run that allreduce_perf does not write, collbench-results
-# writes (merged CSVs, measured traffic, meta.json: src/results/cb_runmeta.c)
+# writes (merged CSVs, measured traffic, meta.json: bench/format/cb_runmeta.c)
 # results VERB ARGS...: collbench-results; on failure results_why holds its
 # reason ("cannot write X: No space left on device"), which it also printed
 results_why=""
@@ -204,7 +204,7 @@ if [ "$default_malloc" = 0 ]; then
 fi
 [ -z "${CB_MACHINE:-}" ] || fwd+=(CB_MACHINE)
 # Open MPI's forced algorithms (mpi.*) need coll/tuned's dynamic rules on at
-# launch; alone they change nothing (src/runtime/algo/cb_algo_mpi_forced.c)
+# launch; alone they change nothing (collectives/runtime/mpi/cb_algo_mpi_forced.c)
 forced_mpi=0
 case ",$algos," in *,mpi.*) forced_mpi=1 ;; esac
 if [ "$forced_mpi" = 1 ] && [ -z "${OMPI_MCA_coll_tuned_use_dynamic_rules+set}" ]; then
@@ -212,7 +212,7 @@ if [ "$forced_mpi" = 1 ] && [ -z "${OMPI_MCA_coll_tuned_use_dynamic_rules+set}" 
 	echo "sweep.sh: mpi.* algorithms: OMPI_MCA_coll_tuned_use_dynamic_rules=1 for the launches" >&2
 fi
 [ -z "${OMPI_MCA_coll_tuned_use_dynamic_rules+set}" ] || fwd+=(OMPI_MCA_coll_tuned_use_dynamic_rules)
-# collbench's own settings that change a measurement (src/tools/perf/cb_env.c),
+# collbench's own settings that change a measurement (bench/harness/cb_env.c),
 # to ranks on other hosts too: the pre-flight refuses ranks that differ
 for v in CB_WAIT_SPIN_NS CB_WAIT_YIELD_NS CB_WAIT_TICK_MS CB_CUDA_SYNC; do
 	[ -z "${!v+set}" ] || fwd+=("$v")

@@ -1,5 +1,5 @@
 /* cm_model: a host model of the CUDA runtime, the driver entry points and
- * the NCCL calls that the cuda backend makes (src/runtime/cuda, cb_p2p_nccl.c,
+ * the NCCL calls that the cuda backend makes (collectives/runtime/cuda, cb_p2p_nccl.c,
  * cb_algo_nccl.c), linked instead of libcudart, libcuda and libnccl into
  * test-only binaries (tests/cuda_model/CMakeLists.txt, CB_CUDA_MODEL=ON).
  * Its files define the real entry points, compiled against the real

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A new algorithm is one plan file plus one registry entry (issue 21): in a
-# copy of the tree, src/plans/cb_plan_chain.c (a reduce chain 0 -> n-1, then
+# copy of the tree, collectives/plans/cb_plan_chain.c (a reduce chain 0 -> n-1, then
 # the result back down the chain) and its X(...) entry in CB_PLAN_BUILTINS,
 # and nothing else; the copy built and the algorithm run on 3 ranks over shm
 # and p2p, checked (#wrong 0, every rank's tx/rx equal to the plan's sum:
@@ -20,7 +20,7 @@ mkdir -p "$copy"
 	tar -xf - -C "$copy"
 git -C "$copy" init -q && git -C "$copy" add -A && git -C "$copy" -c user.name=t -c user.email=t@t commit -qm base
 
-cat >"$copy/src/plans/cb_plan_chain.c" <<'C'
+cat >"$copy/collectives/plans/cb_plan_chain.c" <<'C'
 /* The chain allreduce as a plan: round k (0 .. n-2) rank k+1 reduces rank
  * k's partial (its input at k = 0) with its own input; then the result goes
  * back down, rank n-2-j copying it from rank n-1-j in round n-1+j. Traffic:
@@ -51,7 +51,7 @@ enum cb_status cb_plan_build_chain(struct cb_plan *p, const struct cb_plan_args 
 }
 C
 # the registry entry: one line at the end of the list
-python3 - "$copy/src/plans/cb_plan_lib.h" <<'PY'
+python3 - "$copy/collectives/plans/cb_plan_lib.h" <<'PY'
 import sys
 p = sys.argv[1]
 s = open(p).read()
@@ -61,7 +61,7 @@ s = s.replace(anchor, '\tX(chain, "chain: reduce along 0 .. n-1, then back", "ne
 open(p, "w").write(s)
 PY
 changed=$(git -C "$copy" status --porcelain | sort | tr '\n' ' ')
-[ "$changed" = " M src/plans/cb_plan_lib.h ?? src/plans/cb_plan_chain.c " ] ||
+[ "$changed" = " M collectives/plans/cb_plan_lib.h ?? collectives/plans/cb_plan_chain.c " ] ||
 	fail "the new algorithm touched more than its file and its entry: $changed"
 git -C "$copy" diff --numstat | awk '$1 != 1 || $2 != 0 { bad = 1 } END { exit bad }' ||
 	fail "the entry is not one added line: $(git -C "$copy" diff --numstat)"

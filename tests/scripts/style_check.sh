@@ -4,24 +4,27 @@
 #
 # A module is a header and the file(s) named after it (cb_x.h, cb_x.c); split
 # a file by responsibility, never to meet a line count. The check, on every
-# .c .h .cu .cuh file under src/ and tests/:
+# .c .h .cu .cuh file under collectives/, bench/ and tests/:
 #   1. files: over 500 lines a warning (a line on stdout, not a failure: look
 #      for a responsibility to split off); over 800 lines fails;
 #   2. functions: at most 60 lines, from the opening "{" to the closing "}"
 #      (both alone at the start of a line, as the code is laid out);
 #   3. lines: at most 160 characters (bytes); a longer table row is written
 #      as a multi-line designated initialiser;
-#   4. include arrows point down only, between the folders of src/:
-#          tools/perf -> runtime -> catalog -> plans -> core
-#          tools/*    -> results -> catalog -> plans -> core
-#      runtime/ and its folders (host, cuda, p2p, algo) are one layer; a tool
-#      includes nothing of another tool; core, catalog, plans and results
-#      nothing of runtime/ or tools/. A folder of src/ outside this table
-#      fails until it is given its place here;
+#   4. include arrows point down only, between the folders of the two halves:
+#          collectives/: runtime -> catalog -> plans -> core
+#          bench/:       harness -> (collectives' runtime) and format
+#                        compare, history, model, results_tool -> format
+#                        format -> common, (collectives' catalog, plans, core)
+#                        common -> (collectives' core)
+#      bench/ includes from collectives/, never the other way; runtime/ and
+#      its folders (shm, host, cuda, mpi, nccl, exec) are one layer; a tool
+#      of bench/ includes nothing of another tool. A folder of collectives/
+#      or bench/ outside this table fails until it is given its place here;
 #   5. no include circle among the project's headers;
 #   6. no call circle between files: file A calls file B when A's object file
 #      needs a symbol (a function or data) that B's object file defines (nm on
-#      the objects of src/ in the build folder: the build must be there).
+#      the objects of collectives/ and bench/ in the build folder: the build must be there).
 #      Files of one module call down to one another, never in a loop;
 #   7. an internal header (cb_x_int.h, cb_x_internal.h) is included only by
 #      the files of its module (names starting "cb_x_" or "cb_x."), and every
@@ -44,10 +47,10 @@ bad=0
 breach() { echo "style_check: $*"; bad=1; }
 
 dirs=()
-for d in src tests; do [ -d "$d" ] && dirs+=("$d"); done
+for d in collectives bench tests; do [ -d "$d" ] && dirs+=("$d"); done
 mapfile -t files < <(find "${dirs[@]}" -type f \
 	\( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) -not -path '*/fuzz/corpus/*' | sort)
-[ ${#files[@]} -gt 0 ] || { echo "style_check: no C files under $root/src or tests" >&2; exit 2; }
+[ ${#files[@]} -gt 0 ] || { echo "style_check: no C files under $root/collectives, bench or tests" >&2; exit 2; }
 
 # file, function and line length
 while read -r n f; do
@@ -76,15 +79,15 @@ for f in "${files[@]}"; do
 	case $f in *.h | *.cuh) where[${f##*/}]=${f%/*} ;; esac
 done
 
-# layering: the layer of a folder of src/, and the layers below it that it
-# may include from (its own always)
+# layering: the layer of a folder of collectives/ or bench/, and the layers
+# below it that it may include from (its own always)
 layer() {
 	case $1 in
-	src/core | src/catalog | src/plans | src/results) echo "${1#src/}" ;;
-	src/runtime | src/runtime/*) echo runtime ;;
-	src/tools/*/*) echo "?" ;;
-	src/tools/*) echo "${1#src/}" ;;
-	src | src/*) echo "?" ;;
+	collectives/core | collectives/catalog | collectives/plans) echo "${1#collectives/}" ;;
+	collectives/runtime | collectives/runtime/*) echo runtime ;;
+	bench/common | bench/format | bench/harness) echo "${1#bench/}" ;;
+	bench/compare | bench/history | bench/model | bench/results_tool) echo "${1}" ;;
+	collectives | collectives/* | bench | bench/*) echo "?" ;;
 	*) echo "" ;; # tests/: may include anything
 	esac
 }
@@ -93,9 +96,11 @@ below() {
 	core) echo "" ;;
 	plans) echo "core" ;;
 	catalog) echo "plans core" ;;
-	results | runtime) echo "catalog plans core" ;;
-	tools/perf) echo "runtime results catalog plans core" ;;
-	tools/*) echo "results catalog plans core" ;;
+	runtime) echo "catalog plans core" ;;
+	common) echo "core" ;;
+	format) echo "common catalog plans core" ;;
+	harness) echo "runtime format common catalog plans core" ;;
+	bench/*) echo "format common catalog plans core" ;;
 	esac
 }
 declare -A layer_of below_of
@@ -233,7 +238,7 @@ for h in "${files[@]}"; do
 		}' "$h")
 done
 
-# call circles between the files of src/, from their object files
+# call circles between the files of collectives/ and bench/, from their object files
 if [ -z "$build" ]; then
 	echo "style_check: warning: no BUILD_DIR given: call circles not checked"
 else
@@ -245,13 +250,13 @@ else
 		d=${rel%%CMakeFiles/*}
 		r=${rel#*CMakeFiles/*.dir/}
 		src=$d${r%.o}
-		case $src in src/*) ;; *) continue ;; esac
+		case $src in collectives/* | bench/*) ;; *) continue ;; esac
 		[ -f "$src" ] || continue # left by a file since removed or renamed
 		nobj=$((nobj + 1))
 		nm -P -g "$o" | awk -v s="$src" '{ print s, $2, $1 }' >>"$symtab"
 	done < <(find "$build" -path '*/CMakeFiles/*.dir/*' -name '*.o' | sort)
 	if [ "$nobj" -eq 0 ]; then
-		breach "$build: no object files of src/ (build first: the call-circle rule reads them)"
+		breach "$build: no object files of collectives/ or bench/ (build first: the call-circle rule reads them)"
 	fi
 	while IFS= read -r line; do breach "$line"; done < <(awk '
 		# defined: T D B R G S C (weak and common copies are no file of their own)

@@ -1,5 +1,5 @@
 /* Unit test without a GPU: the cuda backend's event polling and error
- * reporting (runtime/cuda/cb_cuda_util.c), linked against a fake CUDA runtime
+ * reporting (collectives/runtime/cuda/cb_cuda_util.c), linked against a fake CUDA runtime
  * defined here instead of libcudart. The fake keeps a per-thread last-error
  * slot the way the issue found the real one to behave: a query that answers
  * cudaErrorNotReady leaves that code in the slot, and a launch check

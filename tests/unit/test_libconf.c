@@ -1,4 +1,4 @@
-/* Unit test: a launch's library configuration (results/cb_libconf.h): which
+/* Unit test: a launch's library configuration (bench/format/cb_libconf.h): which
  * variables count, the text form, the first difference, the one-line form. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Unit test: the two-sided executor (runtime/algo/cb_algo_plan_p2p.c) of ps
+/* Unit test: the two-sided executor (collectives/runtime/exec/cb_algo_plan_p2p.c) of ps
  * and the ring on n ranks in one process, one thread per rank
  * (thread_world.h), over a fake p2p transport that keeps the rules of each
  * real one (cb_p2p.h), no MPI, no GPU:

@@ -43,7 +43,7 @@ static const struct block blocks[] = {
 	{ "schema:rank", "docs/output.md" },
 	{ "schema:run", "docs/output.md" },
 	{ "options:allreduce_perf", "docs/running.md" },
-	{ "layout:src", "docs/architecture.md" },
+	{ "layout:tree", "docs/architecture.md" },
 };
 
 /* The manual's files, relative to the source dir: README.md, docs/NAME.md,
@@ -67,7 +67,7 @@ static void option_lines(FILE *f)
 	free(text);
 }
 
-/* dev/layout.sh --text, the floors of src/ read from the code, as a block. */
+/* dev/layout.sh --text, the floors of collectives/ and bench/ read from the code, as a block. */
 static void layout(FILE *f)
 {
 	char cmd[4200], line[512];
@@ -98,7 +98,7 @@ static char *generate(const char *name)
 		cb_schema_markdown(&cb_schema_rank, m);
 	else if (strcmp(name, "schema:run") == 0)
 		cb_runmeta_markdown(m);
-	else if (strcmp(name, "layout:src") == 0)
+	else if (strcmp(name, "layout:tree") == 0)
 		layout(m);
 	else
 		option_lines(m);

@@ -1,4 +1,4 @@
-/* Unit tests: the schema table (src/results/cb_schema.c) is the one source
+/* Unit tests: the schema table (bench/format/cb_schema.c) is the one source
  * of the result files' columns.
  *   - the table: unique names, the contract's column order (DESIGN.md
  *     section 4 and the columns added since, byte for byte), JSON order;

@@ -1,4 +1,4 @@
-/* Unit tests: the transport axis (catalog/cb_catalog.c) and what the
+/* Unit tests: the transport axis (collectives/catalog/cb_catalog.c) and what the
  * results files make of it:
  *   - which transports a backend offers, --transport's errors, what auto
  *     picks on one host and across hosts;

@@ -1,5 +1,5 @@
 /* thread_world: ranks as threads of one process, for in-process tests of
- * the plan executors (runtime/algo/cb_algo_plan*.c) with no MPI, no fork and
+ * the plan executors (collectives/runtime/exec/cb_algo_plan*.c) with no MPI, no fork and
  * no GPU. One case runs one algorithm's code on n ranks, one thread each:
  *
  *   one-sided (the code the shm and CUDA IPC rows run): every rank on one

@@ -1,0 +1,247 @@
+/* cb_model: the alpha-beta-gamma cost model of collbench's allreduce
+ * algorithms, step by step, on a topology of hosts and links.
+ *
+ * Cost of one step (Hockney's alpha-beta model with a reduce rate, as in
+ * Thakur, Rabenseifner and Gropp, "Optimization of Collective Communication
+ * Operations in MPICH", IJHPCA 19(1), 2005):
+ *
+ *     t_step = alpha + max over links (bytes on the link / its bandwidth)
+ *                    + max over ranks (bytes the rank reduces / gamma)
+ *
+ * when bytes land in a buffer before they are reduced (two-sided transports,
+ * MPI's own); collbench's plans move bytes one-sided too (shared memory,
+ * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
+ * the bytes a step moves and reduces at once (the smaller of its link and
+ * its reduce maximum) cost fused_bw, that one-sided reduce's rate (by
+ * default the slower of the link and gamma), and the rest of each its own
+ * rate: alpha + (L - F)/bw + (R - F)/gamma + F/fused_bw with F = min(L, R),
+ * the sum of terms the fit solves for (cb_model_terms). A one-sided rank's
+ * link load is the larger direction, or the bytes of the transfers it runs
+ * itself where that is more (a ps worker pushes and pulls). One-sided steps
+ * with a network link take alpha + the slower of moving and reducing.
+ *
+ * alpha is the largest per-message latency among the step's transfers (an
+ * intra-host step pays the intra-host alpha, a step with any transfer between
+ * hosts the network's). Links are full duplex: each direction carries its own
+ * load. A transfer of B bytes from rank a to rank b loads a's outbound and b's
+ * inbound link into their host's fabric when a and b share a host, else the
+ * outbound network link of a's host (or of a, with a NIC per rank) and the
+ * inbound one of b's. A call's time is the sum of its steps' times: every
+ * step waits for the step before it.
+ *
+ * A measured row of a plan algorithm (cb_plan_lib.h: ps, ring and the rest
+ * of the family, and a --plan file's) is priced from its plan
+ * (CB_MODEL_PLAN), built as the executors build it (the slice:
+ * cb_plan_slice_count of the topology's slice_bytes), round by round: a step
+ * whose source and destination ranks differ is a transfer (its bytes reduced
+ * at the destination for a reduce), a local reduce loads its rank's reduce
+ * term, a local copy its rank's link; each round is one step of the formula
+ * above, and the call the sum of its rounds (every round waits for the one
+ * before on some rank: the critical path of a plan whose rounds all involve
+ * every rank, an upper bound otherwise). Plans are priced up to
+ * CB_MODEL_PLAN_MAX_STEPS steps.
+ *
+ * At scale (predict: thousands of ranks, whose plans have 1e8 steps and
+ * more) two walks of the same schedules price ps and ring without building
+ * the plan; each equals its plan's price wherever both run (test_model.c).
+ * With time slicing, whose waits only a plan has, ps and ring are priced
+ * from their plans:
+ *  - CB_MODEL_PS (cb_plan_ps.c, one server): nslices + 2 rounds; round u
+ *    pushes slice u of every worker's input to the root, the root reduces
+ *    slice u - 1 ((n - 1) slices at gamma) and every worker pulls slice
+ *    u - 2, at once (links are full duplex): the root's link carries
+ *    (n - 1)S each way, so with it the bottleneck ps takes about n/2 times
+ *    the ring's time.
+ *  - CB_MODEL_RING (cb_plan_ring.c): 2(n-1) steps; at step s every rank r
+ *    reads the chunk cb_ring_step(r, n, s) names from the rank it names
+ *    (src), in the slices cb_slice cuts; every slice waits for its flag, so
+ *    each slice pays one alpha. Slices of one step are not overlapped with
+ *    one another (the rank moving them is busy moving), so pipelining does
+ *    not shorten a step on a homogeneous ring: it lets the neighbour start
+ *    early.
+ *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
+ * Time slicing. A host with more ranks than CPUs (cpus_per_host known)
+ * runs q = ranks / CPUs ranks per CPU, and its ranks take turns:
+ *  - a call in which some rank waits for another (a round with a derived
+ *    wait, cb_plan_waits, one-sided; any round with a message, two-sided and
+ *    the libraries') lets the others run while it waits, so every round's
+ *    load on that host is at least the sum of its ranks' loads divided by
+ *    its CPUs (moved bytes and reduce bytes each), and each such waited
+ *    round costs switch_s * (q + the most peers a rank of it waits for /
+ *    CPUs) (turns of the ranks sharing a CPU) and wait_frac times a rank's
+ *    mean time in the round, up to the scheduler's slice (the rank waited
+ *    for may be running one), on top; both fitted (cb_model_fit.h);
+ *  - a call in which no rank waits (one-shot reads inputs that were ready
+ *    before the call) runs each rank alone until the scheduler's slice runs
+ *    out: time = own + (q - 1) * max(0, own - slice), where own is the time
+ *    without sharing and slice the Linux scheduler's default base slice,
+ *    0.75 ms * (1 + floor(log2 min(CPUs, 8))) (kernel/sched/fair.c:
+ *    sysctl_sched_base_slice, scaled by get_update_sysctl_factor).
+ *
+ * mpi and nccl rows follow their libraries' documented algorithms
+ * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
+ * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
+ * run put them (cb_topo.rank_host).
+ *
+ * Units: bytes, seconds, bytes per second; 1 GB = 1e9 B as everywhere in
+ * collbench. */
+#ifndef CB_MODEL_H
+#define CB_MODEL_H
+
+#include <stddef.h>
+
+#include "cb_status.h"
+
+#define CB_MODEL_NAME 64
+#define CB_MODEL_PLAN_MAX_STEPS (1u << 24)
+
+/* The parameters a topology or fit file may give: rates (bandwidth, gamma,
+ * copy, fused) in [CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS] GB/s, latencies and
+ * overheads up to CB_MODEL_MAX_US us. Slower than 1 kB/s or a latency of
+ * more than 10 s is no machine's; beyond these bounds times overflow to inf
+ * or vanish to 0. */
+#define CB_MODEL_MIN_GBPS 1e-6
+#define CB_MODEL_MAX_GBPS 1e7
+#define CB_MODEL_MAX_US 1e7
+
+struct cb_link {
+	double bw;    /* bytes per second per direction, > 0 */
+	double alpha; /* seconds per message (latency and synchronisation), >= 0 */
+};
+
+enum cb_net_attach { CB_NET_PER_HOST, CB_NET_PER_RANK };
+
+struct cb_topo {
+	char name[CB_MODEL_NAME];
+	char source[512];          /* where the numbers come from */
+	int ranks_per_host;        /* >= 1 */
+	struct cb_link intra;      /* each rank's link into its host's fabric */
+	struct cb_link net;        /* network link of a host or of a rank; bw 0:
+				    * no network (every run must fit one host) */
+	enum cb_net_attach net_attach;
+	double gamma;              /* reduce rate of a rank, result bytes per second
+				    * (> 0; INFINITY: reducing is free) */
+	double fused_bw;           /* rate of a one-sided step that reduces its peer's
+				    * bytes as it reads them, result bytes per second;
+				    * 0: the slower of intra.bw and gamma */
+	double copy_bw;            /* a rank's local copy (copy rows), bytes per second */
+	double fresh_bw;           /* one-sided: the extra of reading bytes another
+				    * rank wrote earlier in the call (cb_plan.fresh:
+				    * lines in another CPU's cache), bytes per
+				    * second on top of the step's own time; 0: free */
+	size_t slice_bytes;        /* the ring's pipelining unit on this kind of host */
+	int cpus_per_host;         /* 0: unknown; more ranks than CPUs is time slicing
+				    * (see the top of this file) */
+	double switch_s;           /* time slicing: seconds per unit of the waits
+				    * term (cb_model_terms; 0: not known, free) */
+	double wait_frac;          /* and the share of a rank's mean time in a
+				    * waited round (up to the scheduler's slice)
+				    * it costs (0: none) */
+	const int *rank_host;      /* [rank_host_n] host of each rank (a run's
+				    * mpi.rank_host); NULL: rank r on host
+				    * r / ranks_per_host (mpirun's --map-by slot).
+				    * Not part of a topology file. */
+	int rank_host_n;
+};
+
+/* The rate of a one-sided move-and-reduce step on t (fused_bw, else the
+ * slower of the intra-host link and gamma), bytes per second. */
+static inline double cb_topo_fused(const struct cb_topo *t)
+{
+	return t->fused_bw > 0 ? t->fused_bw
+	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
+}
+
+/* CB_MODEL_PLAN: any plan algorithm (collectives/plans/cb_plan_lib.h), priced from its
+ * plan (cb_model_case.plan); the others' names: cb_model_lib.h. */
+enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL,
+		     CB_MODEL_PLAN };
+
+struct cb_plan_algo;
+
+/* One allreduce to model. */
+struct cb_model_case {
+	enum cb_model_algo algo;
+	int n;             /* ranks, >= 1 */
+	size_t count;      /* elements per rank */
+	size_t esize;      /* bytes per element, >= 1 */
+	int root;          /* ps root, 0 <= root < n */
+	int in_place;
+	int two_sided;     /* 1: bytes land, then are reduced (add the terms); 0:
+			    * one-sided, the reduce reads the peer's bytes (at the
+			    * fused rate), as collbench's plans over shm and ipc */
+	int slice_auto;    /* two-sided: the slice is the backend's default
+			    * (topology slice_bytes), not --slicebytes, so the
+			    * ring takes cb_ring_p2p_slice_count's larger slices */
+	const struct cb_plan_algo *plan; /* CB_MODEL_PLAN: the algorithm's plan */
+	int servers;       /* CB_MODEL_PLAN: the plan's servers (ps --servers); 0: 1 */
+};
+
+/* Sums over the critical path: with one kind of link carrying every byte (all
+ * ranks on one host), time = msgs * alpha + link_bytes / bw + reduce_bytes /
+ * gamma + fused_bytes * max(1/bw, 1/gamma), linear in (alpha, 1/bw, 1/gamma)
+ * once it is known which of bw and gamma is the smaller: what the fit solves
+ * for. (A one-sided step that moves L and reduces R bytes adds min(L, R) to
+ * fused_bytes and the rest to link_bytes or reduce_bytes: exact when L = R,
+ * as in every ring step on one host.) */
+struct cb_model_terms {
+	double calls;        /* 1 for a call that does anything: its fixed overhead */
+	double msgs;         /* latency terms (dependent messages) */
+	double link_bytes;   /* bytes of the most loaded link, summed over steps */
+	double reduce_bytes; /* bytes reduced by the busiest rank, summed over steps */
+	double fused_bytes;  /* bytes moved and reduced at once (one-sided steps) */
+	double fresh_bytes;  /* one-sided: bytes read that another rank wrote in the
+			      * call, the busiest rank's, summed over steps (at
+			      * fresh_bw, on top) */
+	double waits;        /* time slicing, summed over the waited rounds (0 on
+			      * hosts with a CPU per rank): ranks per CPU + the
+			      * peers waited for per CPU, at switch_s each */
+	double wait_time;    /* and a rank's mean time in each, up to the
+			      * scheduler's slice, seconds, at wait_frac */
+};
+
+struct cb_model_result {
+	double time;                 /* seconds per allreduce */
+	struct cb_model_terms terms;
+	int one_class;               /* 1: every byte crossed intra-host links or was
+				      * copied locally with copy_bw == intra.bw */
+	double txrx_max, txrx_min;   /* bytes sent + received by the busiest and the
+				      * least busy rank (DESIGN.md section 1) */
+	double host_max, host_min;   /* bytes out + in of the busiest and the least
+				      * busy host's network link(s); 0 on one host */
+	const char *what;            /* the modelled schedule, static text */
+};
+
+/* Models one allreduce c on topology t (see the top of this file). Errors:
+ * CB_ERR_ARG (a case or topology out of range, message in why),
+ * CB_ERR_UNSUPPORTED (nothing documented to model, e.g. mpi across hosts:
+ * the reason in why), CB_ERR_NOMEM. r is filled on CB_OK only. */
+enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
+			     struct cb_model_result *r, char *why, size_t whylen);
+
+struct cb_plan;
+
+/* The plan a CB_MODEL_PLAN case c is priced from on topology t, built as the
+ * executors build it (t's slice_bytes and rank placement): *p, cb_plan_free()
+ * it. Errors: cb_plan_make's; CB_ERR_ARG for a case without a plan. */
+enum cb_status cb_model_case_plan(const struct cb_topo *t, const struct cb_model_case *c,
+				  struct cb_plan *p);
+
+/* Elements per slice of the ring for case c on topology t, as the algorithm
+ * takes it: over a two-sided transport cb_ring_p2p_slice_count (t's
+ * slice_bytes as the setting, c->slice_auto), else cb_ring_slice_count
+ * (cb_pattern.h). c->esize >= 1, c->n >= 1. */
+size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *c);
+
+/* How the ring's steps with unequal chunks (n does not divide the count) are
+ * evaluated: rank by rank (WALK), or each step in constant time (FAST: the
+ * ranks with the larger chunk form one cyclic range); the same result, which
+ * tests compare. AUTO, cb_model_eval's choice: WALK below 65 ranks. */
+enum cb_ring_eval { CB_RING_AUTO, CB_RING_WALK, CB_RING_FAST };
+
+/* cb_model_eval with the ring's evaluation chosen (same contract). */
+enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
+				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
+				 size_t whylen);
+
+#endif

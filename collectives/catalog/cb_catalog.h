@@ -1,0 +1,196 @@
+/* cb_catalog: data about collbench's algorithms, backends and transports,
+ * apart from the code that runs them (DESIGN.md section 2: "data about the
+ * runtime is not the runtime").
+ *
+ * The catalogue is the one list of their names and of what each needs,
+ * offers and records: the runtime's ops tables (collectives/runtime/cb_backend.h,
+ * collectives/runtime/cb_algo.h) point at these descriptors, and the tools that
+ * only read results (compare, history, model) validate rows and price runs
+ * with them alone. It links neither MPI nor CUDA: an algorithm or backend
+ * that a binary does not build (nccl without NCCL, cuda without the toolkit)
+ * is here all the same.
+ *
+ * Transports: where bytes move between ranks, the second axis beside where
+ * buffers live (the backend):
+ *   shm  one-sided, host buffers: a rank loads and stores into its peers'
+ *        MPI-3 shared-memory windows and waits on their progress counters;
+ *        reaches the ranks of one host;
+ *   ipc  one-sided, CUDA buffers: the same through CUDA IPC mappings, work
+ *        ordered on the ranks' streams; one host;
+ *   p2p  two-sided: the sender hands a span of its buffer to a send, the
+ *        receiver receives it into its own (MPI point-to-point for host
+ *        buffers, NCCL ncclSend/ncclRecv for GPU buffers); any hosts.
+ * ps and ring run the same schedule (collectives/plans/cb_pattern.h) over either kind.
+ * The library algorithms (mpi, nccl) move their bytes inside their library
+ * and copy moves none between ranks: their rows record "library" and
+ * "local" instead (cb_algo_desc.moves). A backend offers a transport when it
+ * has the capabilities the transport needs; --transport auto takes the
+ * backend's one-sided transport when every rank shares a host, p2p
+ * otherwise. */
+#ifndef CB_CATALOG_H
+#define CB_CATALOG_H
+
+#include <stddef.h>
+
+#include "cb_coll.h"
+
+struct cb_plan_algo;
+
+/* Capabilities of a backend (cb_backend_desc.caps), needs of an algorithm's
+ * code (cb_algo_desc.needs) and of a transport. */
+#define CB_CAP_PEER_MEMORY 1u /* a rank loads and stores peers' buffers directly
+			       * (shared-memory windows, CUDA IPC): one host */
+#define CB_CAP_HOST_MEMORY 2u /* buffers are host memory: CPU libraries (MPI)
+			       * take them as they are */
+#define CB_CAP_CUDA_MEMORY 4u /* buffers are CUDA device memory; work is
+			       * ordered on the rank's stream */
+#define CB_CAP_TWO_SIDED 8u   /* a two-sided transport moves its buffers between
+			       * ranks on any hosts */
+
+/* The backends' ring slices (cb_backend_desc.pipeline_bytes), which the cost
+ * model's presets name too:
+ * host: a slice written by one rank is still in the last-level cache when
+ *   its neighbour reads it; the per-slice flag round trip (~100 ns) is noise;
+ * cuda: each slice costs a kernel launch and two stream memory operations (a
+ *   few us): slices of 16 MiB keep that under a few percent at HBM speed. */
+#define CB_HOST_PIPELINE_BYTES ((size_t)256 << 10)
+#define CB_CUDA_PIPELINE_BYTES ((size_t)16 << 20)
+
+/* What the receive buffer holds after an algorithm ran. */
+enum cb_result {
+	CB_RESULT_ALLREDUCE, /* its collective's result (cb_coll.h; allreduce: the
+			      * allreduce of every rank's send buffer) */
+	CB_RESULT_COPY,      /* this rank's own send buffer (the copy roofline) */
+};
+
+struct cb_algo_desc {
+	const char *name;        /* -a's name, the rows' algo column */
+	const char *description; /* one line for --help */
+	enum cb_result result;
+	unsigned needs;          /* CB_CAP_* its (one-sided, or library) code needs */
+	unsigned two_sided_needs; /* CB_CAP_* of its two-sided code; 0: it has none */
+	/* The transport column of its rows: NULL for the algorithms that move
+	 * bytes over the run's transport (ps, ring: shm, ipc or p2p), else what
+	 * moves them: "library" (mpi, nccl), "local" (copy). */
+	const char *moves;
+	int traffic_measured;    /* 1 if its bytes go through backend counters */
+	int time_measured;       /* 1 if busy and wait time (collectives/runtime/cb_backend.h,
+				  * struct cb_time_acct) cover it; 0 for a library */
+	const struct cb_plan_algo *plan; /* its plan (collectives/plans/cb_plan_lib.h); NULL for
+					  * the library and local algorithms */
+	int on_request;          /* 1: left out of the default set (no -a);
+				  * runs when named (mpi.*) */
+	int library_algo;        /* mpi.*: the number Open MPI's
+				  * coll_tuned_allreduce_algorithm takes for it
+				  * (CB_OMPI_ALLREDUCE); 0: the library's choice */
+	enum cb_coll coll;       /* the collective it runs (allreduce: 0) */
+};
+
+/* Open MPI's allreduce algorithms (coll/tuned), each a row of its own,
+ * "mpi.<name>": X(name, number, what it does), name and number as Open MPI
+ * 4.1 gives them to coll_tuned_allreduce_algorithm (ompi_info --param coll
+ * tuned --level 5; the run checks them against the variable's MPI_T enum).
+ * Source: ompi/mca/coll/tuned/coll_tuned_allreduce_decision.c and
+ * coll_base_allreduce.c of Open MPI 4.1. */
+#define CB_OMPI_ALLREDUCE(X) \
+	X(basic_linear, 1, "MPI_Reduce to rank 0, then MPI_Bcast, both linear (a parameter server)") \
+	X(nonoverlapping, 2, "MPI_Reduce to rank 0, then MPI_Bcast, each as coll/tuned picks it") \
+	X(recursive_doubling, 3, "log2 n exchanges of the whole buffer with a partner") \
+	X(ring, 4, "reduce-scatter then all-gather around a ring, in n chunks") \
+	X(segmented_ring, 5, "the ring, each chunk pipelined in segments") \
+	X(rabenseifner, 6, "recursive-halving reduce-scatter, recursive-doubling all-gather")
+
+#define CB_OMPI_ENUM(name, number, what) CB_OMPI_##name,
+enum { CB_OMPI_ALLREDUCE(CB_OMPI_ENUM) CB_OMPI_NALLREDUCE };
+#undef CB_OMPI_ENUM
+
+struct cb_backend_desc {
+	const char *name;        /* -B's name, the rows' backend column */
+	unsigned caps;           /* CB_CAP_* */
+	/* the ring's pipelining unit when --slicebytes is not given (bytes):
+	 * small on the host (cache), large on a GPU (launch and flag costs) */
+	size_t pipeline_bytes;
+	/* NULL when a host clock around copies, reduces and waits times the
+	 * work (busy and wait time); else why it does not, for the metadata */
+	const char *time_unmeasured;
+};
+
+/* --transport's values, in the option table's order. */
+enum cb_transport_id {
+	CB_TRANSPORT_AUTO,
+	CB_TRANSPORT_SHM,
+	CB_TRANSPORT_IPC,
+	CB_TRANSPORT_P2P,
+	CB_TRANSPORT_COUNT
+};
+
+struct cb_transport {
+	const char *name;        /* "auto", "shm", "ipc", "p2p": the rows' transport column */
+	unsigned needs;          /* CB_CAP_* a backend must provide; 0 for auto */
+	int one_sided;           /* 1: shm, ipc */
+	const char *description; /* one line for --help */
+};
+
+/* The allreduce algorithms, in display order; *n receives the count. */
+const struct cb_algo_desc *const *cb_catalog_algos(size_t *n);
+/* An allreduce algorithm by name; NULL if unknown. */
+const struct cb_algo_desc *cb_catalog_algo(const char *name);
+/* Collective c's algorithms (allreduce: cb_catalog_algos): its plans, then
+ * nccl and mpi (the library's call: ncclReduceScatter, MPI_Allgather, ...);
+ * *n receives the count, 0 past CB_COLL_COUNT. */
+const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n);
+/* Collective c's algorithm of that name; NULL if unknown. */
+const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name);
+/* The backends, in display order; *n receives the count. */
+const struct cb_backend_desc *const *cb_catalog_backends(size_t *n);
+/* A backend by name; NULL if unknown. */
+const struct cb_backend_desc *cb_catalog_backend(const char *name);
+
+/* The descriptors the runtime's fixed ops tables point at (a plan
+ * algorithm's is made from its line in collectives/plans/cb_plan_lib.c). */
+extern const struct cb_algo_desc cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
+extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE]; /* CB_OMPI_* order */
+/* nccl and mpi of the other collectives, by CB_COLL_* (the allreduce
+ * entries unused: cb_desc_nccl, cb_desc_mpi) */
+extern const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT], cb_desc_mpi_coll[CB_COLL_COUNT];
+extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
+
+/* 1 when backend be has every capability in needs (needs may be 0). */
+int cb_caps_have(const struct cb_backend_desc *be, unsigned needs);
+
+/* 1 when backend be can run some code of algorithm a (one-sided, library or
+ * two-sided), else 0. */
+int cb_algo_desc_runs_on(const struct cb_algo_desc *a, const struct cb_backend_desc *be);
+
+/* The transport of id (AUTO included), or NULL past CB_TRANSPORT_COUNT. */
+const struct cb_transport *cb_transport_get(int id);
+
+/* The transport id of a row's transport name (shm, ipc, p2p), or -1 (an
+ * algorithm's own "library", "local", or a name nobody knows). */
+int cb_transport_id_of(const char *name);
+
+/* 1 when name is a transport some row may record: one of the transport
+ * table's (shm, ipc, p2p) or an algorithm's own (library, local). */
+int cb_transport_known(const char *name);
+
+/* NULL when a run of backend be can use transport id (AUTO always can);
+ * else why not, in one sentence for a --transport error, written to buf
+ * ("--transport shm is not a transport of the cuda backend ..."). Pure:
+ * decided from the tables, the same on every rank. */
+const char *cb_transport_refuses(int id, const struct cb_backend_desc *be, char *buf,
+				 size_t len);
+
+/* The transport a run uses: requested itself (cb_transport_refuses passed),
+ * or for AUTO the backend's one-sided transport when single_node (every rank
+ * on one host), else p2p. The same on every rank. */
+enum cb_transport_id cb_transport_resolve(int requested, const struct cb_backend_desc *be,
+					  int single_node);
+
+/* The transport column of a row of algorithm algo on backend backend in a
+ * run on one host with the default --transport: the algorithm's own
+ * (cb_algo_desc.moves: "library", "local"), else the backend's one-sided
+ * transport ("shm", "ipc"); NULL for a name neither table knows. For
+ * reading files written before the column existed. Pure. */
+const char *cb_transport_one_host(const char *backend, const char *algo);
+
+#endif
