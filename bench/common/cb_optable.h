@@ -74,6 +74,14 @@ struct cb_optdef {
 	cb_opt_set_fn set;   /* NULL: the kind's own setter */
 };
 
+/* The field of a row: CB_OPT_FIELD(struct cli, out) sets offset and size
+ * for the field out of struct cli (the target). */
+#define CB_OPT_FIELD(type, field) .offset = offsetof(type, field), .size = sizeof(((type *)0)->field)
+
+/* The exit status of a tool whose arguments are refused (as getopt-based
+ * tools and nccl-tests' binaries use 2 for a usage error). */
+#define CB_EXIT_USAGE 2
+
 /* A list of sizes (CB_OPT_SIZES). */
 #define CB_SIZE_LIST_MAX 64
 struct cb_size_list {

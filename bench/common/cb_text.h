@@ -4,7 +4,7 @@
  * string that is not valid UTF-8, and collbench must neither lose the run nor
  * the text because of one byte.
  *
- * The rule (README "Bytes that are not UTF-8"): a string that is valid UTF-8
+ * The rule (docs/output.md, "Bytes that are not UTF-8"): a string that is valid UTF-8
  * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF) is
  * written unchanged; in a string that is not, every byte that is not part of
  * a valid UTF-8 sequence is written as the four characters \xHH (HH: two

@@ -29,7 +29,6 @@
 
 #define PROG "collbench-compare"
 #define EXIT_REGRESSION 1
-#define EXIT_USAGE 2
 #define EXIT_UNKNOWN 4
 #define MAX_LISTED 10 /* rows named in the "only in one run" warnings */
 
@@ -66,7 +65,7 @@ static const char *format_name(int i)
 	return names[i];
 }
 
-#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
+#define OFF(field) CB_OPT_FIELD(struct cli, field)
 
 static const struct cb_optdef table[] = {
 	{ .lname = "metric", .sname = 'm', .argname = "busbw|algbw|time", .defval = "busbw",
@@ -251,7 +250,7 @@ static int check_floors(const struct cli *c, const struct cb_results *cur)
 	cb_floor_check(&c->floors, cur, c->cmp.stat, out, &r);
 	if (r.checked + r.failed == 0) {
 		cb_eprintf(PROG ": --min-busbw matched no measured row with a busbw\n");
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	return r.below || r.failed ? EXIT_REGRESSION : 0;
 }
@@ -265,7 +264,7 @@ static int run_floors_only(const struct cli *c, const char *cpath)
 
 	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
 		cb_eprintf(PROG ": current: %s\n", err);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	rc = check_floors(c, &cur);
 	cb_results_free(&cur);
@@ -310,11 +309,11 @@ static int judge_runs(const struct cli *c, const struct cb_results *base,
 	static const int gate_rc[] = { 0, EXIT_REGRESSION, EXIT_UNKNOWN };
 	struct cb_comparison cmp;
 	char err[256], line[256];
-	int rc = EXIT_USAGE;
+	int rc = CB_EXIT_USAGE;
 
 	if (cb_compare_runs(base, cur, bs, cs, &c->cmp, &cmp, err, sizeof(err)) != CB_OK) {
 		cb_eprintf(PROG ": %s\n", err);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	if (cmp.nrows == cmp.count[CB_V_MISSING] + cmp.count[CB_V_VANISHED]) {
 		cb_eprintf(PROG ": no row measured in both runs%s: nothing to compare%s\n",
@@ -350,10 +349,10 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 	struct cb_results base, cur;
 	struct cb_samples bs, cs;
 	struct cb_out_info info = { bpath, cpath, &c->cmp, CB_GATE_PASS };
-	int rc = EXIT_USAGE;
+	int rc = CB_EXIT_USAGE;
 
 	if (load_side("baseline", bpath, &base, &bs) != 0)
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	if (load_side("current", cpath, &cur, &cs) != 0)
 		goto out_free_base;
 	if (cb_compat_check(&base, bpath, &cur, cpath, c->cmp.algos, c->force, stderr) && !c->force) {
@@ -361,7 +360,7 @@ static int run(const struct cli *c, const char *bpath, const char *cpath)
 		goto out_free_cur;
 	}
 	rc = judge_runs(c, &base, &cur, &bs, &cs, &info);
-	if (rc != EXIT_USAGE && c->floors.n)
+	if (rc != CB_EXIT_USAGE && c->floors.n)
 		rc = worst(rc, check_floors(c, &cur));
 out_free_cur:
 	cb_samples_free(&cs);
@@ -378,7 +377,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (parse_args(argc, argv, &c) != 0)
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	if (c.check_args) { /* parse_args checked them all */
 		cb_floors_free(&c.floors);
 		return 0;
@@ -386,12 +385,12 @@ int main(int argc, char **argv)
 	if (c.help) {
 		usage(stdout);
 		cb_floors_free(&c.floors);
-		return cb_close_stdout(PROG, 0, EXIT_USAGE);
+		return cb_close_stdout(PROG, 0, CB_EXIT_USAGE);
 	}
 	if (argc - optind == 1)
 		rc = run_floors_only(&c, argv[optind]);
 	else
 		rc = run(&c, argv[optind], argv[optind + 1]);
 	cb_floors_free(&c.floors);
-	return cb_close_stdout(PROG, rc, EXIT_USAGE);
+	return cb_close_stdout(PROG, rc, CB_EXIT_USAGE);
 }

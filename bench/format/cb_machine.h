@@ -1,6 +1,7 @@
 /* cb_machine: a machine's identity, what collbench-compare matches baselines
- * on and what keeps collbench-history's series apart (README "Regression
- * checking", "History"). One code path makes it for every tool: allreduce_perf
+ * on and what keeps collbench-history's series apart (docs/regression.md,
+ * "A baseline belongs to one machine"; docs/history.md, "Series never mix
+ * machines"). One code path makes it for every tool: allreduce_perf
  * records this host's facts in its metadata ("host", "machine"), the results
  * reader turns a metadata file into the identity text, and collbench-history
  * computes this machine's text the same way to find "this machine's series".

@@ -1,5 +1,5 @@
 /* cb_results: the summary CSV of one collbench result (schema
- * collbench-summary-3, or -2 or -1, DESIGN.md section 4) as validated rows, and
+ * collbench-summary-3, or -2 or -1, docs/output.md, "Files") as validated rows, and
  * the types of a loaded result: its rows and its launches (the metadata
  * sidecars, read by cb_results_load.h, which also says what a path means).
  *

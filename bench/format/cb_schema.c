@@ -1,5 +1,5 @@
 /* cb_schema: the columns of the summary and per-rank files, the row state's
- * one text form, and records to CSV lines, JSON objects and README's lists
+ * one text form, and records to CSV lines, JSON objects and the docs' lists
  * through the column tables (contract in cb_schema.h). Fields back into
  * records: cb_schema_parse.c. */
 #define _GNU_SOURCE

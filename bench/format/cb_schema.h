@@ -3,11 +3,11 @@
  * lives in the record, how the reader treats it, and a line of
  * documentation. That table writes the CSV header and every CSV row, the
  * JSON Lines keys, the reader's column map and required-column check
- * (cb_results.c) and its check of every field (cb_schema_parse.h), and README's column list (tests/unit/test_schema.c checks that
+ * (cb_results.c) and its check of every field (cb_schema_parse.h), and docs/output.md's column list (tests/unit/test_schema.c checks that
  * list against the table). Adding a column is one line there, a field in the
  * record, and the code that measures the value.
  *
- * The summary columns are a contract (DESIGN.md section 4; scripts, plots,
+ * The summary columns are a contract (docs/output.md, "Files"; scripts, plots,
  * collbench-compare and users read them by name): new columns go at the
  * end. Numbers are plain decimals (reals as %.6g), or empty when unmeasured
  * or not applicable (never "N/A"); in JSON, null. */
@@ -142,7 +142,7 @@ struct cb_column {
 	double lo, hi;          /* the accepted range of a number */
 	const char *json_after; /* NULL; else the column this one follows in JSON */
 	const char *unit;       /* "B", "us", "GB/s", ... or "" */
-	const char *doc;        /* one line for README */
+	const char *doc;        /* one line for docs/output.md's list */
 };
 
 struct cb_schema {
@@ -175,7 +175,7 @@ int cb_schema_csv_row(const struct cb_schema *s, const void *rec, char *buf, siz
  * json_after right after that column). NULL when out of memory. */
 json_t *cb_schema_json(const struct cb_schema *s, const void *rec);
 
-/* README's column list: a markdown table (column, type, unit, meaning). */
+/* docs/output.md's column list: a markdown table (column, type, unit, meaning). */
 void cb_schema_markdown(const struct cb_schema *s, FILE *f);
 
 #endif

@@ -1,8 +1,8 @@
 /* cb_straggler: whether a row's straggler figures name a straggler. The
  * figures (straggler_rank, straggler_share, straggler_ratio: cb_schema.h) are
  * written for every measured row with n > 1; some rank is always the slowest
- * most often, so the table names it only where the data say so (README,
- * "Busy and wait time"):
+ * most often, so the table names it only where the data say so (docs/timing.md,
+ * "Stragglers"):
  *   - its share is well above chance: under "no straggler" each of the n
  *     ranks is an iteration's slowest with probability 1/n, so its count c of
  *     the k timed iterations is Binomial(k, 1/n); the one-sided tail

@@ -28,7 +28,6 @@
 #include "cb_watchdog.h"
 
 #define EXIT_FAILED_ROWS 1
-#define EXIT_USAGE 2
 #define EXIT_ABORTED CB_EXIT_ABORTED /* cb_watchdog.h */
 
 static volatile int abort_flag;
@@ -226,7 +225,7 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	if (st != CB_OK) { /* agreed before any timed work: arguments or output paths */
 		if (rank == 0)
 			cb_log("the run did not start: %s", cb_status_str(st));
-		return st == CB_ERR_ARG || st == CB_ERR_IO ? EXIT_USAGE : EXIT_ABORTED;
+		return st == CB_ERR_ARG || st == CB_ERR_IO ? CB_EXIT_USAGE : EXIT_ABORTED;
 	}
 	if (lost) /* as when a write fails mid-run (the job is aborted then) */
 		return EXIT_ABORTED;
@@ -285,7 +284,7 @@ static int check_args(int argc, char **argv)
 
 	if (st != CB_OK) {
 		cb_log("%s", err);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	st = o.world_size ? cb_preflight_world_size(&o, o.world_size, 1) : CB_OK;
 	if (st == CB_OK && *o.plan) {
@@ -299,7 +298,7 @@ static int check_args(int argc, char **argv)
 		cb_watchdog_stop();
 	}
 	cb_options_free(&o);
-	return st == CB_OK ? 0 : EXIT_USAGE;
+	return st == CB_OK ? 0 : CB_EXIT_USAGE;
 }
 
 /* --plan's check (cb_options_check_plan), once the pre-flight found the
@@ -379,7 +378,7 @@ int main(int argc, char **argv)
 		cb_preflight_free(&pf);
 		cb_options_free(&o);
 		MPI_Finalize();
-		return st == CB_OK ? 0 : EXIT_USAGE;
+		return st == CB_OK ? 0 : CB_EXIT_USAGE;
 	}
 	st = cb_backend_init(&be, cb_backend_find(o.backend), MPI_COMM_WORLD, &abort_flag);
 	if (cb_agree(st, MPI_COMM_WORLD) != CB_OK) {

@@ -215,8 +215,7 @@ static enum cb_status set_backend(const struct cb_optdef *row, void *target, con
 	return CB_OK;
 }
 
-#define OFF(field) .offset = offsetof(struct cb_options, field), \
-	.size = sizeof(((struct cb_options *)0)->field)
+#define OFF(field) CB_OPT_FIELD(struct cb_options, field)
 #define RANGE(l, h) .lo = (l), .hi = (h)
 #define LOCAL CB_OPT_LOCAL
 

@@ -36,8 +36,7 @@ static const char *format_name(int i)
 
 /* The option lines (typed rows of cb_optable.h) and which verb takes which.
  * Each option is spelled once, in its O_* line. */
-#define OFF(field) .offset = offsetof(struct cb_hist_cli, field), \
-		   .size = sizeof(((struct cb_hist_cli *)0)->field)
+#define OFF(field) CB_OPT_FIELD(struct cb_hist_cli, field)
 #define TEXT(w) .kind = CB_OPT_TEXT, .what = w
 
 #define O_DB { .lname = "db", .argname = "PATH", .defval = CB_HIST_DEFAULT_DB, TEXT("path"), \

@@ -5,7 +5,7 @@
  * what is stored of each is the schema table's (cb_hist_cols.h). A row's
  * key is the one collbench-compare joins on (cb_res_key_cmp: backend,
  * algo, nranks, bytes, dtype, op, in_place, transport and collective):
- * transport is how bytes move (DESIGN.md section 2; the summary's
+ * transport is how bytes move (docs/architecture.md; the summary's
  * "transport" column from collbench-summary-2 on, the one-host transport
  * for older files as the reader gives it), collective the summary's
  * "collective" column (collbench-summary-3; allreduce for older files, as

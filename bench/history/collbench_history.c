@@ -1,5 +1,5 @@
 /* collbench-history VERB: every run in one SQLite file, trends over time and
- * change-point detection (README "History"). Verbs: ingest, trend, detect,
+ * change-point detection (docs/history.md). Verbs: ingest, trend, detect,
  * gate, runs, check (cb_hist_cli.c). Exit status: 0 done (gate: no
  * regression), 1 gate: the newest run follows a change point that is a
  * regression, or a row of it failed, 2 usage, input or database error. */
@@ -22,7 +22,6 @@
 
 #define PROG "collbench-history"
 #define EXIT_REGRESSION 1
-#define EXIT_USAGE 2
 
 /* The series of the selection with their change points. */
 struct selection {
@@ -101,14 +100,14 @@ static int report(const struct cb_hist_cli *c, struct cb_hist_db *db)
 {
 	struct selection sel;
 	struct cb_hist_out_info in = { NULL, c->stat, &c->cpd };
-	int rc = EXIT_USAGE, w;
+	int rc = CB_EXIT_USAGE, w;
 
 	if (select_series(c, db, &sel) == 0) {
 		in.machine = sel.machine.identity;
 		w = c->verb == CB_VERB_TREND ?
 			    cb_hist_print_trend(stdout, c->fmt, sel.an, sel.n, &in) :
 			    cb_hist_print_changes(stdout, c->fmt, sel.an, sel.n, &in);
-		rc = w == 0 ? 0 : EXIT_USAGE;
+		rc = w == 0 ? 0 : CB_EXIT_USAGE;
 	}
 	selection_free(&sel);
 	return rc;
@@ -171,11 +170,11 @@ static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 
 	if (c->fmt != CB_HIST_FMT_TABLE && c->fmt != CB_HIST_FMT_MARKDOWN) {
 		cb_eprintf(PROG " gate: --format: table or markdown\n");
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	if (select_series(c, db, &sel) != 0) {
 		selection_free(&sel);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	newest = cb_hist_newest_run(db, sel.machine.id);
 	gate_judge(c, &sel, newest, 0, &failed, &regressed, &judged);
@@ -193,7 +192,7 @@ static int gate(const struct cb_hist_cli *c, struct cb_hist_db *db)
 	if (judged == 0) {
 		cb_eprintf(PROG " gate: the newest run (%lld) measured none of the selected "
 			"series: nothing to judge\n", newest);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	return failed || regressed ? EXIT_REGRESSION : 0;
 }
@@ -205,10 +204,10 @@ static int check(struct cb_hist_db *db)
 
 	if (cb_hist_db_check(db, stdout, &problems, err, sizeof(err)) != CB_OK) {
 		cb_eprintf(PROG " check: %s\n", err);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	printf("%s: %s\n", db->path, problems ? "INCONSISTENT" : "consistent");
-	return problems ? EXIT_USAGE : 0;
+	return problems ? CB_EXIT_USAGE : 0;
 }
 
 static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
@@ -219,12 +218,12 @@ static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
 
 	if (cb_hist_db_open(c->db, c->verb == CB_VERB_INGEST, &db, err, sizeof(err)) != CB_OK) {
 		cb_eprintf(PROG ": %s\n", err);
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	}
 	switch (c->verb) {
 	case CB_VERB_INGEST:
 		rc = cb_hist_add_runs(&db, argv + optind, argc - optind,
-				      c->label[0] ? c->label : NULL) == CB_OK ? 0 : EXIT_USAGE;
+				      c->label[0] ? c->label : NULL) == CB_OK ? 0 : CB_EXIT_USAGE;
 		break;
 	case CB_VERB_TREND:
 	case CB_VERB_DETECT:
@@ -236,7 +235,7 @@ static int run_verb(const struct cb_hist_cli *c, int argc, char **argv)
 	case CB_VERB_RUNS:
 		if (cb_hist_db_list_runs(&db, stdout, err, sizeof(err)) != CB_OK) {
 			cb_eprintf(PROG " runs: %s\n", err);
-			rc = EXIT_USAGE;
+			rc = CB_EXIT_USAGE;
 		}
 		break;
 	default:
@@ -251,10 +250,10 @@ int main(int argc, char **argv)
 	struct cb_hist_cli c;
 
 	if (cb_hist_cli_parse(argc, argv, &c) != 0)
-		return EXIT_USAGE;
+		return CB_EXIT_USAGE;
 	if (c.help) {
 		cb_hist_cli_usage(stdout, c.verb);
-		return cb_close_stdout(PROG, 0, EXIT_USAGE);
+		return cb_close_stdout(PROG, 0, CB_EXIT_USAGE);
 	}
-	return cb_close_stdout(PROG, run_verb(&c, argc, argv), EXIT_USAGE);
+	return cb_close_stdout(PROG, run_verb(&c, argc, argv), CB_EXIT_USAGE);
 }

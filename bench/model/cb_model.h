@@ -206,7 +206,7 @@ struct cb_model_result {
 	int one_class;               /* 1: every byte crossed intra-host links or was
 				      * copied locally with copy_bw == intra.bw */
 	double txrx_max, txrx_min;   /* bytes sent + received by the busiest and the
-				      * least busy rank (DESIGN.md section 1) */
+				      * least busy rank (docs/timing.md, "Stragglers") */
 	double host_max, host_min;   /* bytes out + in of the busiest and the least
 				      * busy host's network link(s); 0 on one host */
 	const char *what;            /* the modelled schedule, static text */

@@ -7,7 +7,7 @@
  * size:
  *   "nranks bytes rank tx_bytes rx_bytes calls [algo]"
  * (bytes per allreduce call; algo absent: mpi). The figures a row gets are allreduce_perf's
- * (DESIGN.md, "Terms"): tx_total = the sum over ranks of tx, txrx_max = the
+ * (docs/output.md, "Traffic"): tx_total = the sum over ranks of tx, txrx_max = the
  * largest tx+rx of a rank, imbalance = txrx_max / the mean over ranks of
  * tx+rx. */
 #ifndef CB_TRAFFIC_H

@@ -20,7 +20,6 @@
 
 #define PROG "collbench-results"
 #define EXIT_IO 1
-#define EXIT_USAGE 2
 
 struct cli {
 	int nranks, keys, in_place, help;
@@ -30,7 +29,7 @@ struct cli {
 	char algo[32];
 };
 
-#define OFF(field) .offset = offsetof(struct cli, field), .size = sizeof(((struct cli *)0)->field)
+#define OFF(field) CB_OPT_FIELD(struct cli, field)
 
 static const struct cb_optdef table[] = {
 	{ "nranks", 'n', "N", NULL, "traffic, set-traffic: the launch's rank count",
@@ -136,7 +135,7 @@ static int merge_one(const char *path, const char *in, const char **header, size
 	}
 	if (h != *hlen || memcmp(in, *header, h) != 0) {
 		snprintf(msg, sizeof(msg), "merge: %s has another header than the first file", path);
-		fail(EXIT_USAGE, msg);
+		fail(CB_EXIT_USAGE, msg);
 		return 2;
 	}
 	return fwrite(in + h, 1, strlen(in + h), out) == strlen(in + h) ? 0 : 1;
@@ -152,12 +151,12 @@ static int verb_merge(int argc, char **argv)
 	int rc = 0, bad;
 
 	if (argc < 2 || argc - 1 > 256)
-		return fail(EXIT_USAGE, "merge: OUT and 1..256 INs (see --help)");
+		return fail(CB_EXIT_USAGE, "merge: OUT and 1..256 INs (see --help)");
 	for (int i = 1; i < argc; i++) {
 		text[i - 1] = slurp(argv[i], &len, &bad);
 		if (bad) {
 			snprintf(err, sizeof(err), "merge: cannot read %s", argv[i]);
-			rc = fail(EXIT_USAGE, err);
+			rc = fail(CB_EXIT_USAGE, err);
 		}
 	}
 	if (rc == 0 && cb_replace_open(argv[0], tmp, sizeof(tmp), &out, err, sizeof(err)) != CB_OK)
@@ -188,7 +187,7 @@ static int verb_traffic(const struct cli *c, int argc, char **argv)
 	enum cb_status st;
 
 	if (argc != 2 || c->nranks < 1 || c->calls < 1 || !c->append[0])
-		return fail(EXIT_USAGE, "traffic: -n N -b SIZE -c CALLS --append FILE ZERO SIZED");
+		return fail(CB_EXIT_USAGE, "traffic: -n N -b SIZE -c CALLS --append FILE ZERO SIZED");
 	out = fopen(c->append, "a");
 	if (!out) {
 		snprintf(err, sizeof(err), "cannot append to %s: %s", c->append, strerror(errno));
@@ -202,7 +201,7 @@ static int verb_traffic(const struct cli *c, int argc, char **argv)
 	}
 	if (st == CB_OK)
 		return 0;
-	return fail(st == CB_ERR_IO ? EXIT_IO : EXIT_USAGE, err);
+	return fail(st == CB_ERR_IO ? EXIT_IO : CB_EXIT_USAGE, err);
 }
 
 static int verb_set_traffic(const struct cli *c, int argc, char **argv)
@@ -212,14 +211,14 @@ static int verb_set_traffic(const struct cli *c, int argc, char **argv)
 	enum cb_status st;
 
 	if (argc < 2 || c->nranks < 1)
-		return fail(EXIT_USAGE, "set-traffic: -n N TRAFFIC FILE...");
+		return fail(CB_EXIT_USAGE, "set-traffic: -n N TRAFFIC FILE...");
 	st = cb_traffic_load(argv[0], &t, err, sizeof(err));
 	for (int i = 1; i < argc && st == CB_OK; i++)
 		st = cb_traffic_apply(&t, c->nranks, argv[i], err, sizeof(err));
 	cb_traffic_free(&t);
 	if (st == CB_OK)
 		return 0;
-	return fail(st == CB_ERR_IO ? EXIT_IO : EXIT_USAGE, err);
+	return fail(st == CB_ERR_IO ? EXIT_IO : CB_EXIT_USAGE, err);
 }
 
 /* Writes the record of kv[0..n) over path: whole through a temporary, else
@@ -265,11 +264,11 @@ static int verb_run_meta(const struct cli *c, int argc, char **argv)
 		return cb_close_stdout(PROG, 0, EXIT_IO);
 	}
 	if (argc < 2)
-		return fail(EXIT_USAGE, "run-meta: FILE and KEY=VALUE words (see --help)");
+		return fail(CB_EXIT_USAGE, "run-meta: FILE and KEY=VALUE words (see --help)");
 	st = write_meta(argv[0], argv + 1, (size_t)(argc - 1), c->in_place, err, sizeof(err));
 	if (st == CB_OK)
 		return 0;
-	return fail(st == CB_ERR_ARG ? EXIT_USAGE : EXIT_IO, err);
+	return fail(st == CB_ERR_ARG ? CB_EXIT_USAGE : EXIT_IO, err);
 }
 
 static int verb_place(int argc, char **argv)
@@ -281,12 +280,12 @@ static int verb_place(int argc, char **argv)
 	FILE *out;
 
 	if (argc != 2)
-		return fail(EXIT_USAGE, "place: SRC DST");
+		return fail(CB_EXIT_USAGE, "place: SRC DST");
 	text = slurp(argv[0], &len, &bad);
 	if (bad || (!text && access(argv[0], R_OK) != 0)) {
 		snprintf(err, sizeof(err), "place: cannot read %s", argv[0]);
 		free(text);
-		return fail(EXIT_USAGE, err);
+		return fail(CB_EXIT_USAGE, err);
 	}
 	if (cb_replace_open(argv[1], tmp, sizeof(tmp), &out, err, sizeof(err)) != CB_OK) {
 		free(text);
@@ -307,13 +306,13 @@ int main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	if (cb_optable_parse(table, NOPTS, &c, argc, argv, err, sizeof(err)) != CB_OK)
-		return fail(EXIT_USAGE, err);
+		return fail(CB_EXIT_USAGE, err);
 	if (c.help) {
 		usage(stdout);
 		return cb_close_stdout(PROG, 0, EXIT_IO);
 	}
 	if (optind >= argc)
-		return fail(EXIT_USAGE, "a verb: merge, traffic, set-traffic, run-meta or place (see --help)");
+		return fail(CB_EXIT_USAGE, "a verb: merge, traffic, set-traffic, run-meta or place (see --help)");
 	verb = argv[optind];
 	argc -= optind + 1;
 	argv += optind + 1;
@@ -328,5 +327,5 @@ int main(int argc, char **argv)
 	if (strcmp(verb, "place") == 0)
 		return verb_place(argc, argv);
 	snprintf(err, sizeof(err), "unknown verb '%s' (merge, traffic, set-traffic, run-meta, place)", verb);
-	return fail(EXIT_USAGE, err);
+	return fail(CB_EXIT_USAGE, err);
 }

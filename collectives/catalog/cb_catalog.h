@@ -1,5 +1,5 @@
 /* cb_catalog: data about collbench's algorithms, backends and transports,
- * apart from the code that runs them (DESIGN.md section 2: "data about the
+ * apart from the code that runs them (docs/architecture.md: "data about the
  * runtime is not the runtime").
  *
  * The catalogue is the one list of their names and of what each needs,

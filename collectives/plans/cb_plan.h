@@ -44,8 +44,8 @@
  *
  * Traffic: a step moves `count` elements from a.rank to dst.rank (and from
  * b.rank, for a reduce) wherever the ranks differ: tx at the source, rx at
- * the destination, the rule the backends' counters follow (DESIGN.md
- * section 1). cb_plan_traffic sums it, so the oracle of the tests and the
+ * the destination, the rule the backends' counters follow (docs/output.md,
+ * "Traffic"). cb_plan_traffic sums it, so the oracle of the tests and the
  * measurement talk about the same bytes.
  *
  * Ranges are elements; bytes are count * element size. No MPI, no CUDA. */

@@ -19,8 +19,8 @@
  * reduce names the owner rank of each span it touches; bytes read from
  * another rank's memory, or written into it, are added to tx[source owner]
  * and rx[destination owner] of the process that moved them. The harness sums
- * these vectors over processes to get each rank's tx/rx (DESIGN.md section
- * 1: counted where bytes move). A backend's own copy and reduce never count.
+ * these vectors over processes to get each rank's tx/rx (docs/output.md,
+ * "Traffic": counted where bytes move). A backend's own copy and reduce never count.
  *
  * Two rank spaces, never mixed. Node ranks (node_rank, node_size: the ranks
  * that share this host, MPI_COMM_TYPE_SHARED, ordered by world rank) index

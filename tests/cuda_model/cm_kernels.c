@@ -56,7 +56,7 @@ static int partly_overlap(const void *x, const void *y, size_t n)
 	return p != q && p < q + n && q < p + n;
 }
 
-/* Enqueues *k on s as one launch. The launch check of DESIGN.md section 6
+/* Enqueues *k on s as one launch. The launch check the cuda backend makes
  * (cudaGetLastError after a launch) reads the thread's last-error slot: an
  * error an earlier call left there would read as this launch's failure
  * (the bug tests/test_cuda_poll.c recalls). cb_cuda_kernels.cu returns

@@ -289,7 +289,7 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
 
 /* An open mapping of the same handle (its pointer, refcount + 1), or
  * cudaErrorAlreadyMapped when this process still maps an older allocation
- * of the same owner at an overlapping owner address: DESIGN.md section 6
+ * of the same owner at an overlapping owner address: a rule of CUDA IPC
  * (close every opened handle before its owner frees it, "or later opens
  * fail with 'already mapped'"), a fact to check on a GPU. mu held. */
 static cudaError_t reuse(const struct handle *h, void **devPtr)

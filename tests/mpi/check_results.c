@@ -1,4 +1,4 @@
-/* check_results: validates allreduce_perf's CSV output against DESIGN.md's
+/* check_results: validates allreduce_perf's CSV output against the columns' contract
  * contract, for the MPI integration tests.
  *
  *   check_results SUMMARY.csv RANKS.csv NRANKS [ROOT] [--transport T] [--nhosts H]
@@ -10,7 +10,7 @@
  * one-sided transport, shm or ipc), library for mpi and nccl, local for
  * copy; nhosts is H (default 1) and every
  * per-rank row names a host in 0 .. H-1. For ps and ring, each rank's tx and rx must equal the
- * formulas of DESIGN.md section 1, recomputed here from the count alone:
+ * formulas of docs/output.md ("Traffic"), recomputed here from the count alone:
  *   ps (root R): root tx = rx = (n-1)S; every other rank tx = rx = S;
  *   ring: rx_r = 2S - |chunk r| - |chunk r+1|, tx_r = rx_{r+1}, where the
  *         first count % n chunks have one extra element;
@@ -108,7 +108,7 @@ static const char *plan_of(const char *algo)
 	return d && d->plan ? d->plan->name : NULL;
 }
 
-/* DESIGN.md section 1's closed forms of ps and ring (uneven chunks
+/* docs/output.md's closed forms of ps and ring (uneven chunks
  * included), an independent check of the plans' sums: 1 when algo has one. */
 static int closed_form(const char *algo, int n, int root, unsigned long long count, size_t esz,
 		       int r, unsigned long long *tx, unsigned long long *rx)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The shape rules of collbench's C code (DESIGN.md section 5). This header
-# is their text; README and docs point here.
+# The shape rules of collbench's C code (docs/architecture.md, "Rules of the code's shape"). This header
+# is their text; docs/architecture.md points here.
 #
 # A module is a header and the file(s) named after it (cb_x.h, cb_x.c); split
 # a file by responsibility, never to meet a line count. The check, on every

@@ -6,9 +6,9 @@
  * elsewhere; on a flat series: any change) are printed as tables for three
  * significance levels and three noise models, and bounded.
  *
- * The noise models, from this machine (2-core VM, README "History"): the
+ * The noise models, from this machine (2-core VM, docs/history.md): the
  * median busbw of one row over back-to-back sweeps varied by 2-4% (sd) on
- * quiet rows (ring 1M, 4M; ps 1M), 7% for ring 64M in README "Choosing the
+ * quiet rows (ring 1M, 4M; ps 1M), 7% for ring 64M in docs/regression.md "Choosing the
  * tolerance" (3.99, 4.12, 4.61, 4.57 GB/s), and while other jobs shared the
  * two cores 1 run in 4 or 5 ran at about half speed (sd 25-40%). */
 #define _GNU_SOURCE

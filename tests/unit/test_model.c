@@ -1,5 +1,5 @@
-/* Unit tests of the cost model's step evaluation: closed forms (DESIGN.md
- * section 1 traffic, the ring's 2(n-1)/n S, ps through the root), the ring
+/* Unit tests of the cost model's step evaluation: closed forms (docs/output.md
+ * "Traffic", the ring's 2(n-1)/n S, ps through the root), the ring
  * schedule against a slice-by-slice walk of cb_pattern, multi-host loads,
  * and Open MPI's decision. */
 #include <math.h>

@@ -15,7 +15,7 @@
  * shows as a timed-out wait, a failure. Here the pipelining of the two
  * (the next round's messages before this round's own work) under every
  * slice: one element, a few, 1 KiB and the backend's, and a long message in
- * many slices; results checked element by element, tx/rx against DESIGN.md
+ * many slices; results checked element by element, tx/rx against docs/output.md
  * section 1's formulas. Every other plan and collective on this executor:
  * test_threads. */
 #include <setjmp.h>
@@ -29,7 +29,7 @@
 #include "cb_algo.h"
 #include "thread_world.h"
 
-/* DESIGN.md section 1, uneven chunks included (as tests/mpi/check_results.c). */
+/* docs/output.md, "Traffic", uneven chunks included (as tests/mpi/check_results.c). */
 static void expected(const struct tw_case *c, int r, uint64_t *tx, uint64_t *rx)
 {
 	uint64_t n = (uint64_t)c->n, esz = cb_dtype_size(c->dt), S = c->count * esz;

@@ -4,8 +4,8 @@
  * allreduce (as the checker defines it), and the traffic the executor moved
  * equal to the plan's sum; for ps (k = 1, 2, n servers), the ring, one-shot,
  * two-shot, recursive doubling (powers of two) and Rabenseifner (powers of
- * two dividing the count) also equal to their closed forms (DESIGN.md
- * section 1; the sources in each plan's file).
+ * two dividing the count) also equal to their closed forms (docs/output.md
+ * "Traffic"; the sources in each plan's file).
  * The products are factored: the schedule does not depend on the dtype and
  * the reduce does not depend on the schedule (test_check: the host reduce of
  * every dtype x op against the reference), so every variant x n x count

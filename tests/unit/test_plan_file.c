@@ -66,7 +66,7 @@ static void test_examples(void **state)
 			assert_int_equal(tx[r], r % 2 ? S : 2 * S);
 			assert_int_equal(rx[r], r % 2 ? S : 2 * S);
 		}
-		/* the ring's closed form: rx_r = 2S - |chunk r| - |chunk r+1| (DESIGN.md 1) */
+		/* the ring's closed form: rx_r = 2S - |chunk r| - |chunk r+1| (docs/output.md) */
 		traffic(ring, counts[i], tx, rx);
 		for (int r = 0; r < 3; r++) {
 			size_t o, c1, c2, c3;

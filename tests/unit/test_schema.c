@@ -1,7 +1,7 @@
 /* Unit tests: the schema table (bench/format/cb_schema.c) is the one source
  * of the result files' columns.
- *   - the table: unique names, the contract's column order (DESIGN.md
- *     section 4 and the columns added since, byte for byte), JSON order;
+ *   - the table: unique names, the contract's column order (docs/output.md
+ *     "Files" and the columns added since, byte for byte), JSON order;
  *   - the row state's one text form, and its parser;
  *   - a record written through the table reads back the same;
  *   - a real run of allreduce_perf (a singleton: one rank, no mpirun)
@@ -28,7 +28,7 @@
 
 static const char *bin_dir, *src_dir;
 
-/* The contract: the summary columns of DESIGN.md section 4, then those
+/* The contract: the summary columns of docs/output.md, then those
  * added since, in this order; and the per-rank file's. A new column goes at
  * the end: these are prefixes of the table's headers. */
 static const char summary_header[] =

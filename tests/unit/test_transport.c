@@ -71,7 +71,7 @@ static void test_one_host(void **state)
 	assert_null(cb_transport_one_host("other", "ring2"));
 }
 
-/* The previous schema's columns (DESIGN.md section 4 and the repeats). */
+/* The previous schema's columns (docs/output.md and the repeats). */
 static const char header1[] =
 	"schema,backend,algo,nranks,bytes,count,dtype,op,in_place,iters,time_us,algbw_GBps,"
 	"busbw_GBps,status,repeats,time_us_rep_min,time_us_rep_max,busbw_GBps_rep_min,"

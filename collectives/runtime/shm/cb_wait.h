@@ -34,7 +34,7 @@
  *   spin:  collbench 0.1's wait, kept for comparison: 4000 pause
  *          instructions (66 us on the reference VM), then sched_yield()
  *          between polls.
- * Measurements of each on 2 cores: README "Host backend" (issue 14).
+ * Measurements of each on 2 cores: docs/backends.md, "Waiting for a peer".
  */
 #ifndef CB_WAIT_H
 #define CB_WAIT_H
@@ -52,8 +52,8 @@ enum cb_wait_mode {
 	CB_WAIT_MODE_COUNT
 };
 
-/* Defaults of cb_wait_configure, from measurements on a 2-core VM (README
- * "Host backend", issue 14). With more ranks than cores, any poll longer than
+/* Defaults of cb_wait_configure, from measurements on a 2-core VM (docs/backends.md,
+ * "Waiting for a peer"). With more ranks than cores, any poll longer than
  * a few microseconds costs the peer its core (collbench 0.1 polled 66 us
  * before its first yield: the ring 40x slower than MPI_Allreduce at 8
  * ranks); yielding hands the core to a runnable rank at once, while sleeping
