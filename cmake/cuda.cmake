@@ -15,6 +15,16 @@
 # in the sources). NCCL is looked up under NCCL_HOME (CMake or environment
 # variable), then in the CUDA toolkit; a Python wheel's lib/libnccl.so.2 is
 # accepted as is.
+# Versions (each checked here, so an old kit builds the host backend and says
+# why rather than failing to compile): CUDA >= 12.5
+# (cudaGetDriverEntryPointByVersion, CUDA runtime API 12.5), NCCL >= 2.14
+# (ncclCommInitRankConfig and ncclCommFinalize, NCCL 2.14 release notes); an
+# older NCCL is left out as a missing one is. CB_TEST_CUDA_VERSION and
+# CB_TEST_NCCL_VERSION stand in for the found versions (the tests simulate an
+# old kit with them). The CUDA runtime is the shared one (both libcudart.so
+# and libcudart_static.a were linked before), device code is C++17, and the
+# binaries carry an RPATH to the CUDA runtime's and NCCL's folders (the
+# toolkit's folder is implicit to nvcc, so CMake added none).
 set(CB_HAVE_CUDA OFF)
 set(CB_HAVE_NCCL OFF)
 
@@ -34,12 +44,24 @@ if(NOT CMAKE_CUDA_COMPILER OR NOT CUDAToolkit_FOUND)
   cb_without_cuda("no CUDA toolkit found")
 endif()
 
+set(cb_cuda_version ${CUDAToolkit_VERSION})
+if(CB_TEST_CUDA_VERSION)
+  set(cb_cuda_version ${CB_TEST_CUDA_VERSION})
+endif()
+if(cb_cuda_version VERSION_LESS 12.5)
+  cb_without_cuda("CUDA ${cb_cuda_version} is older than 12.5, which the cuda backend needs (cudaGetDriverEntryPointByVersion)")
+endif()
+
 # sm_80 and sm_90 machine code plus sm_90 PTX for newer GPUs
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   set(CMAKE_CUDA_ARCHITECTURES "80-real;90-real;90-virtual")
 endif()
+set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+set(CMAKE_CUDA_STANDARD 17)
+set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 enable_language(CUDA)
 set(CB_HAVE_CUDA ON)
+set(CB_CUDA_RPATH ${CUDAToolkit_LIBRARY_DIR})
 
 if(CB_WITH_NCCL)
   if(NOT NCCL_HOME AND DEFINED ENV{NCCL_HOME})
@@ -53,10 +75,26 @@ if(CB_WITH_NCCL)
     set(CB_HAVE_NCCL ON)
   endif()
 endif()
+set(nccl_why "CB_WITH_NCCL=${CB_WITH_NCCL}; set NCCL_HOME to find it")
 if(CB_HAVE_NCCL)
-  set(nccl_text "NCCL ${NCCL_LIBRARY}")
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h cb_nccl_defs REGEX "^#define NCCL_(MAJOR|MINOR) +[0-9]+")
+  string(REGEX REPLACE ".*NCCL_MAJOR +([0-9]+).*" "\\1" cb_nccl_major "${cb_nccl_defs}")
+  string(REGEX REPLACE ".*NCCL_MINOR +([0-9]+).*" "\\1" cb_nccl_minor "${cb_nccl_defs}")
+  set(cb_nccl_version "${cb_nccl_major}.${cb_nccl_minor}")
+  if(CB_TEST_NCCL_VERSION)
+    set(cb_nccl_version ${CB_TEST_NCCL_VERSION})
+  endif()
+  if(cb_nccl_version VERSION_LESS 2.14)
+    set(CB_HAVE_NCCL OFF)
+    set(nccl_why "NCCL ${cb_nccl_version} at ${NCCL_INCLUDE_DIR} is older than 2.14, which collbench needs (ncclCommInitRankConfig, ncclCommFinalize)")
+  endif()
+endif()
+if(CB_HAVE_NCCL)
+  set(nccl_text "NCCL ${cb_nccl_version} ${NCCL_LIBRARY}")
+  get_filename_component(cb_nccl_dir ${NCCL_LIBRARY} DIRECTORY)
+  list(APPEND CB_CUDA_RPATH ${cb_nccl_dir})
 else()
-  set(nccl_text "without NCCL (CB_WITH_NCCL=${CB_WITH_NCCL}; set NCCL_HOME to find it)")
+  set(nccl_text "without NCCL (${nccl_why})")
 endif()
 message(STATUS "collbench: cuda backend on (CUDA ${CUDAToolkit_VERSION}, ${nccl_text}, "
                "architectures ${CMAKE_CUDA_ARCHITECTURES})")
