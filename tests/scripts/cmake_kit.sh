@@ -30,8 +30,11 @@ if grep -q '^NCCL_LIBRARY:.*nccl' "$build/CMakeCache.txt"; then
 	grep -q 'cuda backend on (CUDA .*, without NCCL (NCCL 2.13 at .* is older than 2.14' "$t/nccl213.log" ||
 		{ cat "$t/nccl213.log" >&2; fail "NCCL 2.13: no message saying NCCL is left out"; }
 	nccl_dir=$(sed -n 's/^NCCL_LIBRARY:[A-Z]*=\(.*\)\/[^/]*$/\1/p' "$build/CMakeCache.txt")
-	readelf -d "$build/bin/allreduce_perf" | grep 'RUNPATH\|RPATH' | grep -q "[[:space:][]$nccl_dir[]:]" ||
-		{ readelf -d "$build/bin/allreduce_perf" >&2; fail "allreduce_perf has no RPATH to $nccl_dir"; }
+	rpath=$(readelf -d "$build/bin/allreduce_perf" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p')
+	case ":$rpath:" in
+	*":$nccl_dir:"*) ;;
+	*) fail "allreduce_perf's RPATH '$rpath' lacks NCCL's folder $nccl_dir" ;;
+	esac
 fi
 link=$build/bench/CMakeFiles/allreduce_perf.dir
 [ -d "$link" ] || fail "no link rule of allreduce_perf in $link"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# dev/device-check.sh without a GPU.
+#   dryrun: CB_DC_DRYRUN=1 prints every step's commands and limit; the limits
+#           add to at most 300 s; every launch is watched (-T and
+#           --setup-timeout), no step runs the unit tests, nothing forces
+#           eager module loading
+#   no_gpu: the real thing on this machine: the prerequisites (mpirun -np 2
+#           true included) and the build pass, then it stops at the first GPU
+#           call, exit 4, saying no GPU is visible, with its logs packed
+#           (label cuda_model: it builds the cuda backend, minutes on 2 cores)
+#   device_check.sh BIN CASE
+set -uo pipefail
+. "$(dirname "$0")/../lib/lib.sh"
+case=$2
+src=$(cd "$CB_TESTS_DIR/.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+case $case in
+dryrun)
+	CB_DC_DRYRUN=1 "$src/dev/device-check.sh" >"$t/out" 2>"$t/err" || { cat "$t/out" "$t/err" >&2; fail "exit $?"; }
+	total=$(sed -n 's/^budget: \([0-9]*\) s in all.*/\1/p' "$t/out")
+	sum=$(sed -n 's/^step [a-z_]*: limit \([0-9]*\) s$/\1/p' "$t/out" | paste -sd+ | bc)
+	[ -n "$total" ] && [ "$total" = "$sum" ] || { cat "$t/out" >&2; fail "budget '$total' is not the sum '$sum' of the steps' limits"; }
+	[ "$total" -le 300 ] || fail "the steps' limits add to $total s, over 300"
+	[ "$(grep -c '^step ' "$t/out")" -ge 5 ] || fail "fewer than 5 steps printed"
+	launches=$(grep -c 'mpirun .*allreduce_perf\|mpirun .*_perf ' "$t/out")
+	[ "$launches" -ge 5 ] || { cat "$t/out" >&2; fail "only $launches launches printed"; }
+	! grep 'mpirun .*_perf ' "$t/out" | grep -v -- '-T [0-9].*--setup-timeout [0-9]' ||
+		fail "a launch without -T and --setup-timeout"
+	! grep -q 'ctest' "$t/out" || fail "a step runs ctest (the unit tests are CI's)"
+	! grep -q 'CUDA_MODULE_LOADING=' "$src/dev/device-check.sh" || fail "device-check.sh forces a module loading mode"
+	;;
+no_gpu)
+	command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no nvcc"; exit 77; }
+	! nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "skipped: a GPU is visible"; exit 77; }
+	cb_launch_env
+	OUT=$t/out DC_BUILD=$t/build DC_LIMITS="1500 20 100 35" "$src/dev/device-check.sh" >"$t/stdout" 2>"$t/stderr"
+	rc=$?
+	[ "$rc" = 4 ] || { cat "$t/stderr" >&2; fail "exit $rc, expected 4 (no GPU visible)"; }
+	grep -q 'STOP: no GPU visible: built, nothing was run on a GPU' "$t/out/summary.txt" ||
+		{ cat "$t/out/summary.txt" >&2; fail "the summary does not say no GPU is visible"; }
+	grep -q 'step build: exit 0' "$t/out/summary.txt" || fail "the build step did not pass"
+	for f in logs.tgz table.txt facts.txt; do [ -s "$t/out/$f" ] || fail "no $f in OUT"; done
+	tar -tzf "$t/out/logs.tgz" >"$t/list" && grep -q 'logs/step-first_gpu.log' "$t/list" || fail "logs.tgz lacks the first GPU call's log"
+	;;
+*) fail "unknown case $case" ;;
+esac
+echo "ok: $case"
