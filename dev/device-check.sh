@@ -12,23 +12,27 @@
 # and on the box they only said the build works.
 #   0 prerequisites: the carried kit, nvcc, NCCL, `mpirun -np 2 true`, no
 #     library "not found" (ldd); says everything missing at once          30 s
-#   1 build          configure + build allreduce_perf, cuda_bw and
-#                    check_results only, for sm_90 (Release)              110 s
-#   2 first GPU call: cuda_bw (copy and reduce-kernel references); without
-#     a GPU it stops here: "no GPU visible"                                20 s
-#   3 stream-ordered runs: every dtype x op checked at np 2 (ordering and
+#   1 probe: configure, build cuda_probe only, run it at 2 and 4 ranks: the
+#     GPU, driver and runtime, IPC between processes, a stream wait on a
+#     peer-written counter in both layouts (waiting on its own memory, and
+#     on the peer's), one handoff ordered on the GPU and through the host,
+#     copies at 1 rank and at all at once; persistence mode and MPS. It is
+#     the first GPU call: without a GPU the check stops here, exit 4        60 s
+#   2 build          allreduce_perf, cuda_bw and check_results (sm_90)     80 s
+#   3 first_gpu: cuda_bw (copy and reduce-kernel references)               15 s
+#   4 stream-ordered runs: every dtype x op checked at np 2 (ordering and
 #     visibility between processes on the GPU), every collective's
 #     algorithms at np 1, 2, 4 (a few counts, checked, traffic = plan),
-#     then the sweep np 1, 2, 4, 8 B .. 256 MiB, -n 5, checked           100 s
-#   4 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 16 MiB,
+#     then the sweep np 1, 2, 4, 8 B .. 256 MiB, -n 5, checked            85 s
+#   5 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 16 MiB,
 #     --timing loop at np 1, 8 B .. 1 MiB, and ps and ring over p2p (NCCL
 #     ncclSend/ncclRecv) at np 2: checked with their traffic on two GPUs or
-#     more; on one GPU they must skip saying the ranks share it            35 s
+#     more; on one GPU they must skip saying the ranks share it            30 s
 # and prints a short table last (from summary.csv, or from the per-rank-count
 # np<N>.csv files when the sweep was cut short). Every launch has -T and
 # --setup-timeout below its step's limit, so a stuck run is named by the
-# watchdog (rank, phase, size) first. The budget, 295 s, is what a step may
-# take at most; CB_DC_DRYRUN=1 prints each step's commands and limit and
+# watchdog (rank, phase, size) first. The budget, 300 s, is what the steps
+# may take at most; CB_DC_DRYRUN=1 prints each step's commands and limit and
 # their sum without running them (tests/scripts/device_check.sh checks it).
 # Module loading is the user's default (lazy since CUDA 12.2): nothing forces
 # CUDA_MODULE_LOADING.
@@ -41,8 +45,8 @@
 # Carry .device without .device/ompi/root (9 MB, not 45: the kit unpacks itself
 # on the box; a run here leaves root/ behind: rm -rf .device/ompi/root).
 # Run:  dev/device-check.sh            (OUT defaults to ./device-out)
-# $OUT receives at most 6 files: summary.txt, facts.txt, table.txt, roofline.txt,
-# logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
+# $OUT receives at most 7 files: summary.txt, facts.txt, probe.txt, table.txt,
+# roofline.txt, logs.tgz, results.tgz. Exit: 0 done (see the table), 1 a step failed or
 # timed out, 2 prerequisites missing, 4 no GPU visible (the build ran).
 # Options: the table below (scripts/lib_opts.sh's form).
 set -uo pipefail
@@ -61,12 +65,12 @@ EOF
 cb_opt table - DIR  path table_dir '' \
 	"print the table again from an unpacked logs.tgz and results.tgz in DIR"
 cb_opt step  - NAME text step_name '' \
-	"run one step (build, first_gpu, stream, host_loop) as the driver does," \
+	"run one step (probe, build, first_gpu, stream, host_loop) as the driver does," \
 	"under its timeout; the context comes from DC_WORK, DC_BUILD, DC_NCCL_*"
 cb_opts_text tail <<'EOF'
 Environment: OUT (where the evidence goes), DC_BUILD (the build folder,
 default build-device), DC_LIMITS (the steps' limits in
-seconds: "build gpu stream host", default "110 20 100 35"), CB_DC_DRYRUN=1
+seconds: "probe build gpu stream host", default "60 80 15 85 30"), CB_DC_DRYRUN=1
 (print each step's commands and limit, and their sum, and run nothing).
 Exit status: 0 done (see the table), 1 a step failed or timed out, 2
 prerequisites missing or usage, 4 no GPU visible (the build ran).
@@ -77,25 +81,68 @@ cb_opts_parse "$@"
 # ---- the steps, each run as "device-check.sh --step NAME" under timeout -----
 # (context comes through the environment: DC_WORK, DC_BUILD, DC_NCCL_*)
 
-step_build() {
+# configure once (the probe's step does it first; the build's step again
+# only where it was not done)
+configure() {
 	local gen=()
-	if [ -n "${CB_DC_DRYRUN:-}" ]; then
-		echo "  cmake -S . -B build-device -DCMAKE_CUDA_ARCHITECTURES=90 -DCB_WITH_HISTORY=OFF ..."
-		echo "  cmake --build build-device --target allreduce_perf cuda_bw check_results"
+	[ -f "$DC_BUILD/CMakeCache.txt" ] && grep -q 'collbench: cuda backend' "$DC_WORK/logs/configure.log" 2>/dev/null &&
 		return 0
-	fi
 	command -v ninja >/dev/null && gen=(-G Ninja)
 	cmake -S "$root" -B "$DC_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCB_WITH_HISTORY=OFF \
 		-DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$(command -v nvcc)" \
 		-DNCCL_INCLUDE_DIR="$DC_NCCL_INC" -DNCCL_LIBRARY="$DC_NCCL_LIB" \
 		${MPI_C_COMPILER:+-DMPI_C_COMPILER="$MPI_C_COMPILER"} >"$DC_WORK/logs/configure.log" 2>&1 ||
 		{ tail -20 "$DC_WORK/logs/configure.log"; return 1; }
+	grep 'collbench: cuda backend' "$DC_WORK/logs/configure.log" ||
+		{ echo "the build has no cuda backend (configure.log)"; return 1; }
+}
+
+# The probe (bench/harness/cuda_probe.c) at 2 and 4 ranks on this box's
+# GPU(s), and what the driver says of persistence and MPS: the facts a
+# window that ends here still leaves ($OUT/probe.txt). Exit 4: no GPU.
+step_probe() {
+	local np
+	if [ -n "${CB_DC_DRYRUN:-}" ]; then
+		echo "  cmake -S . -B build-device -DCMAKE_CUDA_ARCHITECTURES=90 -DCB_WITH_HISTORY=OFF ..."
+		echo "  cmake --build build-device --target cuda_probe"
+		for np in 2 4; do echo "  mpirun -np $np build-device/bin/cuda_probe -n 50 -s 64M"; done
+		return 0
+	fi
+	configure || return 1
+	cmake --build "$DC_BUILD" -j "$(nproc)" --target cuda_probe >"$DC_WORK/logs/build-probe.log" 2>&1 ||
+		{ tail -30 "$DC_WORK/logs/build-probe.log"; return 1; }
+	{
+		echo "== persistence mode, compute mode: $(nvidia-smi --query-gpu=persistence_mode,compute_mode --format=csv,noheader 2>&1 | head -1)"
+		if pgrep -x nvidia-cuda-mps-server >/dev/null || pgrep -x nvidia-cuda-mps-control >/dev/null; then
+			echo "== MPS: running (ranks that share a GPU run concurrently)"
+		else
+			echo "== MPS: not running (ranks that share a GPU time-slice it; the suite never starts MPS)"
+		fi
+	} >"$DC_WORK/probe.txt"
+	for np in 2 4; do
+		echo "== cuda_probe, $np ranks" >>"$DC_WORK/probe.txt"
+		timeout -k 5 25 mpirun --oversubscribe -np "$np" "$DC_BUILD/bin/cuda_probe" -n 50 -s 64M \
+			>>"$DC_WORK/probe.txt" 2>"$DC_WORK/logs/probe-np$np.err"
+		if grep -q 'no usable GPU' "$DC_WORK/probe.txt"; then
+			cat "$DC_WORK/probe.txt"
+			return 4
+		fi
+	done
+	cat "$DC_WORK/probe.txt"
+	return 0
+}
+
+step_build() {
+	if [ -n "${CB_DC_DRYRUN:-}" ]; then
+		echo "  cmake --build build-device --target allreduce_perf cuda_bw check_results"
+		return 0
+	fi
+	configure || return 1
 	cmake --build "$DC_BUILD" -j "$(nproc)" --target allreduce_perf cuda_bw check_results \
 		>"$DC_WORK/logs/build.log" 2>&1 ||
 		{ tail -30 "$DC_WORK/logs/build.log"; return 1; }
 	grep -q 'backends built: host,cuda' <("$DC_BUILD/bin/allreduce_perf" --help 2>&1) ||
 		{ echo "the build has no cuda backend (configure.log)"; return 1; }
-	grep 'collbench: cuda backend' "$DC_WORK/logs/configure.log"
 	# where every dependency came from (the kit, where one was carried)
 	grep -E '^(MPI_C_COMPILER|MPI_mpi_LIBRARY|PKG_CONFIG_EXECUTABLE|pkgcfg_lib_|CSV_|NCCL_|CMAKE_CUDA_COMPILER)[A-Za-z_]*:' \
 		"$DC_BUILD/CMakeCache.txt"
@@ -269,6 +316,7 @@ pack() {
 	tar -czf "$OUT/results.tgz.part" -C "$DC_WORK" run 2>/dev/null &&
 		mv -f "$OUT/results.tgz.part" "$OUT/results.tgz"
 	[ -f "$DC_WORK/roofline.txt" ] && cp "$DC_WORK/roofline.txt" "$OUT/roofline.txt"
+	[ -f "$DC_WORK/probe.txt" ] && cp "$DC_WORK/probe.txt" "$OUT/probe.txt"
 	true
 }
 finish() { pack; table >"$OUT/table.txt" 2>&1; cat "$OUT/table.txt"; rm -rf "$DC_WORK"; exit "$1"; }
@@ -302,6 +350,8 @@ not_ok() {
 }
 table() {
 	local d="$DC_WORK/run" s=()
+	echo "== probe (cuda_probe: IPC, stream waits in both counter layouts, handoffs, copies)"
+	grep -E '^(==|runtime|ipc|wait|host|copy\.)' "$DC_WORK/probe.txt" 2>/dev/null || echo "(not run)"
 	echo "== device references (bytes read + written per second)"
 	cat "$DC_WORK/roofline.txt" 2>/dev/null || echo "(not run)"
 	echo "== stream-ordered sweep (busbw GB/s; copy: algbw)"
@@ -334,7 +384,7 @@ run_step() { # NAME LIMIT
 }
 
 # step limits in seconds (DC_LIMITS overrides, e.g. to try the time-out path)
-read -r lim_build lim_gpu lim_stream lim_host <<<"${DC_LIMITS:-110 20 100 35}"
+read -r lim_probe lim_build lim_gpu lim_stream lim_host <<<"${DC_LIMITS:-60 80 15 85 30}"
 lim_prereq=30 # step 0: the kit's checks, mpirun -np 2 true (timeout 20)
 
 # CB_DC_DRYRUN=1: each step's commands and limit, and their sum; nothing runs
@@ -344,12 +394,12 @@ if [ -n "${CB_DC_DRYRUN:-}" ]; then
 	trap 'rm -rf "$DC_WORK"' EXIT
 	echo "step prereq: limit $lim_prereq s"
 	echo "  mpirun -np 2 true; ldd \$(command -v mpirun); nvcc, NCCL, jansson, libcsv, cmocka found"
-	for st in "build $lim_build" "first_gpu $lim_gpu" "stream $lim_stream" "host_loop $lim_host"; do
+	for st in "probe $lim_probe" "build $lim_build" "first_gpu $lim_gpu" "stream $lim_stream" "host_loop $lim_host"; do
 		set -- $st
 		echo "step $1: limit $2 s"
 		"step_$1"
 	done
-	total=$((lim_prereq + lim_build + lim_gpu + lim_stream + lim_host))
+	total=$((lim_prereq + lim_probe + lim_build + lim_gpu + lim_stream + lim_host))
 	echo "budget: $total s in all (at most 300 s: a third of a 15-minute lease, start included)"
 	[ "$total" -le 300 ] || { echo "device-check.sh: the steps' limits add to $total s, over 300" >&2; exit 1; }
 	exit 0
@@ -445,6 +495,12 @@ gpu=$(nvidia-smi -L 2>/dev/null | head -1)
 say "GPU: ${gpu:-none listed by nvidia-smi$(command -v nvidia-smi >/dev/null || echo ' (no nvidia-smi)')}"
 
 # ---- 1 .. 4 -------------------------------------------------------------------
+run_step probe "$lim_probe"
+case $? in
+0) ;;
+4) stop "no GPU visible: the probe found none (probe.txt; nothing else was run on a GPU)" 4 ;;
+*) stop "the probe failed (probe.txt, logs.tgz: configure.log, build-probe.log, probe-np*.err)" ;;
+esac
 run_step build "$lim_build" || stop "build failed (logs.tgz: configure.log, build.log)"
 run_step first_gpu "${lim_gpu:-20}"
 case $? in

@@ -156,6 +156,22 @@ gpu_memory_full)
 	# buffers larger than the GPU's memory: named, every rank exits (3)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_MEM_MB=32 run 2 3 \
 		'cannot allocate [0-9]+ B of GPU memory for a buffer of 67108864 B' -a ring -b 64M -e 64M -c 0 -n 1 -w 0 ;;
+probe)
+	# device-check.sh's probe (cuda_probe) at 2 and 4 ranks sharing one
+	# "GPU": every fact measured (the model's numbers say nothing of a GPU),
+	# IPC read back, no rule of the model broken, exit 0
+	for np in 2 4; do
+		CB_CUDA_MODEL_GPUS=1 timeout 90 bash -c 'cb_mpirun "$@"' _ -np "$np" "$model/cuda_probe" -n 10 -s 1M \
+			>"$out/stdout" 2>"$out/stderr" || { cat "$out/stdout" "$out/stderr" >&2; fail "np $np: exit $?"; }
+		grep -q "^runtime .* 1 GPU(s), .*; $np rank(s) a GPU$" "$out/stdout" || fail "np $np: no runtime line"
+		grep -q "^ipc .*ok: rank 0's buffer read by $((np - 1)) rank(s)$" "$out/stdout" || fail "np $np: no IPC"
+		for f in wait.own wait.peer host; do
+			grep -qE "^$f +[0-9]+\.[0-9]+ us a handoff" "$out/stdout" || { cat "$out/stdout" >&2; fail "np $np: no $f"; }
+		done
+		grep -qE "^copy.np1 +[0-9.]+ GB/s by events, [0-9.]+ by wall" "$out/stdout" || fail "np $np: no copy.np1"
+		grep -qE "^copy.npN +$np ranks at once: [0-9.]+ GB/s summed over their events, [0-9.]+ by wall" \
+			"$out/stdout" || fail "np $np: no copy.npN"
+	done ;;
 *) fail "unknown case $case" ;;
 esac
 [ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"

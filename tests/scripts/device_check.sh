@@ -5,8 +5,9 @@
 #           --setup-timeout), no step runs the unit tests, nothing forces
 #           eager module loading
 #   no_gpu: the real thing on this machine: the prerequisites (mpirun -np 2
-#           true included) and the build pass, then it stops at the first GPU
-#           call, exit 4, saying no GPU is visible, with its logs packed
+#           true included) and the probe's build pass, then it stops at the
+#           probe (the first GPU call), exit 4, saying no GPU is visible, with
+#           its logs packed and the probe's output in OUT
 #           (label cuda_model: it builds the cuda backend, minutes on 2 cores)
 #   device_check.sh BIN CASE
 set -uo pipefail
@@ -35,14 +36,15 @@ no_gpu)
 	command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no nvcc"; exit 77; }
 	! nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "skipped: a GPU is visible"; exit 77; }
 	cb_launch_env
-	OUT=$t/out DC_BUILD=$t/build DC_LIMITS="1500 20 100 35" "$src/dev/device-check.sh" >"$t/stdout" 2>"$t/stderr"
+	OUT=$t/out DC_BUILD=$t/build DC_LIMITS="1500 1500 15 85 30" "$src/dev/device-check.sh" >"$t/stdout" 2>"$t/stderr"
 	rc=$?
 	[ "$rc" = 4 ] || { cat "$t/stderr" >&2; fail "exit $rc, expected 4 (no GPU visible)"; }
-	grep -q 'STOP: no GPU visible: built, nothing was run on a GPU' "$t/out/summary.txt" ||
+	grep -q 'STOP: no GPU visible: the probe found none' "$t/out/summary.txt" ||
 		{ cat "$t/out/summary.txt" >&2; fail "the summary does not say no GPU is visible"; }
-	grep -q 'step build: exit 0' "$t/out/summary.txt" || fail "the build step did not pass"
+	grep -q "step probe: exit 4" "$t/out/summary.txt" || fail "the probe did not end the check (exit 4)"
+	grep -q '^runtime .*no usable GPU' "$t/out/probe.txt" || fail "probe.txt does not say no usable GPU"
 	for f in logs.tgz table.txt facts.txt; do [ -s "$t/out/$f" ] || fail "no $f in OUT"; done
-	tar -tzf "$t/out/logs.tgz" >"$t/list" && grep -q 'logs/step-first_gpu.log' "$t/list" || fail "logs.tgz lacks the first GPU call's log"
+	tar -tzf "$t/out/logs.tgz" >"$t/list" && grep -q 'logs/step-probe.log' "$t/list" || fail "logs.tgz lacks the probe's log"
 	;;
 *) fail "unknown case $case" ;;
 esac
