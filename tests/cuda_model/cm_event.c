@@ -177,8 +177,10 @@ static cudaError_t run_wait_event(void *arg)
 {
 	struct wait_event *w = arg;
 
-	for (unsigned long polls = 0; __atomic_load_n(&w->ev->done, __ATOMIC_ACQUIRE) < w->gen; polls++)
+	for (unsigned long polls = 0; __atomic_load_n(&w->ev->done, __ATOMIC_ACQUIRE) < w->gen; polls++) {
+		cm_slice_poll();
 		cm_backoff(polls);
+	}
 	return cudaSuccess;
 }
 
@@ -231,23 +233,28 @@ static cudaError_t run_wait_value(void *arg)
 {
 	struct value_op *w = arg;
 
-	for (unsigned long polls = 0; !satisfied(__atomic_load_n(w->addr, __ATOMIC_ACQUIRE), w); polls++)
+	for (unsigned long polls = 0; !satisfied(__atomic_load_n(w->addr, __ATOMIC_ACQUIRE), w); polls++) {
+		cm_slice_poll(); /* an unsatisfied wait holds the GPU until its slice ends */
 		cm_backoff(polls);
+	}
 	return cudaSuccess;
 }
 
 /* CU_STREAM_WRITE_VALUE_DEFAULT: the write is preceded by "a memory fence
  * before the write, which has similar semantics to __threadfence_system()
  * but is scoped to the stream" (CUstreamWriteValue_flags): a release store
- * after the stream's earlier work. NO_MEMORY_BARRIER: a relaxed one. */
+ * after the stream's earlier work, whose held bytes (cm_order.c) the worker
+ * landed before it. NO_MEMORY_BARRIER: a relaxed one, before those bytes. */
 static cudaError_t run_write_value(void *arg)
 {
 	struct value_op *w = arg;
 
-	if (w->flags & CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER)
+	if (w->flags & CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER) {
 		__atomic_store_n(w->addr, w->value, __ATOMIC_RELAXED);
-	else
+		cm_order_land_late();
+	} else {
 		__atomic_store_n(w->addr, w->value, __ATOMIC_RELEASE);
+	}
 	return cudaSuccess;
 }
 
@@ -258,7 +265,9 @@ static cudaError_t run_write_value(void *arg)
 static CUresult value_op(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned flags,
 			 cm_run_fn run, const char *call)
 {
-	struct cm_span span = { (void *)(uintptr_t)addr, 8, run == run_write_value, 1 };
+	int write = run == run_write_value;
+	struct cm_span span = { (void *)(uintptr_t)addr, 8, write,
+				write && (flags & CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER) ? 2 : 1 };
 	struct value_op *w;
 	int dev = -1;
 	enum cm_mem_kind k;
@@ -272,6 +281,13 @@ static CUresult value_op(CUstream stream, CUdeviceptr addr, cuuint64_t value, un
 	if (addr % 8 || (k != CM_OWN && k != CM_MAPPED)) {
 		cm_log("%s(%#llx): not an aligned 8-byte word of device memory", call, (unsigned long long)addr);
 		return CUDA_ERROR_INVALID_VALUE;
+	}
+	/* a driver that refuses the operation on another process's memory */
+	if (k == CM_MAPPED && !cm_env_long(write ? "CB_CUDA_MODEL_IPC_STREAM_WRITE" :
+						  "CB_CUDA_MODEL_IPC_STREAM_WAIT", 1)) {
+		cm_log("%s on IPC-mapped memory: refused (CUDA_ERROR_NOT_SUPPORTED; "
+		       "CB_CUDA_MODEL_IPC_STREAM_%s=0)", call, write ? "WRITE" : "WAIT");
+		return CUDA_ERROR_NOT_SUPPORTED;
 	}
 	w = malloc(sizeof(*w));
 	if (!w)

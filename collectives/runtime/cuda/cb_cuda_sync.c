@@ -61,7 +61,8 @@ static enum cb_status value_op(struct cb_backend *be, void *fn, cudaStream_t s, 
 	if (!name || name(r, &text) != CUDA_SUCCESS || !text)
 		text = "an unknown CUresult";
 	snprintf(cs->sync_why, sizeof(cs->sync_why), "the driver refused %s (%s)", what, text);
-	return CB_CU(r);
+	return cb_cu_status_at((int)r, fn == cs->wait_value ? "cuStreamWaitValue64" :
+			       "cuStreamWriteValue64", __FILE__, __LINE__);
 }
 
 enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
