@@ -38,6 +38,9 @@
  *   CB_CUDA_MODEL_TIMESLICE_US  the processes that share a model GPU run one
  *                               at a time, switching on this slice (cm_slice.c;
  *                               default 0: all at once, as under MPS)
+ *   CB_CUDA_MODEL_SWITCH_US     with it: how long a context that ran out of
+ *                               work keeps the GPU before another takes it
+ *                               (a context switch; default 50)
  *   CB_CUDA_MODEL_IPC_STREAM_WAIT  0: cuStreamWaitValue64 on IPC-mapped memory
  *                               returns CUDA_ERROR_NOT_SUPPORTED (a driver that
  *                               refuses it); CB_CUDA_MODEL_IPC_STREAM_WRITE 0:

@@ -7,7 +7,9 @@
  * process holds its GPU; a stream wait (cuStreamWaitValue64,
  * cudaStreamWaitEvent) that is not yet satisfied counts as work, so it holds
  * the GPU until its slice ends, as the GPU's front-end blocked on a
- * semaphore does. Who holds each GPU is in a shared-memory object of the
+ * semaphore does. A context switch is not free: one that runs out of work
+ * keeps the GPU CB_CUDA_MODEL_SWITCH_US (default 50) before another context
+ * takes it. Who holds each GPU is in a shared-memory object of the
  * host, "/cbm-<parent pid>-slice<GPU>" (the ranks of one launch share a
  * parent; cm_error.c removes the object once that parent is gone).
  * Contract in cm_model.h. */
@@ -23,11 +25,11 @@
 #include "cm_model.h"
 
 struct gpu_slice {
-	int32_t holder;     /* pid of the context that runs, 0: none */
+	uint64_t state;     /* the holder's pid << 1, | 1 while it has no work; 0: free */
 	int32_t yielded_by; /* the context that last gave it up at its slice's end */
-	int32_t want;       /* contexts waiting for it */
-	int32_t pad;
+	int32_t want;       /* workers of other contexts waiting for it */
 	uint64_t since_ns;  /* when the holder got it */
+	uint64_t idle_ns;   /* when the holder ran out of work */
 	uint64_t yield_ns;  /* when yielded_by gave it up */
 };
 
@@ -39,6 +41,15 @@ static _Thread_local int cur = -1; /* the GPU this worker's operation holds */
 static uint64_t slice_ns(void)
 {
 	long us = cm_env_long("CB_CUDA_MODEL_TIMESLICE_US", 0);
+
+	return us > 0 ? (uint64_t)us * 1000u : 0;
+}
+
+/* A context switch: how long a context that ran out of work keeps the GPU
+ * before another may take it. */
+static uint64_t switch_ns(void)
+{
+	long us = cm_env_long("CB_CUDA_MODEL_SWITCH_US", 50);
 
 	return us > 0 ? (uint64_t)us * 1000u : 0;
 }
@@ -69,13 +80,23 @@ static struct gpu_slice *gpu(int dev)
 	return gpus[dev];
 }
 
+static int cas(uint64_t *w, uint64_t old, uint64_t new_)
+{
+	return __atomic_compare_exchange_n(w, &old, new_, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 /* Takes g for this process if it may (mu held): it holds it, or nobody
- * does and it did not just give it up to a waiting context. */
+ * does, or its holder ran out of work a context switch ago; and this
+ * process did not just give it up to a waiting context. */
 static int try_take(struct gpu_slice *g, int me, int dev, uint64_t now)
 {
-	int32_t free_ = 0;
+	uint64_t st = __atomic_load_n(&g->state, __ATOMIC_ACQUIRE), busy = (uint64_t)me << 1;
 
-	if (__atomic_load_n(&g->holder, __ATOMIC_ACQUIRE) == me) {
+	if (st >> 1 == (uint64_t)me) { /* mine: busy again, unless taken meanwhile */
+		if (st != busy && !cas(&g->state, st, busy))
+			return 0;
+		if (st != busy) /* the slice counts time with work only */
+			__atomic_store_n(&g->since_ns, now, __ATOMIC_RELAXED);
 		inside[dev]++;
 		return 1;
 	}
@@ -83,7 +104,9 @@ static int try_take(struct gpu_slice *g, int me, int dev, uint64_t now)
 	    __atomic_load_n(&g->want, __ATOMIC_RELAXED) > 0 &&
 	    now - __atomic_load_n(&g->yield_ns, __ATOMIC_RELAXED) < 2 * slice_ns())
 		return 0;
-	if (!__atomic_compare_exchange_n(&g->holder, &free_, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+	if (st && !((st & 1) && now - __atomic_load_n(&g->idle_ns, __ATOMIC_RELAXED) >= switch_ns()))
+		return 0;
+	if (!cas(&g->state, st, busy))
 		return 0;
 	__atomic_store_n(&g->since_ns, now, __ATOMIC_RELAXED);
 	inside[dev] = 1;
@@ -93,10 +116,11 @@ static int try_take(struct gpu_slice *g, int me, int dev, uint64_t now)
 /* A holder whose process died gives the GPU up. */
 static void reap(struct gpu_slice *g)
 {
-	int32_t h = __atomic_load_n(&g->holder, __ATOMIC_RELAXED);
+	uint64_t st = __atomic_load_n(&g->state, __ATOMIC_RELAXED);
+	pid_t h = (pid_t)(st >> 1);
 
 	if (h > 0 && kill(h, 0) == -1 && errno == ESRCH)
-		__atomic_compare_exchange_n(&g->holder, &h, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+		cas(&g->state, st, 0);
 }
 
 void cm_slice_acquire(int dev)
@@ -126,10 +150,10 @@ void cm_slice_acquire(int dev)
 }
 
 /* The operation on dev ended (mu held): the process gives the GPU up when
- * it has no more work (idle), or its slice is over and another waits. */
+ * its slice is over and another waits, or marks it out of work (idle). */
 static void leave(struct gpu_slice *g, int dev, int idle)
 {
-	uint64_t now = cm_now_ns();
+	uint64_t now = cm_now_ns(), busy = (uint64_t)getpid() << 1;
 	int over = now - __atomic_load_n(&g->since_ns, __ATOMIC_RELAXED) >= slice_ns() &&
 		   __atomic_load_n(&g->want, __ATOMIC_ACQUIRE) > 0;
 
@@ -138,8 +162,11 @@ static void leave(struct gpu_slice *g, int dev, int idle)
 	if (over) {
 		__atomic_store_n(&g->yielded_by, (int32_t)getpid(), __ATOMIC_RELAXED);
 		__atomic_store_n(&g->yield_ns, now, __ATOMIC_RELAXED);
+		cas(&g->state, busy, 0);
+		return;
 	}
-	__atomic_store_n(&g->holder, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&g->idle_ns, now, __ATOMIC_RELAXED);
+	cas(&g->state, busy, busy | 1);
 }
 
 void cm_slice_release(int dev, int idle)

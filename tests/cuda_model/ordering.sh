@@ -30,13 +30,13 @@ run() {
 	[ "$want" != 0 ] || all_ok
 }
 
-# every row ok (wrong 0), at least 9
+# every row ok (wrong 0), one at least
 all_ok() {
 	local n bad
 	n=$(awk 'END { print NR - 1 }' "$out/s.csv")
 	bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["status"] != "ok" || $c["wrong"] != 0 { n++ } END { print n + 0 }' "$out/s.csv")
-	[ "$n" -ge 9 ] && [ "$bad" = 0 ] || { cat "$out/s.csv" >&2; fail "$bad of $n rows not ok"; }
+	[ "$n" -ge 1 ] && [ "$bad" = 0 ] || { cat "$out/s.csv" >&2; fail "$bad of $n rows not ok"; }
 }
 
 # device RE: the metadata's device text matches RE (grep -E)
@@ -78,6 +78,22 @@ time_sliced)
 	CB_CUDA_MODEL_GPUS=1 CB_CUDA_MODEL_TIMESLICE_US=2000 run 2 0
 	device 'sync host \(ranks share a GPU: the probe.s handoff took [0-9.]+ us host-ordered, [0-9.]+ us stream-ordered\), time max\(CUDA events, host wall clock\)'
 	says 'rank 0: cuda backend: ordering ranks through the host \(ranks share a GPU' ;;
+shared_time)
+	# a call's time on a time-sliced shared GPU (50 ms slices, a 3 ms context
+	# switch): each rank's events time only its own copy, the host clock also
+	# the other rank's copy and the switch; the row (max over ranks) then
+	# takes at least the switch more than the 1-rank row (events alone: the
+	# same as the 1-rank row, within noise)
+	median() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["time_us_median"] }' "$out/s.csv"; }
+	export CB_CUDA_MODEL_GPUS=1 CB_CUDA_MODEL_TIMESLICE_US=50000 CB_CUDA_MODEL_SWITCH_US=3000
+	run 1 0 -a copy -b 4M -e 4M -n 10
+	one=$(median)
+	run 2 0 -a copy -b 4M -e 4M -n 10
+	two=$(median)
+	device 'time max\(CUDA events, host wall clock\)'
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b >= a + 2000) }' ||
+		fail "copy at 2 ranks on one time-sliced GPU: $two us (median), at 1 rank $one us: the other rank's copy and the switch are missing" ;;
 layouts)
 	# both layouts and a bad setting, one rank per GPU: no probe timing, no
 	# reason to give
