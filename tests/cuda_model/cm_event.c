@@ -270,6 +270,7 @@ static CUresult value_op(CUstream stream, CUdeviceptr addr, cuuint64_t value, un
 				write && (flags & CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER) ? 2 : 1 };
 	struct value_op *w;
 	int dev = -1;
+	long ipc;
 	enum cm_mem_kind k;
 
 	cm_init();
@@ -282,13 +283,17 @@ static CUresult value_op(CUstream stream, CUdeviceptr addr, cuuint64_t value, un
 		cm_log("%s(%#llx): not an aligned 8-byte word of device memory", call, (unsigned long long)addr);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	/* a driver that refuses the operation on another process's memory */
-	if (k == CM_MAPPED && !cm_env_long(write ? "CB_CUDA_MODEL_IPC_STREAM_WRITE" :
-						  "CB_CUDA_MODEL_IPC_STREAM_WAIT", 1)) {
+	/* a driver that refuses the operation on another process's memory (0),
+	 * or takes a write there that never lands (WRITE=-1) */
+	ipc = k == CM_MAPPED ? cm_env_long(write ? "CB_CUDA_MODEL_IPC_STREAM_WRITE" :
+						   "CB_CUDA_MODEL_IPC_STREAM_WAIT", 1) : 1;
+	if (ipc == 0) {
 		cm_log("%s on IPC-mapped memory: refused (CUDA_ERROR_NOT_SUPPORTED; "
 		       "CB_CUDA_MODEL_IPC_STREAM_%s=0)", call, write ? "WRITE" : "WAIT");
 		return CUDA_ERROR_NOT_SUPPORTED;
 	}
+	if (ipc < 0 && write)
+		return CUDA_SUCCESS; /* lost: a peer waiting for it waits forever */
 	w = malloc(sizeof(*w));
 	if (!w)
 		return CUDA_ERROR_OUT_OF_MEMORY;

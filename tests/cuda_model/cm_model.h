@@ -44,7 +44,8 @@
  *   CB_CUDA_MODEL_IPC_STREAM_WAIT  0: cuStreamWaitValue64 on IPC-mapped memory
  *                               returns CUDA_ERROR_NOT_SUPPORTED (a driver that
  *                               refuses it); CB_CUDA_MODEL_IPC_STREAM_WRITE 0:
- *                               the same for cuStreamWriteValue64
+ *                               the same for cuStreamWriteValue64, -1: such a
+ *                               write is taken but never lands
  *   CB_CUDA_MODEL_WEAK_ORDER_US copies', memsets' and kernels' bytes land after
  *                               an unfenced stream write, this much later
  *                               (cm_order.c; default 0: in stream order)

@@ -57,6 +57,15 @@ refused_write)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_IPC_STREAM_WRITE=0 run 2 0
 	device 'sync host \(the driver refused a stream write to a peer.s IPC-mapped memory \(CUDA_ERROR_NOT_SUPPORTED\)\)'
 	says 'rank 0: cuda backend: ordering ranks through the host: the driver refused a stream write' ;;
+lost_write)
+	# a driver that takes the stream writes into a peer's memory but never
+	# delivers them: the probe's waits run into its 5 s deadline, each rank
+	# releases its own counters (the probe's stream completes, nothing is
+	# freed under a pending wait), host ordering
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_IPC_STREAM_WRITE=-1 run 2 0
+	device 'sync host \(a stream wait did not complete within 5 s\)'
+	says 'ordering ranks through the host: a stream wait did not complete'
+	! grep -q 'left allocated' "$out/stderr" || fail "the probe's stream was abandoned" ;;
 refused_wait)
 	# one that refuses stream waits on IPC-mapped memory: the default layout
 	# never asks for one (each rank waits on its own memory), the old one
