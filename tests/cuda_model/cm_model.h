@@ -8,8 +8,9 @@
  *   cm_error.c   the last-error slot, sticky errors, names, the model's log;
  *   cm_device.c  devices, attributes, PCI ids, peer access, driver entry points;
  *   cm_memory.c  device memory in host shared memory, CUDA IPC handles;
- *   cm_stream.c  streams (an in-order queue run by a worker thread), events,
- *                copies, memsets, stream memory operations;
+ *   cm_stream.c  streams (an in-order queue run by a worker thread), copies,
+ *                memsets; cm_event.c events; cm_memops.c stream memory
+ *                operations;
  *   cm_kernels.c cb_cuda_reduce and cb_cuda_finalize (cb_cuda_kernels.h) as
  *                host loops (cm_elem.cc: cb_cuda_elem.cuh's element functions);
  *   cm_nccl.c    communicators; cm_nccl_ops.c: allreduce, send/recv, groups;

@@ -56,7 +56,10 @@ refused_write)
 	# default layout's posts; every rank falls back to host ordering
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_IPC_STREAM_WRITE=0 run 2 0
 	device 'sync host \(the driver refused a stream write to a peer.s IPC-mapped memory \(CUDA_ERROR_NOT_SUPPORTED\)\)'
-	says 'rank 0: cuda backend: ordering ranks through the host: the driver refused a stream write' ;;
+	says 'rank 0: cuda backend: ordering ranks through the host: the driver refused a stream write'
+	# at 3 ranks a post's writes go as one cuStreamBatchMemOp
+	CB_CUDA_MODEL_GPUS=3 CB_CUDA_MODEL_IPC_STREAM_WRITE=0 run 3 0
+	device 'sync host \(the driver refused a batch of stream writes to peers. IPC-mapped memory \(CUDA_ERROR_NOT_SUPPORTED\)\)' ;;
 lost_write)
 	# a driver that takes the stream writes into a peer's memory but never
 	# delivers them: the probe's waits run into its 5 s deadline, each rank

@@ -59,6 +59,7 @@ struct cb_cuda_state {
 	struct timespec wall0;        /* ranks share a GPU: the host clock at time_begin */
 	struct cb_host_flags *alive;  /* pids, for peer liveness while polling */
 	void *wait_value, *write_value; /* cuStreamWaitValue64 / WriteValue64 */
+	void *batch;                  /* cuStreamBatchMemOp, or NULL */
 };
 
 /* Polls until the rank's stream has finished everything enqueued so far,

@@ -16,6 +16,7 @@ typedef CUresult (*value_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 typedef CUresult (*device_get_fn)(CUdevice *, int);
 typedef CUresult (*attribute_fn)(int *, CUdevice_attribute, CUdevice);
 typedef CUresult (*error_name_fn)(CUresult, const char **);
+typedef CUresult (*batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *, unsigned int);
 
 #define CB_LIVENESS_POLLS 4096u
 
@@ -26,6 +27,7 @@ struct cuda_flags {
 	struct cb_buf *dev;
 	enum cb_cuda_wait layout;
 	cudaStream_t stream;         /* where posts and waits are enqueued */
+	CUstreamBatchMemOpParams *ops; /* own layout: a post's writes, one per peer */
 	struct cb_host_flags *host;  /* host mode */
 	cudaEvent_t drained;         /* host mode: marks the end of the work to post */
 };
@@ -39,6 +41,7 @@ int cb_cuda_stream_ops_usable(struct cb_cuda_state *cs)
 
 	cs->wait_value = cb_cuda_driver_fn("cuStreamWaitValue64");
 	cs->write_value = cb_cuda_driver_fn("cuStreamWriteValue64");
+	cs->batch = cb_cuda_driver_fn("cuStreamBatchMemOp"); /* optional */
 	if (!dev_get || !attr || !cs->wait_value || !cs->write_value ||
 	    CB_CU(dev_get(&dev, cs->device)) != CB_OK ||
 	    CB_CU(attr(&yes, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev)) != CB_OK)
@@ -46,14 +49,12 @@ int cb_cuda_stream_ops_usable(struct cb_cuda_state *cs)
 	return yes;
 }
 
-/* One stream memory operation; a refusal is logged (CB_CU) and named in
- * cs->sync_why for the probe to report. */
-static enum cb_status value_op(struct cb_backend *be, void *fn, cudaStream_t s, void *addr,
-			       uint64_t value, unsigned flags, const char *what)
+/* The result r of a stream memory operation (call); a refusal is logged
+ * and named in cs->sync_why for the probe to report. */
+static enum cb_status mem_op_status(struct cb_cuda_state *cs, CUresult r, const char *call,
+				    const char *what)
 {
-	struct cb_cuda_state *cs = be->impl;
 	error_name_fn name = (error_name_fn)cb_cuda_driver_fn("cuGetErrorName");
-	CUresult r = ((value_fn)fn)((CUstream)s, (CUdeviceptr)(uintptr_t)addr, value, flags);
 	const char *text = NULL;
 
 	if (r == CUDA_SUCCESS)
@@ -61,8 +62,18 @@ static enum cb_status value_op(struct cb_backend *be, void *fn, cudaStream_t s, 
 	if (!name || name(r, &text) != CUDA_SUCCESS || !text)
 		text = "an unknown CUresult";
 	snprintf(cs->sync_why, sizeof(cs->sync_why), "the driver refused %s (%s)", what, text);
-	return cb_cu_status_at((int)r, fn == cs->wait_value ? "cuStreamWaitValue64" :
-			       "cuStreamWriteValue64", __FILE__, __LINE__);
+	return cb_cu_status_at((int)r, call, __FILE__, __LINE__);
+}
+
+/* One stream wait or write (fn: cs->wait_value or cs->write_value). */
+static enum cb_status value_op(struct cb_backend *be, void *fn, cudaStream_t s, void *addr,
+			       uint64_t value, unsigned flags, const char *what)
+{
+	struct cb_cuda_state *cs = be->impl;
+	CUresult r = ((value_fn)fn)((CUstream)s, (CUdeviceptr)(uintptr_t)addr, value, flags);
+
+	return mem_op_status(cs, r, fn == cs->wait_value ? "cuStreamWaitValue64" :
+			     "cuStreamWriteValue64", what);
 }
 
 enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
@@ -107,6 +118,7 @@ enum cb_status cb_cuda_flags_make(struct cb_backend *be, enum cb_cuda_sync sync,
 	f->layout = layout;
 	f->stream = stream;
 	if (sync == CB_CUDA_SYNC_STREAM) {
+		f->ops = layout == CB_CUDA_WAIT_OWN ? calloc(slots, sizeof(*f->ops)) : NULL;
 		st = be->ops->buf_alloc(be, slots * sizeof(uint64_t), &f->dev); /* zeroed */
 	} else {
 		st = CB_CUDA(cudaEventCreateWithFlags(&f->drained, cudaEventDisableTiming));
@@ -116,6 +128,7 @@ enum cb_status cb_cuda_flags_make(struct cb_backend *be, enum cb_cuda_sync sync,
 	if (st != CB_OK) {
 		if (f->drained)
 			cudaEventDestroy(f->drained);
+		free(f->ops);
 		free(f);
 		return st;
 	}
@@ -142,6 +155,7 @@ void cb_cuda_flags_free(struct cb_backend *be, struct cb_flags *flags)
 		cb_host_flags_free(be, f->host);
 	if (f->drained)
 		cudaEventDestroy(f->drained);
+	free(f->ops);
 	free(f);
 }
 
@@ -160,6 +174,29 @@ enum cb_status cb_cuda_flags_release(struct cb_backend *be, struct cb_flags *fla
 	return st;
 }
 
+/* The writes of a post into every peer's memory as one batch
+ * (cuStreamBatchMemOp: one call, not one per peer; under 256 of them). */
+static enum cb_status batch_post(struct cb_backend *be, struct cuda_flags *f, uint64_t value)
+{
+	struct cb_cuda_state *cs = be->impl;
+	unsigned n = 0;
+
+	for (int r = 0; r < be->node_size; r++) {
+		CUstreamBatchMemOpParams *p = &f->ops[n];
+
+		if (r == be->node_rank)
+			continue;
+		memset(p, 0, sizeof(*p));
+		p->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+		p->writeValue.address = (CUdeviceptr)(uintptr_t)((uint64_t *)f->dev->peer[r] + be->node_rank);
+		p->writeValue.value64 = value;
+		p->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+		n++;
+	}
+	return mem_op_status(cs, ((batch_fn)cs->batch)((CUstream)f->stream, n, f->ops, 0),
+			     "cuStreamBatchMemOp", "a batch of stream writes to peers' IPC-mapped memory");
+}
+
 /* Stream mode: written once the work before it is done and visible (the
  * default flag's fence), into every peer's slot for this rank (own layout)
  * or into this rank's own counter (peer layout). */
@@ -172,6 +209,8 @@ static enum cb_status stream_post(struct cb_backend *be, struct cuda_flags *f, u
 	if (f->layout == CB_CUDA_WAIT_PEER)
 		return value_op(be, cs->write_value, f->stream, f->dev->peer[me], value,
 				CU_STREAM_WRITE_VALUE_DEFAULT, "a stream write to its own memory");
+	if (cs->batch && f->ops && be->node_size > 2 && be->node_size <= 256)
+		return batch_post(be, f, value);
 	for (int r = 0; r < be->node_size && st == CB_OK; r++)
 		if (r != me)
 			st = value_op(be, cs->write_value, f->stream, (uint64_t *)f->dev->peer[r] + me,
