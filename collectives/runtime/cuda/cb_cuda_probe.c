@@ -16,8 +16,9 @@
  *      can cost a whole slice; a host wait holds no GPU time.
  * A stream stuck in a probe wait is released by writing past the chain's
  * values into every counter from its owner's side; if even that does not
- * complete it, the probe's stream and counters are abandoned (logged), never
- * freed under a pending wait. */
+ * complete it, init fails (CB_ERR_CUDA, the advice to use CB_CUDA_SYNC=host):
+ * nothing is freed under a pending wait, and a stuck stream would hang the
+ * next call that synchronizes the device. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -118,8 +119,9 @@ static int unstick(struct cb_backend *be, struct probe *p, int rounds)
 	if (MPI_Allreduce(&done, &all, 1, MPI_INT, MPI_MIN, be->world) != MPI_SUCCESS)
 		all = 0;
 	if (!all && be->world_rank == 0)
-		cb_log("cuda backend: a stream-ordering probe never completed; its stream and "
-		       "counters are left allocated");
+		cb_log("cuda backend: a stream-ordering probe never completed, even released; "
+		       "a stream stuck on the GPU would hang the next synchronizing call: run "
+		       "again with CB_CUDA_SYNC=host (no probe)");
 	return all;
 }
 
@@ -182,11 +184,11 @@ static enum cb_status run_probe(struct cb_backend *be, enum cb_cuda_sync sync, i
 		st = CB_MPI(MPI_Allreduce(&t, us, 1, MPI_DOUBLE, MPI_MAX, be->world));
 	if (st == CB_OK && !*ok && p.f)
 		freeable = unstick(be, &p, rounds);
-	if (freeable) {
-		cb_cuda_flags_free(be, p.f);
-		if (p.s)
-			cudaStreamDestroy(p.s);
-	}
+	if (!freeable) /* nothing it uses is freed under a pending wait */
+		return CB_ERR_CUDA;
+	cb_cuda_flags_free(be, p.f);
+	if (p.s)
+		cudaStreamDestroy(p.s);
 	if (p.scratch)
 		cudaFree(p.scratch);
 	if (p.end)
