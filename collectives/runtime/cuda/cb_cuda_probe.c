@@ -279,8 +279,8 @@ enum cb_status cb_cuda_sync_init(struct cb_backend *be)
 		snprintf(cs->sync_why, sizeof(cs->sync_why),
 			 "a GPU lacks 64-bit stream memory operations");
 		if (be->world_rank == 0)
-			cb_log("cuda backend: %s; ordering ranks through the host (CB_CUDA_SYNC=host)",
-			       cs->sync_why);
+			cb_log(want == 0 ? "cuda backend: CB_CUDA_SYNC=stream, but %s" :
+					   "cuda backend: %s; ordering ranks through the host", cs->sync_why);
 		return want == 0 ? CB_ERR_ARG : CB_OK;
 	}
 	return probe_stream(be, want == 0);
