@@ -214,7 +214,7 @@ fi
 [ -z "${OMPI_MCA_coll_tuned_use_dynamic_rules+set}" ] || fwd+=(OMPI_MCA_coll_tuned_use_dynamic_rules)
 # collbench's own settings that change a measurement (bench/harness/cb_env.c),
 # to ranks on other hosts too: the pre-flight refuses ranks that differ
-for v in CB_WAIT_SPIN_NS CB_WAIT_YIELD_NS CB_WAIT_TICK_MS CB_CUDA_SYNC; do
+for v in CB_WAIT_SPIN_NS CB_WAIT_YIELD_NS CB_WAIT_TICK_MS CB_CUDA_SYNC CB_CUDA_WAIT; do
 	[ -z "${!v+set}" ] || fwd+=("$v")
 done
 cpus=$(nproc)

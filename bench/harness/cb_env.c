@@ -17,7 +17,8 @@ static const struct {
 	{ "CB_WAIT_SPIN_NS", 0, CB_ENV_AGREE },	/* cb_wait.c */
 	{ "CB_WAIT_YIELD_NS", 0, CB_ENV_AGREE },
 	{ "CB_WAIT_TICK_MS", 0, CB_ENV_AGREE },
-	{ "CB_CUDA_SYNC", 0, CB_ENV_AGREE },	/* cb_cuda_sync.c */
+	{ "CB_CUDA_SYNC", 0, CB_ENV_AGREE },	/* cb_cuda_probe.c */
+	{ "CB_CUDA_WAIT", 0, CB_ENV_AGREE },
 	{ "CB_MACHINE", 0, CB_ENV_AGREE },	/* cb_machine.c: the label */
 	{ "CUDA_VISIBLE_DEVICES", 0, CB_ENV_PER_RANK },
 	{ "OMPI_MCA_mpi_oversubscribe", 0, CB_ENV_PER_RANK }, /* mpirun, per host */

@@ -172,7 +172,7 @@ struct cb_backend {
 	uint64_t *tx, *rx;    /* [world_size] bytes moved by this process, by the
 			       * world rank of their owner */
 	volatile int *abort_flag; /* a cb_abort: who stopped the run; never NULL after init */
-	char device_desc[256]; /* e.g. GPU name and bus id; "" on host */
+	char device_desc[384]; /* e.g. GPU name and bus id; "" on host */
 	char device_model[96]; /* the GPU's name alone ("NVIDIA H200"); "" on host */
 	struct cb_wait_cfg wait; /* how host-side waits wait: cb_backend_init's
 				  * default, or cb_backend_set_wait */

@@ -227,6 +227,7 @@ static const struct {
 	{ "cuGetErrorName", (void *)cuGetErrorName },
 	{ "cuGetErrorString", (void *)cuGetErrorString },
 	{ "cuMemGetAddressRange", (void *)cuMemGetAddressRange },
+	{ "cuStreamBatchMemOp", (void *)cuStreamBatchMemOp },
 	{ "cuStreamWaitValue64", (void *)cuStreamWaitValue64 },
 	{ "cuStreamWriteValue64", (void *)cuStreamWriteValue64 },
 };

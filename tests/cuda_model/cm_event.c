@@ -1,7 +1,6 @@
 /* The CUDA model's events (a generation recorded by the host, the
- * generation the stream reached, and when) and the stream memory operations
- * (cuStreamWaitValue64, cuStreamWriteValue64) reached through the driver
- * entry points. Operations of a stream (cm_stream.c); contract in
+ * generation the stream reached, and when). Operations of a stream
+ * (cm_stream.c); the stream memory operations are cm_memops.c's; contract in
  * cm_model.h. Events are never freed, as streams: a destroyed one is
  * marked so. */
 #define _GNU_SOURCE
@@ -177,8 +176,10 @@ static cudaError_t run_wait_event(void *arg)
 {
 	struct wait_event *w = arg;
 
-	for (unsigned long polls = 0; __atomic_load_n(&w->ev->done, __ATOMIC_ACQUIRE) < w->gen; polls++)
+	for (unsigned long polls = 0; __atomic_load_n(&w->ev->done, __ATOMIC_ACQUIRE) < w->gen; polls++) {
+		cm_slice_poll();
 		cm_backoff(polls);
+	}
 	return cudaSuccess;
 }
 
@@ -203,96 +204,4 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 		return cm_ret(cudaErrorMemoryAllocation);
 	*w = (struct wait_event){ event, event->recorded };
 	return cm_ret(cm_enqueue(stream, run_wait_event, free, w));
-}
-
-/* ---- stream memory operations (driver API) ----------------------------- */
-
-struct value_op {
-	uint64_t *addr;
-	uint64_t value;
-	unsigned flags;
-};
-
-/* Driver API, cuStreamWaitValue64: CU_STREAM_WAIT_VALUE_GEQ is "(int64_t)
- * (*addr - value) >= 0, a cyclic greater-or-equal"; EQ, AND, NOR as
- * CUstreamWaitValue_flags. The wait never gives up ("Improper use of this
- * API may deadlock the application"). */
-static int satisfied(uint64_t v, const struct value_op *w)
-{
-	switch (w->flags & ~(unsigned)CU_STREAM_WAIT_VALUE_FLUSH) {
-	case CU_STREAM_WAIT_VALUE_GEQ: return (int64_t)(v - w->value) >= 0;
-	case CU_STREAM_WAIT_VALUE_EQ: return v == w->value;
-	case CU_STREAM_WAIT_VALUE_AND: return (v & w->value) != 0;
-	default: return ~(v | w->value) != 0;
-	}
-}
-
-static cudaError_t run_wait_value(void *arg)
-{
-	struct value_op *w = arg;
-
-	for (unsigned long polls = 0; !satisfied(__atomic_load_n(w->addr, __ATOMIC_ACQUIRE), w); polls++)
-		cm_backoff(polls);
-	return cudaSuccess;
-}
-
-/* CU_STREAM_WRITE_VALUE_DEFAULT: the write is preceded by "a memory fence
- * before the write, which has similar semantics to __threadfence_system()
- * but is scoped to the stream" (CUstreamWriteValue_flags): a release store
- * after the stream's earlier work. NO_MEMORY_BARRIER: a relaxed one. */
-static cudaError_t run_write_value(void *arg)
-{
-	struct value_op *w = arg;
-
-	if (w->flags & CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER)
-		__atomic_store_n(w->addr, w->value, __ATOMIC_RELAXED);
-	else
-		__atomic_store_n(w->addr, w->value, __ATOMIC_RELEASE);
-	return cudaSuccess;
-}
-
-/* Both take a device address of this process (its own or mapped through
- * CUDA IPC: "all memory pointers passed as parameters to these operations
- * are device pointers", Driver API, Stream Memory Operations), 8-byte
- * aligned, and need CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS. */
-static CUresult value_op(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned flags,
-			 cm_run_fn run, const char *call)
-{
-	struct cm_span span = { (void *)(uintptr_t)addr, 8, run == run_write_value, 1 };
-	struct value_op *w;
-	int dev = -1;
-	enum cm_mem_kind k;
-
-	cm_init();
-	k = cm_mem_lookup((void *)(uintptr_t)addr, 8, &dev);
-	if (cm_sticky() != cudaSuccess)
-		return CUDA_ERROR_ILLEGAL_ADDRESS;
-	if (!cm_env_long("CB_CUDA_MODEL_STREAM_MEM_OPS", 1))
-		return CUDA_ERROR_NOT_SUPPORTED;
-	if (addr % 8 || (k != CM_OWN && k != CM_MAPPED)) {
-		cm_log("%s(%#llx): not an aligned 8-byte word of device memory", call, (unsigned long long)addr);
-		return CUDA_ERROR_INVALID_VALUE;
-	}
-	w = malloc(sizeof(*w));
-	if (!w)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	*w = (struct value_op){ (uint64_t *)(uintptr_t)addr, value, flags };
-	return cm_enqueue_touching((cudaStream_t)stream, call, run, free, w, &span, 1) == cudaSuccess ?
-		       CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
-
-CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-{
-	unsigned cond = flags & ~(unsigned)CU_STREAM_WAIT_VALUE_FLUSH;
-
-	if (cond > CU_STREAM_WAIT_VALUE_NOR)
-		return CUDA_ERROR_INVALID_VALUE;
-	return value_op(stream, addr, value, flags, run_wait_value, "cuStreamWaitValue64");
-}
-
-CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-{
-	if (flags & ~(unsigned)CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER)
-		return CUDA_ERROR_INVALID_VALUE;
-	return value_op(stream, addr, value, flags, run_write_value, "cuStreamWriteValue64");
 }

@@ -7,6 +7,7 @@
  * with cudaErrorIllegalAddress, which is sticky, as on a GPU. */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <string.h>
 
 #include "cb_cuda_kernels.h"
 #include "cm_model.h"
@@ -32,6 +33,7 @@ static cudaError_t run_kernel(void *arg)
 {
 	struct kernel *k = arg;
 	size_t bytes = k->count * cb_dtype_size(k->dt);
+	void *out;
 
 	if (k->fault) /* CB_CUDA_MODEL_FAULT=sticky */
 		return cudaErrorIllegalAddress;
@@ -41,10 +43,15 @@ static cudaError_t run_kernel(void *arg)
 		       k->dst, k->a, k->b, bytes);
 		return cudaErrorIllegalAddress;
 	}
+	out = cm_order_hold(k->dst, bytes);
+	if (!out)
+		out = k->dst;
+	else if (!k->b)
+		memcpy(out, k->dst, bytes); /* finalize works in place */
 	if (k->b)
-		cm_elem_reduce(k->dst, k->a, k->b, k->count, k->dt, k->op);
+		cm_elem_reduce(out, k->a, k->b, k->count, k->dt, k->op);
 	else
-		cm_elem_finalize(k->dst, k->count, k->dt, k->nranks);
+		cm_elem_finalize(out, k->count, k->dt, k->nranks);
 	return cudaSuccess;
 }
 

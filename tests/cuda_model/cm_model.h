@@ -8,12 +8,15 @@
  *   cm_error.c   the last-error slot, sticky errors, names, the model's log;
  *   cm_device.c  devices, attributes, PCI ids, peer access, driver entry points;
  *   cm_memory.c  device memory in host shared memory, CUDA IPC handles;
- *   cm_stream.c  streams (an in-order queue run by a worker thread), events,
- *                copies, memsets, stream memory operations;
+ *   cm_stream.c  streams (an in-order queue run by a worker thread), copies,
+ *                memsets; cm_event.c events; cm_memops.c stream memory
+ *                operations;
  *   cm_kernels.c cb_cuda_reduce and cb_cuda_finalize (cb_cuda_kernels.h) as
  *                host loops (cm_elem.cc: cb_cuda_elem.cuh's element functions);
  *   cm_nccl.c    communicators; cm_nccl_ops.c: allreduce, send/recv, groups;
- *   cm_fault.c   the faults the model injects.
+ *   cm_fault.c   the faults the model injects;
+ *   cm_slice.c   time slicing between the processes that share a GPU;
+ *   cm_order.c   weaker ordering: bytes that land after an unfenced counter.
  * Each rule the backend depends on is stated where it is modelled, with the
  * section of the CUDA Runtime API, the CUDA Driver API, the CUDA Programming
  * Guide or the NCCL documentation that states it.
@@ -33,6 +36,20 @@
  *                               (a different pseudo-random share each time),
  *                               so the ranks' streams interleave in many orders
  *   CB_CUDA_MODEL_FAULT         faults to inject (cm_fault.c)
+ *   CB_CUDA_MODEL_TIMESLICE_US  the processes that share a model GPU run one
+ *                               at a time, switching on this slice (cm_slice.c;
+ *                               default 0: all at once, as under MPS)
+ *   CB_CUDA_MODEL_SWITCH_US     with it: how long a context that ran out of
+ *                               work keeps the GPU before another takes it
+ *                               (a context switch; default 50)
+ *   CB_CUDA_MODEL_IPC_STREAM_WAIT  0: cuStreamWaitValue64 on IPC-mapped memory
+ *                               returns CUDA_ERROR_NOT_SUPPORTED (a driver that
+ *                               refuses it); CB_CUDA_MODEL_IPC_STREAM_WRITE 0:
+ *                               the same for cuStreamWriteValue64, -1: such a
+ *                               write is taken but never lands
+ *   CB_CUDA_MODEL_WEAK_ORDER_US copies', memsets' and kernels' bytes land after
+ *                               an unfenced stream write, this much later
+ *                               (cm_order.c; default 0: in stream order)
  *   CB_CUDA_MODEL_VIOLATION     exit (default): a broken rule ends the process
  *                               with CM_EXIT_VIOLATION; log: it is only logged
  * What the model cannot show: docs/backends.md ("What the CUDA model cannot
@@ -131,7 +148,8 @@ cudaError_t cm_enqueue(cudaStream_t s, cm_run_fn run, void (*drop)(void *arg), v
 struct cm_span {
 	const void *p;
 	size_t bytes;
-	int write, sync;
+	int write, sync; /* sync 2: a stream write without its memory fence
+			  * (cm_order.c) */
 };
 cudaError_t cm_enqueue_touching(cudaStream_t s, const char *what, cm_run_fn run,
 				void (*drop)(void *arg), void *arg, const struct cm_span *spans,
@@ -160,6 +178,31 @@ void cm_fault_parse(void);
 /* Sleeps a pseudo-random 0 .. CB_CUDA_MODEL_JITTER_US - 1 us (nothing when
  * unset or 0): a stream's worker calls it before each operation. */
 void cm_jitter(void);
+
+/* ---- cm_slice.c ---------------------------------------------------------- */
+
+/* A stream's worker before an operation on GPU dev: waits until this process
+ * holds the GPU (CB_CUDA_MODEL_TIMESLICE_US; returns at once without it). */
+void cm_slice_acquire(int dev);
+/* After it: gives the GPU up when the stream has no more work (idle), or the
+ * slice is over and another process waits for the GPU. */
+void cm_slice_release(int dev, int idle);
+/* Inside a wait that polls (a stream wait): gives the GPU up for a while
+ * when the slice is over and another process waits for it. */
+void cm_slice_poll(void);
+
+/* ---- cm_order.c ---------------------------------------------------------- */
+
+/* CB_CUDA_MODEL_WEAK_ORDER_US, 0 when unset. */
+long cm_order_weak_us(void);
+/* Where an operation of the calling stream worker writes bytes bound for
+ * dst when ordering is weak (they land later, cm_order_land), else NULL:
+ * write dst directly. */
+void *cm_order_hold(void *dst, size_t bytes);
+/* The worker's held bytes land, in order, with a release fence. */
+void cm_order_land(void);
+/* The same, CB_CUDA_MODEL_WEAK_ORDER_US later (after an unfenced write). */
+void cm_order_land_late(void);
 
 /* ---- cm_elem.cc ---------------------------------------------------------- */
 

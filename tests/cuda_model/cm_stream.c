@@ -92,8 +92,14 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&s->mu);
 		lag(s, o);
 		cm_jitter();
+		cm_slice_acquire(s->device);
+		if (!(o->nspans == 1 && o->spans[0].sync == 2))
+			cm_order_land(); /* the fence before every other operation */
 		run_op(o);
 		pthread_mutex_lock(&s->mu);
+		if (!s->head) /* out of work: what it held lands before it says done */
+			cm_order_land();
+		cm_slice_release(s->device, !s->head);
 		s->done = o->seq;
 		s->running = NULL;
 		pthread_cond_broadcast(&s->cv);
@@ -372,16 +378,18 @@ struct copy {
 static cudaError_t run_copy(void *arg)
 {
 	struct copy *c = arg;
+	void *held = cm_order_hold(c->dst, c->bytes);
 
-	memcpy(c->dst, c->src, c->bytes);
+	memcpy(held ? held : c->dst, c->src, c->bytes);
 	return cudaSuccess;
 }
 
 static cudaError_t run_set(void *arg)
 {
 	struct copy *c = arg;
+	void *held = cm_order_hold(c->dst, c->bytes);
 
-	memset(c->dst, c->value, c->bytes);
+	memset(held ? held : c->dst, c->value, c->bytes);
 	return cudaSuccess;
 }
 

@@ -3,6 +3,7 @@
  *   cb_cuda.c          device, data movement, timing, the ops table;
  *   cb_cuda_ipc.c      buffers shared through CUDA IPC, peer reachability;
  *   cb_cuda_sync.c     progress flags, draining the rank's stream;
+ *   cb_cuda_probe.c    choosing how ranks order their work, at init;
  *   cb_cuda_util.c     error reporting and event polling (cb_cuda_util.h).
  * Every arrow points down: cb_cuda.c calls into ipc and sync through this
  * header, and they never call cb_cuda.c. */
@@ -10,6 +11,7 @@
 #define CB_CUDA_INTERNAL_H
 
 #include <cuda_runtime_api.h>
+#include <time.h>
 
 #include "cb_backend.h"
 #include "cb_cuda.h"
@@ -20,14 +22,28 @@
  *   stream: counters in device memory shared through CUDA IPC, written with
  *           cuStreamWriteValue64 after the work before it and waited on with
  *           cuStreamWaitValue64: the GPU's front-end orders the streams, no
- *           host round trip, no kernel spinning on an SM (so ranks that share
- *           one GPU cannot starve one another), monotonic so never reused;
+ *           host round trip, no kernel spinning on an SM, monotonic so never
+ *           reused;
  *   host:   each post waits for this rank's stream to drain, then publishes
- *           a host counter (cb_shm.h); a wait spins on the host. Slower (the
- *           GPU idles at every step), never deadlocks: the fallback.
- * Chosen with CB_CUDA_SYNC=stream|host (default stream, or host when the GPU
- * lacks 64-bit stream memory operations). */
+ *           a host counter (cb_shm.h); a wait spins on the host. The GPU
+ *           idles at every step, but a waiting rank holds no GPU time: where
+ *           ranks time-slice one GPU (no MPS) it is the faster one.
+ * Chosen at init (cb_cuda_probe.c): CB_CUDA_SYNC=stream|host forces one;
+ * otherwise stream, unless the GPU lacks 64-bit stream memory operations,
+ * the driver refuses or never completes the probe's stream waits, or ranks
+ * share a GPU and the probe measures host ordering faster. */
 enum cb_cuda_sync { CB_CUDA_SYNC_STREAM, CB_CUDA_SYNC_HOST };
+
+/* Where the stream mode's counters live (CB_CUDA_WAIT=own|peer):
+ *   own:  each rank owns one counter per peer in its own memory, and a
+ *         post writes into every peer's (through the IPC mapping): every
+ *         wait reads local memory, as NVSHMEM's on-stream barrier does. The
+ *         default;
+ *   peer: each rank owns the counter it posts, and a waiter reads it through
+ *         the IPC mapping (a stream wait on another process's memory, which
+ *         the CUDA documentation neither allows nor forbids). Kept to measure
+ *         the difference. */
+enum cb_cuda_wait { CB_CUDA_WAIT_OWN, CB_CUDA_WAIT_PEER };
 
 /* be->impl of a cuda backend. */
 struct cb_cuda_state {
@@ -37,8 +53,13 @@ struct cb_cuda_state {
 	cudaEvent_t t0, t1;
 	char bus_id[32];
 	enum cb_cuda_sync sync;
+	enum cb_cuda_wait wait_layout;
+	char sync_why[112];           /* why this mode, for the device text ("" when
+				       * stream was chosen with nothing to say) */
+	struct timespec wall0;        /* ranks share a GPU: the host clock at time_begin */
 	struct cb_host_flags *alive;  /* pids, for peer liveness while polling */
 	void *wait_value, *write_value; /* cuStreamWaitValue64 / WriteValue64 */
+	void *batch;                  /* cuStreamBatchMemOp, or NULL */
 };
 
 /* Polls until the rank's stream has finished everything enqueued so far,
@@ -55,12 +76,33 @@ enum cb_status cb_cuda_peer_probe(struct cb_backend *be, const char *ids, size_t
 enum cb_status cb_cuda_buf_alloc(struct cb_backend *be, size_t bytes, struct cb_buf **out);
 void cb_cuda_buf_free(struct cb_backend *be, struct cb_buf *buf);
 
-/* Flags (cb_cuda_sync.c): resolve the driver's stream memory operations and
- * pick the mode at init; the ops-table entries. */
-enum cb_status cb_cuda_sync_init(struct cb_backend *be);
+/* Flags (cb_cuda_sync.c): the ops-table entries, on the rank's stream in
+ * cs->sync's mode and cs->wait_layout's layout. */
 enum cb_status cb_cuda_flags_alloc(struct cb_backend *be, struct cb_flags **out);
 void cb_cuda_flags_free(struct cb_backend *be, struct cb_flags *f);
 enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *f, uint64_t value);
 enum cb_status cb_cuda_wait(struct cb_backend *be, struct cb_flags *f, int peer, uint64_t value);
+/* Flags in a given mode and layout whose posts and waits go to `stream`
+ * (the probe's own stream). Collective over be->node, as flags_alloc.
+ * A refused stream memory operation is logged and named in cs->sync_why. */
+enum cb_status cb_cuda_flags_make(struct cb_backend *be, enum cb_cuda_sync sync,
+				  enum cb_cuda_wait layout, cudaStream_t stream,
+				  struct cb_flags **out);
+/* Stream mode after a failed probe: writes `value` into every counter of
+ * this rank's own allocation with a stream write on `stream` (local memory),
+ * so that whatever of this rank's or a peer's probe still waits on them
+ * completes. */
+enum cb_status cb_cuda_flags_release(struct cb_backend *be, struct cb_flags *f,
+				     cudaStream_t stream, uint64_t value);
+/* 1 if this rank's GPU takes 64-bit stream waits and writes (resolves the
+ * driver's entry points into cs). */
+int cb_cuda_stream_ops_usable(struct cb_cuda_state *cs);
+
+/* Ordering (cb_cuda_probe.c): reads CB_CUDA_SYNC and CB_CUDA_WAIT, probes
+ * and agrees on cs->sync, cs->wait_layout and cs->sync_why across be->world
+ * (every rank the same). Collective over be->world. Errors: CB_ERR_ARG (a
+ * bad setting, or CB_CUDA_SYNC=stream where the probe failed), CB_ERR_MPI,
+ * CB_ERR_NOMEM, CB_ERR_CUDA. */
+enum cb_status cb_cuda_sync_init(struct cb_backend *be);
 
 #endif

@@ -1,11 +1,12 @@
-/* Progress flags of the cuda backend, in the two modes of cb_cuda_internal.h.
- * The driver's stream memory operations are resolved at run time
- * (cb_cuda_driver_fn), so the binary never links libcuda and starts (and
- * reports "no GPU") on machines without a driver. <cuda.h> is included for
- * the driver API's types and constants only. */
+/* Progress flags of the cuda backend, in the modes and layouts of
+ * cb_cuda_internal.h. The driver's stream memory operations are resolved at
+ * run time (cb_cuda_driver_fn), so the binary never links libcuda and starts
+ * (and reports "no GPU") on machines without a driver. <cuda.h> is included
+ * for the driver API's types and constants only. */
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,17 +15,24 @@
 typedef CUresult (*value_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 typedef CUresult (*device_get_fn)(CUdevice *, int);
 typedef CUresult (*attribute_fn)(int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*error_name_fn)(CUresult, const char **);
+typedef CUresult (*batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *, unsigned int);
 
 #define CB_LIVENESS_POLLS 4096u
 
 struct cuda_flags {
-	struct cb_buf *dev;          /* stream mode: one counter per rank, device memory */
+	/* stream mode, own layout: node_size counters per rank, slot p of rank
+	 * r = the last value rank p posted, written by p into r's memory;
+	 * peer layout: one counter per rank, its own posts */
+	struct cb_buf *dev;
+	enum cb_cuda_wait layout;
+	cudaStream_t stream;         /* where posts and waits are enqueued */
+	CUstreamBatchMemOpParams *ops; /* own layout: a post's writes, one per peer */
 	struct cb_host_flags *host;  /* host mode */
 	cudaEvent_t drained;         /* host mode: marks the end of the work to post */
 };
 
-/* 1 if this rank's GPU takes 64-bit stream waits and writes. */
-static int stream_ops_usable(struct cb_cuda_state *cs)
+int cb_cuda_stream_ops_usable(struct cb_cuda_state *cs)
 {
 	device_get_fn dev_get = (device_get_fn)cb_cuda_driver_fn("cuDeviceGet");
 	attribute_fn attr = (attribute_fn)cb_cuda_driver_fn("cuDeviceGetAttribute");
@@ -33,6 +41,7 @@ static int stream_ops_usable(struct cb_cuda_state *cs)
 
 	cs->wait_value = cb_cuda_driver_fn("cuStreamWaitValue64");
 	cs->write_value = cb_cuda_driver_fn("cuStreamWriteValue64");
+	cs->batch = cb_cuda_driver_fn("cuStreamBatchMemOp"); /* optional */
 	if (!dev_get || !attr || !cs->wait_value || !cs->write_value ||
 	    CB_CU(dev_get(&dev, cs->device)) != CB_OK ||
 	    CB_CU(attr(&yes, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, dev)) != CB_OK)
@@ -40,30 +49,31 @@ static int stream_ops_usable(struct cb_cuda_state *cs)
 	return yes;
 }
 
-enum cb_status cb_cuda_sync_init(struct cb_backend *be)
+/* The result r of a stream memory operation (call); a refusal is logged
+ * and named in cs->sync_why for the probe to report. */
+static enum cb_status mem_op_status(struct cb_cuda_state *cs, CUresult r, const char *call,
+				    const char *what)
+{
+	error_name_fn name = (error_name_fn)cb_cuda_driver_fn("cuGetErrorName");
+	const char *text = NULL;
+
+	if (r == CUDA_SUCCESS)
+		return CB_OK;
+	if (!name || name(r, &text) != CUDA_SUCCESS || !text)
+		text = "an unknown CUresult";
+	snprintf(cs->sync_why, sizeof(cs->sync_why), "the driver refused %s (%s)", what, text);
+	return cb_cu_status_at((int)r, call, __FILE__, __LINE__);
+}
+
+/* One stream wait or write (fn: cs->wait_value or cs->write_value). */
+static enum cb_status value_op(struct cb_backend *be, void *fn, cudaStream_t s, void *addr,
+			       uint64_t value, unsigned flags, const char *what)
 {
 	struct cb_cuda_state *cs = be->impl;
-	const char *want = getenv("CB_CUDA_SYNC");
-	int mine, all, bad = want && strcmp(want, "stream") && strcmp(want, "host");
-	enum cb_status st;
+	CUresult r = ((value_fn)fn)((CUstream)s, (CUdeviceptr)(uintptr_t)addr, value, flags);
 
-	if (bad && be->world_rank == 0)
-		cb_log("CB_CUDA_SYNC=%s: expected stream or host", want);
-	mine = bad ? -1 : stream_ops_usable(cs);
-	st = CB_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, be->world));
-	if (st != CB_OK || all < 0)
-		return st != CB_OK ? st : CB_ERR_ARG;
-	if (want && strcmp(want, "host") == 0) {
-		cs->sync = CB_CUDA_SYNC_HOST;
-	} else if (!all) {
-		if (be->world_rank == 0)
-			cb_log("cuda backend: a GPU lacks 64-bit stream memory operations; "
-			       "ordering ranks through the host (CB_CUDA_SYNC=host)");
-		cs->sync = CB_CUDA_SYNC_HOST;
-	} else {
-		cs->sync = CB_CUDA_SYNC_STREAM;
-	}
-	return CB_OK;
+	return mem_op_status(cs, r, fn == cs->wait_value ? "cuStreamWaitValue64" :
+			     "cuStreamWriteValue64", what);
 }
 
 enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
@@ -95,16 +105,21 @@ enum cb_status cb_cuda_drain(struct cb_backend *be, cudaEvent_t ev)
 	}
 }
 
-enum cb_status cb_cuda_flags_alloc(struct cb_backend *be, struct cb_flags **out)
+enum cb_status cb_cuda_flags_make(struct cb_backend *be, enum cb_cuda_sync sync,
+				  enum cb_cuda_wait layout, cudaStream_t stream,
+				  struct cb_flags **out)
 {
-	struct cb_cuda_state *cs = be->impl;
 	struct cuda_flags *f = calloc(1, sizeof(*f));
+	size_t slots = layout == CB_CUDA_WAIT_OWN ? (size_t)be->node_size : 1;
 	enum cb_status st;
 
 	if (!f)
 		return CB_ERR_NOMEM;
-	if (cs->sync == CB_CUDA_SYNC_STREAM) {
-		st = be->ops->buf_alloc(be, sizeof(uint64_t), &f->dev); /* zeroed */
+	f->layout = layout;
+	f->stream = stream;
+	if (sync == CB_CUDA_SYNC_STREAM) {
+		f->ops = layout == CB_CUDA_WAIT_OWN ? calloc(slots, sizeof(*f->ops)) : NULL;
+		st = be->ops->buf_alloc(be, slots * sizeof(uint64_t), &f->dev); /* zeroed */
 	} else {
 		st = CB_CUDA(cudaEventCreateWithFlags(&f->drained, cudaEventDisableTiming));
 		if (st == CB_OK)
@@ -113,11 +128,19 @@ enum cb_status cb_cuda_flags_alloc(struct cb_backend *be, struct cb_flags **out)
 	if (st != CB_OK) {
 		if (f->drained)
 			cudaEventDestroy(f->drained);
+		free(f->ops);
 		free(f);
 		return st;
 	}
 	*out = (struct cb_flags *)f;
 	return CB_OK;
+}
+
+enum cb_status cb_cuda_flags_alloc(struct cb_backend *be, struct cb_flags **out)
+{
+	struct cb_cuda_state *cs = be->impl;
+
+	return cb_cuda_flags_make(be, cs->sync, cs->wait_layout, cs->shared.stream, out);
 }
 
 void cb_cuda_flags_free(struct cb_backend *be, struct cb_flags *flags)
@@ -132,20 +155,78 @@ void cb_cuda_flags_free(struct cb_backend *be, struct cb_flags *flags)
 		cb_host_flags_free(be, f->host);
 	if (f->drained)
 		cudaEventDestroy(f->drained);
+	free(f->ops);
 	free(f);
+}
+
+enum cb_status cb_cuda_flags_release(struct cb_backend *be, struct cb_flags *flags,
+				     cudaStream_t stream, uint64_t value)
+{
+	struct cb_cuda_state *cs = be->impl;
+	struct cuda_flags *f = (struct cuda_flags *)flags;
+	size_t slots = f->layout == CB_CUDA_WAIT_OWN ? (size_t)be->node_size : 1;
+	enum cb_status st = CB_OK;
+
+	for (size_t i = 0; f->dev && i < slots && st == CB_OK; i++)
+		st = value_op(be, cs->write_value, stream,
+			      (uint64_t *)f->dev->peer[be->node_rank] + i, value,
+			      CU_STREAM_WRITE_VALUE_DEFAULT, "a stream write to its own memory");
+	return st;
+}
+
+/* The writes of a post into every peer's memory as one batch
+ * (cuStreamBatchMemOp: one call, not one per peer; under 256 of them). */
+static enum cb_status batch_post(struct cb_backend *be, struct cuda_flags *f, uint64_t value)
+{
+	struct cb_cuda_state *cs = be->impl;
+	unsigned n = 0;
+
+	for (int r = 0; r < be->node_size; r++) {
+		CUstreamBatchMemOpParams *p = &f->ops[n];
+
+		if (r == be->node_rank)
+			continue;
+		memset(p, 0, sizeof(*p));
+		p->writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
+		p->writeValue.address = (CUdeviceptr)(uintptr_t)((uint64_t *)f->dev->peer[r] + be->node_rank);
+		p->writeValue.value64 = value;
+		p->writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
+		n++;
+	}
+	return mem_op_status(cs, ((batch_fn)cs->batch)((CUstream)f->stream, n, f->ops, 0),
+			     "cuStreamBatchMemOp", "a batch of stream writes to peers' IPC-mapped memory");
+}
+
+/* Stream mode: written once the work before it is done and visible (the
+ * default flag's fence), into every peer's slot for this rank (own layout)
+ * or into this rank's own counter (peer layout). */
+static enum cb_status stream_post(struct cb_backend *be, struct cuda_flags *f, uint64_t value)
+{
+	struct cb_cuda_state *cs = be->impl;
+	int me = be->node_rank;
+	enum cb_status st = CB_OK;
+
+	if (f->layout == CB_CUDA_WAIT_PEER)
+		return value_op(be, cs->write_value, f->stream, f->dev->peer[me], value,
+				CU_STREAM_WRITE_VALUE_DEFAULT, "a stream write to its own memory");
+	if (cs->batch && f->ops && be->node_size > 2 && be->node_size <= 256)
+		return batch_post(be, f, value);
+	for (int r = 0; r < be->node_size && st == CB_OK; r++)
+		if (r != me)
+			st = value_op(be, cs->write_value, f->stream, (uint64_t *)f->dev->peer[r] + me,
+				      value, CU_STREAM_WRITE_VALUE_DEFAULT,
+				      "a stream write to a peer's IPC-mapped memory");
+	return st;
 }
 
 enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *flags, uint64_t value)
 {
-	struct cb_cuda_state *cs = be->impl;
 	struct cuda_flags *f = (struct cuda_flags *)flags;
 	enum cb_status st;
 
-	if (f->dev) /* written once the work before it is done and visible */
-		return CB_CU(((value_fn)cs->write_value)((CUstream)cs->shared.stream,
-							 (CUdeviceptr)(uintptr_t)f->dev->peer[be->node_rank],
-							 value, CU_STREAM_WRITE_VALUE_DEFAULT));
-	st = CB_CUDA(cudaEventRecord(f->drained, cs->shared.stream));
+	if (f->dev)
+		return stream_post(be, f, value);
+	st = CB_CUDA(cudaEventRecord(f->drained, f->stream));
 	if (st == CB_OK)
 		st = cb_cuda_drain(be, f->drained);
 	if (st == CB_OK)
@@ -159,9 +240,13 @@ enum cb_status cb_cuda_wait(struct cb_backend *be, struct cb_flags *flags, int p
 	struct cb_cuda_state *cs = be->impl;
 	struct cuda_flags *f = (struct cuda_flags *)flags;
 
-	if (f->dev) /* the stream, not the host, waits: later work queues behind it */
-		return CB_CU(((value_fn)cs->wait_value)((CUstream)cs->shared.stream,
-							(CUdeviceptr)(uintptr_t)f->dev->peer[peer],
-							value, CU_STREAM_WAIT_VALUE_GEQ));
+	/* the stream, not the host, waits: later work queues behind it */
+	if (f->dev && f->layout == CB_CUDA_WAIT_OWN)
+		return value_op(be, cs->wait_value, f->stream,
+				(uint64_t *)f->dev->peer[be->node_rank] + peer, value,
+				CU_STREAM_WAIT_VALUE_GEQ, "a stream wait on its own memory");
+	if (f->dev)
+		return value_op(be, cs->wait_value, f->stream, f->dev->peer[peer], value,
+				CU_STREAM_WAIT_VALUE_GEQ, "a stream wait on a peer's IPC-mapped memory");
 	return cb_host_flags_wait(be, f->host, peer, value);
 }
