@@ -185,7 +185,7 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	struct cb_harness h;
 	struct cb_peers peers;
 	enum cb_status st = CB_OK;
-	int failed = 0, lost = 0, rank = be->world_rank;
+	int failed = 0, lost = 0, late = 0, rank = be->world_rank;
 
 	memset(&h, 0, sizeof(h));
 	if (cb_peers_init(&peers, be->world, pf) != CB_OK)
@@ -205,18 +205,22 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 		if (st != CB_OK)
 			abort_run(o, meta, st, rank, be->world, &peers);
 	}
-	cb_watchdog_stop();
+	/* teardown under the watchdog too (its set-up bound): an algorithm's
+	 * teardown drains streams and finalizes NCCL communicators, and the
+	 * backend's (main) does the same; main stops the watchdog after both */
+	cb_watchdog_setup("the algorithms' teardown", "", 0);
 	failed = h.failed_rows;
 	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
 	cb_harness_fini(&h);
+	late = st == CB_OK && abort_flag; /* the watchdog fired in teardown: it said so */
 	cb_peers_free(&peers);
 	if (rank == 0) {
 		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
 		json_object_set_new(meta, "failed_rows", json_integer(failed));
 		/* a run that lost output never says "complete" */
-		if (cb_meta_write(o->meta, meta, st != CB_OK || lost ? "error" : "complete",
-				  st != CB_OK ? cb_status_str(st) :
-				  lost ? "writing the results failed" : NULL) != CB_OK)
+		if (cb_meta_write(o->meta, meta, st != CB_OK || lost || late ? "error" : "complete",
+				  st != CB_OK ? cb_status_str(st) : lost ? "writing the results failed" :
+				  late ? "teardown did not end within --setup-timeout" : NULL) != CB_OK)
 			lost = 1; /* logged */
 		json_decref(meta);
 		if (failed)
@@ -229,6 +233,10 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	}
 	if (lost) /* as when a write fails mid-run (the job is aborted then) */
 		return EXIT_ABORTED;
+	if (late) {
+		cb_log("the rows are complete, but teardown did not end within --setup-timeout");
+		return EXIT_ABORTED;
+	}
 	return failed ? EXIT_FAILED_ROWS : 0;
 }
 
@@ -395,7 +403,13 @@ int main(int argc, char **argv)
 	cb_backend_set_wait(&be, o.wait);
 	cb_backend_set_acct(&be, o.time_acct);
 	rc = run(&o, &be, &pf, argc, argv);
+	cb_watchdog_setup("the backend's teardown", "", 0);
 	cb_backend_fini(&be);
+	cb_watchdog_stop();
+	if (rc == 0 && abort_flag) { /* the backend's teardown overran --setup-timeout */
+		cb_log("the run's rows are complete, but this rank's teardown did not end in time");
+		rc = EXIT_ABORTED;
+	}
 	cb_preflight_free(&pf);
 	cb_options_free(&o);
 	MPI_Finalize();

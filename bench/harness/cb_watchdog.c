@@ -67,7 +67,10 @@ void cb_watchdog_setup(const char *what, const char *algo, size_t bytes)
 	wd.seq++;
 	wd.setup = 1;
 	wd.loop = 0;
-	snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s", algo, bytes, what);
+	if (*algo || bytes)
+		snprintf(wd.phase, sizeof(wd.phase), "%s, %zu B per rank, %s", algo, bytes, what);
+	else /* a step of the whole run (teardown) */
+		snprintf(wd.phase, sizeof(wd.phase), "%s", what);
 	pthread_mutex_unlock(&wd.lock);
 }
 

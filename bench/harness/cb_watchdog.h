@@ -44,7 +44,8 @@ void cb_watchdog_loop(const char *what, const char *algo, size_t bytes, long fir
 void cb_watchdog_tick(long iter);
 
 /* Records the start of a set-up step (--setup-timeout): what ("allocate",
- * "setup", "reference", ...), algorithm or dtype, bytes per rank. */
+ * "setup", "reference", "teardown", ...), algorithm or dtype ("" and 0
+ * bytes: a step of the whole run), bytes per rank. */
 void cb_watchdog_setup(const char *what, const char *algo, size_t bytes);
 
 /* Stops and joins the thread. */

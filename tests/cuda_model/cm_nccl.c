@@ -225,6 +225,8 @@ ncclResult_t cm_comm_progress(struct ncclComm *c)
 		return (ncclResult_t)s;
 	if (!c->init_done)
 		return progress_init(c);
+	if (c->stuck)
+		return ncclInProgress;
 	if (c->finalizing && __atomic_load_n(&c->ran, __ATOMIC_SEQ_CST) < c->enq)
 		return ncclInProgress;
 	/* a launch of a non-blocking communicator takes effect at once */
@@ -313,6 +315,7 @@ ncclResult_t ncclCommFinalize(ncclComm_t comm)
 		return r == ncclInProgress ? cm_nccl_fail(NULL, ncclInvalidUsage, "ncclCommFinalize: "
 							   "the communicator's init is still in progress") : r;
 	comm->finalizing = 1;
+	comm->stuck = cm_fault_hit(CM_FAULT_NCCL_FINALIZE);
 	__atomic_store_n(&comm->state, ncclInProgress, __ATOMIC_SEQ_CST);
 	for (unsigned long polls = 0; (r = cm_comm_progress(comm)) == ncclInProgress && comm->blocking; polls++)
 		cm_backoff(polls);

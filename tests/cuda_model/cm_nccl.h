@@ -50,6 +50,7 @@ struct ncclComm {
 	int rank, nranks, device, blocking;
 	int state;        /* ncclResult_t, atomic: what ncclCommGetAsyncError says */
 	int init_done, finalizing, aborted, destroyed;
+	int stuck;        /* a finalize that never completes (CM_FAULT_NCCL_FINALIZE) */
 	uint64_t enq, ran; /* NCCL operations enqueued (host), run or dropped (atomic) */
 	int refs;          /* atomic: the handle, and every queued operation */
 	uint64_t step;     /* allreduce steps so far (the stream's worker) */

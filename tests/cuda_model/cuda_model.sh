@@ -156,6 +156,19 @@ gpu_memory_full)
 	# buffers larger than the GPU's memory: named, every rank exits (3)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_MEM_MB=32 run 2 3 \
 		'cannot allocate [0-9]+ B of GPU memory for a buffer of 67108864 B' -a ring -b 64M -e 64M -c 0 -n 1 -w 0 ;;
+teardown_hang)
+	# ncclCommFinalize that never completes on rank 0: teardown is watched
+	# too (--setup-timeout), the job ends (3) saying so, the rows measured
+	# before it stay, and the metadata says the run did not end well
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT=nccl_finalize@0 run 2 3 \
+		"rank 0: watchdog: a set-up step took more than 3 s \(--setup-timeout\) in the algorithms' teardown" \
+		-a nccl,ring -b 8 -e 64 -n 2 -w 1 -T 5 --setup-timeout 3
+	stderr_has 'ncclCommFinalize\(comm\): still in progress when the watchdog fired' \
+		'rank 0: the rows are complete, but teardown did not end within --setup-timeout'
+	every nccl '^ok$'
+	every ring '^ok$'
+	grep -q '"error": "teardown did not end within --setup-timeout"' "$out/s.meta.json" ||
+		{ cat "$out/s.meta.json" >&2; fail "the metadata does not say teardown did not end"; } ;;
 probe)
 	# device-check.sh's probe (cuda_probe) at 2 and 4 ranks sharing one
 	# "GPU": every fact measured (the model's numbers say nothing of a GPU),
