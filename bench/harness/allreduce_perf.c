@@ -173,6 +173,39 @@ static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status s
 	MPI_Abort(world, EXIT_ABORTED);
 }
 
+/* The end of a run: rank 0 closes the results and writes the metadata's
+ * last word (a run that lost output or overran its teardown never says
+ * "complete"); every rank returns its exit status. */
+static int outcome(const struct cb_options *o, struct cb_report *rep, json_t *meta, enum cb_status st,
+		   int failed, int late, int rank)
+{
+	int lost = 0;
+
+	if (rank == 0) {
+		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
+		json_object_set_new(meta, "failed_rows", json_integer(failed));
+		if (cb_meta_write(o->meta, meta, st != CB_OK || lost || late ? "error" : "complete",
+				  st != CB_OK ? cb_status_str(st) : lost ? "writing the results failed" :
+				  late ? "teardown did not end within --setup-timeout" : NULL) != CB_OK)
+			lost = 1; /* logged */
+		json_decref(meta);
+		if (failed)
+			cb_log("%d row(s) had wrong results or errors", failed);
+	}
+	if (st != CB_OK) { /* agreed before any timed work: arguments or output paths */
+		if (rank == 0)
+			cb_log("the run did not start: %s", cb_status_str(st));
+		return st == CB_ERR_ARG || st == CB_ERR_IO ? CB_EXIT_USAGE : EXIT_ABORTED;
+	}
+	if (lost) /* as when a write fails mid-run (the job is aborted then) */
+		return EXIT_ABORTED;
+	if (late) {
+		cb_log("the rows are complete, but teardown did not end within --setup-timeout");
+		return EXIT_ABORTED;
+	}
+	return failed ? EXIT_FAILED_ROWS : 0;
+}
+
 /* The run proper, once arguments and the backend are settled. Returns the
  * exit status, or aborts the job when a rank failed mid-run. */
 static int run(struct cb_options *o, struct cb_backend *be, const struct cb_preflight *pf,
@@ -185,7 +218,7 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	struct cb_harness h;
 	struct cb_peers peers;
 	enum cb_status st = CB_OK;
-	int failed = 0, lost = 0, late = 0, rank = be->world_rank;
+	int failed = 0, late = 0, rank = be->world_rank;
 
 	memset(&h, 0, sizeof(h));
 	if (cb_peers_init(&peers, be->world, pf) != CB_OK)
@@ -214,30 +247,22 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	cb_harness_fini(&h);
 	late = st == CB_OK && abort_flag; /* the watchdog fired in teardown: it said so */
 	cb_peers_free(&peers);
-	if (rank == 0) {
-		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
-		json_object_set_new(meta, "failed_rows", json_integer(failed));
-		/* a run that lost output never says "complete" */
-		if (cb_meta_write(o->meta, meta, st != CB_OK || lost || late ? "error" : "complete",
-				  st != CB_OK ? cb_status_str(st) : lost ? "writing the results failed" :
-				  late ? "teardown did not end within --setup-timeout" : NULL) != CB_OK)
-			lost = 1; /* logged */
-		json_decref(meta);
-		if (failed)
-			cb_log("%d row(s) had wrong results or errors", failed);
-	}
-	if (st != CB_OK) { /* agreed before any timed work: arguments or output paths */
-		if (rank == 0)
-			cb_log("the run did not start: %s", cb_status_str(st));
-		return st == CB_ERR_ARG || st == CB_ERR_IO ? CB_EXIT_USAGE : EXIT_ABORTED;
-	}
-	if (lost) /* as when a write fails mid-run (the job is aborted then) */
-		return EXIT_ABORTED;
-	if (late) {
-		cb_log("the rows are complete, but teardown did not end within --setup-timeout");
+	return outcome(o, rep, meta, st, failed, late, rank);
+}
+
+/* The backend's teardown, watched as a set-up step (--setup-timeout), then
+ * the watchdog stopped. Returns rc, or the aborted status when the teardown
+ * overran (the watchdog said so). */
+static int end_backend(struct cb_backend *be, int rc)
+{
+	cb_watchdog_setup("the backend's teardown", "", 0);
+	cb_backend_fini(be);
+	cb_watchdog_stop();
+	if (rc == 0 && abort_flag) {
+		cb_log("the rows are complete, but this rank's teardown did not end within --setup-timeout");
 		return EXIT_ABORTED;
 	}
-	return failed ? EXIT_FAILED_ROWS : 0;
+	return rc;
 }
 
 /* The program's name as nccl-tests' binary of a collective
@@ -402,14 +427,7 @@ int main(int argc, char **argv)
 	}
 	cb_backend_set_wait(&be, o.wait);
 	cb_backend_set_acct(&be, o.time_acct);
-	rc = run(&o, &be, &pf, argc, argv);
-	cb_watchdog_setup("the backend's teardown", "", 0);
-	cb_backend_fini(&be);
-	cb_watchdog_stop();
-	if (rc == 0 && abort_flag) { /* the backend's teardown overran --setup-timeout */
-		cb_log("the run's rows are complete, but this rank's teardown did not end in time");
-		rc = EXIT_ABORTED;
-	}
+	rc = end_backend(&be, run(&o, &be, &pf, argc, argv));
 	cb_preflight_free(&pf);
 	cb_options_free(&o);
 	MPI_Finalize();
