@@ -113,12 +113,15 @@ static enum cb_status old_transport(struct ctx *x, size_t line, struct cb_summar
  * nothing else), and any row's a collective cb_coll.h knows. */
 static enum cb_status check_collective(struct ctx *x, size_t line, struct cb_summary *v)
 {
+	char names[256];
+
 	if (!*v->collective)
 		snprintf(v->collective, sizeof(v->collective), "%s",
 			 cb_coll_get(CB_COLL_ALLREDUCE)->name);
-	if (cb_coll_find(v->collective) < 0)
-		return fail(x, line, "collective '%s' is not allreduce, reduce_scatter, all_gather, "
-			    "broadcast or reduce", v->collective);
+	if (cb_coll_find(v->collective) < 0) {
+		cb_coll_names(names, sizeof(names));
+		return fail(x, line, "collective '%s' is none of %s", v->collective, names);
+	}
 	return CB_OK;
 }
 

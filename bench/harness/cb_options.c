@@ -251,7 +251,7 @@ static const struct cb_optdef table[] = {
 	  .help = "sum prod min max avg; comma list or all" },
 	{ .lname = "coll", .argname = "NAME", .defval = "allreduce", .kind = CB_OPT_ENUM, OFF(coll),
 	  .name = coll_name, .count = CB_COLL_COUNT, .what = "collective",
-	  .help = "the collective: allreduce reduce_scatter all_gather broadcast reduce (the "
+	  .help = "the collective, one of those listed below with their algorithms (the "
 	          "binaries named as nccl-tests', reduce_scatter_perf ..., set it)" },
 	{ .lname = "algo", .sname = 'a', .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
 	  OFF(algos), .set = set_algos,
@@ -495,8 +495,8 @@ static void usage_transports(FILE *f)
 void cb_options_usage(FILE *f, const char *prog)
 {
 	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
-		"Collective benchmark (allreduce, reduce_scatter, all_gather, broadcast, reduce:\n"
-		"--coll): plans and the library's call side by side.\n\noptions:\n", prog);
+		"Collective benchmark (--coll: the collectives below): plans and the library's\n"
+		"call side by side.\n\noptions:\n", prog);
 	cb_optable_usage(f, table, NOPTS, 28);
 	usage_algos(f);
 	usage_transports(f);

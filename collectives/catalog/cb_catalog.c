@@ -55,6 +55,8 @@ const struct cb_algo_desc cb_desc_mpi_coll[CB_COLL_COUNT] = {
 	LIB(CB_COLL_BROADCAST, "mpi", "MPI_Bcast of the MPI library (baseline; in place only: "
 	    "MPI_Bcast has one buffer)", CB_CAP_HOST_MEMORY),
 	LIB(CB_COLL_REDUCE, "mpi", "MPI_Reduce of the MPI library (baseline)", CB_CAP_HOST_MEMORY),
+	LIB(CB_COLL_ALLTOALL, "mpi", "MPI_Alltoall of the MPI library (baseline; in place: "
+	    "MPI_IN_PLACE)", CB_CAP_HOST_MEMORY),
 };
 const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT] = {
 	LIB(CB_COLL_REDUCE_SCATTER, "nccl", "ncclReduceScatter of NCCL (baseline; one GPU per rank)",
@@ -65,6 +67,8 @@ const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT] = {
 	    CB_CAP_CUDA_MEMORY),
 	LIB(CB_COLL_REDUCE, "nccl", "ncclReduce of NCCL (baseline; one GPU per rank)",
 	    CB_CAP_CUDA_MEMORY),
+	LIB(CB_COLL_ALLTOALL, "nccl", "a group of ncclSend/ncclRecv, as nccl-tests' alltoall "
+	    "(baseline; one GPU per rank; out of place only)", CB_CAP_CUDA_MEMORY),
 };
 #undef LIB
 

@@ -1,6 +1,7 @@
 /* The collectives (contract in cb_coll.h). */
 #include "cb_coll.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cb_check.h"
@@ -11,6 +12,7 @@ static const struct cb_coll_desc colls[CB_COLL_COUNT] = {
 	[CB_COLL_ALL_GATHER] = { "all_gather", "all_gather_perf", 0, 0, 1, 1 },
 	[CB_COLL_BROADCAST] = { "broadcast", "broadcast_perf", 0, 1, 0, 1 },
 	[CB_COLL_REDUCE] = { "reduce", "reduce_perf", 1, 1, 0, 0 },
+	[CB_COLL_ALLTOALL] = { "alltoall", "alltoall_perf", 0, 0, 1, 0 },
 };
 
 const struct cb_coll_desc *cb_coll_get(enum cb_coll c)
@@ -26,6 +28,19 @@ int cb_coll_find(const char *name)
 	return -1;
 }
 
+void cb_coll_names(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	for (int c = 0; c < CB_COLL_COUNT && len; c++) {
+		int w = snprintf(buf + at, len - at, "%s%s", c ? ", " : "", colls[c].name);
+
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+}
+
 size_t cb_coll_send_count(enum cb_coll c, int n, size_t count)
 {
 	return c == CB_COLL_ALL_GATHER ? count / (size_t)n : count;
@@ -39,7 +54,7 @@ size_t cb_coll_recv_count(enum cb_coll c, int n, size_t count)
 size_t cb_coll_inplace_offset(enum cb_coll c, int n, size_t count, int r, int *send_inside)
 {
 	*send_inside = c == CB_COLL_ALL_GATHER;
-	return colls[c].split ? (size_t)r * (count / (size_t)n) : 0;
+	return colls[c].split && c != CB_COLL_ALLTOALL ? (size_t)r * (count / (size_t)n) : 0;
 }
 
 size_t cb_coll_count(enum cb_coll c, int n, size_t count)
@@ -93,7 +108,7 @@ size_t cb_coll_reference_first(enum cb_coll c, int n, size_t count, int r)
 void cb_coll_fill_expected_at(enum cb_coll c, void *buf, size_t first, size_t m, size_t count,
 			      enum cb_dtype dt, enum cb_op op, int r, int root, int n)
 {
-	size_t block = count / (size_t)n, esz = cb_dtype_size(dt);
+	size_t block = count / (size_t)n, esz = cb_dtype_size(dt), from;
 
 	if (!cb_coll_has_result(c, r, root))
 		return;
@@ -105,12 +120,13 @@ void cb_coll_fill_expected_at(enum cb_coll c, void *buf, size_t first, size_t m,
 		cb_fill_input(buf, first, m, dt, CB_SUM, root, n);
 		return;
 	}
-	for (size_t i = first; i < first + m;) { /* all_gather: block by block */
+	from = c == CB_COLL_ALLTOALL ? (size_t)r * block : 0; /* where rank q's block for r is */
+	for (size_t i = first; i < first + m;) { /* all_gather, alltoall: block by block */
 		size_t q = i / block, in = i - q * block, len = block - in;
 
 		if (len > first + m - i)
 			len = first + m - i;
-		cb_fill_input((char *)buf + (i - first) * esz, in, len, dt, CB_SUM, (int)q, n);
+		cb_fill_input((char *)buf + (i - first) * esz, from + in, len, dt, CB_SUM, (int)q, n);
 		i += len;
 	}
 }

@@ -13,15 +13,19 @@
  *   broadcast       send count, recv count: the root's send
  *   reduce          send count, recv count: the root's is the reduction;
  *                   the other ranks' receive buffers are not results
- * reduce_scatter and all_gather need count a multiple of n (the harness
- * rounds down to one, as nccl-tests does). In place (nccl-tests' in-place
- * offsets): the smaller buffer is the block of the rank inside the larger
- * (all_gather: send = recv + r count/n; reduce_scatter: recv = send +
- * r count/n); for the others send == recv.
+ *   alltoall        send count (n blocks), recv count (n blocks): rank r's
+ *                   block q is rank q's send block r (nccl-tests'
+ *                   alltoall.cu: each rank sends count/n to each peer)
+ * reduce_scatter, all_gather and alltoall need count a multiple of n (the
+ * harness rounds down to one, as nccl-tests does). In place (nccl-tests'
+ * in-place offsets): the smaller buffer is the block of the rank inside the
+ * larger (all_gather: send = recv + r count/n; reduce_scatter: recv = send +
+ * r count/n); for the others send == recv (alltoall: MPI_IN_PLACE is
+ * allowed for MPI_Alltoall since MPI 2.2).
  *
  * busbw = algbw x factor, algbw = count x element size / time (nccl-tests
- * doc/PERFORMANCE.md): allreduce 2(n-1)/n; reduce_scatter and all_gather
- * (n-1)/n; broadcast and reduce 1, whatever n (nccl-tests' BroadcastGetBw,
+ * doc/PERFORMANCE.md): allreduce 2(n-1)/n; reduce_scatter, all_gather and
+ * alltoall (n-1)/n; broadcast and reduce 1, whatever n (nccl-tests' BroadcastGetBw,
  * ReduceGetBw); the others 0 for n = 1.
  *
  * Inputs and references are the checker's (cb_check.h): a rank's send
@@ -29,8 +33,9 @@
  * smaller count are a prefix of a larger one's (the harness uploads them
  * once per dtype); every reference is made of the checker's inputs and its
  * allreduce reference (reduce_scatter's block r: the allreduce reference at
- * [r B, (r+1) B); all_gather's block q: rank q's inputs at [0, B)). The
- * collectives that do not reduce (all_gather, broadcast) ignore the op:
+ * [r B, (r+1) B); all_gather's block q: rank q's inputs at [0, B);
+ * alltoall's block q: rank q's inputs at [r B, (r+1) B)). The
+ * collectives that do not reduce (all_gather, broadcast, alltoall) ignore the op:
  * their inputs are the checker's for sum, and their rows say op "none" (as
  * nccl-tests'). Pure: no MPI, no CUDA. */
 #ifndef CB_COLL_H
@@ -46,6 +51,7 @@ enum cb_coll {
 	CB_COLL_ALL_GATHER,
 	CB_COLL_BROADCAST,
 	CB_COLL_REDUCE,
+	CB_COLL_ALLTOALL,
 	CB_COLL_COUNT
 };
 
@@ -54,7 +60,8 @@ struct cb_coll_desc {
 	const char *perf_name; /* nccl-tests' binary: "all_reduce_perf", ... */
 	int reduces;           /* 1: the result is a reduction (an op applies) */
 	int rooted;            /* 1: -r's root matters (broadcast, reduce) */
-	int split;             /* 1: count is n blocks (reduce_scatter, all_gather) */
+	int split;             /* 1: count is n blocks (reduce_scatter, all_gather,
+				* alltoall) */
 	int same_result;       /* 1: every rank's receive buffer ends the same */
 };
 
@@ -62,6 +69,9 @@ struct cb_coll_desc {
 const struct cb_coll_desc *cb_coll_get(enum cb_coll c);
 /* The collective named name (cb_coll_desc.name), or -1. */
 int cb_coll_find(const char *name);
+/* Writes every collective's name to buf, ", " between them (truncated to
+ * len, always terminated), for messages that list them. */
+void cb_coll_names(char *buf, size_t len);
 
 /* Elements of a rank's send and receive buffers for count on n ranks
  * (count a multiple of n where the collective is split). */

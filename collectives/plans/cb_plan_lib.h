@@ -137,6 +137,11 @@ CB_PLAN_BUILTINS(CB_PLAN_DECLARE)
 	X(reduce, CB_COLL_REDUCE, binomial, "binomial tree: ceil(log2 n) rounds, each halving " \
 	  "the ranks that hold a partial", "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, " \
 	  "section 4.1 (the broadcast's tree, reversed)") \
+	X(alltoall, CB_COLL_ALLTOALL, direct, "direct: every rank reads its block of every peer's " \
+	  "input (pairwise, 1 round, then a local copy)", "Thakur, Rabenseifner and Gropp, " \
+	  "IJHPCA 19(1), 2005 (pairwise exchange)") \
+	X(alltoall, CB_COLL_ALLTOALL, ps, "ps-style: the root gathers every input, then every " \
+	  "rank pulls its blocks (the root carries (n-1)S each way)", "the seed's parameter server") \
 	/* the end of CB_PLAN_COLL_BUILTINS */
 
 #define CB_PLAN_COLL_DECLARE(coll, id, name, description, source) \
@@ -144,5 +149,11 @@ CB_PLAN_BUILTINS(CB_PLAN_DECLARE)
 						     const struct cb_plan_args *a);
 CB_PLAN_COLL_BUILTINS(CB_PLAN_COLL_DECLARE)
 #undef CB_PLAN_COLL_DECLARE
+
+/* The closed-form traffic of alltoall's plans (collectives/plans/
+ * cb_plan_alltoall.c), in elements, of rank r on n ranks for count (n
+ * blocks of count/n): direct (ps 0) tx = rx = (n-1) count/n; ps (ps 1)
+ * the root's tx = rx = (n-1) count, the others' count. 0 for n < 2. */
+void cb_alltoall_traffic(int ps, int root, int r, int n, size_t count, size_t *tx, size_t *rx);
 
 #endif

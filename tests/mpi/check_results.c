@@ -116,6 +116,13 @@ static int closed_form(const char *algo, int n, int root, unsigned long long cou
 	unsigned long long S = count * esz;
 
 	*tx = *rx = 0;
+	if (coll == CB_COLL_ALLTOALL) { /* cb_plan_lib.h's closed forms */
+		size_t etx, erx;
+
+		cb_alltoall_traffic(strcmp(algo, "ps") == 0, root, r, n, count, &etx, &erx);
+		*tx = etx * esz, *rx = erx * esz;
+		return 1;
+	}
 	if ((strcmp(algo, "ps") && strcmp(algo, "ring")) || coll != CB_COLL_ALLREDUCE)
 		return 0;
 	if (n == 1 || count == 0)

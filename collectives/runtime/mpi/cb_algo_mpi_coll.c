@@ -12,7 +12,9 @@
  *                   before it would be timed as the library's (1.8x the
  *                   in-place time at 16 MiB, 2 ranks);
  *   reduce          MPI_Reduce(send, recv, count, root); in place the root
- *                   gives MPI_IN_PLACE.
+ *                   gives MPI_IN_PLACE;
+ *   alltoall        MPI_Alltoall(send, count/n, recv, count/n); in place
+ *                   MPI_IN_PLACE (allowed since MPI 2.2).
  * Counts past INT_MAX are refused (MPI-3 counts are int). Traffic is
  * unmeasured (it moves inside the library). */
 #include <limits.h>
@@ -64,6 +66,9 @@ static int mpi_call(struct cb_backend *be, const struct cb_run_args *a)
 	case CB_COLL_REDUCE:
 		return MPI_Reduce(in_place && be->world_rank == root ? MPI_IN_PLACE : sb, rb,
 				  (int)a->count, t, cb_mpi_op(a->op), root, be->world);
+	case CB_COLL_ALLTOALL:
+		return MPI_Alltoall(in_place ? MPI_IN_PLACE : sb, (int)block, t, rb, (int)block, t,
+				    be->world);
 	default:
 		return MPI_ERR_OTHER;
 	}
@@ -86,5 +91,6 @@ const struct cb_algo_ops cb_algo_mpi_coll_ops[CB_COLL_COUNT] = {
 	MPI_COLL(CB_COLL_ALL_GATHER, mpi_coll_supports),
 	MPI_COLL(CB_COLL_BROADCAST, mpi_bcast_supports),
 	MPI_COLL(CB_COLL_REDUCE, mpi_coll_supports),
+	MPI_COLL(CB_COLL_ALLTOALL, mpi_coll_supports),
 };
 #undef MPI_COLL

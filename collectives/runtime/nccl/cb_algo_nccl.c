@@ -111,6 +111,35 @@ const struct cb_algo_ops cb_algo_nccl_ops = {
 	.describe = nccl_describe,
 };
 
+/* alltoall as nccl-tests' alltoall.cu runs it: one group of an ncclSend
+ * and an ncclRecv of count/n elements per peer (NCCL has no alltoall call). */
+static ncclResult_t nccl_alltoall(struct nccl_state *ns, char *sb, char *rb,
+				  const struct cb_run_args *a, cudaStream_t s)
+{
+	int n = ns->be->world_size;
+	size_t block = a->count / (size_t)n, bb = block * cb_dtype_size(a->dt);
+	ncclResult_t r = ncclGroupStart(), e;
+
+	for (int q = 0; q < n && r == ncclSuccess; q++) {
+		r = ncclSend(sb + (size_t)q * bb, block, nccl_dtype(a->dt), q, ns->comm, s);
+		if (r == ncclSuccess)
+			r = ncclRecv(rb + (size_t)q * bb, block, nccl_dtype(a->dt), q, ns->comm, s);
+	}
+	e = ncclGroupEnd();
+	return r != ncclSuccess ? r : e;
+}
+
+/* In place, one group's sends and receives on one buffer race (a peer's
+ * receive may land before this rank's send of that block has read it). */
+static const char *nccl_alltoall_supports(const struct cb_backend *be, enum cb_dtype dt,
+					  enum cb_op op, int in_place)
+{
+	if (in_place)
+		return "a group of ncclSend/ncclRecv on one buffer overwrites blocks before they are "
+		       "sent: alltoall's nccl rows run out of place";
+	return nccl_supports(be, dt, op, in_place);
+}
+
 /* The collectives beyond allreduce (cb_desc_nccl_coll): NCCL's own call,
  * counts and in-place pointers as nccl-tests gives them (cb_coll.h). */
 static ncclResult_t nccl_coll_call(struct nccl_state *ns, const struct cb_run_args *a)
@@ -133,6 +162,8 @@ static ncclResult_t nccl_coll_call(struct nccl_state *ns, const struct cb_run_ar
 	case CB_COLL_REDUCE:
 		return ncclReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), a->root,
 				  ns->comm, s);
+	case CB_COLL_ALLTOALL:
+		return nccl_alltoall(ns, sb, rb, a, s);
 	default:
 		return ncclInvalidArgument;
 	}
@@ -147,13 +178,14 @@ static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
 	return CB_NCCL_DONE(ns->be, &ns->comm, nccl_coll_call(ns, a));
 }
 
-#define NCCL_COLL(c) \
-	[c] = { .desc = &cb_desc_nccl_coll[c], .supports = nccl_supports, .setup = nccl_setup, \
+#define NCCL_COLL(c, sup) \
+	[c] = { .desc = &cb_desc_nccl_coll[c], .supports = sup, .setup = nccl_setup, \
 		.run = nccl_coll_run, .teardown = nccl_teardown, .describe = nccl_describe }
 const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT] = {
-	NCCL_COLL(CB_COLL_REDUCE_SCATTER),
-	NCCL_COLL(CB_COLL_ALL_GATHER),
-	NCCL_COLL(CB_COLL_BROADCAST),
-	NCCL_COLL(CB_COLL_REDUCE),
+	NCCL_COLL(CB_COLL_REDUCE_SCATTER, nccl_supports),
+	NCCL_COLL(CB_COLL_ALL_GATHER, nccl_supports),
+	NCCL_COLL(CB_COLL_BROADCAST, nccl_supports),
+	NCCL_COLL(CB_COLL_REDUCE, nccl_supports),
+	NCCL_COLL(CB_COLL_ALLTOALL, nccl_alltoall_supports),
 };
 #undef NCCL_COLL

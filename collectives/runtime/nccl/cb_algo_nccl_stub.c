@@ -44,5 +44,6 @@ const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT] = {
 	NCCL_COLL(CB_COLL_ALL_GATHER),
 	NCCL_COLL(CB_COLL_BROADCAST),
 	NCCL_COLL(CB_COLL_REDUCE),
+	NCCL_COLL(CB_COLL_ALLTOALL),
 };
 #undef NCCL_COLL
