@@ -164,7 +164,9 @@ static enum cb_status check_schema(struct ctx *x, size_t line, const char *text)
 /* A transport the row's algorithm, backend and hosts can have. */
 static enum cb_status check_transport(struct ctx *x, size_t line, const struct cb_summary *v)
 {
-	const struct cb_algo_desc *a = cb_catalog_algo(v->algo);
+	int coll = cb_coll_find(v->collective); /* "" in files before the column: allreduce */
+	const struct cb_algo_desc *a = cb_catalog_coll_algo(coll >= 0 ? (enum cb_coll)coll
+								      : CB_COLL_ALLREDUCE, v->algo);
 	const struct cb_backend_desc *be = cb_catalog_backend(v->backend);
 	char why[256];
 	int id = cb_transport_id_of(v->transport);

@@ -256,7 +256,7 @@ static int add_host(json_t *m, const struct cb_backend *be)
  * results folder says what its rows of that name ran. */
 static json_t *plan_info(const struct cb_options *o)
 {
-	const struct cb_plan_algo *al = cb_plan_algo_find(o->plan_name);
+	const struct cb_plan_algo *al = cb_plan_coll_find(CB_COLL_ALLREDUCE, o->plan_name);
 	size_t chunks, rounds, steps;
 
 	if (!*o->plan || !al || !al->data)
@@ -273,7 +273,7 @@ static json_t *plan_info(const struct cb_options *o)
 static json_t *device_text(const struct cb_backend *be)
 {
 	size_t n, k = strlen(be->device_desc);
-	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(CB_COLL_ALLREDUCE, &n);
 	char text[sizeof(be->device_desc) + 256];
 
 	memcpy(text, be->device_desc, k + 1);

@@ -146,8 +146,14 @@ static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 
 	if (st != CB_OK)
 		return st;
-	d = cb_catalog_algo(cb_plan_file_name(f));
-	if (d && (!d->plan || !d->plan->data)) {
+	d = cb_catalog_coll_algo(o->coll, cb_plan_file_name(f));
+	if (cb_plan_file_coll(f) != o->coll) {
+		snprintf(e, n, "--plan: %s is a plan of %s; --coll is %s (run it with --coll %s or "
+			 "%s)", o->plan, cb_coll_get(cb_plan_file_coll(f))->name,
+			 cb_coll_get(o->coll)->name, cb_coll_get(cb_plan_file_coll(f))->name,
+			 cb_coll_get(cb_plan_file_coll(f))->perf_name);
+		st = CB_ERR_ARG;
+	} else if (d && (!d->plan || !d->plan->data)) {
 		snprintf(e, n, "%s: plan name '%s' is a built-in algorithm's", o->plan,
 			 cb_plan_file_name(f));
 		st = CB_ERR_ARG;
@@ -382,11 +388,6 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 	}
 	if (o->stepfactor <= 1 && o->stepbytes == 0 && o->minbytes < o->maxbytes) {
 		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
-		return CB_ERR_ARG;
-	}
-	if (*o->plan && o->coll != CB_COLL_ALLREDUCE) {
-		snprintf(err, n, "--plan: a plan file is an allreduce plan; --coll is %s",
-			 cb_coll_get(o->coll)->name);
 		return CB_ERR_ARG;
 	}
 	if (*o->plan && (st = load_plan(o, err, n)) != CB_OK)

@@ -131,13 +131,10 @@ struct cb_transport {
 	const char *description; /* one line for --help */
 };
 
-/* The allreduce algorithms, in display order; *n receives the count. */
-const struct cb_algo_desc *const *cb_catalog_algos(size_t *n);
-/* An allreduce algorithm by name; NULL if unknown. */
-const struct cb_algo_desc *cb_catalog_algo(const char *name);
-/* Collective c's algorithms (allreduce: cb_catalog_algos): its plans, then
- * nccl and mpi (the library's call: ncclReduceScatter, MPI_Allgather, ...);
- * *n receives the count, 0 past CB_COLL_COUNT. */
+/* Collective c's algorithms, in display order: its plans (built-in, then
+ * added), then nccl and mpi (the library's call: ncclAllReduce,
+ * MPI_Allgather, ...), then those that name c among the forced mpi.* and
+ * copy (allreduce's); *n receives the count, 0 past CB_COLL_COUNT. */
 const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n);
 /* Collective c's algorithm of that name; NULL if unknown. */
 const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name);
@@ -147,12 +144,11 @@ const struct cb_backend_desc *const *cb_catalog_backends(size_t *n);
 const struct cb_backend_desc *cb_catalog_backend(const char *name);
 
 /* The descriptors the runtime's fixed ops tables point at (a plan
- * algorithm's is made from its line in collectives/plans/cb_plan_lib.c). */
-extern const struct cb_algo_desc cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
-extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE]; /* CB_OMPI_* order */
-/* nccl and mpi of the other collectives, by CB_COLL_* (the allreduce
- * entries unused: cb_desc_nccl, cb_desc_mpi) */
-extern const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT], cb_desc_mpi_coll[CB_COLL_COUNT];
+ * algorithm's is made from its line in collectives/plans/cb_plan_lib.h):
+ * nccl and mpi of each collective, by CB_COLL_*; Open MPI's forced
+ * allreduce algorithms (CB_OMPI_* order); copy. */
+extern const struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT], cb_desc_mpi[CB_COLL_COUNT];
+extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE], cb_desc_copy;
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

@@ -45,15 +45,26 @@
 
 #include "cb_dtype.h"
 
-enum cb_coll {
-	CB_COLL_ALLREDUCE,
-	CB_COLL_REDUCE_SCATTER,
-	CB_COLL_ALL_GATHER,
-	CB_COLL_BROADCAST,
-	CB_COLL_REDUCE,
-	CB_COLL_ALLTOALL,
-	CB_COLL_COUNT
-};
+/* The collectives, in display order: X(ID, name), the enum CB_COLL_<ID>
+ * and the rows' name, whose description is cb_coll_<name> (its own file,
+ * collectives/plans/cb_coll_<name>.c). */
+#define CB_COLLECTIVES(X) \
+	X(ALLREDUCE, allreduce) \
+	X(REDUCE_SCATTER, reduce_scatter) \
+	X(ALL_GATHER, all_gather) \
+	X(BROADCAST, broadcast) \
+	X(REDUCE, reduce) \
+	X(ALLTOALL, alltoall) \
+	/* the end of CB_COLLECTIVES: a new collective is one line above this one */
+
+#define CB_COLL_ENUM(id, name) CB_COLL_##id,
+enum cb_coll { CB_COLLECTIVES(CB_COLL_ENUM) CB_COLL_COUNT };
+#undef CB_COLL_ENUM
+/* cb_coll_of_<name>: CB_COLL_<ID> by the lower-case name (for tables keyed
+ * by it, cb_plan_lib.h's) */
+#define CB_COLL_OF(id, name) cb_coll_of_##name = CB_COLL_##id,
+enum { CB_COLLECTIVES(CB_COLL_OF) };
+#undef CB_COLL_OF
 
 struct cb_coll_desc {
 	const char *name;      /* the rows' collective column: "allreduce", ... */

@@ -1,5 +1,5 @@
 /* Unit test: the collectives beyond allreduce (cb_coll.h) and every plan
- * algorithm of each (CB_PLAN_COLL_BUILTINS) on the in-memory executor, no
+ * algorithm of each (CB_PLAN_BUILTINS) on the in-memory executor, no
  * MPI: for n in 1..9, 12, 16, 17, roots first and last, counts 0, 1, n-1,
  * n+1 and an odd one (blocks of that many elements a rank for
  * reduce-scatter and all-gather), out of place and in place (nccl-tests'
