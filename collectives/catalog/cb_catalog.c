@@ -27,38 +27,33 @@ const struct cb_algo_desc cb_desc_copy = {
 	.time_measured = 1,
 };
 
-#define LIB(c, nm, what, need) \
-	[c] = { .name = nm, .description = what, .result = CB_RESULT_ALLREDUCE, .needs = need, \
-		.moves = "library", .coll = c }
-const struct cb_algo_desc cb_desc_mpi[CB_COLL_COUNT] = {
-	LIB(CB_COLL_ALLREDUCE, "mpi", "MPI_Allreduce of the MPI library (baseline; traffic "
-	    "unmeasured)", CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_REDUCE_SCATTER, "mpi", "MPI_Reduce_scatter_block of the MPI library (baseline; "
-	    "out of place only: in place MPI leaves the block at the buffer's start)",
-	    CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_ALL_GATHER, "mpi", "MPI_Allgather of the MPI library (baseline)",
-	    CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_BROADCAST, "mpi", "MPI_Bcast of the MPI library (baseline; in place only: "
-	    "MPI_Bcast has one buffer)", CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_REDUCE, "mpi", "MPI_Reduce of the MPI library (baseline)", CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_ALLTOALL, "mpi", "MPI_Alltoall of the MPI library (baseline; in place: "
-	    "MPI_IN_PLACE)", CB_CAP_HOST_MEMORY),
-};
-const struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT] = {
-	LIB(CB_COLL_ALLREDUCE, "nccl", "ncclAllReduce of NCCL (baseline; one GPU per rank; traffic "
-	    "unmeasured)", CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_REDUCE_SCATTER, "nccl", "ncclReduceScatter of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_ALL_GATHER, "nccl", "ncclAllGather of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_BROADCAST, "nccl", "ncclBroadcast of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_REDUCE, "nccl", "ncclReduce of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_ALLTOALL, "nccl", "a group of ncclSend/ncclRecv, as nccl-tests' alltoall "
-	    "(baseline; one GPU per rank; out of place only)", CB_CAP_CUDA_MEMORY),
-};
+/* nccl and mpi of every collective; their descriptions name the
+ * collective's calls (cb_coll_desc.mpi_call, nccl_call), written when the
+ * collective's list is made (make_list). */
+#define LIB(id, nm) \
+	[CB_COLL_##id] = { .name = "mpi", .result = CB_RESULT_ALLREDUCE, \
+			   .needs = CB_CAP_HOST_MEMORY, .moves = "library", .coll = CB_COLL_##id },
+struct cb_algo_desc cb_desc_mpi[CB_COLL_COUNT] = { CB_COLLECTIVES(LIB) };
 #undef LIB
+#define LIB(id, nm) \
+	[CB_COLL_##id] = { .name = "nccl", .result = CB_RESULT_ALLREDUCE, \
+			   .needs = CB_CAP_CUDA_MEMORY, .moves = "library", .coll = CB_COLL_##id },
+struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT] = { CB_COLLECTIVES(LIB) };
+#undef LIB
+static char lib_text[CB_COLL_COUNT][2][160];
+
+/* The descriptions of c's nccl and mpi. */
+static void describe_libs(enum cb_coll c)
+{
+	const struct cb_coll_desc *d = cb_coll_get(c);
+
+	snprintf(lib_text[c][0], sizeof(lib_text[c][0]), "%s of the MPI library (baseline; "
+		 "traffic unmeasured)", d->mpi_call ? d->mpi_call : "no call");
+	snprintf(lib_text[c][1], sizeof(lib_text[c][1]), "%s of NCCL (baseline; one GPU per rank; "
+		 "traffic unmeasured)", d->nccl_call ? d->nccl_call : "no call");
+	cb_desc_mpi[c].description = lib_text[c][0];
+	cb_desc_nccl[c].description = lib_text[c][1];
+}
 
 /* The algorithms that are no plan, after the plans of their collective
  * (cb_plan_lib.h: a plan algorithm's descriptor is made from its line
@@ -103,6 +98,7 @@ static void make_list(enum cb_coll c)
 
 	if (nlist[c] && np == made_np[c])
 		return;
+	describe_libs(c);
 	for (size_t i = 0; i < np; i++) {
 		plan_desc[c][i] = plan_desc_of(&pa[i]);
 		list[c][k++] = &plan_desc[c][i];

@@ -145,9 +145,10 @@ const struct cb_backend_desc *cb_catalog_backend(const char *name);
 
 /* The descriptors the runtime's fixed ops tables point at (a plan
  * algorithm's is made from its line in collectives/plans/cb_plan_lib.h):
- * nccl and mpi of each collective, by CB_COLL_*; Open MPI's forced
+ * nccl and mpi of each collective, by CB_COLL_* (their descriptions are
+ * written by cb_catalog_coll_algos: read them through it); Open MPI's forced
  * allreduce algorithms (CB_OMPI_* order); copy. */
-extern const struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT], cb_desc_mpi[CB_COLL_COUNT];
+extern struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT], cb_desc_mpi[CB_COLL_COUNT];
 extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE], cb_desc_copy;
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 

@@ -66,6 +66,18 @@ enum cb_coll { CB_COLLECTIVES(CB_COLL_ENUM) CB_COLL_COUNT };
 enum { CB_COLLECTIVES(CB_COLL_OF) };
 #undef CB_COLL_OF
 
+/* What rank r's receive buffer holds after the collective, elements
+ * [first, first + m) of it, for count on n ranks and root (the checker's
+ * inputs and references: cb_check.h; the cb_coll_expect_* below). */
+typedef void (*cb_coll_expect_fn)(void *buf, size_t first, size_t m, size_t count,
+				  enum cb_dtype dt, enum cb_op op, int r, int root, int n);
+/* The closed-form traffic of the collective's plan algo (elements) of rank
+ * r: 1 and *tx, *rx set, or 0 where algo has none here. */
+typedef int (*cb_coll_traffic_fn)(const char *algo, int n, int root, int r, size_t count,
+				  size_t *tx, size_t *rx);
+
+/* A collective's description: one file each, collectives/plans/
+ * cb_coll_<name>.c, defining cb_coll_desc_<name>. */
 struct cb_coll_desc {
 	const char *name;      /* the rows' collective column: "allreduce", ... */
 	const char *perf_name; /* nccl-tests' binary: "all_reduce_perf", ... */
@@ -74,7 +86,34 @@ struct cb_coll_desc {
 	int split;             /* 1: count is n blocks (reduce_scatter, all_gather,
 				* alltoall) */
 	int same_result;       /* 1: every rank's receive buffer ends the same */
+	/* 1: the send (all_gather) or receive (reduce_scatter) buffer is the
+	 * rank's block, count/n, which in place sits at r count/n inside the
+	 * other; 0: count */
+	int send_is_block, recv_is_block;
+	int root_only_result;  /* 1: only the root's receive buffer is a result */
+	/* busbw = algbw x this (nccl-tests doc/PERFORMANCE.md) */
+	double (*busbw_factor)(int n);
+	cb_coll_expect_fn expect;
+	cb_coll_traffic_fn traffic; /* NULL: no closed form here */
+	/* the library calls of its mpi and nccl rows, for --help (NULL: none;
+	 * collectives/runtime/{mpi,nccl} hold the calls) */
+	const char *mpi_call, *nccl_call;
 };
+
+#define CB_COLL_DECLARE(id, name) extern const struct cb_coll_desc cb_coll_desc_##name;
+CB_COLLECTIVES(CB_COLL_DECLARE)
+#undef CB_COLL_DECLARE
+
+/* The expectations the descriptions are made of: the allreduce reference
+ * from rank r's reference_first on (a reduction); rank `rank`'s inputs
+ * from first (a copy of one rank's buffer); and block by block, block q
+ * being rank q's inputs from at + the offset in the block (all_gather: at
+ * 0; alltoall: at r count/n). */
+void cb_coll_expect_reduced(const struct cb_coll_desc *d, void *buf, size_t first, size_t m,
+			    size_t count, enum cb_dtype dt, enum cb_op op, int r, int n);
+void cb_coll_expect_input(void *buf, size_t first, size_t m, enum cb_dtype dt, int rank, int n);
+void cb_coll_expect_blocks(void *buf, size_t first, size_t m, size_t count, enum cb_dtype dt,
+			   size_t at, int n);
 
 /* The descriptor of c; NULL past CB_COLL_COUNT. */
 const struct cb_coll_desc *cb_coll_get(enum cb_coll c);

@@ -14,8 +14,8 @@
  * Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, section 3's
  * pairwise all-to-all, one round instead of n-1 steps): round 0: rank r
  * copies rank q's SEND block r into its STAGE block q, for every q != r,
- * and its own SEND block r; round 1: STAGE into RECV. Traffic:
- * cb_alltoall_traffic.
+ * and its own SEND block r; round 1: STAGE into RECV. Traffic: (n-1) B
+ * each way (the closed forms: cb_coll_alltoall.c).
  *
  * ps (the seed's parameter server as an all-to-all: everything through the
  * root): round 0: the root copies every rank's whole SEND into its STAGE
@@ -24,20 +24,6 @@
  * carries (n-1) count elements each way, the others count each way: their
  * own block goes to the root and back (the relaying). */
 #include "cb_plan_lib.h"
-
-void cb_alltoall_traffic(int ps, int root, int r, int n, size_t count, size_t *tx, size_t *rx)
-{
-	size_t block = n > 0 ? count / (size_t)n : 0;
-
-	if (n < 2) {
-		*tx = *rx = 0;
-		return;
-	}
-	if (!ps)
-		*tx = *rx = (size_t)(n - 1) * block;
-	else
-		*tx = *rx = r == root ? (size_t)(n - 1) * count : count;
-}
 
 /* Round 1 of both: rank r's RECV block q from src_q (q = 0 .. n-1). */
 static enum cb_status to_recv(struct cb_plan *p, int r, int n, size_t block, int root, int ps)

@@ -137,10 +137,4 @@ enum cb_status cb_plan_algo_add(const struct cb_plan_algo *al);
 CB_PLAN_BUILTINS(CB_PLAN_DECLARE)
 #undef CB_PLAN_DECLARE
 
-/* The closed-form traffic of alltoall's plans (collectives/plans/
- * cb_plan_alltoall.c), in elements, of rank r on n ranks for count (n
- * blocks of count/n): direct (ps 0) tx = rx = (n-1) count/n; ps (ps 1)
- * the root's tx = rx = (n-1) count, the others' count. 0 for n < 2. */
-void cb_alltoall_traffic(int ps, int root, int r, int n, size_t count, size_t *tx, size_t *rx);
-
 #endif

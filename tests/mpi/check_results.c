@@ -116,10 +116,11 @@ static int closed_form(const char *algo, int n, int root, unsigned long long cou
 	unsigned long long S = count * esz;
 
 	*tx = *rx = 0;
-	if (coll == CB_COLL_ALLTOALL) { /* cb_plan_lib.h's closed forms */
+	if (cb_coll_get(coll)->traffic) { /* the collective's own closed forms */
 		size_t etx, erx;
 
-		cb_alltoall_traffic(strcmp(algo, "ps") == 0, root, r, n, count, &etx, &erx);
+		if (!cb_coll_get(coll)->traffic(algo, n, root, r, count, &etx, &erx))
+			return 0;
 		*tx = etx * esz, *rx = erx * esz;
 		return 1;
 	}
