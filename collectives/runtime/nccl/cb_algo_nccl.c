@@ -167,11 +167,13 @@ static const struct {
 static const char *nccl_coll_supports(const struct cb_backend *be, enum cb_coll c,
 				      enum cb_dtype dt, enum cb_op op, int in_place)
 {
+	const char *why = nccl_supports(be, dt, op, in_place); /* one GPU per rank first */
+
+	if (why)
+		return why;
 	if (!calls[c].call)
 		return "collbench has no NCCL call for this collective";
-	if (in_place && calls[c].no_in_place)
-		return calls[c].no_in_place;
-	return nccl_supports(be, dt, op, in_place);
+	return in_place ? calls[c].no_in_place : NULL;
 }
 
 static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
