@@ -7,13 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CB_OMPI_DESC(name_, number, what) \
+#define CB_OMPI_DESC(coll_, name_, number, ranks, what) \
 	{ .name = "mpi." #name_, \
-	  .description = "MPI_Allreduce, Open MPI's " #name_ " forced (" what ")", \
+	  .description = "the MPI call, Open MPI's " #name_ " forced (" what ")", \
 	  .result = CB_RESULT_ALLREDUCE, .needs = CB_CAP_HOST_MEMORY, .moves = "library", \
-	  .on_request = 1, .library_algo = number },
-const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE] = {
-	CB_OMPI_ALLREDUCE(CB_OMPI_DESC)
+	  .on_request = 1, .library_algo = number, .coll = (enum cb_coll)cb_coll_of_##coll_, \
+	  .library_ranks = ranks },
+const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NFORCED] = {
+	CB_OMPI_FORCED(CB_OMPI_DESC)
 };
 #undef CB_OMPI_DESC
 
@@ -59,9 +60,9 @@ static void describe_libs(enum cb_coll c)
  * (cb_plan_lib.h: a plan algorithm's descriptor is made from its line
  * there), in this order: each collective's nccl and mpi, then the forced
  * mpi.* and copy of the collective they name. */
-#define CB_OMPI_REF(name, number, what) &cb_desc_mpi_forced[CB_OMPI_##name],
+#define CB_OMPI_REF(coll, name, number, ranks, what) &cb_desc_mpi_forced[CB_OMPI_##coll##_##name],
 static const struct cb_algo_desc *const extra[] = {
-	CB_OMPI_ALLREDUCE(CB_OMPI_REF) &cb_desc_copy,
+	CB_OMPI_FORCED(CB_OMPI_REF) &cb_desc_copy,
 };
 #undef CB_OMPI_REF
 

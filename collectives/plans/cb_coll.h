@@ -98,6 +98,9 @@ struct cb_coll_desc {
 	/* the library calls of its mpi and nccl rows, for --help (NULL: none;
 	 * collectives/runtime/{mpi,nccl} hold the calls) */
 	const char *mpi_call, *nccl_call;
+	/* Open MPI's coll/tuned name of the call, whose algorithm
+	 * coll_tuned_<mpi_tuned>_algorithm forces (the mpi.* rows); NULL: none */
+	const char *mpi_tuned;
 };
 
 #define CB_COLL_DECLARE(id, name) extern const struct cb_coll_desc cb_coll_desc_##name;

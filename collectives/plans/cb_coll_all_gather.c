@@ -21,4 +21,5 @@ const struct cb_coll_desc cb_coll_desc_all_gather = {
 	.name = "all_gather", .perf_name = "all_gather_perf", .split = 1, .same_result = 1,
 	.send_is_block = 1, .busbw_factor = busbw, .expect = expect,
 	.mpi_call = "MPI_Allgather", .nccl_call = "ncclAllGather",
+	.mpi_tuned = "allgather",
 };

@@ -20,4 +20,5 @@ const struct cb_coll_desc cb_coll_desc_allreduce = {
 	.name = "allreduce", .perf_name = "all_reduce_perf", .reduces = 1, .same_result = 1,
 	.busbw_factor = busbw, .expect = expect,
 	.mpi_call = "MPI_Allreduce", .nccl_call = "ncclAllReduce",
+	.mpi_tuned = "allreduce",
 };

@@ -45,4 +45,5 @@ const struct cb_coll_desc cb_coll_desc_alltoall = {
 	.name = "alltoall", .perf_name = "alltoall_perf", .split = 1, .busbw_factor = busbw,
 	.expect = expect, .traffic = traffic,
 	.mpi_call = "MPI_Alltoall", .nccl_call = "a group of ncclSend/ncclRecv",
+	.mpi_tuned = "alltoall",
 };

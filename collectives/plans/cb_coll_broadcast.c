@@ -20,4 +20,5 @@ const struct cb_coll_desc cb_coll_desc_broadcast = {
 	.name = "broadcast", .perf_name = "broadcast_perf", .rooted = 1, .same_result = 1,
 	.busbw_factor = busbw, .expect = expect,
 	.mpi_call = "MPI_Bcast", .nccl_call = "ncclBroadcast",
+	.mpi_tuned = "bcast",
 };

@@ -21,4 +21,5 @@ const struct cb_coll_desc cb_coll_desc_reduce = {
 	.name = "reduce", .perf_name = "reduce_perf", .reduces = 1, .rooted = 1,
 	.root_only_result = 1, .busbw_factor = busbw, .expect = expect,
 	.mpi_call = "MPI_Reduce", .nccl_call = "ncclReduce",
+	.mpi_tuned = "reduce",
 };

@@ -22,4 +22,5 @@ const struct cb_coll_desc cb_coll_desc_reduce_scatter = {
 	.name = "reduce_scatter", .perf_name = "reduce_scatter_perf", .reduces = 1, .split = 1,
 	.recv_is_block = 1, .busbw_factor = busbw, .expect = expect,
 	.mpi_call = "MPI_Reduce_scatter_block", .nccl_call = "ncclReduceScatter",
+	.mpi_tuned = "reduce_scatter_block",
 };

@@ -14,7 +14,7 @@
  * collective, Open MPI's forced allreduce algorithms, copy. */
 extern const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT];
 extern const struct cb_algo_ops cb_algo_mpi_ops[CB_COLL_COUNT];
-extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NALLREDUCE];
+extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NFORCED];
 extern const struct cb_algo_ops cb_algo_copy_ops;
 
 /* The ops whose descriptor is d among those above; NULL if none. */
@@ -26,7 +26,7 @@ static const struct cb_algo_ops *fixed_ops(const struct cb_algo_desc *d)
 		return &cb_algo_mpi_ops[d->coll];
 	if (d == &cb_desc_copy)
 		return &cb_algo_copy_ops;
-	for (int i = 0; i < CB_OMPI_NALLREDUCE; i++)
+	for (int i = 0; i < CB_OMPI_NFORCED; i++)
 		if (d == cb_algo_mpi_forced_ops[i].desc)
 			return &cb_algo_mpi_forced_ops[i];
 	return NULL;

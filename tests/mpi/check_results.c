@@ -173,7 +173,8 @@ static int expected(const char *algo, int n, int root, unsigned long long count,
 /* The transport column the rows of algo on backend must hold. */
 static const char *row_transport(const char *backend, const char *algo)
 {
-	const char *usual = cb_transport_one_host(backend, algo);
+	const struct cb_algo_desc *d = cb_catalog_coll_algo(coll, algo);
+	const char *usual = d && d->moves ? d->moves : cb_transport_one_host(backend, algo);
 
 	if (plan_of(algo))
 		return want_transport ? want_transport : usual ? usual : "?";
@@ -236,11 +237,15 @@ static int allowed_skip(const char *algo, const char *dtype, const char *op, con
 		       strstr(status, "built without NCCL") != NULL ||
 		       (coll == CB_COLL_ALLTOALL && !strcmp(in_place, "1") &&
 			strstr(status, "run out of place") != NULL);
-	if (strcmp(algo, "mpi") == 0 && coll == CB_COLL_REDUCE_SCATTER && !strcmp(in_place, "1"))
+	int mpi = strncmp(algo, "mpi", 3) == 0 && (!algo[3] || algo[3] == '.'); /* mpi, mpi.* */
+
+	if (mpi && coll == CB_COLL_REDUCE_SCATTER && !strcmp(in_place, "1"))
 		return strstr(status, "in place") != NULL;
-	if (strcmp(algo, "mpi") == 0 && coll == CB_COLL_BROADCAST && !strcmp(in_place, "0"))
+	if (mpi && coll == CB_COLL_BROADCAST && !strcmp(in_place, "0"))
 		return strstr(status, "one buffer") != NULL;
-	if (strcmp(algo, "mpi") == 0)
+	if (mpi && strstr(status, "runs on 2 ranks only")) /* Open MPI's two_proc */
+		return 1;
+	if (mpi)
 		return !strcmp(dtype, "half") || !strcmp(dtype, "bfloat16") || !strcmp(op, "avg");
 	if (strcmp(algo, "copy") == 0)
 		return strcmp(in_place, "1") == 0;

@@ -24,54 +24,54 @@
 #include "cb_algo_common.h"
 #include "cb_algo_mpi.h"
 
-/* A collective's call on this rank's buffers sb, rb (offset 0: MPI takes
- * nccl-tests' in-place layout as the calls above say), block = count/n, in
- * MPI's datatype t. Errors: the MPI library's (CB_MPI). */
-typedef enum cb_status (*mpi_call_fn)(struct cb_backend *be, const struct cb_run_args *a, char *sb, char *rb,
-			   int block, MPI_Datatype t);
+/* One call: this rank's buffers sb, rb (offset 0: MPI takes nccl-tests'
+ * in-place layout as the calls above say), block = count/n elements of
+ * MPI's datatype t, on comm (the world's, or an mpi.* row's own). */
+struct mpi_args {
+	struct cb_backend *be;
+	MPI_Comm comm;
+	const struct cb_run_args *a;
+	char *sb, *rb;
+	int block;
+	MPI_Datatype t;
+};
 
-static enum cb_status mpi_allreduce(struct cb_backend *be, const struct cb_run_args *a, char *sb, char *rb,
-			 int block, MPI_Datatype t)
+/* A collective's call. Errors: the MPI library's (CB_MPI). */
+typedef enum cb_status (*mpi_call_fn)(const struct mpi_args *m);
+
+static enum cb_status mpi_allreduce(const struct mpi_args *m)
 {
-	(void)sb, (void)rb, (void)block, (void)t;
-	return cb_mpi_allreduce(be, be->world, a);
+	return cb_mpi_allreduce(m->be, m->comm, m->a);
 }
 
-static enum cb_status mpi_reduce_scatter(struct cb_backend *be, const struct cb_run_args *a, char *sb,
-			      char *rb, int block, MPI_Datatype t)
+static enum cb_status mpi_reduce_scatter(const struct mpi_args *m)
 {
-	return CB_MPI(MPI_Reduce_scatter_block(sb, rb, block, t, cb_mpi_op(a->op), be->world));
+	return CB_MPI(MPI_Reduce_scatter_block(m->sb, m->rb, m->block, m->t, cb_mpi_op(m->a->op),
+					       m->comm));
 }
 
-static enum cb_status mpi_all_gather(struct cb_backend *be, const struct cb_run_args *a, char *sb, char *rb,
-			  int block, MPI_Datatype t)
+static enum cb_status mpi_all_gather(const struct mpi_args *m)
 {
-	return CB_MPI(MPI_Allgather(a->send == a->recv ? MPI_IN_PLACE : sb, block, t, rb, block, t,
-			     be->world));
+	return CB_MPI(MPI_Allgather(m->a->send == m->a->recv ? MPI_IN_PLACE : m->sb, m->block, m->t,
+				    m->rb, m->block, m->t, m->comm));
 }
 
-static enum cb_status mpi_broadcast(struct cb_backend *be, const struct cb_run_args *a, char *sb, char *rb,
-			 int block, MPI_Datatype t)
+static enum cb_status mpi_broadcast(const struct mpi_args *m)
 {
-	(void)sb, (void)block;
-	return CB_MPI(MPI_Bcast(rb, (int)a->count, t, a->root, be->world));
+	return CB_MPI(MPI_Bcast(m->rb, (int)m->a->count, m->t, m->a->root, m->comm));
 }
 
-static enum cb_status mpi_reduce(struct cb_backend *be, const struct cb_run_args *a, char *sb, char *rb,
-		      int block, MPI_Datatype t)
+static enum cb_status mpi_reduce(const struct mpi_args *m)
 {
-	int in_place = a->send == a->recv && be->world_rank == a->root;
-
-	(void)block;
-	return CB_MPI(MPI_Reduce(in_place ? MPI_IN_PLACE : sb, rb, (int)a->count, t, cb_mpi_op(a->op),
-			  a->root, be->world));
+	int in_place = m->a->send == m->a->recv && m->be->world_rank == m->a->root;
+	return CB_MPI(MPI_Reduce(in_place ? MPI_IN_PLACE : m->sb, m->rb, (int)m->a->count, m->t,
+				 cb_mpi_op(m->a->op), m->a->root, m->comm));
 }
 
-static enum cb_status mpi_alltoall(struct cb_backend *be, const struct cb_run_args *a, char *sb, char *rb,
-			int block, MPI_Datatype t)
+static enum cb_status mpi_alltoall(const struct mpi_args *m)
 {
-	return CB_MPI(MPI_Alltoall(a->send == a->recv ? MPI_IN_PLACE : sb, block, t, rb, block, t,
-			    be->world));
+	return CB_MPI(MPI_Alltoall(m->a->send == m->a->recv ? MPI_IN_PLACE : m->sb, m->block, m->t,
+				   m->rb, m->block, m->t, m->comm));
 }
 
 /* Each collective's call, and why its rows cannot run in place or out of
@@ -93,8 +93,7 @@ static const struct {
 	[CB_COLL_ALLTOALL] = { mpi_alltoall, NULL, NULL, 0 },
 };
 
-static const char *mpi_coll_supports(enum cb_coll c, enum cb_dtype dt, enum cb_op op,
-				     int in_place)
+const char *cb_mpi_coll_supports(enum cb_coll c, enum cb_dtype dt, enum cb_op op, int in_place)
 {
 	if (!calls[c].call)
 		return "collbench has no MPI call for this collective";
@@ -105,15 +104,22 @@ static const char *mpi_coll_supports(enum cb_coll c, enum cb_dtype dt, enum cb_o
 	return cb_mpi_supports(dt, op);
 }
 
-static enum cb_status mpi_coll_run(void *state, const struct cb_run_args *a)
+enum cb_status cb_mpi_coll_call(struct cb_backend *be, MPI_Comm comm, const struct cb_run_args *a)
 {
-	struct cb_backend *be = state;
-	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
+	struct mpi_args m = { be, comm, a, a->send->peer[be->node_rank],
+			      a->recv->peer[be->node_rank],
+			      (int)(a->count / (size_t)be->world_size), cb_mpi_dtype(a->dt) };
 
 	if (!calls[a->coll].call || (a->count > INT_MAX && !calls[a->coll].big))
 		return CB_ERR_ARG;
-	return calls[a->coll].call(be, a, sb, rb, (int)(a->count / (size_t)be->world_size),
-				   cb_mpi_dtype(a->dt));
+	return calls[a->coll].call(&m);
+}
+
+static enum cb_status mpi_coll_run(void *state, const struct cb_run_args *a)
+{
+	struct cb_backend *be = state;
+
+	return cb_mpi_coll_call(be, be->world, a);
 }
 
 /* The mpi row of every collective: one supports per collective, as the ops
@@ -123,7 +129,7 @@ static enum cb_status mpi_coll_run(void *state, const struct cb_run_args *a)
 					       enum cb_op op, int in_place) \
 	{ \
 		(void)be; \
-		return mpi_coll_supports(CB_COLL_##id, dt, op, in_place); \
+		return cb_mpi_coll_supports(CB_COLL_##id, dt, op, in_place); \
 	}
 CB_COLLECTIVES(MPI_SUP)
 #undef MPI_SUP
