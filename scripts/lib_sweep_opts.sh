@@ -27,7 +27,8 @@ cb_sweep_opts() {
 	cb_opt algo           a LIST   pass     algos          ''    "algorithms (default: all on the backend)"
 	cb_opt coll           - LIST   text     colls          allreduce \
 		"collectives, a launch of each per rank count: allreduce," \
-		"reduce_scatter, all_gather, broadcast, reduce (-a names algorithms of each)"
+		"reduce_scatter, ... (allreduce_perf --help lists them; -a names" \
+		"algorithms of each)"
 	cb_opt backend        B NAME   pass     backend        host  "backend: host or cuda"
 	cb_opt repeat         R K      pass     repeat         1     "timed repeats per row (noise)"
 	cb_opt iters          - N      pass     iters          20    "timed iterations per row"

@@ -113,12 +113,15 @@ static enum cb_status old_transport(struct ctx *x, size_t line, struct cb_summar
  * nothing else), and any row's a collective cb_coll.h knows. */
 static enum cb_status check_collective(struct ctx *x, size_t line, struct cb_summary *v)
 {
+	char names[256];
+
 	if (!*v->collective)
 		snprintf(v->collective, sizeof(v->collective), "%s",
 			 cb_coll_get(CB_COLL_ALLREDUCE)->name);
-	if (cb_coll_find(v->collective) < 0)
-		return fail(x, line, "collective '%s' is not allreduce, reduce_scatter, all_gather, "
-			    "broadcast or reduce", v->collective);
+	if (cb_coll_find(v->collective) < 0) {
+		cb_coll_names(names, sizeof(names));
+		return fail(x, line, "collective '%s' is none of %s", v->collective, names);
+	}
 	return CB_OK;
 }
 
@@ -161,7 +164,9 @@ static enum cb_status check_schema(struct ctx *x, size_t line, const char *text)
 /* A transport the row's algorithm, backend and hosts can have. */
 static enum cb_status check_transport(struct ctx *x, size_t line, const struct cb_summary *v)
 {
-	const struct cb_algo_desc *a = cb_catalog_algo(v->algo);
+	int coll = cb_coll_find(v->collective); /* "" in files before the column: allreduce */
+	const struct cb_algo_desc *a = cb_catalog_coll_algo(coll >= 0 ? (enum cb_coll)coll
+								      : CB_COLL_ALLREDUCE, v->algo);
 	const struct cb_backend_desc *be = cb_catalog_backend(v->backend);
 	char why[256];
 	int id = cb_transport_id_of(v->transport);

@@ -136,8 +136,7 @@ static const struct cb_column summary_cols[] = {
 	  .doc = "its mean time not waiting / the mean of the other ranks': 1 = no straggler" },
 	{ .name = "collective", .type = CB_COL_NAME, .offset = S(collective), .flags = CB_COL_READ,
 	  .unit = "",
-	  .doc = "the collective: allreduce, reduce_scatter, all_gather, broadcast or reduce "
-	         "(cb_coll.h); read as allreduce from " CB_SCHEMA_SUMMARY_1 " and -2 files" },
+	  .doc = "the collective (cb_coll.h's names: allreduce, reduce_scatter, ...); read as allreduce from " CB_SCHEMA_SUMMARY_1 " and -2 files" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)

@@ -256,7 +256,7 @@ static int add_host(json_t *m, const struct cb_backend *be)
  * results folder says what its rows of that name ran. */
 static json_t *plan_info(const struct cb_options *o)
 {
-	const struct cb_plan_algo *al = cb_plan_algo_find(o->plan_name);
+	const struct cb_plan_algo *al = cb_plan_coll_find(o->coll, o->plan_name);
 	size_t chunks, rounds, steps;
 
 	if (!*o->plan || !al || !al->data)
@@ -269,11 +269,12 @@ static json_t *plan_info(const struct cb_options *o)
 }
 
 /* The backend's device text, then the library of each algorithm that runs on
- * the backend and names one ("..., sync stream, NCCL 2.28.3"). */
-static json_t *device_text(const struct cb_backend *be)
+ * the backend and names one ("..., sync stream, NCCL 2.28.3"), of the
+ * run's collective. */
+static json_t *device_text(const struct cb_backend *be, enum cb_coll o_coll)
 {
 	size_t n, k = strlen(be->device_desc);
-	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(o_coll, &n);
 	char text[sizeof(be->device_desc) + 256];
 
 	memcpy(text, be->device_desc, k + 1);
@@ -306,7 +307,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	if (add_host(m, be) != 0 ||
 	    json_object_set_new(m, "mpi", mpi_info(be, pf)) != 0 ||
 	    json_object_set_new(m, "transport", transport_info(o, be, transport)) != 0 ||
-	    json_object_set_new(m, "device", device_text(be)) != 0 ||
+	    json_object_set_new(m, "device", device_text(be, o->coll)) != 0 ||
 	    /* what collbench-compare matches runs on: the model, not the bus ids */
 	    json_object_set_new(m, "gpu_model", cb_json_text(be->device_model)) != 0 ||
 	    json_object_set_new(m, "options", cb_json_text(opts)) != 0 ||

@@ -146,8 +146,14 @@ static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 
 	if (st != CB_OK)
 		return st;
-	d = cb_catalog_algo(cb_plan_file_name(f));
-	if (d && (!d->plan || !d->plan->data)) {
+	d = cb_catalog_coll_algo(o->coll, cb_plan_file_name(f));
+	if (cb_plan_file_coll(f) != o->coll) {
+		snprintf(e, n, "--plan: %s is a plan of %s; --coll is %s (run it with --coll %s or "
+			 "%s)", o->plan, cb_coll_get(cb_plan_file_coll(f))->name,
+			 cb_coll_get(o->coll)->name, cb_coll_get(cb_plan_file_coll(f))->name,
+			 cb_coll_get(cb_plan_file_coll(f))->perf_name);
+		st = CB_ERR_ARG;
+	} else if (d && (!d->plan || !d->plan->data)) {
 		snprintf(e, n, "%s: plan name '%s' is a built-in algorithm's", o->plan,
 			 cb_plan_file_name(f));
 		st = CB_ERR_ARG;
@@ -250,7 +256,7 @@ static const struct cb_optdef table[] = {
 	  .help = "sum prod min max avg; comma list or all" },
 	{ .lname = "coll", .argname = "NAME", .defval = "allreduce", .kind = CB_OPT_ENUM, OFF(coll),
 	  .name = coll_name, .count = CB_COLL_COUNT, .what = "collective",
-	  .help = "the collective: allreduce reduce_scatter all_gather broadcast reduce (the "
+	  .help = "the collective, one of those listed below with their algorithms (the "
 	          "binaries named as nccl-tests', reduce_scatter_perf ..., set it)" },
 	{ .lname = "algo", .sname = 'a', .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
 	  OFF(algos), .set = set_algos,
@@ -383,11 +389,6 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 		snprintf(err, n, "-i/--stepbytes 0 with -f 1 never reaches -e/--maxbytes");
 		return CB_ERR_ARG;
 	}
-	if (*o->plan && o->coll != CB_COLL_ALLREDUCE) {
-		snprintf(err, n, "--plan: a plan file is an allreduce plan; --coll is %s",
-			 cb_coll_get(o->coll)->name);
-		return CB_ERR_ARG;
-	}
 	if (*o->plan && (st = load_plan(o, err, n)) != CB_OK)
 		return st;
 	if ((st = check_algos(o, err, n)) != CB_OK)
@@ -494,8 +495,8 @@ static void usage_transports(FILE *f)
 void cb_options_usage(FILE *f, const char *prog)
 {
 	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
-		"Collective benchmark (allreduce, reduce_scatter, all_gather, broadcast, reduce:\n"
-		"--coll): plans and the library's call side by side.\n\noptions:\n", prog);
+		"Collective benchmark (--coll: the collectives below): plans and the library's\n"
+		"call side by side.\n\noptions:\n", prog);
 	cb_optable_usage(f, table, NOPTS, 28);
 	usage_algos(f);
 	usage_transports(f);

@@ -66,8 +66,8 @@ static const char *format_name(int i)
 #define O_TRANSPORT { .lname = "transport", .argname = "NAME", TEXT("transport"), OFF(transport), \
 	  .help = "only rows of this transport (shm, ipc, p2p, library, local)" }
 #define O_COLL { .lname = "coll", .argname = "NAME", TEXT("collective"), OFF(collective), \
-	  .help = "only rows of this collective (allreduce, reduce_scatter, all_gather, " \
-	          "broadcast, reduce)" }
+	  .help = "only rows of this collective (allreduce, reduce_scatter, ...: " \
+	          "allreduce_perf --help lists them)" }
 #define O_MIN_BYTES { .lname = "min-bytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE, \
 	  OFF(min_bytes), .help = "leave out rows below SIZE bytes (latency-bound sizes)" }
 #define O_METRIC { .lname = "metric", .sname = 'm', .argname = "busbw|algbw|time", \

@@ -717,7 +717,7 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 		struct cb_model_case pc = *c;
 
 		if (c->algo != CB_MODEL_PLAN)
-			pc.plan = cb_plan_algo_find(c->algo == CB_MODEL_PS ? "ps" : "ring");
+			pc.plan = cb_plan_coll_find(CB_COLL_ALLREDUCE, c->algo == CB_MODEL_PS ? "ps" : "ring");
 		st = eval_plan(&e, &pc, why, whylen);
 		res.what = "plan: round by round (a latency, the most loaded link, the most reduce bytes)";
 	} else if (c->algo == CB_MODEL_PS) {

@@ -7,29 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct cb_algo_desc cb_desc_nccl = {
-	.name = "nccl",
-	.description = "ncclAllReduce of NCCL (baseline; one GPU per rank; traffic unmeasured)",
-	.result = CB_RESULT_ALLREDUCE,
-	.needs = CB_CAP_CUDA_MEMORY,
-	.moves = "library",
-};
-
-const struct cb_algo_desc cb_desc_mpi = {
-	.name = "mpi",
-	.description = "MPI_Allreduce of the MPI library (baseline; traffic unmeasured)",
-	.result = CB_RESULT_ALLREDUCE,
-	.needs = CB_CAP_HOST_MEMORY,
-	.moves = "library",
-};
-
-#define CB_OMPI_DESC(name_, number, what) \
+#define CB_OMPI_DESC(coll_, name_, number, ranks, what) \
 	{ .name = "mpi." #name_, \
-	  .description = "MPI_Allreduce, Open MPI's " #name_ " forced (" what ")", \
+	  .description = "the MPI call, Open MPI's " #name_ " forced (" what ")", \
 	  .result = CB_RESULT_ALLREDUCE, .needs = CB_CAP_HOST_MEMORY, .moves = "library", \
-	  .on_request = 1, .library_algo = number },
-const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE] = {
-	CB_OMPI_ALLREDUCE(CB_OMPI_DESC)
+	  .on_request = 1, .library_algo = number, .coll = (enum cb_coll)cb_coll_of_##coll_, \
+	  .library_ranks = ranks },
+const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NFORCED] = {
+	CB_OMPI_FORCED(CB_OMPI_DESC)
 };
 #undef CB_OMPI_DESC
 
@@ -43,42 +28,46 @@ const struct cb_algo_desc cb_desc_copy = {
 	.time_measured = 1,
 };
 
-#define LIB(c, nm, what, need) \
-	[c] = { .name = nm, .description = what, .result = CB_RESULT_ALLREDUCE, .needs = need, \
-		.moves = "library", .coll = c }
-const struct cb_algo_desc cb_desc_mpi_coll[CB_COLL_COUNT] = {
-	LIB(CB_COLL_REDUCE_SCATTER, "mpi", "MPI_Reduce_scatter_block of the MPI library (baseline; "
-	    "out of place only: in place MPI leaves the block at the buffer's start)",
-	    CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_ALL_GATHER, "mpi", "MPI_Allgather of the MPI library (baseline)",
-	    CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_BROADCAST, "mpi", "MPI_Bcast of the MPI library (baseline; in place only: "
-	    "MPI_Bcast has one buffer)", CB_CAP_HOST_MEMORY),
-	LIB(CB_COLL_REDUCE, "mpi", "MPI_Reduce of the MPI library (baseline)", CB_CAP_HOST_MEMORY),
-};
-const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT] = {
-	LIB(CB_COLL_REDUCE_SCATTER, "nccl", "ncclReduceScatter of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_ALL_GATHER, "nccl", "ncclAllGather of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_BROADCAST, "nccl", "ncclBroadcast of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-	LIB(CB_COLL_REDUCE, "nccl", "ncclReduce of NCCL (baseline; one GPU per rank)",
-	    CB_CAP_CUDA_MEMORY),
-};
+/* nccl and mpi of every collective; their descriptions name the
+ * collective's calls (cb_coll_desc.mpi_call, nccl_call), written when the
+ * collective's list is made (make_list). */
+#define LIB(id, nm) \
+	[CB_COLL_##id] = { .name = "mpi", .result = CB_RESULT_ALLREDUCE, \
+			   .needs = CB_CAP_HOST_MEMORY, .moves = "library", .coll = CB_COLL_##id },
+struct cb_algo_desc cb_desc_mpi[CB_COLL_COUNT] = { CB_COLLECTIVES(LIB) };
 #undef LIB
+#define LIB(id, nm) \
+	[CB_COLL_##id] = { .name = "nccl", .result = CB_RESULT_ALLREDUCE, \
+			   .needs = CB_CAP_CUDA_MEMORY, .moves = "library", .coll = CB_COLL_##id },
+struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT] = { CB_COLLECTIVES(LIB) };
+#undef LIB
+static char lib_text[CB_COLL_COUNT][2][160];
 
-/* The library and local algorithms, after the plans (cb_plan_lib.h: each
- * plan algorithm's descriptor is made from its line there). */
-#define CB_OMPI_REF(name, number, what) &cb_desc_mpi_forced[CB_OMPI_##name],
-static const struct cb_algo_desc *const fixed[] = {
-	&cb_desc_nccl, &cb_desc_mpi, CB_OMPI_ALLREDUCE(CB_OMPI_REF) &cb_desc_copy,
+/* The descriptions of c's nccl and mpi. */
+static void describe_libs(enum cb_coll c)
+{
+	const struct cb_coll_desc *d = cb_coll_get(c);
+
+	snprintf(lib_text[c][0], sizeof(lib_text[c][0]), "%s of the MPI library (baseline; "
+		 "traffic unmeasured)", d->mpi_call ? d->mpi_call : "no call");
+	snprintf(lib_text[c][1], sizeof(lib_text[c][1]), "%s of NCCL (baseline; one GPU per rank; "
+		 "traffic unmeasured)", d->nccl_call ? d->nccl_call : "no call");
+	cb_desc_mpi[c].description = lib_text[c][0];
+	cb_desc_nccl[c].description = lib_text[c][1];
+}
+
+/* The algorithms that are no plan, after the plans of their collective
+ * (cb_plan_lib.h: a plan algorithm's descriptor is made from its line
+ * there), in this order: each collective's nccl and mpi, then the forced
+ * mpi.* and copy of the collective they name. */
+#define CB_OMPI_REF(coll, name, number, ranks, what) &cb_desc_mpi_forced[CB_OMPI_##coll##_##name],
+static const struct cb_algo_desc *const extra[] = {
+	CB_OMPI_FORCED(CB_OMPI_REF) &cb_desc_copy,
 };
 #undef CB_OMPI_REF
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static struct cb_algo_desc plan_desc[CB_PLAN_ALGOS_MAX];
+#define LIST_MAX (CB_PLAN_ALGOS_MAX + 2 + COUNT(extra))
 
 /* A plan algorithm's descriptor: it moves its bytes over the run's
  * transport, one-sided or two-sided, and both are measured. */
@@ -96,63 +85,42 @@ static struct cb_algo_desc plan_desc_of(const struct cb_plan_algo *pa)
 		.coll = pa->coll,
 	};
 }
-static const struct cb_algo_desc *algos[CB_PLAN_ALGOS_MAX + COUNT(fixed)];
-static size_t nalgos;
 
-/* The list, made again when a plan algorithm was added (cb_plan_algo_add;
- * the entries before it keep their places): a plan algorithm moves its
- * bytes over the run's transport, one-sided or two-sided, and both are
- * measured. */
-static void make_list(void)
+/* Each collective's list, made again when a plan algorithm was added to it
+ * (cb_plan_algo_add; the entries before it keep their places). */
+static struct cb_algo_desc plan_desc[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
+static const struct cb_algo_desc *list[CB_COLL_COUNT][LIST_MAX];
+static size_t nlist[CB_COLL_COUNT], made_np[CB_COLL_COUNT];
+
+static void make_list(enum cb_coll c)
 {
-	static size_t made_np;
-	size_t np;
-	const struct cb_plan_algo *pa = cb_plan_algos(&np);
-
-	if (nalgos && np == made_np)
-		return;
-	nalgos = 0;
-	made_np = np;
-	for (size_t i = 0; i < np; i++) {
-		plan_desc[i] = plan_desc_of(&pa[i]);
-		algos[nalgos++] = &plan_desc[i];
-	}
-	for (size_t i = 0; i < COUNT(fixed); i++)
-		algos[nalgos++] = fixed[i];
-}
-
-/* The other collectives' lists: their plans (made once: only allreduce
- * takes added plans), then nccl and mpi. */
-static struct cb_algo_desc coll_plan_desc[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
-static const struct cb_algo_desc *coll_list[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 2];
-static size_t coll_n[CB_COLL_COUNT];
-
-static void make_coll_list(enum cb_coll c)
-{
-	size_t np;
+	size_t np, k = 0;
 	const struct cb_plan_algo *pa = cb_plan_coll_algos(c, &np);
 
-	if (coll_n[c])
+	if (nlist[c] && np == made_np[c])
 		return;
-	for (size_t i = 0; i < np && i < CB_PLAN_ALGOS_MAX; i++) {
-		coll_plan_desc[c][i] = plan_desc_of(&pa[i]);
-		coll_list[c][coll_n[c]++] = &coll_plan_desc[c][i];
+	describe_libs(c);
+	for (size_t i = 0; i < np; i++) {
+		plan_desc[c][i] = plan_desc_of(&pa[i]);
+		list[c][k++] = &plan_desc[c][i];
 	}
-	coll_list[c][coll_n[c]++] = &cb_desc_nccl_coll[c];
-	coll_list[c][coll_n[c]++] = &cb_desc_mpi_coll[c];
+	list[c][k++] = &cb_desc_nccl[c];
+	list[c][k++] = &cb_desc_mpi[c];
+	for (size_t i = 0; i < COUNT(extra); i++)
+		if (extra[i]->coll == c)
+			list[c][k++] = extra[i];
+	nlist[c] = k, made_np[c] = np;
 }
 
 const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n)
 {
-	if (c == CB_COLL_ALLREDUCE)
-		return cb_catalog_algos(n);
 	if ((unsigned)c >= CB_COLL_COUNT) {
 		*n = 0;
 		return NULL;
 	}
-	make_coll_list(c);
-	*n = coll_n[c];
-	return coll_list[c];
+	make_list(c);
+	*n = nlist[c];
+	return list[c];
 }
 
 const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name)
@@ -183,22 +151,6 @@ const struct cb_backend_desc cb_desc_cuda = {
 };
 
 static const struct cb_backend_desc *const backends[] = { &cb_desc_host, &cb_desc_cuda };
-
-const struct cb_algo_desc *const *cb_catalog_algos(size_t *n)
-{
-	make_list();
-	*n = nalgos;
-	return algos;
-}
-
-const struct cb_algo_desc *cb_catalog_algo(const char *name)
-{
-	make_list();
-	for (size_t i = 0; i < nalgos; i++)
-		if (strcmp(algos[i]->name, name) == 0)
-			return algos[i];
-	return NULL;
-}
 
 const struct cb_backend_desc *const *cb_catalog_backends(size_t *n)
 {
@@ -266,10 +218,10 @@ int cb_transport_known(const char *name)
 {
 	if (cb_transport_id_of(name) >= 0)
 		return 1;
-	for (size_t i = 0; i < COUNT(fixed); i++)
-		if (fixed[i]->moves && strcmp(fixed[i]->moves, name) == 0)
+	for (size_t i = 0; i < COUNT(extra); i++)
+		if (extra[i]->moves && strcmp(extra[i]->moves, name) == 0)
 			return 1;
-	return 0;
+	return strcmp(cb_desc_mpi[0].moves, name) == 0;
 }
 
 static int offers(const struct cb_backend_desc *be, int id)
@@ -322,7 +274,8 @@ enum cb_transport_id cb_transport_resolve(int requested, const struct cb_backend
 
 const char *cb_transport_one_host(const char *backend, const char *algo)
 {
-	const struct cb_algo_desc *a = cb_catalog_algo(algo);
+	const struct cb_algo_desc *a = cb_catalog_coll_algo(CB_COLL_ALLREDUCE, algo); /* the files
+										  * before it ran nothing else */
 	const struct cb_backend_desc *be = cb_catalog_backend(backend);
 	int one;
 

@@ -80,29 +80,72 @@ struct cb_algo_desc {
 					  * the library and local algorithms */
 	int on_request;          /* 1: left out of the default set (no -a);
 				  * runs when named (mpi.*) */
+	int library_ranks;       /* mpi.*: the only world size it runs at (two_proc:
+				  * 2); 0: any */
 	int library_algo;        /* mpi.*: the number Open MPI's
 				  * coll_tuned_allreduce_algorithm takes for it
-				  * (CB_OMPI_ALLREDUCE); 0: the library's choice */
+				  * (CB_OMPI_FORCED); 0: the library's choice */
 	enum cb_coll coll;       /* the collective it runs (allreduce: 0) */
 };
 
-/* Open MPI's allreduce algorithms (coll/tuned), each a row of its own,
- * "mpi.<name>": X(name, number, what it does), name and number as Open MPI
- * 4.1 gives them to coll_tuned_allreduce_algorithm (ompi_info --param coll
- * tuned --level 5; the run checks them against the variable's MPI_T enum).
- * Source: ompi/mca/coll/tuned/coll_tuned_allreduce_decision.c and
- * coll_base_allreduce.c of Open MPI 4.1. */
-#define CB_OMPI_ALLREDUCE(X) \
-	X(basic_linear, 1, "MPI_Reduce to rank 0, then MPI_Bcast, both linear (a parameter server)") \
-	X(nonoverlapping, 2, "MPI_Reduce to rank 0, then MPI_Bcast, each as coll/tuned picks it") \
-	X(recursive_doubling, 3, "log2 n exchanges of the whole buffer with a partner") \
-	X(ring, 4, "reduce-scatter then all-gather around a ring, in n chunks") \
-	X(segmented_ring, 5, "the ring, each chunk pipelined in segments") \
-	X(rabenseifner, 6, "recursive-halving reduce-scatter, recursive-doubling all-gather")
+/* Open MPI's coll/tuned algorithms that a run can force, each a row of its
+ * own, "mpi.<name>" of its collective: X(collective, name, number, ranks,
+ * what it does), name and number as Open MPI 4.1 gives them to the collective's
+ * coll_tuned_<cb_coll_desc.mpi_tuned>_algorithm (ompi_info --param coll
+ * tuned --level 5, '-' written '_'; the run checks them against the
+ * variable's MPI_T enum), ranks the only world size it runs at (0: any;
+ * two_proc: 2, where coll/tuned refuses other sizes with
+ * MPI_ERR_UNSUPPORTED_OPERATION). Allreduce's come first. Source:
+ * ompi/mca/coll/tuned/coll_tuned_*_decision.c and coll_base_*.c of Open MPI
+ * 4.1. */
+#define CB_OMPI_FORCED(X) \
+	X(allreduce, basic_linear, 1, 0, "MPI_Reduce to rank 0, then MPI_Bcast, both linear (a " \
+	  "parameter server)") \
+	X(allreduce, nonoverlapping, 2, 0, "MPI_Reduce to rank 0, then MPI_Bcast, each as coll/tuned " \
+	  "picks it") \
+	X(allreduce, recursive_doubling, 3, 0, "log2 n exchanges of the whole buffer with a partner") \
+	X(allreduce, ring, 4, 0, "reduce-scatter then all-gather around a ring, in n chunks") \
+	X(allreduce, segmented_ring, 5, 0, "the ring, each chunk pipelined in segments") \
+	X(allreduce, rabenseifner, 6, 0, "recursive-halving reduce-scatter, recursive-doubling " \
+	  "all-gather") \
+	X(reduce_scatter, basic_linear, 1, 0, "MPI_Reduce to rank 0, then MPI_Scatter") \
+	X(reduce_scatter, recursive_doubling, 2, 0, "log2 n exchanges, each rank keeping the blocks " \
+	  "it and its partner need") \
+	X(reduce_scatter, recursive_halving, 3, 0, "log2 n exchanges of half the remaining buffer") \
+	X(reduce_scatter, butterfly, 4, 0, "the butterfly: recursive halving for any n") \
+	X(all_gather, linear, 1, 0, "MPI_Gather to rank 0, then MPI_Bcast") \
+	X(all_gather, bruck, 2, 0, "Bruck: ceil(log2 n) rounds, blocks doubling") \
+	X(all_gather, recursive_doubling, 3, 0, "log2 n exchanges, the gathered part doubling") \
+	X(all_gather, ring, 4, 0, "n-1 steps around a ring") \
+	X(all_gather, neighbor, 5, 0, "n/2 steps of exchanges with alternating neighbours") \
+	X(all_gather, two_proc, 6, 2, "one exchange (2 ranks only)") \
+	X(broadcast, basic_linear, 1, 0, "the root sends to every rank") \
+	X(broadcast, chain, 2, 0, "a chain from the root, in segments") \
+	X(broadcast, pipeline, 3, 0, "a pipeline: a chain of one") \
+	X(broadcast, split_binary_tree, 4, 0, "each half down a binary tree, then swapped") \
+	X(broadcast, binary_tree, 5, 0, "a binary tree, in segments") \
+	X(broadcast, binomial, 6, 0, "a binomial tree, in segments") \
+	X(broadcast, knomial, 7, 0, "a k-nomial tree") \
+	X(broadcast, scatter_allgather, 8, 0, "scatter, then a recursive-doubling all-gather") \
+	X(broadcast, scatter_allgather_ring, 9, 0, "scatter, then a ring all-gather") \
+	X(reduce, linear, 1, 0, "every rank sends to the root, which reduces") \
+	X(reduce, chain, 2, 0, "a chain to the root, in segments") \
+	X(reduce, pipeline, 3, 0, "a pipeline: a chain of one") \
+	X(reduce, binary, 4, 0, "a binary tree, in segments") \
+	X(reduce, binomial, 5, 0, "a binomial tree, in segments") \
+	X(reduce, in_order_binary, 6, 0, "a binary tree that keeps the ranks' order") \
+	X(reduce, rabenseifner, 7, 0, "recursive-halving reduce-scatter, then a gather") \
+	X(alltoall, linear, 1, 0, "every rank posts every send and receive at once") \
+	X(alltoall, pairwise, 2, 0, "n-1 steps, each rank exchanging with one peer") \
+	X(alltoall, modified_bruck, 3, 0, "Bruck: ceil(log2 n) rounds of packed blocks") \
+	X(alltoall, linear_sync, 4, 0, "linear, a bounded number of requests at a time") \
+	X(alltoall, two_proc, 5, 2, "one exchange (2 ranks only)")
 
-#define CB_OMPI_ENUM(name, number, what) CB_OMPI_##name,
-enum { CB_OMPI_ALLREDUCE(CB_OMPI_ENUM) CB_OMPI_NALLREDUCE };
+#define CB_OMPI_ENUM(coll, name, number, ranks, what) CB_OMPI_##coll##_##name,
+enum { CB_OMPI_FORCED(CB_OMPI_ENUM) CB_OMPI_NFORCED };
 #undef CB_OMPI_ENUM
+/* allreduce's come first: cb_desc_mpi_forced[0 .. CB_OMPI_NALLREDUCE) */
+#define CB_OMPI_NALLREDUCE ((int)CB_OMPI_reduce_scatter_basic_linear)
 
 struct cb_backend_desc {
 	const char *name;        /* -B's name, the rows' backend column */
@@ -131,13 +174,10 @@ struct cb_transport {
 	const char *description; /* one line for --help */
 };
 
-/* The allreduce algorithms, in display order; *n receives the count. */
-const struct cb_algo_desc *const *cb_catalog_algos(size_t *n);
-/* An allreduce algorithm by name; NULL if unknown. */
-const struct cb_algo_desc *cb_catalog_algo(const char *name);
-/* Collective c's algorithms (allreduce: cb_catalog_algos): its plans, then
- * nccl and mpi (the library's call: ncclReduceScatter, MPI_Allgather, ...);
- * *n receives the count, 0 past CB_COLL_COUNT. */
+/* Collective c's algorithms, in display order: its plans (built-in, then
+ * added), then nccl and mpi (the library's call: ncclAllReduce,
+ * MPI_Allgather, ...), then those that name c among the forced mpi.* and
+ * copy (allreduce's); *n receives the count, 0 past CB_COLL_COUNT. */
 const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n);
 /* Collective c's algorithm of that name; NULL if unknown. */
 const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name);
@@ -147,12 +187,12 @@ const struct cb_backend_desc *const *cb_catalog_backends(size_t *n);
 const struct cb_backend_desc *cb_catalog_backend(const char *name);
 
 /* The descriptors the runtime's fixed ops tables point at (a plan
- * algorithm's is made from its line in collectives/plans/cb_plan_lib.c). */
-extern const struct cb_algo_desc cb_desc_nccl, cb_desc_mpi, cb_desc_copy;
-extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE]; /* CB_OMPI_* order */
-/* nccl and mpi of the other collectives, by CB_COLL_* (the allreduce
- * entries unused: cb_desc_nccl, cb_desc_mpi) */
-extern const struct cb_algo_desc cb_desc_nccl_coll[CB_COLL_COUNT], cb_desc_mpi_coll[CB_COLL_COUNT];
+ * algorithm's is made from its line in collectives/plans/cb_plan_lib.h):
+ * nccl and mpi of each collective, by CB_COLL_* (their descriptions are
+ * written by cb_catalog_coll_algos: read them through it); Open MPI's forced
+ * algorithms (CB_OMPI_FORCED order); copy. */
+extern struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT], cb_desc_mpi[CB_COLL_COUNT];
+extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NFORCED], cb_desc_copy;
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

@@ -1,50 +1,64 @@
-/* The collectives (contract in cb_coll.h). */
+/* The collectives (contract in cb_coll.h): the table of their
+ * descriptions (each in its own file, cb_coll_<name>.c) and what every
+ * collective computes from its description alone. */
 #include "cb_coll.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cb_check.h"
 
-static const struct cb_coll_desc colls[CB_COLL_COUNT] = {
-	[CB_COLL_ALLREDUCE] = { "allreduce", "all_reduce_perf", 1, 0, 0, 1 },
-	[CB_COLL_REDUCE_SCATTER] = { "reduce_scatter", "reduce_scatter_perf", 1, 0, 1, 0 },
-	[CB_COLL_ALL_GATHER] = { "all_gather", "all_gather_perf", 0, 0, 1, 1 },
-	[CB_COLL_BROADCAST] = { "broadcast", "broadcast_perf", 0, 1, 0, 1 },
-	[CB_COLL_REDUCE] = { "reduce", "reduce_perf", 1, 1, 0, 0 },
-};
+#define CB_COLL_PTR(id, name) [CB_COLL_##id] = &cb_coll_desc_##name,
+static const struct cb_coll_desc *const colls[CB_COLL_COUNT] = { CB_COLLECTIVES(CB_COLL_PTR) };
+#undef CB_COLL_PTR
 
 const struct cb_coll_desc *cb_coll_get(enum cb_coll c)
 {
-	return (unsigned)c < CB_COLL_COUNT ? &colls[c] : NULL;
+	return (unsigned)c < CB_COLL_COUNT ? colls[c] : NULL;
 }
 
 int cb_coll_find(const char *name)
 {
 	for (int c = 0; c < CB_COLL_COUNT; c++)
-		if (strcmp(colls[c].name, name) == 0)
+		if (strcmp(colls[c]->name, name) == 0)
 			return c;
 	return -1;
 }
 
+void cb_coll_names(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	for (int c = 0; c < CB_COLL_COUNT && len; c++) {
+		int w = snprintf(buf + at, len - at, "%s%s", c ? ", " : "", colls[c]->name);
+
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+}
+
 size_t cb_coll_send_count(enum cb_coll c, int n, size_t count)
 {
-	return c == CB_COLL_ALL_GATHER ? count / (size_t)n : count;
+	return colls[c]->send_is_block ? count / (size_t)n : count;
 }
 
 size_t cb_coll_recv_count(enum cb_coll c, int n, size_t count)
 {
-	return c == CB_COLL_REDUCE_SCATTER ? count / (size_t)n : count;
+	return colls[c]->recv_is_block ? count / (size_t)n : count;
 }
 
 size_t cb_coll_inplace_offset(enum cb_coll c, int n, size_t count, int r, int *send_inside)
 {
-	*send_inside = c == CB_COLL_ALL_GATHER;
-	return colls[c].split ? (size_t)r * (count / (size_t)n) : 0;
+	const struct cb_coll_desc *d = colls[c];
+
+	*send_inside = d->send_is_block;
+	return d->send_is_block || d->recv_is_block ? (size_t)r * (count / (size_t)n) : 0;
 }
 
 size_t cb_coll_count(enum cb_coll c, int n, size_t count)
 {
-	return colls[c].split && n > 0 ? count / (size_t)n * (size_t)n : count;
+	return colls[c]->split && n > 0 ? count / (size_t)n * (size_t)n : count;
 }
 
 void cb_coll_offsets(enum cb_coll c, int n, size_t count, int r, int in_place, size_t *send_off,
@@ -59,60 +73,32 @@ void cb_coll_offsets(enum cb_coll c, int n, size_t count, int r, int in_place, s
 
 double cb_coll_busbw_factor(enum cb_coll c, int n)
 {
-	if (colls[c].rooted)
-		return 1.0;
-	if (n <= 1)
-		return 0.0;
-	if (c == CB_COLL_ALLREDUCE)
-		return 2.0 * (n - 1) / n;
-	return colls[c].split ? (double)(n - 1) / n : 1.0;
+	return colls[c]->busbw_factor(n);
 }
 
 int cb_coll_has_result(enum cb_coll c, int r, int root)
 {
-	return c != CB_COLL_REDUCE || r == root;
-}
-
-/* The op the inputs are made for: the given one where c reduces, else sum. */
-static enum cb_op input_op(enum cb_coll c, enum cb_op op)
-{
-	return colls[c].reduces ? op : CB_SUM;
+	return !colls[c]->root_only_result || r == root;
 }
 
 void cb_coll_fill_input(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,
 			enum cb_op op, int r, int n)
 {
-	cb_fill_input(buf, 0, cb_coll_send_count(c, n, count), dt, input_op(c, op), r, n);
+	/* the op the inputs are made for: the given one where c reduces, else sum */
+	cb_fill_input(buf, 0, cb_coll_send_count(c, n, count), dt, colls[c]->reduces ? op : CB_SUM,
+		      r, n);
 }
 
 size_t cb_coll_reference_first(enum cb_coll c, int n, size_t count, int r)
 {
-	return c == CB_COLL_REDUCE_SCATTER ? (size_t)r * (count / (size_t)n) : 0;
+	return colls[c]->recv_is_block ? (size_t)r * (count / (size_t)n) : 0;
 }
 
 void cb_coll_fill_expected_at(enum cb_coll c, void *buf, size_t first, size_t m, size_t count,
 			      enum cb_dtype dt, enum cb_op op, int r, int root, int n)
 {
-	size_t block = count / (size_t)n, esz = cb_dtype_size(dt);
-
-	if (!cb_coll_has_result(c, r, root))
-		return;
-	if (colls[c].reduces) {
-		cb_fill_reference(buf, cb_coll_reference_first(c, n, count, r) + first, m, dt, op, n);
-		return;
-	}
-	if (c == CB_COLL_BROADCAST) {
-		cb_fill_input(buf, first, m, dt, CB_SUM, root, n);
-		return;
-	}
-	for (size_t i = first; i < first + m;) { /* all_gather: block by block */
-		size_t q = i / block, in = i - q * block, len = block - in;
-
-		if (len > first + m - i)
-			len = first + m - i;
-		cb_fill_input((char *)buf + (i - first) * esz, in, len, dt, CB_SUM, (int)q, n);
-		i += len;
-	}
+	if (cb_coll_has_result(c, r, root) && m)
+		colls[c]->expect(buf, first, m, count, dt, op, r, root, n);
 }
 
 void cb_coll_fill_expected(enum cb_coll c, void *buf, size_t count, enum cb_dtype dt,

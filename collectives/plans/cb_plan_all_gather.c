@@ -1,4 +1,4 @@
-/* all-gather as plans (CB_PLAN_COLL_BUILTINS): count = n blocks of B
+/* all-gather as plans (CB_PLAN_BUILTINS): count = n blocks of B
  * elements; rank q's SEND is its block (B elements), and every RECV ends
  * with block q at q B for every q.
  *

@@ -1,4 +1,4 @@
-/* broadcast as plans (CB_PLAN_COLL_BUILTINS): every RECV ends with the
+/* broadcast as plans (CB_PLAN_BUILTINS): every RECV ends with the
  * root's SEND (count elements). Positions count from the root: rank r is
  * at v = (r - root) mod n. The root's copy of its SEND into its RECV goes
  * in a round where nobody reads its SEND (in place they are one buffer).

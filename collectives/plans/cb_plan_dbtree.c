@@ -179,7 +179,7 @@ static enum cb_status trees_run(struct cb_plan *p, struct tree *tr, size_t slice
 	return st;
 }
 
-enum cb_status cb_plan_build_dbtree(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_dbtree(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	struct tree tr[2] = { { 0 }, { 0 } };
 	size_t slice = a->slice_count ? a->slice_count : cb_chunk_max(a->count, 2);

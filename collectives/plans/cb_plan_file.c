@@ -33,6 +33,8 @@ struct cb_plan_file {
 	char name[32];
 	char description[200];
 	int ranks;
+	enum cb_coll coll; /* "collective", default allreduce */
+	int root;          /* "root", default 0: a rooted collective's */
 	size_t chunks;
 	struct fstep *steps;
 	size_t nsteps;
@@ -217,10 +219,12 @@ static enum cb_status parse_rounds(struct cb_plan_file *f, struct where *w, json
 static enum cb_status parse_top(struct cb_plan_file *f, struct where *w, json_t *root)
 {
 	static const char *const keys[] = { "collbench_plan", "name", "description", "ranks",
-					    "chunks", "rounds", NULL };
+					    "chunks", "rounds", "collective", "root", NULL };
 	const char *name = json_string_value(json_object_get(root, "name"));
 	const char *desc = json_string_value(json_object_get(root, "description"));
-	long long version, ranks, chunks;
+	const char *coll = json_string_value(json_object_get(root, "collective"));
+	long long version, ranks, chunks, at;
+	char names[256];
 	enum cb_status st;
 
 	if (!json_is_object(root))
@@ -234,8 +238,15 @@ static enum cb_status parse_top(struct cb_plan_file *f, struct where *w, json_t 
 	if (json_object_get(root, "description") && !desc)
 		return bad(w, "'description' is not a string");
 	if ((st = get_int(w, root, "ranks", 1, CB_PLAN_FILE_MAX_RANKS, -1, &ranks)) != CB_OK ||
-	    (st = get_int(w, root, "chunks", 1, CB_PLAN_FILE_MAX_CHUNKS, -1, &chunks)) != CB_OK)
+	    (st = get_int(w, root, "chunks", 1, CB_PLAN_FILE_MAX_CHUNKS, -1, &chunks)) != CB_OK ||
+	    (st = get_int(w, root, "root", 0, ranks - 1, 0, &at)) != CB_OK)
 		return st;
+	f->coll = coll ? (enum cb_coll)cb_coll_find(coll) : CB_COLL_ALLREDUCE;
+	if (json_object_get(root, "collective") && (!coll || (int)f->coll < 0)) {
+		cb_coll_names(names, sizeof(names));
+		return bad(w, "'collective' is not one of %s", names);
+	}
+	f->root = (int)at;
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	snprintf(f->description, sizeof(f->description), "%s", desc ? desc : "");
 	f->ranks = (int)ranks, f->chunks = (size_t)chunks;
@@ -274,6 +285,8 @@ static void make_digest(struct cb_plan_file *f)
 
 	h = fnv1a(h, f->name, strlen(f->name) + 1);
 	h = fnv_num(fnv_num(fnv_num(h, f->ranks), (long long)f->chunks), (long long)f->nrounds);
+	if (f->coll != CB_COLL_ALLREDUCE || f->root) /* an allreduce file's digest as before */
+		h = fnv_num(fnv_num(h, f->coll), f->root);
 	for (size_t k = 0; k < f->nrounds; k++) {
 		h = fnv_num(h, (long long)(f->round_first[k + 1] - f->round_first[k]));
 		for (size_t i = f->round_first[k]; i < f->round_first[k + 1]; i++) {
@@ -338,6 +351,7 @@ const char *cb_plan_file_name(const struct cb_plan_file *f) { return f->name; }
 const char *cb_plan_file_path(const struct cb_plan_file *f) { return f->path; }
 int cb_plan_file_ranks(const struct cb_plan_file *f) { return f->ranks; }
 const char *cb_plan_file_digest(const struct cb_plan_file *f) { return f->digest; }
+enum cb_coll cb_plan_file_coll(const struct cb_plan_file *f) { return f->coll; }
 json_t *cb_plan_file_json(const struct cb_plan_file *f) { return f->json; }
 
 void cb_plan_file_shape(const struct cb_plan_file *f, size_t *chunks, size_t *rounds,
@@ -349,7 +363,7 @@ void cb_plan_file_shape(const struct cb_plan_file *f, size_t *chunks, size_t *ro
 struct cb_plan_algo cb_plan_file_algo(const struct cb_plan_file *f)
 {
 	struct cb_plan_algo al = { f->name, cb_plan_build_file, *f->description ? f->description :
-				   "a plan from a file (--plan)", f->path, f->ranks, f, CB_COLL_ALLREDUCE };
+				   "a plan from a file (--plan)", f->path, f->ranks, f, f->coll };
 
 	return al;
 }
@@ -377,10 +391,21 @@ enum cb_status cb_plan_file_add(struct cb_plan_file *f, char *err, size_t errlen
 }
 
 /* A reference's element offset for a step starting at chunk offset coff;
- * STAGE slots are slot elements each. */
-static struct cb_plan_ref ref_at(const struct fref *r, size_t coff, size_t slot)
+ * STAGE slots are slot elements each. A buffer smaller than count (a split
+ * collective's: reduce_scatter's RECV, all_gather's SEND) holds the global
+ * elements of its rank's block, [rank B, (rank+1) B): coff less that start
+ * (past the buffer when coff is below it, which cb_plan_finish refuses). */
+static struct cb_plan_ref ref_at(const struct cb_plan *p, const struct fref *r, size_t coff,
+				 size_t slot)
 {
-	return cb_pref(r->rank, r->buf, r->buf == CB_PLAN_STAGE ? r->slot * slot : coff);
+	size_t first = (size_t)r->rank * (p->count / (size_t)p->n);
+	size_t size = r->buf == CB_PLAN_SEND ? p->send_count : p->recv_count;
+
+	if (r->buf == CB_PLAN_STAGE)
+		return cb_pref(r->rank, r->buf, r->slot * slot);
+	if (size < p->count)
+		coff = coff >= first ? coff - first : p->count;
+	return cb_pref(r->rank, r->buf, coff);
 }
 
 enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *a)
@@ -389,9 +414,9 @@ enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *
 	size_t slot = cb_chunk_max(a->count, (int)f->chunks);
 	enum cb_status st;
 
-	if (a->n != f->ranks)
+	if (a->n != f->ranks || (cb_coll_get(f->coll)->rooted && a->root != f->root))
 		return CB_ERR_ARG;
-	st = cb_plan_init(p, f->name, a->n, a->count);
+	st = cb_plan_init_coll(p, f->name, f->coll, a->n, a->count, f->root);
 	p->stage_slot = slot;
 	for (size_t k = 0; k < f->nrounds && st == CB_OK; k++) {
 		st = cb_plan_round(p);
@@ -403,11 +428,11 @@ enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *
 			cb_chunk(a->count, (int)f->chunks, (int)(s->chunk + s->nchunks - 1), &end, &ce);
 			c = end + ce - off;
 			if (s->op == CB_PLAN_COPY)
-				st = cb_plan_copy(p, s->exec, ref_at(&s->dst, off, slot),
-						  ref_at(&s->a, off, slot), c, s->final);
+				st = cb_plan_copy(p, s->exec, ref_at(p, &s->dst, off, slot),
+						  ref_at(p, &s->a, off, slot), c, s->final);
 			else
-				st = cb_plan_reduce(p, s->exec, ref_at(&s->dst, off, slot),
-						    ref_at(&s->a, off, slot), ref_at(&s->b, off, slot), c,
+				st = cb_plan_reduce(p, s->exec, ref_at(p, &s->dst, off, slot),
+						    ref_at(p, &s->a, off, slot), ref_at(p, &s->b, off, slot), c,
 						    s->final);
 		}
 	}
@@ -423,7 +448,7 @@ static enum cb_status make_finished(const struct cb_plan_file *f, size_t count, 
 				    struct cb_plan *p, char *err, size_t errlen)
 {
 	struct cb_plan_algo al = cb_plan_file_algo(f);
-	struct cb_plan_args a = { .n = f->ranks, .count = count, .esize = 4 };
+	struct cb_plan_args a = { .n = f->ranks, .count = count, .esize = 4, .root = f->root };
 	char msg[400] = "";
 	enum cb_status st = cb_plan_make(&al, &a, p);
 
@@ -459,7 +484,8 @@ static enum cb_status within_limits(const struct cb_plan_file *f, const struct c
 static enum cb_status check_pass(const struct cb_plan_file *f, int values, unsigned op_mask,
 				 unsigned modes, char *err, size_t errlen)
 {
-	size_t counts[2] = { f->chunks, 3 * f->chunks + 1 };
+	size_t split = cb_coll_get(f->coll)->split ? (size_t)f->ranks : 1; /* n blocks */
+	size_t counts[2] = { f->chunks * split, (3 * f->chunks + 1) * split };
 	enum cb_status st = CB_OK;
 
 	for (int c = 0; c < 2 && st == CB_OK; c++)

@@ -5,6 +5,8 @@
  *
  * Format (JSON; unknown keys are refused, so a typo never passes):
  *   { "collbench_plan": 1, "name": NAME, "description": TEXT (optional),
+ *     "collective": COLL (optional, default "allreduce": cb_coll.h's names),
+ *     "root": RANK (optional, default 0: a rooted collective's root),
  *     "ranks": R, "chunks": C, "rounds": [ [STEP, ...], ... ] }
  *   STEP: { "op": "copy" | "reduce", "chunk": c, "nchunks": k (default 1),
  *           "dst": REF, "a": REF, "b": REF (reduce only: dst = a op b),
@@ -14,7 +16,10 @@
  * elements is cut into C chunks as the built-in plans cut theirs (cb_chunk:
  * the first count % C chunks one element longer); a step moves chunks
  * c .. c+k-1, at their own offsets in SEND and RECV, and into or out of a
- * STAGE at slots slot .. slot+k-1, each slot ceil(count / C) elements. One
+ * STAGE at slots slot .. slot+k-1, each slot ceil(count / C) elements. A
+ * split collective's smaller buffer (reduce_scatter's RECV, all_gather's
+ * SEND) holds its rank's block of the count: chunks name their global
+ * offsets, rank r's block starting at r count/n. One
  * file is so the plan of every count (an empty chunk moves nothing), for R
  * ranks only. The step rules (what a round may hold, who may execute a
  * step) are cb_plan.h's; rounds and steps keep the file's order. */
@@ -53,6 +58,8 @@ enum cb_status cb_plan_file_load(const char *path, struct cb_plan_file **out, ch
 void cb_plan_file_free(struct cb_plan_file *f);
 
 const char *cb_plan_file_name(const struct cb_plan_file *f);
+/* The collective the file's plan is of ("collective"). */
+enum cb_coll cb_plan_file_coll(const struct cb_plan_file *f);
 const char *cb_plan_file_path(const struct cb_plan_file *f);
 int cb_plan_file_ranks(const struct cb_plan_file *f);
 /* What the plan does, as CB_PLAN_FILE_DIGEST_LEN lower-case hex digits: a
@@ -79,7 +86,7 @@ struct cb_plan_algo cb_plan_file_algo(const struct cb_plan_file *f);
 enum cb_status cb_plan_file_add(struct cb_plan_file *f, char *err, size_t errlen);
 
 /* The builder: a->data is the cb_plan_file. CB_ERR_ARG when a->n is not its
- * ranks. */
+ * ranks, or for a rooted collective a->root not its root. */
 enum cb_status cb_plan_build_file(struct cb_plan *p, const struct cb_plan_args *a);
 
 /* The check's limits: what running every rank of f in one process may

@@ -138,7 +138,7 @@ static enum cb_status local_gather(struct cb_plan *p, const struct hosts *h)
 	return st;
 }
 
-enum cb_status cb_plan_build_hier(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_hier(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	struct hosts h;
 	enum cb_status st = hosts_make(&h, a);

@@ -1,63 +1,41 @@
-/* The tables of plan algorithms (contract in cb_plan_lib.h): allreduce's
- * built-in ones from CB_PLAN_BUILTINS, then those added (plan files); the
- * other collectives' from CB_PLAN_COLL_BUILTINS. */
+/* The table of plan algorithms (contract in cb_plan_lib.h): the built-in
+ * ones of every collective from CB_PLAN_BUILTINS, then those added (plan
+ * files), kept by collective. */
 #include "cb_plan_lib.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define CB_PLAN_ENTRY(nm, desc, src) { #nm, cb_plan_build_##nm, desc, src, 0, NULL, CB_COLL_ALLREDUCE },
+#define CB_PLAN_ENTRY(coll, nm, desc, src) \
+	{ #nm, cb_plan_build_##coll##_##nm, desc, src, 0, NULL, (enum cb_coll)cb_coll_of_##coll },
 static const struct cb_plan_algo builtin[] = { CB_PLAN_BUILTINS(CB_PLAN_ENTRY) };
 #undef CB_PLAN_ENTRY
 #define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
 
-#define CB_PLAN_COLL_ENTRY(coll, id, nm, desc, src) \
-	{ #nm, cb_plan_build_##coll##_##nm, desc, src, 0, NULL, id },
-static const struct cb_plan_algo coll_builtin[] = { CB_PLAN_COLL_BUILTINS(CB_PLAN_COLL_ENTRY) };
-#undef CB_PLAN_COLL_ENTRY
-#define NCOLL_BUILTIN (sizeof(coll_builtin) / sizeof(coll_builtin[0]))
-_Static_assert(NBUILTIN <= CB_PLAN_ALGOS_MAX, "raise CB_PLAN_ALGOS_MAX");
-
-/* The built-in ones, then the added ones (their texts copied here). */
-static struct cb_plan_algo algos[CB_PLAN_ALGOS_MAX];
-static char added_text[CB_PLAN_ALGOS_MAX][3][200];
-static size_t nalgos;
+/* By collective: its built-in ones (nbuiltin[c]), then its added ones
+ * (their texts copied here). */
+static struct cb_plan_algo algos[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX];
+static char added_text[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX][3][200];
+static size_t nalgos[CB_COLL_COUNT], nbuiltin[CB_COLL_COUNT];
+static int made;
 
 static void init_table(void)
 {
-	if (nalgos)
-		return;
-	memcpy(algos, builtin, sizeof(builtin));
-	nalgos = NBUILTIN;
-}
+	for (size_t i = 0; !made && i < NBUILTIN; i++) {
+		enum cb_coll c = builtin[i].coll;
 
-const struct cb_plan_algo *cb_plan_algos(size_t *n)
-{
-	init_table();
-	*n = nalgos;
-	return algos;
-}
-
-const struct cb_plan_algo *cb_plan_algo_find(const char *name)
-{
-	init_table();
-	for (size_t i = 0; i < nalgos; i++)
-		if (strcmp(algos[i].name, name) == 0)
-			return &algos[i];
-	return NULL;
+		if (nalgos[c] < CB_PLAN_ALGOS_MAX)
+			algos[c][nalgos[c]++] = builtin[i];
+		nbuiltin[c] = nalgos[c];
+	}
+	made = 1;
 }
 
 const struct cb_plan_algo *cb_plan_coll_algos(enum cb_coll c, size_t *n)
 {
-	size_t first = 0;
-
-	if (c == CB_COLL_ALLREDUCE)
-		return cb_plan_algos(n);
-	while (first < NCOLL_BUILTIN && coll_builtin[first].coll != c)
-		first++;
-	for (*n = 0; first + *n < NCOLL_BUILTIN && coll_builtin[first + *n].coll == c; ++*n)
-		;
-	return coll_builtin + first;
+	init_table();
+	*n = (unsigned)c < CB_COLL_COUNT ? nalgos[c] : 0;
+	return *n ? algos[c] : NULL;
 }
 
 const struct cb_plan_algo *cb_plan_coll_find(enum cb_coll c, const char *name)
@@ -73,20 +51,25 @@ const struct cb_plan_algo *cb_plan_coll_find(enum cb_coll c, const char *name)
 
 enum cb_status cb_plan_algo_add(const struct cb_plan_algo *al)
 {
-	const struct cb_plan_algo *old = cb_plan_algo_find(al->name);
-	size_t i = old ? (size_t)(old - algos) : nalgos;
+	enum cb_coll c = al->coll;
+	const struct cb_plan_algo *old;
 	const char *src[3] = { al->name, al->description, al->source };
+	size_t i;
 
-	if (i < NBUILTIN || i == CB_PLAN_ALGOS_MAX)
+	if ((unsigned)c >= CB_COLL_COUNT)
 		return CB_ERR_ARG;
-	algos[i] = *al;
+	old = cb_plan_coll_find(c, al->name);
+	i = old ? (size_t)(old - algos[c]) : nalgos[c];
+	if (i < nbuiltin[c] || i == CB_PLAN_ALGOS_MAX)
+		return CB_ERR_ARG;
+	algos[c][i] = *al;
 	for (int t = 0; t < 3; t++)
-		snprintf(added_text[i][t], sizeof(added_text[i][t]), "%s", src[t] ? src[t] : "");
-	algos[i].name = added_text[i][0];
-	algos[i].description = added_text[i][1];
-	algos[i].source = added_text[i][2];
-	if (i == nalgos)
-		nalgos++;
+		snprintf(added_text[c][i][t], sizeof(added_text[c][i][t]), "%s", src[t] ? src[t] : "");
+	algos[c][i].name = added_text[c][i][0];
+	algos[c][i].description = added_text[c][i][1];
+	algos[c][i].source = added_text[c][i][2];
+	if (i == nalgos[c])
+		nalgos[c]++;
 	return CB_OK;
 }
 
@@ -96,7 +79,7 @@ enum cb_status cb_plan_make(const struct cb_plan_algo *al, const struct cb_plan_
 	struct cb_plan_args b = *a;
 	enum cb_status st;
 
-	if (a->n < 1 || a->esize < 1 || (al->ranks && a->n != al->ranks))
+	if (!al || a->n < 1 || a->esize < 1 || (al->ranks && a->n != al->ranks))
 		return CB_ERR_ARG;
 	b.data = al->data;
 	if (a->n > 1)
@@ -108,11 +91,4 @@ enum cb_status cb_plan_make(const struct cb_plan_algo *al, const struct cb_plan_
 	if (st != CB_OK)
 		cb_plan_free(p);
 	return st;
-}
-
-enum cb_status cb_plan_build(const char *name, const struct cb_plan_args *a, struct cb_plan *p)
-{
-	const struct cb_plan_algo *al = cb_plan_algo_find(name);
-
-	return al ? cb_plan_make(al, a, p) : CB_ERR_ARG;
 }

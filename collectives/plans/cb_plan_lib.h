@@ -1,7 +1,7 @@
-/* cb_plan_lib: the plan of each algorithm, by collective and name: one
- * builder per algorithm (allreduce's: collectives/plans/cb_plan_<name>.c; the other
- * collectives': collectives/plans/cb_plan_<collective>.c), one line each in the
- * tables below. A builder is a pure function of its arguments; every
+/* cb_plan_lib: the plan of each algorithm, keyed by (collective, name): one
+ * builder per algorithm (allreduce's: collectives/plans/cb_plan_<name>.c; the
+ * other collectives': collectives/plans/cb_plan_<collective>.c), one line each
+ * in the table below. A builder is a pure function of its arguments; every
  * executor, the cost model and the tests' oracle read what it builds. */
 #ifndef CB_PLAN_LIB_H
 #define CB_PLAN_LIB_H
@@ -38,24 +38,19 @@ struct cb_plan_algo {
 	enum cb_coll coll;       /* the collective it is a plan of */
 };
 
-/* Most plan algorithms a build has (the catalogue and the runtime keep a
- * slot for each). */
+/* Most plan algorithms a build has of one collective (built-in and added;
+ * the catalogue and the runtime keep a slot for each). */
 #define CB_PLAN_ALGOS_MAX 24
 
-/* The allreduce plan algorithms (built-in, then added), in display order;
- * *n receives the count. */
-const struct cb_plan_algo *cb_plan_algos(size_t *n);
-/* An allreduce plan algorithm by name; NULL if unknown. */
-const struct cb_plan_algo *cb_plan_algo_find(const char *name);
-
-/* The plan algorithms of collective c (allreduce: cb_plan_algos), in
- * display order; *n receives the count (0 past CB_COLL_COUNT). */
+/* The plan algorithms of collective c, built-in then added (plan files),
+ * in display order; *n receives the count (0, and NULL, past
+ * CB_COLL_COUNT). */
 const struct cb_plan_algo *cb_plan_coll_algos(enum cb_coll c, size_t *n);
 /* Collective c's plan algorithm of that name; NULL if unknown. */
 const struct cb_plan_algo *cb_plan_coll_find(enum cb_coll c, const char *name);
 
 /* The one way to a plan: algorithm al's for a into p (cb_plan_init'ed, not
- * yet finished). On one rank every algorithm is the same plan, the input
+ * yet finished; al NULL: CB_ERR_ARG). On one rank every algorithm is the same plan, the input
  * copied to the result (a step with final where the collective reduces),
  * so builders see n >= 2. Errors: CB_ERR_ARG (a->n or a->esize < 1, a world
  * size other than al->ranks, a root out of range for a rooted collective, a
@@ -64,85 +59,82 @@ const struct cb_plan_algo *cb_plan_coll_find(enum cb_coll c, const char *name);
 enum cb_status cb_plan_make(const struct cb_plan_algo *al, const struct cb_plan_args *a,
 			    struct cb_plan *p);
 
-/* cb_plan_make of the algorithm named name; CB_ERR_ARG if none is. */
-enum cb_status cb_plan_build(const char *name, const struct cb_plan_args *a, struct cb_plan *p);
-
-/* Adds al (a plan file's, cb_plan_file.h) to the algorithms, after the
- * built-in ones; its name, description and source are copied, al->data must
+/* Adds al (a plan file's, cb_plan_file.h) to the algorithms of its
+ * collective (al->coll), after the built-in ones; its name, description and source are copied, al->data must
  * outlive every use. An added algorithm of the same name is replaced (a
- * file loaded again). Errors: CB_ERR_ARG (a built-in's name, or
- * CB_PLAN_ALGOS_MAX reached). */
+ * file loaded again). Errors: CB_ERR_ARG (a built-in's name, al->coll
+ * out of range, or CB_PLAN_ALGOS_MAX reached). */
 enum cb_status cb_plan_algo_add(const struct cb_plan_algo *al);
 
-/* The built-in plan algorithms, in display order: one entry each,
- * X(name, description for --help, where its schedule comes from). The
- * builder of name is cb_plan_build_<name> (collectives/plans/cb_plan_<name>.c, for
- * n >= 2: cb_plan_make); a new algorithm is that file and one line here. */
+/* The built-in plans of every collective, one table keyed by (collective,
+ * algorithm), in display order within each collective: one entry each,
+ * X(collective, name, description for --help, where its schedule comes
+ * from). The builder of (c, name) is cb_plan_build_<c>_<name>
+ * (collectives/plans/cb_plan_<c>.c, or cb_plan_<name>.c for allreduce's;
+ * for n >= 2: cb_plan_make). A new algorithm is that function and one line
+ * here; a new collective's plans are lines here too. */
 #define CB_PLAN_BUILTINS(X) \
-	X(ps, "parameter server: workers push to the root (-r), it reduces, workers pull " \
-	  "(--servers K: K shards)", "the seed's parameter server; K servers: BytePS (OSDI 2020)") \
-	X(ring, "ring: reduce-scatter then all-gather between neighbours, pipelined in slices", \
-	  "Patarasuk and Yuan, JPDC 69(2), 2009; NCCL's slices") \
-	X(oneshot, "one-shot: every rank reads every input and reduces the whole buffer (1 round " \
-	  "of messages)", "vLLM's custom allreduce, 1-stage (vllm#2192); TensorRT-LLM's " \
+	X(allreduce, ps, "parameter server: workers push to the root (-r), it reduces, workers " \
+	  "pull (--servers K: K shards)", "the seed's parameter server; K servers: BytePS " \
+	  "(OSDI 2020)") \
+	X(allreduce, ring, "ring: reduce-scatter then all-gather between neighbours, pipelined in " \
+	  "slices", "Patarasuk and Yuan, JPDC 69(2), 2009; NCCL's slices") \
+	X(allreduce, oneshot, "one-shot: every rank reads every input and reduces the whole buffer " \
+	  "(1 round of messages)", "vLLM's custom allreduce, 1-stage (vllm#2192); TensorRT-LLM's " \
 	  "oneShotAllReduceKernel") \
-	X(twoshot, "two-shot: reduce-scatter then all-gather by direct exchange with every peer " \
-	  "(2 rounds)", "vLLM's custom allreduce, 2-stage; TensorRT-LLM's twoShotAllReduceKernel") \
-	X(rd, "recursive doubling: log2 n rounds exchanging the whole buffer with a partner", \
-	  "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, section 4.5") \
-	X(rabenseifner, "Rabenseifner: recursive-halving reduce-scatter, recursive-doubling " \
-	  "all-gather", "Rabenseifner, ICCS 2004; Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005") \
-	X(dbtree, "double binary tree: each half of the buffer reduced up and broadcast down a " \
-	  "tree, in slices", "Sanders, Speck and Traff, ParCo 35(12), 2009; NCCL 2.4's trees") \
-	X(hier, "hierarchical: reduce-scatter in each host, a ring of each shard between hosts, " \
-	  "all-gather", "the two-level schemes of NCCL's CollNet and Horovod's hierarchical " \
-	  "allreduce") \
-	/* the end of CB_PLAN_BUILTINS: a new entry is one line above this one */
-
-#define CB_PLAN_DECLARE(name, description, source) \
-	enum cb_status cb_plan_build_##name(struct cb_plan *p, const struct cb_plan_args *a);
-CB_PLAN_BUILTINS(CB_PLAN_DECLARE)
-#undef CB_PLAN_DECLARE
-
-/* The other collectives' plan algorithms, grouped by collective:
- * X(collective, its CB_COLL_*, name, description, source); the builder is
- * cb_plan_build_<collective>_<name> (collectives/plans/cb_plan_<collective>.c). The
- * ps-style ones go through the root (-r). */
-#define CB_PLAN_COLL_BUILTINS(X) \
-	X(reduce_scatter, CB_COLL_REDUCE_SCATTER, ring, "ring: n-1 steps between neighbours, " \
+	X(allreduce, twoshot, "two-shot: reduce-scatter then all-gather by direct exchange with " \
+	  "every peer (2 rounds)", "vLLM's custom allreduce, 2-stage; TensorRT-LLM's " \
+	  "twoShotAllReduceKernel") \
+	X(allreduce, rd, "recursive doubling: log2 n rounds exchanging the whole buffer with a " \
+	  "partner", "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, section 4.5") \
+	X(allreduce, rabenseifner, "Rabenseifner: recursive-halving reduce-scatter, " \
+	  "recursive-doubling all-gather", "Rabenseifner, ICCS 2004; Thakur, Rabenseifner and " \
+	  "Gropp, IJHPCA 19(1), 2005") \
+	X(allreduce, dbtree, "double binary tree: each half of the buffer reduced up and broadcast " \
+	  "down a tree, in slices", "Sanders, Speck and Traff, ParCo 35(12), 2009; NCCL 2.4's " \
+	  "trees") \
+	X(allreduce, hier, "hierarchical: reduce-scatter in each host, a ring of each shard " \
+	  "between hosts, all-gather", "the two-level schemes of NCCL's CollNet and Horovod's " \
+	  "hierarchical allreduce") \
+	X(reduce_scatter, ring, "ring: n-1 steps between neighbours, " \
 	  "each rank's block pipelined in slices", "Patarasuk and Yuan, JPDC 69(2), 2009 " \
 	  "(the ring allreduce's first half)") \
-	X(reduce_scatter, CB_COLL_REDUCE_SCATTER, direct, "direct: every rank reduces its block " \
+	X(reduce_scatter, direct, "direct: every rank reduces its block " \
 	  "over every peer's input (1 round)", "the two-shot allreduce's first round") \
-	X(reduce_scatter, CB_COLL_REDUCE_SCATTER, ps, "ps-style: the root reduces the whole " \
+	X(reduce_scatter, ps, "ps-style: the root reduces the whole " \
 	  "buffer, then every rank pulls its block", "the seed's parameter server, halved") \
-	X(all_gather, CB_COLL_ALL_GATHER, ring, "ring: n-1 steps between neighbours, pipelined " \
+	X(all_gather, ring, "ring: n-1 steps between neighbours, pipelined " \
 	  "in slices", "Patarasuk and Yuan, JPDC 69(2), 2009 (the ring allreduce's second half)") \
-	X(all_gather, CB_COLL_ALL_GATHER, direct, "direct: every rank pulls every peer's block " \
+	X(all_gather, direct, "direct: every rank pulls every peer's block " \
 	  "(1 round)", "the two-shot allreduce's second round") \
-	X(all_gather, CB_COLL_ALL_GATHER, ps, "ps-style: the root gathers every block, then " \
+	X(all_gather, ps, "ps-style: the root gathers every block, then " \
 	  "every rank pulls the whole", "the seed's parameter server, halved") \
-	X(broadcast, CB_COLL_BROADCAST, ps, "ps-style: every rank pulls the root's buffer " \
+	X(broadcast, ps, "ps-style: every rank pulls the root's buffer " \
 	  "(1 round; the root sends (n-1)S)", "the seed's parameter server's pull") \
-	X(broadcast, CB_COLL_BROADCAST, chain, "chain: root, root+1, ... each forwarding to " \
+	X(broadcast, chain, "chain: root, root+1, ... each forwarding to " \
 	  "the next, pipelined in slices", "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005; " \
 	  "NCCL's ring broadcast") \
-	X(broadcast, CB_COLL_BROADCAST, binomial, "binomial tree: ceil(log2 n) rounds, each " \
+	X(broadcast, binomial, "binomial tree: ceil(log2 n) rounds, each " \
 	  "doubling the ranks that hold the buffer", "Thakur, Rabenseifner and Gropp, IJHPCA " \
 	  "19(1), 2005, section 4.1") \
-	X(reduce, CB_COLL_REDUCE, ps, "ps-style: the root reduces every rank's input (1 round; " \
+	X(reduce, ps, "ps-style: the root reduces every rank's input (1 round; " \
 	  "the root receives (n-1)S)", "the seed's parameter server's push") \
-	X(reduce, CB_COLL_REDUCE, chain, "chain: partials flow from root-1 around to the root, " \
+	X(reduce, chain, "chain: partials flow from root-1 around to the root, " \
 	  "pipelined in slices", "NCCL's ring reduce") \
-	X(reduce, CB_COLL_REDUCE, binomial, "binomial tree: ceil(log2 n) rounds, each halving " \
+	X(reduce, binomial, "binomial tree: ceil(log2 n) rounds, each halving " \
 	  "the ranks that hold a partial", "Thakur, Rabenseifner and Gropp, IJHPCA 19(1), 2005, " \
 	  "section 4.1 (the broadcast's tree, reversed)") \
-	/* the end of CB_PLAN_COLL_BUILTINS */
+	X(alltoall, direct, "direct: every rank reads its block of every peer's " \
+	  "input (pairwise, 1 round, then a local copy)", "Thakur, Rabenseifner and Gropp, " \
+	  "IJHPCA 19(1), 2005 (pairwise exchange)") \
+	X(alltoall, ps, "ps-style: the root gathers every input, then every " \
+	  "rank pulls its blocks (the root carries (n-1)S each way)", "the seed's parameter server") \
+	/* the end of CB_PLAN_BUILTINS: a new entry is one line above this one */
 
-#define CB_PLAN_COLL_DECLARE(coll, id, name, description, source) \
+#define CB_PLAN_DECLARE(coll, name, description, source) \
 	enum cb_status cb_plan_build_##coll##_##name(struct cb_plan *p, \
 						     const struct cb_plan_args *a);
-CB_PLAN_COLL_BUILTINS(CB_PLAN_COLL_DECLARE)
-#undef CB_PLAN_COLL_DECLARE
+CB_PLAN_BUILTINS(CB_PLAN_DECLARE)
+#undef CB_PLAN_DECLARE
 
 #endif

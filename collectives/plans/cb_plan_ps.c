@@ -86,7 +86,7 @@ static enum cb_status ps_round(struct cb_plan *p, const struct ps_geom *g, size_
 	return st;
 }
 
-enum cb_status cb_plan_build_ps(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_ps(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	struct ps_geom g = { a->n, a->servers ? a->servers : 1, a->root, a->count, 0, 0, 0 };
 	size_t shard = cb_chunk_max(a->count, g.k);

@@ -64,7 +64,7 @@ static enum cb_status ag_round(struct cb_plan *p, const struct cb_pof2 *f, int j
 	return st;
 }
 
-enum cb_status cb_plan_build_rabenseifner(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_rabenseifner(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	struct cb_pof2 f = cb_pof2_of(a->n);
 	enum cb_status st = cb_plan_init(p, "rabenseifner", a->n, a->count);

@@ -32,7 +32,7 @@ static enum cb_status rd_round(struct cb_plan *p, const struct cb_pof2 *f, int j
 	return st;
 }
 
-enum cb_status cb_plan_build_rd(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_rd(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	struct cb_pof2 f = cb_pof2_of(a->n);
 	enum cb_status st = cb_plan_init(p, "rd", a->n, a->count);

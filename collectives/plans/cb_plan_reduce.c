@@ -1,4 +1,4 @@
-/* reduce as plans (CB_PLAN_COLL_BUILTINS): the root's RECV ends with the
+/* reduce as plans (CB_PLAN_BUILTINS): the root's RECV ends with the
  * reduction of every SEND (count elements), finished; the other RECVs are
  * not results. Positions count from the root: rank r is at
  * v = (r - root) mod n.

@@ -1,4 +1,4 @@
-/* reduce-scatter as plans (CB_PLAN_COLL_BUILTINS): count = n blocks of B
+/* reduce-scatter as plans (CB_PLAN_BUILTINS): count = n blocks of B
  * elements; rank r ends with block r of the reduction in its RECV (B
  * elements). Block c is elements [c B, (c+1) B) of every SEND.
  *

@@ -36,7 +36,7 @@ static enum cb_status ring_round(struct cb_plan *p, int n, size_t count, size_t 
 	return st;
 }
 
-enum cb_status cb_plan_build_ring(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_ring(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	int n = a->n;
 	size_t slice = a->slice_count ? a->slice_count : cb_chunk_max(a->count, n);

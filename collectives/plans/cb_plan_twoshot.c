@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-enum cb_status cb_plan_build_twoshot(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_twoshot(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	int n = a->n, *order = malloc((size_t)n * sizeof(int));
 	enum cb_status st = order ? cb_plan_init(p, "twoshot", n, a->count) : CB_ERR_NOMEM;

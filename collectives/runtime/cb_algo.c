@@ -1,61 +1,71 @@
-/* cb_algo: the static algorithm registry, selected by name (-a ps,ring,mpi),
- * never by if/else chains on names, and what an algorithm needs of a
- * backend (contract in cb_algo.h). The helpers the algorithms share are
- * below them, in cb_algo_common.c: this file names every algorithm, so it
- * sits above them. */
+/* cb_algo: the static algorithm registry, selected by (collective, name)
+ * (--coll, -a ps,ring,mpi), never by if/else chains on names, and what an
+ * algorithm needs of a backend (contract in cb_algo.h). The helpers the
+ * algorithms share are below them, in cb_algo_common.c: this file names
+ * every algorithm, so it sits above them. */
 #include "cb_algo.h"
 
 #include <string.h>
 
 #include "cb_algo_plan.h"
 
-/* cb_algo_nccl_ops comes from cb_algo_nccl.c, or from cb_algo_nccl_stub.c
- * where CMake found no NCCL */
-extern const struct cb_algo_ops cb_algo_nccl_ops;
-extern const struct cb_algo_ops cb_algo_mpi_ops;
+/* The ops of the algorithms that are no plan: nccl (cb_algo_nccl.c, or
+ * cb_algo_nccl_stub.c where CMake found no NCCL) and mpi of each
+ * collective, Open MPI's forced allreduce algorithms, copy. */
+extern const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT];
+extern const struct cb_algo_ops cb_algo_mpi_ops[CB_COLL_COUNT];
+extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NFORCED];
 extern const struct cb_algo_ops cb_algo_copy_ops;
-extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NALLREDUCE];
-extern const struct cb_algo_ops cb_algo_mpi_coll_ops[CB_COLL_COUNT];  /* cb_algo_mpi_coll.c */
-extern const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT]; /* cb_algo_nccl*.c */
 
-/* After the plan algorithms (cb_algo_plan.h), the ones that are no plan, in
- * the catalogue's order. */
-#define CB_OMPI_REF(name, number, what) &cb_algo_mpi_forced_ops[CB_OMPI_##name],
-static const struct cb_algo_ops *const fixed[] = {
-	&cb_algo_nccl_ops,
-	&cb_algo_mpi_ops,
-	CB_OMPI_ALLREDUCE(CB_OMPI_REF)
-	&cb_algo_copy_ops,
-};
-#undef CB_OMPI_REF
-
-#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
-
-static const struct cb_algo_ops *registry[CB_PLAN_ALGOS_MAX + NFIXED];
-static size_t nregistry, made_np;
-
-/* Made again when a plan algorithm was added (cb_plan_algo_add). */
-const struct cb_algo_ops *const *cb_algo_registry(size_t *n)
+/* The ops whose descriptor is d among those above; NULL if none. */
+static const struct cb_algo_ops *fixed_ops(const struct cb_algo_desc *d)
 {
-	size_t np;
-	const struct cb_algo_ops *const *plans = cb_algo_plan_registry(&np);
-
-	if (!nregistry || np != made_np) {
-		nregistry = 0;
-		made_np = np;
-		for (size_t i = 0; i < np; i++)
-			registry[nregistry++] = plans[i];
-		for (size_t i = 0; i < NFIXED; i++)
-			registry[nregistry++] = fixed[i];
-	}
-	*n = nregistry;
-	return registry;
+	if (d == &cb_desc_nccl[d->coll])
+		return &cb_algo_nccl_ops[d->coll];
+	if (d == &cb_desc_mpi[d->coll])
+		return &cb_algo_mpi_ops[d->coll];
+	if (d == &cb_desc_copy)
+		return &cb_algo_copy_ops;
+	for (int i = 0; i < CB_OMPI_NFORCED; i++)
+		if (d == cb_algo_mpi_forced_ops[i].desc)
+			return &cb_algo_mpi_forced_ops[i];
+	return NULL;
 }
 
-const struct cb_algo_ops *cb_algo_find(const char *name)
+/* Each collective's registry, in the catalogue's order: its plans' entries
+ * (cb_algo_plan.h), then the others'. Made again when a plan was added. */
+static const struct cb_algo_ops *registry[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 16];
+static size_t nregistry[CB_COLL_COUNT], made_np[CB_COLL_COUNT];
+
+const struct cb_algo_ops *const *cb_algo_registry_coll(enum cb_coll c, size_t *n)
+{
+	size_t np, na, k = 0, p = 0;
+	const struct cb_algo_ops *const *plans = cb_algo_plan_registry_coll(c, &np);
+	const struct cb_algo_desc *const *cat = cb_catalog_coll_algos(c, &na);
+
+	*n = 0;
+	if ((unsigned)c >= CB_COLL_COUNT)
+		return NULL;
+	if (nregistry[c] && np == made_np[c]) {
+		*n = nregistry[c];
+		return registry[c];
+	}
+	for (size_t i = 0; i < na && k < sizeof(registry[c]) / sizeof(registry[c][0]); i++) {
+		const struct cb_algo_ops *o = cat[i]->plan ? (p < np ? plans[p++] : NULL)
+							   : fixed_ops(cat[i]);
+
+		if (o)
+			registry[c][k++] = o;
+	}
+	nregistry[c] = k, made_np[c] = np;
+	*n = k;
+	return registry[c];
+}
+
+const struct cb_algo_ops *cb_algo_find_coll(enum cb_coll c, const char *name)
 {
 	size_t n;
-	const struct cb_algo_ops *const *reg = cb_algo_registry(&n);
+	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(c, &n);
 
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(reg[i]->desc->name, name) == 0)
@@ -77,40 +87,4 @@ int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be
 const struct cb_algo_ops *cb_algo_over(const struct cb_algo_ops *a, int one_sided)
 {
 	return !one_sided && a->two_sided ? a->two_sided : a;
-}
-
-/* The other collectives' registries, made once (their plans are fixed). */
-static const struct cb_algo_ops *coll_reg[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 2];
-static size_t coll_nreg[CB_COLL_COUNT];
-
-const struct cb_algo_ops *const *cb_algo_registry_coll(enum cb_coll c, size_t *n)
-{
-	size_t np;
-	const struct cb_algo_ops *const *plans;
-
-	if (c == CB_COLL_ALLREDUCE)
-		return cb_algo_registry(n);
-	*n = 0;
-	if ((unsigned)c >= CB_COLL_COUNT)
-		return NULL;
-	if (!coll_nreg[c]) {
-		plans = cb_algo_plan_registry_coll(c, &np);
-		for (size_t i = 0; i < np; i++)
-			coll_reg[c][coll_nreg[c]++] = plans[i];
-		coll_reg[c][coll_nreg[c]++] = &cb_algo_nccl_coll_ops[c];
-		coll_reg[c][coll_nreg[c]++] = &cb_algo_mpi_coll_ops[c];
-	}
-	*n = coll_nreg[c];
-	return coll_reg[c];
-}
-
-const struct cb_algo_ops *cb_algo_find_coll(enum cb_coll c, const char *name)
-{
-	size_t n;
-	const struct cb_algo_ops *const *reg = cb_algo_registry_coll(c, &n);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(reg[i]->desc->name, name) == 0)
-			return reg[i];
-	return NULL;
 }

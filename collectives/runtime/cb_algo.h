@@ -95,15 +95,9 @@ int cb_algo_runs_on(const struct cb_algo_ops *a, const struct cb_backend_ops *be
  * for a two-sided transport a->two_sided where there is one. */
 const struct cb_algo_ops *cb_algo_over(const struct cb_algo_ops *a, int one_sided);
 
-/* The registry of allreduce, in display order; *n receives its length. */
-const struct cb_algo_ops *const *cb_algo_registry(size_t *n);
-
-/* Allreduce's registry entry by name, NULL if unknown. */
-const struct cb_algo_ops *cb_algo_find(const char *name);
-
-/* Collective c's registry (allreduce: cb_algo_registry; the others: their
- * plans, then nccl and mpi, in the catalogue's order), and an entry of it
- * by name (NULL if unknown). */
+/* Collective c's registry, in the catalogue's order (its plans, then nccl,
+ * mpi and the others of c: cb_catalog_coll_algos); *n receives its length
+ * (0 past CB_COLL_COUNT). And an entry of it by name (NULL if unknown). */
 const struct cb_algo_ops *const *cb_algo_registry_coll(enum cb_coll c, size_t *n);
 const struct cb_algo_ops *cb_algo_find_coll(enum cb_coll c, const char *name);
 

@@ -5,8 +5,8 @@
 #   allreduce.sh BIN NP INPLACE [--root R] [--backend B] [--timing iter|loop]
 #                [--count C] [--slicebytes SIZE] [--transport T] [--hosts LIST]
 #                [--coll NAME] [--dtypes LIST]
-# --coll: a collective's algorithms instead (cb_coll.h); reduce_scatter's and
-# all_gather's counts are those many elements a rank, times NP.
+# --coll: a collective's algorithms instead (cb_coll.h); reduce_scatter's,
+# all_gather's and alltoall's counts are those many elements a rank, times NP.
 # --dtypes: allreduce_perf's -d (default all): the smoke matrix gives each
 # launch a few, every collective meeting every dtype over its launches.
 # --transport: allreduce_perf's (default auto); ps and ring rows must say T
@@ -60,7 +60,7 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 per=1
-case $coll in reduce_scatter | all_gather) per=$np ;; esac
+case $coll in reduce_scatter | all_gather | alltoall) per=$np ;; esac
 counts=$(printf '%s\n' 0 $((per)) $((per * (np - 1))) $((per * (np + 1))) $((per * count)) |
 	sort -nu | paste -sd,)
 "${launch[@]}" -np "$np" "$bin/allreduce_perf" -d "$dtypes" -o all --counts "$counts" -n 2 -w 1 -c 1 \

@@ -116,6 +116,14 @@ static int closed_form(const char *algo, int n, int root, unsigned long long cou
 	unsigned long long S = count * esz;
 
 	*tx = *rx = 0;
+	if (cb_coll_get(coll)->traffic) { /* the collective's own closed forms */
+		size_t etx, erx;
+
+		if (!cb_coll_get(coll)->traffic(algo, n, root, r, count, &etx, &erx))
+			return 0;
+		*tx = etx * esz, *rx = erx * esz;
+		return 1;
+	}
 	if ((strcmp(algo, "ps") && strcmp(algo, "ring")) || coll != CB_COLL_ALLREDUCE)
 		return 0;
 	if (n == 1 || count == 0)
@@ -165,7 +173,8 @@ static int expected(const char *algo, int n, int root, unsigned long long count,
 /* The transport column the rows of algo on backend must hold. */
 static const char *row_transport(const char *backend, const char *algo)
 {
-	const char *usual = cb_transport_one_host(backend, algo);
+	const struct cb_algo_desc *d = cb_catalog_coll_algo(coll, algo);
+	const char *usual = d && d->moves ? d->moves : cb_transport_one_host(backend, algo);
 
 	if (plan_of(algo))
 		return want_transport ? want_transport : usual ? usual : "?";
@@ -225,12 +234,18 @@ static int allowed_skip(const char *algo, const char *dtype, const char *op, con
 {
 	if (strcmp(algo, "nccl") == 0) /* one GPU per rank: a one-GPU box shares it */
 		return strstr(status, "share a GPU") != NULL ||
-		       strstr(status, "built without NCCL") != NULL;
-	if (strcmp(algo, "mpi") == 0 && coll == CB_COLL_REDUCE_SCATTER && !strcmp(in_place, "1"))
+		       strstr(status, "built without NCCL") != NULL ||
+		       (coll == CB_COLL_ALLTOALL && !strcmp(in_place, "1") &&
+			strstr(status, "run out of place") != NULL);
+	int mpi = strncmp(algo, "mpi", 3) == 0 && (!algo[3] || algo[3] == '.'); /* mpi, mpi.* */
+
+	if (mpi && coll == CB_COLL_REDUCE_SCATTER && !strcmp(in_place, "1"))
 		return strstr(status, "in place") != NULL;
-	if (strcmp(algo, "mpi") == 0 && coll == CB_COLL_BROADCAST && !strcmp(in_place, "0"))
+	if (mpi && coll == CB_COLL_BROADCAST && !strcmp(in_place, "0"))
 		return strstr(status, "one buffer") != NULL;
-	if (strcmp(algo, "mpi") == 0)
+	if (mpi && strstr(status, "runs on 2 ranks only")) /* Open MPI's two_proc */
+		return 1;
+	if (mpi)
 		return !strcmp(dtype, "half") || !strcmp(dtype, "bfloat16") || !strcmp(op, "avg");
 	if (strcmp(algo, "copy") == 0)
 		return strcmp(in_place, "1") == 0;

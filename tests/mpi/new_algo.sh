@@ -27,7 +27,7 @@ cat >"$copy/collectives/plans/cb_plan_chain.c" <<'C'
  * ranks 0 and n-1 move S each way, the others 2S. */
 #include "cb_plan_lib.h"
 
-enum cb_status cb_plan_build_chain(struct cb_plan *p, const struct cb_plan_args *a)
+enum cb_status cb_plan_build_allreduce_chain(struct cb_plan *p, const struct cb_plan_args *a)
 {
 	int n = a->n;
 	enum cb_status st = cb_plan_init(p, "chain", n, a->count);
@@ -57,7 +57,7 @@ p = sys.argv[1]
 s = open(p).read()
 anchor = '\t/* the end of CB_PLAN_BUILTINS'
 assert s.count(anchor) == 1, "the end of CB_PLAN_BUILTINS moved: update new_algo.sh"
-s = s.replace(anchor, '\tX(chain, "chain: reduce along 0 .. n-1, then back", "new_algo.sh") \\\n' + anchor)
+s = s.replace(anchor, '\tX(allreduce, chain, "chain: reduce along 0 .. n-1, then back", "new_algo.sh") \\\n' + anchor)
 open(p, "w").write(s)
 PY
 changed=$(git -C "$copy" status --porcelain | sort | tr '\n' ' ')

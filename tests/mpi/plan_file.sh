@@ -4,6 +4,10 @@
 # refuse.
 #   plan_file.sh BIN
 # Checked:
+# - examples/plans/reduce_scatter_ring3.json (reduce_scatter_perf) and
+#   broadcast_chain4.json (broadcast_perf -r 1): their collective's rows,
+#   checked the same way, shm and p2p, in place and not; the first with
+#   --coll allreduce: exit 2 naming both collectives;
 # - examples/plans/binomial4.json on 4 ranks and ring3.json on 3, over shm
 #   and p2p, a dtype of each element size (what the executors address by;
 #   the reduce of every dtype x op is unit_check's) and every op, out of
@@ -58,6 +62,30 @@ for tr in shm p2p; do
 	run_plan 4 "$plans/binomial4.json" "$tr" 0
 	run_plan 3 "$plans/ring3.json" "$tr" 1
 done
+
+# plans of other collectives: the file says its collective (and root); the
+# binary named after it runs it, checked as any row of that collective
+run_coll_plan() { # NP FILE BINARY COLL ROOT TRANSPORT INPLACE
+	local np=$1 file=$2 perf=$3 coll=$4 root=$5 tr=$6 ip=$7 d
+	d="$out/$(basename "$2" .json).$6.$7"
+	mkdir -p "$d"
+	cb_mpirun -np "$np" "$bin/$perf" --plan "$file" -a mpi -r "$root" --transport "$tr" \
+		--inplace "$ip" -N 0,"$np",$((np * 7)),$((np * 1001)) -n 2 -w 1 -d int8,half,float,double \
+		-o sum,max -T 120 -q --csv "$d/summary.csv" --rank-csv "$d/r.csv" >/dev/null
+	"$bin/check_results" "$d/summary.csv" "$d/r.csv" "$np" "$root" --transport "$tr" --plan "$file" \
+		--coll "$coll" || fail "$file over $tr (in place $ip): rows or traffic wrong (above)"
+	name=$(sed -n 's/.*"name": "\([a-z0-9_]*\)".*/\1/p' "$file" | head -1)
+	grep -q ",$name,.*,ok,.*,$coll\$" "$d/summary.csv" || fail "no ok row of $name ($coll) in $d/summary.csv"
+	grep -q "\"name\": \"$name\"" "$d/summary.meta.json" || fail "the metadata does not name plan $name"
+}
+run_coll_plan 3 "$plans/reduce_scatter_ring3.json" reduce_scatter_perf reduce_scatter 0 shm 1
+run_coll_plan 3 "$plans/reduce_scatter_ring3.json" reduce_scatter_perf reduce_scatter 0 p2p 0
+run_coll_plan 4 "$plans/broadcast_chain4.json" broadcast_perf broadcast 1 shm 0
+run_coll_plan 4 "$plans/broadcast_chain4.json" broadcast_perf broadcast 1 p2p 1
+# a plan file of one collective with --coll another: exit 2, both named
+cb_mpirun -np 3 "$bin/allreduce_perf" --plan "$plans/reduce_scatter_ring3.json" -b 8 -e 8 -n 1 -w 0 \
+	--csv "$out/cw.csv" 2>"$out/cw.err" >/dev/null && fail "a reduce_scatter plan ran as allreduce"
+grep -q "is a plan of reduce_scatter; --coll is allreduce" "$out/cw.err" || { cat "$out/cw.err" >&2; fail "no collective message"; }
 
 # the wrong world size
 rc=0

@@ -338,8 +338,8 @@ static void test_parse_collective(void **state)
 			 "'collective'"))
 		fail_msg("-3 row without the collective column: '%s'", err);
 	assert_int_not_equal(parse_with(header3, ROW3("allgather", "1"), &r, err), CB_OK);
-	if (!strstr(err, "line 2: collective 'allgather' is not allreduce, reduce_scatter, "
-			 "all_gather, broadcast or reduce"))
+	if (!strstr(err, "line 2: collective 'allgather' is none of allreduce, reduce_scatter, "
+			 "all_gather, broadcast, reduce, alltoall"))
 		fail_msg("unknown collective: '%s'", err);
 	assert_int_not_equal(parse_with(header3, ROW3("", "1"), &r, err), CB_OK);
 	if (!strstr(err, "column collective: '' is not a valid name"))

@@ -304,7 +304,7 @@ static void assert_walk_is_plan(const struct cb_topo *t, struct cb_model_case c,
 /* The walks of ring and ps against their plans on t (test_plan_priced). */
 static void assert_walks_are_plans(const struct cb_topo *t)
 {
-	const struct cb_plan_algo *ring = cb_plan_algo_find("ring"), *ps = cb_plan_algo_find("ps");
+	const struct cb_plan_algo *ring = cb_plan_coll_find(CB_COLL_ALLREDUCE, "ring"), *ps = cb_plan_coll_find(CB_COLL_ALLREDUCE, "ps");
 
 	for (int n = 2; n <= 9; n++)
 		for (int two = 0; two < 2; two++)
@@ -327,7 +327,7 @@ static void assert_walks_are_plans(const struct cb_topo *t)
 
 static void test_plan_priced(void **state)
 {
-	const struct cb_plan_algo *rd = cb_plan_algo_find("rd");
+	const struct cb_plan_algo *rd = cb_plan_coll_find(CB_COLL_ALLREDUCE, "rd");
 	struct cb_topo t = one_host(9, 20e9, 2e-6);
 	char why[256] = "";
 
@@ -355,8 +355,8 @@ static void test_plan_priced(void **state)
  * doubling adds q + 1/2 per message round. */
 static void test_time_slicing(void **state)
 {
-	const struct cb_plan_algo *one = cb_plan_algo_find("oneshot");
-	const struct cb_plan_algo *two = cb_plan_algo_find("twoshot");
+	const struct cb_plan_algo *one = cb_plan_coll_find(CB_COLL_ALLREDUCE, "oneshot");
+	const struct cb_plan_algo *two = cb_plan_coll_find(CB_COLL_ALLREDUCE, "twoshot");
 	struct cb_topo t = one_host(9, 20e9, 2e-6), solo;
 	struct cb_model_result r, own;
 	double slice = cb_model_base_slice(2), sw = 1.5e-6;

@@ -381,7 +381,7 @@ static size_t make_fresh_obs(double fresh, struct cb_fit_obs *obs)
 						     .copy_bw = 10e9, .fresh_bw = fresh,
 						     .slice_bytes = 256 * 1024 };
 				struct cb_model_case c = { CB_MODEL_PLAN, n, b / 4, 4, 0, 0, 0, 0,
-							   cb_plan_algo_find(algos[a]), 0 };
+							   cb_plan_coll_find(CB_COLL_ALLREDUCE, algos[a]), 0 };
 				struct cb_model_result r;
 				char why[128];
 

@@ -87,7 +87,7 @@ static void sweep(const char *algo)
 
 					for (size_t j = 0; j < 5; j++, k++) {
 						struct tw_case c = {
-							cb_algo_find(algo)->two_sided, nccl, ns[i],
+							cb_algo_find_coll(CB_COLL_ALLREDUCE, algo)->two_sided, nccl, ns[i],
 							k % 2 ? ns[i] - 1 : 0, 1, ip, counts[j], slices[s],
 							dts[k % 5], ops[k / 5 % 5] };
 
@@ -113,11 +113,11 @@ static void test_many_slices(void **state)
 {
 	(void)state;
 	for (int nccl = 0; nccl < 2; nccl++) {
-		struct tw_case c = { cb_algo_find("ps")->two_sided, nccl, 5, 2, 1, 0, 16411, 1024,
+		struct tw_case c = { cb_algo_find_coll(CB_COLL_ALLREDUCE, "ps")->two_sided, nccl, 5, 2, 1, 0, 16411, 1024,
 				     CB_FLOAT, CB_SUM };
 
 		run_case(&c);
-		c.algo = cb_algo_find("ring")->two_sided;
+		c.algo = cb_algo_find_coll(CB_COLL_ALLREDUCE, "ring")->two_sided;
 		run_case(&c);
 	}
 }

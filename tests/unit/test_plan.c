@@ -34,6 +34,13 @@
 #include "cb_plan_exec.h"
 #include "cb_plan_lib.h"
 
+/* cb_plan_make of allreduce's plan algorithm named name (CB_ERR_ARG: none). */
+static enum cb_status make_named(const char *name, const struct cb_plan_args *a, struct cb_plan *p)
+{
+	return cb_plan_make(cb_plan_coll_find(CB_COLL_ALLREDUCE, name), a, p);
+}
+
+
 static int large, all;
 
 static const int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17 };
@@ -48,7 +55,7 @@ struct variant {
 static int variants(struct variant *v, int max)
 {
 	size_t na;
-	const struct cb_plan_algo *a = cb_plan_algos(&na);
+	const struct cb_plan_algo *a = cb_plan_coll_algos(CB_COLL_ALLREDUCE, &na);
 	int k = 0;
 
 	for (size_t i = 0; i < na && k < max; i++) {
@@ -144,7 +151,7 @@ static void check_hosts(const struct variant *v, int n, size_t count, enum cb_dt
 	uint64_t tx[32], rx[32], ptx[32], prx[32], ctx[32], crx[32];
 	struct cb_plan p;
 	char err[512] = "";
-	enum cb_status st = cb_plan_build(v->algo, &a, &p);
+	enum cb_status st = make_named(v->algo, &a, &p);
 
 	if (st != CB_OK)
 		fail_msg("%s (servers %d) n=%d count=%zu: build failed (%d)", v->algo, v->servers, n,
@@ -288,7 +295,7 @@ static void test_stage(void **state)
 		struct cb_plan_args a = { c[i].n, 1000, 4, 0, 1, 0, NULL, NULL };
 		struct cb_plan p;
 
-		assert_int_equal(cb_plan_build(c[i].algo, &a, &p), CB_OK);
+		assert_int_equal(make_named(c[i].algo, &a, &p), CB_OK);
 		for (int r = 0; r < c[i].n; r++)
 			if (p.stage_count[r] > c[i].most * 1000)
 				fail_msg("%s n=%d: rank %d needs %zu STAGE elements, at most %zu", c[i].algo,
@@ -318,15 +325,15 @@ static void test_same(void **state)
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct cb_plan_args a = { c[i].n, c[i].count, 4, 0, 1, c[i].slice, NULL, NULL };
 
-		assert_int_equal(cb_plan_build(c[i].x, &a, &p), CB_OK);
-		assert_int_equal(cb_plan_build(c[i].y, &a, &q), CB_OK);
+		assert_int_equal(make_named(c[i].x, &a, &p), CB_OK);
+		assert_int_equal(make_named(c[i].y, &a, &q), CB_OK);
 		if (cb_plan_same(&p, &q) != c[i].same || cb_plan_same(&q, &p) != c[i].same)
 			fail_msg("%s and %s at n=%d, count %zu, slice %zu: want same %d", c[i].x, c[i].y,
 				 c[i].n, c[i].count, c[i].slice, c[i].same);
 		assert_int_equal(cb_plan_same(&p, &p), 1);
 		cb_plan_free(&q);
 		if (c[i].same && p.nsteps) { /* one range moved: another schedule */
-			assert_int_equal(cb_plan_build(c[i].x, &a, &q), CB_OK);
+			assert_int_equal(make_named(c[i].x, &a, &q), CB_OK);
 			q.steps[q.nsteps - 1].dst.off ^= 1;
 			assert_int_equal(cb_plan_same(&p, &q), 0);
 			cb_plan_free(&q);
@@ -356,7 +363,7 @@ static void test_fresh(void **state)
 		struct cb_plan p;
 		size_t total = 0, round0 = 0;
 
-		assert_int_equal(cb_plan_build(c[i].algo, &a, &p), CB_OK);
+		assert_int_equal(make_named(c[i].algo, &a, &p), CB_OK);
 		assert_int_equal(cb_plan_finish(&p, 0, err, sizeof(err)), CB_OK);
 		for (size_t k = 0; k < p.nsteps; k++) {
 			total += p.fresh[k];
@@ -418,7 +425,7 @@ static void test_huge_schedules(void **state)
 						  (size_t)256 << 10, NULL, NULL };
 			struct cb_plan p;
 
-			if (cb_plan_build(v[i].algo, &a, &p) != CB_OK)
+			if (make_named(v[i].algo, &a, &p) != CB_OK)
 				fail_msg("%s n=%d count=%zu: build failed", v[i].algo, n, count);
 			for (int ip = 0; ip < 2; ip++)
 				if (cb_plan_finish(&p, ip, err, sizeof(err)) != CB_OK)

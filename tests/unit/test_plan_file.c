@@ -18,6 +18,13 @@
 #include "cb_pattern.h"
 #include "cb_plan_file.h"
 
+/* cb_plan_make of allreduce's plan algorithm named name (CB_ERR_ARG: none). */
+static enum cb_status make_named(const char *name, const struct cb_plan_args *a, struct cb_plan *p)
+{
+	return cb_plan_make(cb_plan_coll_find(CB_COLL_ALLREDUCE, name), a, p);
+}
+
+
 static const char *examples;
 static char tmpdir[] = "/tmp/cb_plan_file_XXXXXX";
 
@@ -214,20 +221,20 @@ static void test_registry(void **state)
 	struct cb_plan_args args = { .n = 3, .count = 10, .esize = 4 };
 
 	(void)state;
-	(void)cb_plan_algos(&before);
+	(void)cb_plan_coll_algos(CB_COLL_ALLREDUCE, &before);
 	assert_int_equal(cb_plan_file_load(path, &a, err, sizeof(err)), CB_OK);
 	assert_int_equal(cb_plan_file_add(a, err, sizeof(err)), CB_OK);
-	assert_non_null(cb_plan_algo_find("t"));
+	assert_non_null(cb_plan_coll_find(CB_COLL_ALLREDUCE, "t"));
 	/* the same name again replaces it */
 	assert_int_equal(cb_plan_file_load(path, &b, err, sizeof(err)), CB_OK);
 	assert_int_equal(cb_plan_file_add(b, err, sizeof(err)), CB_OK);
-	(void)cb_plan_algos(&after);
+	(void)cb_plan_coll_algos(CB_COLL_ALLREDUCE, &after);
 	assert_int_equal(after, before + 1);
-	assert_ptr_equal(cb_plan_algo_find("t")->data, b);
+	assert_ptr_equal(cb_plan_coll_find(CB_COLL_ALLREDUCE, "t")->data, b);
 	/* a file plan is for its world size only */
-	assert_int_equal(cb_plan_build("t", &args, &p), CB_ERR_ARG);
+	assert_int_equal(make_named("t", &args, &p), CB_ERR_ARG);
 	args.n = 2;
-	assert_int_equal(cb_plan_build("t", &args, &p), CB_OK);
+	assert_int_equal(make_named("t", &args, &p), CB_OK);
 	cb_plan_free(&p);
 	/* a built-in's name is refused */
 	path = write_file("ring.json", "{\"collbench_plan\": 1, \"name\": \"ring\", \"ranks\": 2, "

@@ -62,10 +62,9 @@ struct cb_plan_state {
 	size_t max_msgs;
 };
 
-/* The plan algorithms' ops, one-sided (their two_sided points at the
- * two-sided ones), in the plans' table order; *n receives the count. */
-const struct cb_algo_ops *const *cb_algo_plan_registry(size_t *n);
-/* The same for collective c (allreduce: cb_algo_plan_registry). */
+/* Collective c's plan algorithms' ops, one-sided (their two_sided points
+ * at the two-sided ones), in the catalogue's order; *n receives the count
+ * (0 past CB_COLL_COUNT). */
 const struct cb_algo_ops *const *cb_algo_plan_registry_coll(enum cb_coll c, size_t *n);
 
 /* The shared part of set-up: st's fields from the backend and sa, and the

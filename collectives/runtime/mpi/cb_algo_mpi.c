@@ -1,7 +1,6 @@
-/* mpi: MPI_Allreduce on the world communicator, the library baseline on the
- * host backend (contract of the shared calls in cb_algo_mpi.h). Its bytes move inside the MPI library, so its traffic is
- * reported as unmeasured. Counts above INT_MAX elements are split into pieces
- * (MPI-3 counts are int). */
+/* What the mpi rows share (contract in cb_algo_mpi.h): MPI's datatypes and
+ * ops, and MPI_Allreduce with counts above INT_MAX elements split into
+ * pieces (MPI-3 counts are int). The rows: cb_algo_mpi_coll.c. */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -46,13 +45,6 @@ const char *cb_mpi_supports(enum cb_dtype dt, enum cb_op op)
 	return NULL;
 }
 
-static const char *mpi_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
-				int in_place)
-{
-	(void)be, (void)in_place;
-	return cb_mpi_supports(dt, op);
-}
-
 enum cb_status cb_mpi_allreduce(struct cb_backend *be, MPI_Comm comm, const struct cb_run_args *a)
 {
 	size_t esz = cb_dtype_size(a->dt), done = 0;
@@ -75,17 +67,3 @@ enum cb_status cb_mpi_allreduce(struct cb_backend *be, MPI_Comm comm, const stru
 	return CB_OK;
 }
 
-static enum cb_status mpi_run(void *state, const struct cb_run_args *a)
-{
-	struct cb_backend *be = state;
-
-	return cb_mpi_allreduce(be, be->world, a);
-}
-
-const struct cb_algo_ops cb_algo_mpi_ops = {
-	.desc = &cb_desc_mpi,
-	.supports = mpi_supports,
-	.setup = cb_algo_setup_backend,
-	.run = mpi_run,
-	.teardown = cb_algo_teardown_none,
-};

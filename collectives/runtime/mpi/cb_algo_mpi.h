@@ -21,4 +21,15 @@ const char *cb_mpi_supports(enum cb_dtype dt, enum cb_op op);
  * Errors: CB_ERR_MPI. */
 enum cb_status cb_mpi_allreduce(struct cb_backend *be, MPI_Comm comm, const struct cb_run_args *a);
 
+/* NULL when collective c's MPI call runs for dt, op and the mode, else
+ * why not (no call; the call's own refusal in or out of place; MPI lacks
+ * the datatype or op). Local, pure. */
+const char *cb_mpi_coll_supports(enum cb_coll c, enum cb_dtype dt, enum cb_op op, int in_place);
+
+/* Collective a->coll's MPI call (cb_algo_mpi_coll.c: MPI_Allreduce,
+ * MPI_Alltoall, ...) on a's buffers over comm, whose ranks are the world's
+ * in the world's order. Collective over comm. Errors: CB_ERR_ARG (no call,
+ * a count past INT_MAX where the call takes int), the MPI library's. */
+enum cb_status cb_mpi_coll_call(struct cb_backend *be, MPI_Comm comm, const struct cb_run_args *a);
+
 #endif

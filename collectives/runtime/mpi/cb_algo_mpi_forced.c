@@ -1,9 +1,11 @@
-/* mpi.<name>: MPI_Allreduce with Open MPI's coll/tuned forced to one of its
- * algorithms (collectives/catalog/cb_catalog.h, CB_OMPI_ALLREDUCE), on a communicator of
- * its own, so that every algorithm is a row of the same launch.
+/* mpi.<name>: a collective's MPI call (cb_mpi_coll_call) with Open MPI's
+ * coll/tuned forced to one of its algorithms (collectives/catalog/
+ * cb_catalog.h, CB_OMPI_FORCED), on a communicator of its own, so that
+ * every algorithm is a row of the same launch.
  *
- * How (Open MPI 4.1.4, found by trying): coll/tuned reads
- * coll_tuned_allreduce_algorithm when a communicator is made, and the
+ * How (Open MPI 4.1.4, found by trying with allreduce): coll/tuned reads
+ * coll_tuned_<call>_algorithm (the collective's cb_coll_desc.mpi_tuned)
+ * when a communicator is made, and the
  * variable is writable through MPI_T at run time; so set-up writes the
  * algorithm's number, duplicates the world communicator and writes the old
  * value back. coll_tuned_use_dynamic_rules, without which the variable is
@@ -23,7 +25,6 @@
 #include "cb_algo_mpi.h"
 #include "cb_mpit.h"
 
-#define VAR_ALGO "coll_tuned_allreduce_algorithm"
 #define VAR_RULES "coll_tuned_use_dynamic_rules"
 #define VAR_RULES_FILE "coll_tuned_dynamic_rules_filename"
 
@@ -84,11 +85,11 @@ static int selectable(const char *list, const char *name)
 	return exclude ? !found : found;
 }
 
-/* Why coll/tuned is not the component of MPI_Allreduce into why[len]; ""
+/* Why coll/tuned is not the component of d's call into why[len]; ""
  * when it is. What runs is inferred from what Open MPI selects by: the coll
  * list, the priorities, a rules file (4.1's allreduce_intra_dec_dynamic
  * takes a rule from the file before the forced algorithm). */
-static void check_component(char *why, size_t len)
+static void check_component(const struct cb_algo_desc *d, char *why, size_t len)
 {
 	char list[512], file[512], var[64];
 	int tuned = 0, prio;
@@ -99,8 +100,9 @@ static void check_component(char *why, size_t len)
 		return;
 	}
 	if (cb_mpit_str(VAR_RULES_FILE, file, sizeof(file)) == 0 && file[0]) {
-		snprintf(why, len, "a rules file decides coll/tuned's allreduce before a forced "
-			 "algorithm (Open MPI 4.1): %s '%.80s'", VAR_RULES_FILE, file);
+		snprintf(why, len, "a rules file decides coll/tuned's %s before a forced "
+			 "algorithm (Open MPI 4.1): %s '%.80s'", cb_coll_get(d->coll)->mpi_tuned,
+			 VAR_RULES_FILE, file);
 		return;
 	}
 	if (cb_mpit_int(cb_mpit_index("coll_tuned_priority"), 0, &tuned))
@@ -117,22 +119,31 @@ static void check_component(char *why, size_t len)
 	}
 }
 
+/* The variable that forces d's algorithm: coll_tuned_<call>_algorithm. */
+static void var_of(const struct cb_algo_desc *d, char *var, size_t len)
+{
+	snprintf(var, len, "coll_tuned_%s_algorithm", cb_coll_get(d->coll)->mpi_tuned);
+}
+
 /* Why algorithm d cannot be forced here into why[len]; "" when it can.
  * Inside an MPI_T session (check). */
 static void check_in(const struct cb_algo_desc *d, char *why, size_t len)
 {
-	char name[64];
+	char name[64], var[96];
 	int idx, rules = 0;
 
-	idx = cb_mpit_index(VAR_ALGO);
+	var_of(d, var, sizeof(var));
+	idx = cb_mpit_index(var);
 	if (idx < 0) {
-		snprintf(why, len, "this Open MPI has no %s (no coll/tuned?)", VAR_ALGO);
+		snprintf(why, len, "this Open MPI has no %s (no coll/tuned?)", var);
 		return;
 	}
 	enum_name(idx, d->library_algo, name, sizeof(name));
+	for (char *c = name; *c; c++) /* "in-order_binary" is the row's in_order_binary */
+		*c = *c == '-' ? '_' : *c;
 	if (strcmp(name, d->name + strlen("mpi.")) != 0) {
-		snprintf(why, len, "this Open MPI's %s %d is '%s'; not %s", VAR_ALGO,
-			 d->library_algo, name, d->name + strlen("mpi."));
+		snprintf(why, len, "this Open MPI's %s %d is '%s'; not %s", var, d->library_algo,
+			 name, d->name + strlen("mpi."));
 		return;
 	}
 	idx = cb_mpit_index(VAR_RULES);
@@ -141,7 +152,7 @@ static void check_in(const struct cb_algo_desc *d, char *why, size_t len)
 			 "launch (sweep.sh sets it for mpi.*)", VAR_RULES);
 		return;
 	}
-	check_component(why, len);
+	check_component(d, why, len);
 }
 
 /* check_in in an MPI_T session of its own: one left open keeps Open MPI's
@@ -167,8 +178,8 @@ static void check(const struct cb_algo_desc *d, char *why, size_t len)
 /* NULL when algorithm k can be forced here, else why not (found once). */
 static const char *why_not(int k)
 {
-	static char why[CB_OMPI_NALLREDUCE][400];
-	static int done[CB_OMPI_NALLREDUCE];
+	static char why[CB_OMPI_NFORCED][400];
+	static int done[CB_OMPI_NFORCED];
 
 	if (!done[k])
 		check(&cb_desc_mpi_forced[k], why[k], sizeof(why[k]));
@@ -176,11 +187,20 @@ static const char *why_not(int k)
 	return why[k][0] ? why[k] : NULL;
 }
 
-static const char *forced_supports(int k, enum cb_dtype dt, enum cb_op op)
+static const char *forced_supports(int k, const struct cb_backend *be, enum cb_dtype dt,
+				   enum cb_op op, int in_place)
 {
+	static char ranks[CB_OMPI_NFORCED][64];
+	const struct cb_algo_desc *d = &cb_desc_mpi_forced[k];
 	const char *why = why_not(k);
 
-	return why ? why : cb_mpi_supports(dt, op);
+	if (!why && d->library_ranks && be->world_size != d->library_ranks) {
+		snprintf(ranks[k], sizeof(ranks[k]), "Open MPI's %s runs on %d ranks only",
+			 d->name + strlen("mpi."), d->library_ranks);
+		why = ranks[k];
+	}
+
+	return why ? why : cb_mpi_coll_supports(cb_desc_mpi_forced[k].coll, dt, op, in_place);
 }
 
 /* Collective over the world: the communicator with algorithm k forced. */
@@ -188,6 +208,7 @@ static enum cb_status forced_setup(int k, struct cb_backend *be, void **state)
 {
 	struct forced *f = calloc(1, sizeof(*f));
 	int idx, old = 0, want = cb_desc_mpi_forced[k].library_algo;
+	char var[96];
 	enum cb_status st = CB_OK;
 
 	*state = NULL;
@@ -198,7 +219,8 @@ static enum cb_status forced_setup(int k, struct cb_backend *be, void **state)
 	if (!why_not(k)) { /* the same answer on every rank: all take part or none */
 		int opened = cb_mpit_open() == 0;
 
-		idx = opened ? cb_mpit_index(VAR_ALGO) : -1;
+		var_of(&cb_desc_mpi_forced[k], var, sizeof(var));
+		idx = opened ? cb_mpit_index(var) : -1;
 		if (idx < 0 || cb_mpit_int(idx, 0, &old) || cb_mpit_int(idx, 1, &want))
 			st = CB_ERR_MPI;
 		if (st == CB_OK)
@@ -222,7 +244,7 @@ static enum cb_status forced_run(void *state, const struct cb_run_args *a)
 {
 	struct forced *f = state;
 
-	return f->comm == MPI_COMM_NULL ? CB_ERR_UNSUPPORTED : cb_mpi_allreduce(f->be, f->comm, a);
+	return f->comm == MPI_COMM_NULL ? CB_ERR_UNSUPPORTED : cb_mpi_coll_call(f->be, f->comm, a);
 }
 
 static void forced_teardown(void *state)
@@ -237,27 +259,27 @@ static void forced_teardown(void *state)
 }
 
 /* Each algorithm's supports and setup: the shared ones with its index. */
-#define CB_OMPI_OPS(name, number, what) \
-	static const char *supports_##name(const struct cb_backend *be, enum cb_dtype dt, \
-					   enum cb_op op, int in_place) \
+#define CB_OMPI_OPS(coll, name, number, ranks, what) \
+	static const char *supports_##coll##_##name(const struct cb_backend *be, enum cb_dtype dt, \
+						    enum cb_op op, int in_place) \
 	{ \
-		(void)be, (void)in_place; \
-		return forced_supports(CB_OMPI_##name, dt, op); \
+		return forced_supports(CB_OMPI_##coll##_##name, be, dt, op, in_place); \
 	} \
-	static enum cb_status setup_##name(struct cb_backend *be, const struct cb_setup_args *sa, \
-					   void **state) \
+	static enum cb_status setup_##coll##_##name(struct cb_backend *be, \
+						    const struct cb_setup_args *sa, void **state) \
 	{ \
 		(void)sa; \
-		return forced_setup(CB_OMPI_##name, be, state); \
+		return forced_setup(CB_OMPI_##coll##_##name, be, state); \
 	}
-CB_OMPI_ALLREDUCE(CB_OMPI_OPS)
+CB_OMPI_FORCED(CB_OMPI_OPS)
 #undef CB_OMPI_OPS
 
-#define CB_OMPI_ENTRY(name, number, what) \
-	[CB_OMPI_##name] = { .desc = &cb_desc_mpi_forced[CB_OMPI_##name], \
-			     .supports = supports_##name, .setup = setup_##name, \
-			     .run = forced_run, .teardown = forced_teardown },
-const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NALLREDUCE] = {
-	CB_OMPI_ALLREDUCE(CB_OMPI_ENTRY)
+#define CB_OMPI_ENTRY(coll, name, number, ranks, what) \
+	[CB_OMPI_##coll##_##name] = { .desc = &cb_desc_mpi_forced[CB_OMPI_##coll##_##name], \
+				      .supports = supports_##coll##_##name, \
+				      .setup = setup_##coll##_##name, .run = forced_run, \
+				      .teardown = forced_teardown },
+const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NFORCED] = {
+	CB_OMPI_FORCED(CB_OMPI_ENTRY)
 };
 #undef CB_OMPI_ENTRY

@@ -69,19 +69,6 @@ static enum cb_status nccl_setup(struct cb_backend *be, const struct cb_setup_ar
 	return CB_OK;
 }
 
-static enum cb_status nccl_run(void *state, const struct cb_run_args *a)
-{
-	struct nccl_state *ns = state;
-	struct cb_backend *be = ns->be;
-
-	if (!ns->comm)
-		return CB_ERR_UNSUPPORTED;
-	return CB_NCCL_DONE(be, &ns->comm,
-			    ncclAllReduce(a->send->peer[be->node_rank], a->recv->peer[be->node_rank],
-					  a->count, nccl_dtype(a->dt), nccl_op(a->op), ns->comm,
-					  cb_cuda_stream(be)));
-}
-
 static void nccl_teardown(void *state)
 {
 	struct nccl_state *ns = state;
@@ -102,58 +89,121 @@ static void nccl_describe(char *buf, size_t len)
 	snprintf(buf, len, "NCCL %d.%d.%d", v / 10000, v / 100 % 100, v % 100);
 }
 
-const struct cb_algo_ops cb_algo_nccl_ops = {
-	.desc = &cb_desc_nccl,
-	.supports = nccl_supports,
-	.setup = nccl_setup,
-	.run = nccl_run,
-	.teardown = nccl_teardown,
-	.describe = nccl_describe,
+/* A collective's NCCL call on this rank's send and receive buffers (at
+ * their in-place offsets), block = count/n, on stream s. */
+typedef ncclResult_t (*nccl_call_fn)(struct nccl_state *ns, char *sb, char *rb,
+				     const struct cb_run_args *a, size_t block, cudaStream_t s);
+
+static ncclResult_t nccl_allreduce(struct nccl_state *ns, char *sb, char *rb,
+				   const struct cb_run_args *a, size_t block, cudaStream_t s)
+{
+	(void)block;
+	return ncclAllReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), ns->comm, s);
+}
+
+static ncclResult_t nccl_reduce_scatter(struct nccl_state *ns, char *sb, char *rb,
+					const struct cb_run_args *a, size_t block, cudaStream_t s)
+{
+	return ncclReduceScatter(sb, rb, block, nccl_dtype(a->dt), nccl_op(a->op), ns->comm, s);
+}
+
+static ncclResult_t nccl_all_gather(struct nccl_state *ns, char *sb, char *rb,
+				    const struct cb_run_args *a, size_t block, cudaStream_t s)
+{
+	return ncclAllGather(sb, rb, block, nccl_dtype(a->dt), ns->comm, s);
+}
+
+static ncclResult_t nccl_broadcast(struct nccl_state *ns, char *sb, char *rb,
+				   const struct cb_run_args *a, size_t block, cudaStream_t s)
+{
+	(void)block;
+	return ncclBroadcast(sb, rb, a->count, nccl_dtype(a->dt), a->root, ns->comm, s);
+}
+
+static ncclResult_t nccl_reduce(struct nccl_state *ns, char *sb, char *rb,
+				const struct cb_run_args *a, size_t block, cudaStream_t s)
+{
+	(void)block;
+	return ncclReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), a->root, ns->comm,
+			  s);
+}
+
+/* alltoall as nccl-tests' alltoall.cu runs it: one group of an ncclSend
+ * and an ncclRecv of count/n elements per peer (NCCL has no alltoall call). */
+static ncclResult_t nccl_alltoall(struct nccl_state *ns, char *sb, char *rb,
+				  const struct cb_run_args *a, size_t block, cudaStream_t s)
+{
+	int n = ns->be->world_size;
+	size_t bb = block * cb_dtype_size(a->dt);
+	ncclResult_t r = ncclGroupStart(), e;
+
+	for (int q = 0; q < n && r == ncclSuccess; q++) {
+		r = ncclSend(sb + (size_t)q * bb, block, nccl_dtype(a->dt), q, ns->comm, s);
+		if (r == ncclSuccess)
+			r = ncclRecv(rb + (size_t)q * bb, block, nccl_dtype(a->dt), q, ns->comm, s);
+	}
+	e = ncclGroupEnd();
+	return r != ncclSuccess ? r : e;
+}
+
+/* Each collective's call, and why its rows cannot run in place (NULL: they
+ * can); a collective without a call has no nccl rows that run. */
+static const struct {
+	nccl_call_fn call;
+	const char *no_in_place;
+} calls[CB_COLL_COUNT] = {
+	[CB_COLL_ALLREDUCE] = { nccl_allreduce, NULL },
+	[CB_COLL_REDUCE_SCATTER] = { nccl_reduce_scatter, NULL },
+	[CB_COLL_ALL_GATHER] = { nccl_all_gather, NULL },
+	[CB_COLL_BROADCAST] = { nccl_broadcast, NULL },
+	[CB_COLL_REDUCE] = { nccl_reduce, NULL },
+	/* in place, one group's sends and receives on one buffer race (a peer's
+	 * receive may land before this rank's send of that block read it) */
+	[CB_COLL_ALLTOALL] = { nccl_alltoall, "a group of ncclSend/ncclRecv on one buffer "
+			       "overwrites blocks before they are sent: alltoall's nccl rows run "
+			       "out of place" },
 };
 
-/* The collectives beyond allreduce (cb_desc_nccl_coll): NCCL's own call,
- * counts and in-place pointers as nccl-tests gives them (cb_coll.h). */
-static ncclResult_t nccl_coll_call(struct nccl_state *ns, const struct cb_run_args *a)
+static const char *nccl_coll_supports(const struct cb_backend *be, enum cb_coll c,
+				      enum cb_dtype dt, enum cb_op op, int in_place)
 {
-	struct cb_backend *be = ns->be;
-	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
-	size_t so, ro, esz = cb_dtype_size(a->dt), block = a->count / (size_t)be->world_size;
-	cudaStream_t s = cb_cuda_stream(be);
+	const char *why = nccl_supports(be, dt, op, in_place); /* one GPU per rank first */
 
-	cb_coll_offsets(a->coll, be->world_size, a->count, be->world_rank, a->send == a->recv, &so,
-			&ro);
-	sb += so * esz, rb += ro * esz;
-	switch (a->coll) {
-	case CB_COLL_REDUCE_SCATTER:
-		return ncclReduceScatter(sb, rb, block, nccl_dtype(a->dt), nccl_op(a->op), ns->comm, s);
-	case CB_COLL_ALL_GATHER:
-		return ncclAllGather(sb, rb, block, nccl_dtype(a->dt), ns->comm, s);
-	case CB_COLL_BROADCAST:
-		return ncclBroadcast(sb, rb, a->count, nccl_dtype(a->dt), a->root, ns->comm, s);
-	case CB_COLL_REDUCE:
-		return ncclReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), a->root,
-				  ns->comm, s);
-	default:
-		return ncclInvalidArgument;
-	}
+	if (why)
+		return why;
+	if (!calls[c].call)
+		return "collbench has no NCCL call for this collective";
+	return in_place ? calls[c].no_in_place : NULL;
 }
 
 static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
 {
 	struct nccl_state *ns = state;
+	struct cb_backend *be = ns->be;
+	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
+	size_t so, ro, esz = cb_dtype_size(a->dt), block = a->count / (size_t)be->world_size;
 
-	if (!ns->comm)
+	if (!ns->comm || !calls[a->coll].call)
 		return CB_ERR_UNSUPPORTED;
-	return CB_NCCL_DONE(ns->be, &ns->comm, nccl_coll_call(ns, a));
+	cb_coll_offsets(a->coll, be->world_size, a->count, be->world_rank, a->send == a->recv, &so,
+			&ro);
+	return CB_NCCL_DONE(be, &ns->comm, calls[a->coll].call(ns, sb + so * esz, rb + ro * esz, a,
+							      block, cb_cuda_stream(be)));
 }
 
-#define NCCL_COLL(c) \
-	[c] = { .desc = &cb_desc_nccl_coll[c], .supports = nccl_supports, .setup = nccl_setup, \
-		.run = nccl_coll_run, .teardown = nccl_teardown, .describe = nccl_describe }
-const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT] = {
-	NCCL_COLL(CB_COLL_REDUCE_SCATTER),
-	NCCL_COLL(CB_COLL_ALL_GATHER),
-	NCCL_COLL(CB_COLL_BROADCAST),
-	NCCL_COLL(CB_COLL_REDUCE),
-};
+/* The nccl row of every collective: one supports per collective, as the
+ * ops table takes no collective. */
+#define NCCL_SUP(id, name) \
+	static const char *nccl_supports_##name(const struct cb_backend *be, enum cb_dtype dt, \
+						enum cb_op op, int in_place) \
+	{ \
+		return nccl_coll_supports(be, CB_COLL_##id, dt, op, in_place); \
+	}
+CB_COLLECTIVES(NCCL_SUP)
+#undef NCCL_SUP
+#define NCCL_COLL(id, name) \
+	[CB_COLL_##id] = { .desc = &cb_desc_nccl[CB_COLL_##id], .supports = nccl_supports_##name, \
+			   .setup = nccl_setup, .run = nccl_coll_run, .teardown = nccl_teardown, \
+			   .describe = nccl_describe },
+const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT] = { CB_COLLECTIVES(NCCL_COLL) };
 #undef NCCL_COLL

@@ -26,23 +26,10 @@ static void nccl_stub_describe(char *buf, size_t len)
 	snprintf(buf, len, "NCCL not built");
 }
 
-const struct cb_algo_ops cb_algo_nccl_ops = {
-	.desc = &cb_desc_nccl,
-	.supports = nccl_stub_supports,
-	.setup = cb_algo_setup_backend, /* never run: supports() refuses */
-	.run = nccl_stub_run,
-	.teardown = cb_algo_teardown_none,
-	.describe = nccl_stub_describe,
-};
-
-#define NCCL_COLL(c) \
-	[c] = { .desc = &cb_desc_nccl_coll[c], .supports = nccl_stub_supports, \
-		.setup = cb_algo_setup_backend, .run = nccl_stub_run, \
-		.teardown = cb_algo_teardown_none, .describe = nccl_stub_describe }
-const struct cb_algo_ops cb_algo_nccl_coll_ops[CB_COLL_COUNT] = {
-	NCCL_COLL(CB_COLL_REDUCE_SCATTER),
-	NCCL_COLL(CB_COLL_ALL_GATHER),
-	NCCL_COLL(CB_COLL_BROADCAST),
-	NCCL_COLL(CB_COLL_REDUCE),
-};
+#define NCCL_COLL(id, name) \
+	[CB_COLL_##id] = { .desc = &cb_desc_nccl[CB_COLL_##id], .supports = nccl_stub_supports, \
+			   .setup = cb_algo_setup_backend, /* never run: supports() refuses */ \
+			   .run = nccl_stub_run, .teardown = cb_algo_teardown_none, \
+			   .describe = nccl_stub_describe },
+const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT] = { CB_COLLECTIVES(NCCL_COLL) };
 #undef NCCL_COLL
