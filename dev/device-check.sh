@@ -65,6 +65,9 @@ EOF
 #      long  letter value kind variable default
 cb_opt table - DIR  path table_dir '' \
 	"print the table again from an unpacked logs.tgz and results.tgz in DIR"
+cb_opt second - - flag second 0 \
+	"the optional second call (after a first that passed, same build folder):" \
+	"large sizes (256 MiB .. 4 GiB) and a race hunt (every timed call checked)"
 cb_opt step  - NAME text step_name '' \
 	"run one step (probe, build, first_gpu, stream, host_loop) as the driver does," \
 	"under its timeout; the context comes from DC_WORK, DC_BUILD, DC_NCCL_*"
@@ -78,6 +81,7 @@ prerequisites missing or usage, 4 no GPU visible (the build ran).
 EOF
 # shellcheck disable=SC2154 # set by cb_opts_parse from the table
 cb_opts_parse "$@"
+second=${second:-0} # set by cb_opts_parse (said here for shellcheck)
 
 # ---- the steps, each run as "device-check.sh --step NAME" under timeout -----
 # (context comes through the environment: DC_WORK, DC_BUILD, DC_NCCL_*)
@@ -231,29 +235,24 @@ step_stream() {
 	return "$rc"
 }
 
-# The binaries named as nccl-tests' names them, one a line: those the build
-# made, or (before a build: CB_DC_DRYRUN) the list bench/CMakeLists.txt links.
+# The collectives and their binaries, "NAME PERF" a line (allreduce
+# all_reduce_perf, ...), from each collective's description
+# (collectives/plans/cb_coll_<name>.c), as CMake makes the links.
 perf_names() {
-	if compgen -G "$DC_BUILD/bin/*_perf" >/dev/null; then
-		printf '%s\n' "$DC_BUILD"/bin/*_perf
-	else
-		sed -n 's/^foreach(perf \(.*\))$/\1/p' "$root/bench/CMakeLists.txt" | tr ' ' '\n'
-	fi
+	sed -n 's/.*\.name = "\([a-z_]*\)", \.perf_name = "\([a-z_]*\)".*/\1 \2/p' \
+		"$root"/collectives/plans/cb_coll_*.c
 }
 
 # every collective but allreduce (the binaries named as nccl-tests'
 # perf_names lists) at np 1, 2 and 4 on the GPU(s): their plans over IPC and the
 # NCCL call, checked, traffic = plan
 step_colls() {
-	local rc=0 np c perf done=() perfs
-	mapfile -t perfs < <(perf_names)
-	for perf in "${perfs[@]}"; do
-		c=${perf##*/}
-		c=${c%_perf}
-		case $c in allreduce | all_reduce) continue ;; esac
+	local rc=0 np c perf done=()
+	while read -r c perf; do
+		[ "$c" != allreduce ] || continue
 		done+=("$c")
 		for np in 1 2 4; do
-			if ! DC_PERF=${perf##*/} launch "$np" "$c-np$np" -d float,int32 -o sum,max \
+			if ! DC_PERF=$perf launch "$np" "$c-np$np" -d float,int32 -o sum,max \
 				--counts 0,4,1048576 -n 2 -w 1 -c 1 ||
 				! check "$DC_WORK/run/$c-np$np.csv" "$DC_WORK/run/$c-np$np.ranks.csv" "$np" \
 					--coll "$c" >>"$DC_WORK/logs/colls.log" 2>&1; then
@@ -261,7 +260,7 @@ step_colls() {
 				rc=1
 			fi
 		done
-	done
+	done < <(perf_names)
 	[ "$rc" = 0 ] && [ -z "${CB_DC_DRYRUN:-}" ] && echo "${done[*]} at np 1, 2, 4: checked, traffic = plan"
 	return "$rc"
 }
@@ -299,6 +298,43 @@ step_p2p() {
 		echo "p2p at np 2 on one GPU: rows do not say the ranks share it (p2p-np2.csv)"
 		return 1
 	fi
+}
+
+# The second call's steps. large: the sweep's largest sizes, where a buffer
+# split into many slices and chunks shows what the small ones cannot.
+step_large() {
+	if [ -n "${CB_DC_DRYRUN:-}" ]; then
+		echo "  scripts/sweep.sh --backend cuda --ranks '1 2 4' --minbytes 256M --maxbytes 4G --iters 3 --check 1 ..."
+		return 0
+	fi
+	CB_BIN="$DC_BUILD/bin" "$root/scripts/sweep.sh" --backend cuda --ranks "1 2 4" --minbytes 256M \
+		--maxbytes 4G --stepfactor 2 --iters 3 --warmup_iters 1 --check 1 --out "$DC_WORK/run/large" \
+		-- -T 15 --setup-timeout 60 >"$DC_WORK/logs/large.log" 2>&1 ||
+		{ echo "the large sweep reported a failure (large.log)"; return 1; }
+	echo "large sizes at np 1, 2, 4: checked"
+}
+
+# race: one timed call a row (-n 1, no warm-up), each checked, over many
+# counts (odd ones, every remainder of a chunk split), dtypes and every
+# collective, at np 2 and 4: every timed call is a checked call, so a race
+# between ranks' steps that a checked call after the timed loop would miss
+# shows as #wrong
+step_race() {
+	local rc=0 np perf c counts
+	counts=$(awk 'BEGIN { c = 1; for (k = 0; k < 30; k++) { printf "%s%d", k ? "," : "", c + k % 5; c = int(c * 1.6) + 1 } }')
+	while read -r c perf; do
+		for np in 2 4; do
+			if ! DC_PERF=$perf launch "$np" "race-$c-np$np" -d float,int8,half -o sum \
+				--counts "$counts" -n 1 -w 0 -c 1 ||
+				! check "$DC_WORK/run/race-$c-np$np.csv" "$DC_WORK/run/race-$c-np$np.ranks.csv" "$np" \
+					--coll "$c" >>"$DC_WORK/logs/race.log" 2>&1; then
+				echo "race hunt, $c at np $np: FAILED (race-$c-np$np.err, race.log)"
+				rc=1
+			fi
+		done
+	done < <(perf_names)
+	[ "$rc" = 0 ] && [ -z "${CB_DC_DRYRUN:-}" ] && echo "race hunt: every timed call checked, none wrong"
+	return "$rc"
 }
 
 if [ -n "$step_name" ]; then
@@ -388,7 +424,8 @@ run_step() { # NAME LIMIT
 }
 
 # step limits in seconds (DC_LIMITS overrides, e.g. to try the time-out path)
-read -r lim_probe lim_build lim_gpu lim_stream lim_host <<<"${DC_LIMITS:-60 80 15 85 30}"
+read -r lim_probe lim_build lim_gpu lim_stream lim_host <<<"${DC_LIMITS:-55 80 15 85 30}"
+lim_large=110 lim_race=75 # the second call (--second): build 80 s first
 lim_prereq=30 # step 0: the kit's checks, mpirun -np 2 true (timeout 20)
 
 # CB_DC_DRYRUN=1: each step's commands and limit, and their sum; nothing runs
@@ -398,12 +435,15 @@ if [ -n "${CB_DC_DRYRUN:-}" ]; then
 	trap 'rm -rf "$DC_WORK"' EXIT
 	echo "step prereq: limit $lim_prereq s"
 	echo "  mpirun -np 2 true; ldd \$(command -v mpirun); nvcc, NCCL, jansson, libcsv, cmocka found"
-	for st in "probe $lim_probe" "build $lim_build" "first_gpu $lim_gpu" "stream $lim_stream" "host_loop $lim_host"; do
+	steps=("probe $lim_probe" "build $lim_build" "first_gpu $lim_gpu" "stream $lim_stream" "host_loop $lim_host")
+	[ "$second" = 0 ] || steps=("build $lim_build" "large $lim_large" "race $lim_race")
+	total=$lim_prereq
+	for st in "${steps[@]}"; do
 		set -- $st
 		echo "step $1: limit $2 s"
 		"step_$1"
+		total=$((total + $2))
 	done
-	total=$((lim_prereq + lim_probe + lim_build + lim_gpu + lim_stream + lim_host))
 	echo "budget: $total s in all (at most 300 s: a third of a 15-minute lease, start included)"
 	[ "$total" -le 300 ] || { echo "device-check.sh: the steps' limits add to $total s, over 300" >&2; exit 1; }
 	exit 0
@@ -499,6 +539,14 @@ gpu=$(nvidia-smi -L 2>/dev/null | head -1)
 say "GPU: ${gpu:-none listed by nvidia-smi$(command -v nvidia-smi >/dev/null || echo ' (no nvidia-smi)')}"
 
 # ---- 1 .. 4 -------------------------------------------------------------------
+if [ "$second" = 1 ]; then
+	run_step build "$lim_build" || stop "build failed (logs.tgz: configure.log, build.log)"
+	status=0
+	run_step large "$lim_large" || status=1
+	run_step race "$lim_race" || status=1
+	say "done (second call): $([ $status = 0 ] && echo 'every step passed' || echo 'a step failed (see above and logs.tgz)')"
+	finish $status
+fi
 run_step probe "$lim_probe"
 case $? in
 0) ;;

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # dev/device-check.sh without a GPU.
-#   dryrun: CB_DC_DRYRUN=1 prints every step's commands and limit; the limits
-#           add to at most 300 s; every launch is watched (-T and
-#           --setup-timeout), no step runs the unit tests, nothing forces
-#           eager module loading
+#   dryrun: CB_DC_DRYRUN=1 prints every step's commands and limit, of the
+#           first call and of the optional second (--second: large sizes, a
+#           race hunt); each call's limits add to under 300 s; every launch
+#           is watched (-T and --setup-timeout), no step runs the unit tests,
+#           the race hunt checks every timed call, nothing forces eager
+#           module loading
 #   no_gpu: the real thing on this machine: the prerequisites (mpirun -np 2
 #           true included) and the probe's build pass, then it stops at the
 #           probe (the first GPU call), exit 4, saying no GPU is visible, with
@@ -19,17 +21,24 @@ trap 'rm -rf "$t"' EXIT
 
 case $case in
 dryrun)
-	CB_DC_DRYRUN=1 "$src/dev/device-check.sh" >"$t/out" 2>"$t/err" || { cat "$t/out" "$t/err" >&2; fail "exit $?"; }
-	total=$(sed -n 's/^budget: \([0-9]*\) s in all.*/\1/p' "$t/out")
-	sum=$(sed -n 's/^step [a-z_]*: limit \([0-9]*\) s$/\1/p' "$t/out" | paste -sd+ | bc)
-	[ -n "$total" ] && [ "$total" = "$sum" ] || { cat "$t/out" >&2; fail "budget '$total' is not the sum '$sum' of the steps' limits"; }
-	[ "$total" -le 300 ] || fail "the steps' limits add to $total s, over 300"
-	[ "$(grep -c '^step ' "$t/out")" -ge 5 ] || fail "fewer than 5 steps printed"
-	launches=$(grep -c 'mpirun .*allreduce_perf\|mpirun .*_perf ' "$t/out")
-	[ "$launches" -ge 5 ] || { cat "$t/out" >&2; fail "only $launches launches printed"; }
-	! grep 'mpirun .*_perf ' "$t/out" | grep -v -- '-T [0-9].*--setup-timeout [0-9]' ||
-		fail "a launch without -T and --setup-timeout"
-	! grep -q 'ctest' "$t/out" || fail "a step runs ctest (the unit tests are CI's)"
+	for call in first second; do
+		opt=()
+		[ $call = first ] || opt=(--second)
+		CB_DC_DRYRUN=1 "$src/dev/device-check.sh" "${opt[@]}" >"$t/out" 2>"$t/err" ||
+			{ cat "$t/out" "$t/err" >&2; fail "$call call: exit $?"; }
+		total=$(sed -n 's/^budget: \([0-9]*\) s in all.*/\1/p' "$t/out")
+		sum=$(sed -n 's/^step [a-z_]*: limit \([0-9]*\) s$/\1/p' "$t/out" | paste -sd+ | bc)
+		[ -n "$total" ] && [ "$total" = "$sum" ] ||
+			{ cat "$t/out" >&2; fail "$call call: budget '$total' is not the sum '$sum' of the steps' limits"; }
+		[ "$total" -lt 300 ] || fail "$call call: the steps' limits add to $total s, not under 300"
+		launches=$(grep -c 'mpirun .*_perf ' "$t/out")
+		[ "$launches" -ge 5 ] || { cat "$t/out" >&2; fail "$call call: only $launches launches printed"; }
+		! grep 'mpirun .*_perf ' "$t/out" | grep -v -- '-T [0-9].*--setup-timeout [0-9]' ||
+			fail "$call call: a launch without -T and --setup-timeout"
+		! grep -q 'ctest' "$t/out" || fail "$call call: a step runs ctest (the unit tests are CI's)"
+	done
+	grep -q '^step probe: ' <(CB_DC_DRYRUN=1 "$src/dev/device-check.sh") || fail "the first call has no probe step"
+	grep -q -- '-n 1 -w 0 -c 1' "$t/out" || fail "the second call's race hunt does not check every timed call"
 	! grep -q 'CUDA_MODULE_LOADING=' "$src/dev/device-check.sh" || fail "device-check.sh forces a module loading mode"
 	;;
 no_gpu)
