@@ -75,8 +75,8 @@ MUTANTS=$(
 -	s->final = fin && json_is_true(fin);
 +	s->final = 0 && fin && json_is_true(fin);
 @@ inplace_offset | in-place offsets reversed (rank r's block at n-1-r) | collectives/plans/cb_coll.c
--	return colls[c].split ? (size_t)r * (count / (size_t)n) : 0;
-+	return colls[c].split ? (size_t)(n - 1 - r) * (count / (size_t)n) : 0;
+-	return d->send_is_block || d->recv_is_block ? (size_t)r * (count / (size_t)n) : 0;
++	return d->send_is_block || d->recv_is_block ? (size_t)(n - 1 - r) * (count / (size_t)n) : 0;
 EOF
 )
 
