@@ -19,7 +19,7 @@ static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
 
 static int counted(const struct cb_check_row *c)
 {
-	return c->modelled && c->row->ok && c->row->t > 0 && strcmp(c->row->algo, "copy") != 0;
+	return c->modelled && c->row->ok && c->row->t > 0 && !c->row->local;
 }
 
 /* 1 when x and y were priced from one plan (cb_plan_same), 0 when not or

@@ -315,7 +315,7 @@ static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struc
 			const struct cb_fit_group *gr = &f->groups[g];
 
 			if (!gr->fitted || (c->backend[0] && strcmp(gr->backend, c->backend) != 0) ||
-			    (strcmp(gr->transport, "shm") != 0 && strcmp(gr->transport, "ipc") != 0) ||
+			    cb_mreg_one_sided(gr->transport) != 1 ||
 			    (!any && gr->coll != c->coll))
 				continue;
 			if (any)
@@ -325,7 +325,7 @@ static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struc
 					cb_coll_get((enum cb_coll)gr->coll)->name);
 			return gr;
 		}
-	cb_eprintf(CB_MODEL_PROG " predict: %s has no fitted ps/ring/copy group%s%s\n", c->fit_path,
+	cb_eprintf(CB_MODEL_PROG " predict: %s has no fitted group of a one-sided transport%s%s\n", c->fit_path,
 		c->backend[0] ? " of backend " : "", c->backend);
 	return NULL;
 }
@@ -373,89 +373,61 @@ static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx
 
 struct grid_ctx {
 	const struct cb_pred_opts *o;
-	struct cb_pred_row *rows;
-	struct cb_pcoll_row *crows;
-	enum cb_coll coll;
+	const struct cb_pred_algos *a;
+	struct cb_pcoll_row *rows;
 	size_t k;
 };
 
-static enum cb_status allreduce_point(void *ctx, int n, double bytes, char *why, size_t len)
-{
-	struct grid_ctx *g = ctx;
-	enum cb_status st = cb_model_predict(g->o, n, bytes, &g->rows[g->k], why, len);
-
-	g->k += st == CB_OK;
-	return st;
-}
-
-static enum cb_status coll_point(void *ctx, int n, double bytes, char *why, size_t len)
+static enum cb_status point(void *ctx, int n, double bytes, char *why, size_t len)
 {
 	struct grid_ctx *g = ctx;
 	size_t got = 0;
-	enum cb_status st = cb_model_predict_coll(g->o, g->coll, n, bytes, g->crows + g->k, &got,
-						  why, len);
+	enum cb_status st = cb_model_predict_coll(g->o, g->a, n, bytes, g->rows + g->k, &got, why,
+						  len);
 
 	g->k += st == CB_OK ? got : 0;
 	return st;
 }
 
-static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
+/* predict: every algorithm of a per point. */
+static int grid(const struct cb_cli *c, const struct cb_pred_opts *o,
+		const struct cb_pred_algos *a, struct skips *sk)
 {
-	struct grid_ctx g = { .o = o };
+	struct grid_ctx g = { .o = o, .a = a };
 	enum cb_status st;
 	char why[256];
 
-	g.rows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * sizeof(*g.rows));
+	g.rows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * a->n * sizeof(*g.rows));
 	if (!g.rows)
 		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, allreduce_point, &g, sk, why, sizeof(why));
+	st = walk_points(c, point, &g, sk, why, sizeof(why));
 	if (st == CB_OK && g.k == 0) {
 		free(g.rows);
 		return PRED_NONE;
 	}
 	if (st == CB_OK)
-		st = cb_out_predict(stdout, c->fmt, g.rows, g.k);
+		st = cb_out_predict_coll(stdout, c->fmt, (enum cb_coll)a->coll, g.rows, g.k);
 	free(g.rows);
 	if (st == CB_ERR_ARG)
 		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 
-/* predict --coll (not allreduce): every plan of the collective per point. */
-static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
-{
-	struct grid_ctx g = { .o = o, .coll = (enum cb_coll)c->coll };
-	enum cb_status st;
-	char why[256];
-
-	g.crows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * CB_PCOLL_MAX_ALGOS * sizeof(*g.crows));
-	if (!g.crows)
-		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, coll_point, &g, sk, why, sizeof(why));
-	if (st == CB_OK && g.k == 0) {
-		free(g.crows);
-		return PRED_NONE;
-	}
-	if (st == CB_OK)
-		st = cb_out_predict_coll(stdout, c->fmt, g.coll, g.crows, g.k);
-	free(g.crows);
-	if (st == CB_ERR_ARG)
-		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
-	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
-}
-
-static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
+static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o,
+		     const struct cb_pred_algos *a, struct skips *sk)
 {
 	struct cb_cross_row rows[CB_CLI_MAX_RANKS];
 	size_t k = 0;
 	char why[256];
 
 	for (int i = 0; i < c->nranks; i++) {
-		enum cb_status st = cb_model_crossover(o, c->ranks[i], (double)c->minbytes,
+		enum cb_status st = cb_model_crossover(o, a, c->ranks[i], (double)c->minbytes,
 						       (double)c->maxbytes, &rows[k].bytes,
 						       &rows[k].kind, why, sizeof(why));
 
 		rows[k].n = c->ranks[i];
+		rows[k].first = a->name[0];
+		rows[k].second = a->name[1];
 		if (st == CB_OK)
 			k++;
 		else if (st == CB_ERR_UNSUPPORTED)
@@ -476,6 +448,7 @@ int cb_cli_predict(const struct cb_cli *c)
 	struct cb_topo topo;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
 	struct cb_pred_opts o = { &topo, NULL, c->esize, c->root, c->two_sided };
+	struct cb_pred_algos algos;
 	char err[1024];
 	struct skips nskip = { 0, "" };
 	int rc = CB_MODEL_EXIT_USAGE;
@@ -484,6 +457,13 @@ int cb_cli_predict(const struct cb_cli *c)
 		return CB_MODEL_EXIT_USAGE;
 	if (c->fmt == CB_MFMT_JSON) {
 		cb_eprintf(CB_MODEL_PROG " predict: --format json is fit's; use table, csv or markdown\n");
+		goto out;
+	}
+	if (cb_pred_algos(c->coll, c->algos, &algos, err, sizeof(err)) != 0 ||
+	    (c->crossover && algos.n < 2 &&
+	     snprintf(err, sizeof(err), "--crossover compares two algorithms; %s has %zu",
+		      cb_coll_get((enum cb_coll)c->coll)->name, algos.n))) {
+		cb_eprintf(CB_MODEL_PROG " predict: %s\n", err);
 		goto out;
 	}
 	if (cb_topo_load(c->topo, &topo, err, sizeof(err)) != CB_OK) {
@@ -501,9 +481,7 @@ int cb_cli_predict(const struct cb_cli *c)
 	}
 	cb_eprintf(CB_MODEL_PROG " predict: topology %s (%s)%s%s\n", topo.name, topo.source,
 		o.fit ? "; links, reduce and copy rates fitted on " : "", o.fit ? f->source : "");
-	rc = c->crossover			? crossover(c, &o, &nskip)
-	     : c->coll != CB_COLL_ALLREDUCE ? grid_coll(c, &o, &nskip)
-					    : grid(c, &o, &nskip);
+	rc = c->crossover ? crossover(c, &o, &algos, &nskip) : grid(c, &o, &algos, &nskip);
 	if (rc == PRED_NONE) { /* the first reason is said; the last may differ */
 		int more = nskip.n > 1;
 

@@ -13,6 +13,7 @@ const struct cb_algo_desc cb_desc_nccl = {
 	.result = CB_RESULT_ALLREDUCE,
 	.needs = CB_CAP_CUDA_MEMORY,
 	.moves = "library",
+	.schedule = "ring", /* NCCL's ring; its tuner may take a tree or NVLS instead */
 };
 
 const struct cb_algo_desc cb_desc_mpi = {
@@ -23,11 +24,22 @@ const struct cb_algo_desc cb_desc_mpi = {
 	.moves = "library",
 };
 
+/* The plan of the same schedule as each forced algorithm (coll_base_allreduce.c
+ * of Open MPI 4.1): basic_linear is a linear reduce to rank 0 then a linear
+ * broadcast, ps's bytes unsliced; the segmented ring, as coll/tuned calls it
+ * with segment size 0, is the ring; nonoverlapping's reduce and broadcast
+ * are each coll/tuned's own choice, no one schedule. */
+#define SCHEDULE_basic_linear "ps"
+#define SCHEDULE_nonoverlapping NULL
+#define SCHEDULE_recursive_doubling "rd"
+#define SCHEDULE_ring "ring"
+#define SCHEDULE_segmented_ring "ring"
+#define SCHEDULE_rabenseifner "rabenseifner"
 #define CB_OMPI_DESC(name_, number, what) \
 	{ .name = "mpi." #name_, \
 	  .description = "MPI_Allreduce, Open MPI's " #name_ " forced (" what ")", \
 	  .result = CB_RESULT_ALLREDUCE, .needs = CB_CAP_HOST_MEMORY, .moves = "library", \
-	  .on_request = 1, .library_algo = number },
+	  .on_request = 1, .library_algo = number, .schedule = SCHEDULE_##name_ },
 const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NALLREDUCE] = {
 	CB_OMPI_ALLREDUCE(CB_OMPI_DESC)
 };

@@ -84,6 +84,12 @@ struct cb_algo_desc {
 				  * coll_tuned_allreduce_algorithm takes for it
 				  * (CB_OMPI_ALLREDUCE); 0: the library's choice */
 	enum cb_coll coll;       /* the collective it runs (allreduce: 0) */
+	/* A library algorithm's schedule, for the cost model: the plan
+	 * algorithm of its collective that moves the same bytes in the same
+	 * rounds, unsliced ("ring" for mpi.ring); NULL where none does or the
+	 * library decides at run time (mpi: Open MPI's fixed decision names a
+	 * forced one, which the model follows). */
+	const char *schedule;
 };
 
 /* Open MPI's allreduce algorithms (coll/tuned), each a row of its own,

@@ -46,6 +46,7 @@ static void test_choices(void **state)
 	row(&r[4], &c[4], "ring", 1 << 20, 100e-6, 101e-6, 90e-6);
 	row(&r[5], &c[5], "ps", 1 << 20, 200e-6, 210e-6, 80e-6);
 	row(&r[6], &c[6], "copy", 1 << 20, 10e-6, NAN, 1e-6);
+	r[6].local = 1;
 	row(&r[7], &c[7], "mpi", 1 << 20, 50e-6, NAN, 1e-9);
 	c[7].modelled = 0;
 	/* 64 MiB: one algorithm only: no point */
