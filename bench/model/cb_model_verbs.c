@@ -371,6 +371,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 			return -1;
 		c->t_model = res->time;
+		c->t_latency = res->terms.msgs * fmax(t.intra.alpha, t.net.alpha);
 		return 0;
 	}
 	cb_row_group(r, name, sizeof(name));
@@ -398,6 +399,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 		return -1;
 	c->t_model = res->time + res->terms.calls * g->p.overhead;
+	c->t_latency = res->terms.msgs * t.intra.alpha + res->terms.calls * g->p.overhead;
 	return 0;
 }
 

@@ -78,6 +78,8 @@ struct cb_check_row {
 	const struct cb_mrow *row;
 	int modelled;               /* 0: note says why */
 	double t_model, err;        /* seconds; (model - measured) / measured */
+	double t_latency;           /* seconds of t_model that are latency: its
+				     * messages' alpha and the per-call overhead */
 	double busbw_model;         /* GB/s (algbw for copy and n = 1) */
 	double rounds;              /* the model's latency terms: dependent messages on the
 				     * critical path (a plan's rounds of messages) */

@@ -448,12 +448,16 @@ choice)
 	# measured fastest there, outside the ring's band) that point disagrees, the others not
 	synth "$t/run"
 	expect 0 "at 11 of 11 points (100%)" "$cm" check "$t/run" --choice
+	grep -q "with a CPU per rank (the target): 11 point(s), regret 1.000x" "$t/out" ||
+		fail "no regret of 1 where the model's choice is the fastest"
+	grep -q "latency-bound" "$t/out" && grep -q "bandwidth-bound" "$t/out" || fail "no regimes"
 	synth "$t/slow" ring 1048576 3
 	"$cm" check "$t/slow" --fit <("$cm" fit "$t/run" --format json 2>/dev/null) --choice --format csv \
 		>"$t/choice.csv" 2>"$t/err" || { cat "$t/err" >&2; fail "check --choice failed"; }
 	[ "$(grep -c "^host," "$t/choice.csv")" = 11 ] || fail "not 11 points: $(cat "$t/choice.csv")"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ want = $c["bytes"] == 1048576 ? "no" : "yes"
+		  if (($c["regret"] > 1) != (want == "no")) { print "regret " $c["regret"] " at " $c["bytes"]; bad = 1 }
 		  if ($c["agree"] != want) { print "agree " $c["agree"] " at " $c["bytes"]; bad = 1 }
 		  if ($c["bytes"] == 1048576 && ($c["fastest"] != "ps" || $c["model_choice"] != "ring")) {
 			print "1 MiB: fastest " $c["fastest"] ", model " $c["model_choice"]; bad = 1 } }
