@@ -131,8 +131,8 @@ static void touch(struct ev *e, int k)
 }
 
 /* Adds a transfer of bytes from src to dst (dst reduces `reduce` bytes of it)
- * to the open step, and mult times to the per-call totals. */
-static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce, double mult)
+ * to the open step and to the per-call totals. */
+static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce)
 {
 	e->msgs = 1;
 	if (host_of(e, src) == host_of(e, dst)) {
@@ -151,12 +151,12 @@ static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce,
 		e->nin[ld] += bytes;
 		e->alpha = dmax(e->alpha, e->t->net.alpha);
 		e->r->one_class = 0;
-		e->htx[host_of(e, src)] += mult * bytes;
-		e->hrx[host_of(e, dst)] += mult * bytes;
+		e->htx[host_of(e, src)] += bytes;
+		e->hrx[host_of(e, dst)] += bytes;
 	}
 	e->red[dst] += reduce;
-	e->tx[src] += mult * bytes;
-	e->rx[dst] += mult * bytes;
+	e->tx[src] += bytes;
+	e->rx[dst] += bytes;
 }
 
 /* One-sided: rank exec runs a transfer of bytes itself (its CPU or its
@@ -175,7 +175,7 @@ struct load {
 	double bwt, maxb, maxred, maxfresh;
 };
 
-/* Accounts one step, counted mult times, from its latency and loads l; net:
+/* Accounts one step from its latency and loads l; net:
  * a network link carried some of them. Two-sided: alpha + bwt + the reduce
  * at gamma. One-sided on one host: the terms' own sum (cb_model_terms), what
  * the fit solves for: the bytes that move and reduce at once (the smaller
@@ -183,7 +183,7 @@ struct load {
  * sided with a network link: alpha + the slower of moving and reducing.
  * One-sided, the fresh bytes add their own time (fresh_bw; 0: free). */
 static double ev_account(struct ev *e, struct acc *a, double alpha, const struct load *l,
-			 int net, int msgs, double mult)
+			 int net, int msgs)
 {
 	double maxb = l->maxb, maxred = l->maxred, bwt = l->bwt;
 	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
@@ -197,12 +197,12 @@ static double ev_account(struct ev *e, struct acc *a, double alpha, const struct
 		t = bwt * (maxb - both) / maxb + (maxred - both) / e->t->gamma + both / gf;
 	if (e->fused && e->t->fresh_bw > 0)
 		t += l->maxfresh / e->t->fresh_bw;
-	a->time += mult * (alpha + t);
-	a->terms.msgs += mult * msgs;
-	a->terms.link_bytes += mult * (maxb - both);
-	a->terms.reduce_bytes += mult * (maxred - both);
-	a->terms.fused_bytes += mult * both;
-	a->terms.fresh_bytes += e->fused ? mult * l->maxfresh : 0;
+	a->time += alpha + t;
+	a->terms.msgs += msgs;
+	a->terms.link_bytes += maxb - both;
+	a->terms.reduce_bytes += maxred - both;
+	a->terms.fused_bytes += both;
+	a->terms.fresh_bytes += e->fused ? l->maxfresh : 0;
 	return alpha + t;
 }
 
@@ -235,10 +235,10 @@ static void ev_share(struct ev *e, struct load *l, struct load *m)
 	m->bwt = m->maxb / e->t->intra.bw;
 }
 
-/* Closes the open step, counted mult times (ev_account): its rank's link
+/* Closes the open step (ev_account): its rank's link
  * loads are the larger direction, or, one-sided, the bytes of the transfers
  * the rank runs where that is more (ev_work). */
-static void ev_close(struct ev *e, double mult)
+static void ev_close(struct ev *e)
 {
 	struct load l = { 0, 0, 0, 0 }, mean;
 	int net = 0;
@@ -268,17 +268,17 @@ static void ev_close(struct ev *e, double mult)
 			net = 1;
 		}
 	}
-	ev_account(e, &e->own, e->alpha, &l, net, e->msgs, mult);
+	ev_account(e, &e->own, e->alpha, &l, net, e->msgs);
 	if (e->q > 0) {
 		struct acc scratch = { 0 };
 
 		ev_share(e, &l, &mean);
-		ev_account(e, &e->shared, e->alpha, &l, net, e->msgs, mult);
+		ev_account(e, &e->shared, e->alpha, &l, net, e->msgs);
 		if (e->waited) { /* a rank's time in the step, on the mean: the one waited for */
-			double own = ev_account(e, &scratch, e->alpha, &mean, net, 0, 1);
+			double own = ev_account(e, &scratch, e->alpha, &mean, net, 0);
 
-			e->wait_units += mult * (e->q + e->waited / (double)e->t->cpus_per_host);
-			e->wait_time += mult * fmin(own, cb_model_base_slice(e->t->cpus_per_host));
+			e->wait_units += (e->q + e->waited / (double)e->t->cpus_per_host);
+			e->wait_time += fmin(own, cb_model_base_slice(e->t->cpus_per_host));
 		}
 	}
 	e->nlist = 0;
@@ -363,7 +363,7 @@ static void price_steps(struct ev *e, const struct cb_plan *p, size_t k, const s
 		if (e->fused && fresh)
 			e->fresh[s->exec] += (double)fresh[i] * (double)esize;
 		if (s->a.rank != s->dst.rank) {
-			ev_xfer(e, s->a.rank, s->dst.rank, b, red, 1);
+			ev_xfer(e, s->a.rank, s->dst.rank, b, red);
 			if (e->fused)
 				ev_work(e, s->exec, b);
 			continue;
@@ -452,7 +452,7 @@ static void stream_split(struct stream_ctx *sc, const struct cb_plan *p, int end
 	price_steps(e, p, 0, NULL, sc->esize);
 	sc->split = !end;
 	if (end)
-		ev_close(e, 1);
+		ev_close(e);
 }
 
 static enum cb_status stream_part(void *ctx, const struct cb_plan *p, int end)
@@ -479,7 +479,7 @@ static enum cb_status stream_part(void *ctx, const struct cb_plan *p, int end)
 	count_repeats(sc);
 	e->waited = e->q > 0 ? round_waits(p, 0, 0, e->list) : 0;
 	price_steps(e, p, 0, NULL, sc->esize);
-	ev_close(e, 1);
+	ev_close(e);
 	acc_step(&e->own, &own, NULL, &sc->own);
 	acc_step(&e->shared, &shared, NULL, &sc->shared);
 	sc->wait_units = e->wait_units - wu;
@@ -558,7 +558,7 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 	for (size_t k = 0; k < p.nrounds; k++) {
 		e->waited = e->q > 0 ? round_waits(&p, k, e->fused, e->list) : 0;
 		price_steps(e, &p, k, e->fused ? p.fresh : NULL, c->esize);
-		ev_close(e, 1);
+		ev_close(e);
 	}
 	cb_plan_free(&p);
 	return CB_OK;

@@ -1,5 +1,5 @@
-/* cb_model: the alpha-beta-gamma cost model of collbench's allreduce
- * algorithms, step by step, on a topology of hosts and links.
+/* cb_model: the alpha-beta-gamma cost model of collbench's collectives, priced
+ * from their plans round by round, on a topology of hosts and links.
  *
  * Cost of one step (Hockney's alpha-beta model with a reduce rate, as in
  * Thakur, Rabenseifner and Gropp, "Optimization of Collective Communication
@@ -187,7 +187,7 @@ struct cb_model_terms {
 };
 
 struct cb_model_result {
-	double time;                 /* seconds per allreduce */
+	double time;                 /* seconds per call */
 	struct cb_model_terms terms;
 	int one_class;               /* 1: every byte crossed intra-host links or was
 				      * copied locally with copy_bw == intra.bw */
