@@ -160,7 +160,9 @@ struct cb_model_case {
 			    * (topology slice_bytes), not --slicebytes */
 	int servers;       /* the plan's servers (ps --servers); 0: 1 */
 	int unsliced;      /* 1: the plan without slices (a library's schedule) */
-	int stream;        /* 1: priced as a stream whatever its size (tests) */
+	int stream;        /* 1: priced as a stream whatever its size (predict,
+			    * where no fresh read nor time slicing is priced:
+			    * the same price, faster; tests) */
 };
 
 /* Sums over the critical path: with one kind of link carrying every byte (all

@@ -347,69 +347,58 @@ static void skipped(struct skips *sk, const char *why)
 	snprintf(sk->last, sizeof(sk->last), "%s", why);
 }
 
-/* One point of a grid: rows of n ranks and bytes from ctx's model. */
-typedef enum cb_status (*point_fn)(void *ctx, int n, double bytes, char *why, size_t len);
-
-/* Calls fn at every (rank count, size) of c, sizes minbytes * factor^j up
- * to maxbytes (at most CB_CLI_MAX_SIZES); a point fn cannot price
- * (CB_ERR_UNSUPPORTED) is counted in sk, its first reason said. Stops at
- * any other error, returned (its text in why). */
-static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx,
-				  struct skips *sk, char *why, size_t len)
+/* The points of c: every (rank count, size), sizes minbytes * factor^j up
+ * to maxbytes (at most CB_CLI_MAX_SIZES), into pts; returns how many. */
+static size_t list_points(const struct cb_cli *c, struct cb_pred_point *pts)
 {
-	enum cb_status st = CB_OK;
+	size_t k = 0;
 
-	for (int i = 0; i < c->nranks && st == CB_OK; i++)
+	for (int i = 0; i < c->nranks; i++)
 		for (size_t b = c->minbytes, j = 0; b <= c->maxbytes && j < CB_CLI_MAX_SIZES;
 		     b *= c->factor, j++) {
-			st = fn(ctx, c->ranks[i], (double)b, why, len);
-			if (st == CB_ERR_UNSUPPORTED)
-				skipped(sk, why), st = CB_OK;
-			if (st != CB_OK || b > c->maxbytes / c->factor)
+			pts[k].n = c->ranks[i];
+			pts[k++].bytes = (double)b;
+			if (b > c->maxbytes / c->factor)
 				break;
 		}
-	return st;
+	return k;
 }
 
-struct grid_ctx {
-	const struct cb_pred_opts *o;
-	const struct cb_pred_algos *a;
-	struct cb_pcoll_row *rows;
-	size_t k;
-};
-
-static enum cb_status point(void *ctx, int n, double bytes, char *why, size_t len)
-{
-	struct grid_ctx *g = ctx;
-	size_t got = 0;
-	enum cb_status st = cb_model_predict_coll(g->o, g->a, n, bytes, g->rows + g->k, &got, why,
-						  len);
-
-	g->k += st == CB_OK ? got : 0;
-	return st;
-}
-
-/* predict: every algorithm of a per point. */
+/* predict: every algorithm of a per point, the points priced on a thread
+ * per CPU; a point that cannot be priced (CB_ERR_UNSUPPORTED) is counted in
+ * sk, the first reason said; any other error ends it. */
 static int grid(const struct cb_cli *c, const struct cb_pred_opts *o,
 		const struct cb_pred_algos *a, struct skips *sk)
 {
-	struct grid_ctx g = { .o = o, .a = a };
-	enum cb_status st;
-	char why[256];
+	size_t maxp = (size_t)c->nranks * CB_CLI_MAX_SIZES, np, k = 0;
+	struct cb_pred_point *pts = calloc(maxp, sizeof(*pts));
+	struct cb_pcoll_row *rows = malloc(maxp * a->n * sizeof(*rows));
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	enum cb_status st = CB_OK;
 
-	g.rows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * a->n * sizeof(*g.rows));
-	if (!g.rows)
+	if (!pts || !rows) {
+		free(pts), free(rows);
 		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, point, &g, sk, why, sizeof(why));
-	if (st == CB_OK && g.k == 0) {
-		free(g.rows);
+	}
+	np = list_points(c, pts);
+	cb_model_predict_grid(o, a, pts, np, rows, cpus > 0 ? (int)cpus : 1);
+	for (size_t i = 0; i < np && st == CB_OK; i++) {
+		st = pts[i].st == CB_ERR_UNSUPPORTED ? CB_OK : pts[i].st;
+		if (pts[i].st == CB_ERR_UNSUPPORTED)
+			skipped(sk, pts[i].why);
+		else if (st == CB_OK) /* the point's rows, in order */
+			memmove(rows + k, rows + i * a->n, pts[i].got * sizeof(*rows)), k += pts[i].got;
+		else
+			cb_eprintf(CB_MODEL_PROG " predict: %s\n", st == CB_ERR_NOMEM ? "out of memory"
+										  : pts[i].why);
+	}
+	if (st == CB_OK && k == 0) {
+		free(pts), free(rows);
 		return PRED_NONE;
 	}
 	if (st == CB_OK)
-		st = cb_out_predict_coll(stdout, c->fmt, (enum cb_coll)a->coll, g.rows, g.k);
-	free(g.rows);
-	if (st == CB_ERR_ARG)
-		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
+		st = cb_out_predict_coll(stdout, c->fmt, (enum cb_coll)a->coll, rows, k);
+	free(pts), free(rows);
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 

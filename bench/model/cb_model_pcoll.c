@@ -4,10 +4,12 @@
 #include "cb_model_pcoll.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cb_coll.h"
+#include "cb_model_tslice.h"
 
 int cb_pred_algos(int coll, const char *list, struct cb_pred_algos *a, char *why, size_t whylen)
 {
@@ -57,6 +59,8 @@ static enum cb_status price(const struct cb_topo *t, const struct cb_pred_opts *
 	c.plan = ma.plan;
 	c.unsliced = ma.unsliced;
 	c.two_sided |= ma.library;
+	/* the whole plan only where its fresh reads or waits are priced */
+	c.stream = !(t->fresh_bw > 0) && !(cb_model_ranks_per_cpu(t, n) > 0);
 	st = cb_model_eval(t, &c, &r, why, whylen);
 	if (st != CB_OK)
 		return st;
@@ -99,6 +103,45 @@ enum cb_status cb_model_predict_coll(const struct cb_pred_opts *o, const struct 
 	return CB_OK;
 }
 
+struct grid_part {
+	const struct cb_pred_opts *o;
+	const struct cb_pred_algos *a;
+	struct cb_pred_point *pts;
+	struct cb_pcoll_row *rows;
+	size_t np, first, step;
+};
+
+static void *grid_part(void *arg)
+{
+	struct grid_part *g = arg;
+
+	for (size_t i = g->first; i < g->np; i += g->step)
+		g->pts[i].st = cb_model_predict_coll(g->o, g->a, g->pts[i].n, g->pts[i].bytes,
+						     g->rows + i * g->a->n, &g->pts[i].got,
+						     g->pts[i].why, sizeof(g->pts[i].why));
+	return NULL;
+}
+
+void cb_model_predict_grid(const struct cb_pred_opts *o, const struct cb_pred_algos *a,
+			   struct cb_pred_point *pts, size_t np, struct cb_pcoll_row *rows,
+			   int threads)
+{
+	struct grid_part part[8];
+	pthread_t tid[8];
+	int nt = threads < 1 ? 1 : threads > 8 ? 8 : threads, started[8] = { 0 };
+
+	for (int k = 0; k < nt; k++) {
+		part[k] = (struct grid_part){ o, a, pts, rows, np, (size_t)k, (size_t)nt };
+		started[k] = k > 0 && pthread_create(&tid[k], NULL, grid_part, &part[k]) == 0;
+	}
+	grid_part(&part[0]);
+	for (int k = 1; k < nt; k++)
+		if (started[k])
+			pthread_join(tid[k], NULL);
+		else
+			grid_part(&part[k]); /* no thread: this one does its share */
+}
+
 /* The first algorithm's time - the second's at count elements. */
 static enum cb_status gap(const struct cb_pred_opts *o, const struct cb_pred_algos *a, int n,
 			  double count, double *d, char *why, size_t whylen)
@@ -114,12 +157,30 @@ static enum cb_status gap(const struct cb_pred_opts *o, const struct cb_pred_alg
 	return st;
 }
 
+/* The next count to try in (clo, chi), gaps dlo <= 0 < dhi at its ends: the
+ * gap's zero interpolated in log count (regula falsi, Illinois: a plan at
+ * thousands of ranks costs a build per probe, so few probes), kept 0.05%
+ * inside the bracket so that both ends move; the geometric middle when the
+ * interpolation fails. */
+static double next_probe(double clo, double chi, double dlo, double dhi)
+{
+	double x = exp(log(clo) + (log(chi) - log(clo)) * (-dlo / (dhi - dlo)));
+	double mid = floor(fmin(fmax(x, clo * 1.0005), chi / 1.0005));
+
+	if (!isfinite(x) || mid <= clo || mid >= chi)
+		mid = floor(sqrt(clo * chi));
+	if (mid <= clo || mid >= chi)
+		mid = floor((clo + chi) / 2);
+	return mid;
+}
+
 enum cb_status cb_model_crossover(const struct cb_pred_opts *o, const struct cb_pred_algos *a,
 				  int n, double lo, double hi, double *bytes, int *kind, char *why,
 				  size_t whylen)
 {
 	double clo = fmax(1, floor(lo / (double)o->esize)), chi = floor(hi / (double)o->esize);
 	double dlo, dhi;
+	int side = 0;
 	enum cb_status st = a->n < 2 ? CB_ERR_ARG : gap(o, a, n, clo, &dlo, why, whylen);
 
 	if (a->n < 2)
@@ -133,19 +194,17 @@ enum cb_status cb_model_crossover(const struct cb_pred_opts *o, const struct cb_
 	if (*kind)
 		return CB_OK;
 	while (chi > clo + 1 && chi / clo > 1.001) { /* the first no slower at clo, slower at chi */
-		double mid = floor(sqrt(clo * chi)), d;
+		double mid = next_probe(clo, chi, dlo, dhi), d;
 
-		if (mid <= clo || mid >= chi)
-			mid = floor((clo + chi) / 2);
 		if (mid <= clo || mid >= chi)
 			break;
 		st = gap(o, a, n, mid, &d, why, whylen);
 		if (st != CB_OK)
 			return st;
-		if (d > 0)
-			chi = mid;
+		if (d > 0) /* Illinois: the end kept twice in a row has its gap halved */
+			chi = mid, dhi = d, dlo /= side > 0 ? 2 : 1, side = 1;
 		else
-			clo = mid;
+			clo = mid, dlo = d, dhi /= side < 0 ? 2 : 1, side = -1;
 	}
 	*bytes = clo * (double)o->esize;
 	return CB_OK;

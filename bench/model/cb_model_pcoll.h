@@ -47,6 +47,24 @@ enum cb_status cb_model_predict_coll(const struct cb_pred_opts *o, const struct 
 				     int n, double bytes, struct cb_pcoll_row *rows, size_t *nrows,
 				     char *why, size_t whylen);
 
+/* A point of predict's grid: its rank count and size in, its status
+ * (cb_model_predict_coll's), rows and reason out. */
+struct cb_pred_point {
+	int n;
+	double bytes;
+	enum cb_status st;
+	size_t got;                 /* its rows, at rows + its index x a->n */
+	char why[256];
+};
+
+/* cb_model_predict_coll at every point of pts[0 .. np), point i's rows at
+ * rows + i * a->n, the points shared among up to threads threads (each
+ * plan built and priced by one; 1: the calling thread alone, as where a
+ * thread cannot start). Each point's status is in its st. */
+void cb_model_predict_grid(const struct cb_pred_opts *o, const struct cb_pred_algos *a,
+			   struct cb_pred_point *pts, size_t np, struct cb_pcoll_row *rows,
+			   int threads);
+
 /* The largest message size in [lo, hi] bytes at which a's first algorithm
  * is no slower than its second on n ranks (bisection, to 0.1% or one
  * element). *kind: 0 a crossing at *bytes, 1 the second wins already at lo,
