@@ -7,7 +7,6 @@
 
 #include "cb_model.h"
 #include "cb_model_topo.h"
-#include "cb_model_tslice.h"
 #include "cb_pattern.h"
 #include "cb_plan_lib.h"
 
@@ -375,14 +374,11 @@ static void price_steps(struct ev *e, const struct cb_plan *p, size_t k, const s
 	}
 }
 
-/* A stream's round (cb_plan_stream): priced as it closes. Without the
- * whole plan there are no derived waits nor fresh reads: a rank waits for
- * the peers it receives from (the two-sided rule), and nothing is fresh.
- * A round that moves the same counts between the same ranks as the round
- * before it (the ring's steps, a pipeline's slices) costs what that one
- * cost: its accounts are added again, its per-rank bytes counted. A round
- * handed over in parts (more than CB_PLAN_STREAM_PART steps) is priced
- * part by part, its waits the most of its parts'. */
+/* A stream's round (cb_plan_stream), priced as it closes: no derived
+ * waits nor fresh reads (a rank waits for the peers it receives from). A
+ * round moving the counts of the one before between the same ranks (the
+ * ring's steps, a pipeline's slices) costs what it cost: added again. A
+ * round in parts (CB_PLAN_STREAM_PART) is priced part by part. */
 struct stream_ctx {
 	struct ev *e;
 	size_t esize;
@@ -409,7 +405,7 @@ static int same_round(const struct stream_ctx *sc, const struct cb_plan *p)
 	return 1;
 }
 
-/* d = a - b (diff 1) or a += d (diff 0), every field of struct acc. */
+/* out = a - b, or a + d where b is NULL, field by field (all doubles). */
 static void acc_step(struct acc *a, const struct acc *b, const struct acc *d, struct acc *out)
 {
 	const double *pa = (const double *)a, *pb = (const double *)b, *pd = (const double *)d;
@@ -497,13 +493,23 @@ static enum cb_status stream_part(void *ctx, const struct cb_plan *p, int end)
 	return CB_OK;
 }
 
-/* Steps a plan of case c may have, a bound for every built-in plan (their
- * rounds of n - 1 steps and their slices): from it on, plans are streamed. */
+/* A bound on the steps of every built-in plan of case c (rounds of n - 1
+ * steps, and slices): from CB_MODEL_PLAN_MAX_STEPS on, plans are streamed. */
 static double steps_bound(const struct cb_topo *t, const struct cb_model_case *c)
 {
 	double slice = c->unsliced || t->slice_bytes == 0 ? INFINITY : (double)t->slice_bytes;
 
 	return (double)c->n * ((double)c->n + (double)c->count * (double)c->esize / slice + 1);
+}
+
+/* st of building c's plan: CB_OK, CB_ERR_NOMEM, else CB_ERR_UNSUPPORTED (why). */
+static enum cb_status no_plan(const struct cb_model_case *c, enum cb_status st, char *why,
+			      size_t whylen)
+{
+	if (st != CB_OK && st != CB_ERR_NOMEM)
+		snprintf(why, whylen, "%s: no plan to price for %d ranks and %zu elements",
+			 c->plan->name, c->n, c->count);
+	return st == CB_OK || st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
 }
 
 static enum cb_status eval_stream(struct ev *e, const struct cb_model_case *c, char *why,
@@ -523,17 +529,11 @@ static enum cb_status eval_stream(struct ev *e, const struct cb_model_case *c, c
 	}
 	count_repeats(&sc);
 	free(sc.prev);
-	if (st != CB_OK)
-		snprintf(why, whylen, "%s: no plan to price for %d ranks and %zu elements",
-			 c->plan->name, c->n, c->count);
-	return st == CB_ERR_NOMEM ? st : st == CB_OK ? CB_OK : CB_ERR_UNSUPPORTED;
+	return no_plan(c, st, why, whylen);
 }
 
-/* A plan algorithm (cb_model.h): its plan for case c on e's topology,
- * round by round, whole (with the waits and fresh reads cb_plan_finish
- * derives) up to CB_MODEL_PLAN_MAX_STEPS steps, else streamed. Errors:
- * CB_ERR_UNSUPPORTED (no plan for the case: the reason in why),
- * CB_ERR_NOMEM. */
+/* Case c's plan on e's topology, round by round, whole or streamed
+ * (cb_model.h). Errors: CB_ERR_UNSUPPORTED (no plan: why), CB_ERR_NOMEM. */
 static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, char *why,
 				size_t whylen)
 {
@@ -542,12 +542,9 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 
 	if (c->stream || steps_bound(e->t, c) > CB_MODEL_PLAN_MAX_STEPS)
 		return eval_stream(e, c, why, whylen);
-	st = cb_model_case_plan(e->t, c, &p);
-	if (st != CB_OK) {
-		snprintf(why, whylen, "%s: no plan to price for %d ranks and %zu elements",
-			 c->plan->name, c->n, c->count);
-		return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
-	}
+	st = no_plan(c, cb_model_case_plan(e->t, c, &p), why, whylen);
+	if (st != CB_OK)
+		return st;
 	if (e->fused) { /* the waits the executors derive, and the fresh reads */
 		st = cb_plan_finish(&p, c->in_place, why, whylen);
 		if (st != CB_OK) {

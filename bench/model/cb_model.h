@@ -8,17 +8,13 @@
  *     t_step = alpha + max over links (bytes on the link / its bandwidth)
  *                    + max over ranks (bytes the rank reduces / gamma)
  *
- * when bytes land in a buffer before they are reduced (two-sided transports,
- * MPI's own); collbench's plans move bytes one-sided too (shared memory,
- * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
- * the bytes a step moves and reduces at once (the smaller of its link and
- * its reduce maximum) cost fused_bw, that one-sided reduce's rate (by
- * default the slower of the link and gamma), and the rest of each its own
- * rate: alpha + (L - F)/bw + (R - F)/gamma + F/fused_bw with F = min(L, R),
- * the sum of terms the fit solves for (cb_model_terms). A one-sided rank's
- * link load is the larger direction, or the bytes of the transfers it runs
- * itself where that is more (a ps worker pushes and pulls). One-sided steps
- * with a network link take alpha + the slower of moving and reducing.
+ * when bytes land in a buffer before they are reduced (two-sided). One-sided
+ * (the reducing rank reads its peer's bytes as it reduces them) the bytes a
+ * step moves and reduces at once, F = min(L, R), cost fused_bw: alpha +
+ * (L - F)/bw + (R - F)/gamma + F/fused_bw, the terms the fit solves for
+ * (cb_model_terms); a rank's link load is the larger direction, or the
+ * bytes of the transfers it runs itself where more; with a network link,
+ * alpha + the slower of moving and reducing.
  *
  * alpha is the largest per-message latency among the step's transfers (an
  * intra-host step pays the intra-host alpha, a step with any transfer between
@@ -41,37 +37,24 @@
  * critical path of a plan whose rounds all involve every rank, an upper
  * bound otherwise). No algorithm has a branch of its own.
  *
- * A plan of up to CB_MODEL_PLAN_MAX_STEPS steps (by a bound, steps_bound in
- * cb_model.c) is built whole, so its waits and fresh reads are derived
- * (cb_plan_finish). A larger one (predict at thousands of ranks: 1e8 steps
- * and more) is built as a stream of rounds (cb_plan_stream), each priced as
- * it closes and dropped, in the memory of one round: the same price where
- * fresh reads are free and every rank has a CPU (test_model.c compares
- * them); without the whole plan nothing is read fresh and a rank waits for
- * the peers it receives from.
- * A local copy (the copy roofline, case.plan NULL): every rank copies its S
- * bytes locally at copy_bw.
- * Time slicing. A host with more ranks than CPUs (cpus_per_host known)
- * runs q = ranks / CPUs ranks per CPU, and its ranks take turns:
- *  - a call in which some rank waits for another (a round with a derived
- *    wait, cb_plan_waits, one-sided; any round with a message, two-sided and
- *    the libraries') lets the others run while it waits, so every round's
- *    load on that host is at least the sum of its ranks' loads divided by
- *    its CPUs (moved bytes and reduce bytes each), and each such waited
- *    round costs switch_s * (q + the most peers a rank of it waits for /
- *    CPUs) (turns of the ranks sharing a CPU) and wait_frac times a rank's
- *    mean time in the round, up to the scheduler's slice (the rank waited
- *    for may be running one), on top; both fitted (cb_model_fit.h);
- *  - a call in which no rank waits (one-shot reads inputs that were ready
- *    before the call) runs each rank alone until the scheduler's slice runs
- *    out: time = own + (q - 1) * max(0, own - slice), where own is the time
- *    without sharing and slice the Linux scheduler's default base slice,
- *    0.75 ms * (1 + floor(log2 min(CPUs, 8))) (kernel/sched/fair.c:
- *    sysctl_sched_base_slice, scaled by get_update_sysctl_factor).
+ * A plan of up to CB_MODEL_PLAN_MAX_STEPS steps (steps_bound, cb_model.c)
+ * is built whole, its waits and fresh reads derived (cb_plan_finish); a
+ * larger one, or a case.stream one, as a stream (cb_plan_stream) priced
+ * round by round in bounded memory: the same price where fresh reads are
+ * free and every rank has a CPU (test_model.c), else nothing read fresh and
+ * a rank waiting for the peers it receives from. The copy roofline
+ * (case.plan NULL): every rank copies its S bytes locally at copy_bw.
+ * Time slicing (docs/model.md, "Time slicing"): a host with more ranks
+ * than CPUs runs q = ranks / CPUs ranks per CPU. A call in which some rank
+ * waits for another (a derived wait one-sided, a message two-sided) shares
+ * the CPUs in every round (the host's loads over its CPUs) and each waited
+ * round costs switch_s * (q + the most peers a rank waits for / CPUs) and
+ * wait_frac times a rank's mean time in it, up to the scheduler's slice; a
+ * call in which no rank waits is stretched past the slice
+ * (cb_model_stretch, cb_model_topo.h).
  *
- * Ranks are placed on hosts in order (rank r on host
- * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
- * run put them (cb_topo.rank_host).
+ * Ranks are placed on hosts in order (rank r on host r / ranks_per_host,
+ * mpirun's --map-by slot) or where a run put them (cb_topo.rank_host).
  *
  * Units: bytes, seconds, bytes per second; 1 GB = 1e9 B as everywhere in
  * collbench. */

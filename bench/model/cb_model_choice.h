@@ -9,15 +9,11 @@
  * one host), whose times differ by what the machine did between them, not by
  * what they move.
  *
- * A tuner is judged by what its mistakes cost, not by how often it is
- * right: the regret of a point is the measured time of the model's choice
- * over the measured fastest's (1: nothing lost). collbench-model check
- * --choice prints each point's, their geometric mean over the points where
- * each rank had a CPU (time-sliced points are reported apart, not
- * targeted), and beside it the model's error by size regime: a point is
- * latency-bound when the model puts at least half of its fastest row's time
- * in latency (messages x alpha and the per-call overhead), else
- * bandwidth-bound. */
+ * Regret: the measured time of the model's choice over the measured
+ * fastest's (1: nothing lost); its geometric mean over the points where
+ * each rank had a CPU, time-sliced ones apart, with the model's error by
+ * regime: latency-bound where the model puts at least half of the fastest
+ * row's time in latency (messages x alpha, the call's overhead). */
 #ifndef CB_MODEL_CHOICE_H
 #define CB_MODEL_CHOICE_H
 
@@ -45,8 +41,7 @@ struct cb_choice {
 enum cb_status cb_model_choices(const struct cb_check_row *rows, size_t n, struct cb_choice **out,
 				size_t *nout);
 
-/* Regret and error of one group of points (cb_choice_summary). */
-struct cb_regret {
+struct cb_regret {                 /* of a group of points */
 	size_t points;
 	double regret;     /* geometric mean of the points' regret; NaN: no point */
 	double err_median; /* median of the points' err_median; NaN: no point */

@@ -347,8 +347,8 @@ static void skipped(struct skips *sk, const char *why)
 	snprintf(sk->last, sizeof(sk->last), "%s", why);
 }
 
-/* The points of c: every (rank count, size), sizes minbytes * factor^j up
- * to maxbytes (at most CB_CLI_MAX_SIZES), into pts; returns how many. */
+/* Every (rank count, size) of c into pts (sizes minbytes * factor^j up to
+ * maxbytes, at most CB_CLI_MAX_SIZES); returns how many. */
 static size_t list_points(const struct cb_cli *c, struct cb_pred_point *pts)
 {
 	size_t k = 0;
@@ -364,9 +364,8 @@ static size_t list_points(const struct cb_cli *c, struct cb_pred_point *pts)
 	return k;
 }
 
-/* predict: every algorithm of a per point, the points priced on a thread
- * per CPU; a point that cannot be priced (CB_ERR_UNSUPPORTED) is counted in
- * sk, the first reason said; any other error ends it. */
+/* predict: every algorithm of a per point, on a thread per CPU; a point
+ * not priced (CB_ERR_UNSUPPORTED) counted in sk; another error ends it. */
 static int grid(const struct cb_cli *c, const struct cb_pred_opts *o,
 		const struct cb_pred_algos *a, struct skips *sk)
 {

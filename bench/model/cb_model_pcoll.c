@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cb_coll.h"
-#include "cb_model_tslice.h"
+#include "cb_model_topo.h"
 
 int cb_pred_algos(int coll, const char *list, struct cb_pred_algos *a, char *why, size_t whylen)
 {
@@ -42,7 +42,7 @@ int cb_pred_algos(int coll, const char *list, struct cb_pred_algos *a, char *why
 	return a->n ? 0 : -1;
 }
 
-/* Algorithm name of a at count elements into row. */
+/* Algorithm name at count elements into row. */
 static enum cb_status price(const struct cb_topo *t, const struct cb_pred_opts *o, int coll,
 			    const char *name, int n, size_t count, struct cb_pcoll_row *row,
 			    char *why, size_t whylen)
@@ -157,11 +157,9 @@ static enum cb_status gap(const struct cb_pred_opts *o, const struct cb_pred_alg
 	return st;
 }
 
-/* The next count to try in (clo, chi), gaps dlo <= 0 < dhi at its ends: the
- * gap's zero interpolated in log count (regula falsi, Illinois: a plan at
- * thousands of ranks costs a build per probe, so few probes), kept 0.05%
- * inside the bracket so that both ends move; the geometric middle when the
- * interpolation fails. */
+/* The next count in (clo, chi), gaps dlo <= 0 < dhi at its ends: the zero
+ * interpolated in log count (regula falsi, Illinois: each probe builds the
+ * plans), 0.05% inside the bracket; else the middle. */
 static double next_probe(double clo, double chi, double dlo, double dhi)
 {
 	double x = exp(log(clo) + (log(chi) - log(clo)) * (-dlo / (dhi - dlo)));

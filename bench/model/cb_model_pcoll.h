@@ -1,8 +1,6 @@
-/* cb_model_pcoll: predict (collbench-model predict): any list of
- * algorithms of any collective priced from their plans (the same
- * round-by-round costing as a measured row's, cb_model.h; plans too large
- * to hold are streamed round by round) on a topology, at rank counts and
- * sizes, and where one algorithm stops beating another (--crossover). */
+/* cb_model_pcoll: predict: any list of algorithms of any collective priced
+ * from their plans (as a measured row is, cb_model.h) on a topology, at
+ * rank counts and sizes, and where one stops beating another. */
 #ifndef CB_MODEL_PCOLL_H
 #define CB_MODEL_PCOLL_H
 
@@ -14,8 +12,7 @@
 #define CB_PCOLL_MAX_ALGOS CB_MREG_MAX_PLANS
 #define CB_PCOLL_NAME 40
 
-/* The algorithms predict prices. */
-struct cb_pred_algos {
+struct cb_pred_algos {                        /* the algorithms predict prices */
 	int coll;                                 /* enum cb_coll */
 	size_t n;
 	char name[CB_PCOLL_MAX_ALGOS][CB_PCOLL_NAME];
@@ -47,9 +44,7 @@ enum cb_status cb_model_predict_coll(const struct cb_pred_opts *o, const struct 
 				     int n, double bytes, struct cb_pcoll_row *rows, size_t *nrows,
 				     char *why, size_t whylen);
 
-/* A point of predict's grid: its rank count and size in, its status
- * (cb_model_predict_coll's), rows and reason out. */
-struct cb_pred_point {
+struct cb_pred_point { /* a point of the grid: n, bytes in; status, rows, reason out */
 	int n;
 	double bytes;
 	enum cb_status st;

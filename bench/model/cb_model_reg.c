@@ -154,7 +154,6 @@ int cb_mreg_algo(int coll, const char *algo, int n, size_t bytes, size_t count,
 		return 0;
 	}
 	out->library = d->moves != NULL;
-	out->forced = d->library_algo > 0;
 	out->unsliced = 1;
 	out->plan = library_plan(d, coll, n, bytes, count, why, whylen);
 	return out->plan ? 0 : -1;

@@ -12,16 +12,14 @@
 
 struct cb_plan_algo;
 
-/* Most plan algorithms of one collective the model lists. */
-#define CB_MREG_MAX_PLANS 24
+#define CB_MREG_MAX_PLANS 24 /* most plan algorithms of one collective listed */
 
 /* The names of the registry's plan algorithms of collective coll (enum
  * cb_coll), in display order, into out[0 .. max); returns how many (0 for
  * a collective the registry does not know: a loop over collectives ends). */
 size_t cb_mreg_plan_names(int coll, const char **out, size_t max);
 
-/* Collective coll's plan algorithm of that name; NULL if none. */
-const struct cb_plan_algo *cb_mreg_plan(int coll, const char *name);
+const struct cb_plan_algo *cb_mreg_plan(int coll, const char *name); /* NULL: none */
 
 /* --plan: the plan file at path read, checked as allreduce_perf checks
  * it (sum, in either mode: the run checked its own) and added to the
@@ -34,7 +32,6 @@ struct cb_mreg_algo {
 	const struct cb_plan_algo *plan; /* the plan it is priced from; NULL: local */
 	int local;     /* the copy roofline: nothing crosses ranks */
 	int library;   /* a library's call (its transport is its own) */
-	int forced;    /* a library's forced algorithm (cb_algo_desc.library_algo > 0) */
 	int unsliced;  /* a library's schedule: its plan without slices */
 };
 
@@ -62,14 +59,10 @@ int cb_mreg_one_sided(const char *transport);
  * not know or one without such a transport. */
 const char *cb_mreg_backend_one_sided(const char *backend);
 
-/* The catalogue's two-sided transport's name (rows of it on any hosts). */
-const char *cb_mreg_two_sided(void);
+const char *cb_mreg_two_sided(void); /* the catalogue's two-sided transport's name */
 
-/* 1 when backend is one the catalogue knows. */
+/* 1 when the catalogue knows backend; its pipelining unit (bytes), 0 when not. */
 int cb_mreg_backend_known(const char *backend);
-
-/* The pipelining unit of backend when a run kept its own (bytes); 0 for a
- * backend the catalogue does not know. */
 size_t cb_mreg_backend_slice(const char *backend);
 
 /* Open MPI 4.1.4's allreduce algorithm for n ranks and count elements of

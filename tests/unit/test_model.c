@@ -16,7 +16,6 @@
 #include "cb_plan.h"
 #include "cb_plan_lib.h"
 #include "cb_model_topo.h"
-#include "cb_model_tslice.h"
 #include "cb_pattern.h"
 
 #define GIB ((size_t)1 << 30)
@@ -455,7 +454,7 @@ static void test_ompi_decision(void **state)
 		assert_int_equal(cb_mreg_algo(CB_COLL_ALLREDUCE, "mpi", cases[i].n, cases[i].bytes,
 					      cases[i].bytes / 4, &ma, why, sizeof(why)), 0);
 		assert_ptr_equal(ma.plan, P(cases[i].plan));
-		assert_true(ma.library && ma.unsliced && !ma.forced);
+		assert_true(ma.library && ma.unsliced);
 	}
 	for (size_t i = 0; i < sizeof(forced) / sizeof(forced[0]); i++) {
 		assert_int_equal(cb_mreg_algo(CB_COLL_ALLREDUCE, forced[i].algo, 4, 1024, 256, &ma, why,
