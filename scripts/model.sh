@@ -113,10 +113,10 @@ if [[ -z "$fit" ]]; then
 		cb_die 2 "collbench-model fit refused $RUN_DIR (why: above); no model files written"
 	fit_use=$tmp/model_fit.json
 fi
-"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -b 1M -e 1G --stepfactor 1024 --format csv \
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -a ps,ring -b 1M -e 1G --stepfactor 1024 --format csv \
 	>"$tmp/model_predict.csv" 2>"$tmp/predict.err" ||
 	{ cat "$tmp/predict.err" >&2; cb_die 2 "collbench-model predict refused --topo '$topo' --ranks '$ranks' (above); no model files written"; }
-"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" --crossover --format csv >"$tmp/model_crossover.csv" ||
+"$CM" predict --topo "$topo" "${two_sided[@]}" -n "$ranks" -a ps,ring --crossover --format csv >"$tmp/model_crossover.csv" ||
 	cb_die 2 "collbench-model predict --crossover failed (above); no model files written"
 "$CM" check "$RUN_DIR" --fit "$fit_use" "${hosts_topo[@]}" --format csv >"$tmp/model_check.csv" ||
 	cb_die 2 "collbench-model check failed (above); no model files written"
@@ -214,7 +214,7 @@ scale() {
 plot_scale() {
 	local verb xmin xmax ymin ymax G=1073741824 M=1048576
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale time \
-		"$G:ps_time_us $G:ring_time_us $M:ps_time_us $M:ring_time_us")
+		"$G:ps:time_us $G:ring:time_us $M:ps:time_us $M:ring:time_us")
 	if [[ "$verb" == plot ]]; then
 		run_gp model_scale "$OUT_DIR/model_time_vs_n" "prefix=$(gp_path "$tmp/time");
 			algos='ps ring ps ring'; dts='1 1 2 2'; lab1='ps, 1 GiB'; lab2='ring, 1 GiB';
@@ -226,7 +226,7 @@ plot_scale() {
 		cb_note "skipping model_time_vs_n: the topology predicts nothing for $ranks ranks"
 	fi
 	IFS=$US read -r verb xmin xmax ymin ymax < <(scale load \
-		"$G:ps_host_max_bytes $G:ps_host_min_bytes $G:ring_host_bytes")
+		"$G:ps:host_max_bytes $G:ps:host_min_bytes $G:ring:host_max_bytes")
 	if [[ "$verb" == plot ]]; then
 		run_gp model_scale "$OUT_DIR/model_host_load" "prefix=$(gp_path "$tmp/load");
 			algos='ps ps ring'; dts='1 2 1'; lab1=$(gp_str "ps: the root's host"); lab2='ps: any other host';

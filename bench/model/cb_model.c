@@ -1,21 +1,15 @@
-/* cb_model: ps, ring and copy step by step on a topology, and the dispatch
- * to the library algorithms' closed forms (the model and its assumptions:
- * cb_model.h). The ring's schedule comes from cb_pattern.h (cb_ring_step,
- * cb_chunk, cb_slice_num, cb_slice, cb_ring_slice_count), the functions
- * cb_algo_ring.c runs; ps mirrors cb_algo_ps.c's three phases. */
+/* cb_model: a plan priced round by round on a topology, whole or as a
+ * stream of rounds (the model and its assumptions: cb_model.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_model.h"
-#include "cb_model_lib.h"
 #include "cb_model_topo.h"
-#include "cb_model_tslice.h"
 #include "cb_pattern.h"
 #include "cb_plan_lib.h"
 
-#define MAX_RANKS (1 << 20)
 
 /* A call's time and terms, summed round by round. */
 struct acc {
@@ -37,6 +31,7 @@ struct ev {
 	double *hranks;         /* [nhosts] ranks of each host */
 	double *hb, *hred;      /* [nhosts] this step's summed rank loads, reduce bytes */
 	double *hfresh;         /* [nhosts] and fresh bytes */
+	int *host;              /* [n] host of each rank */
 	int *list;              /* [n + nlinks] indexes touched this step */
 	size_t nlist;
 	unsigned *mark;         /* [n + nlinks] step stamp of the last listing */
@@ -50,13 +45,19 @@ struct ev {
 	double wait_units;      /* the call's waits term (cb_model_terms) */
 	double wait_time;       /* the call's wait_time term */
 	struct acc own, shared; /* without and with the CPUs shared (q > 0) */
-	enum cb_ring_eval ring_how;
 	struct cb_model_result *r;
 };
 
-static int host_of(const struct ev *e, int r)
+/* fmax without its NaN rules (no load is NaN): inlined, where fmax is a
+ * call per step. */
+static inline double dmax(double a, double b)
 {
-	return e->t->rank_host ? e->t->rank_host[r] : r / e->t->ranks_per_host;
+	return a > b ? a : b;
+}
+
+static inline int host_of(const struct ev *e, int r)
+{
+	return e->host[r];
 }
 
 static int link_of(const struct ev *e, int r)
@@ -69,6 +70,7 @@ static void ev_free(struct ev *e)
 	free(e->out);
 	free(e->list);
 	free(e->mark);
+	free(e->host);
 }
 
 /* One allocation for every array. Returns CB_OK or CB_ERR_NOMEM. */
@@ -89,8 +91,9 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	e->out = calloc(nd, sizeof(double));
 	e->list = malloc(((size_t)n + (size_t)e->nlinks) * sizeof(int));
 	e->mark = calloc((size_t)n + (size_t)e->nlinks, sizeof(unsigned));
+	e->host = malloc((size_t)n * sizeof(int));
 	e->stamp = 1;
-	if (!e->out || !e->list || !e->mark) {
+	if (!e->out || !e->list || !e->mark || !e->host) {
 		ev_free(e);
 		return CB_ERR_NOMEM;
 	}
@@ -108,8 +111,10 @@ static enum cb_status ev_init(struct ev *e, const struct cb_topo *t, int n,
 	e->hred = e->hb + e->nhosts;
 	e->hfresh = e->hred + e->nhosts;
 	e->fresh = e->hfresh + e->nhosts;
-	for (int k = 0; k < n; k++)
-		e->hranks[host_of(e, k)] += 1;
+	for (int k = 0; k < n; k++) {
+		e->host[k] = t->rank_host ? t->rank_host[k] : k / t->ranks_per_host;
+		e->hranks[e->host[k]] += 1;
+	}
 	e->q = cb_model_ranks_per_cpu(t, n);
 	return CB_OK;
 }
@@ -124,8 +129,8 @@ static void touch(struct ev *e, int k)
 }
 
 /* Adds a transfer of bytes from src to dst (dst reduces `reduce` bytes of it)
- * to the open step, and mult times to the per-call totals. */
-static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce, double mult)
+ * to the open step and to the per-call totals. */
+static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce)
 {
 	e->msgs = 1;
 	if (host_of(e, src) == host_of(e, dst)) {
@@ -133,7 +138,7 @@ static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce,
 		touch(e, dst);
 		e->out[src] += bytes;
 		e->in[dst] += bytes;
-		e->alpha = fmax(e->alpha, e->t->intra.alpha);
+		e->alpha = dmax(e->alpha, e->t->intra.alpha);
 	} else {
 		int ls = link_of(e, src), ld = link_of(e, dst);
 
@@ -142,14 +147,14 @@ static void ev_xfer(struct ev *e, int src, int dst, double bytes, double reduce,
 		touch(e, dst);
 		e->nout[ls] += bytes;
 		e->nin[ld] += bytes;
-		e->alpha = fmax(e->alpha, e->t->net.alpha);
+		e->alpha = dmax(e->alpha, e->t->net.alpha);
 		e->r->one_class = 0;
-		e->htx[host_of(e, src)] += mult * bytes;
-		e->hrx[host_of(e, dst)] += mult * bytes;
+		e->htx[host_of(e, src)] += bytes;
+		e->hrx[host_of(e, dst)] += bytes;
 	}
 	e->red[dst] += reduce;
-	e->tx[src] += mult * bytes;
-	e->rx[dst] += mult * bytes;
+	e->tx[src] += bytes;
+	e->rx[dst] += bytes;
 }
 
 /* One-sided: rank exec runs a transfer of bytes itself (its CPU or its
@@ -168,7 +173,7 @@ struct load {
 	double bwt, maxb, maxred, maxfresh;
 };
 
-/* Accounts one step, counted mult times, from its latency and loads l; net:
+/* Accounts one step from its latency and loads l; net:
  * a network link carried some of them. Two-sided: alpha + bwt + the reduce
  * at gamma. One-sided on one host: the terms' own sum (cb_model_terms), what
  * the fit solves for: the bytes that move and reduce at once (the smaller
@@ -176,7 +181,7 @@ struct load {
  * sided with a network link: alpha + the slower of moving and reducing.
  * One-sided, the fresh bytes add their own time (fresh_bw; 0: free). */
 static double ev_account(struct ev *e, struct acc *a, double alpha, const struct load *l,
-			 int net, int msgs, double mult)
+			 int net, int msgs)
 {
 	double maxb = l->maxb, maxred = l->maxred, bwt = l->bwt;
 	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
@@ -185,17 +190,17 @@ static double ev_account(struct ev *e, struct acc *a, double alpha, const struct
 	if (!e->fused)
 		t = bwt + redt;
 	else if (net || maxb == 0)
-		t = fmax(bwt, redt);
+		t = dmax(bwt, redt);
 	else
 		t = bwt * (maxb - both) / maxb + (maxred - both) / e->t->gamma + both / gf;
 	if (e->fused && e->t->fresh_bw > 0)
 		t += l->maxfresh / e->t->fresh_bw;
-	a->time += mult * (alpha + t);
-	a->terms.msgs += mult * msgs;
-	a->terms.link_bytes += mult * (maxb - both);
-	a->terms.reduce_bytes += mult * (maxred - both);
-	a->terms.fused_bytes += mult * both;
-	a->terms.fresh_bytes += e->fused ? mult * l->maxfresh : 0;
+	a->time += alpha + t;
+	a->terms.msgs += msgs;
+	a->terms.link_bytes += maxb - both;
+	a->terms.reduce_bytes += maxred - both;
+	a->terms.fused_bytes += both;
+	a->terms.fresh_bytes += e->fused ? l->maxfresh : 0;
 	return alpha + t;
 }
 
@@ -215,23 +220,23 @@ static void ev_share(struct ev *e, struct load *l, struct load *m)
 			continue;
 		h = host_of(e, k);
 		if (e->hranks[h] > cpus && (e->hb[h] > 0 || e->hred[h] > 0 || e->hfresh[h] > 0)) {
-			l->bwt = fmax(l->bwt, e->hb[h] / cpus / e->t->intra.bw);
-			l->maxb = fmax(l->maxb, e->hb[h] / cpus);
-			l->maxred = fmax(l->maxred, e->hred[h] / cpus);
-			l->maxfresh = fmax(l->maxfresh, e->hfresh[h] / cpus);
-			m->maxb = fmax(m->maxb, e->hb[h] / e->hranks[h]);
-			m->maxred = fmax(m->maxred, e->hred[h] / e->hranks[h]);
-			m->maxfresh = fmax(m->maxfresh, e->hfresh[h] / e->hranks[h]);
+			l->bwt = dmax(l->bwt, e->hb[h] / cpus / e->t->intra.bw);
+			l->maxb = dmax(l->maxb, e->hb[h] / cpus);
+			l->maxred = dmax(l->maxred, e->hred[h] / cpus);
+			l->maxfresh = dmax(l->maxfresh, e->hfresh[h] / cpus);
+			m->maxb = dmax(m->maxb, e->hb[h] / e->hranks[h]);
+			m->maxred = dmax(m->maxred, e->hred[h] / e->hranks[h]);
+			m->maxfresh = dmax(m->maxfresh, e->hfresh[h] / e->hranks[h]);
 		}
 		e->hb[h] = e->hred[h] = e->hfresh[h] = 0;
 	}
 	m->bwt = m->maxb / e->t->intra.bw;
 }
 
-/* Closes the open step, counted mult times (ev_account): its rank's link
+/* Closes the open step (ev_account): its rank's link
  * loads are the larger direction, or, one-sided, the bytes of the transfers
  * the rank runs where that is more (ev_work). */
-static void ev_close(struct ev *e, double mult)
+static void ev_close(struct ev *e)
 {
 	struct load l = { 0, 0, 0, 0 }, mean;
 	int net = 0;
@@ -240,12 +245,12 @@ static void ev_close(struct ev *e, double mult)
 		int k = e->list[i];
 
 		if (k < e->n) {
-			double b = fmax(fmax(e->out[k], e->in[k]), e->work[k]);
+			double b = dmax(dmax(e->out[k], e->in[k]), e->work[k]);
 
-			l.bwt = fmax(l.bwt, b / e->t->intra.bw);
-			l.maxb = fmax(l.maxb, b);
-			l.maxred = fmax(l.maxred, e->red[k]);
-			l.maxfresh = fmax(l.maxfresh, e->fresh[k]);
+			l.bwt = dmax(l.bwt, b / e->t->intra.bw);
+			l.maxb = dmax(l.maxb, b);
+			l.maxred = dmax(l.maxred, e->red[k]);
+			l.maxfresh = dmax(l.maxfresh, e->fresh[k]);
 			if (e->q > 0) {
 				e->hb[host_of(e, k)] += b;
 				e->hred[host_of(e, k)] += e->red[k];
@@ -253,25 +258,25 @@ static void ev_close(struct ev *e, double mult)
 			}
 			e->out[k] = e->in[k] = e->red[k] = e->work[k] = e->fresh[k] = 0;
 		} else {
-			double b = fmax(e->nout[k - e->n], e->nin[k - e->n]);
+			double b = dmax(e->nout[k - e->n], e->nin[k - e->n]);
 
-			l.bwt = fmax(l.bwt, b / e->t->net.bw);
-			l.maxb = fmax(l.maxb, b);
+			l.bwt = dmax(l.bwt, b / e->t->net.bw);
+			l.maxb = dmax(l.maxb, b);
 			e->nout[k - e->n] = e->nin[k - e->n] = 0;
 			net = 1;
 		}
 	}
-	ev_account(e, &e->own, e->alpha, &l, net, e->msgs, mult);
+	ev_account(e, &e->own, e->alpha, &l, net, e->msgs);
 	if (e->q > 0) {
 		struct acc scratch = { 0 };
 
 		ev_share(e, &l, &mean);
-		ev_account(e, &e->shared, e->alpha, &l, net, e->msgs, mult);
+		ev_account(e, &e->shared, e->alpha, &l, net, e->msgs);
 		if (e->waited) { /* a rank's time in the step, on the mean: the one waited for */
-			double own = ev_account(e, &scratch, e->alpha, &mean, net, 0, 1);
+			double own = ev_account(e, &scratch, e->alpha, &mean, net, 0);
 
-			e->wait_units += mult * (e->q + e->waited / (double)e->t->cpus_per_host);
-			e->wait_time += mult * fmin(own, cb_model_base_slice(e->t->cpus_per_host));
+			e->wait_units += (e->q + e->waited / (double)e->t->cpus_per_host);
+			e->wait_time += fmin(own, cb_model_base_slice(e->t->cpus_per_host));
 		}
 	}
 	e->nlist = 0;
@@ -307,237 +312,6 @@ static void ev_finish(struct ev *e)
 	e->r->terms.wait_time += a.terms.wait_time;
 }
 
-/* One round of ps, counted mult times: in bytes from every worker to the
- * root, out bytes from the root to every worker (full duplex, at once; -1:
- * no message), the root reducing red bytes of each of the n - 1 inputs.
- * One-sided, the root reads the inputs its workers pushed and each worker
- * the result the root wrote: fresh bytes. */
-static void ps_round(struct ev *e, int root, double in, double out, double red, double mult)
-{
-	for (int w = 0; w < e->n; w++) {
-		if (w == root)
-			continue;
-		if (in >= 0)
-			ev_xfer(e, w, root, in, 0, mult);
-		if (out >= 0)
-			ev_xfer(e, root, w, out, 0, mult);
-		if (e->fused) { /* the worker runs its push and its pull */
-			ev_work(e, w, (in > 0 ? in : 0) + (out > 0 ? out : 0));
-			e->fresh[w] += out > 0 ? out : 0;
-		}
-	}
-	touch(e, root);
-	e->red[root] += (e->n - 1) * red;
-	e->fresh[root] += e->fused ? (e->n - 1) * red : 0;
-	ev_close(e, mult);
-}
-
-/* Bytes of slice j of the whole buffer, -1 past either end (no message). */
-static double ps_slice(const struct cb_model_case *c, size_t sc, size_t ns, long long j)
-{
-	size_t off, cnt;
-
-	if (j < 0 || (size_t)j >= ns)
-		return -1;
-	cb_slice(c->count, sc, (size_t)j, &off, &cnt);
-	return (double)cnt * (double)c->esize;
-}
-
-/* ps with one server, the schedule of its plan (cb_plan_ps.c): nslices + 2
- * rounds in slices of cb_plan_slice_count; round u pushes slice u of every
- * worker's input to the root, the root reduces slice u - 1 and every worker
- * pulls slice u - 2 of the result. Consecutive rounds that move and reduce
- * the same bytes are evaluated once, so a call costs O(n) per distinct
- * round: the walk predict takes at scale, equal to the plan's price
- * (test_model.c compares them). */
-static void eval_ps(struct ev *e, const struct cb_model_case *c)
-{
-	size_t sc = cb_plan_slice_count(e->t->slice_bytes, c->slice_auto, c->two_sided, c->count,
-					c->n, c->esize);
-	size_t ns, slice = sc && sc < c->count ? sc : c->count;
-	long long rounds, u = 0;
-
-	ns = cb_slice_num(c->count, 1, slice);
-	rounds = (long long)ns + 2;
-	while (u < rounds) {
-		double in = ps_slice(c, slice, ns, u), red = ps_slice(c, slice, ns, u - 1);
-		double out = ps_slice(c, slice, ns, u - 2);
-		long long v = u + 1;
-
-		while (v < rounds && ps_slice(c, slice, ns, v) == in &&
-		       ps_slice(c, slice, ns, v - 1) == red && ps_slice(c, slice, ns, v - 2) == out)
-			v++;
-		ps_round(e, c->root, in, out, red > 0 ? red : 0, (double)(v - u));
-		u = v;
-	}
-}
-
-/* The ring's slicing of one call, as ring_run computes it. */
-struct ring {
-	size_t *csize;      /* [n] elements of each chunk (cb_chunk) */
-	size_t slice_count; /* elements per slice */
-	size_t nslices;     /* slices per chunk, the same for every chunk */
-	double esize;
-};
-
-/* Ring step s, slice j of every rank at once, counted mult times. Slice
- * j = 0 stands for the nslices - 1 full slices (every chunk's slices but the
- * last are full: cb_slice_num rounds the largest chunk up and chunks differ
- * by at most one element), j = nslices - 1 for the last. An empty slice still
- * waits and posts: one alpha. From step 1 on, one-sided, a rank reads what
- * its left wrote at the step before: fresh bytes. */
-static void ring_slices(struct ev *e, const struct ring *rg, int s, size_t j, double mult)
-{
-	for (int r = 0; r < e->n; r++) {
-		struct cb_ring_step st;
-		size_t off, cnt;
-		double b;
-
-		cb_ring_step(r, e->n, s, &st);
-		cb_slice(rg->csize[st.chunk], rg->slice_count, j, &off, &cnt);
-		b = (double)cnt * rg->esize;
-		ev_xfer(e, st.src, r, b, st.reduce ? b : 0, mult);
-		e->fresh[r] += e->fused && s > 0 ? b : 0;
-	}
-	ev_close(e, mult);
-}
-
-/* 1 when the cyclic range [a, a + len) of ranks mod n holds a multiple of m
- * (a rank whose left neighbour is on another host). */
-static int has_first(int a, int len, int m, int n)
-{
-	if (len <= 0)
-		return 0;
-	if (len >= n || a + len > n)
-		return 1; /* holds rank 0 */
-	return (a + m - 1) / m * m < a + len;
-}
-
-/* 1 when the range holds a rank that is not a multiple of m. */
-static int has_other(int a, int len, int m)
-{
-	return len > 0 && m > 1 && (len >= 2 || a % m != 0);
-}
-
-/* Slice j of step s for every rank at once without visiting each: chunks
- * hold q or q + 1 elements (the first count % n ones the larger), and by
- * cb_ring_step's table rank r handles chunk (chunk of rank 0 + r) mod n, so
- * the ranks with a larger chunk form one cyclic range. The links they read
- * over are network links for the first rank of each host (several hosts),
- * else intra-host links. Same result as ring_slices (tests compare). */
-static void ring_fast(struct ev *e, const struct ring *rg, size_t count, int s, size_t j,
-		      double mult)
-{
-	const struct cb_topo *t = e->t;
-	struct cb_ring_step st;
-	int n = e->n, rem = (int)(count % (size_t)n), r0, m = t->ranks_per_host;
-	int multi = e->nhosts > 1;
-	size_t q = count / (size_t)n, off, nb, ns;
-	double big, small, in, net, red;
-	struct load l;
-
-	cb_ring_step(0, n, s, &st);
-	r0 = (n - st.chunk) % n; /* the rank reading chunk 0 */
-	cb_slice(q + 1, rg->slice_count, j, &off, &nb);
-	cb_slice(q, rg->slice_count, j, &off, &ns);
-	big = (double)nb * rg->esize;
-	small = (double)ns * rg->esize;
-	in = (multi ? has_other(r0, rem, m) : rem > 0) ? big
-	     : (multi ? has_other((r0 + rem) % n, n - rem, m) : rem < n) ? small : 0;
-	net = !multi ? 0 : has_first(r0, rem, m, n) ? big
-		     : has_first((r0 + rem) % n, n - rem, m, n) ? small : 0;
-	red = st.reduce ? (rem > 0 ? big : small) : 0;
-	if (multi)
-		e->r->one_class = 0;
-	l.bwt = fmax(in / t->intra.bw, multi ? net / t->net.bw : 0);
-	l.maxb = fmax(in, net);
-	l.maxred = red;
-	l.maxfresh = s > 0 ? (rem > 0 ? big : small) : 0; /* ring_slices' */
-	ev_account(e, &e->own, multi ? fmax(t->intra.alpha, t->net.alpha) : t->intra.alpha, &l,
-		   multi, 1, mult);
-}
-
-/* Per-call bytes of ring_fast's calls: rank r receives every chunk but its
- * own in the reduce-scatter and every chunk but r + 1 in the all-gather
- * (cb_pattern.h), and sends what its right neighbour receives. */
-static void ring_fast_totals(struct ev *e, const struct ring *rg, size_t count)
-{
-	int n = e->n;
-
-	for (int r = 0; r < n; r++) {
-		double rx = (2.0 * (double)count - (double)rg->csize[r] -
-			     (double)rg->csize[(r + 1) % n]) * rg->esize;
-		int left = cb_ring_left(r, n);
-
-		e->rx[r] += rx;
-		e->tx[left] += rx;
-		if (host_of(e, left) != host_of(e, r)) {
-			e->htx[host_of(e, left)] += rx;
-			e->hrx[host_of(e, r)] += rx;
-		}
-	}
-}
-
-/* Rank count from which CB_RING_AUTO takes the ring's unequal steps in
- * constant time: below it the walk is as fast. */
-#define RING_FAST_MIN 65
-
-size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *c)
-{
-	if (c->two_sided) /* cb_algo_ring_p2p.c */
-		return cb_ring_p2p_slice_count(t->slice_bytes, c->slice_auto, c->count, c->n,
-					       c->esize);
-	return cb_ring_slice_count(t->slice_bytes, c->esize); /* cb_algo_ring.c */
-}
-
-/* ring (cb_algo_ring.c): 2(n-1) steps of nslices slices each. With equal
- * chunks (n divides count) every reduce-scatter step moves the same bytes
- * over the same links, as does every all-gather step: step 0, step 1 (the
- * rest of the reduce-scatter: fresh reads from here on) counted n - 2
- * times, and step n - 1 counted n - 1 times are evaluated; with unequal
- * chunks, ring_fast takes
- * each step in constant time (CB_RING_FAST, or CB_RING_AUTO from
- * RING_FAST_MIN ranks), else the walk visits every rank. */
-static enum cb_status ev_ring(struct ev *e, const struct cb_model_case *c)
-{
-	struct ring rg;
-	int n = e->n, even = c->count % (size_t)n == 0;
-	int fast = !even && !e->t->rank_host && (e->ring_how == CB_RING_FAST ||
-			     (e->ring_how == CB_RING_AUTO && n >= RING_FAST_MIN));
-
-	rg.csize = malloc((size_t)n * sizeof(size_t));
-	if (!rg.csize)
-		return CB_ERR_NOMEM;
-	for (int k = 0; k < n; k++) {
-		size_t off;
-
-		cb_chunk(c->count, n, k, &off, &rg.csize[k]);
-	}
-	rg.esize = (double)c->esize;
-	rg.slice_count = cb_model_ring_slice(e->t, c);
-	rg.nslices = cb_slice_num(c->count, n, rg.slice_count);
-	for (int s = 0; s < cb_ring_nsteps(n) && fast; s++) {
-		if (rg.nslices > 1)
-			ring_fast(e, &rg, c->count, s, 0, (double)(rg.nslices - 1));
-		ring_fast(e, &rg, c->count, s, rg.nslices - 1, 1);
-	}
-	if (fast)
-		ring_fast_totals(e, &rg, c->count);
-	for (int s = 0; s < cb_ring_nsteps(n) && !fast; s++) {
-		double m = 1;
-
-		if (even && s != 0 && s != 1 && s != n - 1)
-			continue;
-		if (even)
-			m = s == 0 ? 1 : s == n - 1 ? n - 1 : n - 2;
-		if (rg.nslices > 1)
-			ring_slices(e, &rg, s, 0, m * (double)(rg.nslices - 1));
-		ring_slices(e, &rg, s, rg.nslices - 1, m);
-	}
-	free(rg.csize);
-	return CB_OK;
-}
-
 /* The most peers a rank waits for in round k of p (cb_model.h, time
  * slicing): one-sided, its waits derived by cb_plan_finish; two-sided, the
  * messages it receives (at most n - 1). in: [n] scratch. */
@@ -560,36 +334,216 @@ static int round_waits(const struct cb_plan *p, size_t k, int one_sided, int *in
 	return most < p->n - 1 ? most : p->n - 1;
 }
 
-/* A plan algorithm (cb_model.h): its plan for case c on e's topology,
- * round by round. Errors: CB_ERR_UNSUPPORTED (no plan for the case, or one
- * of more than CB_MODEL_PLAN_MAX_STEPS steps: the reason in why),
- * CB_ERR_NOMEM. */
 enum cb_status cb_model_case_plan(const struct cb_topo *t, const struct cb_model_case *c,
 				  struct cb_plan *p)
 {
 	struct cb_plan_args a = { .n = c->n, .count = c->count, .esize = c->esize, .root = c->root,
 				  .servers = c->servers > 0 ? c->servers : 1, .rank_host = t->rank_host,
-				  .slice_count = cb_plan_slice_count(t->slice_bytes, c->slice_auto,
-								c->two_sided, c->count, c->n, c->esize) };
+				  .slice_count = c->unsliced ? 0 : cb_plan_slice_count(t->slice_bytes,
+						c->slice_auto, c->two_sided, c->count, c->n, c->esize) };
 
 	if (!c->plan)
 		return CB_ERR_ARG;
 	return cb_plan_make(c->plan, &a, p);
 }
 
+/* Round k of p, its steps' fresh elements fresh[] (NULL: none known),
+ * into e's open step (ev_close makes it one step of the formula,
+ * cb_model.h). */
+static void price_steps(struct ev *e, const struct cb_plan *p, size_t k, const size_t *fresh,
+			size_t esize)
+{
+	for (size_t i = p->round_first[k]; i < p->round_first[k + 1]; i++) {
+		const struct cb_plan_step *s = &p->steps[i];
+		double b = (double)s->count * (double)esize;
+		double red = s->op == CB_PLAN_REDUCE ? b : 0;
+
+		if (e->fused && fresh)
+			e->fresh[s->exec] += (double)fresh[i] * (double)esize;
+		if (s->a.rank != s->dst.rank) {
+			ev_xfer(e, s->a.rank, s->dst.rank, b, red);
+			if (e->fused)
+				ev_work(e, s->exec, b);
+			continue;
+		}
+		touch(e, s->exec);
+		e->red[s->exec] += red;
+		if (!red) /* a local copy: the rank's memory link */
+			e->out[s->exec] += b, e->in[s->exec] += b;
+	}
+}
+
+/* A stream's round (cb_plan_stream), priced as it closes: no derived
+ * waits nor fresh reads (a rank waits for the peers it receives from). A
+ * round moving the counts of the one before between the same ranks (the
+ * ring's steps, a pipeline's slices) costs what it cost: added again. A
+ * round in parts (CB_PLAN_STREAM_PART) is priced part by part. */
+struct stream_ctx {
+	struct ev *e;
+	size_t esize;
+	struct cb_plan_step *prev; /* the round before, [nprev] */
+	size_t nprev, cap;
+	struct acc own, shared;    /* what the round before added */
+	double wait_units, wait_time;
+	double reps;               /* its repeats whose bytes per rank are not yet counted */
+	int split;                 /* a round handed over in parts is open */
+};
+
+/* 1 when p's round costs what sc's previous round did. */
+static int same_round(const struct stream_ctx *sc, const struct cb_plan *p)
+{
+	if (p->nsteps != sc->nprev)
+		return 0;
+	for (size_t i = 0; i < p->nsteps; i++) {
+		const struct cb_plan_step *a = &p->steps[i], *b = &sc->prev[i];
+
+		if (a->count != b->count || a->op != b->op || a->exec != b->exec ||
+		    a->a.rank != b->a.rank || a->dst.rank != b->dst.rank)
+			return 0;
+	}
+	return 1;
+}
+
+/* out = a - b, or a + d where b is NULL, field by field (all doubles). */
+static void acc_step(struct acc *a, const struct acc *b, const struct acc *d, struct acc *out)
+{
+	const double *pa = (const double *)a, *pb = (const double *)b, *pd = (const double *)d;
+	double *po = (double *)out;
+
+	for (size_t k = 0; k < sizeof(*a) / sizeof(double); k++)
+		po[k] = b ? pa[k] - pb[k] : pa[k] + pd[k];
+}
+
+/* Counts the bytes per rank of the previous round's pending repeats. */
+static void count_repeats(struct stream_ctx *sc)
+{
+	struct ev *e = sc->e;
+
+	for (size_t i = 0; i < sc->nprev && sc->reps > 0; i++) {
+		const struct cb_plan_step *s = &sc->prev[i];
+		double b = (double)s->count * (double)sc->esize * sc->reps;
+
+		if (s->a.rank == s->dst.rank)
+			continue;
+		e->tx[s->a.rank] += b;
+		e->rx[s->dst.rank] += b;
+		if (e->host[s->a.rank] != e->host[s->dst.rank]) {
+			e->htx[e->host[s->a.rank]] += b;
+			e->hrx[e->host[s->dst.rank]] += b;
+		}
+	}
+	sc->reps = 0;
+}
+
+/* A part of a round handed over in parts (never a repeat). */
+static void stream_split(struct stream_ctx *sc, const struct cb_plan *p, int end)
+{
+	struct ev *e = sc->e;
+	int w = e->q > 0 && p->nsteps ? round_waits(p, 0, 0, e->list) : 0;
+
+	count_repeats(sc);
+	sc->nprev = 0;
+	e->waited = w > e->waited ? w : e->waited;
+	price_steps(e, p, 0, NULL, sc->esize);
+	sc->split = !end;
+	if (end)
+		ev_close(e);
+}
+
+static enum cb_status stream_part(void *ctx, const struct cb_plan *p, int end)
+{
+	struct stream_ctx *sc = ctx;
+	struct ev *e = sc->e;
+	struct acc own = e->own, shared = e->shared;
+	double wu = e->wait_units, wt = e->wait_time;
+
+	if (!end || sc->split) {
+		stream_split(sc, p, end);
+		return CB_OK;
+	}
+	if (p->nsteps == 0)
+		return CB_OK;
+	if (same_round(sc, p)) {
+		acc_step(&e->own, NULL, &sc->own, &e->own);
+		acc_step(&e->shared, NULL, &sc->shared, &e->shared);
+		e->wait_units += sc->wait_units;
+		e->wait_time += sc->wait_time;
+		sc->reps += 1;
+		return CB_OK;
+	}
+	count_repeats(sc);
+	e->waited = e->q > 0 ? round_waits(p, 0, 0, e->list) : 0;
+	price_steps(e, p, 0, NULL, sc->esize);
+	ev_close(e);
+	acc_step(&e->own, &own, NULL, &sc->own);
+	acc_step(&e->shared, &shared, NULL, &sc->shared);
+	sc->wait_units = e->wait_units - wu;
+	sc->wait_time = e->wait_time - wt;
+	if (p->nsteps > sc->cap) {
+		void *g = realloc(sc->prev, p->nsteps * sizeof(*sc->prev));
+
+		if (!g)
+			return CB_ERR_NOMEM;
+		sc->prev = g;
+		sc->cap = p->nsteps;
+	}
+	memcpy(sc->prev, p->steps, p->nsteps * sizeof(*sc->prev));
+	sc->nprev = p->nsteps;
+	return CB_OK;
+}
+
+/* A bound on the steps of every built-in plan of case c (rounds of n - 1
+ * steps, and slices): from CB_MODEL_PLAN_MAX_STEPS on, plans are streamed. */
+static double steps_bound(const struct cb_topo *t, const struct cb_model_case *c)
+{
+	double slice = c->unsliced || t->slice_bytes == 0 ? INFINITY : (double)t->slice_bytes;
+
+	return (double)c->n * ((double)c->n + (double)c->count * (double)c->esize / slice + 1);
+}
+
+/* st of building c's plan: CB_OK, CB_ERR_NOMEM, else CB_ERR_UNSUPPORTED (why). */
+static enum cb_status no_plan(const struct cb_model_case *c, enum cb_status st, char *why,
+			      size_t whylen)
+{
+	if (st != CB_OK && st != CB_ERR_NOMEM)
+		snprintf(why, whylen, "%s: no plan to price for %d ranks and %zu elements",
+			 c->plan->name, c->n, c->count);
+	return st == CB_OK || st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
+}
+
+static enum cb_status eval_stream(struct ev *e, const struct cb_model_case *c, char *why,
+				  size_t whylen)
+{
+	struct stream_ctx sc = { .e = e, .esize = c->esize };
+	struct cb_plan_stream s = { stream_part, &sc };
+	struct cb_plan p;
+	enum cb_status st;
+
+	cb_plan_stream_to(&s);
+	st = cb_model_case_plan(e->t, c, &p);
+	cb_plan_stream_to(NULL);
+	if (st == CB_OK) {
+		st = cb_plan_flush(&p);
+		cb_plan_free(&p);
+	}
+	count_repeats(&sc);
+	free(sc.prev);
+	return no_plan(c, st, why, whylen);
+}
+
+/* Case c's plan on e's topology, round by round, whole or streamed
+ * (cb_model.h). Errors: CB_ERR_UNSUPPORTED (no plan: why), CB_ERR_NOMEM. */
 static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, char *why,
 				size_t whylen)
 {
 	struct cb_plan p;
-	enum cb_status st = cb_model_case_plan(e->t, c, &p);
+	enum cb_status st;
 
-	if (st == CB_OK && p.nsteps > CB_MODEL_PLAN_MAX_STEPS)
-		cb_plan_free(&p), st = CB_ERR_UNSUPPORTED;
-	if (st != CB_OK) {
-		snprintf(why, whylen, "%s: no plan to price for %d ranks and %zu elements%s",
-			 c->plan->name, c->n, c->count, st == CB_ERR_UNSUPPORTED ? " (too many steps)" : "");
-		return st == CB_ERR_NOMEM ? st : CB_ERR_UNSUPPORTED;
-	}
+	if (c->stream || steps_bound(e->t, c) > CB_MODEL_PLAN_MAX_STEPS)
+		return eval_stream(e, c, why, whylen);
+	st = no_plan(c, cb_model_case_plan(e->t, c, &p), why, whylen);
+	if (st != CB_OK)
+		return st;
 	if (e->fused) { /* the waits the executors derive, and the fresh reads */
 		st = cb_plan_finish(&p, c->in_place, why, whylen);
 		if (st != CB_OK) {
@@ -599,25 +553,8 @@ static enum cb_status eval_plan(struct ev *e, const struct cb_model_case *c, cha
 	}
 	for (size_t k = 0; k < p.nrounds; k++) {
 		e->waited = e->q > 0 ? round_waits(&p, k, e->fused, e->list) : 0;
-		for (size_t i = p.round_first[k]; i < p.round_first[k + 1]; i++) {
-			const struct cb_plan_step *s = &p.steps[i];
-			double b = (double)s->count * (double)c->esize;
-			double red = s->op == CB_PLAN_REDUCE ? b : 0;
-
-			if (e->fused)
-				e->fresh[s->exec] += (double)p.fresh[i] * (double)c->esize;
-			if (s->a.rank != s->dst.rank) {
-				ev_xfer(e, s->a.rank, s->dst.rank, b, red, 1);
-				if (e->fused)
-					ev_work(e, s->exec, b);
-				continue;
-			}
-			touch(e, s->exec);
-			e->red[s->exec] += red;
-			if (!red) /* a local copy: the rank's memory link */
-				e->out[s->exec] += b, e->in[s->exec] += b;
-		}
-		ev_close(e, 1);
+		price_steps(e, &p, k, e->fused ? p.fresh : NULL, c->esize);
+		ev_close(e);
 	}
 	cb_plan_free(&p);
 	return CB_OK;
@@ -629,7 +566,7 @@ static void summarize(const struct ev *e, struct cb_model_result *r)
 	r->txrx_max = 0;
 	r->txrx_min = INFINITY;
 	for (int k = 0; k < e->n; k++) {
-		r->txrx_max = fmax(r->txrx_max, e->tx[k] + e->rx[k]);
+		r->txrx_max = dmax(r->txrx_max, e->tx[k] + e->rx[k]);
 		r->txrx_min = fmin(r->txrx_min, e->tx[k] + e->rx[k]);
 	}
 	r->host_max = r->host_min = 0;
@@ -637,7 +574,7 @@ static void summarize(const struct ev *e, struct cb_model_result *r)
 		return;
 	r->host_min = INFINITY;
 	for (int h = 0; h < e->nhosts; h++) {
-		r->host_max = fmax(r->host_max, e->htx[h] + e->hrx[h]);
+		r->host_max = dmax(r->host_max, e->htx[h] + e->hrx[h]);
 		r->host_min = fmin(r->host_min, e->htx[h] + e->hrx[h]);
 	}
 }
@@ -658,7 +595,7 @@ static enum cb_status check_case(const struct cb_topo *t, const struct cb_model_
 {
 	if (cb_topo_check(t, why, whylen) != CB_OK)
 		return CB_ERR_ARG;
-	if (c->n < 1 || c->n > MAX_RANKS || c->esize < 1 || c->root < 0 || c->root >= c->n ||
+	if (c->n < 1 || c->n > CB_MODEL_MAX_RANKS || c->esize < 1 || c->root < 0 || c->root >= c->n ||
 	    c->count > ((size_t)1 << 52) / c->esize) {
 		snprintf(why, whylen, "case out of range (n = %d, count = %zu, element size %zu, "
 			 "root %d)", c->n, c->count, c->esize, c->root);
@@ -681,13 +618,6 @@ static enum cb_status check_case(const struct cb_topo *t, const struct cb_model_
 enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
 			     struct cb_model_result *r, char *why, size_t whylen)
 {
-	return cb_model_eval_how(t, c, CB_RING_AUTO, r, why, whylen);
-}
-
-enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
-				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
-				 size_t whylen)
-{
 	struct cb_model_result res = { .one_class = 1 };
 	double bytes = (double)c->count * (double)c->esize;
 	enum cb_status st = check_case(t, c, why, whylen);
@@ -695,15 +625,13 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 
 	if (st != CB_OK)
 		return st;
-	if (c->algo == CB_MODEL_MPI || c->algo == CB_MODEL_NCCL)
-		return cb_model_eval_lib(t, c, r, why, whylen);
-	if (c->algo == CB_MODEL_COPY || c->n == 1 || c->count == 0) {
-		/* copy; n = 1 (cb_algo_single_rank); 0 elements return at once */
+	if (!c->plan || c->n == 1 || c->count == 0) {
+		/* the copy roofline; n = 1; 0 elements return at once */
 		if (c->count > 0 && !c->in_place)
 			eval_local_copy(t, c->n, bytes, &res);
-		res.what = c->algo == CB_MODEL_COPY ? "copy: S bytes on every rank at once"
-			   : c->n == 1	       ? "n = 1: a local copy when out of place"
-						: "0 bytes: nothing moves";
+		res.what = !c->plan ? "a local copy of S bytes on every rank at once"
+			   : c->n == 1 ? "n = 1: a local copy when out of place"
+				       : "0 bytes: nothing moves";
 		*r = res;
 		return CB_OK;
 	}
@@ -711,22 +639,8 @@ enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_
 	if (st != CB_OK)
 		return st;
 	e.fused = !c->two_sided;
-	e.ring_how = how;
-	if (c->algo == CB_MODEL_PLAN || e.q > 0) {
-		/* time slicing needs the plan's waits: ps and ring from their plans */
-		struct cb_model_case pc = *c;
-
-		if (c->algo != CB_MODEL_PLAN)
-			pc.plan = cb_plan_coll_find(CB_COLL_ALLREDUCE, c->algo == CB_MODEL_PS ? "ps" : "ring");
-		st = eval_plan(&e, &pc, why, whylen);
-		res.what = "plan: round by round (a latency, the most loaded link, the most reduce bytes)";
-	} else if (c->algo == CB_MODEL_PS) {
-		eval_ps(&e, c);
-		res.what = "ps: slices pushed, reduced on the root and pulled at once, in rounds";
-	} else {
-		st = ev_ring(&e, c);
-		res.what = "ring: 2(n-1) steps, each in slices";
-	}
+	st = eval_plan(&e, c, why, whylen);
+	res.what = "plan: round by round (a latency, the most loaded link, the most reduce bytes)";
 	if (st == CB_OK) {
 		ev_finish(&e);
 		res.terms.calls = 1;

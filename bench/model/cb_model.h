@@ -1,5 +1,5 @@
-/* cb_model: the alpha-beta-gamma cost model of collbench's allreduce
- * algorithms, step by step, on a topology of hosts and links.
+/* cb_model: the alpha-beta-gamma cost model of collbench's collectives, priced
+ * from their plans round by round, on a topology of hosts and links.
  *
  * Cost of one step (Hockney's alpha-beta model with a reduce rate, as in
  * Thakur, Rabenseifner and Gropp, "Optimization of Collective Communication
@@ -8,17 +8,13 @@
  *     t_step = alpha + max over links (bytes on the link / its bandwidth)
  *                    + max over ranks (bytes the rank reduces / gamma)
  *
- * when bytes land in a buffer before they are reduced (two-sided transports,
- * MPI's own); collbench's plans move bytes one-sided too (shared memory,
- * CUDA IPC): the reducing rank reads its peer's bytes as it reduces them, so
- * the bytes a step moves and reduces at once (the smaller of its link and
- * its reduce maximum) cost fused_bw, that one-sided reduce's rate (by
- * default the slower of the link and gamma), and the rest of each its own
- * rate: alpha + (L - F)/bw + (R - F)/gamma + F/fused_bw with F = min(L, R),
- * the sum of terms the fit solves for (cb_model_terms). A one-sided rank's
- * link load is the larger direction, or the bytes of the transfers it runs
- * itself where that is more (a ps worker pushes and pulls). One-sided steps
- * with a network link take alpha + the slower of moving and reducing.
+ * when bytes land in a buffer before they are reduced (two-sided). One-sided
+ * (the reducing rank reads its peer's bytes as it reduces them) the bytes a
+ * step moves and reduces at once, F = min(L, R), cost fused_bw: alpha +
+ * (L - F)/bw + (R - F)/gamma + F/fused_bw, the terms the fit solves for
+ * (cb_model_terms); a rank's link load is the larger direction, or the
+ * bytes of the transfers it runs itself where more; with a network link,
+ * alpha + the slower of moving and reducing.
  *
  * alpha is the largest per-message latency among the step's transfers (an
  * intra-host step pays the intra-host alpha, a step with any transfer between
@@ -29,59 +25,36 @@
  * inbound one of b's. A call's time is the sum of its steps' times: every
  * step waits for the step before it.
  *
- * A measured row of a plan algorithm (cb_plan_lib.h: ps, ring and the rest
- * of the family, and a --plan file's) is priced from its plan
- * (CB_MODEL_PLAN), built as the executors build it (the slice:
- * cb_plan_slice_count of the topology's slice_bytes), round by round: a step
- * whose source and destination ranks differ is a transfer (its bytes reduced
- * at the destination for a reduce), a local reduce loads its rank's reduce
- * term, a local copy its rank's link; each round is one step of the formula
- * above, and the call the sum of its rounds (every round waits for the one
- * before on some rank: the critical path of a plan whose rounds all involve
- * every rank, an upper bound otherwise). Plans are priced up to
- * CB_MODEL_PLAN_MAX_STEPS steps.
+ * Every row is priced from a plan (collectives/plans/cb_plan.h): a plan
+ * algorithm's own, built as the executors build it (the slice:
+ * cb_plan_slice_count of the topology's slice_bytes), or for a library's
+ * row the plan of the schedule the catalogue names for it (cb_model_reg.h),
+ * unsliced. Round by round: a step whose source and destination ranks
+ * differ is a transfer (its bytes reduced at the destination for a reduce),
+ * a local reduce loads its rank's reduce term, a local copy its rank's
+ * link; each round is one step of the formula above, and the call the sum
+ * of its rounds (every round waits for the one before on some rank: the
+ * critical path of a plan whose rounds all involve every rank, an upper
+ * bound otherwise). No algorithm has a branch of its own.
  *
- * At scale (predict: thousands of ranks, whose plans have 1e8 steps and
- * more) two walks of the same schedules price ps and ring without building
- * the plan; each equals its plan's price wherever both run (test_model.c).
- * With time slicing, whose waits only a plan has, ps and ring are priced
- * from their plans:
- *  - CB_MODEL_PS (cb_plan_ps.c, one server): nslices + 2 rounds; round u
- *    pushes slice u of every worker's input to the root, the root reduces
- *    slice u - 1 ((n - 1) slices at gamma) and every worker pulls slice
- *    u - 2, at once (links are full duplex): the root's link carries
- *    (n - 1)S each way, so with it the bottleneck ps takes about n/2 times
- *    the ring's time.
- *  - CB_MODEL_RING (cb_plan_ring.c): 2(n-1) steps; at step s every rank r
- *    reads the chunk cb_ring_step(r, n, s) names from the rank it names
- *    (src), in the slices cb_slice cuts; every slice waits for its flag, so
- *    each slice pays one alpha. Slices of one step are not overlapped with
- *    one another (the rank moving them is busy moving), so pipelining does
- *    not shorten a step on a homogeneous ring: it lets the neighbour start
- *    early.
- *  - copy (cb_algo_copy.c): every rank copies its S bytes locally at copy_bw.
- * Time slicing. A host with more ranks than CPUs (cpus_per_host known)
- * runs q = ranks / CPUs ranks per CPU, and its ranks take turns:
- *  - a call in which some rank waits for another (a round with a derived
- *    wait, cb_plan_waits, one-sided; any round with a message, two-sided and
- *    the libraries') lets the others run while it waits, so every round's
- *    load on that host is at least the sum of its ranks' loads divided by
- *    its CPUs (moved bytes and reduce bytes each), and each such waited
- *    round costs switch_s * (q + the most peers a rank of it waits for /
- *    CPUs) (turns of the ranks sharing a CPU) and wait_frac times a rank's
- *    mean time in the round, up to the scheduler's slice (the rank waited
- *    for may be running one), on top; both fitted (cb_model_fit.h);
- *  - a call in which no rank waits (one-shot reads inputs that were ready
- *    before the call) runs each rank alone until the scheduler's slice runs
- *    out: time = own + (q - 1) * max(0, own - slice), where own is the time
- *    without sharing and slice the Linux scheduler's default base slice,
- *    0.75 ms * (1 + floor(log2 min(CPUs, 8))) (kernel/sched/fair.c:
- *    sysctl_sched_base_slice, scaled by get_update_sysctl_factor).
+ * A plan of up to CB_MODEL_PLAN_MAX_STEPS steps (steps_bound, cb_model.c)
+ * is built whole, its waits and fresh reads derived (cb_plan_finish); a
+ * larger one, or a case.stream one, as a stream (cb_plan_stream) priced
+ * round by round in bounded memory: the same price where fresh reads are
+ * free and every rank has a CPU (test_model.c), else nothing read fresh and
+ * a rank waiting for the peers it receives from. The copy roofline
+ * (case.plan NULL): every rank copies its S bytes locally at copy_bw.
+ * Time slicing (docs/model.md, "Time slicing"): a host with more ranks
+ * than CPUs runs q = ranks / CPUs ranks per CPU. A call in which some rank
+ * waits for another (a derived wait one-sided, a message two-sided) shares
+ * the CPUs in every round (the host's loads over its CPUs) and each waited
+ * round costs switch_s * (q + the most peers a rank waits for / CPUs) and
+ * wait_frac times a rank's mean time in it, up to the scheduler's slice; a
+ * call in which no rank waits is stretched past the slice
+ * (cb_model_stretch, cb_model_topo.h).
  *
- * mpi and nccl rows follow their libraries' documented algorithms
- * (cb_model_lib.c). Ranks are placed on hosts in order (rank r on host
- * r / ranks_per_host), as mpirun's default --map-by slot does, or where a
- * run put them (cb_topo.rank_host).
+ * Ranks are placed on hosts in order (rank r on host r / ranks_per_host,
+ * mpirun's --map-by slot) or where a run put them (cb_topo.rank_host).
  *
  * Units: bytes, seconds, bytes per second; 1 GB = 1e9 B as everywhere in
  * collbench. */
@@ -92,8 +65,11 @@
 
 #include "cb_status.h"
 
+/* The most ranks a case may have (the limit of -n and of a fit's rows). */
+#define CB_MODEL_MAX_RANKS (1 << 20)
+
 #define CB_MODEL_NAME 64
-#define CB_MODEL_PLAN_MAX_STEPS (1u << 24)
+#define CB_MODEL_PLAN_MAX_STEPS (1u << 20)
 
 /* The parameters a topology or fit file may give: rates (bandwidth, gamma,
  * copy, fused) in [CB_MODEL_MIN_GBPS, CB_MODEL_MAX_GBPS] GB/s, latencies and
@@ -152,29 +128,27 @@ static inline double cb_topo_fused(const struct cb_topo *t)
 	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
 }
 
-/* CB_MODEL_PLAN: any plan algorithm (collectives/plans/cb_plan_lib.h), priced from its
- * plan (cb_model_case.plan); the others' names: cb_model_lib.h. */
-enum cb_model_algo { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY, CB_MODEL_MPI, CB_MODEL_NCCL,
-		     CB_MODEL_PLAN };
-
 struct cb_plan_algo;
 
-/* One allreduce to model. */
+/* One collective call to model. */
 struct cb_model_case {
-	enum cb_model_algo algo;
+	const struct cb_plan_algo *plan; /* the plan it is priced from; NULL: a
+					  * local copy on every rank (the copy roofline) */
 	int n;             /* ranks, >= 1 */
-	size_t count;      /* elements per rank */
+	size_t count;      /* the collective's count (cb_coll.h; allreduce: elements per rank) */
 	size_t esize;      /* bytes per element, >= 1 */
-	int root;          /* ps root, 0 <= root < n */
+	int root;          /* the plan's root, 0 <= root < n */
 	int in_place;
 	int two_sided;     /* 1: bytes land, then are reduced (add the terms); 0:
 			    * one-sided, the reduce reads the peer's bytes (at the
-			    * fused rate), as collbench's plans over shm and ipc */
+			    * fused rate): the transport's (cb_catalog.h, one_sided) */
 	int slice_auto;    /* two-sided: the slice is the backend's default
-			    * (topology slice_bytes), not --slicebytes, so the
-			    * ring takes cb_ring_p2p_slice_count's larger slices */
-	const struct cb_plan_algo *plan; /* CB_MODEL_PLAN: the algorithm's plan */
-	int servers;       /* CB_MODEL_PLAN: the plan's servers (ps --servers); 0: 1 */
+			    * (topology slice_bytes), not --slicebytes */
+	int servers;       /* the plan's servers (ps --servers); 0: 1 */
+	int unsliced;      /* 1: the plan without slices (a library's schedule) */
+	int stream;        /* 1: priced as a stream whatever its size (predict,
+			    * where no fresh read nor time slicing is priced:
+			    * the same price, faster; tests) */
 };
 
 /* Sums over the critical path: with one kind of link carrying every byte (all
@@ -201,7 +175,7 @@ struct cb_model_terms {
 };
 
 struct cb_model_result {
-	double time;                 /* seconds per allreduce */
+	double time;                 /* seconds per call */
 	struct cb_model_terms terms;
 	int one_class;               /* 1: every byte crossed intra-host links or was
 				      * copied locally with copy_bw == intra.bw */
@@ -212,36 +186,18 @@ struct cb_model_result {
 	const char *what;            /* the modelled schedule, static text */
 };
 
-/* Models one allreduce c on topology t (see the top of this file). Errors:
+/* Models one call c on topology t (see the top of this file). Errors:
  * CB_ERR_ARG (a case or topology out of range, message in why),
- * CB_ERR_UNSUPPORTED (nothing documented to model, e.g. mpi across hosts:
- * the reason in why), CB_ERR_NOMEM. r is filled on CB_OK only. */
+ * CB_ERR_UNSUPPORTED (no plan for the case: the reason in why), CB_ERR_NOMEM. r is filled on CB_OK only. */
 enum cb_status cb_model_eval(const struct cb_topo *t, const struct cb_model_case *c,
 			     struct cb_model_result *r, char *why, size_t whylen);
 
 struct cb_plan;
 
-/* The plan a CB_MODEL_PLAN case c is priced from on topology t, built as the
+/* The plan a case c is priced from on topology t, built as the
  * executors build it (t's slice_bytes and rank placement): *p, cb_plan_free()
  * it. Errors: cb_plan_make's; CB_ERR_ARG for a case without a plan. */
 enum cb_status cb_model_case_plan(const struct cb_topo *t, const struct cb_model_case *c,
 				  struct cb_plan *p);
-
-/* Elements per slice of the ring for case c on topology t, as the algorithm
- * takes it: over a two-sided transport cb_ring_p2p_slice_count (t's
- * slice_bytes as the setting, c->slice_auto), else cb_ring_slice_count
- * (cb_pattern.h). c->esize >= 1, c->n >= 1. */
-size_t cb_model_ring_slice(const struct cb_topo *t, const struct cb_model_case *c);
-
-/* How the ring's steps with unequal chunks (n does not divide the count) are
- * evaluated: rank by rank (WALK), or each step in constant time (FAST: the
- * ranks with the larger chunk form one cyclic range); the same result, which
- * tests compare. AUTO, cb_model_eval's choice: WALK below 65 ranks. */
-enum cb_ring_eval { CB_RING_AUTO, CB_RING_WALK, CB_RING_FAST };
-
-/* cb_model_eval with the ring's evaluation chosen (same contract). */
-enum cb_status cb_model_eval_how(const struct cb_topo *t, const struct cb_model_case *c,
-				 enum cb_ring_eval how, struct cb_model_result *r, char *why,
-				 size_t whylen);
 
 #endif

@@ -7,8 +7,13 @@
  * slowest repeat's median; without repeats there is no band), or when both
  * rows ran the same plan under two names (cb_plan_same: hier and twoshot on
  * one host), whose times differ by what the machine did between them, not by
- * what they move. collbench-model check --choice prints them, how each
- * agreed, and the agreement rate. */
+ * what they move.
+ *
+ * Regret: the measured time of the model's choice over the measured
+ * fastest's (1: nothing lost); its geometric mean over the points where
+ * each rank had a CPU, time-sliced ones apart, with the model's error by
+ * regime: latency-bound where the model puts at least half of the fastest
+ * row's time in latency (messages x alpha, the call's overhead). */
 #ifndef CB_MODEL_CHOICE_H
 #define CB_MODEL_CHOICE_H
 
@@ -25,6 +30,9 @@ struct cb_choice {
 	int agree;
 	const char *agree_by;          /* "algorithm", "band", "plan"; "" where not */
 	int oversubscribed;            /* the point's rows were time-sliced */
+	double regret;                 /* the choice's measured time / the fastest's, >= 1 */
+	int latency_bound;             /* the model's time of the fastest is at least half latency */
+	double err_median;             /* median |relative error| of the point's rows */
 };
 
 /* The points of rows[0 .. n) (cb_model_check's, copy left out), in the
@@ -33,7 +41,19 @@ struct cb_choice {
 enum cb_status cb_model_choices(const struct cb_check_row *rows, size_t n, struct cb_choice **out,
 				size_t *nout);
 
-/* One line per point, then (table and markdown) the agreement rate over
+struct cb_regret {                 /* of a group of points */
+	size_t points;
+	double regret;     /* geometric mean of the points' regret; NaN: no point */
+	double err_median; /* median of the points' err_median; NaN: no point */
+};
+
+/* Of c[0 .. n): the points with a CPU per rank (all[0]) and by regime
+ * (lat, bw), and the oversubscribed ones (over). */
+void cb_choice_summary(const struct cb_choice *c, size_t n, struct cb_regret *all,
+		       struct cb_regret *lat, struct cb_regret *bw, struct cb_regret *over);
+
+/* One line per point, then (table and markdown) the regret with the error
+ * per regime, the oversubscribed points' apart, the agreement rate over
  * every point and over the points whose ranks had a CPU each, and how many
  * agreed by the same plan. Errors:
  * CB_ERR_NOMEM, CB_ERR_IO. */

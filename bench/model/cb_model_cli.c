@@ -315,7 +315,7 @@ static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struc
 			const struct cb_fit_group *gr = &f->groups[g];
 
 			if (!gr->fitted || (c->backend[0] && strcmp(gr->backend, c->backend) != 0) ||
-			    (strcmp(gr->transport, "shm") != 0 && strcmp(gr->transport, "ipc") != 0) ||
+			    cb_mreg_one_sided(gr->transport) != 1 ||
 			    (!any && gr->coll != c->coll))
 				continue;
 			if (any)
@@ -325,7 +325,7 @@ static const struct cb_fit_group *pick_group(const struct cb_cli *c, const struc
 					cb_coll_get((enum cb_coll)gr->coll)->name);
 			return gr;
 		}
-	cb_eprintf(CB_MODEL_PROG " predict: %s has no fitted ps/ring/copy group%s%s\n", c->fit_path,
+	cb_eprintf(CB_MODEL_PROG " predict: %s has no fitted group of a one-sided transport%s%s\n", c->fit_path,
 		c->backend[0] ? " of backend " : "", c->backend);
 	return NULL;
 }
@@ -347,115 +347,75 @@ static void skipped(struct skips *sk, const char *why)
 	snprintf(sk->last, sizeof(sk->last), "%s", why);
 }
 
-/* One point of a grid: rows of n ranks and bytes from ctx's model. */
-typedef enum cb_status (*point_fn)(void *ctx, int n, double bytes, char *why, size_t len);
-
-/* Calls fn at every (rank count, size) of c, sizes minbytes * factor^j up
- * to maxbytes (at most CB_CLI_MAX_SIZES); a point fn cannot price
- * (CB_ERR_UNSUPPORTED) is counted in sk, its first reason said. Stops at
- * any other error, returned (its text in why). */
-static enum cb_status walk_points(const struct cb_cli *c, point_fn fn, void *ctx,
-				  struct skips *sk, char *why, size_t len)
+/* Every (rank count, size) of c into pts (sizes minbytes * factor^j up to
+ * maxbytes, at most CB_CLI_MAX_SIZES); returns how many. */
+static size_t list_points(const struct cb_cli *c, struct cb_pred_point *pts)
 {
-	enum cb_status st = CB_OK;
+	size_t k = 0;
 
-	for (int i = 0; i < c->nranks && st == CB_OK; i++)
+	for (int i = 0; i < c->nranks; i++)
 		for (size_t b = c->minbytes, j = 0; b <= c->maxbytes && j < CB_CLI_MAX_SIZES;
 		     b *= c->factor, j++) {
-			st = fn(ctx, c->ranks[i], (double)b, why, len);
-			if (st == CB_ERR_UNSUPPORTED)
-				skipped(sk, why), st = CB_OK;
-			if (st != CB_OK || b > c->maxbytes / c->factor)
+			pts[k].n = c->ranks[i];
+			pts[k++].bytes = (double)b;
+			if (b > c->maxbytes / c->factor)
 				break;
 		}
-	return st;
+	return k;
 }
 
-struct grid_ctx {
-	const struct cb_pred_opts *o;
-	struct cb_pred_row *rows;
-	struct cb_pcoll_row *crows;
-	enum cb_coll coll;
-	size_t k;
-};
-
-static enum cb_status allreduce_point(void *ctx, int n, double bytes, char *why, size_t len)
+/* predict: every algorithm of a per point, on a thread per CPU; a point
+ * not priced (CB_ERR_UNSUPPORTED) counted in sk; another error ends it. */
+static int grid(const struct cb_cli *c, const struct cb_pred_opts *o,
+		const struct cb_pred_algos *a, struct skips *sk)
 {
-	struct grid_ctx *g = ctx;
-	enum cb_status st = cb_model_predict(g->o, n, bytes, &g->rows[g->k], why, len);
+	size_t maxp = (size_t)c->nranks * CB_CLI_MAX_SIZES, np, k = 0;
+	struct cb_pred_point *pts = calloc(maxp, sizeof(*pts));
+	struct cb_pcoll_row *rows = malloc(maxp * a->n * sizeof(*rows));
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	enum cb_status st = CB_OK;
 
-	g->k += st == CB_OK;
-	return st;
-}
-
-static enum cb_status coll_point(void *ctx, int n, double bytes, char *why, size_t len)
-{
-	struct grid_ctx *g = ctx;
-	size_t got = 0;
-	enum cb_status st = cb_model_predict_coll(g->o, g->coll, n, bytes, g->crows + g->k, &got,
-						  why, len);
-
-	g->k += st == CB_OK ? got : 0;
-	return st;
-}
-
-static int grid(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
-{
-	struct grid_ctx g = { .o = o };
-	enum cb_status st;
-	char why[256];
-
-	g.rows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * sizeof(*g.rows));
-	if (!g.rows)
+	if (!pts || !rows) {
+		free(pts), free(rows);
 		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, allreduce_point, &g, sk, why, sizeof(why));
-	if (st == CB_OK && g.k == 0) {
-		free(g.rows);
+	}
+	np = list_points(c, pts);
+	cb_model_predict_grid(o, a, pts, np, rows, cpus > 0 ? (int)cpus : 1);
+	for (size_t i = 0; i < np && st == CB_OK; i++) {
+		st = pts[i].st == CB_ERR_UNSUPPORTED ? CB_OK : pts[i].st;
+		if (pts[i].st == CB_ERR_UNSUPPORTED)
+			skipped(sk, pts[i].why);
+		else if (st == CB_OK) /* the point's rows, in order */
+			memmove(rows + k, rows + i * a->n, pts[i].got * sizeof(*rows)), k += pts[i].got;
+		else
+			cb_eprintf(CB_MODEL_PROG " predict: %s\n", st == CB_ERR_NOMEM ? "out of memory"
+										  : pts[i].why);
+	}
+	if (st == CB_OK && k == 0) {
+		free(pts), free(rows);
 		return PRED_NONE;
 	}
 	if (st == CB_OK)
-		st = cb_out_predict(stdout, c->fmt, g.rows, g.k);
-	free(g.rows);
-	if (st == CB_ERR_ARG)
-		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
+		st = cb_out_predict_coll(stdout, c->fmt, (enum cb_coll)a->coll, rows, k);
+	free(pts), free(rows);
 	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
 }
 
-/* predict --coll (not allreduce): every plan of the collective per point. */
-static int grid_coll(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
-{
-	struct grid_ctx g = { .o = o, .coll = (enum cb_coll)c->coll };
-	enum cb_status st;
-	char why[256];
-
-	g.crows = malloc((size_t)c->nranks * CB_CLI_MAX_SIZES * CB_PCOLL_MAX_ALGOS * sizeof(*g.crows));
-	if (!g.crows)
-		return CB_MODEL_EXIT_USAGE;
-	st = walk_points(c, coll_point, &g, sk, why, sizeof(why));
-	if (st == CB_OK && g.k == 0) {
-		free(g.crows);
-		return PRED_NONE;
-	}
-	if (st == CB_OK)
-		st = cb_out_predict_coll(stdout, c->fmt, g.coll, g.crows, g.k);
-	free(g.crows);
-	if (st == CB_ERR_ARG)
-		cb_eprintf(CB_MODEL_PROG " predict: %s\n", why);
-	return st == CB_OK ? 0 : CB_MODEL_EXIT_USAGE;
-}
-
-static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o, struct skips *sk)
+static int crossover(const struct cb_cli *c, const struct cb_pred_opts *o,
+		     const struct cb_pred_algos *a, struct skips *sk)
 {
 	struct cb_cross_row rows[CB_CLI_MAX_RANKS];
 	size_t k = 0;
 	char why[256];
 
 	for (int i = 0; i < c->nranks; i++) {
-		enum cb_status st = cb_model_crossover(o, c->ranks[i], (double)c->minbytes,
+		enum cb_status st = cb_model_crossover(o, a, c->ranks[i], (double)c->minbytes,
 						       (double)c->maxbytes, &rows[k].bytes,
 						       &rows[k].kind, why, sizeof(why));
 
 		rows[k].n = c->ranks[i];
+		rows[k].first = a->name[0];
+		rows[k].second = a->name[1];
 		if (st == CB_OK)
 			k++;
 		else if (st == CB_ERR_UNSUPPORTED)
@@ -476,6 +436,7 @@ int cb_cli_predict(const struct cb_cli *c)
 	struct cb_topo topo;
 	struct cb_fit_set *f = calloc(1, sizeof(*f));
 	struct cb_pred_opts o = { &topo, NULL, c->esize, c->root, c->two_sided };
+	struct cb_pred_algos algos;
 	char err[1024];
 	struct skips nskip = { 0, "" };
 	int rc = CB_MODEL_EXIT_USAGE;
@@ -484,6 +445,13 @@ int cb_cli_predict(const struct cb_cli *c)
 		return CB_MODEL_EXIT_USAGE;
 	if (c->fmt == CB_MFMT_JSON) {
 		cb_eprintf(CB_MODEL_PROG " predict: --format json is fit's; use table, csv or markdown\n");
+		goto out;
+	}
+	if (cb_pred_algos(c->coll, c->algos, &algos, err, sizeof(err)) != 0 ||
+	    (c->crossover && algos.n < 2 &&
+	     snprintf(err, sizeof(err), "--crossover compares two algorithms; %s has %zu",
+		      cb_coll_get((enum cb_coll)c->coll)->name, algos.n))) {
+		cb_eprintf(CB_MODEL_PROG " predict: %s\n", err);
 		goto out;
 	}
 	if (cb_topo_load(c->topo, &topo, err, sizeof(err)) != CB_OK) {
@@ -501,9 +469,7 @@ int cb_cli_predict(const struct cb_cli *c)
 	}
 	cb_eprintf(CB_MODEL_PROG " predict: topology %s (%s)%s%s\n", topo.name, topo.source,
 		o.fit ? "; links, reduce and copy rates fitted on " : "", o.fit ? f->source : "");
-	rc = c->crossover			? crossover(c, &o, &nskip)
-	     : c->coll != CB_COLL_ALLREDUCE ? grid_coll(c, &o, &nskip)
-					    : grid(c, &o, &nskip);
+	rc = c->crossover ? crossover(c, &o, &algos, &nskip) : grid(c, &o, &algos, &nskip);
 	if (rc == PRED_NONE) { /* the first reason is said; the last may differ */
 		int more = nskip.n > 1;
 

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_catalog.h"
 #include "cb_coll.h"
 #include "cb_dtype.h"
 #include "cb_model.h"
+#include "cb_model_reg.h"
 #include "cb_results.h"
 #include "cb_results_load.h"
 
@@ -92,33 +92,27 @@ static void read_extra(const char *file, const struct cb_res_launch *l,
 	json_decref(root);
 }
 
-/* The model's transport of a row: the row's own (shm, ipc one-sided; p2p
- * two-sided; the reader gives schema-1 rows their one-host transport), but
- * for a library's rows ("library") the library's name, so each library is a
- * group of its own, and for copy's ("local": no bytes between ranks) the
- * backend's one-sided transport, whose copy rate copy measures. */
-static void transport_of(const struct cb_summary *r, char *out, size_t len)
+/* The model's transport of a row: the row's own (one- or two-sided, as
+ * the catalogue's transports say; the reader gives schema-1 rows their
+ * one-host transport), but for a library's rows (which move their bytes
+ * themselves) the library's algorithm name, so each is a group of its own,
+ * and for the copy roofline's (nothing between ranks) the backend's
+ * one-sided transport, whose copy rate it measures (the row's own where the
+ * catalogue knows no such transport). */
+static void transport_of(const struct cb_summary *r, struct cb_mrow *m)
 {
-	if (strcmp(r->transport, "library") == 0)
-		snprintf(out, len, "%s", r->algo);
-	else if (strcmp(r->transport, "local") == 0)
-		snprintf(out, len, "%s", strcmp(r->backend, "cuda") == 0 ? "ipc" : "shm");
-	else
-		snprintf(out, len, "%s", r->transport);
+	int moves = cb_mreg_moves(m->coll, r->algo);
+	const char *own = moves == 1 ? cb_mreg_backend_one_sided(r->backend) : NULL;
+
+	m->local = moves == 1;
+	m->library = moves == 2;
+	snprintf(m->transport, sizeof(m->transport), "%s",
+		 moves == 2 ? r->algo : own ? own : r->transport);
 }
 
 static double us(double v)
 {
 	return isnan(v) ? NAN : v * 1e-6;
-}
-
-/* The ring slice of a backend that kept its own (cb_backend_desc); 0 for a
- * backend collbench does not know. */
-static size_t backend_slice(const char *backend)
-{
-	const struct cb_backend_desc *d = cb_catalog_backend(backend);
-
-	return d ? d->pipeline_bytes : 0;
 }
 
 /* One model row from a reader row and its launch (NULL: no sidecar). */
@@ -134,7 +128,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->coll = cb_coll_find(r->collective); /* the reader knows every row's */
 	snprintf(m->dtype, sizeof(m->dtype), "%s", r->dtype);
 	snprintf(m->op, sizeof(m->op), "%s", r->op);
-	transport_of(r, m->transport, sizeof(m->transport));
+	transport_of(r, m);
 	m->nranks = r->nranks;
 	m->in_place = r->in_place;
 	m->bytes = r->bytes;
@@ -154,7 +148,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->oversubscribed = x ? x->oversubscribed : 0;
 	m->root = x && x->root < r->nranks ? x->root : 0;
 	m->servers = x && x->servers <= r->nranks ? x->servers : 0;
-	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : backend_slice(r->backend);
+	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : cb_mreg_backend_slice(r->backend);
 	m->slice_auto = !(x && x->slice_bytes);
 	m->rank_host = x ? x->rank_host : NULL;
 }

@@ -16,8 +16,11 @@ struct cb_mrow {
 	char backend[CB_MIN_NAME], algo[CB_MIN_NAME], dtype[CB_MIN_NAME], op[CB_MIN_NAME];
 	int coll;                    /* the collective (enum cb_coll; schema 1 and 2
 				      * rows: allreduce) */
-	char transport[CB_MIN_NAME]; /* how bytes moved: "shm" (host, one-sided), "ipc"
-				      * (cuda, one-sided), "mpi", "nccl" (the library's own) */
+	char transport[CB_MIN_NAME]; /* how bytes moved: the row's transport, a
+				      * library's rows their algorithm's name, the
+				      * copy roofline's the backend's one-sided one */
+	int local;                   /* the copy roofline: nothing crosses ranks */
+	int library;                 /* a library's call (cb_catalog.h: moves) */
 	int nranks, in_place;
 	unsigned long long bytes;    /* the rows' bytes: count x element size, count
 				      * the collective's (cb_coll.h; allreduce: per

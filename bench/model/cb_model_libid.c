@@ -7,13 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cb_catalog.h"
 #include "cb_coll.h"
-#include "cb_model_lib.h"
+#include "cb_model_reg.h"
 
 static int forced(const struct cb_mrow *r)
 {
-	return strncmp(r->algo, "mpi.", 4) == 0;
+	return cb_mreg_library_kind(r->coll, r->algo) == 1;
+}
+
+/* A forced row's algorithm without the library's prefix. */
+static const char *short_name(const struct cb_mrow *r)
+{
+	const char *dot = strchr(r->algo, '.');
+
+	return dot ? dot + 1 : r->algo;
 }
 
 static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
@@ -31,15 +38,6 @@ static int same_traffic(const struct cb_mrow *a, const struct cb_mrow *b)
 	return isfinite(a->tx_total) && isfinite(b->tx_total) && isfinite(a->txrx_max) &&
 	       isfinite(b->txrx_max) && fabs(a->tx_total - b->tx_total) <= slack &&
 	       fabs(a->txrx_max - b->txrx_max) <= 2 * CB_LIBID_SLACK;
-}
-
-/* The name (without "mpi.") of Open MPI's algorithm number alg; "?". */
-static const char *ompi_name(int alg)
-{
-	for (int i = 0; i < CB_OMPI_NALLREDUCE; i++)
-		if (cb_desc_mpi_forced[i].library_algo == alg)
-			return cb_desc_mpi_forced[i].name + 4;
-	return "?";
 }
 
 /* 1 when name is in the comma list. */
@@ -70,14 +68,14 @@ static int identify(const struct cb_minput *in, const struct cb_mrow *d, struct 
 		nforced++;
 		if (same_traffic(d, r))
 			k += (size_t)snprintf(id->matches + k, sizeof(id->matches) - k, "%s%s",
-					      k ? "," : "", r->algo + 4);
+					      k ? "," : "", short_name(r));
 		k = k < sizeof(id->matches) ? k : sizeof(id->matches) - 1;
 	}
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *r = &in->rows[i];
 
 		if (!forced(r) || !r->ok || !(r->t > 0) || !same_point(d, r) ||
-		    (id->matches[0] && !in_list(id->matches, r->algo + 4)))
+		    (id->matches[0] && !in_list(id->matches, short_name(r))))
 			continue;
 		if (!id->nearest || fabs(log(r->t / d->t)) < fabs(log(id->nearest->t / d->t)))
 			id->nearest = r;
@@ -85,10 +83,10 @@ static int identify(const struct cb_minput *in, const struct cb_mrow *d, struct 
 	if (!id->nearest)
 		return 0;
 	id->ratio = id->nearest->t / d->t;
-	id->table = ompi_name(cb_model_ompi_choice(d->nranks, (size_t)d->bytes,
+	id->table = cb_mreg_forced_name(cb_model_ompi_choice(d->nranks, (size_t)d->bytes,
 						   d->esize ? (size_t)d->bytes / d->esize : 0));
 	id->agree = id->matches[0] ? in_list(id->matches, id->table)
-				   : strcmp(id->nearest->algo + 4, id->table) == 0;
+				   : strcmp(short_name(id->nearest), id->table) == 0;
 	return nforced > 0;
 }
 
@@ -102,7 +100,7 @@ enum cb_status cb_model_libid(const struct cb_minput *in, struct cb_libid **out,
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *d = &in->rows[i];
 
-		if (strcmp(d->algo, "mpi") == 0 && d->coll == CB_COLL_ALLREDUCE && d->ok && d->t > 0 &&
+		if (cb_mreg_library_kind(d->coll, d->algo) == 2 && d->ok && d->t > 0 &&
 		    identify(in, d, &v[*n]))
 			(*n)++;
 	}
@@ -123,7 +121,7 @@ static enum cb_status out_json(FILE *f, const struct cb_libid *v, size_t n)
 				      (json_int_t)r->bytes, "dtype", r->dtype, "op", r->op,
 				      "in_place", r->in_place, "time_us", r->t * 1e6,
 				      "traffic_matches", v[i].traffic ? v[i].matches : "",
-				      "nearest_in_time", v[i].nearest->algo + 4, "time_ratio", v[i].ratio,
+				      "nearest_in_time", short_name(v[i].nearest), "time_ratio", v[i].ratio,
 				      "ompi41_table", v[i].table, "agree", v[i].agree);
 
 		if (!o || json_array_append_new(a, o) != 0)
@@ -156,7 +154,7 @@ enum cb_status cb_out_libid(FILE *f, enum cb_mfmt fmt, const struct cb_libid *v,
 		cb_mtab_num(&t, r->t * 1e6, 6);
 		cb_mtab_cell(&t, "%s", v[i].traffic ? (v[i].matches[0] ? v[i].matches : "none")
 						    : "unmeasured");
-		cb_mtab_cell(&t, "%s", v[i].nearest->algo + 4);
+		cb_mtab_cell(&t, "%s", short_name(v[i].nearest));
 		cb_mtab_num(&t, v[i].ratio, 4);
 		cb_mtab_cell(&t, "%s", v[i].table);
 		cb_mtab_cell(&t, "%s", v[i].agree ? "yes" : "no");

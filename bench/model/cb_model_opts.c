@@ -13,7 +13,7 @@
 #include "cb_dtype.h"
 #include "cb_optable.h"
 #include "cb_output.h"
-#include "cb_plan_file.h"
+#include "cb_model_reg.h"
 
 /* ENUM rows store through an int */
 _Static_assert(sizeof(enum cb_mfmt) == sizeof(int), "enum cb_mfmt is int-sized");
@@ -26,7 +26,6 @@ enum { O_FORMAT, O_OUTPUT, O_FIT, O_ALGO, O_MINB, O_TIERS, O_NOGAMMA, O_NOFRESH,
        O_SUMMARY, O_TOPO, O_RANKS, O_MINBYTES, O_MAXBYTES, O_FACTOR, O_FACTOR_OLD, O_CROSS, O_ROOT,
        O_DTYPE, O_COLL, O_BACKEND, O_TWOSIDED, O_PLAN, O_CHOICE, O_LIBRARY, O_HELP, NOPTS };
 
-#define MAX_RANKS (1 << 20)
 
 static const char *format_name(int i)
 {
@@ -97,7 +96,7 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 	char buf[512], *colon, *save = NULL;
 
 	c->nranks = 0;
-	cb_opt_refuse(row, e, n, "'%s' is not a list of rank counts (1..%d) or A:B", v, MAX_RANKS);
+	cb_opt_refuse(row, e, n, "'%s' is not a list of rank counts (1..%d) or A:B", v, CB_MODEL_MAX_RANKS);
 	if (strlen(v) >= sizeof(buf) || cb_list_has_empty(v))
 		return CB_ERR_ARG;
 	strcpy(buf, v);
@@ -106,8 +105,8 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 		long long a, b;
 
 		*colon = '\0';
-		a = whole(buf, 1, MAX_RANKS);
-		b = whole(colon + 1, 1, MAX_RANKS);
+		a = whole(buf, 1, CB_MODEL_MAX_RANKS);
+		b = whole(colon + 1, 1, CB_MODEL_MAX_RANKS);
 		if (a < 1 || b < a)
 			return CB_ERR_ARG;
 		for (long long r = a; r <= b && c->nranks < CB_CLI_MAX_RANKS; r *= 2)
@@ -115,7 +114,7 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 		return CB_OK;
 	}
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long long r = whole(tok, 1, MAX_RANKS);
+		long long r = whole(tok, 1, CB_MODEL_MAX_RANKS);
 
 		if (r < 1 || c->nranks == CB_CLI_MAX_RANKS)
 			return CB_ERR_ARG;
@@ -128,7 +127,7 @@ static enum cb_status set_ranks(const struct cb_optdef *row, void *target, const
 	return CB_OK;
 }
 
-#define OFF(field) .offset = offsetof(struct cb_cli, field), .size = sizeof(((struct cb_cli *)0)->field)
+#define OFF(field) CB_OPT_FIELD(struct cb_cli, field)
 
 static const struct cb_optdef table[NOPTS] = {
 	[O_FORMAT] = { .lname = "format", .argname = "FMT", .kind = CB_OPT_ENUM, OFF(fmt),
@@ -145,8 +144,9 @@ static const struct cb_optdef table[NOPTS] = {
 	          "--topo's layout" },
 	[O_ALGO] = { .lname = "algo", .sname = 'a', .argname = "LIST", .kind = CB_OPT_TEXT,
 	  OFF(algos), .what = "list", .flags = CB_OPT_LIST,
-	  .help = "fit, check: only these algorithms (comma list; default ps, ring, copy, mpi, "
-	          "nccl)" },
+	  .help = "fit, check: only these algorithms (comma list; default: every one); predict: "
+	          "these (default: every plan algorithm of --coll; a library's names its "
+	          "schedule's plan); --crossover: the first two" },
 	[O_MINB] = { .lname = "min-bytes", .argname = "SIZE", .defval = "0", .kind = CB_OPT_SIZE,
 	  OFF(min_bytes), .help = "fit, check: leave out rows below SIZE bytes (K, M, G)" },
 	[O_TIERS] = { .lname = "tiers", .argname = "auto|N|LIST", .defval = "auto",
@@ -187,10 +187,10 @@ static const struct cb_optdef table[NOPTS] = {
 	[O_FACTOR_OLD] = { .lname = "factor", .argname = "N", .kind = CB_OPT_INT, OFF(factor),
 	  .lo = 2, .hi = 1 << 20, .help = "predict: the older name of --stepfactor" },
 	[O_CROSS] = { .lname = "crossover", .kind = CB_OPT_FLAG, OFF(crossover),
-	  .help = "predict: per rank count, the largest size at which ps is no slower than the "
-	          "ring" },
+	  .help = "predict: per rank count, the largest size at which the first algorithm (-a) is "
+	          "no slower than the second" },
 	[O_ROOT] = { .lname = "root", .sname = 'r', .argname = "RANK", .defval = "0",
-	  .kind = CB_OPT_INT, OFF(root), .hi = MAX_RANKS - 1, .help = "predict: the ps root" },
+	  .kind = CB_OPT_INT, OFF(root), .hi = CB_MODEL_MAX_RANKS - 1, .help = "predict: the ps root" },
 	[O_DTYPE] = { .lname = "dtype", .sname = 'd', .argname = "TYPE", .defval = "float",
 	  .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT,
 	  .what = "type", .help = "predict: element type (its size splits chunks)" },
@@ -224,12 +224,12 @@ static const struct cb_optdef table[NOPTS] = {
 
 /* The verbs each row applies to. */
 static const unsigned verbs_of[NOPTS] = {
-	[O_FORMAT] = ALL, [O_OUTPUT] = FIT, [O_FIT] = CHECK | PREDICT, [O_ALGO] = FIT | CHECK,
+	[O_FORMAT] = ALL, [O_OUTPUT] = FIT, [O_FIT] = CHECK | PREDICT, [O_ALGO] = FIT | CHECK | PREDICT,
 	[O_MINB] = FIT | CHECK, [O_TIERS] = FIT | CHECK, [O_NOGAMMA] = FIT | CHECK, [O_NOFRESH] = FIT | CHECK,
 	[O_OVER] = FIT | CHECK, [O_FAR] = CHECK, [O_GATE] = CHECK, [O_SUMMARY] = CHECK,
 	[O_TOPO] = CHECK | PREDICT, [O_RANKS] = PREDICT, [O_MINBYTES] = PREDICT, [O_MAXBYTES] = PREDICT,
 	[O_FACTOR] = PREDICT, [O_FACTOR_OLD] = PREDICT, [O_CROSS] = PREDICT, [O_ROOT] = PREDICT, [O_DTYPE] = PREDICT,
-	[O_COLL] = PREDICT, [O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK, [O_CHOICE] = CHECK, [O_LIBRARY] = CHECK, [O_HELP] = ALL,
+	[O_COLL] = PREDICT, [O_BACKEND] = PREDICT, [O_TWOSIDED] = PREDICT, [O_PLAN] = FIT | CHECK | PREDICT, [O_CHOICE] = CHECK, [O_LIBRARY] = CHECK, [O_HELP] = ALL,
 };
 
 const struct cb_optdef *cb_cli_options(size_t *n)
@@ -249,24 +249,6 @@ static void derive(struct cb_cli *c, const unsigned char *given)
 	c->sel.opts.no_fresh = c->no_fresh;
 	c->far = c->far_pct / 100;
 	c->esize = cb_dtype_size((enum cb_dtype)c->dtype);
-}
-
-/* --plan: the file read, checked as allreduce_perf checks it (sum, in
- * either mode: the run checked its own) and added to the plan algorithms. */
-static enum cb_status add_plan(const char *path, char *err, size_t errlen)
-{
-	struct cb_plan_file *f;
-	enum cb_status st = cb_plan_file_load(path, &f, err, errlen);
-
-	if (st == CB_OK)
-		st = cb_plan_file_check(f, 1u << CB_SUM, 1, err, errlen);
-	if (st == CB_ERR_ARG && f)
-		st = cb_plan_file_check(f, 1u << CB_SUM, 2, err, errlen);
-	if (st == CB_OK)
-		st = cb_plan_file_add(f, err, errlen);
-	if (st != CB_OK)
-		cb_plan_file_free(f);
-	return st == CB_ERR_NOMEM ? st : st == CB_OK ? CB_OK : CB_ERR_ARG;
 }
 
 /* Whether argv has -f (alone or with its value, "-fcsv") before any "--":
@@ -310,11 +292,6 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 		snprintf(err, errlen, "--minbytes is larger than --maxbytes");
 		return CB_ERR_ARG;
 	}
-	if (c->crossover && c->coll != CB_COLL_ALLREDUCE) {
-		snprintf(err, errlen, "--crossover compares allreduce's ps and ring; --coll %s has "
-			 "none", coll_name(c->coll));
-		return CB_ERR_ARG;
-	}
 	for (int i = 0; i < c->nranks; i++)
 		if (c->root >= c->ranks[i]) {
 			snprintf(err, errlen, "--root %d is not a rank of %d ranks (0 .. %d)", c->root,
@@ -326,5 +303,5 @@ enum cb_status cb_cli_parse_options(enum cb_verb verb, int argc, char **argv, st
 					 errlen) != CB_OK)
 		return CB_ERR_ARG;
 	derive(c, given);
-	return c->plan[0] ? add_plan(c->plan, err, errlen) : CB_OK;
+	return c->plan[0] ? cb_mreg_add_plan_file(c->plan, err, errlen) : CB_OK;
 }

@@ -131,7 +131,7 @@ static double measured_bw(const struct cb_mrow *r)
 
 	if (!(r->t > 0))
 		return NAN;
-	return r->nranks < 2 || strcmp(r->algo, "copy") == 0 ? algbw
+	return r->nranks < 2 || r->local ? algbw
 				: algbw * cb_coll_busbw_factor((enum cb_coll)r->coll, r->nranks);
 }
 
@@ -261,38 +261,6 @@ enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_c
 	return finish(f, fmt, &t);
 }
 
-enum cb_status cb_out_predict(FILE *f, enum cb_mfmt fmt, const struct cb_pred_row *rows,
-			      size_t n)
-{
-	static const char *const head[] = { "nranks", "bytes", "size", "ps_time_us",
-		"ring_time_us", "faster", "ps_algbw_GBps", "ring_algbw_GBps", "ps_busbw_GBps",
-		"ring_busbw_GBps", "ps_rank_max_bytes", "ps_rank_min_bytes", "ring_rank_bytes",
-		"ps_host_max_bytes", "ps_host_min_bytes", "ring_host_bytes" };
-	struct cb_mtab t;
-
-	cb_mtab_init(&t, head, 16);
-	for (size_t i = 0; i < n; i++) {
-		const struct cb_pred_row *r = &rows[i];
-		double bus = r->n > 1 ? 2.0 * (r->n - 1) / r->n : 0;
-
-		cb_mtab_cell(&t, "%d", r->n);
-		cb_mtab_cell(&t, "%.0f", r->bytes);
-		size_cell(&t, r->bytes);
-		cb_mtab_num(&t, r->t[0] * 1e6, 6);
-		cb_mtab_num(&t, r->t[1] * 1e6, 6);
-		cb_mtab_cell(&t, "%s", r->t[0] <= r->t[1] ? "ps" : "ring");
-		for (int k = 0; k < 4; k++)
-			cb_mtab_num(&t, r->bytes / r->t[k % 2] / GB * (k < 2 ? 1 : bus), 5);
-		cb_mtab_cell(&t, "%.0f", r->rank_max[0]);
-		cb_mtab_cell(&t, "%.0f", r->rank_min[0]);
-		cb_mtab_cell(&t, "%.0f", r->rank_max[1]);
-		cb_mtab_cell(&t, "%.0f", r->host_max[0]);
-		cb_mtab_cell(&t, "%.0f", r->host_min[0]);
-		cb_mtab_cell(&t, "%.0f", r->host_max[1]);
-	}
-	return finish(f, fmt, &t);
-}
-
 enum cb_status cb_out_predict_coll(FILE *f, enum cb_mfmt fmt, enum cb_coll coll,
 				   const struct cb_pcoll_row *rows, size_t n)
 {
@@ -329,20 +297,26 @@ enum cb_status cb_out_predict_coll(FILE *f, enum cb_mfmt fmt, enum cb_coll coll,
 enum cb_status cb_out_crossover(FILE *f, enum cb_mfmt fmt, const struct cb_cross_row *rows,
 				size_t n)
 {
-	static const char *const head[] = { "nranks", "crossover_bytes", "size", "meaning" };
-	static const char *const meaning[] = {
-		"ps is no slower up to this size, the ring faster above",
-		"the ring is faster from the smallest size on",
-		"ps is no slower up to the largest size",
-	};
+	static const char *const head[] = { "nranks", "crossover_bytes", "size", "first", "second",
+		"kind", "meaning" };
+	static const char *const kind[] = { "crossing", "second_everywhere", "first_everywhere" };
 	struct cb_mtab t;
 
-	cb_mtab_init(&t, head, 4);
+	cb_mtab_init(&t, head, 7);
 	for (size_t i = 0; i < n; i++) {
 		cb_mtab_cell(&t, "%d", rows[i].n);
 		cb_mtab_cell(&t, "%.0f", rows[i].bytes);
 		size_cell(&t, rows[i].bytes);
-		cb_mtab_cell(&t, "%s", meaning[rows[i].kind]);
+		cb_mtab_cell(&t, "%s", rows[i].first);
+		cb_mtab_cell(&t, "%s", rows[i].second);
+		cb_mtab_cell(&t, "%s", kind[rows[i].kind]);
+		if (rows[i].kind == 0)
+			cb_mtab_cell(&t, "%s is no slower up to this size, %s faster above",
+				     rows[i].first, rows[i].second);
+		else
+			cb_mtab_cell(&t, "%s is %s", rows[i].kind == 1 ? rows[i].second : rows[i].first,
+				     rows[i].kind == 1 ? "faster from the smallest size on"
+						       : "no slower up to the largest size");
 	}
 	return finish(f, fmt, &t);
 }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "cb_coll.h"
 #include "cb_model_pcoll.h"
 #include "cb_model_table.h"
 #include "cb_model_verbs.h"
@@ -22,18 +23,15 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 enum cb_status cb_out_check_summary(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 				    size_t n, size_t *far_rows);
 
-/* The predict grid: one line per (n, bytes). */
-enum cb_status cb_out_predict(FILE *f, enum cb_mfmt fmt, const struct cb_pred_row *rows,
-			      size_t n);
-
-/* predict --coll: one line per (n, bytes, plan algorithm), "yes" in fastest
+/* predict: one line per (n, bytes, algorithm), "yes" in fastest
  * for the point's fastest; busbw with coll's factor (cb_coll_busbw_factor). */
 enum cb_status cb_out_predict_coll(FILE *f, enum cb_mfmt fmt, enum cb_coll coll,
 				   const struct cb_pcoll_row *rows, size_t n);
 
 struct cb_cross_row {
-	int n, kind;
+	int n, kind;                 /* kind: cb_model_crossover's */
 	double bytes;
+	const char *first, *second;  /* the two algorithms compared */
 };
 
 enum cb_status cb_out_crossover(FILE *f, enum cb_mfmt fmt, const struct cb_cross_row *rows,

@@ -2,8 +2,7 @@
  * cb_model_verbs.h): a row's model case and topology; fit: rows of a results
  * folder grouped by (backend, transport), each group's terms from the step
  * model, then cb_fit_run; check: every measured row next to the model;
- * predict: ps and ring at scale on a topology, and where ps stops beating
- * the ring. */
+ * predict's topology (predict itself: cb_model_pcoll.c). */
 #include "cb_model_verbs.h"
 
 #include <math.h>
@@ -12,51 +11,42 @@
 #include <string.h>
 
 #include "cb_coll.h"
-#include "cb_model_lib.h"
-#include "cb_plan_lib.h"
-
-/* Names the algorithms a row of collective coll (not allreduce) that has
- * no plan could be: the library's, measured but not priced. */
-static void not_priced(const struct cb_mrow *r, char *why, size_t whylen)
-{
-	const struct cb_coll_desc *d = cb_coll_get((enum cb_coll)r->coll);
-
-	if (!d)
-		snprintf(why, whylen, "collective %d is not modelled", r->coll);
-	else if (strcmp(r->algo, "mpi") == 0 || strcmp(r->algo, "nccl") == 0)
-		snprintf(why, whylen, "%s's %s: the library's rows are measured, not priced (the "
-			 "model names the library's algorithm for allreduce only)", d->name, r->algo);
-	else
-		snprintf(why, whylen, "algorithm %s of %s is not modelled", r->algo, d->name);
-}
+#include "cb_model_reg.h"
 
 int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
+	struct cb_mreg_algo ma;
+	size_t count;
+	int one = 0;
+
 	memset(c, 0, sizeof(*c));
-	/* a plan algorithm is priced from its plan, its collective's (an
-	 * all_gather ring row from all_gather's ring); the rest (copy, the
-	 * libraries) by name, allreduce's only */
-	c->plan = r->coll >= 0 ? cb_plan_coll_find((enum cb_coll)r->coll, r->algo) : NULL;
-	c->algo = CB_MODEL_PLAN;
-	if (!c->plan && r->coll != CB_COLL_ALLREDUCE) {
-		not_priced(r, why, whylen);
-		return -1;
-	}
-	if (!c->plan && (cb_model_algo_find(r->algo, &c->algo) != 0 || c->algo == CB_MODEL_PS ||
-			 c->algo == CB_MODEL_RING)) {
-		snprintf(why, whylen, "algorithm %s is not modelled", r->algo);
+	if (!cb_mreg_backend_known(r->backend)) {
+		snprintf(why, whylen, "backend %s is not in the catalogue: its rows are not priced",
+			 r->backend);
 		return -1;
 	}
 	if (r->esize == 0 || r->bytes % r->esize) {
 		snprintf(why, whylen, "dtype %s: unknown element size", r->dtype);
 		return -1;
 	}
+	count = (size_t)(r->bytes / r->esize);
+	if (cb_mreg_algo(r->coll, r->algo, r->nranks, (size_t)r->bytes, count, &ma, why, whylen))
+		return -1;
+	if (!ma.library && !ma.local)
+		one = cb_mreg_one_sided(r->transport);
+	if (one < 0) {
+		snprintf(why, whylen, "transport %s is not in the catalogue: how its bytes move is "
+			 "unknown, not priced", r->transport);
+		return -1;
+	}
+	c->plan = ma.plan;
+	c->unsliced = ma.unsliced;
 	c->n = r->nranks;
-	c->count = (size_t)(r->bytes / r->esize);
+	c->count = count;
 	c->esize = r->esize;
 	c->root = r->root;
 	c->in_place = r->in_place;
-	c->two_sided = strcmp(r->transport, "shm") != 0 && strcmp(r->transport, "ipc") != 0;
+	c->two_sided = !one; /* a library's bytes land in its buffers, then are reduced */
 	c->slice_auto = r->slice_auto;
 	c->servers = r->servers;
 	return 0;
@@ -64,7 +54,7 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 
 void cb_row_group(const struct cb_mrow *r, char *out, size_t len)
 {
-	if (r->nhosts > 1 && strcmp(r->algo, "copy") != 0)
+	if (r->nhosts > 1 && !r->local)
 		snprintf(out, len, "%.*s@net", (int)(len > 5 ? len - 5 : 0), r->transport);
 	else
 		snprintf(out, len, "%s", r->transport);
@@ -111,9 +101,9 @@ static int selected_as(const struct cb_mrow *r, const struct cb_fit_sel *sel, in
 		return 0;
 	if (over ? !r->oversubscribed : r->oversubscribed && !sel->oversubscribed)
 		return 0;
-	if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
+	if (r->nranks < 2 && !r->local)
 		return 0; /* n = 1: nothing crosses ranks */
-	if (r->nhosts > 1 && r->nhosts < r->nranks && strcmp(r->algo, "copy") != 0)
+	if (r->nhosts > 1 && r->nhosts < r->nranks && !r->local)
 		return 0; /* both kinds of link: check --topo models them */
 	if (!sel->algos)
 		return 1;
@@ -167,12 +157,12 @@ static void add_algo(struct cb_fit_group *g, const char *algo)
 static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
 {
 	char name[CB_MIN_NAME];
-	int copy = strcmp(r->algo, "copy") == 0;
+	int copy = r->local;
 
 	if (strcmp(r->backend, g->backend) != 0 || (!copy && r->coll != g->coll))
 		return 0;
 	cb_row_group(r, name, sizeof(name));
-	return strcmp(name, g->transport) == 0 || (copy && strcmp(g->transport, "p2p") == 0);
+	return strcmp(name, g->transport) == 0 || (copy && strcmp(g->transport, cb_mreg_two_sided()) == 0);
 }
 
 /* Time slicing's switch_s of the fitted group g (cb_model_fit.h): from its
@@ -275,14 +265,14 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 static int needs_group(const struct cb_fit_set *f, const struct cb_mrow *r,
 		       const struct cb_fit_sel *sel, int pass)
 {
-	int copy = strcmp(r->algo, "copy") == 0, p2p = 0;
+	int copy = r->local, p2p = 0;
 
 	if (!selected(r, sel) || copy != pass)
 		return 0;
 	for (size_t g = 0; copy && g < f->ngroups; g++) {
 		if (strcmp(f->groups[g].backend, r->backend) != 0)
 			continue;
-		p2p |= strcmp(f->groups[g].transport, "p2p") == 0 ||
+		p2p |= strcmp(f->groups[g].transport, cb_mreg_two_sided()) == 0 ||
 		       strcmp(f->groups[g].transport, r->transport) == 0;
 	}
 	return !p2p;
@@ -355,7 +345,7 @@ static double busbw_of(const struct cb_mrow *r, double t)
 {
 	double algbw = (double)r->bytes / t / 1e9;
 
-	if (strcmp(r->algo, "copy") == 0 || r->nranks < 2)
+	if (r->local || r->nranks < 2)
 		return algbw;
 	return algbw * cb_coll_busbw_factor((enum cb_coll)r->coll, r->nranks);
 }
@@ -381,16 +371,17 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 			return -1;
 		c->t_model = res->time;
+		c->t_latency = res->terms.msgs * fmax(t.intra.alpha, t.net.alpha);
 		return 0;
 	}
 	cb_row_group(r, name, sizeof(name));
-	copy = strcmp(r->algo, "copy") == 0;
+	copy = r->local;
 	g = cb_fit_set_group(f, r->backend, name, copy ? -1 : r->coll);
 	/* copy's rows join the backend's p2p group where it has no one-sided
 	 * group (as the fit groups them: in_group above) */
 	if (!g && copy)
-		g = cb_fit_set_group(f, r->backend, "p2p", -1);
-	if (r->nhosts > 1 && r->nhosts < r->nranks && strcmp(r->algo, "copy") != 0) {
+		g = cb_fit_set_group(f, r->backend, cb_mreg_two_sided(), -1);
+	if (r->nhosts > 1 && r->nhosts < r->nranks && !r->local) {
 		snprintf(c->note, sizeof(c->note), "%d ranks share %d hosts: intra-host and "
 			 "network links needed (check --topo FILE)", r->nranks, r->nhosts);
 		return -1;
@@ -408,6 +399,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 		return -1;
 	c->t_model = res->time + res->terms.calls * g->p.overhead;
+	c->t_latency = res->terms.msgs * t.intra.alpha + res->terms.calls * g->p.overhead;
 	return 0;
 }
 
@@ -463,7 +455,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 			    (r->cpus_per_host > 0 && r->ranks_per_host > r->cpus_per_host);
 	if (c->oversubscribed)
 		snprintf(c->note, sizeof(c->note), "oversubscribed");
-	else if (r->nranks < 2 && strcmp(r->algo, "copy") != 0)
+	else if (r->nranks < 2 && !r->local)
 		snprintf(c->note, sizeof(c->note), "n = 1: a local copy");
 	return 0;
 }
@@ -505,81 +497,4 @@ struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
 		t.wait_frac = o->fit->p.wait_frac;
 	}
 	return t;
-}
-
-enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double bytes,
-				struct cb_pred_row *row, char *why, size_t whylen)
-{
-	struct cb_topo t = cb_pred_topo(o, bytes);
-	static const enum cb_model_algo algos[2] = { CB_MODEL_PS, CB_MODEL_RING };
-
-	memset(row, 0, sizeof(*row));
-	row->n = n;
-	row->bytes = bytes;
-	for (int a = 0; a < 2; a++) {
-		struct cb_model_case c = { algos[a], n, (size_t)(bytes / (double)o->esize), o->esize,
-					   o->root < n ? o->root : 0, 0, o->two_sided, 1, NULL, 0 };
-		struct cb_model_result r;
-		enum cb_status st = cb_model_eval(&t, &c, &r, why, whylen);
-
-		if (st != CB_OK)
-			return st;
-		if (!isfinite(r.time) || !(r.time >= 0)) {
-			snprintf(why, whylen, "%s at %d ranks, %.0f bytes: predicted time %g s is not "
-				 "finite (a parameter out of range)", a ? "ring" : "ps", n, bytes,
-				 r.time);
-			return CB_ERR_ARG;
-		}
-		row->t[a] = r.time;
-		row->rank_max[a] = r.txrx_max;
-		row->rank_min[a] = r.txrx_min;
-		row->host_max[a] = r.host_max;
-		row->host_min[a] = r.host_min;
-	}
-	return CB_OK;
-}
-
-/* ps time - ring time at count elements per rank. */
-static enum cb_status gap(const struct cb_pred_opts *o, int n, double count, double *d,
-			  char *why, size_t whylen)
-{
-	struct cb_pred_row row;
-	enum cb_status st = cb_model_predict(o, n, count * (double)o->esize, &row, why, whylen);
-
-	*d = row.t[0] - row.t[1];
-	return st;
-}
-
-enum cb_status cb_model_crossover(const struct cb_pred_opts *o, int n, double lo, double hi,
-				  double *bytes, int *kind, char *why, size_t whylen)
-{
-	double clo = fmax(1, floor(lo / (double)o->esize)), chi = floor(hi / (double)o->esize);
-	double dlo, dhi;
-	enum cb_status st = gap(o, n, clo, &dlo, why, whylen);
-
-	if (st == CB_OK)
-		st = gap(o, n, chi, &dhi, why, whylen);
-	if (st != CB_OK)
-		return st;
-	*kind = dlo > 0 ? 1 : dhi <= 0 ? 2 : 0;
-	*bytes = *kind == 1 ? clo * (double)o->esize : chi * (double)o->esize;
-	if (*kind)
-		return CB_OK;
-	while (chi > clo + 1 && chi / clo > 1.001) { /* ps no slower at clo, slower at chi */
-		double mid = floor(sqrt(clo * chi)), d;
-
-		if (mid <= clo || mid >= chi)
-			mid = floor((clo + chi) / 2);
-		if (mid <= clo || mid >= chi)
-			break;
-		st = gap(o, n, mid, &d, why, whylen);
-		if (st != CB_OK)
-			return st;
-		if (d > 0)
-			chi = mid;
-		else
-			clo = mid;
-	}
-	*bytes = clo * (double)o->esize;
-	return CB_OK;
 }

@@ -78,6 +78,8 @@ struct cb_check_row {
 	const struct cb_mrow *row;
 	int modelled;               /* 0: note says why */
 	double t_model, err;        /* seconds; (model - measured) / measured */
+	double t_latency;           /* seconds of t_model that are latency: its
+				     * messages' alpha and the per-call overhead */
 	double busbw_model;         /* GB/s (algbw for copy and n = 1) */
 	double rounds;              /* the model's latency terms: dependent messages on the
 				     * critical path (a plan's rounds of messages) */
@@ -105,14 +107,6 @@ enum cb_status cb_check_row_plan(const struct cb_check_row *c, struct cb_plan *p
 enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
 			      const struct cb_topo *hosts, struct cb_check_row **rows);
 
-struct cb_pred_row {
-	int n;
-	double bytes;
-	double t[2];                /* ps, ring: seconds */
-	double rank_max[2], rank_min[2]; /* bytes in + out of the busiest / least busy rank */
-	double host_max[2], host_min[2]; /* of the busiest / least busy host network link */
-};
-
 struct cb_pred_opts {
 	const struct cb_topo *topo;
 	const struct cb_fit_group *fit; /* NULL, or its parameters replace the topology's
@@ -125,16 +119,5 @@ struct cb_pred_opts {
 /* The topology predict prices message size bytes on: o->topo's, with the
  * fitted link, reduce and copy rates of bytes' tier where o->fit is set. */
 struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes);
-
-/* ps and ring at n ranks and bytes per rank. Errors: cb_model_eval's;
- * CB_ERR_ARG (why says so) when a time is not finite. */
-enum cb_status cb_model_predict(const struct cb_pred_opts *o, int n, double bytes,
-				struct cb_pred_row *row, char *why, size_t whylen);
-
-/* The largest message size in [lo, hi] bytes at which ps is no slower than
- * the ring on n ranks (bisection, to 1% or one element per rank). *kind: 0 a
- * crossing at *bytes, 1 the ring wins already at lo, 2 ps wins up to hi. */
-enum cb_status cb_model_crossover(const struct cb_pred_opts *o, int n, double lo, double hi,
-				  double *bytes, int *kind, char *why, size_t whylen);
 
 #endif

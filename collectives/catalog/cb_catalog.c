@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CB_OMPI_DESC(coll_, name_, number, ranks, what) \
+#define CB_OMPI_DESC(coll_, name_, number, ranks, schedule_, what) \
 	{ .name = "mpi." #name_, \
 	  .description = "the MPI call, Open MPI's " #name_ " forced (" what ")", \
 	  .result = CB_RESULT_ALLREDUCE, .needs = CB_CAP_HOST_MEMORY, .moves = "library", \
 	  .on_request = 1, .library_algo = number, .coll = (enum cb_coll)cb_coll_of_##coll_, \
-	  .library_ranks = ranks },
+	  .library_ranks = ranks, .schedule = schedule_ },
 const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NFORCED] = {
 	CB_OMPI_FORCED(CB_OMPI_DESC)
 };
@@ -54,13 +54,14 @@ static void describe_libs(enum cb_coll c)
 		 "traffic unmeasured)", d->nccl_call ? d->nccl_call : "no call");
 	cb_desc_mpi[c].description = lib_text[c][0];
 	cb_desc_nccl[c].description = lib_text[c][1];
+	cb_desc_nccl[c].schedule = d->nccl_schedule;
 }
 
 /* The algorithms that are no plan, after the plans of their collective
  * (cb_plan_lib.h: a plan algorithm's descriptor is made from its line
  * there), in this order: each collective's nccl and mpi, then the forced
  * mpi.* and copy of the collective they name. */
-#define CB_OMPI_REF(coll, name, number, ranks, what) &cb_desc_mpi_forced[CB_OMPI_##coll##_##name],
+#define CB_OMPI_REF(coll, name, number, ranks, schedule, what) &cb_desc_mpi_forced[CB_OMPI_##coll##_##name],
 static const struct cb_algo_desc *const extra[] = {
 	CB_OMPI_FORCED(CB_OMPI_REF) &cb_desc_copy,
 };

@@ -86,11 +86,18 @@ struct cb_algo_desc {
 				  * coll_tuned_allreduce_algorithm takes for it
 				  * (CB_OMPI_FORCED); 0: the library's choice */
 	enum cb_coll coll;       /* the collective it runs (allreduce: 0) */
+	/* A library algorithm's schedule, for the cost model: the plan
+	 * algorithm of its collective that moves the same bytes in the same
+	 * rounds, unsliced ("ring" for mpi.ring); NULL where none does or the
+	 * library decides at run time (mpi: Open MPI's fixed decision names a
+	 * forced one, which the model follows). */
+	const char *schedule;
 };
 
 /* Open MPI's coll/tuned algorithms that a run can force, each a row of its
  * own, "mpi.<name>" of its collective: X(collective, name, number, ranks,
- * what it does), name and number as Open MPI 4.1 gives them to the collective's
+ * the plan of the same schedule (NULL: none; the cost model prices the row
+ * as that plan), what it does), name and number as Open MPI 4.1 gives them to the collective's
  * coll_tuned_<cb_coll_desc.mpi_tuned>_algorithm (ompi_info --param coll
  * tuned --level 5, '-' written '_'; the run checks them against the
  * variable's MPI_T enum), ranks the only world size it runs at (0: any;
@@ -99,49 +106,49 @@ struct cb_algo_desc {
  * ompi/mca/coll/tuned/coll_tuned_*_decision.c and coll_base_*.c of Open MPI
  * 4.1. */
 #define CB_OMPI_FORCED(X) \
-	X(allreduce, basic_linear, 1, 0, "MPI_Reduce to rank 0, then MPI_Bcast, both linear (a " \
+	X(allreduce, basic_linear, 1, 0, "ps", "MPI_Reduce to rank 0, then MPI_Bcast, both linear (a " \
 	  "parameter server)") \
-	X(allreduce, nonoverlapping, 2, 0, "MPI_Reduce to rank 0, then MPI_Bcast, each as coll/tuned " \
+	X(allreduce, nonoverlapping, 2, 0, NULL, "MPI_Reduce to rank 0, then MPI_Bcast, each as coll/tuned " \
 	  "picks it") \
-	X(allreduce, recursive_doubling, 3, 0, "log2 n exchanges of the whole buffer with a partner") \
-	X(allreduce, ring, 4, 0, "reduce-scatter then all-gather around a ring, in n chunks") \
-	X(allreduce, segmented_ring, 5, 0, "the ring, each chunk pipelined in segments") \
-	X(allreduce, rabenseifner, 6, 0, "recursive-halving reduce-scatter, recursive-doubling " \
+	X(allreduce, recursive_doubling, 3, 0, "rd", "log2 n exchanges of the whole buffer with a partner") \
+	X(allreduce, ring, 4, 0, "ring", "reduce-scatter then all-gather around a ring, in n chunks") \
+	X(allreduce, segmented_ring, 5, 0, "ring", "the ring, each chunk pipelined in segments") \
+	X(allreduce, rabenseifner, 6, 0, "rabenseifner", "recursive-halving reduce-scatter, recursive-doubling " \
 	  "all-gather") \
-	X(reduce_scatter, basic_linear, 1, 0, "MPI_Reduce to rank 0, then MPI_Scatter") \
-	X(reduce_scatter, recursive_doubling, 2, 0, "log2 n exchanges, each rank keeping the blocks " \
+	X(reduce_scatter, basic_linear, 1, 0, NULL, "MPI_Reduce to rank 0, then MPI_Scatter") \
+	X(reduce_scatter, recursive_doubling, 2, 0, NULL, "log2 n exchanges, each rank keeping the blocks " \
 	  "it and its partner need") \
-	X(reduce_scatter, recursive_halving, 3, 0, "log2 n exchanges of half the remaining buffer") \
-	X(reduce_scatter, butterfly, 4, 0, "the butterfly: recursive halving for any n") \
-	X(all_gather, linear, 1, 0, "MPI_Gather to rank 0, then MPI_Bcast") \
-	X(all_gather, bruck, 2, 0, "Bruck: ceil(log2 n) rounds, blocks doubling") \
-	X(all_gather, recursive_doubling, 3, 0, "log2 n exchanges, the gathered part doubling") \
-	X(all_gather, ring, 4, 0, "n-1 steps around a ring") \
-	X(all_gather, neighbor, 5, 0, "n/2 steps of exchanges with alternating neighbours") \
-	X(all_gather, two_proc, 6, 2, "one exchange (2 ranks only)") \
-	X(broadcast, basic_linear, 1, 0, "the root sends to every rank") \
-	X(broadcast, chain, 2, 0, "a chain from the root, in segments") \
-	X(broadcast, pipeline, 3, 0, "a pipeline: a chain of one") \
-	X(broadcast, split_binary_tree, 4, 0, "each half down a binary tree, then swapped") \
-	X(broadcast, binary_tree, 5, 0, "a binary tree, in segments") \
-	X(broadcast, binomial, 6, 0, "a binomial tree, in segments") \
-	X(broadcast, knomial, 7, 0, "a k-nomial tree") \
-	X(broadcast, scatter_allgather, 8, 0, "scatter, then a recursive-doubling all-gather") \
-	X(broadcast, scatter_allgather_ring, 9, 0, "scatter, then a ring all-gather") \
-	X(reduce, linear, 1, 0, "every rank sends to the root, which reduces") \
-	X(reduce, chain, 2, 0, "a chain to the root, in segments") \
-	X(reduce, pipeline, 3, 0, "a pipeline: a chain of one") \
-	X(reduce, binary, 4, 0, "a binary tree, in segments") \
-	X(reduce, binomial, 5, 0, "a binomial tree, in segments") \
-	X(reduce, in_order_binary, 6, 0, "a binary tree that keeps the ranks' order") \
-	X(reduce, rabenseifner, 7, 0, "recursive-halving reduce-scatter, then a gather") \
-	X(alltoall, linear, 1, 0, "every rank posts every send and receive at once") \
-	X(alltoall, pairwise, 2, 0, "n-1 steps, each rank exchanging with one peer") \
-	X(alltoall, modified_bruck, 3, 0, "Bruck: ceil(log2 n) rounds of packed blocks") \
-	X(alltoall, linear_sync, 4, 0, "linear, a bounded number of requests at a time") \
-	X(alltoall, two_proc, 5, 2, "one exchange (2 ranks only)")
+	X(reduce_scatter, recursive_halving, 3, 0, NULL, "log2 n exchanges of half the remaining buffer") \
+	X(reduce_scatter, butterfly, 4, 0, NULL, "the butterfly: recursive halving for any n") \
+	X(all_gather, linear, 1, 0, NULL, "MPI_Gather to rank 0, then MPI_Bcast") \
+	X(all_gather, bruck, 2, 0, NULL, "Bruck: ceil(log2 n) rounds, blocks doubling") \
+	X(all_gather, recursive_doubling, 3, 0, NULL, "log2 n exchanges, the gathered part doubling") \
+	X(all_gather, ring, 4, 0, NULL, "n-1 steps around a ring") \
+	X(all_gather, neighbor, 5, 0, NULL, "n/2 steps of exchanges with alternating neighbours") \
+	X(all_gather, two_proc, 6, 2, NULL, "one exchange (2 ranks only)") \
+	X(broadcast, basic_linear, 1, 0, NULL, "the root sends to every rank") \
+	X(broadcast, chain, 2, 0, NULL, "a chain from the root, in segments") \
+	X(broadcast, pipeline, 3, 0, NULL, "a pipeline: a chain of one") \
+	X(broadcast, split_binary_tree, 4, 0, NULL, "each half down a binary tree, then swapped") \
+	X(broadcast, binary_tree, 5, 0, NULL, "a binary tree, in segments") \
+	X(broadcast, binomial, 6, 0, NULL, "a binomial tree, in segments") \
+	X(broadcast, knomial, 7, 0, NULL, "a k-nomial tree") \
+	X(broadcast, scatter_allgather, 8, 0, NULL, "scatter, then a recursive-doubling all-gather") \
+	X(broadcast, scatter_allgather_ring, 9, 0, NULL, "scatter, then a ring all-gather") \
+	X(reduce, linear, 1, 0, NULL, "every rank sends to the root, which reduces") \
+	X(reduce, chain, 2, 0, NULL, "a chain to the root, in segments") \
+	X(reduce, pipeline, 3, 0, NULL, "a pipeline: a chain of one") \
+	X(reduce, binary, 4, 0, NULL, "a binary tree, in segments") \
+	X(reduce, binomial, 5, 0, NULL, "a binomial tree, in segments") \
+	X(reduce, in_order_binary, 6, 0, NULL, "a binary tree that keeps the ranks' order") \
+	X(reduce, rabenseifner, 7, 0, NULL, "recursive-halving reduce-scatter, then a gather") \
+	X(alltoall, linear, 1, 0, NULL, "every rank posts every send and receive at once") \
+	X(alltoall, pairwise, 2, 0, NULL, "n-1 steps, each rank exchanging with one peer") \
+	X(alltoall, modified_bruck, 3, 0, NULL, "Bruck: ceil(log2 n) rounds of packed blocks") \
+	X(alltoall, linear_sync, 4, 0, NULL, "linear, a bounded number of requests at a time") \
+	X(alltoall, two_proc, 5, 2, NULL, "one exchange (2 ranks only)")
 
-#define CB_OMPI_ENUM(coll, name, number, ranks, what) CB_OMPI_##coll##_##name,
+#define CB_OMPI_ENUM(coll, name, number, ranks, schedule, what) CB_OMPI_##coll##_##name,
 enum { CB_OMPI_FORCED(CB_OMPI_ENUM) CB_OMPI_NFORCED };
 #undef CB_OMPI_ENUM
 /* allreduce's come first: cb_desc_mpi_forced[0 .. CB_OMPI_NALLREDUCE) */

@@ -101,6 +101,9 @@ struct cb_coll_desc {
 	/* Open MPI's coll/tuned name of the call, whose algorithm
 	 * coll_tuned_<mpi_tuned>_algorithm forces (the mpi.* rows); NULL: none */
 	const char *mpi_tuned;
+	/* the plan of the schedule NCCL's call most often runs, for the cost
+	 * model (cb_algo_desc.schedule of its nccl row); NULL: none */
+	const char *nccl_schedule;
 };
 
 #define CB_COLL_DECLARE(id, name) extern const struct cb_coll_desc cb_coll_desc_##name;

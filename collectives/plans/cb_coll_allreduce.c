@@ -20,5 +20,6 @@ const struct cb_coll_desc cb_coll_desc_allreduce = {
 	.name = "allreduce", .perf_name = "all_reduce_perf", .reduces = 1, .same_result = 1,
 	.busbw_factor = busbw, .expect = expect,
 	.mpi_call = "MPI_Allreduce", .nccl_call = "ncclAllReduce",
+	.nccl_schedule = "ring", /* NCCL's ring; its tuner may take a tree or NVLS instead */
 	.mpi_tuned = "allreduce",
 };

@@ -37,12 +37,20 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+static _Thread_local const struct cb_plan_stream *stream_next;
+
+void cb_plan_stream_to(const struct cb_plan_stream *s)
+{
+	stream_next = s;
+}
+
 enum cb_status cb_plan_init_coll(struct cb_plan *p, const char *name, enum cb_coll coll, int n,
 				 size_t count, int root)
 {
 	const struct cb_coll_desc *cd = cb_coll_get(coll);
 
 	memset(p, 0, sizeof(*p));
+	p->stream = stream_next;
 	if (n < 1 || !cd || root < 0 || root >= n || (cd->split && count % (size_t)n))
 		return CB_ERR_ARG;
 	snprintf(p->name, sizeof(p->name), "%s", name);
@@ -84,10 +92,30 @@ void cb_plan_free(struct cb_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Hands a streamed plan's steps to its stream (end: they close the round). */
+static enum cb_status stream_part(struct cb_plan *p, int end)
+{
+	enum cb_status st;
+
+	if (p->nsteps == 0 && (!end || p->nrounds == 0))
+		return CB_OK; /* an empty end still closes a round handed over in parts */
+	st = p->stream->part(p->stream->ctx, p, end); /* round 0 of 1: round_first {0, nsteps} */
+	p->nsteps = 0;
+	p->round_first[1] = 0;
+	return st;
+}
+
+enum cb_status cb_plan_flush(struct cb_plan *p)
+{
+	return p->stream ? stream_part(p, 1) : CB_OK;
+}
+
 enum cb_status cb_plan_round(struct cb_plan *p)
 {
 	/* round_first[nrounds] is the end of the open round, nrounds - 1: an
 	 * empty open round (or none yet) is kept for the next steps */
+	if (p->stream)
+		return cb_plan_flush(p);
 	if (p->nrounds == 0 || p->round_first[p->nrounds - 1] == p->nsteps)
 		return CB_OK;
 	if (grow((void **)&p->round_first, &p->round_cap, p->nrounds + 2, sizeof(size_t)))
@@ -118,7 +146,7 @@ static enum cb_status add(struct cb_plan *p, const struct cb_plan_step *s)
 	stage_grow(p, s->a, s->count);
 	if (s->op == CB_PLAN_REDUCE)
 		stage_grow(p, s->b, s->count);
-	return CB_OK;
+	return p->stream && p->nsteps >= CB_PLAN_STREAM_PART ? stream_part(p, 0) : CB_OK;
 }
 
 enum cb_status cb_plan_copy(struct cb_plan *p, int exec, struct cb_plan_ref dst,

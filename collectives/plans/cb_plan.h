@@ -108,7 +108,31 @@ struct cb_plan {
 				   * bytes another CPU or kernel just wrote, not
 				   * inputs that were in place before the call */
 	size_t step_cap, round_cap, wait_cap;
+	const struct cb_plan_stream *stream; /* NULL: the whole plan is kept */
 };
+
+/* A stream: a plan handed over as its builder makes it, in parts of at
+ * most CB_PLAN_STREAM_PART steps, each part's steps dropped after, so a
+ * plan too large to hold (the cost model's at thousands of ranks, whose
+ * rounds alone may have n^2 steps) is read in a bounded memory.
+ * part(ctx, p, end) sees p->steps holding the next steps of the open round
+ * (p->nrounds 1); end is 1 for a round's last part (the round closes;
+ * it may hold no step, after parts), 0 when more of it follows. An error it returns ends the build with that
+ * status. */
+#define CB_PLAN_STREAM_PART ((size_t)1 << 16)
+struct cb_plan_stream {
+	enum cb_status (*part)(void *ctx, const struct cb_plan *p, int end);
+	void *ctx;
+};
+
+/* Plans this thread initialises from now on stream to s (NULL: none, the
+ * default): set it around a cb_plan_make, then cb_plan_flush the last
+ * round. Such a plan can be priced or counted, not finished or run. */
+void cb_plan_stream_to(const struct cb_plan_stream *s);
+
+/* Hands a streamed plan's open round, if any, to its stream (after the
+ * builder's last step); nothing for a whole plan. Errors: the stream's. */
+enum cb_status cb_plan_flush(struct cb_plan *p);
 
 /* ---- building ---------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 # model_crossover.awk: the data of the figure model_crossover from collbench-model predict
-# --crossover --format csv: out (nranks <TAB> crossover bytes) for the rank counts where ps is no
-# slower up to a size and the ring faster above (those where the ring wins at every size, or ps
-# at every size, are left out). Prints (| stands for US, the unit separator)
+# --crossover --format csv: out (nranks <TAB> crossover bytes) for the rank counts where the first
+# algorithm is no slower up to a size and the second faster above (kind "crossing"; those where
+# one wins at every size are left out). Prints (| stands for US, the unit separator)
 #   plot | smallest n | largest n | smallest size | largest size
 #   skip                       when there is no such rank count
 # Variables: prog (name in messages), file (the path, for messages), out.
@@ -9,7 +9,7 @@
 BEGIN { FS = "\n"; OFS = "\037" }
 NR == 1 {
 	header($0, c)
-	if (!("nranks" in c) || !("crossover_bytes" in c) || !("meaning" in c)) {
+	if (!("nranks" in c) || !("crossover_bytes" in c) || !("kind" in c)) {
 		printf "%s: error: %s is not predict --crossover's table\n", prog, file > "/dev/stderr"
 		bad = 1; exit 1
 	}
@@ -17,7 +17,7 @@ NR == 1 {
 }
 {
 	csv_split($0, f)
-	if (f[c["meaning"]] !~ /ps is no slower up to this size/) next
+	if (f[c["kind"]] != "crossing") next
 	add_pt("cross", f[c["nranks"]], f[c["crossover_bytes"]])
 	widen(f[c["nranks"]], f[c["crossover_bytes"]])
 }

@@ -353,28 +353,41 @@ time_slicing)
 	expect 2 "switch_us must be a number in" "$cm" check --fit "$t/neg.json" "$ref"
 	;;
 predict)
-	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --stepfactor 1024 --format csv
-	[ "$(wc -l <"$t/out")" = 5 ] || fail "want a header and 4 rows"
-	grep -q '^64,1073741824,1G,.*,ring,' "$t/out" || fail "ring should win at 64 ranks, 1 GiB"
+	# one line per (collective, n, size, algorithm), -a the algorithms
+	expect 0 "" "$cm" predict -n 8,64 -b 1M -e 1G --stepfactor 1024 -a ps,ring --format csv
+	[ "$(wc -l <"$t/out")" = 9 ] || fail "want a header and 8 rows"
+	grep -q '^allreduce,64,1073741824,1G,ring,[^,]*,yes,' "$t/out" || fail "ring should win at 64 ranks, 1 GiB"
 	# -f is the size step, as allreduce_perf's; --factor its older name
-	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G -f 32 --format csv
-	[ "$(cut -d, -f2 "$t/out" | tr '\n' ' ')" = "bytes 1048576 33554432 1073741824 " ] ||
-		fail "-f 32: sizes $(cut -d, -f2 "$t/out" | tr '\n' ' ')"
-	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G --factor 32 --format csv
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G -f 32 -a ring --format csv
+	[ "$(cut -d, -f3 "$t/out" | tr '\n' ' ')" = "bytes 1048576 33554432 1073741824 " ] ||
+		fail "-f 32: sizes $(cut -d, -f3 "$t/out" | tr '\n' ' ')"
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1G --factor 32 -a ring --format csv
 	[ "$(wc -l <"$t/out")" = 4 ] || fail "--factor 32: want a header and 3 rows"
 	expect 2 "stepfactor" "$cm" predict -n 8 -f csv
+	# the default list: every plan algorithm of the collective, from the registry
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1M --format csv
+	for a in ps ring oneshot twoshot rd rabenseifner dbtree hier; do
+		grep -q "^allreduce,8,1048576,1M,$a," "$t/out" || fail "default list: no $a"
+	done
+	# a library's rows: the plan of its schedule (Open MPI's choice, unsliced, two-sided)
+	expect 0 "" "$cm" predict -n 8 -b 1M -e 1M -a mpi,mpi.rabenseifner,rabenseifner --two-sided --format csv
+	awk -F, 'NR > 1 { t[$5] = $6 } END { exit !(t["mpi"] == t["mpi.rabenseifner"] && t["mpi"] > 0) }' \
+		"$t/out" || fail "mpi at 8 ranks, 1 MiB is Open MPI's Rabenseifner: $(cat "$t/out")"
+	expect 2 "no algorithm of allreduce that the model prices" "$cm" predict -a nosuch
 	# fit and check: -f was their --format; the message says so
 	expect 2 "the output format is --format" "$cm" check -f csv "$t"
 	expect 2 "the output format is --format" "$cm" fit -fjson "$t"
-	one=$("$cm" predict -n 64 -b 1G -e 1G --format csv 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
-	two=$("$cm" predict -n 64 -b 1G -e 1G --format csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $5 }')
+	one=$("$cm" predict -n 64 -b 1G -e 1G -a ring --format csv 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
+	two=$("$cm" predict -n 64 -b 1G -e 1G -a ring --format csv --two-sided 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
 	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b > a) }' || fail "--two-sided ring $two us, one-sided $one us"
 	expect 0 "ps is no slower up to" "$cm" predict --crossover -n 4096
+	expect 0 "rd is no slower up to" "$cm" predict --crossover -a rd,rabenseifner -n 64
+	expect 2 "crossover compares two algorithms" "$cm" predict --crossover -a ring -n 64
 	expect 0 "skipped" "$cm" predict --topo vm-2core -n 2,4 -b 1M -e 1M
 	expect 2 "no network: 4 ranks do not fit" "$cm" predict --topo vm-2core -n 4 -b 1M -e 1M
 	"$cm" presets dgx-h100 >"$t/dgx.json" || fail "presets NAME"
-	"$cm" predict -n 16,256 --format csv >"$t/p1" 2>/dev/null
-	"$cm" predict -n 16,256 --format csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
+	"$cm" predict -n 16,256 -a ps,ring --format csv >"$t/p1" 2>/dev/null
+	"$cm" predict -n 16,256 -a ps,ring --format csv --topo "$t/dgx.json" >"$t/p2" 2>/dev/null
 	cmp -s "$t/p1" "$t/p2" || fail "a preset written as a file predicts differently"
 	expect 0 "dgx-h100" "$cm" presets
 	expect 2 "no preset" "$cm" presets nosuch
@@ -382,11 +395,13 @@ predict)
 predict_skipped)
 	# a point predict cannot price is skipped with its reason; when every point
 	# is, nothing was predicted: exit 2 with the reasons, no (empty) table
-	expect 2 "nothing predicted: all 30 point(s) skipped" "$cm" predict --coll reduce_scatter -n 4096
+	expect 2 "nothing predicted: all 2 point(s) skipped" "$cm" predict --coll reduce_scatter -n 4096 -b 8 -e 16
 	[ ! -s "$t/out" ] || fail "an empty table printed"
 	grep -q "8 bytes hold no element per rank" "$t/err" || fail "no first reason"
-	grep -q "the last for: .*steps" "$t/err" || fail "no last reason"
-	expect 2 "nothing predicted: all 1 point(s) skipped" "$cm" predict --coll all_gather -n 4096 -b 8 -e 8
+	grep -q "the last for: .*16 bytes" "$t/err" || fail "no last reason"
+	# Open MPI's choice at 256 ranks and 1 KiB is nonoverlapping: no plan runs it
+	expect 2 "nothing predicted: all 1 point(s) skipped" "$cm" predict -a mpi -n 256 -b 1K -e 1K
+	grep -q "mpi.nonoverlapping, whose schedule no plan runs" "$t/err" || fail "no reason for mpi"
 	# some points priced: exit 0, the skipped ones counted
 	expect 0 "1 point(s) skipped" "$cm" predict --coll all_gather -n 2,4096 -b 8 -e 8 --format csv
 	[ "$(wc -l <"$t/out")" -gt 1 ] || fail "the priced points are missing"
@@ -433,12 +448,16 @@ choice)
 	# measured fastest there, outside the ring's band) that point disagrees, the others not
 	synth "$t/run"
 	expect 0 "at 11 of 11 points (100%)" "$cm" check "$t/run" --choice
+	grep -q "with a CPU per rank (the target): 11 point(s), regret 1.000x" "$t/out" ||
+		fail "no regret of 1 where the model's choice is the fastest"
+	grep -q "latency-bound" "$t/out" && grep -q "bandwidth-bound" "$t/out" || fail "no regimes"
 	synth "$t/slow" ring 1048576 3
 	"$cm" check "$t/slow" --fit <("$cm" fit "$t/run" --format json 2>/dev/null) --choice --format csv \
 		>"$t/choice.csv" 2>"$t/err" || { cat "$t/err" >&2; fail "check --choice failed"; }
 	[ "$(grep -c "^host," "$t/choice.csv")" = 11 ] || fail "not 11 points: $(cat "$t/choice.csv")"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ want = $c["bytes"] == 1048576 ? "no" : "yes"
+		  if (($c["regret"] > 1) != (want == "no")) { print "regret " $c["regret"] " at " $c["bytes"]; bad = 1 }
 		  if ($c["agree"] != want) { print "agree " $c["agree"] " at " $c["bytes"]; bad = 1 }
 		  if ($c["bytes"] == 1048576 && ($c["fastest"] != "ps" || $c["model_choice"] != "ring")) {
 			print "1 MiB: fastest " $c["fastest"] ", model " $c["model_choice"]; bad = 1 } }
@@ -462,7 +481,7 @@ tradeoff)
 		$c["algo"] == "ring" && $c["nranks"] == 8 && $c["bytes"] == 1048576 &&
 		$c["collective"] == "allreduce" { print 14, $c["txrx_max_bytes"] }' "$ref/summary.csv")
 	[ -n "$got" ] && [ "$got" = "$want" ] || fail "ring, 8 ranks, 1 MiB: rounds and bytes '$got', want '$want'"
-	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" "$ref" "$t/figs" >"$t/list" 2>"$t/err" ||
+	CB_BIN=$bin "$CB_TESTS_DIR/../scripts/model.sh" --ranks 2:64 "$ref" "$t/figs" >"$t/list" 2>"$t/err" ||
 		{ cat "$t/err" >&2; fail "model.sh failed"; }
 	for a in ps ring; do
 		grep -q ">$a, [0-9.]* us<" "$t/figs/model_tradeoff.svg" || fail "model_tradeoff: no $a point"
@@ -483,7 +502,7 @@ script)
 		[ -s "$t/figs/$f" ] || fail "no $f"
 	done
 	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
-	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/run" "$t/figs"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --ranks 2:64 "$t/run" "$t/figs"
 	expect 0 "" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" --overwrite --ranks 2:64 "$t/run" "$t/figs"
 	expect 2 "does not exist" env CB_BIN="$bin" "$CB_TESTS_DIR/../scripts/model.sh" "$t/none"
 	# bad --topo / --ranks / --fit: refused before anything is written
@@ -529,17 +548,17 @@ script_in_run)
 	grep -qE '^ *host +shm +ps +2 +67108864 ' "$t/run/model_check.txt" || fail "no row in model_check.txt"
 	json_get "$t/run/model_fit.json" "d['groups'][0]['transport']" | grep -q shm || fail "model_fit.json"
 	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
-	expect 2 "already holds model_" env CB_BIN="$bin" "$ms" --in-run "$t/run" "$t/figs2"
+	expect 2 "already holds model_" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 "$t/run" "$t/figs2"
 	[ -e "$t/figs2" ] && fail "a refused run made its output folder"
 	awk -F, 'NR == 1 || $5 == 1048576' "$t/run/summary.csv" >"$t/one.csv"
 	mkdir "$t/one" && mv "$t/one.csv" "$t/one/summary.csv"
-	expect 2 "one message size" env CB_BIN="$bin" "$ms" --in-run "$t/one" "$t/figs3"
+	expect 2 "one message size" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 "$t/one" "$t/figs3"
 	grep -q "refused $t/one" "$t/err" || fail "model.sh does not say the fit refused the run"
 	[ -e "$t/figs3" ] && fail "a refused fit made the output folder"
 	compgen -G "$t/one/model_*" >/dev/null && fail "a refused fit left files beside the run"
 	# --in-run files are renamed into place: never over a link
 	synth "$t/linked" && echo target >"$t/target" && ln -s "$t/target" "$t/linked/model_fit.txt"
-	expect 2 "not a regular file" env CB_BIN="$bin" "$ms" --in-run --overwrite "$t/linked" "$t/figs5"
+	expect 2 "not a regular file" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 --overwrite "$t/linked" "$t/figs5"
 	[ -L "$t/linked/model_fit.txt" ] && [ "$(cat "$t/target")" = target ] || fail "the link was replaced"
 	;;
 coll_predict)
@@ -566,11 +585,11 @@ coll_predict)
 	near "$(pt broadcast 1000000 binomial)" 302 "broadcast binomial"
 	near "$(pt broadcast 1000000 ps)" 301 "broadcast ps"
 	near "$(pt broadcast 1000000 chain)" 209.8576 "broadcast chain"
-	# the default is allreduce's ps and ring, as before
+	# allreduce's rows come in the same table
 	"$cm" predict --topo "$t/t3.json" -n 3 -b 1M -e 1M --format csv 2>/dev/null | head -n 1 |
-		grep -q '^nranks,bytes,size,ps_time_us,ring_time_us,' || fail "predict's default output changed"
+		grep -q '^collective,nranks,bytes,size,algo,time_us,fastest,' || fail "predict's output changed"
 	expect 2 "--coll" "$cm" predict --coll gather
-	expect 2 "crossover compares allreduce" "$cm" predict --coll broadcast --crossover
+	expect 0 "ps is no slower up to" "$cm" predict --topo "$t/t3.json" --coll broadcast -a ps,chain -n 3 --crossover
 	# a split collective's size not a multiple of n elements: rounded down, as the runs
 	[ "$("$cm" predict --topo "$t/t3.json" --coll all_gather -n 3 -b 16 -e 16 --format csv 2>/dev/null |
 		awk -F, 'NR == 2 { print $3 }')" = 12 ] || fail "all_gather of 16 B at 3 ranks: not 12 B"
@@ -610,14 +629,15 @@ coll_fit)
 		$c["collective"] == "reduce_scatter" { n++; if ($c["time_us_model"] == "" ||
 			($c["error_pct"] + 0 > 3 || $c["error_pct"] + 0 < -3)) bad++ }
 		END { exit !(n == 33 && !bad) }' "$t/out" || { cat "$t/out" >&2; fail "reduce_scatter rows not priced within 3%"; }
-	# a library row of reduce_scatter is measured, not priced, and says so
+	# a library row of reduce_scatter: the catalogue names no plan of its schedule:
+	# not priced, and says so
 	sed -n '$p' "$t/run/summary.csv" | sed 's/,host,[a-z]*,/,host,mpi,/; s/,shm,1,/,mpi,1,/' >>"$t/run/summary.csv"
 	sed -i '$s/,mpi,1,reduce_scatter$/,library,1,reduce_scatter/' "$t/run/summary.csv"
-	expect 0 "measured, not priced" "$cm" check --fit "$t/fit.json" "$t/run"
+	expect 0 "no plan of the same schedule: not priced" "$cm" check --fit "$t/fit.json" "$t/run"
 	# fit: a group of library rows of reduce_scatter alone is refused for that reason,
 	# naming the collective, not as a tier without rows
 	expect 0 "" "$cm" fit --tiers 1 "$t/run" -o "$t/fit2.json"
-	grep -q "host/mpi reduce_scatter: refused: the model prices none of its 1 row(s) (.*measured, not priced" \
+	grep -q "host/mpi reduce_scatter: refused: the model prices none of its 1 row(s) (.*not priced" \
 		"$t/err" || { cat "$t/err" >&2; fail "the library group's refusal does not say why"; }
 	grep -q "holds no rows" "$t/err" && fail "a refusal for a tier without rows"
 	;;

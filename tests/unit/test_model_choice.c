@@ -1,7 +1,8 @@
 /* check --choice (cb_model_choice.h): the measured fastest and the model's
  * choice per point, when they agree (the same algorithm, inside the
  * fastest's repeats' band, or the same plan under another name), what is
- * left out (copy, rows not modelled, points with one algorithm). */
+ * left out (copy, rows not modelled, points with one algorithm), and the
+ * regret of the choices. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -46,6 +47,7 @@ static void test_choices(void **state)
 	row(&r[4], &c[4], "ring", 1 << 20, 100e-6, 101e-6, 90e-6);
 	row(&r[5], &c[5], "ps", 1 << 20, 200e-6, 210e-6, 80e-6);
 	row(&r[6], &c[6], "copy", 1 << 20, 10e-6, NAN, 1e-6);
+	r[6].local = 1;
 	row(&r[7], &c[7], "mpi", 1 << 20, 50e-6, NAN, 1e-9);
 	c[7].modelled = 0;
 	/* 64 MiB: one algorithm only: no point */
@@ -114,10 +116,55 @@ static void test_same_plan(void **state)
 	free(ch);
 }
 
+/* Regret: the choice's measured time over the fastest's, its geometric
+ * mean over the points with a CPU per rank, split by the model's regime of
+ * the fastest row (latency-bound: at least half its modelled time latency),
+ * the oversubscribed points apart; beside it the median |error|. */
+static void test_regret(void **state)
+{
+	struct cb_mrow r[6];
+	struct cb_check_row c[6];
+	struct cb_choice *ch;
+	struct cb_regret all, lat, bw, over;
+	size_t n;
+
+	(void)state;
+	/* 8 B, latency-bound: the model takes a row 1.5x slower (errors 0.2, 0.4) */
+	row(&r[0], &c[0], "ring", 8, 3e-6, NAN, 1e-6);
+	row(&r[1], &c[1], "oneshot", 8, 2e-6, NAN, 2e-6);
+	c[0].err = -0.2, c[1].err = 0.4, c[0].t_latency = c[0].t_model;
+	c[1].t_latency = c[1].t_model;
+	/* 1 MiB, bandwidth-bound: the model takes the fastest (errors 0.1, 0.1) */
+	row(&r[2], &c[2], "ring", 1 << 20, 100e-6, NAN, 90e-6);
+	row(&r[3], &c[3], "ps", 1 << 20, 200e-6, NAN, 180e-6);
+	c[2].err = c[3].err = -0.1, c[2].t_latency = 10e-6;
+	/* oversubscribed, 8 MiB: a 4x miss, reported apart */
+	row(&r[4], &c[4], "ring", 8 << 20, 1e-3, NAN, 2e-3);
+	row(&r[5], &c[5], "ps", 8 << 20, 4e-3, NAN, 1e-3);
+	c[4].oversubscribed = c[5].oversubscribed = 1;
+	assert_int_equal(cb_model_choices(c, 6, &ch, &n), CB_OK);
+	assert_int_equal(n, 3);
+	assert_true(fabs(ch[0].regret - 1.5) < 1e-12 && ch[0].latency_bound);
+	assert_true(fabs(ch[1].regret - 1) < 1e-12 && !ch[1].latency_bound);
+	assert_true(fabs(ch[2].regret - 4) < 1e-12);
+	cb_choice_summary(ch, n, &all, &lat, &bw, &over);
+	assert_int_equal(all.points, 2);
+	assert_true(fabs(all.regret - sqrt(1.5)) < 1e-12);
+	assert_true(fabs(all.err_median - 0.2) < 1e-12); /* of 0.3 and 0.1 */
+	assert_int_equal(lat.points, 1);
+	assert_true(fabs(lat.regret - 1.5) < 1e-12 && fabs(lat.err_median - 0.3) < 1e-12);
+	assert_int_equal(bw.points, 1);
+	assert_true(fabs(bw.regret - 1) < 1e-12);
+	assert_int_equal(over.points, 1);
+	assert_true(fabs(over.regret - 4) < 1e-12);
+	free(ch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_choices),
-					    cmocka_unit_test(test_same_plan) };
+					    cmocka_unit_test(test_same_plan),
+					    cmocka_unit_test(test_regret) };
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

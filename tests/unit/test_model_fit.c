@@ -17,6 +17,12 @@
 #include "cb_model_params.h"
 #include "cb_plan_lib.h"
 
+/* An algorithm's plan by name; "copy" (the copy roofline) has none. */
+static const struct cb_plan_algo *plan_of(const char *name)
+{
+	return strcmp(name, "copy") == 0 ? NULL : cb_plan_coll_find(CB_COLL_ALLREDUCE, name);
+}
+
 #define TEST_TMPDIR "/tmp/collbench-test-model-fit.XXXXXX"
 #include "test_tmpdir.h"
 
@@ -31,18 +37,18 @@ struct truth {
 /* Rows of algos (a NULL-terminated list) at rank counts 2 (and 4 when
  * two_n), sizes 8 B .. 64 MiB x4, with times from the model under tr, times
  * (1 + noise * a fixed +-1 pattern); repeats at 0.95 and 1.05 x. */
-static size_t make_obs(const struct truth *tr, const enum cb_model_algo *algos, int two_n,
+static size_t make_obs(const struct truth *tr, const char *const *algos, int two_n,
 		       double noise, struct cb_fit_obs *obs)
 {
 	size_t m = 0;
 
 	for (int n = 2; n <= (two_n ? 4 : 2); n += 2)
-		for (const enum cb_model_algo *a = algos; *a != (enum cb_model_algo)-1; a++)
+		for (const char *const *a = algos; *a; a++)
 			for (size_t b = 8; b <= (64u << 20); b *= 4) {
 				struct cb_topo t = { .name = "t", .ranks_per_host = n,
 						     .intra = { 1, tr->alpha }, .gamma = tr->gamma,
 						     .slice_bytes = 256 * 1024 };
-				struct cb_model_case c = { *a, n, b / 4, 4, 0, 0, 0, 0, NULL, 0 };
+				struct cb_model_case c = { plan_of(*a), n, b / 4, 4, 0, 0, 0, 0, 0, 0, 0 };
 				struct cb_model_result r;
 				char why[128];
 
@@ -61,8 +67,7 @@ static size_t make_obs(const struct truth *tr, const enum cb_model_algo *algos, 
 	return m;
 }
 
-static const enum cb_model_algo all3[] = { CB_MODEL_PS, CB_MODEL_RING, CB_MODEL_COPY,
-					   (enum cb_model_algo)-1 };
+static const char *const all3[] = { "ps", "ring", "copy", NULL };
 
 static void assert_within(double got, double want, double tol)
 {
@@ -142,9 +147,8 @@ static void test_auto_tiers(void **state)
 static void test_refuses_collinear_gamma(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
-	static const enum cb_model_algo two[] = { CB_MODEL_RING, (enum cb_model_algo)-1 };
-	static const enum cb_model_algo ps_ring[] = { CB_MODEL_PS, CB_MODEL_RING,
-						      (enum cb_model_algo)-1 };
+	static const char *const two[] = { "ring", NULL };
+	static const char *const ps_ring[] = { "ps", "ring", NULL };
 	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
@@ -380,13 +384,11 @@ static size_t make_fresh_obs(double fresh, struct cb_fit_obs *obs)
 						     .intra = { 10e9, 2e-6 }, .gamma = 5e9,
 						     .copy_bw = 10e9, .fresh_bw = fresh,
 						     .slice_bytes = 256 * 1024 };
-				struct cb_model_case c = { CB_MODEL_PLAN, n, b / 4, 4, 0, 0, 0, 0,
-							   cb_plan_coll_find(CB_COLL_ALLREDUCE, algos[a]), 0 };
+				struct cb_model_case c = { a == 3 ? NULL : cb_plan_coll_find(CB_COLL_ALLREDUCE, algos[a]),
+							   n, b / 4, 4, 0, 0, 0, 0, 0, 0, 0 };
 				struct cb_model_result r;
 				char why[128];
 
-				if (a == 3)
-					c.algo = CB_MODEL_COPY;
 				assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
 				obs[m].terms = r.terms;
 				obs[m].t = r.time;
@@ -407,10 +409,8 @@ static void test_fresh(void **state)
 {
 	static struct cb_fit_obs obs[MAXOBS];
 	struct truth tr = { 2e-6, 10e9, 10e9, 5e9, INFINITY, 0, 0 };
-	static const enum cb_model_algo psring[] = { CB_MODEL_PS, CB_MODEL_RING,
-						     (enum cb_model_algo)-1 };
-	static const enum cb_model_algo ringcopy[] = { CB_MODEL_RING, CB_MODEL_COPY,
-						       (enum cb_model_algo)-1 };
+	static const char *const psring[] = { "ps", "ring", NULL };
+	static const char *const ringcopy[] = { "ring", "copy", NULL };
 	struct cb_fit_opts o = one_tier();
 	struct cb_fit_params p;
 	char why[256] = "";
@@ -460,12 +460,12 @@ static size_t make_linear(size_t nsizes, double brk, struct cb_fit_obs *obs)
 {
 	size_t m = 0;
 
-	for (const enum cb_model_algo *a = all3; *a != (enum cb_model_algo)-1; a++)
+	for (const char *const *a = all3; *a; a++)
 		for (size_t j = 1; j <= nsizes; j++) {
 			size_t b = 1024 * j;
 			struct cb_topo t = { .name = "t", .ranks_per_host = 2, .intra = { 1, 1e-6 },
 					     .gamma = 4e9, .slice_bytes = 256 * 1024 };
-			struct cb_model_case c = { *a, 2, b / 4, 4, 0, 0, 0, 0, NULL, 0 };
+			struct cb_model_case c = { plan_of(*a), 2, b / 4, 4, 0, 0, 0, 0, 0, 0, 0 };
 			struct cb_model_result r;
 			char why[128];
 

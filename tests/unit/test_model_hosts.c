@@ -14,6 +14,7 @@
 #include "cb_catalog.h"
 #include "cb_model.h"
 #include "cb_pattern.h"
+#include "cb_plan_lib.h"
 
 #define MIB ((size_t)1 << 20)
 
@@ -27,10 +28,10 @@ static struct cb_topo hosts(int rph, double net_bw)
 	return t;
 }
 
-static struct cb_model_result eval(const struct cb_topo *t, enum cb_model_algo a, int n,
+static struct cb_model_result eval(const struct cb_topo *t, const char *a, int n,
 				   size_t bytes, int two_sided)
 {
-	struct cb_model_case c = { a, n, bytes / 4, 4, 0, 0, two_sided, 1, NULL, 0 };
+	struct cb_model_case c = { cb_plan_coll_find(CB_COLL_ALLREDUCE, a), n, bytes / 4, 4, 0, 0, two_sided, 1, 0, 0, 0 };
 	struct cb_model_result r;
 	char why[256];
 
@@ -61,7 +62,7 @@ static void test_ps_root_host_link(void **state)
 	(void)state;
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_topo t = hosts(1, bw);
-		struct cb_model_result r = eval(&t, CB_MODEL_PS, n, S, 1);
+		struct cb_model_result r = eval(&t, "ps", n, S, 1);
 		double ns = ps_nslices(n, S);
 
 		assert_rel(r.time, (n - 1) * (double)S / bw * (ns + 2) / ns, 1e-12);
@@ -74,8 +75,8 @@ static void test_ps_root_host_link(void **state)
 	 * drain */
 	for (int n = 2; n <= 8; n *= 2) {
 		struct cb_topo t = hosts(1, bw);
-		struct cb_model_result ps = eval(&t, CB_MODEL_PS, n, S, 1);
-		struct cb_model_result ring = eval(&t, CB_MODEL_RING, n, S, 1);
+		struct cb_model_result ps = eval(&t, "ps", n, S, 1);
+		struct cb_model_result ring = eval(&t, "ring", n, S, 1);
 		double ns = ps_nslices(n, S);
 
 		assert_rel(ring.time, 2.0 * (n - 1) / n * (double)S / bw, 1e-12);
@@ -84,7 +85,7 @@ static void test_ps_root_host_link(void **state)
 	/* 2 hosts x 2 ranks: the root's host receives the other host's 2 inputs */
 	{
 		struct cb_topo t = hosts(2, bw);
-		struct cb_model_result r = eval(&t, CB_MODEL_PS, 4, S, 1);
+		struct cb_model_result r = eval(&t, "ps", 4, S, 1);
 		double ns = ps_nslices(4, S);
 
 		assert_rel(r.time, 2 * (double)S / bw * (ns + 2) / ns, 1e-3);
@@ -101,16 +102,16 @@ static void test_rank_placement(void **state)
 	const double bw = 1e9;
 	const size_t S = 64 * MIB;
 	struct cb_topo t = hosts(2, bw);
-	struct cb_model_result plain = eval(&t, CB_MODEL_RING, 4, S, 1), r;
+	struct cb_model_result plain = eval(&t, "ring", 4, S, 1), r;
 
 	(void)state;
 	t.rank_host = blocks;
 	t.rank_host_n = 4;
-	r = eval(&t, CB_MODEL_RING, 4, S, 1);
+	r = eval(&t, "ring", 4, S, 1);
 	assert_rel(r.time, plain.time, 1e-12);
 	assert_rel(r.host_max, plain.host_max, 1e-12);
 	t.rank_host = alternate;
-	r = eval(&t, CB_MODEL_RING, 4, S, 1);
+	r = eval(&t, "ring", 4, S, 1);
 	assert_rel(r.host_max, 2 * plain.host_max, 1e-12);
 	assert_true(r.time > 1.9 * plain.time);
 }
@@ -121,25 +122,26 @@ static void test_rank_placement(void **state)
 static void test_p2p_ring_slice(void **state)
 {
 	struct cb_topo t = hosts(2, 1e9);
-	struct cb_model_case c = { CB_MODEL_RING, 4, 64 * MIB / 4, 4, 0, 0, 1, 1, NULL, 0 };
+	struct cb_model_case c = { cb_plan_coll_find(CB_COLL_ALLREDUCE, "ring"), 4, 64 * MIB / 4, 4, 0, 0, 1, 1, 0, 0, 0 };
 	struct cb_model_result r;
 	char why[128];
 
 	(void)state;
-	assert_int_equal(cb_model_ring_slice(&t, &c),
-			 cb_ring_p2p_slice_count(CB_HOST_PIPELINE_BYTES, 1, c.count, 4, 4));
-	assert_int_equal(cb_model_ring_slice(&t, &c), 4 * MIB / 4);
+	assert_int_equal(cb_plan_slice_count(t.slice_bytes, 1, 1, c.count, 4, 4), 4 * MIB / 4);
 	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
 	assert_rel(r.terms.msgs, 2.0 * 3 * 4, 0); /* 2(n-1) steps x 4 slices */
-	c.slice_auto = 0;
-	assert_int_equal(cb_model_ring_slice(&t, &c), CB_HOST_PIPELINE_BYTES / 4);
+	c.slice_auto = 0; /* 16 MiB chunks in 256 KiB slices */
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.terms.msgs, 2.0 * 3 * 64, 0);
 	c.slice_auto = 1;
 	c.two_sided = 0;
-	assert_int_equal(cb_model_ring_slice(&t, &c), CB_HOST_PIPELINE_BYTES / 4);
-	/* a small message: at least the backend's slice */
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.terms.msgs, 2.0 * 3 * 64, 0);
+	/* a small message: one slice per chunk */
 	c.two_sided = 1;
 	c.count = 1000;
-	assert_int_equal(cb_model_ring_slice(&t, &c), CB_HOST_PIPELINE_BYTES / 4);
+	assert_int_equal(cb_model_eval(&t, &c, &r, why, sizeof(why)), CB_OK);
+	assert_rel(r.terms.msgs, 2.0 * 3, 0);
 }
 
 int main(void)

@@ -259,7 +259,7 @@ static void forced_teardown(void *state)
 }
 
 /* Each algorithm's supports and setup: the shared ones with its index. */
-#define CB_OMPI_OPS(coll, name, number, ranks, what) \
+#define CB_OMPI_OPS(coll, name, number, ranks, schedule, what) \
 	static const char *supports_##coll##_##name(const struct cb_backend *be, enum cb_dtype dt, \
 						    enum cb_op op, int in_place) \
 	{ \
@@ -274,7 +274,7 @@ static void forced_teardown(void *state)
 CB_OMPI_FORCED(CB_OMPI_OPS)
 #undef CB_OMPI_OPS
 
-#define CB_OMPI_ENTRY(coll, name, number, ranks, what) \
+#define CB_OMPI_ENTRY(coll, name, number, ranks, schedule, what) \
 	[CB_OMPI_##coll##_##name] = { .desc = &cb_desc_mpi_forced[CB_OMPI_##coll##_##name], \
 				      .supports = supports_##coll##_##name, \
 				      .setup = setup_##coll##_##name, .run = forced_run, \
