@@ -64,7 +64,7 @@ Installs what is missing, builds with warnings as errors and runs the tests
 under ctest. Each step says its wall and CPU time, the load average and how
 much of the CPUs other work took meanwhile, so a slow run on a shared machine
 can be told apart.
-  scripts/test.sh          the default tier, about 2 minutes: one Release
+  scripts/test.sh          the default tier, about 3.5 minutes: one Release
                            build (the cuda backend compiled when CUDA and
                            NCCL are there; its GPU tests skip without a GPU)
                            and every test without a label of the full tier
