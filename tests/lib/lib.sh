@@ -88,6 +88,20 @@ fail() {
 	exit 1
 }
 
+# cb_copy_tree SRC DST: the source tree SRC (its tracked files and the
+# untracked ones git does not ignore, without the committed runs and
+# figures) copied into DST, a git repository of its own with the copy as its
+# first commit, so a test can change it and list what changed (git status).
+cb_copy_tree() {
+	local src=$1 dst=$2
+	command -v git >/dev/null || fail "git is needed to copy the tree"
+	mkdir -p "$dst"
+	(cd "$src" && git ls-files -co --exclude-standard | grep -v '^results/\|^plots/' | tar -cf - -T -) |
+		tar -xf - -C "$dst"
+	git -C "$dst" init -q && git -C "$dst" add -A &&
+		git -C "$dst" -c user.name=t -c user.email=t@t commit -qm base
+}
+
 # Every line of a results file is complete (ends with a newline) and has as
 # many fields as its header.
 cb_complete_lines() {

@@ -11,14 +11,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 src=$1
-command -v git >/dev/null || fail "git is needed to copy the tree"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 copy=$work/tree
-mkdir -p "$copy"
-(cd "$src" && git ls-files -co --exclude-standard | grep -v '^results/\|^plots/' | tar -cf - -T -) |
-	tar -xf - -C "$copy"
-git -C "$copy" init -q && git -C "$copy" add -A && git -C "$copy" -c user.name=t -c user.email=t@t commit -qm base
+cb_copy_tree "$src" "$copy"
 
 cat >"$copy/collectives/plans/cb_plan_chain.c" <<'C'
 /* The chain allreduce as a plan: round k (0 .. n-2) rank k+1 reduces rank
