@@ -18,45 +18,8 @@
 #include <nccl.h>
 
 #include "cb_cuda_kernels.h"
+#include "cm_child.h"
 #include "cm_model.h"
-
-#define CHECK(c)                                                                          \
-	do {                                                                              \
-		if (!(c)) {                                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-			_exit(1);                                                         \
-		}                                                                         \
-	} while (0)
-
-typedef CUresult (*value_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
-
-/* Runs fn(arg) in a fresh process with the environment settings env
- * ("NAME=VALUE", NULL-terminated); its exit status (128 + signal if
- * killed). */
-static int in_child(void (*fn)(int), int arg, const char *const *env)
-{
-	pid_t pid = fork();
-	int status = 0;
-
-	if (pid == 0) {
-		for (; env && *env; env++)
-			putenv((char *)*env);
-		fn(arg);
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static value_fn driver(const char *name)
-{
-	void *fn = NULL;
-	enum cudaDriverEntryPointQueryResult q;
-
-	CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) == cudaSuccess);
-	CHECK(q == cudaDriverEntryPointSuccess && fn);
-	return (value_fn)fn;
-}
 
 /* ---- the last-error slot and sticky errors ------------------------------ */
 
@@ -71,22 +34,22 @@ static void child_not_ready(int unused)
 	float *x;
 
 	(void)unused;
-	CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaEventCreate(&ev) == cudaSuccess);
-	CHECK(cudaMalloc((void **)&word, 8) == cudaSuccess && cudaMalloc((void **)&x, 64) == cudaSuccess);
-	CHECK(cudaMemsetAsync(word, 0, 8, a) == cudaSuccess && cudaMemsetAsync(x, 0, 64, a) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(a) == cudaSuccess); /* before b writes the word */
-	CHECK(driver("cuStreamWaitValue64")((CUstream)a, (CUdeviceptr)word, 7, CU_STREAM_WAIT_VALUE_GEQ) == 0);
-	CHECK(cudaEventRecord(ev, a) == cudaSuccess);
-	CHECK(cudaEventQuery(ev) == cudaErrorNotReady);
-	CHECK(cudaPeekAtLastError() == cudaErrorNotReady);
-	CHECK(cb_cuda_reduce(x, x, x, 16, CB_FLOAT, CB_SUM, 1, a) == cudaErrorNotReady);
-	CHECK(cudaGetLastError() == cudaSuccess); /* the launch check read it */
-	CHECK(cb_cuda_reduce(x, x, x, 16, CB_FLOAT, CB_SUM, 1, a) == cudaSuccess);
-	CHECK(driver("cuStreamWriteValue64")((CUstream)b, (CUdeviceptr)word, 7, 0) == 0);
-	CHECK(cudaEventSynchronize(ev) == cudaSuccess && cudaEventQuery(ev) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(a) == cudaSuccess && cudaGetLastError() == cudaSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaEventCreate(&ev) == cudaSuccess);
+	CM_CHECK(cudaMalloc((void **)&word, 8) == cudaSuccess && cudaMalloc((void **)&x, 64) == cudaSuccess);
+	CM_CHECK(cudaMemsetAsync(word, 0, 8, a) == cudaSuccess && cudaMemsetAsync(x, 0, 64, a) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(a) == cudaSuccess); /* before b writes the word */
+	CM_CHECK(cm_child_driver("cuStreamWaitValue64")((CUstream)a, (CUdeviceptr)word, 7, CU_STREAM_WAIT_VALUE_GEQ) == 0);
+	CM_CHECK(cudaEventRecord(ev, a) == cudaSuccess);
+	CM_CHECK(cudaEventQuery(ev) == cudaErrorNotReady);
+	CM_CHECK(cudaPeekAtLastError() == cudaErrorNotReady);
+	CM_CHECK(cb_cuda_reduce(x, x, x, 16, CB_FLOAT, CB_SUM, 1, a) == cudaErrorNotReady);
+	CM_CHECK(cudaGetLastError() == cudaSuccess); /* the launch check read it */
+	CM_CHECK(cb_cuda_reduce(x, x, x, 16, CB_FLOAT, CB_SUM, 1, a) == cudaSuccess);
+	CM_CHECK(cm_child_driver("cuStreamWriteValue64")((CUstream)b, (CUdeviceptr)word, 7, 0) == 0);
+	CM_CHECK(cudaEventSynchronize(ev) == cudaSuccess && cudaEventQuery(ev) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(a) == cudaSuccess && cudaGetLastError() == cudaSuccess);
 }
 
 /* A kernel on memory that is no device memory faults when it runs: every
@@ -99,20 +62,20 @@ static void child_sticky(int unused)
 	void *p;
 
 	(void)unused;
-	CHECK(cudaSetDevice(99) == cudaErrorInvalidDevice);
-	CHECK(cudaGetLastError() == cudaErrorInvalidDevice && cudaGetLastError() == cudaSuccess);
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cb_cuda_reduce(host, host, host, 16, CB_FLOAT, CB_SUM, 1, s) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(s) == cudaErrorIllegalAddress);
-	CHECK(cudaMalloc(&p, 64) == cudaErrorIllegalAddress);
-	CHECK(cudaGetLastError() == cudaErrorIllegalAddress && cudaGetLastError() == cudaErrorIllegalAddress);
+	CM_CHECK(cudaSetDevice(99) == cudaErrorInvalidDevice);
+	CM_CHECK(cudaGetLastError() == cudaErrorInvalidDevice && cudaGetLastError() == cudaSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cb_cuda_reduce(host, host, host, 16, CB_FLOAT, CB_SUM, 1, s) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(s) == cudaErrorIllegalAddress);
+	CM_CHECK(cudaMalloc(&p, 64) == cudaErrorIllegalAddress);
+	CM_CHECK(cudaGetLastError() == cudaErrorIllegalAddress && cudaGetLastError() == cudaErrorIllegalAddress);
 }
 
 static void test_slot_and_sticky(void **state)
 {
 	(void)state;
-	assert_int_equal(in_child(child_not_ready, 0, NULL), 0);
-	assert_int_equal(in_child(child_sticky, 0, NULL), 0);
+	assert_int_equal(cm_child_run(child_not_ready, 0, NULL), 0);
+	assert_int_equal(cm_child_run(child_sticky, 0, NULL), 0);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -124,24 +87,24 @@ static void child_events(int unused)
 	float ms = -1;
 
 	(void)unused;
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaEventCreate(&t0) == cudaSuccess && cudaEventCreate(&t1) == cudaSuccess);
-	CHECK(cudaEventCreateWithFlags(&quiet, cudaEventDisableTiming) == cudaSuccess);
-	CHECK(cudaEventQuery(t0) == cudaSuccess); /* never recorded */
-	CHECK(cudaEventElapsedTime(&ms, t0, t1) == cudaErrorInvalidResourceHandle);
-	CHECK(cudaEventRecord(t0, s) == cudaSuccess && cudaEventRecord(t1, s) == cudaSuccess);
-	CHECK(cudaEventRecord(quiet, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
-	CHECK(cudaEventElapsedTime(&ms, t0, t1) == cudaSuccess && ms >= 0);
-	CHECK(cudaEventElapsedTime(&ms, t0, quiet) == cudaErrorInvalidResourceHandle);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaEventCreate(&t0) == cudaSuccess && cudaEventCreate(&t1) == cudaSuccess);
+	CM_CHECK(cudaEventCreateWithFlags(&quiet, cudaEventDisableTiming) == cudaSuccess);
+	CM_CHECK(cudaEventQuery(t0) == cudaSuccess); /* never recorded */
+	CM_CHECK(cudaEventElapsedTime(&ms, t0, t1) == cudaErrorInvalidResourceHandle);
+	CM_CHECK(cudaEventRecord(t0, s) == cudaSuccess && cudaEventRecord(t1, s) == cudaSuccess);
+	CM_CHECK(cudaEventRecord(quiet, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(cudaEventElapsedTime(&ms, t0, t1) == cudaSuccess && ms >= 0);
+	CM_CHECK(cudaEventElapsedTime(&ms, t0, quiet) == cudaErrorInvalidResourceHandle);
 	(void)cudaGetLastError();
-	CHECK(cudaEventDestroy(t0) == cudaSuccess && cudaEventQuery(t0) == cudaErrorInvalidResourceHandle);
-	CHECK(cudaStreamDestroy(s) == cudaSuccess && cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle);
+	CM_CHECK(cudaEventDestroy(t0) == cudaSuccess && cudaEventQuery(t0) == cudaErrorInvalidResourceHandle);
+	CM_CHECK(cudaStreamDestroy(s) == cudaSuccess && cudaStreamSynchronize(s) == cudaErrorInvalidResourceHandle);
 }
 
 static void test_events(void **state)
 {
 	(void)state;
-	assert_int_equal(in_child(child_events, 0, NULL), 0);
+	assert_int_equal(cm_child_run(child_events, 0, NULL), 0);
 }
 
 /* ---- CUDA IPC between two processes -------------------------------------- */
@@ -150,12 +113,12 @@ static int to_b[2], to_a[2]; /* pipes: owner -> importer, importer -> owner */
 
 static void put(int fd, const void *p, size_t n)
 {
-	CHECK(write(fd, p, n) == (ssize_t)n);
+	CM_CHECK(write(fd, p, n) == (ssize_t)n);
 }
 
 static void get(int fd, void *p, size_t n)
 {
-	CHECK(read(fd, p, n) == (ssize_t)n);
+	CM_CHECK(read(fd, p, n) == (ssize_t)n);
 }
 
 /* The owner: exports a buffer of 1..64 (its own process cannot open it),
@@ -170,18 +133,18 @@ static void owner(int mode)
 
 	for (int i = 0; i < 64; i++)
 		host[i] = (unsigned char)(i + 1);
-	CHECK(cudaMalloc(&p, 64) == cudaSuccess);
-	CHECK(cudaMemcpyAsync(p, host, 64, cudaMemcpyHostToDevice, 0) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(0) == cudaSuccess && cudaIpcGetMemHandle(&h, p) == cudaSuccess);
-	CHECK(cudaIpcGetMemHandle(&h, (char *)p + 8) == cudaErrorInvalidValue); /* not its base */
-	CHECK(cudaIpcGetMemHandle(&h, p) == cudaSuccess);
-	CHECK(cudaIpcOpenMemHandle(&dummy, h, cudaIpcMemLazyEnablePeerAccess) == cudaErrorDeviceUninitialized);
+	CM_CHECK(cudaMalloc(&p, 64) == cudaSuccess);
+	CM_CHECK(cudaMemcpyAsync(p, host, 64, cudaMemcpyHostToDevice, 0) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(0) == cudaSuccess && cudaIpcGetMemHandle(&h, p) == cudaSuccess);
+	CM_CHECK(cudaIpcGetMemHandle(&h, (char *)p + 8) == cudaErrorInvalidValue); /* not its base */
+	CM_CHECK(cudaIpcGetMemHandle(&h, p) == cudaSuccess);
+	CM_CHECK(cudaIpcOpenMemHandle(&dummy, h, cudaIpcMemLazyEnablePeerAccess) == cudaErrorDeviceUninitialized);
 	put(to_b[1], &h, sizeof(h));
 	get(to_a[0], &go, 1); /* mode 0: closed; 1, 2: still mapped */
-	CHECK(cudaFree(p) == cudaSuccess); /* mode 1 ends here, in the model's rule check */
-	CHECK(cudaFree(p) == cudaErrorInvalidValue);
+	CM_CHECK(cudaFree(p) == cudaSuccess); /* mode 1 ends here, in the model's rule check */
+	CM_CHECK(cudaFree(p) == cudaErrorInvalidValue);
 	if (mode == 2) {
-		CHECK(cudaMalloc(&q, 64) == cudaSuccess && cudaIpcGetMemHandle(&h, q) == cudaSuccess);
+		CM_CHECK(cudaMalloc(&q, 64) == cudaSuccess && cudaIpcGetMemHandle(&h, q) == cudaSuccess);
 		go = q == p;
 		put(to_b[1], &h, sizeof(h));
 		put(to_b[1], &go, 1);
@@ -199,21 +162,21 @@ static void importer(int mode)
 	char go = 1, same;
 
 	get(to_b[0], &h, sizeof(h));
-	CHECK(cudaIpcOpenMemHandle(&p, h, 0) == cudaErrorInvalidValue); /* flags must be LazyEnable */
-	CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess);
-	CHECK(cudaIpcOpenMemHandle(&p2, h, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess && p2 == p);
-	CHECK(cudaMemcpyAsync(host, p, 64, cudaMemcpyDeviceToHost, 0) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(0) == cudaSuccess && host[0] == 1 && host[63] == 64);
-	CHECK(cudaIpcCloseMemHandle(p) == cudaSuccess);
+	CM_CHECK(cudaIpcOpenMemHandle(&p, h, 0) == cudaErrorInvalidValue); /* flags must be LazyEnable */
+	CM_CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess);
+	CM_CHECK(cudaIpcOpenMemHandle(&p2, h, cudaIpcMemLazyEnablePeerAccess) == cudaSuccess && p2 == p);
+	CM_CHECK(cudaMemcpyAsync(host, p, 64, cudaMemcpyDeviceToHost, 0) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(0) == cudaSuccess && host[0] == 1 && host[63] == 64);
+	CM_CHECK(cudaIpcCloseMemHandle(p) == cudaSuccess);
 	if (mode == 0) {
-		CHECK(cudaIpcCloseMemHandle(p) == cudaSuccess);
-		CHECK(cudaIpcCloseMemHandle(p) == cudaErrorInvalidValue);
+		CM_CHECK(cudaIpcCloseMemHandle(p) == cudaSuccess);
+		CM_CHECK(cudaIpcCloseMemHandle(p) == cudaErrorInvalidValue);
 	}
 	put(to_a[1], &go, 1);
 	if (mode == 2) { /* still mapping the freed one: the new one at its address is refused */
 		get(to_b[0], &h, sizeof(h));
 		get(to_b[0], &same, 1);
-		CHECK(cudaIpcOpenMemHandle(&p2, h, cudaIpcMemLazyEnablePeerAccess) ==
+		CM_CHECK(cudaIpcOpenMemHandle(&p2, h, cudaIpcMemLazyEnablePeerAccess) ==
 		      (same ? cudaErrorAlreadyMapped : cudaSuccess));
 	}
 	put(to_a[1], &go, 1);
@@ -239,7 +202,7 @@ static void ipc_pair(int mode, const char *const *env, int *owner_rc, int *impor
 	}
 	close(to_b[0]);
 	close(to_a[1]);
-	*owner_rc = in_child(owner, mode, env);
+	*owner_rc = cm_child_run(owner, mode, env);
 	close(to_b[1]);
 	close(to_a[0]);
 	waitpid(b, &status, 0);
@@ -273,10 +236,10 @@ static void child_unordered(int unused)
 	void *p;
 
 	(void)unused;
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaMalloc(&p, 4096) == cudaSuccess);
-	CHECK(cudaMemset(p, 0, 4096) == cudaSuccess); /* held back 300 ms */
-	CHECK(cudaMemsetAsync((char *)p + 1024, 1, 16, s) == cudaSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaMalloc(&p, 4096) == cudaSuccess);
+	CM_CHECK(cudaMemset(p, 0, 4096) == cudaSuccess); /* held back 300 ms */
+	CM_CHECK(cudaMemsetAsync((char *)p + 1024, 1, 16, s) == cudaSuccess);
 }
 
 static void test_unordered_streams(void **state)
@@ -284,7 +247,7 @@ static void test_unordered_streams(void **state)
 	static const char *const lag[] = { "CB_CUDA_MODEL_LEGACY_LAG_MS=300", NULL };
 
 	(void)state;
-	assert_int_equal(in_child(child_unordered, 0, lag), CM_EXIT_VIOLATION);
+	assert_int_equal(cm_child_run(child_unordered, 0, lag), CM_EXIT_VIOLATION);
 }
 
 /* ---- devices ------------------------------------------------------------- */
@@ -294,7 +257,7 @@ static void child_no_gpu(int unused)
 	int n = -1;
 
 	(void)unused;
-	CHECK(cudaGetDeviceCount(&n) == cudaErrorNoDevice && n == 0);
+	CM_CHECK(cudaGetDeviceCount(&n) == cudaErrorNoDevice && n == 0);
 }
 
 static void child_two_gpus(int p2p)
@@ -302,10 +265,10 @@ static void child_two_gpus(int p2p)
 	char id[16];
 	int n = 0, dev = -1, can = -1;
 
-	CHECK(cudaGetDeviceCount(&n) == cudaSuccess && n == 2);
-	CHECK(cudaDeviceGetPCIBusId(id, sizeof(id), 1) == cudaSuccess);
-	CHECK(cudaDeviceGetByPCIBusId(&dev, id) == cudaSuccess && dev == 1);
-	CHECK(cudaDeviceCanAccessPeer(&can, 0, 1) == cudaSuccess && can == p2p);
+	CM_CHECK(cudaGetDeviceCount(&n) == cudaSuccess && n == 2);
+	CM_CHECK(cudaDeviceGetPCIBusId(id, sizeof(id), 1) == cudaSuccess);
+	CM_CHECK(cudaDeviceGetByPCIBusId(&dev, id) == cudaSuccess && dev == 1);
+	CM_CHECK(cudaDeviceCanAccessPeer(&can, 0, 1) == cudaSuccess && can == p2p);
 }
 
 static void test_devices(void **state)
@@ -316,10 +279,10 @@ static void test_devices(void **state)
 	static const char *const bad_fault[] = { "CB_CUDA_MODEL_FAULT=ipc_opne", NULL };
 
 	(void)state;
-	assert_int_equal(in_child(child_no_gpu, 0, none), 0);
-	assert_int_equal(in_child(child_two_gpus, 1, two), 0);
-	assert_int_equal(in_child(child_two_gpus, 0, two_no_p2p), 0);
-	assert_int_equal(in_child(child_no_gpu, 0, bad_fault), 2); /* a malformed fault: exit 2 */
+	assert_int_equal(cm_child_run(child_no_gpu, 0, none), 0);
+	assert_int_equal(cm_child_run(child_two_gpus, 1, two), 0);
+	assert_int_equal(cm_child_run(child_two_gpus, 0, two_no_p2p), 0);
+	assert_int_equal(cm_child_run(child_no_gpu, 0, bad_fault), 2); /* a malformed fault: exit 2 */
 }
 
 /* ---- NCCL ---------------------------------------------------------------- */
@@ -339,42 +302,42 @@ static void nccl_rank(int arg)
 	float host[3], *buf;
 
 	if (r == 0) {
-		CHECK(ncclGetUniqueId(&id) == ncclSuccess);
+		CM_CHECK(ncclGetUniqueId(&id) == ncclSuccess);
 		put(id_pipe[1], &id, sizeof(id));
 	} else {
 		get(id_pipe[0], &id, sizeof(id));
 	}
-	CHECK(cudaSetDevice(shared ? 0 : r) == cudaSuccess);
+	CM_CHECK(cudaSetDevice(shared ? 0 : r) == cudaSuccess);
 	cfg.blocking = 0;
 	ret = ncclCommInitRankConfig(&comm, 2, id, r, &cfg);
-	CHECK(ret == ncclInProgress || ret == ncclSuccess || ret == ncclInvalidUsage);
+	CM_CHECK(ret == ncclInProgress || ret == ncclSuccess || ret == ncclInvalidUsage);
 	while (st == ncclInProgress)
-		CHECK(ncclCommGetAsyncError(comm, &st) == ncclSuccess);
+		CM_CHECK(ncclCommGetAsyncError(comm, &st) == ncclSuccess);
 	if (shared) {
-		CHECK(st == ncclInvalidUsage && strstr(ncclGetLastError(NULL), "Duplicate GPU detected"));
-		CHECK(ncclCommAbort(comm) == ncclSuccess);
+		CM_CHECK(st == ncclInvalidUsage && strstr(ncclGetLastError(NULL), "Duplicate GPU detected"));
+		CM_CHECK(ncclCommAbort(comm) == ncclSuccess);
 		return;
 	}
-	CHECK(st == ncclSuccess);
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaMalloc((void **)&buf, 2 * sizeof(host)) == cudaSuccess);
+	CM_CHECK(st == ncclSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaMalloc((void **)&buf, 2 * sizeof(host)) == cudaSuccess);
 	for (int i = 0; i < 3; i++)
 		host[i] = (float)(r + 1) * (float)(i + 1);
-	CHECK(cudaMemcpyAsync(buf, host, sizeof(host), cudaMemcpyHostToDevice, s) == cudaSuccess);
+	CM_CHECK(cudaMemcpyAsync(buf, host, sizeof(host), cudaMemcpyHostToDevice, s) == cudaSuccess);
 	ret = ncclAllReduce(buf, buf, 3, ncclFloat32, ncclSum, comm, s);
-	CHECK(ret == ncclSuccess || ret == ncclInProgress);
-	CHECK(ncclGroupStart() == ncclSuccess);
-	CHECK(ncclSend(buf, 3, ncclFloat32, 1 - r, comm, s) == ncclSuccess);
-	CHECK(ncclRecv(buf + 3, 3, ncclFloat32, 1 - r, comm, s) == ncclSuccess);
+	CM_CHECK(ret == ncclSuccess || ret == ncclInProgress);
+	CM_CHECK(ncclGroupStart() == ncclSuccess);
+	CM_CHECK(ncclSend(buf, 3, ncclFloat32, 1 - r, comm, s) == ncclSuccess);
+	CM_CHECK(ncclRecv(buf + 3, 3, ncclFloat32, 1 - r, comm, s) == ncclSuccess);
 	ret = ncclGroupEnd();
-	CHECK(ret == ncclSuccess || ret == ncclInProgress);
-	CHECK(cudaMemcpyAsync(host, buf + 3, sizeof(host), cudaMemcpyDeviceToHost, s) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-	CHECK(host[0] == 3 && host[1] == 6 && host[2] == 9);
+	CM_CHECK(ret == ncclSuccess || ret == ncclInProgress);
+	CM_CHECK(cudaMemcpyAsync(host, buf + 3, sizeof(host), cudaMemcpyDeviceToHost, s) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(host[0] == 3 && host[1] == 6 && host[2] == 9);
 	for (st = ncclCommFinalize(comm); st == ncclInProgress;)
-		CHECK(ncclCommGetAsyncError(comm, &st) == ncclSuccess);
-	CHECK(st == ncclSuccess && ncclCommDestroy(comm) == ncclSuccess);
-	CHECK(ncclAllReduce(buf, buf, 3, ncclFloat32, ncclSum, comm, s) == ncclInvalidArgument);
+		CM_CHECK(ncclCommGetAsyncError(comm, &st) == ncclSuccess);
+	CM_CHECK(st == ncclSuccess && ncclCommDestroy(comm) == ncclSuccess);
+	CM_CHECK(ncclAllReduce(buf, buf, 3, ncclFloat32, ncclSum, comm, s) == ncclInvalidArgument);
 }
 
 static void nccl_pair(int shared, const char *const *env, int rc[2])
@@ -386,7 +349,7 @@ static void nccl_pair(int shared, const char *const *env, int rc[2])
 	for (int r = 0; r < 2; r++) {
 		pid[r] = fork();
 		if (pid[r] == 0)
-			_exit(in_child(nccl_rank, r | shared << 1, env));
+			_exit(cm_child_run(nccl_rank, r | shared << 1, env));
 	}
 	close(id_pipe[0]);
 	close(id_pipe[1]);

@@ -16,50 +16,8 @@
 
 #include <cmocka.h>
 
+#include "cm_child.h"
 #include "cm_model.h"
-
-#define CHECK(c)                                                                          \
-	do {                                                                              \
-		if (!(c)) {                                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); \
-			_exit(1);                                                         \
-		}                                                                         \
-	} while (0)
-
-typedef CUresult (*value_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
-
-/* Forks fn(arg) with the settings env ("NAME=VALUE", NULL-terminated);
- * returns its pid. */
-static pid_t spawn(void (*fn)(int), int arg, const char *const *env)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		for (; env && *env; env++)
-			putenv((char *)*env);
-		fn(arg);
-		_exit(0);
-	}
-	return pid;
-}
-
-static int reap(pid_t pid)
-{
-	int status = 0;
-
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static value_fn driver(const char *name)
-{
-	void *fn = NULL;
-	enum cudaDriverEntryPointQueryResult q;
-
-	CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) == cudaSuccess);
-	CHECK(q == cudaDriverEntryPointSuccess && fn);
-	return (value_fn)fn;
-}
 
 static double ms_since(const struct timespec *t0)
 {
@@ -79,29 +37,29 @@ static double ms_since(const struct timespec *t0)
  * byte it saw first when that was the old one. */
 static void child_fence(int unfenced)
 {
-	value_fn wait = driver("cuStreamWaitValue64"), write = driver("cuStreamWriteValue64");
+	cm_value_fn wait = cm_child_driver("cuStreamWaitValue64"), write = cm_child_driver("cuStreamWriteValue64");
 	unsigned char src[64], *data;
 	uint64_t *gate, *counter;
 	cudaStream_t s;
 	int seen;
 
 	memset(src, 0xab, sizeof(src));
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaMalloc((void **)&data, 64) == cudaSuccess && cudaMalloc((void **)&gate, 16) == cudaSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaMalloc((void **)&data, 64) == cudaSuccess && cudaMalloc((void **)&gate, 16) == cudaSuccess);
 	counter = gate + 1;
-	CHECK(cudaMemsetAsync(data, 0, 64, s) == cudaSuccess && cudaMemsetAsync(gate, 0, 16, s) == cudaSuccess);
-	CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-	CHECK(wait((CUstream)s, (CUdeviceptr)gate, 1, CU_STREAM_WAIT_VALUE_GEQ) == CUDA_SUCCESS);
-	CHECK(cudaMemcpyAsync(data, src, 64, cudaMemcpyHostToDevice, s) == cudaSuccess);
-	CHECK(write((CUstream)s, (CUdeviceptr)counter, 1,
+	CM_CHECK(cudaMemsetAsync(data, 0, 64, s) == cudaSuccess && cudaMemsetAsync(gate, 0, 16, s) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(wait((CUstream)s, (CUdeviceptr)gate, 1, CU_STREAM_WAIT_VALUE_GEQ) == CUDA_SUCCESS);
+	CM_CHECK(cudaMemcpyAsync(data, src, 64, cudaMemcpyHostToDevice, s) == cudaSuccess);
+	CM_CHECK(write((CUstream)s, (CUdeviceptr)counter, 1,
 		    unfenced ? CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER : CU_STREAM_WRITE_VALUE_DEFAULT) ==
 	      CUDA_SUCCESS);
 	__atomic_store_n(gate, 1, __ATOMIC_RELEASE); /* the model's device memory is the host's */
 	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) != 1)
 		;
 	seen = __atomic_load_n(&data[0], __ATOMIC_ACQUIRE);
-	CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-	CHECK(data[0] == 0xab && data[63] == 0xab);
+	CM_CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(data[0] == 0xab && data[63] == 0xab);
 	_exit(seen == 0xab ? 0 : 10 + seen);
 }
 
@@ -110,9 +68,9 @@ static void test_weak_order(void **state)
 	static const char *const weak[] = { "CB_CUDA_MODEL_WEAK_ORDER_US=200000", NULL };
 
 	(void)state;
-	assert_int_equal(reap(spawn(child_fence, 0, weak)), 0);  /* fenced: the new bytes */
-	assert_int_equal(reap(spawn(child_fence, 1, weak)), 10); /* unfenced: the old ones */
-	assert_int_equal(reap(spawn(child_fence, 1, NULL)), 0);  /* the default model is stronger */
+	assert_int_equal(cm_child_reap(cm_child_spawn(child_fence, 0, weak)), 0);  /* fenced: the new bytes */
+	assert_int_equal(cm_child_reap(cm_child_spawn(child_fence, 1, weak)), 10); /* unfenced: the old ones */
+	assert_int_equal(cm_child_reap(cm_child_spawn(child_fence, 1, NULL)), 0);  /* the default model is stronger */
 }
 
 /* ---- time slicing --------------------------------------------------------- */
@@ -121,18 +79,18 @@ static void test_weak_order(void **state)
  * after hold_ms (a context whose stream waits has work). */
 static void child_holder(int hold_ms)
 {
-	value_fn wait = driver("cuStreamWaitValue64");
+	cm_value_fn wait = cm_child_driver("cuStreamWaitValue64");
 	struct timespec t = { hold_ms / 1000, hold_ms % 1000 * 1000000L };
 	cudaStream_t s;
 	uint64_t *word;
 
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaMalloc((void **)&word, 8) == cudaSuccess);
-	CHECK(cudaMemsetAsync(word, 0, 8, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
-	CHECK(wait((CUstream)s, (CUdeviceptr)word, 1, CU_STREAM_WAIT_VALUE_GEQ) == CUDA_SUCCESS);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaMalloc((void **)&word, 8) == cudaSuccess);
+	CM_CHECK(cudaMemsetAsync(word, 0, 8, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(wait((CUstream)s, (CUdeviceptr)word, 1, CU_STREAM_WAIT_VALUE_GEQ) == CUDA_SUCCESS);
 	nanosleep(&t, NULL);
 	__atomic_store_n(word, 1, __ATOMIC_RELEASE);
-	CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(cudaStreamSynchronize(s) == cudaSuccess);
 }
 
 /* Started once the holder's wait runs: one memset on GPU 0; exits with the
@@ -145,10 +103,10 @@ static void child_other(int unused)
 	double ms;
 
 	(void)unused;
-	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
-	CHECK(cudaMalloc(&p, 64) == cudaSuccess);
+	CM_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+	CM_CHECK(cudaMalloc(&p, 64) == cudaSuccess);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CHECK(cudaMemsetAsync(p, 0, 64, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
+	CM_CHECK(cudaMemsetAsync(p, 0, 64, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess);
 	ms = ms_since(&t0);
 	_exit(ms / 10 > 250 ? 250 : (int)(ms / 10));
 }
@@ -158,12 +116,12 @@ static void child_other(int unused)
 static int other_while_held(int hold_ms, const char *const *env)
 {
 	struct timespec t = { 0, 100000000L };
-	pid_t holder = spawn(child_holder, hold_ms, env);
+	pid_t holder = cm_child_spawn(child_holder, hold_ms, env);
 	int other;
 
 	nanosleep(&t, NULL); /* the holder's wait runs (its set-up takes ~ms) */
-	other = reap(spawn(child_other, 0, env));
-	assert_int_equal(reap(holder), 0);
+	other = cm_child_reap(cm_child_spawn(child_other, 0, env));
+	assert_int_equal(cm_child_reap(holder), 0);
 	return other;
 }
 
