@@ -14,7 +14,7 @@ CB_DEB_TEST_PACKAGES="shellcheck" CB_DEB_FULL_PACKAGES="clang-14 libclang-rt-14-
 cb_missing_packages() {
 	local p missing=""
 	for p in $CB_DEB_PACKAGES "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null ||
 			missing="$missing $p"
 	done
 	echo "$missing"

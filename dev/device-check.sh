@@ -152,7 +152,7 @@ step_build() {
 	grep -E '^(MPI_C_COMPILER|MPI_mpi_LIBRARY|PKG_CONFIG_EXECUTABLE|pkgcfg_lib_|CSV_|NCCL_|CMAKE_CUDA_COMPILER)[A-Za-z_]*:' \
 		"$DC_BUILD/CMakeCache.txt"
 	ldd "$DC_BUILD/bin/allreduce_perf" | grep -E 'libmpi|jansson|libcsv|nccl|cudart|not found'
-	! ldd "$DC_BUILD/bin/allreduce_perf" | grep -q 'not found' ||
+	! ldd "$DC_BUILD/bin/allreduce_perf" | grep 'not found' >/dev/null ||
 		{ echo "allreduce_perf: a library not found (above)"; return 1; }
 	return 0
 }

@@ -132,7 +132,7 @@ if [ "$list" = 1 ]; then
 	exit 0
 fi
 for n in ${only//,/ }; do
-	printf '%s\n' "${rows[@]}" | grep -q "^$n	" || cb_die 2 "no mutant named '$n' (--list)"
+	printf '%s\n' "${rows[@]}" | grep "^$n	" >/dev/null || cb_die 2 "no mutant named '$n' (--list)"
 done
 
 jobs=$(nproc)

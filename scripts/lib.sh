@@ -103,7 +103,7 @@ cb_figure_complete() {
 	[ -s "$1" ] || return 1
 	case $1 in
 	*.png) [ "$(tail -c 12 -- "$1" | od -An -tx1 | tr -d ' \n')" = 0000000049454e44ae426082 ] ;;
-	*.svg) tail -c 64 -- "$1" | tr -d ' \t\r\n' | grep -q '</svg>$' ;;
+	*.svg) tail -c 64 -- "$1" | tr -d ' \t\r\n' | grep '</svg>$' >/dev/null ;;
 	*) return 0 ;;
 	esac
 }
@@ -316,7 +316,7 @@ cb_history_ingest() {
 # has the cuda backend built, else host
 cb_default_backend() {
 	if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
-		"$1/allreduce_perf" --help 2>/dev/null | grep -q 'backends built: .*cuda'; then
+		"$1/allreduce_perf" --help 2>/dev/null | grep 'backends built: .*cuda' >/dev/null; then
 		echo cuda
 	else
 		echo host

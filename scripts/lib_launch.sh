@@ -350,7 +350,7 @@ cb_monitoring_missing() {
 		echo "not measured: no ompi_info (not Open MPI?); its pml monitoring component is what measures library traffic"
 		return 1
 	fi
-	if ! ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring'; then
+	if ! ompi_info 2>/dev/null | grep 'MCA pml: monitoring' >/dev/null; then
 		echo "not measured: this Open MPI has no pml monitoring component (ompi_info)"
 		return 1
 	fi

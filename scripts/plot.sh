@@ -152,7 +152,7 @@ ctx="$BACKEND backend, $DTYPE $OP, $placement"
 # the statistic of the time (and bandwidth) figures: the median where summary.csv has it (as
 # frontier, the model's figures and the gate use), else the mean; said on their axes
 stat=mean
-head -n 1 "$SUMMARY" | tr -d '\r' | tr ',' '\n' | grep -qx time_us_median && stat=median
+head -n 1 "$SUMMARY" | tr -d '\r' | tr ',' '\n' | grep -x time_us_median >/dev/null && stat=median
 
 # the output folder: claimed (figures.txt created exclusively) or new (atomic)
 if [[ -n "$OUT_DIR" ]]; then

@@ -247,7 +247,7 @@ fi
 # the baseline's algorithms, where its settings name none: a sweep of
 # every algorithm of today's build would add rows the baseline never had
 # (new algorithms), which read as missing
-if ! printf '%s\n' "${sweep_args[@]}" | grep -qxE -- '-a|--algo(=.*)?' &&
+if ! printf '%s\n' "${sweep_args[@]}" | grep -xE -- '-a|--algo(=.*)?' >/dev/null &&
 	[ -s "$base_dir/summary.csv" ]; then
 	base_algos=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "algo") c = i; next }
 		c && !seen[$c]++ { printf "%s%s", n++ ? "," : "", $c }' "$base_dir/summary.csv")

@@ -80,7 +80,7 @@ EOF
 # model of CUDA and NCCL)
 cb_have_gpu() {
 	[ "${CB_CUDA_MODEL_GPUS:-0}" -gt 0 ] 2>/dev/null && return 0
-	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'
+	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep '^GPU' >/dev/null
 }
 
 fail() {

@@ -164,7 +164,7 @@ env_mismatch)
 		>"$out/stdout" 2>"$out/stderr"
 	rc=$?
 	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "CUDA_VISIBLE_DEVICES by rank: exit $rc, expected 0"; }
-	tr -d ' \n' <"$out/s.meta.json" | grep -qF '"environment_by_rank":{"CUDA_VISIBLE_DEVICES":["0","1"]}' ||
+	tr -d ' \n' <"$out/s.meta.json" | grep -F '"environment_by_rank":{"CUDA_VISIBLE_DEVICES":["0","1"]}' >/dev/null ||
 		{ cat "$out/s.meta.json" >&2; fail "CUDA_VISIBLE_DEVICES not recorded by rank"; } ;;
 same_path)
 	run 2 2 "name the same file" -b 8 -e 8 --csv "$out/s.csv" --meta "$out/s.csv"

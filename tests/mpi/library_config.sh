@@ -22,7 +22,7 @@ set -euo pipefail
 bin=$1 case=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-mpirun --version 2>&1 | grep -q "Open MPI" || { echo "not Open MPI"; exit 77; }
+mpirun --version 2>&1 | grep "Open MPI" >/dev/null || { echo "not Open MPI"; exit 77; }
 
 # launch NAME ARGS...: allreduce_perf -a mpi... on 2 ranks at 1 KiB into
 # $out/NAME.csv (and .meta.json); mpirun options before "--", if any.
@@ -79,7 +79,7 @@ case $case in
 basic_priority)
 	# under Open MPI's monitoring where there is one (--mpi-traffic's setting,
 	# where coll/monitoring wraps coll/basic), which must not crash either
-	if ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring'; then
+	if ompi_info 2>/dev/null | grep 'MCA pml: monitoring' >/dev/null; then
 		export OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=3 \
 			OMPI_MCA_pml_monitoring_filename=$out/mon OMPI_MCA_osc=^monitoring
 	fi

@@ -43,7 +43,7 @@ dryrun)
 	;;
 no_gpu)
 	command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "skipped: no nvcc"; exit 77; }
-	! nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "skipped: a GPU is visible"; exit 77; }
+	! nvidia-smi -L 2>/dev/null | grep '^GPU' >/dev/null || { echo "skipped: a GPU is visible"; exit 77; }
 	cb_launch_env
 	OUT=$t/out DC_BUILD=$t/build DC_LIMITS="1500 1500 15 85 30" "$src/dev/device-check.sh" >"$t/stdout" 2>"$t/stderr"
 	rc=$?

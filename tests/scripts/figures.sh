@@ -132,7 +132,7 @@ straggler_labels)
 		>"$t/out" || { show; fail "straggler.awk: exit $?"; }
 	[ "$(cut -f3 "$t"/dat/strag.*.dat | grep -c .)" = 3 ] ||
 		{ cat "$t"/dat/strag.*.dat >&2; fail "not one label per size"; }
-	! awk -F'\t' '$3 != "" && $2 < 1.05' "$t"/dat/strag.*.dat | grep -q . ||
+	! awk -F'\t' '$3 != "" && $2 < 1.05' "$t"/dat/strag.*.dat | grep . >/dev/null ||
 		fail "a ratio below 1.05 is labelled a straggler"
 	# copy (memcpy, never drawn) with a huge ratio: the y range and the labels come from the
 	# drawn lines only (a copy row of 81.9 flattened every line to the bottom of 0..100)
@@ -181,7 +181,7 @@ full_disk)
 		echo $? >"$3/rc"
 		ls -la "$1/plots" >"$3/ls" 2>&1
 		for f in "$1"/plots/*.png; do [ -e "$f" ] || continue
-			tail -c 12 "$f" | od -An -tx1 | tr -d " \n" | grep -q 0000000049454e44ae426082 || echo "$f" >>"$3/cut"
+			tail -c 12 "$f" | od -An -tx1 | tr -d " \n" | grep 0000000049454e44ae426082 >/dev/null || echo "$f" >>"$3/cut"
 		done
 		for f in "$1"/plots/*.svg "$1"/plots/figures.txt; do [ -e "$f" ] && [ ! -s "$f" ] && echo "$f" >>"$3/cut"; done
 		umount "$1"' _ "$t/full" "$src" "$t"

@@ -4,6 +4,10 @@
 #   lint.sh shellcheck   shellcheck -S warning (errors and warnings) on each;
 #                        a sourced file needs "# shellcheck shell=bash" (else
 #                        SC2148). Skipped (exit 77) where shellcheck is absent.
+#                        Before it, the rule shellcheck lacks: no "cmd | grep -q"
+#                        (grep -q exits at its first match; under pipefail the
+#                        writer's SIGPIPE then fails a pipeline that matched).
+#                        Write "cmd | grep PATTERN >/dev/null" (reads to the end).
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 case ${1:-} in
@@ -14,10 +18,14 @@ shellcheck)
 		while read -r f; do
 			case $f in
 			*.sh) echo "$f" ;;
-			*) head -n 1 "$f" | grep -Eq '^#!.*[/ ](ba)?sh\b' && echo "$f" ;;
+			*) head -n 1 "$f" | grep -E '^#!.*[/ ](ba)?sh\b' >/dev/null && echo "$f" ;;
 			esac
 		done)
 	[ ${#files[@]} -ge 10 ] || { echo "FAIL: found only ${#files[@]} scripts: ${files[*]}" >&2; exit 1; }
+	if (cd "$src" && grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+-[a-zA-Z]*q' "${files[@]}" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#'); then
+		echo "FAIL: a pipe into grep -q above: under pipefail the writer's SIGPIPE fails a matched pipeline; use '| grep ... >/dev/null'" >&2
+		exit 1
+	fi
 	(cd "$src" && shellcheck -S warning "${files[@]}") || { echo "FAIL: shellcheck (above)" >&2; exit 1; }
 	echo "lint.sh: shellcheck -S warning: ${#files[@]} scripts clean"
 	;;

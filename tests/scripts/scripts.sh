@@ -174,9 +174,9 @@ slurm_stale)
 		d=$(find "$t/results" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 		case $d in *-slurm*) fail "$how: the run is named after the stale job: $d" ;; esac
 		one_run "$d" 1
-		tr -d '\n' <"$d/meta.json" | grep -q '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null, "nodelist": null.*"slurm_ignored": "SLURM_JOB_ID=4242 is set, but' ||
+		tr -d '\n' <"$d/meta.json" | grep '"launcher": {"name": "mpirun", "command": "mpirun", "job_id": null, "nodelist": null.*"slurm_ignored": "SLURM_JOB_ID=4242 is set, but' >/dev/null ||
 			{ cat "$d/meta.json" >&2; fail "$how: meta.json's launcher records the stale job"; }
-		tr -d ' \n' <"$d/np2.meta.json" | grep -q '"launcher":{"job_id":null,"name":"mpirun","slurm_ignored":null,"step_id":null}' ||
+		tr -d ' \n' <"$d/np2.meta.json" | grep '"launcher":{"job_id":null,"name":"mpirun","slurm_ignored":null,"step_id":null}' >/dev/null ||
 			{ cat "$d/np2.meta.json" >&2; fail "$how: the ranks saw the stale variables"; }
 		rm -rf "$d"
 	done
@@ -189,7 +189,7 @@ slurm_stale)
 	# under a slurmstepd of the job (its process title names it): the job
 	cb_singleton env "${stale[@]}" "$bin/allreduce_perf" -b 8 -e 8 -a ring --csv "$t/a.csv" >"$t/out" 2>&1 ||
 		{ show; fail "allreduce_perf with stale variables failed"; }
-	tr -d ' \n' <"$t/a.meta.json" | grep -q '"launcher":{"job_id":null,"name":"singleton","slurm_ignored":"SLURM_JOB_ID=4242isset,butnoslurmstepdofjob4242' ||
+	tr -d ' \n' <"$t/a.meta.json" | grep '"launcher":{"job_id":null,"name":"singleton","slurm_ignored":"SLURM_JOB_ID=4242isset,butnoslurmstepdofjob4242' >/dev/null ||
 		{ cat "$t/a.meta.json" >&2; fail "allreduce_perf records the stale job"; }
 	grep -q '^# launcher: singleton (Slurm variables ignored: ' "$t/out" || { show; fail "no word in the header"; }
 	cp "$(command -v bash)" "$t/shim/slurmstepd"
@@ -197,7 +197,7 @@ slurm_stale)
 	# staying its parent)
 	env "${stale[@]}" bash -c 'exec -a "slurmstepd: [4242.0]" "$1" -c "\"\$0\" -b 8 -e 8 -a ring --csv \"\$1\"; exit \$?" "$2" "$3"' \
 		_ "$t/shim/slurmstepd" "$bin/allreduce_perf" "$t/b.csv" >"$t/out" 2>&1 || { show; fail "under a slurmstepd: failed"; }
-	tr -d ' \n' <"$t/b.meta.json" | grep -q '"launcher":{"job_id":"4242","name":"srun","slurm_ignored":null,"step_id":"0"}' ||
+	tr -d ' \n' <"$t/b.meta.json" | grep '"launcher":{"job_id":"4242","name":"srun","slurm_ignored":null,"step_id":"0"}' >/dev/null ||
 		{ cat "$t/b.meta.json" >&2; fail "allreduce_perf under the job's slurmstepd does not record it"; }
 	;;
 sweep_same_second)

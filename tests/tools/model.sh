@@ -104,7 +104,7 @@ fit_recovers)
 	lo=$(json_get "$t/fit.json" "d['groups'][0]['tiers'][0]['beta_GBps_repeats'][0]")
 	awk -v v="$lo" 'BEGIN { exit !(v > 10.1) }' || fail "fastest repeats' beta $lo, want > 10.1"
 	# the table labels its brackets and gives the standard error
-	head -n 1 "$t/out" | grep -q "alpha_us +-se \[fast, slow\] *beta_GBps +-se \[fast, slow\]" ||
+	head -n 1 "$t/out" | grep "alpha_us +-se \[fast, slow\] *beta_GBps +-se \[fast, slow\]" >/dev/null ||
 		fail "the fit table's header does not label the brackets"
 	grep -q "^+-se: standard error from the residuals; \[fast, slow\]: " "$t/out" || fail "no legend"
 	grep -qE ' 10(\.0*)? \+-[0-9.e-]+ \[10\.[1-9][0-9]*, 9\.[0-9]+\]' "$t/out" ||
@@ -114,7 +114,7 @@ fit_recovers)
 	cp "$t/run/np2.meta.json" "$t/one.meta.json"
 	expect 0 "" "$cm" fit --tiers 1 --format table "$t/one.csv"
 	grep -q "shm" "$t/out" || fail "no fit of one repeat"
-	grep "shm" "$t/out" | grep -q "\[" && fail "one repeat: brackets shown"
+	grep "shm" "$t/out" | grep "\[" >/dev/null && fail "one repeat: brackets shown"
 	expect 0 '"schema": "collbench-model-fit-1"' "$cm" fit --tiers 1 "$t/run"
 	;;
 library)
@@ -241,7 +241,7 @@ fit_output)
 	[ -e "$t/nodir" ] && fail "a folder appeared"
 	echo old >"$t/fit.json"
 	expect 0 "" "$cm" fit "$t/run" -o "$t/fit.json"
-	json_get "$t/fit.json" "d['schema']" | grep -q collbench-model-fit-1 || fail "fit.json not replaced"
+	json_get "$t/fit.json" "d['schema']" | grep collbench-model-fit-1 >/dev/null || fail "fit.json not replaced"
 	ls "$t"/fit.json.tmp.* 2>/dev/null && fail "a temporary file was left"
 	# -o replaces by rename: never a link, a FIFO, a device (our own node)
 	echo target >"$t/target" && ln -s "$t/target" "$t/link.json"
@@ -263,11 +263,11 @@ check_gate)
 	synth "$t/b" ps 4194304 2
 	"$cm" fit --tiers 1 "$t/a" -o "$t/fit.json" >/dev/null 2>&1 || fail "fit failed"
 	expect 0 "far off" "$cm" check --fit "$t/fit.json" "$t/b"
-	grep -E '^ *host +shm +ps +2 +4194304 ' "$t/out" | grep -q far || fail "the slowed row is not flagged"
+	grep -E '^ *host +shm +ps +2 +4194304 ' "$t/out" | grep far >/dev/null || fail "the slowed row is not flagged"
 	[ "$(grep -cE '^ *host .* far *$' "$t/out")" = 1 ] || fail "rows other than the slowed one flagged"
 	expect 1 "1 far off" "$cm" check --gate --fit "$t/fit.json" "$t/b"
 	expect 0 "0 far off" "$cm" check --gate --fit "$t/fit.json" "$t/a"
-	tail -n 1 "$t/out" | grep -q "band)$" || fail "a run without oversubscribed rows: no split expected"
+	tail -n 1 "$t/out" | grep "band)$" >/dev/null || fail "a run without oversubscribed rows: no split expected"
 	# a gate that modelled nothing has nothing to judge: never a pass
 	json_get "$t/fit.json" "json.dumps(dict(d, groups=[]))" >"$t/empty.json"
 	expect 2 "nothing to judge" "$cm" check --gate --fit "$t/empty.json" "$t/a"
@@ -277,7 +277,7 @@ check_gate)
 	expect 0 "^0 of [0-9]* rows modelled" "$cm" check --fit "$t/fit.json" "$t/cuda.csv"
 	expect 0 "all >= 64K" "$cm" check --summary --fit "$t/fit.json" "$t/b"
 	expect 0 "" "$cm" check --format csv --fit "$t/fit.json" "$t/b"
-	head -1 "$t/out" | grep -q '^backend,transport,algo,nranks,bytes' || fail "csv header"
+	head -1 "$t/out" | grep '^backend,transport,algo,nranks,bytes' >/dev/null || fail "csv header"
 	expect 0 "in-sample" "$cm" check "$t/b"
 	expect 2 "json" "$cm" check --format json "$t/b"
 	# parameters that make times overflow or vanish: refused, never an inf
@@ -543,10 +543,10 @@ script_in_run)
 	done
 	[ -e "$t/figs/model_fit.json" ] && fail "the fit was written beside the figures too"
 	[ -s "$t/figs/model_busbw_np2.png" ] || fail "no model figure"
-	tail -n 1 "$t/run/model_check.txt" | grep -q "rows modelled, 0 far off" ||
+	tail -n 1 "$t/run/model_check.txt" | grep "rows modelled, 0 far off" >/dev/null ||
 		fail "model_check.txt does not end with the check's summary"
 	grep -qE '^ *host +shm +ps +2 +67108864 ' "$t/run/model_check.txt" || fail "no row in model_check.txt"
-	json_get "$t/run/model_fit.json" "d['groups'][0]['transport']" | grep -q shm || fail "model_fit.json"
+	json_get "$t/run/model_fit.json" "d['groups'][0]['transport']" | grep shm >/dev/null || fail "model_fit.json"
 	[ "$(cat "$t/figs/busbw_np2.png")" = keep ] || fail "another tool's figure was touched"
 	expect 2 "already holds model_" env CB_BIN="$bin" "$ms" --in-run --ranks 2:64 "$t/run" "$t/figs2"
 	[ -e "$t/figs2" ] && fail "a refused run made its output folder"

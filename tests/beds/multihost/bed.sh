@@ -17,7 +17,7 @@ hosts_file=${CB_BED_HOSTS_FILE:-/etc/hosts}
 names_resolve() {
 	local n
 	for n in cbnode1 cbnode2 cbnode3 cbnode4; do
-		getent hosts "$n" | grep -q "^127\.0\.1\.${n#cbnode}[[:space:]]" || return 1
+		getent hosts "$n" | grep "^127\.0\.1\.${n#cbnode}[[:space:]]" >/dev/null || return 1
 	done
 }
 

@@ -180,7 +180,7 @@ regress)
 		--baseline "$t/fast")
 	next=$(sbatch --parsable --output="$t/log/chain2.out" --dependency="afterok:$slow" --wrap true)
 	cb_slurm_wait_for 300 "the dependency was not found unsatisfiable" \
-		eval "squeue -h -j $next -o %r | grep -q DependencyNeverSatisfied" || fail "chain: job $next"
+		eval "squeue -h -j $next -o %r | grep DependencyNeverSatisfied >/dev/null" || fail "chain: job $next"
 	[ ! -e "$t/log/chain2.out" ] || fail "the job after a regression ran"
 	;;
 signal)
@@ -194,7 +194,7 @@ signal)
 	has_row() { [ "$(cat "$t"/results/*-slurm"$job"/np2.csv 2>/dev/null | wc -l)" -ge 2 ]; }
 	cb_slurm_wait_for 120 "job $job wrote no row" has_row || { show sig; fail "no row"; }
 	scancel --signal=USR1 --batch "$job" || fail "scancel failed"
-	cb_slurm_wait_for 120 "job $job did not end" eval "! squeue -h -j $job -t PD,R,CG | grep -q ." ||
+	cb_slurm_wait_for 120 "job $job did not end" eval "! squeue -h -j $job -t PD,R,CG | grep . >/dev/null" ||
 		{ show sig; fail "the job went on"; }
 	grep -q "ExitCode=138:0" <<<"$(scontrol show job "$job")" ||
 		{ show sig; scontrol show job "$job" | grep -o 'ExitCode=[^ ]*' >&2; fail "job $job: not exit 138"; }
@@ -222,7 +222,7 @@ cleanup)
 	pid=$!
 	# its job is running (the inner cluster's slurm.conf, once it exists)
 	cb_slurm_wait_for 60 "the inner job did not start" \
-		eval "[ -s '$inner/c/slurm.conf' ] && SLURM_CONF='$inner/c/slurm.conf' squeue -h -t R | grep -q ."
+		eval "[ -s '$inner/c/slurm.conf' ] && SLURM_CONF='$inner/c/slurm.conf' squeue -h -t R | grep . >/dev/null"
 	left=$(cb_slurm_dir=$inner/c cb_slurm_marked)
 	[ "$(wc -w <<<"$left")" -ge 4 ] || fail "expected 3 daemons and a slurmstepd with the marker: $left"
 	kill -TERM "$pid"
