@@ -22,7 +22,12 @@ shellcheck)
 			esac
 		done)
 	[ ${#files[@]} -ge 10 ] || { echo "FAIL: found only ${#files[@]} scripts: ${files[*]}" >&2; exit 1; }
-	if (cd "$src" && grep -nE '(^|[^|])\|[[:space:]]*grep[[:space:]]+-[a-zA-Z]*q' "${files[@]}" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*#'); then
+	# a pipe into grep -q, on one line or continued from a line that ends in "|"
+	if (cd "$src" && awk 'FNR == 1 || /^[[:space:]]*#/ { prev = "" } /^[[:space:]]*#/ { next }
+		/(^|[^|])\|[[:space:]]*grep[[:space:]]+-[a-zA-Z]*q/ ||
+		(prev ~ /(^|[^|])\|[[:space:]]*$/ && /^[[:space:]]*grep[[:space:]]+-[a-zA-Z]*q/) {
+			print FILENAME ":" FNR ": " $0; bad = 1 }
+		{ prev = $0 } END { exit !bad }' "${files[@]}"); then
 		echo "FAIL: a pipe into grep -q above: under pipefail the writer's SIGPIPE fails a matched pipeline; use '| grep ... >/dev/null'" >&2
 		exit 1
 	fi
