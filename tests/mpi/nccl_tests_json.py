@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""-J's document against nccl-tests 2.19's JSON layout (its keys and nesting,
+written from nccl-tests' src/util.cu, version 3) and against the CSV of the
+same run: the library algorithm mpi's rows.
+    nccl_tests_json.py RUN.json RUN.csv"""
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["algo"] == "mpi"]
+# nccl-tests 2.19's top level, config and results (src/util.cu), version 3
+for k in ("version", "start_time", "args", "env", "nccl_version", "config", "results",
+          "out_of_bounds", "average_bus_bandwidth", "errors", "end_time"):
+    assert k in d, k
+assert d["version"] == 3
+assert isinstance(d["args"], list) and d["args"][0].endswith("all_reduce_perf")
+assert all(isinstance(e, str) and "=" in e for e in d["env"])
+c = d["config"]
+for k in ("nthreads", "ngpus", "minimum_bytes", "maximum_bytes", "step_factor", "warmup_iters",
+          "iterations", "aggregated_iterations", "validation", "graph", "devices"):
+    assert k in c, k
+assert (c["minimum_bytes"], c["maximum_bytes"], c["step_factor"]) == (8, 4096, 4), c
+assert (c["iterations"], c["warmup_iters"]) == (3, 1), c
+assert len(c["devices"]) == 2 and [v["rank"] for v in c["devices"]] == [0, 1]
+for v in c["devices"]:
+    for k in ("rank", "group", "pid", "hostname", "device", "device_hex", "device_info"):
+        assert k in v, k
+res = d["results"]
+assert len(res) == len(rows), (len(res), len(rows))
+def close(a, b):
+    return abs(float(a) - float(b)) <= 1e-5 * abs(float(b)) + 1e-12
+for r, row in zip(res, rows):
+    for k in ("size", "count", "type", "redop", "root", "out_of_place", "in_place",
+              "actual_iterations"):
+        assert k in r, k
+    assert (r["size"], r["count"], r["type"], r["redop"]) == \
+        (int(row["bytes"]), int(row["count"]), row["dtype"], row["op"]), (r, row)
+    assert r["root"].strip() == "-1", r["root"]
+    mode = "in_place" if row["in_place"] == "1" else "out_of_place"
+    m = r[mode]
+    assert set(m) == {"time", "alg_bw", "bus_bw", "nwrong"}, m
+    assert close(m["time"], row["time_us"]), (m, row["time_us"])
+    assert close(m["alg_bw"], row["algbw_GBps"]) and close(m["bus_bw"], row["busbw_GBps"]), m
+    assert m["nwrong"] == float(row["wrong"])
+    assert r["actual_iterations"] == 3
+oob = d["out_of_bounds"]
+assert oob["count"] == sum(int(r["wrong"]) for r in rows) and oob["okay"] == "true", oob
+avg = d["average_bus_bandwidth"]
+mean = sum(float(r["busbw_GBps"]) for r in rows) / len(rows)
+assert abs(avg["bandwidth"] - mean) <= 1e-5 * mean and avg["okay"] == "unchecked", (avg, mean)
+assert d["errors"] == []
+# collbench's own key: every algorithm in the same shape
+names = [a["name"] for a in d["collbench"]["algorithms"]]
+assert d["collbench"]["algorithm"] == "mpi" and sorted(names) == ["mpi", "ring"], d["collbench"]
