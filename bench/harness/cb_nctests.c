@@ -11,6 +11,22 @@
 #include "cb_nct_json.h"
 #include "cb_output.h"
 
+/* -J must not name another output's file (it would replace it at the end). */
+static enum cb_status same_as_another(const struct cb_options *o)
+{
+	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
+	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta };
+
+	for (int i = 0; i < 4; i++)
+		if (*paths[i] && (strcmp(paths[i], o->output_file) == 0 ||
+				  cb_path_same_file(paths[i], o->output_file))) {
+			cb_log("-J (--output_file) '%s' and %s '%s' name the same file",
+			       o->output_file, names[i], paths[i]);
+			return CB_ERR_ARG;
+		}
+	return CB_OK;
+}
+
 enum cb_status cb_nctests_start(struct cb_nctests *n, const struct cb_options *o, FILE *out)
 {
 	char err[600] = "", tmp[CB_PATH_MAX + 32];
@@ -24,6 +40,8 @@ enum cb_status cb_nctests_start(struct cb_nctests *n, const struct cb_options *o
 	}
 	if (!*o->output_file)
 		return CB_OK;
+	if (same_as_another(o) != CB_OK)
+		return CB_ERR_ARG;
 	if (cb_path_fits("-J", o->output_file, CB_PATH_REPLACE_SUFFIX, err, sizeof(err)) != CB_OK ||
 	    cb_replace_open(o->output_file, tmp, sizeof(tmp), &f, err, sizeof(err)) != CB_OK) {
 		cb_log("-J (--output_file) %s: %s", o->output_file, err);

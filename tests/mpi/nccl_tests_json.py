@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """-J's document against nccl-tests 2.19's JSON layout (its keys and nesting,
 written from nccl-tests' src/util.cu, version 3) and against the CSV of the
-same run: the library algorithm mpi's rows.
-    nccl_tests_json.py RUN.json RUN.csv"""
+same run: the library algorithm's rows (LIB: mpi, nccl) of the program PROG.
+    nccl_tests_json.py RUN.json RUN.csv LIB PROG"""
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
-rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["algo"] == "mpi"]
+lib, prog = sys.argv[3], sys.argv[4]
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["algo"] == lib]
 # nccl-tests 2.19's top level, config and results (src/util.cu), version 3
 for k in ("version", "start_time", "args", "env", "nccl_version", "config", "results",
           "out_of_bounds", "average_bus_bandwidth", "errors", "end_time"):
     assert k in d, k
 assert d["version"] == 3
-assert isinstance(d["args"], list) and d["args"][0].endswith("all_reduce_perf")
+assert isinstance(d["args"], list) and d["args"][0].endswith(prog)
 assert all(isinstance(e, str) and "=" in e for e in d["env"])
 c = d["config"]
 for k in ("nthreads", "ngpus", "minimum_bytes", "maximum_bytes", "step_factor", "warmup_iters",
@@ -49,4 +50,4 @@ assert abs(avg["bandwidth"] - mean) <= 1e-5 * mean and avg["okay"] == "unchecked
 assert d["errors"] == []
 # collbench's own key: every algorithm in the same shape
 names = [a["name"] for a in d["collbench"]["algorithms"]]
-assert d["collbench"]["algorithm"] == "mpi" and sorted(names) == ["mpi", "ring"], d["collbench"]
+assert d["collbench"]["algorithm"] == lib and sorted(names) == sorted([lib, "ring"]), d["collbench"]

@@ -14,23 +14,41 @@
 #                 "OK"; far above: exit 1, "FAILED", a message on stderr,
 #                 the CSV and -J complete
 #   json          -J's document: nccl-tests' keys and nesting, values = the CSV's
-#   json_errors   -J into a missing folder, NCCL_TESTS_MIN_BW not a number:
-#                 exit 2 before any row, the message naming it, no file
+#   json_errors   -J into a missing folder or naming --csv's file,
+#                 NCCL_TESTS_MIN_BW not a number: exit 2 before any row, the
+#                 message naming it, no file
+# CB_NCT_ARGS: more options for every launch, CB_NCT_LIB: the library
+# algorithm (tests/cuda_model gives "-B cuda" and nccl, on its model of CUDA
+# and NCCL; BIN there has allreduce_perf only, which the checks then name).
 set -euo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 bin=$1 case=$2
+lib=${CB_NCT_LIB:-mpi}
+read -r -a extra <<<"${CB_NCT_ARGS:-}"
+prog=all_reduce_perf
+[ -x "$bin/$prog" ] || prog=allreduce_perf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-export -f cb_mpirun
+export -f cb_mpirun cb_singleton cb_launch_env
 
 # launch NAME ARGS...: all_reduce_perf on 2 ranks, 8 B to 4 KiB (x4), the
-# ring and the library allreduce, into $out/NAME.{csv,out,err}; sets rc
+# ring and the library allreduce, into $out/NAME.{csv,out,err}; sets rc.
+# single NAME ARGS...: the same as one rank without mpirun (the refusals:
+# mpirun's teardown after a failed rank takes seconds)
+single() {
+	local name=$1
+	shift
+	rc=0
+	timeout 60 bash -c 'cb_singleton "$@"' _ "$bin/$prog" -b 8 -e 4K --algo "ring,$lib" \
+		--csv "$out/$name.csv" ${extra[@]+"${extra[@]}"} "$@" >"$out/$name.out" 2>"$out/$name.err" ||
+		rc=$?
+}
 launch() {
 	local name=$1
 	shift
 	rc=0
-	timeout 120 bash -c 'cb_mpirun "$@"' _ -np 2 "$bin/all_reduce_perf" -b 8 -e 4K -f 4 \
-		-n 3 -w 1 --algo ring,mpi --csv "$out/$name.csv" "$@" \
+	timeout 120 bash -c 'cb_mpirun "$@"' _ -np 2 "$bin/$prog" -b 8 -e 4K -f 4 \
+		-n 3 -w 1 --algo "ring,$lib" --csv "$out/$name.csv" ${extra[@]+"${extra[@]}"} "$@" \
 		>"$out/$name.out" 2>"$out/$name.err" || rc=$?
 }
 
@@ -70,13 +88,13 @@ footer)
 		fail "out-of-bounds line not in nccl-tests' form"
 	grep -E '^# Avg bus bandwidth    : [-+.0-9e]+ $' "$out/f.out" >/dev/null ||
 		fail "average line not in nccl-tests' form (no gate: a trailing space)"
-	grep -x '# Collective test concluded: all_reduce_perf' "$out/f.out" >/dev/null ||
+	grep -x "# Collective test concluded: $prog" "$out/f.out" >/dev/null ||
 		fail "no 'Collective test concluded' line"
-	want=$(csv_mean mpi "$out/f.csv")
+	want=$(csv_mean "$lib" "$out/f.csv")
 	got=$(avg_bw "$out/f.out")
-	close "$got" "$want" || fail "Avg bus bandwidth $got, the CSV's mpi rows average $want"
-	[ "$(oob "$out/f.out")" = "$(csv_wrong mpi "$out/f.csv") OK" ] ||
-		fail "out of bounds '$(oob "$out/f.out")', the CSV's mpi rows: $(csv_wrong mpi "$out/f.csv")"
+	close "$got" "$want" || fail "Avg bus bandwidth $got, the CSV's $lib rows average $want"
+	[ "$(oob "$out/f.out")" = "$(csv_wrong "$lib" "$out/f.csv") OK" ] ||
+		fail "out of bounds '$(oob "$out/f.out")', the CSV's $lib rows: $(csv_wrong "$lib" "$out/f.csv")"
 	# the ring's own line: its mean, and a form nccl-tests' grep leaves alone
 	ring=$(sed -n 's/^#  algo ring *: #wrong 0 OK, avg busbw \([^ ]*\) GB\/s over [0-9]* rows$/\1/p' \
 		"$out/f.out")
@@ -85,20 +103,20 @@ footer)
 	# -q: no table rows, the footer still there
 	launch q -q
 	[ "$rc" = 0 ] || fail "-q: the run failed ($rc)"
-	grep -E '^ +(ring|mpi) ' "$out/q.out" >/dev/null && fail "-q printed table rows"
+	grep -E "^ +(ring|$lib) " "$out/q.out" >/dev/null && fail "-q printed table rows"
 	[ -n "$(avg_bw "$out/q.out")" ] || fail "-q: no footer"
 	;;
 min_bw)
-	launch m --algo mpi
+	launch m --algo "$lib"
 	[ "$rc" = 0 ] || fail "the first run failed ($rc)"
-	mean=$(csv_mean mpi "$out/m.csv")
+	mean=$(csv_mean "$lib" "$out/m.csv")
 	low=$(awk -v m="$mean" 'BEGIN { printf "%.9g", m / 100 }')
 	high=$(awk -v m="$mean" 'BEGIN { printf "%.9g", m * 100 }')
-	NCCL_TESTS_MIN_BW=$low launch lo --algo mpi
+	NCCL_TESTS_MIN_BW=$low launch lo --algo "$lib"
 	[ "$rc" = 0 ] || { cat "$out/lo.err" >&2; fail "NCCL_TESTS_MIN_BW=$low (mean $mean): exit $rc"; }
 	grep -E '^# Avg bus bandwidth    : [-+.0-9e]+ OK$' "$out/lo.out" >/dev/null ||
 		fail "no 'OK' after the average under NCCL_TESTS_MIN_BW=$low"
-	NCCL_TESTS_MIN_BW=$high launch hi --algo mpi -J "$out/hi.json"
+	NCCL_TESTS_MIN_BW=$high launch hi --algo "$lib" -J "$out/hi.json"
 	[ "$rc" = 1 ] || fail "NCCL_TESTS_MIN_BW=$high (mean $mean): exit $rc, expected 1"
 	grep -E '^# Avg bus bandwidth    : [-+.0-9e]+ FAILED$' "$out/hi.out" >/dev/null ||
 		fail "no 'FAILED' after the average under NCCL_TESTS_MIN_BW=$high"
@@ -115,14 +133,18 @@ json)
 	[ "$rc" = 0 ] || { cat "$out/j.err" >&2; fail "the run failed ($rc)"; }
 	grep -x "# Writing JSON output to $out/j.json" "$out/j.out" >/dev/null ||
 		fail "no 'Writing JSON output' line"
-	python3 "$(dirname "$0")/nccl_tests_json.py" "$out/j.json" "$out/j.csv" || fail "-J's document"
+	python3 "$(dirname "$0")/nccl_tests_json.py" "$out/j.json" "$out/j.csv" "$lib" "$prog" ||
+		fail "-J's document"
 	;;
 json_errors)
-	launch bad -J "$out/missing/x.json"
+	single bad -J "$out/missing/x.json"
 	[ "$rc" = 2 ] || fail "-J into a missing folder: exit $rc, expected 2"
 	grep -- '-J (--output_file)' "$out/bad.err" >/dev/null || fail "no message naming -J: $(cat "$out/bad.err")"
 	[ ! -e "$out/bad.csv" ] || fail "a run that did not start left its CSV"
-	NCCL_TESTS_MIN_BW=fast launch env
+	single same -J "$out/same.csv"
+	[ "$rc" = 2 ] || fail "-J naming --csv's file: exit $rc, expected 2"
+	grep 'name the same file' "$out/same.err" >/dev/null || fail "no message: $(cat "$out/same.err")"
+	NCCL_TESTS_MIN_BW=fast single env
 	[ "$rc" = 2 ] || fail "NCCL_TESTS_MIN_BW=fast: exit $rc, expected 2"
 	grep "NCCL_TESTS_MIN_BW='fast'" "$out/env.err" >/dev/null || fail "no message: $(cat "$out/env.err")"
 	;;
