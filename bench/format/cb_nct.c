@@ -77,7 +77,28 @@ static struct cb_nct_entry *new_entry(struct cb_nct_algo *a, const struct cb_sum
 	return e;
 }
 
-void cb_nct_add(struct cb_nct *t, const struct cb_summary *s)
+/* Copies the iterations into d; 0, or -1 out of memory (d keeps none). */
+static int keep_iters(struct cb_nct_mode *d, const double *iter_us, int k, const double *rank_us,
+		      int nranks)
+{
+	if (!iter_us || k <= 0)
+		return 0;
+	d->iter_us = malloc((size_t)k * sizeof(double));
+	d->rank_us = rank_us && nranks > 0 ? malloc((size_t)nranks * k * sizeof(double)) : NULL;
+	if (!d->iter_us || (rank_us && nranks > 0 && !d->rank_us)) {
+		free(d->iter_us), free(d->rank_us);
+		d->iter_us = d->rank_us = NULL;
+		return -1;
+	}
+	memcpy(d->iter_us, iter_us, (size_t)k * sizeof(double));
+	if (d->rank_us)
+		memcpy(d->rank_us, rank_us, (size_t)nranks * k * sizeof(double));
+	d->k = k, d->nranks = d->rank_us ? nranks : 0;
+	return 0;
+}
+
+void cb_nct_add(struct cb_nct *t, const struct cb_summary *s, const double *iter_us, int k,
+		const double *rank_us, int nranks)
 {
 	struct cb_nct_algo *a = algo_of(t, s);
 	int m = s->in_place ? 1 : 0;
@@ -93,6 +114,8 @@ void cb_nct_add(struct cb_nct *t, const struct cb_summary *s)
 	d->have = 1;
 	d->time_us = s->time_us, d->algbw = s->algbw, d->busbw = s->busbw;
 	d->wrong = s->wrong, d->iters = s->iters;
+	if (keep_iters(d, iter_us, k, rank_us, nranks) != 0)
+		nomem(t);
 	if (s->wrong != CB_NO_U64)
 		a->wrong += s->wrong;
 	if (cb_row_state_failed(s->status.state))
@@ -189,8 +212,12 @@ int cb_nct_parse_min_bw(const char *text, double *min_bw, char *err, size_t len)
 
 void cb_nct_free(struct cb_nct *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
+		for (size_t j = 0; j < t->a[i].n; j++)
+			for (int m = 0; m < 2; m++)
+				free(t->a[i].e[j].mode[m].iter_us), free(t->a[i].e[j].mode[m].rank_us);
 		free(t->a[i].e);
+	}
 	free(t->a);
 	memset(t, 0, sizeof(*t));
 }

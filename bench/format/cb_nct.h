@@ -30,6 +30,11 @@ struct cb_nct_mode {
 	double time_us, algbw, busbw; /* us per call, GB/s; NaN: not measured */
 	unsigned long long wrong;  /* CB_NO_U64: not checked (null) */
 	int iters;
+	/* every timed iteration, where the run kept them (NULL: not kept):
+	 * iter_us[k] the max over ranks, rank_us[nranks * k] each rank's own
+	 * (rank r's iteration i at [r * k + i]) */
+	double *iter_us, *rank_us;
+	int k, nranks;
 };
 
 /* One line of nccl-tests' table: [0] out-of-place, [1] in-place. */
@@ -57,8 +62,11 @@ struct cb_nct {
 };
 
 /* Adds summary row s (any state: a skipped row is kept as a null mode, and
- * counts toward no average). Out of memory: t->nomem set, logged once. */
-void cb_nct_add(struct cb_nct *t, const struct cb_summary *s);
+ * counts toward no average), with its k timed iterations where kept
+ * (iter_us NULL: not kept; see struct cb_nct_mode; copied). Out of memory:
+ * t->nomem set, logged once. */
+void cb_nct_add(struct cb_nct *t, const struct cb_summary *s, const double *iter_us, int k,
+		const double *rank_us, int nranks);
 
 /* Mean busbw (GB/s) of a's measured rows (those with wrong results too, as
  * nccl-tests: not the skipped or failed ones), NaN when none. */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -27,6 +28,17 @@ void cb_nct_now(char *buf, size_t len)
 static json_t *real(double v)
 {
 	return isnan(v) ? json_string("nan") : json_real(v);
+}
+
+/* n doubles as a JSON array (nccl-tests' jsonDouble each) */
+static json_t *reals(const double *x, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n; i++)
+		if (json_array_append_new(a, real(x[i])) != 0)
+			return json_decref(a), NULL;
+	return a;
 }
 
 static json_t *texts(const char *const *s, size_t n)
@@ -54,6 +66,72 @@ static json_t *mode(const struct cb_nct_mode *m)
 			 m->wrong == CB_NO_U64 ? json_null() : json_real((double)m->wrong));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* nccl-tests' percentile index: min(n - 1, ceil(n p / 100) - 1) */
+static int pct_index(int n, int p)
+{
+	int i = (n * p + 99) / 100 - 1;
+
+	return i < n - 1 ? i : n - 1;
+}
+
+/* nccl-tests' "<mode>_per_iter" object of m's iterations (its -I report:
+ * src/util.cu computeIterStats, writePerIterReport): none skipped; stdev
+ * over the population; per_process_max_times_us: each rank's own times
+ * (a rank per process). NULL: out of memory. */
+static json_t *per_iter(const struct cb_nct_mode *m)
+{
+	double *v = malloc((size_t)m->k * sizeof(double)), sum = 0, var = 0, avg, sd;
+	json_t *o, *procs = json_array();
+
+	if (!v || !procs)
+		return free(v), json_decref(procs), NULL;
+	memcpy(v, m->iter_us, (size_t)m->k * sizeof(double));
+	qsort(v, (size_t)m->k, sizeof(double), cmp_double);
+	for (int i = 0; i < m->k; i++)
+		sum += v[i];
+	avg = sum / m->k;
+	for (int i = 0; i < m->k; i++)
+		var += (v[i] - avg) * (v[i] - avg);
+	sd = sqrt(var / m->k);
+	o = json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "skipped_iterations", 0, "min_us",
+		      real(v[0]), "max_us", real(v[m->k - 1]), "avg_us", real(avg), "p50_us",
+		      real(v[m->k / 2]), "p95_us", real(v[pct_index(m->k, 95)]), "p99_us",
+		      real(v[pct_index(m->k, 99)]), "stdev_us", real(sd), "cv_pct",
+		      real(avg > 0 ? sd / avg * 100 : 0), "times_us", reals(m->iter_us, m->k));
+	for (int r = 0; o && r < m->nranks && m->nranks > 1; r++)
+		json_array_append_new(procs, reals(m->rank_us + (size_t)r * m->k, m->k));
+	if (o && m->nranks > 1)
+		json_object_set_new(o, "per_process_max_times_us", procs);
+	else
+		json_decref(procs);
+	free(v);
+	return o;
+}
+
+/* Adds the two modes, each followed by its per-iteration object where the
+ * iterations were kept, in nccl-tests' order. */
+static int modes(json_t *o, const struct cb_nct_entry *e)
+{
+	static const char *const key[2] = { "out_of_place", "in_place" };
+	static const char *const pkey[2] = { "out_of_place_per_iter", "in_place_per_iter" };
+
+	for (int m = 0; m < 2; m++) {
+		if (json_object_set_new(o, key[m], mode(&e->mode[m])))
+			return -1;
+		if (e->mode[m].have && e->mode[m].iter_us &&
+		    json_object_set_new(o, pkey[m], per_iter(&e->mode[m])))
+			return -1;
+	}
+	return 0;
+}
+
 static json_t *results(const struct cb_nct_algo *a, int root)
 {
 	json_t *r = json_array();
@@ -64,12 +142,15 @@ static json_t *results(const struct cb_nct_algo *a, int root)
 		const struct cb_nct_entry *e = &a->e[i];
 		int iters = e->mode[0].have ? e->mode[0].iters : e->mode[1].iters;
 
-		if (json_array_append_new(
-			    r, json_pack("{s:I,s:I,s:s,s:s,s:s,s:o,s:o,s:i,s:s}", "size",
-					 (json_int_t)e->bytes, "count", (json_int_t)e->count, "type",
-					 e->dtype, "redop", e->op, "root", rootname, "out_of_place",
-					 mode(&e->mode[0]), "in_place", mode(&e->mode[1]),
-					 "actual_iterations", iters, "experiment_name", "")) != 0)
+		json_t *o = json_pack("{s:I,s:I,s:s,s:s,s:s}", "size", (json_int_t)e->bytes, "count",
+				      (json_int_t)e->count, "type", e->dtype, "redop", e->op,
+				      "root", rootname);
+
+		if (!o || modes(o, e) ||
+		    json_object_set_new(o, "actual_iterations", json_integer(iters)) ||
+		    json_object_set_new(o, "experiment_name", json_string("")))
+			return json_decref(o), json_decref(r), NULL;
+		if (json_array_append_new(r, o)) /* o freed */
 			return json_decref(r), NULL;
 	}
 	return r;
@@ -107,14 +188,24 @@ static json_t *devices(const struct cb_nct_config *c)
 	return d;
 }
 
-static json_t *config(const struct cb_nct_config *c)
+/* Whether some row of t kept its iterations (the per-iteration objects). */
+static int any_per_iter(const struct cb_nct *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = 0; j < t->a[i].n; j++)
+			if (t->a[i].e[j].mode[0].iter_us || t->a[i].e[j].mode[1].iter_us)
+				return 1;
+	return 0;
+}
+
+static json_t *config(const struct cb_nct *t, const struct cb_nct_config *c)
 {
 	json_t *o = json_pack("{s:i,s:i,s:I,s:I}", "nthreads", 1, "ngpus", 1, "minimum_bytes",
 			      (json_int_t)c->minbytes, "maximum_bytes", (json_int_t)c->maxbytes);
 	json_t *rest = json_pack("{s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:i,s:o}", "warmup_iters",
 				 c->warmup, "iterations", c->iters, "aggregated_iterations", 1,
 				 "validation", c->check, "graph", 0, "blocking_collectives",
-				 nct_bool(0), "per_iter_timing", nct_bool(0), "per_iter_skip", 0,
+				 nct_bool(0), "per_iter_timing", nct_bool(any_per_iter(t)), "per_iter_skip", 0,
 				 "parallel_init", nct_bool(0));
 	int bad = !o || !rest;
 
@@ -136,8 +227,10 @@ static json_t *algorithms(const struct cb_nct *t, const struct cb_nct_config *c)
 	for (size_t i = 0; a && i < t->n; i++) {
 		json_t *o = json_pack("{s:s}", "name", t->a[i].name);
 
-		if (!o || summarise(o, &t->a[i], c) || json_array_append_new(a, o))
+		if (!o || summarise(o, &t->a[i], c))
 			return json_decref(o), json_decref(a), NULL;
+		if (json_array_append_new(a, o)) /* o freed */
+			return json_decref(a), NULL;
 	}
 	return a;
 }
@@ -151,7 +244,7 @@ json_t *cb_nct_json(const struct cb_nct *t, const struct cb_nct_config *c)
 			      texts(c->argv, (size_t)c->argc), "env", texts(c->env, c->nenv),
 			      "nccl_version");
 
-	if (!o || json_object_set_new(o, "config", config(c)) ||
+	if (!o || json_object_set_new(o, "config", config(t, c)) ||
 	    summarise(o, ref ? ref : &none, c) ||
 	    json_object_set_new(o, "errors", json_array()) ||
 	    json_object_set_new(o, "end_time", cb_json_text(c->end_time)) ||

@@ -16,15 +16,22 @@
  *    "results": [{"size", "count", "type", "redop", "root" (the "%6i"
  *                 text, as nccl-tests writes it),
  *                 "out_of_place": {"time", "alg_bw", "bus_bw", "nwrong"} | null,
- *                 "in_place": {...} | null,
+ *                 "out_of_place_per_iter": {"skipped_iterations", "min_us",
+ *                     "max_us", "avg_us", "p50_us", "p95_us", "p99_us",
+ *                     "stdev_us", "cv_pct", "times_us": [k],
+ *                     "per_process_max_times_us": [nranks][k]} (where kept),
+ *                 "in_place": ..., "in_place_per_iter": ...,
  *                 "actual_iterations", "experiment_name": ""}],
  *    "out_of_bounds": {"count", "okay"},
- *    "average_bus_bandwidth": {"bandwidth", "okay": true|false|"unchecked"},
+ *    "average_bus_bandwidth": {"bandwidth", "okay"},
  *    "errors": [], "end_time": "...",
  *    "collbench": {"algorithm": the reference's name,
  *                  "algorithms": [{"name", "results", "out_of_bounds",
  *                                  "average_bus_bandwidth"}]}}
  *
+ * As nccl-tests writes them, booleans and "okay" are the strings "true" and
+ * "false" ("okay" of the average: "unchecked" without NCCL_TESTS_MIN_BW)
+ * and a NaN is the string "nan".
  * The top level's results and summaries are the reference algorithm's
  * (cb_nct_reference), as the footer's nccl-tests lines; "collbench" holds
  * every algorithm's in the same shape (a key nccl-tests' readers ignore).

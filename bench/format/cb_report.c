@@ -368,8 +368,11 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *row,
 	write_json(r, s, ranks);
 	print_table_row(r, s);
 	print_straggler(r, s);
-	if (r->nct)
-		cb_nct_add(r->nct, s);
+	if (r->nct && ranks && ranks->iters)
+		cb_nct_add(r->nct, s, ranks->iters->time_us, ranks->iters->k,
+			   ranks->iters->rank_time_us, ranks->iters->nranks);
+	else if (r->nct)
+		cb_nct_add(r->nct, s, NULL, 0, NULL, 0);
 	return r->io_error ? CB_ERR_IO : CB_OK;
 }
 

@@ -20,6 +20,7 @@ for k in ("nthreads", "ngpus", "minimum_bytes", "maximum_bytes", "step_factor", 
     assert k in c, k
 assert (c["minimum_bytes"], c["maximum_bytes"], c["step_factor"]) == (8, 4096, 4), c
 assert (c["iterations"], c["warmup_iters"]) == (3, 1), c
+assert c["per_iter_timing"] == "true", c
 assert len(c["devices"]) == 2 and [v["rank"] for v in c["devices"]] == [0, 1]
 for v in c["devices"]:
     for k in ("rank", "group", "pid", "hostname", "device", "device_hex", "device_info"):
@@ -42,6 +43,17 @@ for r, row in zip(res, rows):
     assert close(m["alg_bw"], row["algbw_GBps"]) and close(m["bus_bw"], row["busbw_GBps"]), m
     assert m["nwrong"] == float(row["wrong"])
     assert r["actual_iterations"] == 3
+    # nccl-tests' per-iteration report (its -I), which its analyze_perf_json.py reads:
+    # times_us the max over the process rows, iteration by iteration
+    p = r[mode + "_per_iter"]
+    for k in ("skipped_iterations", "min_us", "max_us", "avg_us", "p50_us", "p95_us", "p99_us",
+              "stdev_us", "cv_pct", "times_us", "per_process_max_times_us"):
+        assert k in p, k
+    t, procs = p["times_us"], p["per_process_max_times_us"]
+    assert len(t) == 3 and len(procs) == 2 and all(len(x) == 3 for x in procs), p
+    assert all(abs(t[i] - max(x[i] for x in procs)) <= 1e-9 * t[i] for i in range(3)), p
+    assert close(p["avg_us"], sum(t) / 3) and close(p["avg_us"], row["time_us"]), p
+    assert p["min_us"] == min(t) and p["max_us"] == max(t) and p["p50_us"] == sorted(t)[1], p
 oob = d["out_of_bounds"]
 assert oob["count"] == sum(int(r["wrong"]) for r in rows) and oob["okay"] == "true", oob
 avg = d["average_bus_bandwidth"]

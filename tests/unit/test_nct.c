@@ -37,7 +37,7 @@ static struct cb_summary row(const char *algo, const char *tr, unsigned long lon
 
 static void add(struct cb_nct *t, struct cb_summary s)
 {
-	cb_nct_add(t, &s);
+	cb_nct_add(t, &s, NULL, 0, NULL, 0);
 }
 
 /* out-of-place then in-place of a size: one entry; the size again: another */
@@ -51,7 +51,7 @@ static void test_pairs_and_mean(void **state)
 	add(&t, row("nccl", "library", 8, 1, 2, 0));
 	add(&t, row("nccl", "library", 8, 0, 3, 0));
 	cb_row_status_set(&skipped.status, CB_ROW_SKIPPED, "not here");
-	cb_nct_add(&t, &skipped);
+	cb_nct_add(&t, &skipped, NULL, 0, NULL, 0);
 	assert_int_equal(t.n, 1);
 	assert_int_equal(t.a[0].n, 3);
 	assert_true(t.a[0].e[0].mode[0].have && t.a[0].e[0].mode[1].have);
@@ -163,13 +163,33 @@ static void test_footer(void **state)
 
 static json_t *get(json_t *o, const char *path)
 {
-	char key[64], *p;
+	char key[128], *p;
 
 	snprintf(key, sizeof(key), "%s", path);
 	for (char *k = strtok_r(key, ".", &p); o && k; k = strtok_r(NULL, ".", &p))
 		o = json_is_array(o) ? json_array_get(o, (size_t)atoi(k)) : json_object_get(o, k);
 	assert_non_null(o);
 	return o;
+}
+
+/* results.1's out-of-place iterations 5 1 4 2 3 on 2 ranks: nccl-tests'
+ * per-iteration report; sorted 1 2 3 4 5: p50 [n/2], p95 and p99
+ * [min(n-1, ceil(n p/100) - 1)] */
+static void check_per_iter(json_t *d)
+{
+	assert_true(json_real_value(get(d, "results.1.out_of_place_per_iter.min_us")) == 1);
+	assert_true(json_real_value(get(d, "results.1.out_of_place_per_iter.max_us")) == 5);
+	assert_true(json_real_value(get(d, "results.1.out_of_place_per_iter.avg_us")) == 3);
+	assert_true(json_real_value(get(d, "results.1.out_of_place_per_iter.p50_us")) == 3);
+	assert_true(json_real_value(get(d, "results.1.out_of_place_per_iter.p95_us")) == 5);
+	assert_true(fabs(json_real_value(get(d, "results.1.out_of_place_per_iter.stdev_us")) -
+			 sqrt(2)) < 1e-12);
+	assert_true(fabs(json_real_value(get(d, "results.1.out_of_place_per_iter.cv_pct")) -
+			 100 * sqrt(2) / 3) < 1e-9);
+	assert_true(json_real_value(get(d, "results.1.out_of_place_per_iter.times_us.0")) == 5);
+	assert_true(json_real_value(
+			    get(d, "results.1.out_of_place_per_iter.per_process_max_times_us.1.4")) == 2);
+	assert_string_equal(json_string_value(get(d, "config.per_iter_timing")), "true");
 }
 
 /* nccl-tests' layout: version 3, config, results with both modes */
@@ -187,6 +207,12 @@ static void test_json(void **state)
 	add(&t, row("mpi", "library", 8, 0, 1, 0));
 	add(&t, row("mpi", "library", 8, 1, 3, 0));
 	add(&t, row("mpi", "library", 64, 1, 2, 0));
+	{ /* 64 B out of place, with its iterations: nccl-tests' per-iteration report */
+		struct cb_summary s = row("mpi", "library", 64, 0, 4, 0);
+		const double it[5] = { 5, 1, 4, 2, 3 }, rk[10] = { 5, 1, 4, 2, 3, 4, 1, 4, 2, 2 };
+
+		cb_nct_add(&t, &s, it, 5, rk, 2);
+	}
 	d = cb_nct_json(&t, &c);
 	assert_non_null(d);
 	assert_int_equal(json_integer_value(get(d, "version")), 3);
@@ -202,10 +228,12 @@ static void test_json(void **state)
 	assert_true(json_real_value(get(d, "results.0.out_of_place.bus_bw")) == 1);
 	assert_true(json_real_value(get(d, "results.0.in_place.bus_bw")) == 3);
 	assert_true(json_real_value(get(d, "results.0.in_place.nwrong")) == 0);
-	assert_true(json_is_null(get(d, "results.1.out_of_place")));
+	assert_null(json_object_get(get(d, "results.0"), "out_of_place_per_iter"));
 	assert_int_equal(json_integer_value(get(d, "results.1.size")), 64);
+	assert_true(json_real_value(get(d, "results.1.out_of_place.bus_bw")) == 4);
+	check_per_iter(d);
 	assert_int_equal(json_integer_value(get(d, "results.1.actual_iterations")), 20);
-	assert_true(json_real_value(get(d, "average_bus_bandwidth.bandwidth")) == 2);
+	assert_true(json_real_value(get(d, "average_bus_bandwidth.bandwidth")) == 2.5);
 	assert_string_equal(json_string_value(get(d, "average_bus_bandwidth.okay")), "true");
 	assert_string_equal(json_string_value(get(d, "out_of_bounds.okay")), "true");
 	assert_int_equal(json_array_size(get(d, "errors")), 0);
