@@ -252,8 +252,10 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	 * backend's (main) does the same; main stops the watchdog after both */
 	cb_watchdog_setup("the algorithms' teardown", "", 0);
 	ends[0] = h.failed_rows;
-	if (rank == 0 && st == CB_OK) /* the footer, the NCCL_TESTS_MIN_BW gate, -J */
+	if (rank == 0 && st == CB_OK) { /* the footer, the NCCL_TESTS_MIN_BW gate, -J */
 		ends[1] = cb_nctests_finish(&nct, o, pf, &peers, argc, argv, stdout);
+		json_object_set_new(meta, "nccl_tests", cb_nctests_meta(&nct));
+	}
 	MPI_Bcast(ends, 2, MPI_INT, 0, be->world);
 	cb_harness_fini(&h);
 	late = st == CB_OK && abort_flag; /* the watchdog fired in teardown: it said so */

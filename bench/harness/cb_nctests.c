@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "cb_nctests.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,20 @@ int cb_nctests_finish(struct cb_nctests *n, const struct cb_options *o,
 		rc = CB_NCTESTS_BELOW_MIN_BW;
 	}
 	return rc;
+}
+
+json_t *cb_nctests_meta(const struct cb_nctests *n)
+{
+	const struct cb_nct_algo *ref = cb_nct_reference(&n->tally);
+	double bw = ref ? cb_nct_avg_busbw(ref) : NAN;
+
+	return json_pack("{s:o,s:o,s:o,s:o,s:s}", "algorithm",
+			 ref ? json_string(ref->name) : json_null(), "avg_busbw",
+			 isnan(bw) ? json_null() : json_real(bw), "out_of_bounds",
+			 ref ? json_integer((json_int_t)ref->wrong) : json_null(), "min_bw",
+			 n->min_bw < 0 ? json_null() : json_real(n->min_bw), "gate",
+			 n->min_bw < 0 ? "unchecked" : ref && cb_nct_gate_ok(ref, n->min_bw) ?
+					 "ok" : "failed");
 }
 
 void cb_nctests_free(struct cb_nctests *n)

@@ -4,6 +4,7 @@
 #ifndef CB_NCTESTS_H
 #define CB_NCTESTS_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cb_nct.h"
@@ -34,6 +35,12 @@ enum cb_status cb_nctests_start(struct cb_nctests *n, const struct cb_options *o
 int cb_nctests_finish(struct cb_nctests *n, const struct cb_options *o,
 		      const struct cb_preflight *pf, const struct cb_peers *peers, int argc,
 		      char **argv, FILE *out);
+
+/* The metadata's "nccl_tests" object, after cb_nctests_finish: {"algorithm":
+ * the reference's name or null, "avg_busbw" (GB/s, null: none measured),
+ * "out_of_bounds", "min_bw" (NCCL_TESTS_MIN_BW, null: unset), "gate": "ok",
+ * "failed" or "unchecked"}. NULL only when out of memory. */
+json_t *cb_nctests_meta(const struct cb_nctests *n);
 
 void cb_nctests_free(struct cb_nctests *n);
 

@@ -127,6 +127,11 @@ min_bw)
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 assert d["average_bus_bandwidth"]["okay"] == "false", d["average_bus_bandwidth"]' "$out/hi.json" ||
 		fail "-J of the failing run"
+	python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))
+assert m["status"] == "complete", m["status"]
+n = m["nccl_tests"]
+assert n["gate"] == "failed" and n["algorithm"] == sys.argv[2] and n["min_bw"] > n["avg_busbw"], n
+' "$out/hi.meta.json" "$lib" || fail "the failing run's metadata"
 	;;
 json)
 	launch j -J "$out/j.json"
