@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cb_coll.h"
+#include "cb_nct.h"
 #include "cb_straggler.h"
 
 struct cb_report {
@@ -21,6 +22,7 @@ struct cb_report {
 	int started;
 	int io_error;        /* a write failed (said once, naming the stream) */
 	int algo_width;      /* the table's algo column */
+	struct cb_nct *nct;  /* rows kept for nccl-tests' footer; NULL: none */
 };
 
 /* the option of each file, for messages: index 0 csv, 1 rank_csv, 2 json */
@@ -366,7 +368,17 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *row,
 	write_json(r, s, ranks);
 	print_table_row(r, s);
 	print_straggler(r, s);
+	if (r->nct && ranks && ranks->iters)
+		cb_nct_add(r->nct, s, ranks->iters->time_us, ranks->iters->k,
+			   ranks->iters->rank_time_us, ranks->iters->nranks);
+	else if (r->nct)
+		cb_nct_add(r->nct, s, NULL, 0, NULL, 0);
 	return r->io_error ? CB_ERR_IO : CB_OK;
+}
+
+void cb_report_set_nct(struct cb_report *r, struct cb_nct *t)
+{
+	r->nct = t;
 }
 
 enum cb_status cb_report_close(struct cb_report *r)

@@ -86,6 +86,12 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *s,
 void cb_report_table_line(char *buf, size_t len, int algo_width,
 			  const char *const f[CB_TABLE_COLS]);
 
+struct cb_nct;
+
+/* From now on every row cb_report_row writes is also added to t (cb_nct.h:
+ * nccl-tests' footer and JSON); NULL: none. */
+void cb_report_set_nct(struct cb_report *r, struct cb_nct *t);
+
 /* Closes the files (fclose checked). Returns CB_ERR_IO if a write failed at
  * any point, on any stream (logged). */
 enum cb_status cb_report_close(struct cb_report *r);

@@ -4,10 +4,11 @@
  * main() is the only place that decides how the job ends: a clean non-zero
  * exit on every rank when all ranks agree something is wrong (bad arguments,
  * wrong results), MPI_Abort when one rank failed and the others may be stuck.
- * Exit status: 0 ok; 1 wrong results or failed rows; 2 bad arguments or an
+ * Exit status: 0 ok; 1 wrong results or failed rows, or the average busbw
+ * below NCCL_TESTS_MIN_BW (cb_nctests.h); 2 bad arguments or an
  * output that cannot be written at the start; 3 aborted run (error, timeout,
  * dead peer, a stop signal: TERM, INT, HUP, USR1, USR2) or results lost (a
- * write to stdout, CSV, JSON or metadata failed). */
+ * write to stdout, CSV, JSON, -J or metadata failed). */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "cb_harness.h"
 #include "cb_mcafiles.h"
 #include "cb_meta.h"
+#include "cb_nctests.h"
 #include "cb_options.h"
 #include "cb_peers.h"
 #include "cb_preflight.h"
@@ -175,14 +177,15 @@ static void abort_run(const struct cb_options *o, json_t *meta, enum cb_status s
 
 /* The end of a run: rank 0 closes the results and writes the metadata's
  * last word (a run that lost output or overran its teardown never says
- * "complete"); every rank returns its exit status. */
+ * "complete"); every rank returns its exit status. nct: cb_nctests_finish's
+ * result (-1: the footer or -J lost, > 0: below NCCL_TESTS_MIN_BW). */
 static int outcome(const struct cb_options *o, struct cb_report *rep, json_t *meta, enum cb_status st,
-		   int failed, int late, int rank)
+		   int failed, int late, int nct, int rank)
 {
 	int lost = 0;
 
 	if (rank == 0) {
-		lost = cb_report_close(rep) != CB_OK && st == CB_OK; /* logged */
+		lost = (cb_report_close(rep) != CB_OK || nct < 0) && st == CB_OK; /* logged */
 		json_object_set_new(meta, "failed_rows", json_integer(failed));
 		if (cb_meta_write(o->meta, meta, st != CB_OK || lost || late ? "error" : "complete",
 				  st != CB_OK ? cb_status_str(st) : lost ? "writing the results failed" :
@@ -203,7 +206,7 @@ static int outcome(const struct cb_options *o, struct cb_report *rep, json_t *me
 		cb_log("the rows are complete, but teardown did not end within --setup-timeout");
 		return EXIT_ABORTED;
 	}
-	return failed ? EXIT_FAILED_ROWS : 0;
+	return failed ? EXIT_FAILED_ROWS : nct > 0 ? nct : 0;
 }
 
 /* The run proper, once arguments and the backend are settled. Returns the
@@ -217,14 +220,20 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	json_t *meta = NULL;
 	struct cb_harness h;
 	struct cb_peers peers;
+	struct cb_nctests nct;
 	enum cb_status st = CB_OK;
-	int failed = 0, late = 0, rank = be->world_rank;
+	int late = 0, rank = be->world_rank, ends[2] = { 0, 0 }; /* failed rows, nct */
 
 	memset(&h, 0, sizeof(h));
+	memset(&nct, 0, sizeof(nct));
 	if (cb_peers_init(&peers, be->world, pf) != CB_OK)
 		cb_log("the ranks' process ids are unknown: a rank that dies will not be named");
 	if (rank == 0)
+		st = cb_nctests_start(&nct, o, stdout);
+	if (rank == 0 && st == CB_OK)
 		st = open_outputs(o, be, pf, &lay, argc, argv, &rep, &meta);
+	if (rep)
+		cb_report_set_nct(rep, &nct.tally);
 	st = cb_agree(st, be->world);
 	if (st == CB_OK) {
 		/* CB_ERR_ARG (an algorithm not on this backend) is the same on every
@@ -242,12 +251,17 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	 * teardown drains streams and finalizes NCCL communicators, and the
 	 * backend's (main) does the same; main stops the watchdog after both */
 	cb_watchdog_setup("the algorithms' teardown", "", 0);
-	failed = h.failed_rows;
-	MPI_Bcast(&failed, 1, MPI_INT, 0, be->world);
+	ends[0] = h.failed_rows;
+	if (rank == 0 && st == CB_OK) { /* the footer, the NCCL_TESTS_MIN_BW gate, -J */
+		ends[1] = cb_nctests_finish(&nct, o, pf, &peers, argc, argv, stdout);
+		json_object_set_new(meta, "nccl_tests", cb_nctests_meta(&nct));
+	}
+	MPI_Bcast(ends, 2, MPI_INT, 0, be->world);
 	cb_harness_fini(&h);
 	late = st == CB_OK && abort_flag; /* the watchdog fired in teardown: it said so */
 	cb_peers_free(&peers);
-	return outcome(o, rep, meta, st, failed, late, rank);
+	cb_nctests_free(&nct);
+	return outcome(o, rep, meta, st, ends[0], late, ends[1], rank);
 }
 
 /* The backend's teardown, watched as a set-up step (--setup-timeout), then

@@ -317,6 +317,10 @@ static const struct cb_optdef table[] = {
 	  .what = "path", .flags = LOCAL, .help = "write per-rank rows to PATH (CSV)" },
 	{ .lname = "json", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(json), .what = "path",
 	  .flags = LOCAL, .help = "write summary rows to PATH (JSON)" },
+	{ .lname = "output_file", .sname = 'J', .argname = "FILE", .kind = CB_OPT_TEXT,
+	  OFF(output_file), .what = "path", .flags = LOCAL,
+	  .help = "write the results in nccl-tests' JSON layout to FILE (its -J; rank 0, "
+	          "replaced whole at the end; collbench's own JSON is --json)" },
 	{ .lname = "meta", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(meta), .what = "path",
 	  .flags = LOCAL, .help = "run metadata (JSON); default: --csv with .meta.json" },
 	{ .lname = "quiet", .sname = 'q', .kind = CB_OPT_FLAG, OFF(quiet), .flags = LOCAL,

@@ -69,6 +69,7 @@ struct cb_options {
 	enum cb_wait_mode wait;               /* how host-side waits wait */
 	int time_acct;                        /* --time-acct: busy and wait time */
 	char csv[CB_PATH_MAX], rank_csv[CB_PATH_MAX], json[CB_PATH_MAX], meta[CB_PATH_MAX];
+	char output_file[CB_PATH_MAX];        /* -J: nccl-tests' JSON layout, "" none */
 	int quiet, help;
 	int check_args;                       /* --check-args: parse and check only */
 	struct cb_sweep sweep;                /* derived: see above */

@@ -32,8 +32,8 @@ enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->busy_cpu || !m->wait ||
 	    !m->barrier || !m->warm || !m->slowest)
 		return CB_ERR_NOMEM;
-	/* --json is rank 0's option alone (CB_OPT_LOCAL): every rank follows it */
-	m->keep_iters = m->o->json[0] != 0;
+	/* --json and -J are rank 0's options alone (CB_OPT_LOCAL): every rank follows */
+	m->keep_iters = m->o->json[0] != 0 || m->o->output_file[0] != 0;
 	if (cb_world_bcast(m->be, &m->keep_iters, 1, MPI_INT, 0) != CB_OK)
 		return CB_ERR_MPI;
 	if (m->keep_iters && m->be->world_rank == 0) {
