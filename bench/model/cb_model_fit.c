@@ -487,6 +487,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+double cb_fit_median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The distinct message sizes of the rows, ascending; returns their count. */
 static size_t distinct_sizes(const struct cb_fit_obs *obs, size_t m, double *d)
 {
@@ -573,6 +581,18 @@ static enum cb_status search(struct prob *pb, const double *c, size_t nc, int k,
 	}
 }
 
+/* Modelled seconds of terms at message size bytes under p (time slicing's
+ * waits at p->switch_s and wait_time at p->wait_frac). */
+static double fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t)
+{
+	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
+	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
+
+	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
+	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->fresh_bytes / p->fresh +
+	       t->waits * p->switch_s + t->wait_time * p->wait_frac;
+}
+
 static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_params *p)
 {
 	double *e = malloc(m * sizeof(double));
@@ -581,9 +601,8 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 	if (!e)
 		return;
 	for (size_t i = 0; i < m; i++)
-		e[i] = fabs(cb_fit_time(p, obs[i].bytes, &obs[i].terms) / obs[i].t - 1);
-	qsort(e, m, sizeof(double), cmp_double);
-	p->med_abs = m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2;
+		e[i] = fabs(fit_time(p, obs[i].bytes, &obs[i].terms) / obs[i].t - 1);
+	p->med_abs = cb_fit_median(e, m);
 	p->max_abs = e[m - 1];
 	free(e);
 }
@@ -656,17 +675,6 @@ const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double b
 	while (i < p->ntiers - 1 && bytes >= p->tier[i].hi)
 		i++;
 	return &p->tier[i];
-}
-
-double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t)
-{
-	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
-
-	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
-
-	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
-	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->fresh_bytes / p->fresh +
-	       t->waits * p->switch_s + t->wait_time * p->wait_frac;
 }
 
 /* Sum of squared relative errors of (s, f) on the m rows (cb_fit_switch). */

@@ -112,11 +112,11 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
 void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
 		   size_t m, double *s, double *f);
 
+/* The median of v[0 .. n), which it sorts ascending; NaN for n = 0 (the
+ * fit's, check's and the choice's medians of |relative error|). */
+double cb_fit_median(double *v, size_t n);
+
 /* The tier holding message size bytes. */
 const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);
-
-/* Modelled seconds of terms at message size bytes under p (time slicing's
- * waits at p->switch_s and wait_time at p->wait_frac). */
-double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t);
 
 #endif

@@ -137,8 +137,6 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->t = us(isnan(r->time_us_median) ? r->time_us : r->time_us_median);
 	m->t_lo = us(isnan(r->time_us_median) ? r->time_us_rep_min : r->time_us_median_rep_min);
 	m->t_hi = us(isnan(r->time_us_median) ? r->time_us_rep_max : r->time_us_median_rep_max);
-	m->busbw = r->busbw;
-	m->algbw = r->algbw;
 	m->txrx_max = r->txrx_max == CB_NO_U64 ? NAN : (double)r->txrx_max;
 	m->tx_total = r->tx_total == CB_NO_U64 ? NAN : (double)r->tx_total;
 	m->line = rr->line;

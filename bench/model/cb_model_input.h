@@ -31,7 +31,6 @@ struct cb_mrow {
 				      * files without the median column) */
 	double t_lo, t_hi;           /* seconds: fastest and slowest repeat's median;
 				      * NaN without repeats */
-	double busbw, algbw;         /* GB/s as measured; NaN when empty */
 	double txrx_max;             /* bytes the busiest rank sent + received, as
 				      * measured; NaN when unmeasured (libraries) */
 	double tx_total;             /* bytes all ranks sent, as measured; NaN when

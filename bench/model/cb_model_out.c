@@ -186,13 +186,6 @@ static const struct {
 };
 #define NRANGES (sizeof(ranges) / sizeof(ranges[0]))
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int same_group(const struct cb_mrow *a, const struct cb_mrow *b)
 {
 	return strcmp(a->backend, b->backend) == 0 && strcmp(a->transport, b->transport) == 0 &&
@@ -219,14 +212,13 @@ static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, si
 		}
 		if (m == 0)
 			continue;
-		qsort(e, m, sizeof(double), cmp_double);
 		cb_mtab_cell(t, "%s", rows[g].row->backend);
 		cb_mtab_cell(t, "%s", rows[g].row->algo);
 		cb_mtab_cell(t, "%d", rows[g].row->nranks);
 		cb_mtab_cell(t, "%s", coll_name(rows[g].row->coll));
 		cb_mtab_cell(t, "%s", ranges[k].name);
 		cb_mtab_cell(t, "%zu", m);
-		cb_mtab_cell(t, "%.1f", 100 * (m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2));
+		cb_mtab_cell(t, "%.1f", 100 * cb_fit_median(e, m));
 		cb_mtab_cell(t, "%.1f", 100 * e[m - 1]);
 		cb_mtab_cell(t, "%zu", far);
 		cb_mtab_cell(t, "%s", over ? "oversubscribed" : "");

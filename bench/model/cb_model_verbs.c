@@ -1,8 +1,8 @@
 /* cb_model_verbs: what collbench-model's verbs compute (contract in
  * cb_model_verbs.h): a row's model case and topology; fit: rows of a results
  * folder grouped by (backend, transport), each group's terms from the step
- * model, then cb_fit_run; check: every measured row next to the model;
- * predict's topology (predict itself: cb_model_pcoll.c). */
+ * model, then cb_fit_run; check: every measured row next to the model
+ * (predict: cb_model_pcoll.c). */
 #include "cb_model_verbs.h"
 
 #include <math.h>
@@ -13,7 +13,8 @@
 #include "cb_coll.h"
 #include "cb_model_reg.h"
 
-int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
+/* The model case of a row; -1 (why set) when the row cannot be modelled. */
+static int row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
 	struct cb_mreg_algo ma;
 	size_t count;
@@ -52,7 +53,13 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 	return 0;
 }
 
-void cb_row_group(const struct cb_mrow *r, char *out, size_t len)
+/* The fit group of a row's transport: the transport, with "@net" appended
+ * for a row of ranks on more than one host (copy's excepted): its bytes
+ * cross the network link, a group of its own. Fit fits such rows where each
+ * rank has a host of its own (every transfer crosses hosts, so the one-host
+ * terms hold with the network link for the intra-host one); rows with ranks
+ * sharing hosts as well need both links: check --topo. */
+static void row_group(const struct cb_mrow *r, char *out, size_t len)
 {
 	if (r->nhosts > 1 && !r->local)
 		snprintf(out, len, "%.*s@net", (int)(len > 5 ? len - 5 : 0), r->transport);
@@ -60,7 +67,10 @@ void cb_row_group(const struct cb_mrow *r, char *out, size_t len)
 		snprintf(out, len, "%s", r->transport);
 }
 
-struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links)
+/* links (intra, net, gamma, ...) with the row's launch's placement: ranks
+ * per host, each rank's host (r->rank_host), slice, CPUs. links->slice_bytes
+ * where the row has none. */
+static struct cb_topo row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links)
 {
 	struct cb_topo t = *links;
 
@@ -72,8 +82,12 @@ struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *
 	return t;
 }
 
-struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
-			   double fused, double fresh)
+/* The one-host topology of a row's launch with link parameters alpha (s),
+ * beta, gamma, the one-sided reduce rate fused (B/s; NaN or 0: the default)
+ * and the fresh reads' rate fresh (B/s; 0 or INFINITY: free); the local copy
+ * runs at beta. */
+static struct cb_topo row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
+			       double fused, double fresh)
 {
 	struct cb_topo t;
 
@@ -125,7 +139,7 @@ static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow 
 {
 	char name[CB_MIN_NAME];
 
-	cb_row_group(r, name, sizeof(name));
+	row_group(r, name, sizeof(name));
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (strcmp(f->groups[g].backend, r->backend) == 0 &&
 		    strcmp(f->groups[g].transport, name) == 0 && f->groups[g].coll == r->coll)
@@ -161,7 +175,7 @@ static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
 
 	if (strcmp(r->backend, g->backend) != 0 || (!copy && r->coll != g->coll))
 		return 0;
-	cb_row_group(r, name, sizeof(name));
+	row_group(r, name, sizeof(name));
 	return strcmp(name, g->transport) == 0 || (copy && strcmp(g->transport, cb_mreg_two_sided()) == 0);
 }
 
@@ -184,9 +198,9 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 		struct cb_topo t;
 		char why[256];
 
-		if (!selected_as(r, sel, 1) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
+		if (!selected_as(r, sel, 1) || !in_group(r, g) || row_case(r, &c, why, sizeof(why)))
 			continue;
-		t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
+		t = row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
 		if (cb_model_eval(&t, &c, &res, why, sizeof(why)) != CB_OK || !res.one_class ||
 		    !(res.terms.waits > 0))
 			continue;
@@ -223,12 +237,12 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 		if (!selected(r, sel) || !in_group(r, g))
 			continue;
 		rows++;
-		if (cb_row_case(r, &c, why, sizeof(why))) {
+		if (row_case(r, &c, why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s", why);
 			continue;
 		}
-		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0, 0); /* terms do not depend on the values */
+		t = row_topo(r, 1e-6, 1e9, 1e9, 0, 0); /* terms do not depend on the values */
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
 		if (st == CB_ERR_NOMEM)
 			return st;
@@ -326,8 +340,10 @@ out:
 	return st;
 }
 
-const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const char *backend,
-					    const char *transport, int coll)
+/* The fitted group of (backend, transport, collective coll), or NULL; coll
+ * -1: of any collective (the first). */
+static const struct cb_fit_group *fit_set_group(const struct cb_fit_set *f, const char *backend,
+						const char *transport, int coll)
 {
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (f->groups[g].fitted && strcmp(f->groups[g].backend, backend) == 0 &&
@@ -365,7 +381,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 	int copy;
 
 	if (r->nhosts > 1 && hosts) {
-		t = cb_row_topo_hosts(r, hosts);
+		t = row_topo_hosts(r, hosts);
 		c->slice_bytes = t.slice_bytes;
 		c->rank_host = t.rank_host;
 		if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
@@ -374,13 +390,13 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		c->t_latency = res->terms.msgs * fmax(t.intra.alpha, t.net.alpha);
 		return 0;
 	}
-	cb_row_group(r, name, sizeof(name));
+	row_group(r, name, sizeof(name));
 	copy = r->local;
-	g = cb_fit_set_group(f, r->backend, name, copy ? -1 : r->coll);
+	g = fit_set_group(f, r->backend, name, copy ? -1 : r->coll);
 	/* copy's rows join the backend's p2p group where it has no one-sided
 	 * group (as the fit groups them: in_group above) */
 	if (!g && copy)
-		g = cb_fit_set_group(f, r->backend, cb_mreg_two_sided(), -1);
+		g = fit_set_group(f, r->backend, cb_mreg_two_sided(), -1);
 	if (r->nhosts > 1 && r->nhosts < r->nranks && !r->local) {
 		snprintf(c->note, sizeof(c->note), "%d ranks share %d hosts: intra-host and "
 			 "network links needed (check --topo FILE)", r->nranks, r->nhosts);
@@ -392,7 +408,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		return -1;
 	}
 	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
-	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
+	t = row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
 	t.switch_s = g->p.switch_s;
 	t.wait_frac = g->p.wait_frac;
 	c->slice_bytes = t.slice_bytes;
@@ -409,7 +425,7 @@ enum cb_status cb_check_row_plan(const struct cb_check_row *c, struct cb_plan *p
 	struct cb_topo t;
 	char why[160];
 
-	if (!c->modelled || cb_row_case(c->row, &mc, why, sizeof(why)) != 0 || !mc.plan)
+	if (!c->modelled || row_case(c->row, &mc, why, sizeof(why)) != 0 || !mc.plan)
 		return CB_ERR_ARG;
 	memset(&t, 0, sizeof(t));
 	t.slice_bytes = c->slice_bytes;
@@ -430,7 +446,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 		snprintf(c->note, sizeof(c->note), "not measured (status not ok)");
 		return 0;
 	}
-	if (cb_row_case(r, &mc, c->note, sizeof(c->note)) != 0)
+	if (row_case(r, &mc, c->note, sizeof(c->note)) != 0)
 		return 0;
 	if (model_time(r, &mc, f, hosts, c, &res) != 0)
 		return 0;
@@ -474,27 +490,4 @@ enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_se
 			st = CB_ERR_ARG;
 	*rows = out;
 	return st;
-}
-
-/* ---- predict ----------------------------------------------------------- */
-
-/* The topology for message size bytes: the preset's, or with the fitted
- * link, reduce and copy rates of bytes' tier (and its time slicing's). */
-struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
-{
-	struct cb_topo t = *o->topo;
-
-	if (o->fit) {
-		const struct cb_fit_tier *tr = cb_fit_tier_of(&o->fit->p, bytes);
-
-		t.intra.alpha = o->fit->p.alpha;
-		t.intra.bw = tr->beta;
-		t.copy_bw = tr->beta;
-		t.gamma = tr->gamma;
-		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
-		t.fresh_bw = o->fit->p.fresh > 0 && isfinite(o->fit->p.fresh) ? o->fit->p.fresh : 0;
-		t.switch_s = o->fit->p.switch_s;
-		t.wait_frac = o->fit->p.wait_frac;
-	}
-	return t;
 }
