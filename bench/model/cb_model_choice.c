@@ -9,14 +9,6 @@
 #include "cb_coll.h"
 #include "cb_plan.h"
 
-/* 1 when rows a and b are of one point. */
-static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
-{
-	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
-	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
-	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
-}
-
 static int counted(const struct cb_check_row *c)
 {
 	return c->modelled && c->row->ok && c->row->t > 0 && !c->row->local;
@@ -56,7 +48,7 @@ static int one_point(const struct cb_check_row *rows, size_t n, size_t first, ch
 	for (size_t i = first; i < n; i++) {
 		const struct cb_check_row *r = &rows[i];
 
-		if (done[i] || !counted(r) || !same_point(r->row, rows[first].row))
+		if (done[i] || !counted(r) || !cb_mrow_same_point(r->row, rows[first].row))
 			continue;
 		done[i] = 1;
 		err[c->candidates++] = fabs(r->err);

@@ -151,6 +151,13 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->rank_host = x ? x->rank_host : NULL;
 }
 
+int cb_mrow_same_point(const struct cb_mrow *a, const struct cb_mrow *b)
+{
+	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
+	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
+	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
+}
+
 /* The launch of this backend and rank count, or NULL. */
 static const struct cb_res_launch *launch_of(const struct cb_results *res,
 					     const struct cb_res_row *r, size_t *index)

@@ -57,6 +57,10 @@ struct cb_minput {
 	size_t nmaps;
 };
 
+/* 1 when rows a and b are of one point: backend, collective, nranks, bytes,
+ * dtype, op, in place and hosts (check --choice's and --library's). */
+int cb_mrow_same_point(const struct cb_mrow *a, const struct cb_mrow *b);
+
 /* Loads path (a run folder or a summary CSV, as collbench-compare takes).
  * Errors (one line in err, in left empty): those of cb_results_load
  * (CB_ERR_IO, CB_ERR_ARG), CB_ERR_NOMEM. Rows whose launch has no sidecar

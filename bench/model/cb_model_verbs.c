@@ -12,6 +12,7 @@
 
 #include "cb_coll.h"
 #include "cb_model_reg.h"
+#include "cb_optable.h"
 
 /* The model case of a row; -1 (why set) when the row cannot be modelled. */
 static int row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
@@ -109,8 +110,6 @@ static struct cb_topo row_topo(const struct cb_mrow *r, double alpha, double bet
  * rows, whatever sel says of them (time slicing's fit, fit_switch). */
 static int selected_as(const struct cb_mrow *r, const struct cb_fit_sel *sel, int over)
 {
-	char list[256];
-
 	if (!r->ok || r->bytes == 0 || (double)r->bytes < sel->min_bytes || !(r->t > 0))
 		return 0;
 	if (over ? !r->oversubscribed : r->oversubscribed && !sel->oversubscribed)
@@ -119,13 +118,7 @@ static int selected_as(const struct cb_mrow *r, const struct cb_fit_sel *sel, in
 		return 0; /* n = 1: nothing crosses ranks */
 	if (r->nhosts > 1 && r->nhosts < r->nranks && !r->local)
 		return 0; /* both kinds of link: check --topo models them */
-	if (!sel->algos)
-		return 1;
-	snprintf(list, sizeof(list), ",%s,", sel->algos);
-	for (char *p = strstr(list, r->algo); p; p = strstr(p + 1, r->algo))
-		if (p[-1] == ',' && p[strlen(r->algo)] == ',')
-			return 1;
-	return 0;
+	return cb_list_selects(sel->algos, r->algo);
 }
 
 static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
@@ -152,16 +145,16 @@ static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow 
 	return &f->groups[f->ngroups++];
 }
 
+/* Adds algo to g's list of fitted algorithms ("ps,ring") once, while the
+ * list stays 4 bytes short of its buffer (of 2 for the first). */
 static void add_algo(struct cb_fit_group *g, const char *algo)
 {
-	char key[40];
 	size_t len = strlen(g->algos);
 
-	snprintf(key, sizeof(key), ",%s,", algo);
-	if (strstr(g->algos, key) || len + strlen(algo) + 2 >= sizeof(g->algos))
+	if ((len && cb_list_selects(g->algos, algo)) ||
+	    len + strlen(algo) + (len ? 4 : 2) >= sizeof(g->algos))
 		return;
-	snprintf(g->algos + (len ? len - 1 : 0), sizeof(g->algos) - (len ? len - 1 : 0), ",%s,",
-		 algo);
+	snprintf(g->algos + len, sizeof(g->algos) - len, "%s%s", len ? "," : "", algo);
 }
 
 /* 1 when row r is fitted in group g: its backend, transport and
@@ -292,17 +285,6 @@ static int needs_group(const struct cb_fit_set *f, const struct cb_mrow *r,
 	return !p2p;
 }
 
-/* "ps,ring" from ",ps,ring,". */
-static void tidy_algos(char *a)
-{
-	size_t len = strlen(a);
-
-	if (len >= 2) {
-		memmove(a, a + 1, len - 2);
-		a[len - 2] = '\0';
-	}
-}
-
 enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				  struct cb_fit_set *out, char *err, size_t errlen)
 {
@@ -331,10 +313,8 @@ enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fi
 		st = CB_ERR_ARG;
 		goto out;
 	}
-	for (size_t g = 0; g < out->ngroups && st == CB_OK; g++) {
+	for (size_t g = 0; g < out->ngroups && st == CB_OK; g++)
 		st = fit_group(in, sel, &out->groups[g], obs);
-		tidy_algos(out->groups[g].algos);
-	}
 out:
 	free(obs);
 	return st;
