@@ -677,46 +677,31 @@ const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double b
 	return &p->tier[i];
 }
 
-/* Sum of squared relative errors of (s, f) on the m rows (cb_fit_switch). */
-static double switch_rss(const double *t, const double *model, const double *waits,
-			 const double *wtime, size_t m, double s, double f)
+enum cb_status cb_fit_switch(const double *t, const double *model, const double *waits,
+			     const double *wtime, size_t m, double *s, double *f)
 {
-	double rss = 0;
+	/* columns waits / t and wtime / t against (t - model) / t, both kept >= 0
+	 * (cb_lsq_nnls); a column that is 0 in every row, or moves in step with
+	 * the other, is left out (held at 0) */
+	double *A = malloc(3 * (m ? m : 1) * sizeof(double)), *b, x[2], rss, cd[2];
+	unsigned use = 3, used;
+	int bad, rc = -1;
 
-	for (size_t i = 0; i < m; i++) {
-		double e = (model[i] + s * waits[i] + f * wtime[i] - t[i]) / t[i];
-
-		rss += e * e;
-	}
-	return rss;
-}
-
-void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
-		   size_t m, double *s, double *f)
-{
-	/* normal equations of x = (s, f) on columns a = waits / t, b = wtime / t
-	 * against r = (t - model) / t; the best of the unconstrained solution
-	 * (if >= 0) and the two with one of them 0 */
-	double aa = 0, ab = 0, bb = 0, ar = 0, br = 0, det, c[3][2], best = INFINITY;
-
-	for (size_t i = 0; i < m; i++) {
-		double a = waits[i] / t[i], b = wtime[i] / t[i], r = (t[i] - model[i]) / t[i];
-
-		aa += a * a, ab += a * b, bb += b * b, ar += a * r, br += b * r;
-	}
-	det = aa * bb - ab * ab;
-	c[0][0] = det > 0 ? (ar * bb - br * ab) / det : -1;
-	c[0][1] = det > 0 ? (br * aa - ar * ab) / det : -1;
-	c[1][0] = aa > 0 && ar > 0 ? ar / aa : 0, c[1][1] = 0;
-	c[2][0] = 0, c[2][1] = bb > 0 && br > 0 ? br / bb : 0;
 	*s = *f = 0;
-	for (int k = 0; k < 3; k++) {
-		double rss;
-
-		if (c[k][0] < 0 || c[k][1] < 0)
-			continue;
-		rss = switch_rss(t, model, waits, wtime, m, c[k][0], c[k][1]);
-		if (rss < best)
-			best = rss, *s = c[k][0], *f = c[k][1];
+	if (!A)
+		return CB_ERR_NOMEM;
+	b = A + 2 * m;
+	for (size_t i = 0; i < m; i++) {
+		A[2 * i] = waits[i] / t[i];
+		A[2 * i + 1] = wtime[i] / t[i];
+		b[i] = (t[i] - model[i]) / t[i];
 	}
+	while (m > 0 && use && rc == -1) {
+		rc = cb_lsq_nnls(A, b, m, 2, use, use, x, &rss, cd, &used, &bad, NULL);
+		use &= rc == -1 ? ~(1u << bad) : use;
+	}
+	if (rc == 0)
+		*s = x[0], *f = x[1];
+	free(A);
+	return rc == -2 ? CB_ERR_NOMEM : CB_OK;
 }

@@ -108,9 +108,9 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
  * seconds t[i], the model's seconds without either model[i], and their
  * terms waits[i] and wtime[i] (cb_model_terms): the s, f >= 0 minimising the
  * sum of ((model + s waits + f wtime - t) / t)^2 into *s and *f (both 0 for
- * m = 0). */
-void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
-		   size_t m, double *s, double *f);
+ * m = 0), by the fit's least squares. Errors: CB_ERR_NOMEM (*s = *f = 0). */
+enum cb_status cb_fit_switch(const double *t, const double *model, const double *waits,
+			     const double *wtime, size_t m, double *s, double *f);
 
 /* The median of v[0 .. n), which it sorts ascending; NaN for n = 0 (the
  * fit's, check's and the choice's medians of |relative error|). */

@@ -180,6 +180,7 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 {
 	double *v = malloc(4 * (in->nrows ? in->nrows : 1) * sizeof(double));
 	size_t m = 0;
+	enum cb_status st;
 
 	if (!v)
 		return CB_ERR_NOMEM;
@@ -203,11 +204,11 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 		v[3 * in->nrows + m] = res.terms.wait_time;
 		m++;
 	}
-	cb_fit_switch(v, v + in->nrows, v + 2 * in->nrows, v + 3 * in->nrows, m, &g->p.switch_s,
-		      &g->p.wait_frac);
+	st = cb_fit_switch(v, v + in->nrows, v + 2 * in->nrows, v + 3 * in->nrows, m,
+			   &g->p.switch_s, &g->p.wait_frac);
 	g->p.switch_nobs = m;
 	free(v);
-	return CB_OK;
+	return st;
 }
 
 /* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. A
