@@ -123,18 +123,6 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 	return st;
 }
 
-/* Measured bandwidth of a row from its median time, as the model's: busbw
- * (its collective's factor), or algbw for copy and n = 1 (no busbw). */
-static double measured_bw(const struct cb_mrow *r)
-{
-	double algbw = (double)r->bytes / r->t / 1e9;
-
-	if (!(r->t > 0))
-		return NAN;
-	return r->nranks < 2 || r->local ? algbw
-				: algbw * cb_coll_busbw_factor((enum cb_coll)r->coll, r->nranks);
-}
-
 enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 			    size_t n)
 {
@@ -166,7 +154,7 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 			cb_mtab_cell(&t, "%+.1f", 100 * c->err);
 		else
 			cb_mtab_cell(&t, "%s", "");
-		cb_mtab_num(&t, measured_bw(r), 6);
+		cb_mtab_num(&t, r->t > 0 ? cb_row_busbw(r, r->t) : NAN, 6); /* as measured */
 		cb_mtab_num(&t, c->modelled ? c->busbw_model : NAN, 6);
 		cb_mtab_num(&t, c->modelled ? c->rounds : NAN, 6);
 		cb_mtab_num(&t, r->txrx_max, 15);

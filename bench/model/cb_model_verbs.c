@@ -336,9 +336,7 @@ static const struct cb_fit_group *fit_set_group(const struct cb_fit_set *f, cons
 
 /* ---- check ------------------------------------------------------------- */
 
-/* Bus bandwidth of a modelled time, with the measured rows' factor (the
- * row's collective's, cb_coll_busbw_factor); algbw for copy and n = 1. */
-static double busbw_of(const struct cb_mrow *r, double t)
+double cb_row_busbw(const struct cb_mrow *r, double t)
 {
 	double algbw = (double)r->bytes / t / 1e9;
 
@@ -438,7 +436,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 	c->modelled = 1;
 	c->rounds = res.terms.msgs;
 	c->err = c->t_model / r->t - 1;
-	c->busbw_model = busbw_of(r, c->t_model);
+	c->busbw_model = cb_row_busbw(r, c->t_model);
 	if (!isfinite(c->t_model) || !isfinite(c->busbw_model) || !(c->busbw_model > 0)) {
 		snprintf(c->note, sizeof(c->note), "model time %g s, bandwidth %g GB/s: not a "
 			 "finite result (the fit's parameters are out of range)", c->t_model,

@@ -64,6 +64,11 @@ struct cb_check_row {
 	char note[160];
 };
 
+/* Row r's bandwidth at t seconds (its measured or its modelled time), GB/s:
+ * busbw with its collective's factor (cb_coll_busbw_factor), algbw for copy
+ * and n = 1 (no busbw). */
+double cb_row_busbw(const struct cb_mrow *r, double t);
+
 /* The plan a modelled row of a plan algorithm was priced from (its case
  * and c's slice and placement): *p, cb_plan_free() it. Errors: CB_ERR_ARG
  * (not a plan algorithm's row), cb_plan_make's. */
