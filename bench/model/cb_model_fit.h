@@ -15,7 +15,7 @@
  * call's fixed cost (timer, function calls), fitted where rows without any
  * message (copy, n = 1) tell it from alpha. The fit minimises the sum of squared relative errors
  * ((t_model - t) / t)^2, so an 8-byte row and a 64 MiB row count alike, with
- * Householder QR on columns scaled to unit norm. Bandwidths may differ by
+ * QR (Givens rotations) on columns scaled to unit norm. Bandwidths may differ by
  * size tier (a host's memory is faster while a message fits its caches):
  * beta and gamma per tier of message size [lo, hi), alpha shared. Tier
  * boundaries are given, or chosen among the measured sizes by the Bayesian
