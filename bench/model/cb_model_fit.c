@@ -487,6 +487,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void cb_fit_topo(const struct cb_fit_params *p, double bytes, struct cb_topo *t)
+{
+	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
+
+	t->intra.alpha = p->alpha;
+	t->intra.bw = tr->beta;
+	t->copy_bw = tr->beta;
+	t->gamma = tr->gamma;
+	t->fused_bw = tr->fused > 0 ? tr->fused : 0;
+	t->fresh_bw = p->fresh > 0 && isfinite(p->fresh) ? p->fresh : 0;
+	t->switch_s = p->switch_s;
+	t->wait_frac = p->wait_frac;
+}
+
 double cb_fit_median(double *v, size_t n)
 {
 	if (n == 0)

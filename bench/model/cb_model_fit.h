@@ -116,6 +116,12 @@ enum cb_status cb_fit_switch(const double *t, const double *model, const double 
  * fit's, check's and the choice's medians of |relative error|). */
 double cb_fit_median(double *v, size_t n);
 
+/* Sets t's rates and costs to fit p's at message size bytes (its tier's):
+ * intra.alpha, intra.bw and copy_bw (beta), gamma, fused_bw (0, the
+ * default, where p has none), fresh_bw (0 where free), switch_s, wait_frac;
+ * the rest of t (layout, network, slice) stays. */
+void cb_fit_topo(const struct cb_fit_params *p, double bytes, struct cb_topo *t);
+
 /* The tier holding message size bytes. */
 const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);
 

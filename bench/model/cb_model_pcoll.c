@@ -42,28 +42,6 @@ int cb_pred_algos(int coll, const char *list, struct cb_pred_algos *a, char *why
 	return a->n ? 0 : -1;
 }
 
-/* The topology predict prices message size bytes on: o->topo's, with the
- * fitted link, reduce and copy rates of bytes' tier (and its time
- * slicing's) where o->fit is set. */
-static struct cb_topo pred_topo(const struct cb_pred_opts *o, double bytes)
-{
-	struct cb_topo t = *o->topo;
-
-	if (o->fit) {
-		const struct cb_fit_tier *tr = cb_fit_tier_of(&o->fit->p, bytes);
-
-		t.intra.alpha = o->fit->p.alpha;
-		t.intra.bw = tr->beta;
-		t.copy_bw = tr->beta;
-		t.gamma = tr->gamma;
-		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
-		t.fresh_bw = o->fit->p.fresh > 0 && isfinite(o->fit->p.fresh) ? o->fit->p.fresh : 0;
-		t.switch_s = o->fit->p.switch_s;
-		t.wait_frac = o->fit->p.wait_frac;
-	}
-	return t;
-}
-
 /* Algorithm name at count elements into row. */
 static enum cb_status price(const struct cb_topo *t, const struct cb_pred_opts *o, int coll,
 			    const char *name, int n, size_t count, struct cb_pcoll_row *row,
@@ -104,10 +82,12 @@ enum cb_status cb_model_predict_coll(const struct cb_pred_opts *o, const struct 
 				     int n, double bytes, struct cb_pcoll_row *rows, size_t *nrows,
 				     char *why, size_t whylen)
 {
-	struct cb_topo t = pred_topo(o, bytes);
+	struct cb_topo t = *o->topo;
 	size_t count = cb_coll_count((enum cb_coll)a->coll, n, (size_t)(bytes / (double)o->esize));
 
 	*nrows = 0;
+	if (o->fit) /* the fitted rates of bytes' tier on o->topo's layout */
+		cb_fit_topo(&o->fit->p, bytes, &t);
 	if (count == 0) {
 		snprintf(why, whylen, "%s at %d ranks: %.0f bytes hold no element per rank",
 			 cb_coll_get((enum cb_coll)a->coll)->name, n, bytes);

@@ -83,26 +83,24 @@ static struct cb_topo row_topo_hosts(const struct cb_mrow *r, const struct cb_to
 	return t;
 }
 
-/* The one-host topology of a row's launch with link parameters alpha (s),
- * beta, gamma, the one-sided reduce rate fused (B/s; NaN or 0: the default)
- * and the fresh reads' rate fresh (B/s; 0 or INFINITY: free); the local copy
- * runs at beta. */
-static struct cb_topo row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
-			       double fused, double fresh)
+/* The one-host topology of a row's launch with fit p's parameters at the
+ * row's size (cb_fit_topo), or with NULL unit ones (where only the terms,
+ * which do not depend on them, are wanted). */
+static struct cb_topo row_topo(const struct cb_mrow *r, const struct cb_fit_params *p)
 {
 	struct cb_topo t;
 
 	memset(&t, 0, sizeof(t));
 	snprintf(t.name, sizeof(t.name), "fit");
 	t.ranks_per_host = r->nranks;
-	t.intra.alpha = alpha;
-	t.intra.bw = beta;
-	t.gamma = gamma;
-	t.fused_bw = fused > 0 ? fused : 0;
-	t.fresh_bw = fresh > 0 && isfinite(fresh) ? fresh : 0;
-	t.copy_bw = beta;
 	t.slice_bytes = r->slice_bytes ? r->slice_bytes : (size_t)256 * 1024;
 	t.cpus_per_host = r->cpus_per_host;
+	if (p) {
+		cb_fit_topo(p, (double)r->bytes, &t);
+		return t;
+	}
+	t.intra.alpha = 1e-6;
+	t.intra.bw = t.copy_bw = t.gamma = 1e9;
 	return t;
 }
 
@@ -186,7 +184,6 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 		return CB_ERR_NOMEM;
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *r = &in->rows[i];
-		const struct cb_fit_tier *tr = cb_fit_tier_of(&g->p, (double)r->bytes);
 		struct cb_model_case c;
 		struct cb_model_result res;
 		struct cb_topo t;
@@ -194,7 +191,7 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 
 		if (!selected_as(r, sel, 1) || !in_group(r, g) || row_case(r, &c, why, sizeof(why)))
 			continue;
-		t = row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
+		t = row_topo(r, &g->p); /* time slicing's costs are 0 still */
 		if (cb_model_eval(&t, &c, &res, why, sizeof(why)) != CB_OK || !res.one_class ||
 		    !(res.terms.waits > 0))
 			continue;
@@ -236,7 +233,7 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 				snprintf(first, sizeof(first), "%s", why);
 			continue;
 		}
-		t = row_topo(r, 1e-6, 1e9, 1e9, 0, 0); /* terms do not depend on the values */
+		t = row_topo(r, NULL);
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
 		if (st == CB_ERR_NOMEM)
 			return st;
@@ -355,7 +352,6 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 {
 	char name[CB_MIN_NAME];
 	const struct cb_fit_group *g;
-	const struct cb_fit_tier *tr;
 	struct cb_topo t;
 	int copy;
 
@@ -386,10 +382,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 			 r->backend, name, cb_coll_get((enum cb_coll)r->coll)->name);
 		return -1;
 	}
-	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
-	t = row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
-	t.switch_s = g->p.switch_s;
-	t.wait_frac = g->p.wait_frac;
+	t = row_topo(r, &g->p);
 	c->slice_bytes = t.slice_bytes;
 	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 		return -1;
