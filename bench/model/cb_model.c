@@ -48,6 +48,14 @@ struct ev {
 	struct cb_model_result *r;
 };
 
+/* The rate of a one-sided move-and-reduce step on t (fused_bw, else the
+ * slower of the intra-host link and gamma), bytes per second. */
+static double topo_fused(const struct cb_topo *t)
+{
+	return t->fused_bw > 0 ? t->fused_bw
+	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
+}
+
 /* fmax without its NaN rules (no load is NaN): inlined, where fmax is a
  * call per step. */
 static inline double dmax(double a, double b)
@@ -184,7 +192,7 @@ static double ev_account(struct ev *e, struct acc *a, double alpha, const struct
 			 int net, int msgs)
 {
 	double maxb = l->maxb, maxred = l->maxred, bwt = l->bwt;
-	double gf = cb_topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
+	double gf = topo_fused(e->t), both = e->fused ? fmin(maxb, maxred) : 0;
 	double redt = e->fused && both > 0 ? maxred / gf : maxred / e->t->gamma, t;
 
 	if (!e->fused)

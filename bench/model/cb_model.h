@@ -120,14 +120,6 @@ struct cb_topo {
 	int rank_host_n;
 };
 
-/* The rate of a one-sided move-and-reduce step on t (fused_bw, else the
- * slower of the intra-host link and gamma), bytes per second. */
-static inline double cb_topo_fused(const struct cb_topo *t)
-{
-	return t->fused_bw > 0 ? t->fused_bw
-	       : t->intra.bw < t->gamma ? t->intra.bw : t->gamma;
-}
-
 struct cb_plan_algo;
 
 /* One collective call to model. */

@@ -9,14 +9,6 @@
 #include "cb_coll.h"
 #include "cb_plan.h"
 
-/* 1 when rows a and b are of one point. */
-static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
-{
-	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
-	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
-	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
-}
-
 static int counted(const struct cb_check_row *c)
 {
 	return c->modelled && c->row->ok && c->row->t > 0 && !c->row->local;
@@ -41,22 +33,6 @@ static int same_plan(const struct cb_check_row *x, const struct cb_check_row *y)
 	return st == CB_ERR_NOMEM ? -1 : same;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of v[0 .. n) (sorted in place); NaN for none. */
-static double median(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	qsort(v, n, sizeof(*v), by_value);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The point of rows[first]: every counted row of it (done[] marks them).
  * Returns 0, or -1 out of memory. */
 static int one_point(const struct cb_check_row *rows, size_t n, size_t first, char *done,
@@ -72,7 +48,7 @@ static int one_point(const struct cb_check_row *rows, size_t n, size_t first, ch
 	for (size_t i = first; i < n; i++) {
 		const struct cb_check_row *r = &rows[i];
 
-		if (done[i] || !counted(r) || !same_point(r->row, rows[first].row))
+		if (done[i] || !counted(r) || !cb_mrow_same_point(r->row, rows[first].row))
 			continue;
 		done[i] = 1;
 		err[c->candidates++] = fabs(r->err);
@@ -86,7 +62,7 @@ static int one_point(const struct cb_check_row *rows, size_t n, size_t first, ch
 	c->chosen = chosen;
 	c->regret = chosen->row->t / best->row->t;
 	c->latency_bound = 2 * best->t_latency >= best->t_model;
-	c->err_median = median(err, (size_t)c->candidates);
+	c->err_median = cb_fit_median(err, (size_t)c->candidates);
 	free(err);
 	c->agree = 1;
 	if (chosen == best)
@@ -137,7 +113,7 @@ static void add_point(struct cb_regret *g, double *e, const struct cb_choice *c)
 static void close_group(struct cb_regret *g, double *e)
 {
 	g->regret = g->points ? exp(g->regret / (double)g->points) : NAN;
-	g->err_median = median(e, g->points);
+	g->err_median = cb_fit_median(e, g->points);
 }
 
 void cb_choice_summary(const struct cb_choice *c, size_t n, struct cb_regret *all,

@@ -15,6 +15,7 @@
 #include "cb_model_out.h"
 #include "cb_model_params.h"
 #include "cb_model_topo.h"
+#include "cb_optable.h"
 #include "cb_output.h"
 #include "cb_text.h"
 
@@ -118,15 +119,7 @@ out:
 /* 1 when the row passes check's --algo and --min-bytes. */
 static int shown(const struct cb_cli *c, const struct cb_mrow *r)
 {
-	char list[260], key[40];
-
-	if ((double)r->bytes < c->sel.min_bytes)
-		return 0;
-	if (!c->algos[0])
-		return 1;
-	snprintf(list, sizeof(list), ",%s,", c->algos);
-	snprintf(key, sizeof(key), ",%s,", r->algo);
-	return strstr(list, key) != NULL;
+	return (double)r->bytes >= c->sel.min_bytes && cb_list_selects(c->algos, r->algo);
 }
 
 /* The parameters check uses: --fit FILE, else fitted on the run itself. */

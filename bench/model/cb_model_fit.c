@@ -487,6 +487,28 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void cb_fit_topo(const struct cb_fit_params *p, double bytes, struct cb_topo *t)
+{
+	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
+
+	t->intra.alpha = p->alpha;
+	t->intra.bw = tr->beta;
+	t->copy_bw = tr->beta;
+	t->gamma = tr->gamma;
+	t->fused_bw = tr->fused > 0 ? tr->fused : 0;
+	t->fresh_bw = p->fresh > 0 && isfinite(p->fresh) ? p->fresh : 0;
+	t->switch_s = p->switch_s;
+	t->wait_frac = p->wait_frac;
+}
+
+double cb_fit_median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The distinct message sizes of the rows, ascending; returns their count. */
 static size_t distinct_sizes(const struct cb_fit_obs *obs, size_t m, double *d)
 {
@@ -573,6 +595,18 @@ static enum cb_status search(struct prob *pb, const double *c, size_t nc, int k,
 	}
 }
 
+/* Modelled seconds of terms at message size bytes under p (time slicing's
+ * waits at p->switch_s and wait_time at p->wait_frac). */
+static double fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t)
+{
+	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
+	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
+
+	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
+	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->fresh_bytes / p->fresh +
+	       t->waits * p->switch_s + t->wait_time * p->wait_frac;
+}
+
 static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_params *p)
 {
 	double *e = malloc(m * sizeof(double));
@@ -581,9 +615,8 @@ static void fit_errors(const struct cb_fit_obs *obs, size_t m, struct cb_fit_par
 	if (!e)
 		return;
 	for (size_t i = 0; i < m; i++)
-		e[i] = fabs(cb_fit_time(p, obs[i].bytes, &obs[i].terms) / obs[i].t - 1);
-	qsort(e, m, sizeof(double), cmp_double);
-	p->med_abs = m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2;
+		e[i] = fabs(fit_time(p, obs[i].bytes, &obs[i].terms) / obs[i].t - 1);
+	p->med_abs = cb_fit_median(e, m);
 	p->max_abs = e[m - 1];
 	free(e);
 }
@@ -658,57 +691,31 @@ const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double b
 	return &p->tier[i];
 }
 
-double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t)
+enum cb_status cb_fit_switch(const double *t, const double *model, const double *waits,
+			     const double *wtime, size_t m, double *s, double *f)
 {
-	const struct cb_fit_tier *tr = cb_fit_tier_of(p, bytes);
+	/* columns waits / t and wtime / t against (t - model) / t, both kept >= 0
+	 * (cb_lsq_nnls); a column that is 0 in every row, or moves in step with
+	 * the other, is left out (held at 0) */
+	double *A = malloc(3 * (m ? m : 1) * sizeof(double)), *b, x[2], rss, cd[2];
+	unsigned use = 3, used;
+	int bad, rc = -1;
 
-	double f = isnan(tr->fused) ? fmin(tr->beta, tr->gamma) : fmin(tr->beta, tr->fused);
-
-	return t->calls * p->overhead + t->msgs * p->alpha + t->link_bytes / tr->beta +
-	       t->reduce_bytes / tr->gamma + t->fused_bytes / f + t->fresh_bytes / p->fresh +
-	       t->waits * p->switch_s + t->wait_time * p->wait_frac;
-}
-
-/* Sum of squared relative errors of (s, f) on the m rows (cb_fit_switch). */
-static double switch_rss(const double *t, const double *model, const double *waits,
-			 const double *wtime, size_t m, double s, double f)
-{
-	double rss = 0;
-
-	for (size_t i = 0; i < m; i++) {
-		double e = (model[i] + s * waits[i] + f * wtime[i] - t[i]) / t[i];
-
-		rss += e * e;
-	}
-	return rss;
-}
-
-void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
-		   size_t m, double *s, double *f)
-{
-	/* normal equations of x = (s, f) on columns a = waits / t, b = wtime / t
-	 * against r = (t - model) / t; the best of the unconstrained solution
-	 * (if >= 0) and the two with one of them 0 */
-	double aa = 0, ab = 0, bb = 0, ar = 0, br = 0, det, c[3][2], best = INFINITY;
-
-	for (size_t i = 0; i < m; i++) {
-		double a = waits[i] / t[i], b = wtime[i] / t[i], r = (t[i] - model[i]) / t[i];
-
-		aa += a * a, ab += a * b, bb += b * b, ar += a * r, br += b * r;
-	}
-	det = aa * bb - ab * ab;
-	c[0][0] = det > 0 ? (ar * bb - br * ab) / det : -1;
-	c[0][1] = det > 0 ? (br * aa - ar * ab) / det : -1;
-	c[1][0] = aa > 0 && ar > 0 ? ar / aa : 0, c[1][1] = 0;
-	c[2][0] = 0, c[2][1] = bb > 0 && br > 0 ? br / bb : 0;
 	*s = *f = 0;
-	for (int k = 0; k < 3; k++) {
-		double rss;
-
-		if (c[k][0] < 0 || c[k][1] < 0)
-			continue;
-		rss = switch_rss(t, model, waits, wtime, m, c[k][0], c[k][1]);
-		if (rss < best)
-			best = rss, *s = c[k][0], *f = c[k][1];
+	if (!A)
+		return CB_ERR_NOMEM;
+	b = A + 2 * m;
+	for (size_t i = 0; i < m; i++) {
+		A[2 * i] = waits[i] / t[i];
+		A[2 * i + 1] = wtime[i] / t[i];
+		b[i] = (t[i] - model[i]) / t[i];
 	}
+	while (m > 0 && use && rc == -1) {
+		rc = cb_lsq_nnls(A, b, m, 2, use, use, x, &rss, cd, &used, &bad, NULL);
+		use &= rc == -1 ? ~(1u << bad) : use;
+	}
+	if (rc == 0)
+		*s = x[0], *f = x[1];
+	free(A);
+	return rc == -2 ? CB_ERR_NOMEM : CB_OK;
 }

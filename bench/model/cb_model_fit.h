@@ -15,7 +15,7 @@
  * call's fixed cost (timer, function calls), fitted where rows without any
  * message (copy, n = 1) tell it from alpha. The fit minimises the sum of squared relative errors
  * ((t_model - t) / t)^2, so an 8-byte row and a 64 MiB row count alike, with
- * Householder QR on columns scaled to unit norm. Bandwidths may differ by
+ * QR (Givens rotations) on columns scaled to unit norm. Bandwidths may differ by
  * size tier (a host's memory is faster while a message fits its caches):
  * beta and gamma per tier of message size [lo, hi), alpha shared. Tier
  * boundaries are given, or chosen among the measured sizes by the Bayesian
@@ -108,15 +108,21 @@ enum cb_status cb_fit_run(const struct cb_fit_obs *obs, size_t m, const struct c
  * seconds t[i], the model's seconds without either model[i], and their
  * terms waits[i] and wtime[i] (cb_model_terms): the s, f >= 0 minimising the
  * sum of ((model + s waits + f wtime - t) / t)^2 into *s and *f (both 0 for
- * m = 0). */
-void cb_fit_switch(const double *t, const double *model, const double *waits, const double *wtime,
-		   size_t m, double *s, double *f);
+ * m = 0), by the fit's least squares. Errors: CB_ERR_NOMEM (*s = *f = 0). */
+enum cb_status cb_fit_switch(const double *t, const double *model, const double *waits,
+			     const double *wtime, size_t m, double *s, double *f);
+
+/* The median of v[0 .. n), which it sorts ascending; NaN for n = 0 (the
+ * fit's, check's and the choice's medians of |relative error|). */
+double cb_fit_median(double *v, size_t n);
+
+/* Sets t's rates and costs to fit p's at message size bytes (its tier's):
+ * intra.alpha, intra.bw and copy_bw (beta), gamma, fused_bw (0, the
+ * default, where p has none), fresh_bw (0 where free), switch_s, wait_frac;
+ * the rest of t (layout, network, slice) stays. */
+void cb_fit_topo(const struct cb_fit_params *p, double bytes, struct cb_topo *t);
 
 /* The tier holding message size bytes. */
 const struct cb_fit_tier *cb_fit_tier_of(const struct cb_fit_params *p, double bytes);
-
-/* Modelled seconds of terms at message size bytes under p (time slicing's
- * waits at p->switch_s and wait_time at p->wait_frac). */
-double cb_fit_time(const struct cb_fit_params *p, double bytes, const struct cb_model_terms *t);
 
 #endif

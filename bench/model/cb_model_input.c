@@ -137,8 +137,6 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->t = us(isnan(r->time_us_median) ? r->time_us : r->time_us_median);
 	m->t_lo = us(isnan(r->time_us_median) ? r->time_us_rep_min : r->time_us_median_rep_min);
 	m->t_hi = us(isnan(r->time_us_median) ? r->time_us_rep_max : r->time_us_median_rep_max);
-	m->busbw = r->busbw;
-	m->algbw = r->algbw;
 	m->txrx_max = r->txrx_max == CB_NO_U64 ? NAN : (double)r->txrx_max;
 	m->tx_total = r->tx_total == CB_NO_U64 ? NAN : (double)r->tx_total;
 	m->line = rr->line;
@@ -151,6 +149,13 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : cb_mreg_backend_slice(r->backend);
 	m->slice_auto = !(x && x->slice_bytes);
 	m->rank_host = x ? x->rank_host : NULL;
+}
+
+int cb_mrow_same_point(const struct cb_mrow *a, const struct cb_mrow *b)
+{
+	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
+	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
+	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
 }
 
 /* The launch of this backend and rank count, or NULL. */

@@ -31,7 +31,6 @@ struct cb_mrow {
 				      * files without the median column) */
 	double t_lo, t_hi;           /* seconds: fastest and slowest repeat's median;
 				      * NaN without repeats */
-	double busbw, algbw;         /* GB/s as measured; NaN when empty */
 	double txrx_max;             /* bytes the busiest rank sent + received, as
 				      * measured; NaN when unmeasured (libraries) */
 	double tx_total;             /* bytes all ranks sent, as measured; NaN when
@@ -57,6 +56,10 @@ struct cb_minput {
 	int **maps;                  /* the launches' rank placements (rows point in) */
 	size_t nmaps;
 };
+
+/* 1 when rows a and b are of one point: backend, collective, nranks, bytes,
+ * dtype, op, in place and hosts (check --choice's and --library's). */
+int cb_mrow_same_point(const struct cb_mrow *a, const struct cb_mrow *b);
 
 /* Loads path (a run folder or a summary CSV, as collbench-compare takes).
  * Errors (one line in err, in left empty): those of cb_results_load

@@ -9,6 +9,7 @@
 
 #include "cb_coll.h"
 #include "cb_model_reg.h"
+#include "cb_optable.h"
 
 static int forced(const struct cb_mrow *r)
 {
@@ -23,13 +24,6 @@ static const char *short_name(const struct cb_mrow *r)
 	return dot ? dot + 1 : r->algo;
 }
 
-static int same_point(const struct cb_mrow *a, const struct cb_mrow *b)
-{
-	return strcmp(a->backend, b->backend) == 0 && a->coll == b->coll && a->nranks == b->nranks &&
-	       a->bytes == b->bytes && strcmp(a->dtype, b->dtype) == 0 &&
-	       strcmp(a->op, b->op) == 0 && a->in_place == b->in_place && a->nhosts == b->nhosts;
-}
-
 /* 1 when b's measured traffic is a's within the slack. */
 static int same_traffic(const struct cb_mrow *a, const struct cb_mrow *b)
 {
@@ -38,17 +32,6 @@ static int same_traffic(const struct cb_mrow *a, const struct cb_mrow *b)
 	return isfinite(a->tx_total) && isfinite(b->tx_total) && isfinite(a->txrx_max) &&
 	       isfinite(b->txrx_max) && fabs(a->tx_total - b->tx_total) <= slack &&
 	       fabs(a->txrx_max - b->txrx_max) <= 2 * CB_LIBID_SLACK;
-}
-
-/* 1 when name is in the comma list. */
-static int in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-			return 1;
-	return 0;
 }
 
 /* The identification of default row d among the forced rows of in. */
@@ -63,7 +46,7 @@ static int identify(const struct cb_minput *in, const struct cb_mrow *d, struct 
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *r = &in->rows[i];
 
-		if (!forced(r) || !r->ok || !(r->t > 0) || !same_point(d, r))
+		if (!forced(r) || !r->ok || !(r->t > 0) || !cb_mrow_same_point(d, r))
 			continue;
 		nforced++;
 		if (same_traffic(d, r))
@@ -74,8 +57,8 @@ static int identify(const struct cb_minput *in, const struct cb_mrow *d, struct 
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *r = &in->rows[i];
 
-		if (!forced(r) || !r->ok || !(r->t > 0) || !same_point(d, r) ||
-		    (id->matches[0] && !in_list(id->matches, short_name(r))))
+		if (!forced(r) || !r->ok || !(r->t > 0) || !cb_mrow_same_point(d, r) ||
+		    (id->matches[0] && !cb_list_selects(id->matches, short_name(r))))
 			continue;
 		if (!id->nearest || fabs(log(r->t / d->t)) < fabs(log(id->nearest->t / d->t)))
 			id->nearest = r;
@@ -85,7 +68,7 @@ static int identify(const struct cb_minput *in, const struct cb_mrow *d, struct 
 	id->ratio = id->nearest->t / d->t;
 	id->table = cb_mreg_forced_name(cb_model_ompi_choice(d->nranks, (size_t)d->bytes,
 						   d->esize ? (size_t)d->bytes / d->esize : 0));
-	id->agree = id->matches[0] ? in_list(id->matches, id->table)
+	id->agree = id->matches[0] ? cb_list_selects(id->matches, id->table)
 				   : strcmp(short_name(id->nearest), id->table) == 0;
 	return nforced > 0;
 }

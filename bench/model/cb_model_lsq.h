@@ -1,11 +1,11 @@
 /* cb_model_lsq: the least squares of the cost model's fit (cb_model_fit.c):
  * min || A x - b || over x (b all 1 unless given), A an m x p design matrix
  * (row-major: a row per measured row, its terms divided by its time, so the
- * residuals are relative errors), by Householder QR on columns scaled to
- * unit norm, with a non-negative active-set search over the columns that
- * may be held at 0. The m rows are first reduced to p + 1 by Givens
- * rotations (the same residual for every x), so each of the search's
- * solves costs p columns, not m rows. */
+ * residuals are relative errors), by QR (Givens rotations, row by row) on
+ * columns scaled to unit norm, with a non-negative active-set search over
+ * the columns that may be held at 0. The m rows are first reduced to p + 1
+ * by the same rotations (the same residual for every x), so each of the
+ * search's solves costs p columns, not m rows. */
 #ifndef CB_MODEL_LSQ_H
 #define CB_MODEL_LSQ_H
 

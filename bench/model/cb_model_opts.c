@@ -190,23 +190,21 @@ static const struct cb_optdef table[NOPTS] = {
 	  .help = "predict: per rank count, the largest size at which the first algorithm (-a) is "
 	          "no slower than the second" },
 	[O_ROOT] = { .lname = "root", .sname = 'r', .argname = "RANK", .defval = "0",
-	  .kind = CB_OPT_INT, OFF(root), .hi = CB_MODEL_MAX_RANKS - 1, .help = "predict: the ps root" },
+	  .kind = CB_OPT_INT, OFF(root), .hi = CB_MODEL_MAX_RANKS - 1, .help = "predict: the plans' root" },
 	[O_DTYPE] = { .lname = "dtype", .sname = 'd', .argname = "TYPE", .defval = "float",
 	  .kind = CB_OPT_ENUM, OFF(dtype), .name = dtype_name, .count = CB_DTYPE_COUNT,
 	  .what = "type", .help = "predict: element type (its size splits chunks)" },
 	[O_COLL] = { .lname = "coll", .argname = "NAME", .defval = "allreduce",
 	  .kind = CB_OPT_ENUM, OFF(coll), .name = coll_name, .count = CB_COLL_COUNT,
 	  .what = "collective",
-	  .help = "predict: the collective whose plans are priced (allreduce: ps and ring; the "
-	          "others: each of their plans, -b/-e their bytes as the rows': count x element "
-	          "size, nccl-tests' size)" },
+	  .help = "predict: the collective whose plans are priced (-a's default: each of its "
+	          "plans; -b/-e its bytes as the rows': count x element size, nccl-tests' size)" },
 	[O_BACKEND] = { .lname = "backend", .argname = "NAME", .kind = CB_OPT_TEXT, OFF(backend),
 	  .what = "name",
 	  .help = "predict --fit: the backend whose one-sided fit to use [the first]" },
 	[O_TWOSIDED] = { .lname = "two-sided", .kind = CB_OPT_FLAG, OFF(two_sided),
 	  .help = "predict: bytes land in a buffer, then are reduced (a two-sided transport: "
-	          "move and reduce add up) rather than one-sided as collbench's ps and ring "
-	          "today" },
+	          "move and reduce add up) rather than one-sided" },
 	[O_PLAN] = { .lname = "plan", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(plan),
 	  .what = "path",
 	  .help = "fit, check: the plan file a run's --plan named (docs/plans.md), so that its "

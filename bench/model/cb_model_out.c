@@ -123,18 +123,6 @@ enum cb_status cb_out_fit(FILE *f, enum cb_mfmt fmt, const struct cb_fit_set *se
 	return st;
 }
 
-/* Measured bandwidth of a row from its median time, as the model's: busbw
- * (its collective's factor), or algbw for copy and n = 1 (no busbw). */
-static double measured_bw(const struct cb_mrow *r)
-{
-	double algbw = (double)r->bytes / r->t / 1e9;
-
-	if (!(r->t > 0))
-		return NAN;
-	return r->nranks < 2 || r->local ? algbw
-				: algbw * cb_coll_busbw_factor((enum cb_coll)r->coll, r->nranks);
-}
-
 enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row *rows,
 			    size_t n)
 {
@@ -166,7 +154,7 @@ enum cb_status cb_out_check(FILE *f, enum cb_mfmt fmt, const struct cb_check_row
 			cb_mtab_cell(&t, "%+.1f", 100 * c->err);
 		else
 			cb_mtab_cell(&t, "%s", "");
-		cb_mtab_num(&t, measured_bw(r), 6);
+		cb_mtab_num(&t, r->t > 0 ? cb_row_busbw(r, r->t) : NAN, 6); /* as measured */
 		cb_mtab_num(&t, c->modelled ? c->busbw_model : NAN, 6);
 		cb_mtab_num(&t, c->modelled ? c->rounds : NAN, 6);
 		cb_mtab_num(&t, r->txrx_max, 15);
@@ -185,13 +173,6 @@ static const struct {
 	{ 65536, INFINITY, "all >= 64K" },
 };
 #define NRANGES (sizeof(ranges) / sizeof(ranges[0]))
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static int same_group(const struct cb_mrow *a, const struct cb_mrow *b)
 {
@@ -219,14 +200,13 @@ static void summary_group(struct cb_mtab *t, const struct cb_check_row *rows, si
 		}
 		if (m == 0)
 			continue;
-		qsort(e, m, sizeof(double), cmp_double);
 		cb_mtab_cell(t, "%s", rows[g].row->backend);
 		cb_mtab_cell(t, "%s", rows[g].row->algo);
 		cb_mtab_cell(t, "%d", rows[g].row->nranks);
 		cb_mtab_cell(t, "%s", coll_name(rows[g].row->coll));
 		cb_mtab_cell(t, "%s", ranges[k].name);
 		cb_mtab_cell(t, "%zu", m);
-		cb_mtab_cell(t, "%.1f", 100 * (m % 2 ? e[m / 2] : (e[m / 2 - 1] + e[m / 2]) / 2));
+		cb_mtab_cell(t, "%.1f", 100 * cb_fit_median(e, m));
 		cb_mtab_cell(t, "%.1f", 100 * e[m - 1]);
 		cb_mtab_cell(t, "%zu", far);
 		cb_mtab_cell(t, "%s", over ? "oversubscribed" : "");

@@ -82,10 +82,12 @@ enum cb_status cb_model_predict_coll(const struct cb_pred_opts *o, const struct 
 				     int n, double bytes, struct cb_pcoll_row *rows, size_t *nrows,
 				     char *why, size_t whylen)
 {
-	struct cb_topo t = cb_pred_topo(o, bytes);
+	struct cb_topo t = *o->topo;
 	size_t count = cb_coll_count((enum cb_coll)a->coll, n, (size_t)(bytes / (double)o->esize));
 
 	*nrows = 0;
+	if (o->fit) /* the fitted rates of bytes' tier on o->topo's layout */
+		cb_fit_topo(&o->fit->p, bytes, &t);
 	if (count == 0) {
 		snprintf(why, whylen, "%s at %d ranks: %.0f bytes hold no element per rank",
 			 cb_coll_get((enum cb_coll)a->coll)->name, n, bytes);

@@ -12,6 +12,15 @@
 #define CB_PCOLL_MAX_ALGOS CB_MREG_MAX_PLANS
 #define CB_PCOLL_NAME 40
 
+struct cb_pred_opts {
+	const struct cb_topo *topo;
+	const struct cb_fit_group *fit; /* NULL, or its parameters replace the topology's
+					 * intra link, gamma and copy bandwidth */
+	size_t esize;
+	int root;
+	int two_sided;              /* bytes land, then are reduced (cb_model_case) */
+};
+
 struct cb_pred_algos {                        /* the algorithms predict prices */
 	int coll;                                 /* enum cb_coll */
 	size_t n;

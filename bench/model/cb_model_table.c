@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "cb_model_table.h"
 
+#include <csv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -58,21 +59,6 @@ void cb_mtab_num(struct cb_mtab *t, double v, int digits)
 		cb_mtab_cell(t, "%.*g", digits, v);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* Column widths for the aligned table. */
 static void widths(const struct cb_mtab *t, size_t *w)
 {
@@ -100,7 +86,10 @@ static void print_row(FILE *f, enum cb_mfmt fmt, const struct cb_mtab *t, const 
 		else {
 			if (c)
 				fputc(',', f);
-			csv_field(f, row[c]);
+			if (strpbrk(row[c], ",\"\n\r")) /* RFC 4180 quoting, by libcsv */
+				csv_fwrite(f, row[c], strlen(row[c]));
+			else
+				fputs(row[c], f);
 		}
 	}
 	fputs(fmt == CB_MFMT_MARKDOWN ? "|\n" : "\n", f);

@@ -311,8 +311,10 @@ static void default_name(const char *name, char *dst, size_t cap)
 	dst[len] = '\0';
 }
 
-enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, struct cb_topo *t,
-			     char *err, size_t errlen)
+/* Parses len bytes of a topology file (name for messages and the default
+ * name). Errors: CB_ERR_ARG with "name: key: what is wrong" in err. */
+static enum cb_status topo_parse(const char *buf, size_t len, const char *name, struct cb_topo *t,
+				 char *err, size_t errlen)
 {
 	json_error_t jerr;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -365,7 +367,7 @@ enum cb_status cb_topo_load(const char *spec, struct cb_topo *t, char *err, size
 				 "not a topology file" : "not a readable file", why);
 		return st;
 	}
-	st = cb_topo_parse(buf, len, spec, t, err, errlen);
+	st = topo_parse(buf, len, spec, t, err, errlen);
 	free(buf);
 	return st;
 }

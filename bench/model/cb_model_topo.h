@@ -35,13 +35,9 @@ const struct cb_topo *cb_topo_preset(const char *name);
 size_t cb_topo_npresets(void);
 const struct cb_topo *cb_topo_preset_at(size_t i);
 
-/* Parses len bytes of a topology file (name for messages and the default
- * name). Errors: CB_ERR_ARG with "name: key: what is wrong" in err (not JSON,
- * wrong schema, a missing, mistyped, out-of-range or unknown key). */
-enum cb_status cb_topo_parse(const char *buf, size_t len, const char *name, struct cb_topo *t,
-			     char *err, size_t errlen);
-
-/* spec is a preset name, else a file path. Errors: those of cb_topo_parse,
+/* spec is a preset name, else a file path. Errors: those of a topology file
+ * (CB_ERR_ARG: "name: key: what is wrong", not JSON, wrong schema, a
+ * missing, mistyped, out-of-range or unknown key),
  * CB_ERR_IO (no such preset and the file cannot be read: the message lists
  * the presets), CB_ERR_ARG (no such preset and the path is a directory, a
  * device or FIFO, or over 16 MiB: cb_input.h's reason), CB_ERR_NOMEM. */

@@ -1,8 +1,8 @@
 /* cb_model_verbs: what collbench-model's verbs compute (contract in
  * cb_model_verbs.h): a row's model case and topology; fit: rows of a results
  * folder grouped by (backend, transport), each group's terms from the step
- * model, then cb_fit_run; check: every measured row next to the model;
- * predict's topology (predict itself: cb_model_pcoll.c). */
+ * model, then cb_fit_run; check: every measured row next to the model
+ * (predict: cb_model_pcoll.c). */
 #include "cb_model_verbs.h"
 
 #include <math.h>
@@ -12,8 +12,10 @@
 
 #include "cb_coll.h"
 #include "cb_model_reg.h"
+#include "cb_optable.h"
 
-int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
+/* The model case of a row; -1 (why set) when the row cannot be modelled. */
+static int row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen)
 {
 	struct cb_mreg_algo ma;
 	size_t count;
@@ -52,7 +54,13 @@ int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, siz
 	return 0;
 }
 
-void cb_row_group(const struct cb_mrow *r, char *out, size_t len)
+/* The fit group of a row's transport: the transport, with "@net" appended
+ * for a row of ranks on more than one host (copy's excepted): its bytes
+ * cross the network link, a group of its own. Fit fits such rows where each
+ * rank has a host of its own (every transfer crosses hosts, so the one-host
+ * terms hold with the network link for the intra-host one); rows with ranks
+ * sharing hosts as well need both links: check --topo. */
+static void row_group(const struct cb_mrow *r, char *out, size_t len)
 {
 	if (r->nhosts > 1 && !r->local)
 		snprintf(out, len, "%.*s@net", (int)(len > 5 ? len - 5 : 0), r->transport);
@@ -60,7 +68,10 @@ void cb_row_group(const struct cb_mrow *r, char *out, size_t len)
 		snprintf(out, len, "%s", r->transport);
 }
 
-struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links)
+/* links (intra, net, gamma, ...) with the row's launch's placement: ranks
+ * per host, each rank's host (r->rank_host), slice, CPUs. links->slice_bytes
+ * where the row has none. */
+static struct cb_topo row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links)
 {
 	struct cb_topo t = *links;
 
@@ -72,22 +83,24 @@ struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *
 	return t;
 }
 
-struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
-			   double fused, double fresh)
+/* The one-host topology of a row's launch with fit p's parameters at the
+ * row's size (cb_fit_topo), or with NULL unit ones (where only the terms,
+ * which do not depend on them, are wanted). */
+static struct cb_topo row_topo(const struct cb_mrow *r, const struct cb_fit_params *p)
 {
 	struct cb_topo t;
 
 	memset(&t, 0, sizeof(t));
 	snprintf(t.name, sizeof(t.name), "fit");
 	t.ranks_per_host = r->nranks;
-	t.intra.alpha = alpha;
-	t.intra.bw = beta;
-	t.gamma = gamma;
-	t.fused_bw = fused > 0 ? fused : 0;
-	t.fresh_bw = fresh > 0 && isfinite(fresh) ? fresh : 0;
-	t.copy_bw = beta;
 	t.slice_bytes = r->slice_bytes ? r->slice_bytes : (size_t)256 * 1024;
 	t.cpus_per_host = r->cpus_per_host;
+	if (p) {
+		cb_fit_topo(p, (double)r->bytes, &t);
+		return t;
+	}
+	t.intra.alpha = 1e-6;
+	t.intra.bw = t.copy_bw = t.gamma = 1e9;
 	return t;
 }
 
@@ -95,8 +108,6 @@ struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, d
  * rows, whatever sel says of them (time slicing's fit, fit_switch). */
 static int selected_as(const struct cb_mrow *r, const struct cb_fit_sel *sel, int over)
 {
-	char list[256];
-
 	if (!r->ok || r->bytes == 0 || (double)r->bytes < sel->min_bytes || !(r->t > 0))
 		return 0;
 	if (over ? !r->oversubscribed : r->oversubscribed && !sel->oversubscribed)
@@ -105,13 +116,7 @@ static int selected_as(const struct cb_mrow *r, const struct cb_fit_sel *sel, in
 		return 0; /* n = 1: nothing crosses ranks */
 	if (r->nhosts > 1 && r->nhosts < r->nranks && !r->local)
 		return 0; /* both kinds of link: check --topo models them */
-	if (!sel->algos)
-		return 1;
-	snprintf(list, sizeof(list), ",%s,", sel->algos);
-	for (char *p = strstr(list, r->algo); p; p = strstr(p + 1, r->algo))
-		if (p[-1] == ',' && p[strlen(r->algo)] == ',')
-			return 1;
-	return 0;
+	return cb_list_selects(sel->algos, r->algo);
 }
 
 static int selected(const struct cb_mrow *r, const struct cb_fit_sel *sel)
@@ -125,7 +130,7 @@ static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow 
 {
 	char name[CB_MIN_NAME];
 
-	cb_row_group(r, name, sizeof(name));
+	row_group(r, name, sizeof(name));
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (strcmp(f->groups[g].backend, r->backend) == 0 &&
 		    strcmp(f->groups[g].transport, name) == 0 && f->groups[g].coll == r->coll)
@@ -138,16 +143,16 @@ static struct cb_fit_group *group_of(struct cb_fit_set *f, const struct cb_mrow 
 	return &f->groups[f->ngroups++];
 }
 
+/* Adds algo to g's list of fitted algorithms ("ps,ring") once, while the
+ * list stays 4 bytes short of its buffer (of 2 for the first). */
 static void add_algo(struct cb_fit_group *g, const char *algo)
 {
-	char key[40];
 	size_t len = strlen(g->algos);
 
-	snprintf(key, sizeof(key), ",%s,", algo);
-	if (strstr(g->algos, key) || len + strlen(algo) + 2 >= sizeof(g->algos))
+	if ((len && cb_list_selects(g->algos, algo)) ||
+	    len + strlen(algo) + (len ? 4 : 2) >= sizeof(g->algos))
 		return;
-	snprintf(g->algos + (len ? len - 1 : 0), sizeof(g->algos) - (len ? len - 1 : 0), ",%s,",
-		 algo);
+	snprintf(g->algos + len, sizeof(g->algos) - len, "%s%s", len ? "," : "", algo);
 }
 
 /* 1 when row r is fitted in group g: its backend, transport and
@@ -161,7 +166,7 @@ static int in_group(const struct cb_mrow *r, const struct cb_fit_group *g)
 
 	if (strcmp(r->backend, g->backend) != 0 || (!copy && r->coll != g->coll))
 		return 0;
-	cb_row_group(r, name, sizeof(name));
+	row_group(r, name, sizeof(name));
 	return strcmp(name, g->transport) == 0 || (copy && strcmp(g->transport, cb_mreg_two_sided()) == 0);
 }
 
@@ -173,20 +178,20 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 {
 	double *v = malloc(4 * (in->nrows ? in->nrows : 1) * sizeof(double));
 	size_t m = 0;
+	enum cb_status st;
 
 	if (!v)
 		return CB_ERR_NOMEM;
 	for (size_t i = 0; i < in->nrows; i++) {
 		const struct cb_mrow *r = &in->rows[i];
-		const struct cb_fit_tier *tr = cb_fit_tier_of(&g->p, (double)r->bytes);
 		struct cb_model_case c;
 		struct cb_model_result res;
 		struct cb_topo t;
 		char why[256];
 
-		if (!selected_as(r, sel, 1) || !in_group(r, g) || cb_row_case(r, &c, why, sizeof(why)))
+		if (!selected_as(r, sel, 1) || !in_group(r, g) || row_case(r, &c, why, sizeof(why)))
 			continue;
-		t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
+		t = row_topo(r, &g->p); /* time slicing's costs are 0 still */
 		if (cb_model_eval(&t, &c, &res, why, sizeof(why)) != CB_OK || !res.one_class ||
 		    !(res.terms.waits > 0))
 			continue;
@@ -196,11 +201,11 @@ static enum cb_status fit_switch(const struct cb_minput *in, const struct cb_fit
 		v[3 * in->nrows + m] = res.terms.wait_time;
 		m++;
 	}
-	cb_fit_switch(v, v + in->nrows, v + 2 * in->nrows, v + 3 * in->nrows, m, &g->p.switch_s,
-		      &g->p.wait_frac);
+	st = cb_fit_switch(v, v + in->nrows, v + 2 * in->nrows, v + 3 * in->nrows, m,
+			   &g->p.switch_s, &g->p.wait_frac);
 	g->p.switch_nobs = m;
 	free(v);
-	return CB_OK;
+	return st;
 }
 
 /* Fits group g on the selected rows of in; returns CB_ERR_NOMEM or CB_OK. A
@@ -223,12 +228,12 @@ static enum cb_status fit_group(const struct cb_minput *in, const struct cb_fit_
 		if (!selected(r, sel) || !in_group(r, g))
 			continue;
 		rows++;
-		if (cb_row_case(r, &c, why, sizeof(why))) {
+		if (row_case(r, &c, why, sizeof(why))) {
 			if (!*first)
 				snprintf(first, sizeof(first), "%s", why);
 			continue;
 		}
-		t = cb_row_topo(r, 1e-6, 1e9, 1e9, 0, 0); /* terms do not depend on the values */
+		t = row_topo(r, NULL);
 		st = cb_model_eval(&t, &c, &res, why, sizeof(why));
 		if (st == CB_ERR_NOMEM)
 			return st;
@@ -278,17 +283,6 @@ static int needs_group(const struct cb_fit_set *f, const struct cb_mrow *r,
 	return !p2p;
 }
 
-/* "ps,ring" from ",ps,ring,". */
-static void tidy_algos(char *a)
-{
-	size_t len = strlen(a);
-
-	if (len >= 2) {
-		memmove(a, a + 1, len - 2);
-		a[len - 2] = '\0';
-	}
-}
-
 enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				  struct cb_fit_set *out, char *err, size_t errlen)
 {
@@ -317,17 +311,17 @@ enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fi
 		st = CB_ERR_ARG;
 		goto out;
 	}
-	for (size_t g = 0; g < out->ngroups && st == CB_OK; g++) {
+	for (size_t g = 0; g < out->ngroups && st == CB_OK; g++)
 		st = fit_group(in, sel, &out->groups[g], obs);
-		tidy_algos(out->groups[g].algos);
-	}
 out:
 	free(obs);
 	return st;
 }
 
-const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const char *backend,
-					    const char *transport, int coll)
+/* The fitted group of (backend, transport, collective coll), or NULL; coll
+ * -1: of any collective (the first). */
+static const struct cb_fit_group *fit_set_group(const struct cb_fit_set *f, const char *backend,
+						const char *transport, int coll)
 {
 	for (size_t g = 0; g < f->ngroups; g++)
 		if (f->groups[g].fitted && strcmp(f->groups[g].backend, backend) == 0 &&
@@ -339,9 +333,7 @@ const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const ch
 
 /* ---- check ------------------------------------------------------------- */
 
-/* Bus bandwidth of a modelled time, with the measured rows' factor (the
- * row's collective's, cb_coll_busbw_factor); algbw for copy and n = 1. */
-static double busbw_of(const struct cb_mrow *r, double t)
+double cb_row_busbw(const struct cb_mrow *r, double t)
 {
 	double algbw = (double)r->bytes / t / 1e9;
 
@@ -360,12 +352,11 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 {
 	char name[CB_MIN_NAME];
 	const struct cb_fit_group *g;
-	const struct cb_fit_tier *tr;
 	struct cb_topo t;
 	int copy;
 
 	if (r->nhosts > 1 && hosts) {
-		t = cb_row_topo_hosts(r, hosts);
+		t = row_topo_hosts(r, hosts);
 		c->slice_bytes = t.slice_bytes;
 		c->rank_host = t.rank_host;
 		if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
@@ -374,13 +365,13 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 		c->t_latency = res->terms.msgs * fmax(t.intra.alpha, t.net.alpha);
 		return 0;
 	}
-	cb_row_group(r, name, sizeof(name));
+	row_group(r, name, sizeof(name));
 	copy = r->local;
-	g = cb_fit_set_group(f, r->backend, name, copy ? -1 : r->coll);
+	g = fit_set_group(f, r->backend, name, copy ? -1 : r->coll);
 	/* copy's rows join the backend's p2p group where it has no one-sided
 	 * group (as the fit groups them: in_group above) */
 	if (!g && copy)
-		g = cb_fit_set_group(f, r->backend, cb_mreg_two_sided(), -1);
+		g = fit_set_group(f, r->backend, cb_mreg_two_sided(), -1);
 	if (r->nhosts > 1 && r->nhosts < r->nranks && !r->local) {
 		snprintf(c->note, sizeof(c->note), "%d ranks share %d hosts: intra-host and "
 			 "network links needed (check --topo FILE)", r->nranks, r->nhosts);
@@ -391,10 +382,7 @@ static int model_time(const struct cb_mrow *r, const struct cb_model_case *mc,
 			 r->backend, name, cb_coll_get((enum cb_coll)r->coll)->name);
 		return -1;
 	}
-	tr = cb_fit_tier_of(&g->p, (double)r->bytes);
-	t = cb_row_topo(r, g->p.alpha, tr->beta, tr->gamma, tr->fused, g->p.fresh);
-	t.switch_s = g->p.switch_s;
-	t.wait_frac = g->p.wait_frac;
+	t = row_topo(r, &g->p);
 	c->slice_bytes = t.slice_bytes;
 	if (cb_model_eval(&t, mc, res, c->note, sizeof(c->note)) != CB_OK)
 		return -1;
@@ -409,7 +397,7 @@ enum cb_status cb_check_row_plan(const struct cb_check_row *c, struct cb_plan *p
 	struct cb_topo t;
 	char why[160];
 
-	if (!c->modelled || cb_row_case(c->row, &mc, why, sizeof(why)) != 0 || !mc.plan)
+	if (!c->modelled || row_case(c->row, &mc, why, sizeof(why)) != 0 || !mc.plan)
 		return CB_ERR_ARG;
 	memset(&t, 0, sizeof(t));
 	t.slice_bytes = c->slice_bytes;
@@ -430,7 +418,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 		snprintf(c->note, sizeof(c->note), "not measured (status not ok)");
 		return 0;
 	}
-	if (cb_row_case(r, &mc, c->note, sizeof(c->note)) != 0)
+	if (row_case(r, &mc, c->note, sizeof(c->note)) != 0)
 		return 0;
 	if (model_time(r, &mc, f, hosts, c, &res) != 0)
 		return 0;
@@ -441,7 +429,7 @@ static int check_row(const struct cb_mrow *r, const struct cb_fit_set *f, double
 	c->modelled = 1;
 	c->rounds = res.terms.msgs;
 	c->err = c->t_model / r->t - 1;
-	c->busbw_model = busbw_of(r, c->t_model);
+	c->busbw_model = cb_row_busbw(r, c->t_model);
 	if (!isfinite(c->t_model) || !isfinite(c->busbw_model) || !(c->busbw_model > 0)) {
 		snprintf(c->note, sizeof(c->note), "model time %g s, bandwidth %g GB/s: not a "
 			 "finite result (the fit's parameters are out of range)", c->t_model,
@@ -474,27 +462,4 @@ enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_se
 			st = CB_ERR_ARG;
 	*rows = out;
 	return st;
-}
-
-/* ---- predict ----------------------------------------------------------- */
-
-/* The topology for message size bytes: the preset's, or with the fitted
- * link, reduce and copy rates of bytes' tier (and its time slicing's). */
-struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes)
-{
-	struct cb_topo t = *o->topo;
-
-	if (o->fit) {
-		const struct cb_fit_tier *tr = cb_fit_tier_of(&o->fit->p, bytes);
-
-		t.intra.alpha = o->fit->p.alpha;
-		t.intra.bw = tr->beta;
-		t.copy_bw = tr->beta;
-		t.gamma = tr->gamma;
-		t.fused_bw = tr->fused > 0 ? tr->fused : 0;
-		t.fresh_bw = o->fit->p.fresh > 0 && isfinite(o->fit->p.fresh) ? o->fit->p.fresh : 0;
-		t.switch_s = o->fit->p.switch_s;
-		t.wait_frac = o->fit->p.wait_frac;
-	}
-	return t;
 }

@@ -1,7 +1,6 @@
 /* cb_model_verbs: what collbench-model's verbs compute, without printing:
- * fit (parameters per backend and transport from a results folder), check
- * (every row against the model), predict (ps and ring at scale on a
- * topology, and where one overtakes the other). */
+ * fit (parameters per backend and transport from a results folder) and
+ * check (every row against the model); predict: cb_model_pcoll.h. */
 #ifndef CB_MODEL_VERBS_H
 #define CB_MODEL_VERBS_H
 
@@ -38,29 +37,6 @@ struct cb_fit_sel {
 	struct cb_fit_opts opts;
 };
 
-/* The model case of a row; -1 (why set) when the row cannot be modelled. */
-int cb_row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why, size_t whylen);
-
-/* The one-host topology of a row's launch with link parameters alpha (s),
- * beta, gamma, the one-sided reduce rate fused (B/s; NaN or 0: the default)
- * and the fresh reads' rate fresh (B/s; 0 or INFINITY: free); the local copy
- * runs at beta. */
-struct cb_topo cb_row_topo(const struct cb_mrow *r, double alpha, double beta, double gamma,
-			   double fused, double fresh);
-
-/* The fit group of a row's transport: the transport, with "@net" appended
- * for a row of ranks on more than one host (copy's excepted): its bytes
- * cross the network link, a group of its own. Fit fits such rows where each
- * rank has a host of its own (every transfer crosses hosts, so the one-host
- * terms hold with the network link for the intra-host one); rows with ranks
- * sharing hosts as well need both links: check --topo. */
-void cb_row_group(const struct cb_mrow *r, char *out, size_t len);
-
-/* links (intra, net, gamma, ...) with the row's launch's placement: ranks
- * per host, each rank's host (r->rank_host), slice, CPUs. links->slice_bytes
- * where the row has none. */
-struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *links);
-
 /* Fits every (backend, transport, collective) of in's rows that pass sel:
  * the rows of one collective are fitted apart from another's (their plans
  * price them; a group's parameters are of its collective's rows only). Groups the rows
@@ -68,11 +44,6 @@ struct cb_topo cb_row_topo_hosts(const struct cb_mrow *r, const struct cb_topo *
  * CB_ERR_ARG (no row passes sel: err says why), CB_ERR_NOMEM. */
 enum cb_status cb_model_fit_input(const struct cb_minput *in, const struct cb_fit_sel *sel,
 				  struct cb_fit_set *out, char *err, size_t errlen);
-
-/* The fitted group of (backend, transport, collective coll), or NULL; coll
- * -1: of any collective (the first). */
-const struct cb_fit_group *cb_fit_set_group(const struct cb_fit_set *f, const char *backend,
-					    const char *transport, int coll);
 
 struct cb_check_row {
 	const struct cb_mrow *row;
@@ -93,6 +64,11 @@ struct cb_check_row {
 	char note[160];
 };
 
+/* Row r's bandwidth at t seconds (its measured or its modelled time), GB/s:
+ * busbw with its collective's factor (cb_coll_busbw_factor), algbw for copy
+ * and n = 1 (no busbw). */
+double cb_row_busbw(const struct cb_mrow *r, double t);
+
 /* The plan a modelled row of a plan algorithm was priced from (its case
  * and c's slice and placement): *p, cb_plan_free() it. Errors: CB_ERR_ARG
  * (not a plan algorithm's row), cb_plan_make's. */
@@ -106,18 +82,5 @@ enum cb_status cb_check_row_plan(const struct cb_check_row *c, struct cb_plan *p
  * (parameters out of range), *rows still set, that row's note says which. */
 enum cb_status cb_model_check(const struct cb_minput *in, const struct cb_fit_set *f, double far,
 			      const struct cb_topo *hosts, struct cb_check_row **rows);
-
-struct cb_pred_opts {
-	const struct cb_topo *topo;
-	const struct cb_fit_group *fit; /* NULL, or its parameters replace the topology's
-					 * intra link, gamma and copy bandwidth */
-	size_t esize;
-	int root;
-	int two_sided;              /* bytes land, then are reduced (cb_model_case) */
-};
-
-/* The topology predict prices message size bytes on: o->topo's, with the
- * fitted link, reduce and copy rates of bytes' tier where o->fit is set. */
-struct cb_topo cb_pred_topo(const struct cb_pred_opts *o, double bytes);
 
 #endif

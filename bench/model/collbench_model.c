@@ -1,5 +1,5 @@
 /* collbench-model fit|check|predict|presets: the alpha-beta-gamma cost model
- * of collbench's allreduce algorithms (docs/model.md). Results on
+ * of collbench's collectives, priced from their plans (docs/model.md). Results on
  * stdout, diagnostics on stderr. Exit status: 0 done, 1 check --gate found a
  * row far off the model, 2 usage, input or output error. Options come from
  * one table that also prints --help; each verb accepts its own subset. */
@@ -20,7 +20,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: " CB_MODEL_PROG " fit RUN [options]        fit alpha, beta, gamma per backend and transport\n"
 		"       " CB_MODEL_PROG " check RUN [options]      every row of RUN against the model\n"
-		"       " CB_MODEL_PROG " predict [options]        ps and ring at scale on a topology\n"
+		"       " CB_MODEL_PROG " predict [options]        a collective's algorithms at scale on a topology\n"
 		"       " CB_MODEL_PROG " presets [NAME]           the built-in topologies (NAME: as a file to edit)\n\n"
 		"RUN: a run folder of scripts/sweep.sh or a summary CSV of allreduce_perf --csv\n"
 		"(with its .meta.json sidecar), as collbench-compare reads them.\n\noptions:\n");
@@ -32,12 +32,12 @@ static void usage(FILE *f)
 	}
 	fprintf(f, "\nThe model (docs/model.md): a step costs alpha + the most loaded link's\n"
 		"bytes / its bandwidth + the bytes a rank reduces / gamma (one-sided: the slower\n"
-		"of moving and reducing, not their sum); ps and ring follow the\n"
-		"schedule of collectives/plans/cb_pattern.h step by step, slices included; mpi follows\n"
-		"Open MPI 4.1's algorithm choice, nccl a ring. fit solves for alpha, beta and gamma\n"
-		"by least squares on relative errors, by size tier; check prints measured and\n"
-		"modelled time per row and the median |error| by size range; predict prints ps\n"
-		"and ring time, bandwidth and per-rank and per-host link load on a topology.\n"
+		"of moving and reducing, not their sum), priced round by round from each row's\n"
+		"plan, slices included; a library's row from the plan of the schedule the\n"
+		"catalogue names for it. fit solves for alpha, beta and gamma by least squares\n"
+		"on relative errors, by size tier; check prints measured and modelled time per\n"
+		"row and the median |error| by size range; predict prints each algorithm's time,\n"
+		"bandwidth and per-rank and per-host link load on a topology.\n"
 		"\nexit status: 0 done, 1 check --gate found a row far off, 2 usage, input or\n"
 		"output error (check --gate: also no row modelled). Results on stdout,\n"
 		"diagnostics on stderr.\n");
