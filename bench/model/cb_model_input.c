@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_catalog.h"
 #include "cb_coll.h"
 #include "cb_dtype.h"
 #include "cb_model.h"
@@ -102,7 +103,7 @@ static void read_extra(const char *file, const struct cb_res_launch *l,
 static void transport_of(const struct cb_summary *r, struct cb_mrow *m)
 {
 	int moves = cb_mreg_moves(m->coll, r->algo);
-	const char *own = moves == 1 ? cb_mreg_backend_one_sided(r->backend) : NULL;
+	const char *own = moves == 1 ? cb_catalog_one_sided(r->backend) : NULL;
 
 	m->local = moves == 1;
 	m->library = moves == 2;
@@ -120,6 +121,7 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 		    const struct launch_extra *x, struct cb_mrow *m)
 {
 	const struct cb_summary *r = &rr->v;
+	const struct cb_backend_desc *be;
 	enum cb_dtype dt;
 
 	memset(m, 0, sizeof(*m));
@@ -146,7 +148,8 @@ static void convert(const struct cb_res_row *rr, const struct cb_res_launch *l,
 	m->oversubscribed = x ? x->oversubscribed : 0;
 	m->root = x && x->root < r->nranks ? x->root : 0;
 	m->servers = x && x->servers <= r->nranks ? x->servers : 0;
-	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : cb_mreg_backend_slice(r->backend);
+	be = cb_catalog_backend(r->backend);
+	m->slice_bytes = x && x->slice_bytes ? x->slice_bytes : be ? be->pipeline_bytes : 0;
 	m->slice_auto = !(x && x->slice_bytes);
 	m->rank_host = x ? x->rank_host : NULL;
 }

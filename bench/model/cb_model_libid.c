@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_catalog.h"
 #include "cb_coll.h"
 #include "cb_model_reg.h"
 #include "cb_optable.h"
@@ -66,7 +67,7 @@ static int identify(const struct cb_minput *in, const struct cb_mrow *d, struct 
 	if (!id->nearest)
 		return 0;
 	id->ratio = id->nearest->t / d->t;
-	id->table = cb_mreg_forced_name(cb_model_ompi_choice(d->nranks, (size_t)d->bytes,
+	id->table = cb_mreg_forced_name(cb_catalog_ompi_choice(d->nranks, (size_t)d->bytes,
 						   d->esize ? (size_t)d->bytes / d->esize : 0));
 	id->agree = id->matches[0] ? cb_list_selects(id->matches, id->table)
 				   : strcmp(short_name(id->nearest), id->table) == 0;

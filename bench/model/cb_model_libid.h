@@ -12,7 +12,7 @@
  *            the one whose median time is nearest the default's, with the
  *            ratio;
  *   table    the algorithm Open MPI 4.1's fixed decision names for (n, S)
- *            (cb_model_reg.h, cb_model_ompi_choice), and whether it is
+ *            (cb_catalog.h, cb_catalog_ompi_choice), and whether it is
  *            among the traffic matches (or the time choice without them).
  * Rows other than ok ones are left out, and rows of other collectives than
  * allreduce (the library's other collectives are measured, not priced). */

@@ -1,8 +1,11 @@
-/* cb_model_reg: the cost model's one door to the registry of plans
- * (collectives/plans/cb_plan_lib.h) and to the catalogue
- * (collectives/catalog/cb_catalog.h). Every other file of the model asks
- * here what an algorithm, a transport or a backend is; none names one. When
- * the registry changes, this file (and only this file) follows. */
+/* cb_model_reg: the cost model's door to the registry of plans
+ * (collectives/plans/cb_plan_lib.h) and to what the catalogue
+ * (collectives/catalog/cb_catalog.h) says of an algorithm: its plan, or a
+ * library row's schedule, and whether it moves bytes. Every other file of
+ * the model asks here what an algorithm or a transport is; none names one.
+ * When the registry changes, this file (and only this file) follows. The
+ * catalogue's plain lookups (a backend by name, its one-sided transport,
+ * Open MPI's fixed decision) the model calls in cb_catalog.h itself. */
 #ifndef CB_MODEL_REG_H
 #define CB_MODEL_REG_H
 
@@ -38,7 +41,7 @@ struct cb_mreg_algo {
 /* Resolves algo of coll at n ranks and bytes (count elements) into *out:
  * a plan algorithm's own plan; a library's schedule (cb_algo_desc.schedule,
  * or for Open MPI's own choice the schedule of the forced algorithm its
- * fixed decision names, cb_model_ompi_choice); the copy roofline. Returns
+ * fixed decision names, cb_catalog_ompi_choice); the copy roofline. Returns
  * 0, or -1 with why set (an algorithm the catalogue does not know, or a
  * library's row with no schedule to price). */
 int cb_mreg_algo(int coll, const char *algo, int n, size_t bytes, size_t count,
@@ -54,24 +57,7 @@ int cb_mreg_moves(int coll, const char *algo);
  * (such rows are not priced: nothing says how their bytes move). */
 int cb_mreg_one_sided(const char *transport);
 
-/* The name of the one-sided transport backend offers (the one the local
- * copy's rows are fitted with), or NULL for a backend the catalogue does
- * not know or one without such a transport. */
-const char *cb_mreg_backend_one_sided(const char *backend);
-
 const char *cb_mreg_two_sided(void); /* the catalogue's two-sided transport's name */
-
-/* 1 when the catalogue knows backend; its pipelining unit (bytes), 0 when not. */
-int cb_mreg_backend_known(const char *backend);
-size_t cb_mreg_backend_slice(const char *backend);
-
-/* Open MPI 4.1.4's allreduce algorithm for n ranks and count elements of
- * bytes per rank in all: its fixed decision (commutative ops), then its own
- * fall-backs (its ring below n elements, Rabenseifner below the largest
- * power of two <= n: recursive doubling), numbered as
- * coll_tuned_allreduce_algorithm numbers it (cb_catalog.h,
- * CB_OMPI_FORCED). */
-int cb_model_ompi_choice(int n, size_t bytes, size_t count);
 
 /* The forced algorithm number k's row name (cb_catalog.h), its short name
  * (after the library's prefix: the part after the first '.'), or "?". */

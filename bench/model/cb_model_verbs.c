@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_catalog.h"
 #include "cb_coll.h"
 #include "cb_model_reg.h"
 #include "cb_optable.h"
@@ -22,7 +23,7 @@ static int row_case(const struct cb_mrow *r, struct cb_model_case *c, char *why,
 	int one = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (!cb_mreg_backend_known(r->backend)) {
+	if (!cb_catalog_backend(r->backend)) {
 		snprintf(why, whylen, "backend %s is not in the catalogue: its rows are not priced",
 			 r->backend);
 		return -1;

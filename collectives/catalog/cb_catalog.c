@@ -258,6 +258,14 @@ static int one_sided_of(const struct cb_backend_desc *be)
 	return -1;
 }
 
+const char *cb_catalog_one_sided(const char *backend)
+{
+	const struct cb_backend_desc *be = cb_catalog_backend(backend);
+	int one = be ? one_sided_of(be) : -1;
+
+	return one >= 0 ? transports[one].name : NULL;
+}
+
 enum cb_transport_id cb_transport_resolve(int requested, const struct cb_backend_desc *be,
 					  int single_node)
 {
@@ -277,11 +285,6 @@ const char *cb_transport_one_host(const char *backend, const char *algo)
 {
 	const struct cb_algo_desc *a = cb_catalog_coll_algo(CB_COLL_ALLREDUCE, algo); /* the files
 										  * before it ran nothing else */
-	const struct cb_backend_desc *be = cb_catalog_backend(backend);
-	int one;
 
-	if (a && a->moves)
-		return a->moves;
-	one = be ? one_sided_of(be) : -1;
-	return one >= 0 ? transports[one].name : NULL;
+	return a && a->moves ? a->moves : cb_catalog_one_sided(backend);
 }

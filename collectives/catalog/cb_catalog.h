@@ -209,6 +209,21 @@ int cb_caps_have(const struct cb_backend_desc *be, unsigned needs);
  * two-sided), else 0. */
 int cb_algo_desc_runs_on(const struct cb_algo_desc *a, const struct cb_backend_desc *be);
 
+/* The name of the one-sided transport of the backend named backend (the
+ * first of the transport table it has the capabilities for); NULL when it
+ * has none or the name is unknown. */
+const char *cb_catalog_one_sided(const char *backend);
+
+/* Open MPI 4.1.4's allreduce algorithm for n ranks and count elements of
+ * bytes per rank in all, numbered as coll_tuned_allreduce_algorithm numbers
+ * it (CB_OMPI_FORCED): its fixed decision, then its own fall-backs
+ * (cb_catalog_ompi.c says where each comes from). */
+int cb_catalog_ompi_choice(int n, size_t bytes, size_t count);
+
+/* Open MPI's forced allreduce algorithm number k (CB_OMPI_FORCED's number),
+ * NULL when none has it. */
+const struct cb_algo_desc *cb_catalog_ompi_forced(int k);
+
 /* The transport of id (AUTO included), or NULL past CB_TRANSPORT_COUNT. */
 const struct cb_transport *cb_transport_get(int id);
 
