@@ -91,20 +91,22 @@ time_sliced)
 	device 'sync host \(ranks share a GPU: the probe.s handoff took [0-9.]+ us host-ordered, [0-9.]+ us stream-ordered\), time max\(CUDA events, host wall clock\)'
 	says 'rank 0: cuda backend: ordering ranks through the host \(ranks share a GPU' ;;
 shared_time)
-	# a call's time on a time-sliced shared GPU (50 ms slices, a 3 ms context
-	# switch): each rank's events time only its own copy, the host clock also
-	# the other rank's copy and the switch; the row (max over ranks) then
-	# takes at least the switch more than the 1-rank row (events alone: the
-	# same as the 1-rank row, within noise)
+	# a call's time on a time-sliced shared GPU (50 ms slices, a 20 ms
+	# context switch): each rank's events time only its own copy, the host
+	# clock also the other rank's copy and the switch; the row (max over
+	# ranks) then takes at least most of the switch more than the 1-rank row
+	# (events alone: the same as the 1-rank row, within noise). The switch is
+	# long so that a loaded machine's noise in the 1-rank row (a 4 MiB copy,
+	# about 1 ms) cannot fill the margin
 	median() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["time_us_median"] }' "$out/s.csv"; }
-	export CB_CUDA_MODEL_GPUS=1 CB_CUDA_MODEL_TIMESLICE_US=50000 CB_CUDA_MODEL_SWITCH_US=3000
+	export CB_CUDA_MODEL_GPUS=1 CB_CUDA_MODEL_TIMESLICE_US=50000 CB_CUDA_MODEL_SWITCH_US=20000
 	run 1 0 -a copy -b 4M -e 4M -n 10
 	one=$(median)
 	run 2 0 -a copy -b 4M -e 4M -n 10
 	two=$(median)
 	device 'time max\(CUDA events, host wall clock\)'
-	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b >= a + 2000) }' ||
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b >= a + 15000) }' ||
 		fail "copy at 2 ranks on one time-sliced GPU: $two us (median), at 1 rank $one us: the other rank's copy and the switch are missing" ;;
 layouts)
 	# both layouts and a bad setting, one rank per GPU: no probe timing, no
