@@ -234,8 +234,8 @@ static const struct cb_optdef table[] = {
 	  OFF(warmup), RANGE(0, 1000000), .help = "untimed iterations before them" },
 	FIXED("agg_iters", 'm', "K", "1", agg_iters, "aggregating K calls per timed "
 	      "iteration is not implemented", "calls aggregated per timed iteration"),
-	FIXED("run_cycles", 'N', "K", "1", run_cycles, "each launch runs the sweep once "
-	      "(run the command K times)", "times the sweep is run and printed"),
+	FIXED("run_cycles", 'N', "K", "1", run_cycles, "each launch runs the sweep once; "
+	      "run the command K times", "times the sweep is run and printed"),
 	{ .lname = "parallel_init", .sname = 'p', .argname = "0|1", .defval = "0",
 	  .kind = CB_OPT_INT, OFF(parallel_init), RANGE(0, 1), .flags = LOCAL | NCCL,
 	  .help = "initialise in parallel threads: taken, no effect (one rank per process)" },
@@ -254,28 +254,28 @@ static const struct cb_optdef table[] = {
 	{ .lname = "blocking", .sname = 'z', .argname = "0", .defval = "", .kind = CB_OPT_INT,
 	  OFF(blocking), .flags = NCCL, .set = cb_opt_set_blocking,
 	  .help = "0: calls back to back between two timestamps (--timing loop); 1, 2, 3 refused" },
-	FIXED("stream_null", 'y', "0", "0", stream_null, "calls run on the rank's own stream "
-	      "(cuda) or its CPU (host)", "calls on the default stream"),
+	FIXED("stream_null", 'y', "0", "0", stream_null, "the calls run on the rank's own "
+	      "stream on cuda, on its CPU on host", "calls on the default stream"),
 	FIXED("cudagraph", 'G', "K", "0", cudagraph, "CUDA graph capture is not implemented",
 	      "launches of a CUDA graph of the iterations"),
-	FIXED("report_cputime", 'C', "0", "0", report_cputime, "a call's CPU time is not reported "
-	      "(--time-acct 2 records each rank's busy CPU time)", "CPU time instead of latency"),
+	FIXED("report_cputime", 'C', "0", "0", report_cputime, "a call's CPU time is not reported; "
+	      "--time-acct 2 records each rank's busy CPU time", "CPU time instead of latency"),
 	FIXED("report_timestamps", 'S', "0", "0", report_timestamps, "result lines carry no "
 	      "timestamp", "a timestamp on each result line"),
-	FIXED("local_register", 'R', "0", "0", local_register, "NCCL buffer registration (local "
-	      "or symmetric) is not implemented", "register the buffers with NCCL"),
+	FIXED("local_register", 'R', "0", "0", local_register, "NCCL buffer registration, local "
+	      "or symmetric, is not implemented", "register the buffers with NCCL"),
 	FIXED("cta_policy", 'x', "N", "-1", cta_policy, "NCCL's CTA policy is not set by "
 	      "collbench", "NCCL's CTA policy (-1: not set)"),
 	FIXED("device_implementation", 'D', "N", "0", device_impl, "NCCL's device API "
 	      "implementations are not offered", "a device API implementation"),
-	FIXED("device_cta_count", 'V', "N", "16", device_cta_count, "CTAs of the device API "
-	      "implementation, which is not offered (-D)", "CTAs of -D's implementation"),
+	FIXED("device_cta_count", 'V', "N", "16", device_cta_count, "it applies to -D's device API "
+	      "implementation, which is not offered", "CTAs of -D's implementation"),
 	FIXED("memory", 'M', "0", "0", memory, "the memory usage report is not printed",
 	      "a memory usage report"),
 	FIXED("unalign", 'u', "N", "0", unalign, "misaligned buffers are not offered",
 	      "misalign the buffers by N elements"),
 	FIXED("per_iter_timing", 'I', "0", "0", per_iter_timing, "the per-iteration summary "
-	      "columns are not printed (each iteration's time: --json)",
+	      "columns are not printed; each iteration's time is in --json",
 	      "per-iteration timing columns"),
 	FIXED("per_iter_skip", 'K', "N", "0", per_iter_skip, "it only applies to -I",
 	      "leading iterations left out of -I's columns"),
