@@ -269,7 +269,7 @@ step_host_loop() {
 	local rc=0 np
 	export CB_CUDA_SYNC=host # np 1 orders nothing between ranks: 2 and 4 only
 	for np in 2 4; do
-		launch "$np" "hostsync-np$np" -a ps,ring,copy -b 8 -e 16M -f 4 -n 5 -w 2 -c 1 ||
+		launch "$np" "hostsync-np$np" --algo ps,ring,copy -b 8 -e 16M -f 4 -n 5 -w 2 -c 1 ||
 			{ echo "host-ordered run at np $np failed (hostsync-np$np.err)"; rc=1; }
 	done
 	unset CB_CUDA_SYNC
@@ -283,7 +283,7 @@ step_host_loop() {
 step_p2p() {
 	local gpus
 	gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-	launch 2 p2p-np2 --transport p2p -a ps,ring -d float,int8,half -o sum,avg \
+	launch 2 p2p-np2 --transport p2p --algo ps,ring -d float,int8,half -o sum,avg \
 		--counts 0,1,3,8,262144,1048573 -n 2 -w 1 -c 1 ||
 		{ echo "p2p run at np 2 failed (p2p-np2.err)"; return 1; }
 	[ -n "${CB_DC_DRYRUN:-}" ] && return 0

@@ -37,7 +37,7 @@ for k in 1 2 3; do
 		>"$tmp/imb$k.out" 2>&1 || { cat "$tmp/imb$k.out" >&2; exit 1; }
 	# the table's rows: #bytes #repetitions t_min t_max t_avg
 	awk '$1 == 8 || $1 == 1024 { if (NF == 5) print $1, $4 }' "$tmp/imb$k.out" >"$tmp/imb$k"
-	"${launch[@]}" "$bin/allreduce_perf" -a mpi -b 8 -e 1K -f 128 -d float --timing loop \
+	"${launch[@]}" "$bin/allreduce_perf" --algo mpi -b 8 -e 1K -f 128 -d float --timing loop \
 		-n "$iters" -w 100 -c 0 -q --csv "$tmp/cb$k.csv" >"$tmp/cb$k.out" 2>&1 ||
 		{ cat "$tmp/cb$k.out" >&2; exit 1; }
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

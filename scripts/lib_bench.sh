@@ -74,7 +74,7 @@ cb_bench_model_notes() {
          "far off": rows the model misses by more than 25% and outside their repeat band
          (collbench-model check, docs/model.md). Not a failure: nothing here gates on it.
          Expect many on a small or shared machine: in results/reference (the reference
-         2-CPU VM's run of 5 collectives, -R 3; not a bench.sh run), 221 of its 528 rows
+         2-CPU VM's run of 5 collectives, --repeat 3; not a bench.sh run), 221 of its 528 rows
          with a CPU per rank and most oversubscribed rows (more ranks than CPUs: time
          slicing) were far off; other work on the CPUs adds more. Few, on a quiet machine
          with a CPU per rank, means the fit describes it.

@@ -3,8 +3,10 @@
 # sweep.sh (its parser, checks and usage), regress.sh (which passes sweep
 # options on and reads them from a baseline's regress.conf) and
 # slurm/sweep.sbatch (which reads the rank counts, backend and run folder
-# from them). A letter means what it means to allreduce_perf (-b -e -f -a -B
-# -R -w -c); the values allreduce_perf takes are checked by allreduce_perf's
+# from them). A letter means what it means to allreduce_perf (-b -e -f -B -w
+# -c), except -a and -R: sweep.sh's own short names of --algo and --repeat,
+# which allreduce_perf spells long only (its -a and -R are nccl-tests'
+# --average and --local_register); the values allreduce_perf takes are checked by allreduce_perf's
 # own table (kind pass: sweep.sh runs allreduce_perf --check-args before
 # anything else). The deprecated -n, -i and -o of sweep.sh 0.1 meant other
 # things than allreduce_perf's -n, -i and -o. Reads root (the checkout: the
@@ -15,8 +17,9 @@
 cb_sweep_opts() {
 	cb_opts_new none "usage: scripts/sweep.sh [options] [-- allreduce_perf options]"
 	cb_opts_text head <<-'EOF'
-		A letter means what it means to allreduce_perf (nccl-tests' letters); every
-		option has a long name (--name VALUE or --name=VALUE).
+		A letter means what it means to allreduce_perf (nccl-tests' letters), but
+		-a and -R: sweep.sh's short names of --algo and --repeat, passed on as
+		those; every option has a long name (--name VALUE or --name=VALUE).
 	EOF
 	#      long           letter value kind     variable    default
 	cb_opt ranks          - LIST   ints:1:64 nps            "2 4 8" \

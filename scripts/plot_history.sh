@@ -21,7 +21,7 @@ cb_opts_text head <<USAGE
 
 Draws OUTBASE.png and OUTBASE.svg (default: plots/history/trend): each selected series (a row
 key of one machine) over time, every run a point with its repeat band (min and max over the
--R repeats), each segment between change points its mean, the first run after a change circled
+--repeat blocks), each segment between change points its mean, the first run after a change circled
 (red: regression, green: improvement). The other options select and read the series as
 collbench-history trend does (--db, --machine, -a, -n, -b, --dtype, --op, --metric, --stat,
 --pvalue, ...: passed to it, which checks them); at most $MAX_SERIES series in one figure (narrow

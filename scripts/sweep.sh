@@ -104,8 +104,8 @@ esac
 # allreduce_perf's options (its letters; meta.json's "sweep" records them),
 # checked by allreduce_perf itself with those after -- (no MPI) before a
 # folder is made: refused exactly as the launches would refuse them
-args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" -R "$repeat" -B "$backend")
-[ -z "$algos" ] || args+=(-a "$algos")
+args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" --repeat "$repeat" -B "$backend")
+[ -z "$algos" ] || args+=(--algo "$algos")
 # --coll: each once, in the order given; each checked with the options
 colls=$(tr ', ' '\n' <<<"$colls" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 [ -n "$colls" ] || cb_die 2 "--coll: no collective"
@@ -113,7 +113,7 @@ colls=$(tr ', ' '\n' <<<"$colls" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 # --plan's ranks), so that no launch runs before another's is refused
 for coll in $colls; do
 	"$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" --csv np.csv \
-		--rank-csv np.ranks.csv --json np.jsonl --meta np.meta.json ||
+		--rank-csv np.ranks.csv --json np.jsonl --meta np.meta.json >/dev/null ||
 		cb_die 2 "allreduce_perf refuses these options for --coll $coll (above): nothing run"
 	for np in $nps; do
 		why=$("$bin/allreduce_perf" --check-args "${args[@]}" "${extra[@]}" --coll "$coll" \
@@ -255,7 +255,7 @@ mpi_traffic_np() {
 # mpi_traffic_algo NP ALGO: mpi_traffic_np's launches of one algorithm.
 mpi_traffic_algo() {
 	local np=$1 algo=$2 b sizes calls rows0 rows f0 f tag a
-	a=(-a "$algo" --coll "$tcoll" -w 1 -n 2 -R 1 -c 0 -q -T 600)
+	a=(--algo "$algo" --coll "$tcoll" -w 1 -n 2 --repeat 1 -c 0 -q -T 600)
 	tag=${algo#mpi}
 	sizes=$(awk -F, -v algo="$algo" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["algo"] == algo && $c["status"] == "ok" && $c["bytes"] > 0 { print $c["bytes"] }' \
@@ -272,7 +272,7 @@ mpi_traffic_algo() {
 			{ echo "sweep.sh: the monitored launch ($np ranks, $algo, $b B) failed: $f.txt" >&2; return 1; }
 		cb_monitoring_collect "$outdir/mpi_traffic/mon" "$f.txt" ||
 			{ echo "sweep.sh: the monitored launch ($np ranks, $algo, $b B) wrote no totals (mon.<rank>.prof)" >&2; return 1; }
-		# allreduce calls: rows x (warm-up + iterations); -R 1, no check
+		# allreduce calls: rows x (warm-up + iterations); --repeat 1, no check
 		rows=$(awk -F, 'NR > 1 && $0 ~ /,ok,/' "$f.csv" | wc -l)
 		calls=$((rows * 3))
 		[ "$b" != 0 ] || { rows0=$rows f0=$f.txt; continue; }
@@ -429,7 +429,7 @@ else
 fi
 coll_words=""
 [ "$colls" = "allreduce " ] || coll_words=" --coll $(echo $colls | tr ' ' ,)"
-meta+=("sweep=-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check -R $repeat${algos:+ -a $algos}$coll_words"
+meta+=("sweep=-b $minb -e $maxb -f $factor -n $iters -w $warmup -c $check --repeat $repeat${algos:+ --algo $algos}$coll_words"
 	"status=$run_status" "error=$run_error" "stopped_by=${cb_stopped:+SIG$cb_stopped}")
 results run-meta "$outdir/meta.json" "${meta[@]}" || fail_run "$results_why"
 echo "sweep.sh: results in $outdir" >&2

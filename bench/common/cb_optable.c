@@ -322,9 +322,17 @@ void cb_opt_display(const struct cb_optdef *row, char *buf, size_t len)
 
 void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width)
 {
+	cb_optable_usage_group(f, t, n, width, 0, 0);
+}
+
+void cb_optable_usage_group(FILE *f, const struct cb_optdef *t, size_t n, int width,
+			    unsigned flag, int with)
+{
 	for (size_t i = 0; i < n; i++) {
 		char lhs[80];
 
+		if (!(t[i].flags & flag) != !with)
+			continue;
 		snprintf(lhs, sizeof(lhs), "%c%c%s--%s%s%s", t[i].sname ? '-' : ' ',
 			 t[i].sname ? t[i].sname : ' ', t[i].sname ? ", " : "  ", t[i].lname,
 			 t[i].argname ? " " : "", t[i].argname ? t[i].argname : "");
@@ -333,6 +341,40 @@ void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width)
 			fprintf(f, " [%s]", t[i].defval);
 		fputc('\n', f);
 	}
+}
+
+void cb_optable_print(FILE *f, const struct cb_optdef *t, size_t n, const void *target)
+{
+	for (size_t i = 0; i < n; i++) {
+		char v[2048];
+
+		format_kind(&t[i], target, v, sizeof(v));
+		fprintf(f, "%s=%s\n", t[i].lname, v);
+	}
+}
+
+/* An integer as strtol base 0 reads it, the whole text; -1 when it is not. */
+static int parse_int(const char *v, long *x)
+{
+	char *end;
+
+	errno = 0;
+	*x = strtol(v, &end, 0);
+	return errno || end == v || *end ? -1 : 0;
+}
+
+enum cb_status cb_opt_set_fixed(const struct cb_optdef *row, void *target, const char *v,
+				char *err, size_t n)
+{
+	long x, def;
+
+	if (parse_int(v, &x) != 0)
+		return cb_opt_refuse(row, err, n, "'%s' is not an integer", v);
+	if (parse_int(row->defval, &def) != 0 || x != def)
+		return cb_opt_refuse(row, err, n, "%s is not supported: %s (only %s is taken)", v,
+				     row->what ? row->what : "no other value", row->defval);
+	*FIELD(row, target, int) = (int)x;
+	return CB_OK;
 }
 
 int cb_list_has_empty(const char *v)

@@ -48,6 +48,7 @@ enum cb_opt_kind {
 #define CB_OPT_LIST 2u    /* TEXT: a comma list without empty entries */
 #define CB_OPT_LO_OPEN 4u /* DOUBLE: lo itself is refused */
 #define CB_OPT_HI_OPEN 8u /* DOUBLE: hi itself is refused */
+#define CB_OPT_NCCL_TESTS 16u /* one of nccl-tests' options: --help's first group */
 
 struct cb_optdef;
 
@@ -136,5 +137,23 @@ void cb_join_names(char *buf, size_t len, const char *(*name)(const void *ctx, i
 
 /* One line per option: "  -b, --minbytes SIZE   help [default]". */
 void cb_optable_usage(FILE *f, const struct cb_optdef *t, size_t n, int width);
+
+/* cb_optable_usage of the rows whose flags have flag (with 1) or lack it
+ * (with 0): one group of --help. */
+void cb_optable_usage_group(FILE *f, const struct cb_optdef *t, size_t n, int width,
+			    unsigned flag, int with);
+
+/* Every row of target as "lname=value", one a line, in table order (the
+ * values as the canonical text writes them, local rows too): what a
+ * --check-args prints. */
+void cb_optable_print(FILE *f, const struct cb_optdef *t, size_t n, const void *target);
+
+/* The setter of a row that takes one value only, its default (an option
+ * of another tool that this one accepts where it changes nothing): an INT
+ * row whose value equals defval is stored; another integer is refused with
+ * "OPT: V is not supported: <what> (only DEFVAL is taken)", anything else
+ * with "OPT: 'V' is not an integer". Integers as strtol base 0 reads them. */
+enum cb_status cb_opt_set_fixed(const struct cb_optdef *row, void *target, const char *value,
+				char *err, size_t errlen);
 
 #endif

@@ -3,7 +3,7 @@
  *
  * The rule (cb_verdict_of), for a higher-is-better metric (busbw, algbw) with
  * baseline b and current c, each with its repeat band [lo, hi] (the extremes
- * over -R repeats of each repeat's mean or median: the *_rep_min/max columns;
+ * over --repeat blocks of each repeat's mean or median: the *_rep_min/max columns;
  * a point when there was one repeat), tolerance tol and noise cap cap
  * (fractions, cap >= tol), and p, the two-sided Mann-Whitney p-value of the
  * two runs' per-iteration times (cb_samples.h; NaN where either run lacks

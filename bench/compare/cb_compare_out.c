@@ -55,7 +55,7 @@ static void print_heading(FILE *f, const struct cb_out_info *in, const char *pre
 		snprintf(stat, sizeof(stat), "%s", cb_stat_name(o->stat));
 	fprintf(f, "%smetric %s of the %s time (%s, %s is better; a row whose bandwidth is absent "
 		"or 0 uses the next of busbw, algbw, time: see its metric), "
-		"tolerance %g%%, noise cap %g%%, bands: [min, max] over the -R repeats%s%s\n",
+		"tolerance %g%%, noise cap %g%%, bands: [min, max] over the --repeat blocks%s%s\n",
 		prefix, cb_metric_name(o->metric), stat,
 		cb_metric_unit(o->metric), o->metric == CB_METRIC_TIME ? "lower" : "higher",
 		100 * o->tolerance, 100 * o->noise_cap, o->min_bytes ? ", rows below --min-bytes ignored" : "",

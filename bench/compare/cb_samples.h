@@ -2,7 +2,7 @@
  * test collbench-compare applies to them (cb_compare.h's rule).
  *
  * Where they are: the "iterations"."time_us" array of each JSON line that
- * allreduce_perf --json writes (every timed iteration of every -R repeat,
+ * allreduce_perf --json writes (every timed iteration of every --repeat block,
  * each the max over ranks, in microseconds): the *.jsonl files of a
  * sweep.sh folder (np<N>.jsonl), or X.jsonl next to a file argument X.csv.
  * A line is matched to its summary row by the join key; its samples are

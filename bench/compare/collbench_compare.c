@@ -125,7 +125,7 @@ static void usage(FILE *f)
 	cb_optable_usage(f, table, NOPTS, 30);
 	fprintf(f, "\nverdict, for bandwidth (higher is better) with baseline b, current c, tolerance\n"
 		"tol, noise cap cap and each run's repeat band [lo, hi] (min and max over\n"
-		"allreduce_perf -R repeats; a point without repeats):\n"
+		"allreduce_perf --repeat blocks; a point without repeats):\n"
 		"  regression   c < b(1 - tol) and one of: c < b(1 - cap) (beyond the noise cap),\n"
 		"               c.hi < b.lo (bands apart), p < 0.001 (the runs' per-iteration\n"
 		"               samples differ: Mann-Whitney U, two-sided; where both have them)\n"

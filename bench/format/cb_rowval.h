@@ -11,7 +11,7 @@
  *   a statistic: the mean time over iterations (allreduce_perf's headline,
  *     as nccl-tests) or the median, which one preempted iteration cannot
  *     move (cb_row_median_view);
- *   a band [lo, hi]: the extremes over the -R repeats of each repeat's mean
+ *   a band [lo, hi]: the extremes over the --repeat blocks of each repeat's mean
  *     (or median): the *_rep_min/max columns; a point when there was one
  *     repeat (cb_row_band). */
 #ifndef CB_ROWVAL_H

@@ -76,7 +76,7 @@ static void catch_stop_signals(void)
 }
 
 /* The longest name of the algorithms the run selects (as the harness does:
- * -a's, else every one on the backend not run on request only), for the
+ * --algo's, else every one on the backend not run on request only), for the
  * table's algo column. */
 static int algo_width(const struct cb_options *o, const struct cb_backend *be)
 {
@@ -322,7 +322,8 @@ static enum cb_status parse_options(int argc, char **argv, struct cb_options *o,
  * without MPI_Init (no mpirun needed): 0, 2 with the message, or 3 when the
  * set-up watchdog (--setup-timeout) ends --plan's check. Checks that need the
  * world size (--root, --servers, --plan's ranks) are the run's pre-flight's,
- * and made here, first, for --world-size N; then --plan's check. */
+ * and made here, first, for --world-size N; then --plan's check. Accepted:
+ * every option's value on stdout, "name=value" one a line. */
 static int check_args(int argc, char **argv)
 {
 	struct cb_options o;
@@ -344,6 +345,8 @@ static int check_args(int argc, char **argv)
 			cb_log("%s", err);
 		cb_watchdog_stop();
 	}
+	if (st == CB_OK)
+		cb_options_print(stdout, &o); /* the settings as parsed, for scripts and tests */
 	cb_options_free(&o);
 	return st == CB_OK ? 0 : CB_EXIT_USAGE;
 }

@@ -42,7 +42,7 @@ static enum cb_status select_algos(struct cb_harness *h)
 
 		if (!cb_algo_runs_on(a, be)) {
 			if (h->be->world_rank == 0)
-				cb_log("-a/--algo: %s does not run on the %s backend", t, h->o->backend);
+				cb_log("--algo: %s does not run on the %s backend", t, h->o->backend);
 			return CB_ERR_ARG;
 		}
 		st = add_algo(h, a);

@@ -29,7 +29,7 @@ struct cb_harness {
 	int failed_rows;          /* rows with wrong results or an error */
 };
 
-/* Selects the algorithms (-a, or every one that runs on the backend), each
+/* Selects the algorithms (--algo, or every one that runs on the backend), each
  * over the transport of lay (cb_algo_over), allocates the buffers for the
  * largest message and sets every algorithm up. Collective. A setup that
  * fails on any rank marks that algorithm's rows as errors; other errors are

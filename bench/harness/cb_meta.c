@@ -147,11 +147,27 @@ static const char *timing_text(enum cb_timing t)
 		       "block back to back between two timestamps (host: CLOCK_MONOTONIC; cuda: "
 		       "events on the rank's stream), as nccl-tests does; each call's time is the "
 		       "block's mean, max over ranks; time_us is the mean over blocks' calls "
-		       "(median, min and max spread only across -R repeats)";
+		       "(median, min and max spread only across --repeat blocks)";
 	return "--timing iter: each rank times each iteration after a barrier (MPI_Ibarrier completed by MPI_Test) "
 	       "(host: CLOCK_MONOTONIC; cuda: events on the rank's stream); "
 	       "an iteration's time is the max over ranks; time_us is the "
 	       "mean over iterations, with median, min and max";
+}
+
+/* timing_text, and with -a how time_us comes from the ranks' own means. */
+static json_t *timing_json(const struct cb_options *o)
+{
+	static const char *const how[] = { "rank 0's own mean time", "the mean of the ranks' own mean times",
+					   "the min of the ranks' own mean times",
+					   "the max of the ranks' own mean times" };
+	char buf[1024];
+
+	if (o->average < CB_AVG_RANK0 || o->average > CB_AVG_MAX)
+		return json_string(timing_text(o->timing));
+	snprintf(buf, sizeof(buf), "%s; but -a %d (nccl-tests' --average): time_us, algbw and busbw "
+		 "are %s (median, min and max stay those of each iteration's max over ranks)",
+		 timing_text(o->timing), o->average, how[o->average]);
+	return json_string(buf);
 }
 
 /* The MPI library, the ranks and their hosts: "hosts" (distinct names, first
@@ -327,7 +343,7 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	json_object_set_new(m, "time_accounting", time_acct(be));
 	json_object_set_new(m, "collective", json_string(cb_coll_get(o->coll)->name));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
-	json_object_set_new(m, "timing", json_string(timing_text(o->timing)));
+	json_object_set_new(m, "timing", timing_json(o));
 	json_object_set_new(m, "traffic",
 			    json_string("tx/rx counted where bytes move, per call of the collective: by the "
 					"backend's copies and reduces (shm, ipc) or as bytes handed "

@@ -1,7 +1,9 @@
 /* cb_options: the table, the setters of the rows that check more than their
- * kind can (--counts, -a against the algorithm registry, -B against the
- * backend table), the checks across options, parsing, usage text and
- * canonical form (contract in cb_options.h). The size list: cb_sweep.c. */
+ * kind can (--counts, --algo against the algorithm registry, -B against the
+ * backend table), the checks across options, parsing and canonical form
+ * (contract in cb_options.h). The size list: cb_sweep.c; nccl-tests' rows
+ * that need more than their kind: cb_options_nccl.c; --help:
+ * cb_options_usage.c. */
 #define _GNU_SOURCE
 #include "cb_options.h"
 
@@ -13,6 +15,8 @@
 
 #include "cb_algo.h"
 #include "cb_backend.h"
+#include "cb_options_nccl.h"
+#include "cb_options_usage.h"
 #include "cb_output.h"
 #include "cb_plan_file.h"
 
@@ -61,7 +65,7 @@ static const char *transport_name(int i)
 	return t ? t->name : NULL;
 }
 
-/* The custom rows' setters: --counts, -a, -B. */
+/* The custom rows' setters: --counts, --algo, -B. */
 static enum cb_status set_counts(const struct cb_optdef *row, void *target, const char *v,
 				 char *e, size_t n)
 {
@@ -88,7 +92,7 @@ static enum cb_status set_counts(const struct cb_optdef *row, void *target, cons
 	return CB_OK;
 }
 
-/* -a's list, stored; its names are checked after --plan added its
+/* --algo's list, stored; its names are checked after --plan added its
  * algorithm (check_algos). */
 static enum cb_status set_algos(const struct cb_optdef *row, void *target, const char *v,
 				char *e, size_t n)
@@ -104,7 +108,7 @@ static enum cb_status set_algos(const struct cb_optdef *row, void *target, const
 	return CB_OK;
 }
 
-/* Every name of -a known, none twice, at most CB_MAX_ALGOS. */
+/* Every name of --algo known, none twice, at most CB_MAX_ALGOS. */
 static enum cb_status check_algos(const struct cb_options *o, char *e, size_t n)
 {
 	char buf[sizeof(o->algos)], *save = NULL, *tok;
@@ -116,18 +120,18 @@ static enum cb_status check_algos(const struct cb_options *o, char *e, size_t n)
 		const struct cb_algo_ops *a = cb_algo_find_coll(o->coll, tok);
 
 		if (!a) {
-			snprintf(e, n, "-a/--algo: unknown algorithm '%s' of %s (see --help%s)", tok,
+			snprintf(e, n, "--algo: unknown algorithm '%s' of %s (see --help%s)", tok,
 				 cb_coll_get(o->coll)->name,
 				 *o->plan ? "; a plan file's is its \"name\"" : "");
 			return CB_ERR_ARG;
 		}
 		for (int i = 0; i < k; i++)
 			if (seen[i] == a) {
-				snprintf(e, n, "-a/--algo: '%s' is listed twice", tok);
+				snprintf(e, n, "--algo: '%s' is listed twice", tok);
 				return CB_ERR_ARG;
 			}
 		if (k == CB_MAX_ALGOS) {
-			snprintf(e, n, "-a/--algo: more than %d algorithms", CB_MAX_ALGOS);
+			snprintf(e, n, "--algo: more than %d algorithms", CB_MAX_ALGOS);
 			return CB_ERR_ARG;
 		}
 		seen[k++] = a;
@@ -135,7 +139,7 @@ static enum cb_status check_algos(const struct cb_options *o, char *e, size_t n)
 	return CB_OK;
 }
 
-/* --plan: the file read, added to the algorithms and to -a's list when
+/* --plan: the file read, added to the algorithms and to --algo's list when
  * that names others; its check on the in-memory executor is
  * cb_options_check_plan's. */
 static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
@@ -174,34 +178,6 @@ static enum cb_status load_plan(struct cb_options *o, char *e, size_t n)
 	return CB_OK;
 }
 
-/* Backend i of the backend table by name (ctx unused): every one, or only
- * those built into this binary; NULL past the end. For cb_join_names. */
-static const char *known_backend(const void *ctx, int i)
-{
-	size_t n;
-	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
-
-	(void)ctx;
-	return i >= 0 && (size_t)i < n ? reg[i]->desc->name : NULL;
-}
-
-static const char *built_backend(const void *ctx, int i)
-{
-	size_t n;
-	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
-
-	(void)ctx;
-	return i >= 0 && (size_t)i < n && !reg[i]->missing ? reg[i]->desc->name : NULL;
-}
-
-static int nbackends(void)
-{
-	size_t n;
-
-	cb_backend_registry(&n);
-	return (int)n;
-}
-
 static enum cb_status set_backend(const struct cb_optdef *row, void *target, const char *v,
 				  char *e, size_t n)
 {
@@ -209,11 +185,11 @@ static enum cb_status set_backend(const struct cb_optdef *row, void *target, con
 	char names[128];
 
 	if (!be) {
-		cb_join_names(names, sizeof(names), known_backend, NULL, nbackends(), ", ", " or ");
+		cb_join_names(names, sizeof(names), cb_options_known_backend, NULL, cb_options_nbackends(), ", ", " or ");
 		return cb_opt_refuse(row, e, n, "unknown backend '%s' (%s)", v, names);
 	}
 	if (be->missing) {
-		cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
+		cb_join_names(names, sizeof(names), cb_options_built_backend, NULL, cb_options_nbackends(), ",", ",");
 		return cb_opt_refuse(row, e, n, "backend '%s' is not built into this binary (built: %s)",
 			   v, names);
 	}
@@ -224,41 +200,97 @@ static enum cb_status set_backend(const struct cb_optdef *row, void *target, con
 #define OFF(field) CB_OPT_FIELD(struct cb_options, field)
 #define RANGE(l, h) .lo = (l), .hi = (h)
 #define LOCAL CB_OPT_LOCAL
+#define NCCL CB_OPT_NCCL_TESTS
+/* an nccl-tests option taken at its default value only, refused otherwise
+ * with why (cb_opt_set_fixed) */
+#define FIXED(l, s, arg, def, field, why, text)                                              \
+	{ .lname = l, .sname = s, .argname = arg, .defval = def, .kind = CB_OPT_INT,         \
+	  OFF(fixed.field), .what = why, .flags = LOCAL | NCCL, .set = cb_opt_set_fixed,      \
+	  .help = text ": only " def " is taken (" why ")" }
 
 static const struct cb_optdef table[] = {
-	{ .lname = "minbytes", .sname = 'b', .argname = "SIZE", .defval = "32M",
+	{ .lname = "nthreads", .sname = 't', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(nthreads), RANGE(1, 1024), .flags = LOCAL | NCCL,
+	  .help = "threads per process: 1 (above: refused with the equivalent mpirun line)" },
+	{ .lname = "ngpus", .sname = 'g', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
+	  OFF(ngpus), RANGE(1, 1024), .flags = LOCAL | NCCL,
+	  .help = "GPUs per thread: 1, one rank per process (above: refused with the "
+	          "equivalent mpirun line)" },
+	{ .lname = "minbytes", .flags = NCCL, .sname = 'b', .argname = "SIZE", .defval = "32M",
 	  .kind = CB_OPT_SIZE, OFF(minbytes),
 	  .help = "smallest message per rank (K, M, G: powers of 1024)" },
-	{ .lname = "maxbytes", .sname = 'e', .argname = "SIZE", .defval = "32M",
+	{ .lname = "maxbytes", .flags = NCCL, .sname = 'e', .argname = "SIZE", .defval = "32M",
 	  .kind = CB_OPT_SIZE, OFF(maxbytes), .help = "largest message per rank" },
-	{ .lname = "stepfactor", .sname = 'f', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
+	{ .lname = "stepfactor", .flags = NCCL, .sname = 'f', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
 	  OFF(stepfactor), RANGE(1, 1024),
 	  .help = "multiply the size by N each step; 1: add --stepbytes" },
-	{ .lname = "stepbytes", .sname = 'i', .argname = "SIZE", .defval = "1M",
+	{ .lname = "stepbytes", .flags = NCCL, .sname = 'i', .argname = "SIZE", .defval = "1M",
 	  .kind = CB_OPT_SIZE, OFF(stepbytes), .help = "size increment when --stepfactor is 1" },
-	{ .lname = "counts", .sname = 'N', .argname = "LIST", .kind = CB_OPT_SIZES, OFF(counts),
+	{ .lname = "counts", .argname = "LIST", .kind = CB_OPT_SIZES, OFF(counts),
 	  .set = set_counts, .help = "element counts to run instead of -b/-e, e.g. 0,1,7,1000" },
-	{ .lname = "iters", .sname = 'n', .argname = "N", .defval = "20", .kind = CB_OPT_INT,
+	{ .lname = "iters", .flags = NCCL, .sname = 'n', .argname = "N", .defval = "20", .kind = CB_OPT_INT,
 	  OFF(iters), RANGE(1, 1000000), .help = "timed iterations per row" },
-	{ .lname = "warmup_iters", .sname = 'w', .argname = "N", .defval = "5", .kind = CB_OPT_INT,
+	{ .lname = "warmup_iters", .flags = NCCL, .sname = 'w', .argname = "N", .defval = "5", .kind = CB_OPT_INT,
 	  OFF(warmup), RANGE(0, 1000000), .help = "untimed iterations before them" },
-	{ .lname = "check", .sname = 'c', .argname = "0|1", .defval = "1", .kind = CB_OPT_INT,
-	  OFF(check), RANGE(0, 1), .help = "check every element of every rank's result" },
-	{ .lname = "repeat", .sname = 'R', .argname = "K", .defval = "1", .kind = CB_OPT_INT,
+	FIXED("agg_iters", 'm', "K", "1", agg_iters, "aggregating K calls per timed "
+	      "iteration is not implemented", "calls aggregated per timed iteration"),
+	FIXED("run_cycles", 'N', "K", "1", run_cycles, "each launch runs the sweep once; "
+	      "run the command K times", "times the sweep is run and printed"),
+	{ .lname = "parallel_init", .sname = 'p', .argname = "0|1", .defval = "0",
+	  .kind = CB_OPT_INT, OFF(parallel_init), RANGE(0, 1), .flags = LOCAL | NCCL,
+	  .help = "initialise in parallel threads: taken, no effect (one rank per process)" },
+	{ .lname = "check", .flags = NCCL, .sname = 'c', .argname = "N", .defval = "1",
+	  .kind = CB_OPT_INT, OFF(check), RANGE(0, 1000000),
+	  .help = "N > 0: after a row's timed calls, N calls checked (outputs poisoned first, "
+	          "every element of every rank compared with the reference; the same inputs "
+	          "each time); 0: none" },
+	{ .lname = "repeat", .argname = "K", .defval = "1", .kind = CB_OPT_INT,
 	  OFF(repeat), RANGE(1, 1000),
 	  .help = "K independent timed blocks per row (noise estimate)" },
-	{ .lname = "datatype", .sname = 'd', .argname = "TYPE", .defval = "float",
+	{ .lname = "average", .sname = 'a', .argname = "0|1|2|3", .defval = "", .kind = CB_OPT_INT,
+	  OFF(average), .flags = NCCL, .set = cb_opt_set_average,
+	  .help = "a row's time from the ranks' own mean times: 0 rank 0's, 1 their mean, 2 "
+	          "min, 3 max (not given: each iteration's max over ranks, then the mean)" },
+	{ .lname = "blocking", .sname = 'z', .argname = "0", .defval = "", .kind = CB_OPT_INT,
+	  OFF(blocking), .flags = NCCL, .set = cb_opt_set_blocking,
+	  .help = "0: calls back to back between two timestamps (--timing loop); 1, 2, 3 refused" },
+	FIXED("stream_null", 'y', "0", "0", stream_null, "the calls run on the rank's own "
+	      "stream on cuda, on its CPU on host", "calls on the default stream"),
+	FIXED("cudagraph", 'G', "K", "0", cudagraph, "CUDA graph capture is not implemented",
+	      "launches of a CUDA graph of the iterations"),
+	FIXED("report_cputime", 'C', "0", "0", report_cputime, "a call's CPU time is not reported; "
+	      "--time-acct 2 records each rank's busy CPU time", "CPU time instead of latency"),
+	FIXED("report_timestamps", 'S', "0", "0", report_timestamps, "result lines carry no "
+	      "timestamp", "a timestamp on each result line"),
+	FIXED("local_register", 'R', "0", "0", local_register, "NCCL buffer registration, local "
+	      "or symmetric, is not implemented", "register the buffers with NCCL"),
+	FIXED("cta_policy", 'x', "N", "-1", cta_policy, "NCCL's CTA policy is not set by "
+	      "collbench", "NCCL's CTA policy (-1: not set)"),
+	FIXED("device_implementation", 'D', "N", "0", device_impl, "NCCL's device API "
+	      "implementations are not offered", "a device API implementation"),
+	FIXED("device_cta_count", 'V', "N", "16", device_cta_count, "it applies to -D's device API "
+	      "implementation, which is not offered", "CTAs of -D's implementation"),
+	FIXED("memory", 'M', "0", "0", memory, "the memory usage report is not printed",
+	      "a memory usage report"),
+	FIXED("unalign", 'u', "N", "0", unalign, "misaligned buffers are not offered",
+	      "misalign the buffers by N elements"),
+	FIXED("per_iter_timing", 'I', "0", "0", per_iter_timing, "the per-iteration summary "
+	      "columns are not printed; each iteration's time is in --json",
+	      "per-iteration timing columns"),
+	FIXED("per_iter_skip", 'K', "N", "0", per_iter_skip, "it only applies to -I",
+	      "leading iterations left out of -I's columns"),
+	{ .lname = "datatype", .flags = NCCL, .sname = 'd', .argname = "TYPE", .defval = "float",
 	  .kind = CB_OPT_MASK, OFF(dtype_mask), .name = dtype_name, .count = CB_DTYPE_COUNT,
 	  .help = "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double; comma list "
 	          "or all" },
-	{ .lname = "op", .sname = 'o', .argname = "OP", .defval = "sum", .kind = CB_OPT_MASK,
+	{ .lname = "op", .flags = NCCL, .sname = 'o', .argname = "OP", .defval = "sum", .kind = CB_OPT_MASK,
 	  OFF(op_mask), .name = op_name, .count = CB_OP_COUNT,
 	  .help = "sum prod min max avg; comma list or all" },
 	{ .lname = "coll", .argname = "NAME", .defval = "allreduce", .kind = CB_OPT_ENUM, OFF(coll),
 	  .name = coll_name, .count = CB_COLL_COUNT, .what = "collective",
 	  .help = "the collective, one of those listed below with their algorithms (the "
 	          "binaries named as nccl-tests', reduce_scatter_perf ..., set it)" },
-	{ .lname = "algo", .sname = 'a', .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
+	{ .lname = "algo", .argname = "LIST", .defval = "", .kind = CB_OPT_TEXT,
 	  OFF(algos), .set = set_algos,
 	  .help = "comma list of algorithms (default: all on the backend but mpi.*)" },
 	{ .lname = "backend", .sname = 'B', .argname = "NAME", .defval = "host",
@@ -269,7 +301,7 @@ static const struct cb_optdef table[] = {
 	  .help = "where bytes move between ranks (ps, ring): auto, shm, ipc or p2p (listed "
 	          "below)" },
 	{ .lname = "root", .sname = 'r', .argname = "RANK", .defval = "0", .kind = CB_OPT_INT,
-	  OFF(root), RANGE(0, 1 << 20),
+	  OFF(root), .flags = NCCL, .set = cb_opt_set_root,
 	  .help = "root rank: ps's (its first server), the ps-style plans', broadcast's and reduce's" },
 	{ .lname = "servers", .argname = "K", .defval = "1", .kind = CB_OPT_INT,
 	  OFF(servers), RANGE(1, 1 << 20),
@@ -278,10 +310,9 @@ static const struct cb_optdef table[] = {
 	  RANGE(0, 1),
 	  .help = "1: one buffer (all_gather's send and reduce_scatter's receive: the rank's block in it)" },
 	{ .lname = "timeout", .sname = 'T', .argname = "SEC", .defval = "300",
-	  .kind = CB_OPT_DOUBLE, OFF(timeout_s), RANGE(0, 1e6),
-	  .what = "a number of seconds in (0, 1e6]", .flags = CB_OPT_LO_OPEN | LOCAL,
+	  .kind = CB_OPT_DOUBLE, OFF(timeout_s), .flags = LOCAL | NCCL, .set = cb_opt_set_timeout,
 	  .help = "watchdog: abort when an iteration, or a wait for peers between iterations, "
-	          "makes no progress for SEC s (set-up steps: --setup-timeout)" },
+	          "makes no progress for SEC s (set-up steps: --setup-timeout); 0: no limit" },
 	{ .lname = "setup-timeout", .argname = "SEC", .defval = "600", .kind = CB_OPT_DOUBLE,
 	  OFF(setup_timeout_s), RANGE(0, 1e6), .what = "a number of seconds in (0, 1e6]",
 	  .flags = CB_OPT_LO_OPEN | LOCAL,
@@ -310,7 +341,7 @@ static const struct cb_optdef table[] = {
 	          "reads besides the iteration's" },
 	{ .lname = "plan", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(plan), .what = "path",
 	  .help = "also run the plan in FILE (JSON, docs/plans.md), checked before anything is "
-	          "timed; -a may name it" },
+	          "timed; --algo may name it" },
 	{ .lname = "csv", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(csv), .what = "path",
 	  .flags = LOCAL, .help = "write summary rows to PATH (CSV)" },
 	{ .lname = "rank-csv", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(rank_csv),
@@ -334,7 +365,7 @@ static const struct cb_optdef table[] = {
 	  .help = "the world size the options are for: --check-args checks --root, --servers "
 	          "and --plan's ranks for N ranks (scripts/sweep.sh: each --ranks); a run "
 	          "refuses another (0: not given)" },
-	{ .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help),
+	{ .lname = "help", .sname = 'h', .kind = CB_OPT_FLAG, OFF(help), .flags = NCCL,
 	  .help = "print this help" },
 };
 
@@ -411,10 +442,12 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen)
 {
+	unsigned char given[NOPTS];
+	size_t timing = 0;
 	enum cb_status st;
 
 	memset(o, 0, sizeof(*o));
-	st = cb_optable_parse(table, NOPTS, o, argc, argv, err, errlen);
+	st = cb_optable_parse_given(table, NOPTS, o, argc, argv, given, err, errlen);
 	if (st != CB_OK)
 		return st;
 	if (optind < argc) {
@@ -423,7 +456,10 @@ enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, cha
 	}
 	if (o->help)
 		return CB_OK;
-	return check(o, err, errlen);
+	while (strcmp(table[timing].lname, "timing") != 0)
+		timing++;
+	st = cb_options_nccl_check(o, given[timing], argc, argv, err, errlen);
+	return st != CB_OK ? st : check(o, err, errlen);
 }
 
 enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size_t errlen)
@@ -443,72 +479,12 @@ void cb_options_canonical(const struct cb_options *o, char *buf, size_t len)
 	cb_optable_canonical(table, NOPTS, o, buf, len);
 }
 
-/* Backend i of the table when algorithm ctx runs on it. */
-static const char *algo_backend(const void *ctx, int i)
+void cb_options_print(FILE *f, const struct cb_options *o)
 {
-	size_t n;
-	const struct cb_backend_ops *const *reg = cb_backend_registry(&n);
-
-	return cb_algo_runs_on(ctx, reg[i]) ? reg[i]->desc->name : NULL;
-}
-
-/* One line per algorithm of reg, with the backends it runs on (built or
- * not) when not every one. */
-static void usage_coll_algos(FILE *f, const struct cb_algo_ops *const *reg, size_t n,
-			     const char *every)
-{
-	char names[128];
-
-	for (size_t i = 0; i < n; i++) {
-		int some;
-
-		cb_join_names(names, sizeof(names), algo_backend, reg[i], nbackends(), ",", ",");
-		some = strcmp(names, every) != 0;
-		fprintf(f, "  %-6s %s%s%s%s\n", reg[i]->desc->name, reg[i]->desc->description, some ? " [" : "",
-			some ? names : "", some ? "]" : "");
-	}
-}
-
-/* One line per algorithm of each collective, with the backends it runs on
- * (built or not) when not every one. */
-static void usage_algos(FILE *f)
-{
-	char every[128], names[128];
-
-	cb_join_names(every, sizeof(every), known_backend, NULL, nbackends(), ",", ",");
-	cb_join_names(names, sizeof(names), built_backend, NULL, nbackends(), ",", ",");
-	for (int c = 0; c < CB_COLL_COUNT; c++) {
-		size_t n;
-		const struct cb_algo_ops *const *reg = cb_algo_registry_coll((enum cb_coll)c, &n);
-
-		fprintf(f, "\nalgorithms of --coll %s (%s; backends built: %s):\n",
-			cb_coll_get((enum cb_coll)c)->name, cb_coll_get((enum cb_coll)c)->perf_name,
-			names);
-		usage_coll_algos(f, reg, n, every);
-	}
-}
-
-/* One line per transport (--transport). */
-static void usage_transports(FILE *f)
-{
-	fprintf(f, "\ntransports (--transport; the rows of mpi and nccl say library, copy local):\n");
-	for (int i = 0; i < CB_TRANSPORT_COUNT; i++)
-		fprintf(f, "  %-6s %s\n", cb_transport_get(i)->name, cb_transport_get(i)->description);
+	cb_optable_print(f, table, NOPTS, o);
 }
 
 void cb_options_usage(FILE *f, const char *prog)
 {
-	fprintf(f, "usage: mpirun -np N %s [options]\n\n"
-		"Collective benchmark (--coll: the collectives below): plans and the library's\n"
-		"call side by side.\n\noptions:\n", prog);
-	cb_optable_usage(f, table, NOPTS, 28);
-	usage_algos(f);
-	usage_transports(f);
-	fprintf(f, "\nSizes are bytes per rank. Results: table on stdout, diagnostics on stderr.\n"
-		"Times: each rank times each iteration after a barrier; an iteration's time is\n"
-		"the max over ranks; a row's time (time_us) is the mean over its timed iterations\n"
-		"(all -R repeats together), with their median, min and max; algbw and busbw\n"
-		"come from the mean. The per-rank CSV's time_us is that rank's own mean.\n"
-		"Environment: CB_MACHINE names the machine in the metadata (default: the host\n"
-		"name); baselines are matched on it with the CPU model, CPU count and GPU model.\n");
+	cb_options_usage_table(f, prog, table, NOPTS);
 }

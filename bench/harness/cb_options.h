@@ -1,9 +1,12 @@
 /* cb_options: allreduce_perf's command line, from one typed option table
  * (cb_optable.h) that generates getopt_long's strings, the --help text, the
  * checks of each value and the canonical text the pre-flight compares across
- * ranks. Names follow nccl-tests where one exists (-b -e -f -i -n -w -c -d
- * -o). A new option is one row in cb_options.c plus its field here; ranks
- * must agree on it (the pre-flight compares it) unless its row says
+ * ranks. Every short option of nccl-tests (2.19's getopt string) means here
+ * what it means there, or is refused with the reason where collbench cannot
+ * honour a value (cb_options_nccl.c; docs/running.md maps each); collbench's
+ * own options take long names and letters nccl-tests does not use (-B, -q).
+ * A new option is one row in cb_options.c plus its field here; ranks must
+ * agree on it (the pre-flight compares it) unless its row says
  * CB_OPT_LOCAL. */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H
@@ -42,11 +45,30 @@ const char *cb_timing_name(enum cb_timing t);
 
 struct cb_plan_file;
 
+/* nccl-tests' options taken at their default value only (cb_opt_set_fixed):
+ * kept so that --check-args shows them. */
+struct cb_nccl_fixed {
+	int agg_iters, run_cycles, stream_null, cudagraph, report_cputime, report_timestamps;
+	int local_register, cta_policy, device_impl, device_cta_count, memory, unalign;
+	int per_iter_timing, per_iter_skip;
+};
+
+/* -a (nccl-tests' --average): how a row's time comes from the ranks' own
+ * mean times; NONE (not given): collbench's, the mean over iterations of
+ * each iteration's max over ranks. */
+enum cb_average { CB_AVG_NONE = -1, CB_AVG_RANK0, CB_AVG_MEAN, CB_AVG_MIN, CB_AVG_MAX };
+
 struct cb_options {
 	size_t minbytes, maxbytes, stepbytes; /* bytes per rank */
 	int stepfactor;                       /* > 1: multiply; 1: add stepbytes */
 	struct cb_size_list counts;           /* --counts: element counts, instead of -b/-e */
-	int iters, warmup, check, repeat;
+	int iters, warmup, repeat;
+	int check;                            /* -c: checked calls per row after the timed ones */
+	int nthreads, ngpus;                  /* -t, -g: 1 (one rank per process) */
+	int parallel_init;                    /* -p: taken, no effect (one thread) */
+	int average;                          /* -a: enum cb_average */
+	int blocking;                         /* -z: -1 not given, 0 (--timing loop) */
+	struct cb_nccl_fixed fixed;           /* the rest of nccl-tests' options */
 	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */
 	enum cb_coll coll;                    /* --coll: the collective (cb_coll.h) */
@@ -94,7 +116,12 @@ enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size
 /* Frees o->sweep; o stays readable otherwise. */
 void cb_options_free(struct cb_options *o);
 
-/* Prints the usage text generated from the option table. */
+/* Every option's value, "lname=value" one a line (local ones too): what
+ * --check-args prints on stdout. */
+void cb_options_print(FILE *f, const struct cb_options *o);
+
+/* Prints the usage text generated from the option table: nccl-tests'
+ * options, then collbench's own. */
 void cb_options_usage(FILE *f, const char *prog);
 
 /* Canonical one-line text of every option that must agree across ranks

@@ -433,7 +433,8 @@ static void summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 	struct cb_stats t;
 
 	cb_stats_compute(m->tmax, (size_t)(m->o->repeat * m->o->iters), &t);
-	s->time_us = t.mean;
+	s->time_us = m->o->average == CB_AVG_NONE ? t.mean :
+		     cb_stats_over_ranks(row->rank_time_us, s->nranks, m->o->average);
 	s->time_us_median = t.median;
 	s->time_us_min = t.min;
 	s->time_us_max = t.max;
@@ -493,8 +494,15 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 	st = timed(m, slot, &a, &minflt);
 	if (st == CB_OK)
 		st = gather(m, slot, minflt, row);
-	if (st == CB_OK && m->o->check)
-		st = check(m, slot, &a, &wrong, &differ);
+	/* -c N: N checked calls, their wrong elements summed */
+	for (int c = 0; c < m->o->check && st == CB_OK; c++) {
+		long long w = 0;
+		int d = 0;
+
+		st = check(m, slot, &a, &w, &d);
+		wrong += w;
+		differ |= d;
+	}
 	if (st != CB_OK || m->be->world_rank != 0)
 		return st;
 	summarize(m, slot, row);

@@ -45,6 +45,15 @@ int cb_stats_compute(const double *x, size_t n, struct cb_stats *out)
 	return 0;
 }
 
+double cb_stats_over_ranks(const double *t, int n, int how)
+{
+	double v = t[0];
+
+	for (int r = 1; r < n; r++)
+		v = how == 1 ? v + t[r] : how == 2 ? fmin(v, t[r]) : how == 3 ? fmax(v, t[r]) : v;
+	return how == 1 ? v / n : v;
+}
+
 double cb_algbw_GBps(size_t bytes, double time_us)
 {
 	return (double)bytes / (time_us * 1e-6) / 1e9;

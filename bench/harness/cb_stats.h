@@ -22,6 +22,11 @@ struct cb_stats {
  * modify x; uses O(n) scratch. Returns -1 if n == 0 or out of memory. */
 int cb_stats_compute(const double *x, size_t n, struct cb_stats *out);
 
+/* One time from each rank's own mean time t[0..n-1] (n >= 1), as
+ * nccl-tests' -a reports a row (src/common.cu, its --average): how 0
+ * rank 0's, 1 the mean, 2 the min, 3 the max over ranks. */
+double cb_stats_over_ranks(const double *t, int n, int how);
+
 /* algbw in GB/s for bytes per rank moved in time_us microseconds. */
 double cb_algbw_GBps(size_t bytes, double time_us);
 

@@ -101,7 +101,7 @@ static void trend_heading(FILE *f, enum cb_hist_fmt fmt, const struct cb_hist_ou
 	}
 	fprintf(f, "%s%smachine: %s\n", fmt == CB_HIST_FMT_MARKDOWN ? "### collbench-history "
 		"trend\n\n" : "", p, in->machine);
-	fprintf(f, "%s%s time over iterations; band: [min, max] over the -R repeats; change "
+	fprintf(f, "%s%s time over iterations; band: [min, max] over the --repeat blocks; change "
 		"points: E-divisive means, t-test p <= %g, window %zu, noise floor %g%%\n", p,
 		cb_stat_name(in->stat), in->cpd->max_pvalue, in->cpd->window,
 		100 * in->cpd->noise_floor);

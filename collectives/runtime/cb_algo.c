@@ -1,5 +1,5 @@
 /* cb_algo: the static algorithm registry, selected by (collective, name)
- * (--coll, -a ps,ring,mpi), never by if/else chains on names, and what an
+ * (--coll, --algo ps,ring,mpi), never by if/else chains on names, and what an
  * algorithm needs of a backend (contract in cb_algo.h). The helpers the
  * algorithms share are below them, in cb_algo_common.c: this file names
  * every algorithm, so it sits above them. */

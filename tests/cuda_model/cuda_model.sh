@@ -85,23 +85,23 @@ link_model)
 	done ;;
 nccl_gpu_each)
 	# one rank per model GPU: nccl runs, checked
-	CB_CUDA_MODEL_GPUS=4 run 4 0 '' -a nccl -d float,int8,bfloat16 -o sum,max,avg "${small[@]}"
+	CB_CUDA_MODEL_GPUS=4 run 4 0 '' --algo nccl -d float,int8,bfloat16 -o sum,max,avg "${small[@]}"
 	every nccl '^ok$' ;;
 nccl_shared_gpu)
 	# ranks that share a model GPU: the backend does not ask NCCL (which
 	# refuses them: test_cm_model), every nccl row says why, and so do ps and
 	# ring over NCCL point-to-point; exit 0 (skips are no failures)
-	CB_CUDA_MODEL_GPUS=1 run 2 0 '' -a nccl,ring "${small[@]}"
+	CB_CUDA_MODEL_GPUS=1 run 2 0 '' --algo nccl,ring "${small[@]}"
 	every nccl '^skipped:ranks share a GPU; NCCL needs one GPU per rank'
 	every ring '^ok$'
-	CB_CUDA_MODEL_GPUS=1 run 2 0 '' -a ps,ring --transport p2p "${small[@]}"
+	CB_CUDA_MODEL_GPUS=1 run 2 0 '' --algo ps,ring --transport p2p "${small[@]}"
 	every ps '^skipped:.*share a GPU'
 	every ring '^skipped:.*share a GPU' ;;
 no_peer_access)
 	# two GPUs that cannot reach each other: ps and ring skip saying so, the
 	# rank that saw it names the GPUs, nccl still runs
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_P2P=0 run 2 0 'GPU 0000:1[12]:00.0 cannot access GPU 0000:1[12]:00.0 \(rank [01]\) peer to peer' \
-		-a ps,ring,nccl "${small[@]}"
+		--algo ps,ring,nccl "${small[@]}"
 	every ps '^skipped:GPUs of this host cannot access each other peer to peer'
 	every ring '^skipped:GPUs of this host cannot access each other peer to peer'
 	every nccl '^ok$' ;;
@@ -110,7 +110,7 @@ fault_ipc_open)
 	# every rank agrees, ps and ring skip saying why, the rest runs; exit 0
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='ipc_open@1#2' run 2 0 \
 		'collbench: rank 1: .*cudaIpcOpenMemHandle\(.*\): mapping of buffer object failed \(cudaErrorMapBufferObjectFailed\)' \
-		-a ps,ring,copy "${small[@]}"
+		--algo ps,ring,copy "${small[@]}"
 	stderr_has "collbench: rank 1: cannot map rank 0's GPU memory through CUDA IPC: ps and ring will be skipped"
 	every ps '^skipped:CUDA IPC could not map a peer'
 	every ring '^skipped:CUDA IPC could not map a peer'
@@ -120,7 +120,7 @@ fault_launch)
 	# the algorithm, phase and size; the job aborts (exit 3)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='launch@1#5' run 2 3 \
 		'collbench: rank 1: .*cb_cuda_reduce\(.*\): too many resources requested for launch \(cudaErrorLaunchOutOfResources\)' \
-		-a ring "${small[@]}" -T 20
+		--algo ring "${small[@]}" -T 20
 	stderr_has 'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: cuda error' 'collbench: rank 1: run aborted: cuda error'
 	aborted ;;
 fault_sticky)
@@ -128,7 +128,7 @@ fault_sticky)
 	# (whatever it is) reports it by name, the job aborts (exit 3)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='sticky@1#5' run 2 3 \
 		'collbench: rank 1: .*: an illegal memory access was encountered \((cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)' \
-		-a ring "${small[@]}" -T 20
+		--algo ring "${small[@]}" -T 20
 	stderr_has 'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: cuda error'
 	aborted ;;
 fault_event_hang)
@@ -137,7 +137,7 @@ fault_event_hang)
 	# the job aborts (exit 3) within -T
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='event_hang@1#6' run 2 3 \
 		'collbench: rank 1: watchdog: no progress for 5 s in ring, [0-9]+ B per rank, [a-z -]+ iteration [0-9]+' \
-		-a ring "${small[@]}" -T 5
+		--algo ring "${small[@]}" -T 5
 	stderr_has 'collbench: rank 1: gave up waiting for this rank.s GPU work \(cudaEventQuery' \
 		'collbench: rank 1: ring failed in [a-z -]+ at [0-9]+ B: timeout'
 	aborted ;;
@@ -147,7 +147,7 @@ fault_nccl_init)
 	# 1 (failed rows), as for any algorithm whose set-up failed
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='nccl_init@1' run 2 1 \
 		'collbench: rank 1: .*ncclCommInitRankConfig\(.*\): unhandled system error \(ncclSystemError\)' \
-		-a nccl,ring "${small[@]}"
+		--algo nccl,ring "${small[@]}"
 	stderr_has 'collbench: rank 0: .*ncclCommInitRankConfig\(.*\): .*\(ncclRemoteError\): rank 1 failed' \
 		'collbench: rank [01]: nccl: set-up failed: nccl error'
 	every nccl '^error:set-up failed \(nccl error\)$'
@@ -155,14 +155,14 @@ fault_nccl_init)
 gpu_memory_full)
 	# buffers larger than the GPU's memory: named, every rank exits (3)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_MEM_MB=32 run 2 3 \
-		'cannot allocate [0-9]+ B of GPU memory for a buffer of 67108864 B' -a ring -b 64M -e 64M -c 0 -n 1 -w 0 ;;
+		'cannot allocate [0-9]+ B of GPU memory for a buffer of 67108864 B' --algo ring -b 64M -e 64M -c 0 -n 1 -w 0 ;;
 teardown_hang)
 	# ncclCommFinalize that never completes on rank 0: teardown is watched
 	# too (--setup-timeout), the job ends (3) saying so, the rows measured
 	# before it stay, and the metadata says the run did not end well
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT=nccl_finalize@0 run 2 3 \
 		"rank 0: watchdog: a set-up step took more than 3 s \(--setup-timeout\) in the algorithms' teardown" \
-		-a nccl,ring -b 8 -e 64 -n 2 -w 1 -T 5 --setup-timeout 3
+		--algo nccl,ring -b 8 -e 64 -n 2 -w 1 -T 5 --setup-timeout 3
 	stderr_has 'ncclCommFinalize\(comm\): still in progress when the watchdog fired' \
 		'rank 0: the rows are complete, but teardown did not end within --setup-timeout'
 	every nccl '^ok$'

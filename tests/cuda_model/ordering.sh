@@ -22,7 +22,7 @@ run() {
 	shift 2
 	rm -f "$out"/s.*
 	timeout 60 bash -c 'cb_mpirun "$@"' _ -np "$np" "$model/allreduce_perf" -B cuda -q \
-		--csv "$out/s.csv" -a ring,ps,oneshot -b 8 -e 64K -f 32 -c 1 -n 3 -w 1 "$@" \
+		--csv "$out/s.csv" --algo ring,ps,oneshot -b 8 -e 64K -f 32 -c 1 -n 3 -w 1 "$@" \
 		>"$out/stdout" 2>"$out/stderr"
 	rc=$?
 	[ "$rc" != 124 ] || { cat "$out/stderr" >&2; fail "timed out (hang)"; }
@@ -101,9 +101,9 @@ shared_time)
 	median() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["time_us_median"] }' "$out/s.csv"; }
 	export CB_CUDA_MODEL_GPUS=1 CB_CUDA_MODEL_TIMESLICE_US=50000 CB_CUDA_MODEL_SWITCH_US=20000
-	run 1 0 -a copy -b 4M -e 4M -n 10
+	run 1 0 --algo copy -b 4M -e 4M -n 10
 	one=$(median)
-	run 2 0 -a copy -b 4M -e 4M -n 10
+	run 2 0 --algo copy -b 4M -e 4M -n 10
 	two=$(median)
 	device 'time max\(CUDA events, host wall clock\)'
 	awk -v a="$one" -v b="$two" 'BEGIN { exit !(b >= a + 15000) }' ||

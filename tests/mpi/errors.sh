@@ -116,7 +116,7 @@ hurt_a_rank() {
 }
 
 case $case in
-unknown_algo) run 2 2 "unknown algorithm 'tree'" -a ring,tree ;;
+unknown_algo) run 2 2 "unknown algorithm 'tree'" --algo ring,tree ;;
 unknown_dtype) run 2 2 "unknown name 'float8'" -d float8 ;;
 unknown_op) run 2 2 "unknown name 'mean'" -o mean ;;
 min_gt_max) run 2 2 "larger than -e/--maxbytes" -b 64M -e 8 ;;
@@ -125,7 +125,7 @@ garbage_size) run 2 2 "is not a size" -e 12Q ;;
 not_multiple) run 2 2 "not a multiple of float's 4 bytes" -b 6 -e 6 ;;
 bad_root) run 2 2 "there are only 2 ranks" -r 5 ;;
 wrong_backend) # nccl: "does not run on the host backend", or not built at all
-	run 2 2 "nccl does not run on the host backend\|unknown algorithm 'nccl'" -a nccl -b 8 -e 8 ;;
+	run 2 2 "nccl does not run on the host backend\|unknown algorithm 'nccl'" --algo nccl -b 8 -e 8 ;;
 unwritable_csv) run 2 2 "cannot write.* /nonexistent/dir/s" -b 8 -e 8 --csv /nonexistent/dir/s.csv ;;
 mismatch)
 	# MPMD launch: rank 1 gets another -e than rank 0
@@ -146,8 +146,8 @@ env_mismatch)
 	export OMPI_MCA_odls_base_sigkill_timeout=0
 	for set in "CB_WAIT_SPIN_NS=500" "CB_MACHINE=other-label" "MALLOC_ARENA_MAX=2"; do
 		rm -f "$out/s.csv"
-		MALLOC_ARENA_MAX=4 timeout 60 bash -c 'cb_mpirun -np 1 "$1" -b 8 -e 8 -a ring --csv "$2" : \
-			-np 1 env "$3" "$1" -b 8 -e 8 -a ring' _ "$bin/allreduce_perf" "$out/s.csv" "$set" \
+		MALLOC_ARENA_MAX=4 timeout 60 bash -c 'cb_mpirun -np 1 "$1" -b 8 -e 8 --algo ring --csv "$2" : \
+			-np 1 env "$3" "$1" -b 8 -e 8 --algo ring' _ "$bin/allreduce_perf" "$out/s.csv" "$set" \
 			>"$out/stdout" 2>"$out/stderr"
 		rc=$?
 		[ "$rc" = 2 ] || { cat "$out/stderr" >&2; fail "$set on rank 1 only: exit $rc, expected 2"; }
@@ -159,8 +159,8 @@ env_mismatch)
 	done
 	# a variable that may differ by rank (a launcher's GPU binding) is
 	# accepted, and recorded for each rank
-	timeout 60 bash -c 'cb_mpirun -np 1 env CUDA_VISIBLE_DEVICES=0 "$1" -b 8 -e 8 -a ring --csv "$2" : \
-		-np 1 env CUDA_VISIBLE_DEVICES=1 "$1" -b 8 -e 8 -a ring' _ "$bin/allreduce_perf" "$out/s.csv" \
+	timeout 60 bash -c 'cb_mpirun -np 1 env CUDA_VISIBLE_DEVICES=0 "$1" -b 8 -e 8 --algo ring --csv "$2" : \
+		-np 1 env CUDA_VISIBLE_DEVICES=1 "$1" -b 8 -e 8 --algo ring' _ "$bin/allreduce_perf" "$out/s.csv" \
 		>"$out/stdout" 2>"$out/stderr"
 	rc=$?
 	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "CUDA_VISIBLE_DEVICES by rank: exit $rc, expected 0"; }
@@ -187,19 +187,19 @@ help_one_rank)
 	grep -q "ranks differing from rank 0: 1 (help)" "$out/stderr" || fail "no mismatch message" ;;
 keep_old_results)
 	# a run that cannot open one output leaves an earlier run's files intact
-	run 2 0 "" -b 8 -e 64 -f 8 -a ring --csv "$out/s.csv"
+	run 2 0 "" -b 8 -e 64 -f 8 --algo ring --csv "$out/s.csv"
 	before=$(wc -l <"$out/s.csv")
 	run 2 2 "cannot write /nonexistent/r.csv" -b 8 -e 8 --csv "$out/s.csv" --rank-csv /nonexistent/r.csv
 	[ "$(wc -l <"$out/s.csv")" = "$before" ] || fail "the earlier results were truncated"
 	grep -q '"status": "complete"' "$out/s.meta.json" || fail "the earlier metadata was changed" ;;
 empty_list_entry)
-	run 2 2 "'1,,2' has an empty entry" -N 1,,2
+	run 2 2 "'1,,2' has an empty entry" --counts 1,,2
 	run 2 2 "'float,' has an empty entry" -d float,
-	run 2 2 "'ring,,ps' has an empty entry" -a ring,,ps ;;
+	run 2 2 "'ring,,ps' has an empty entry" --algo ring,,ps ;;
 table_every_row)
 	# every row of the CSV is a row of the table, with its status (mpi has no
 	# avg: those rows are skipped, and still in the table)
-	run 2 0 "" -b 8 -e 64 -f 8 -a ring,mpi -o sum,avg --csv "$out/s.csv"
+	run 2 0 "" -b 8 -e 64 -f 8 --algo ring,mpi -o sum,avg --csv "$out/s.csv"
 	# table columns by the names of its header line ("#  algo size count type redop ...
 	# status"); the status is the rest of the line (it may hold spaces)
 	awk '/^# *algo / { sub(/^#/, ""); for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
@@ -215,9 +215,9 @@ stdout_full)
 	# named (singleton: under mpirun, mpirun forwards stdout and would be
 	# the one to see the failure)
 	# (an earlier run's files are kept: the run stops before changing them)
-	run 2 0 "" -b 8 -e 64 -f 8 -a ring --csv "$out/s.csv"
+	run 2 0 "" -b 8 -e 64 -f 8 --algo ring --csv "$out/s.csv"
 	cp "$out/s.csv" "$out/before.csv"
-	timeout 60 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" -b 8 -e 64 -f 2 -a ring \
+	timeout 60 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" -b 8 -e 64 -f 2 --algo ring \
 		--csv "$out/s.csv" >/dev/full 2>"$out/stderr"
 	rc=$?
 	[ "$rc" = 2 ] || { cat "$out/stderr" >&2; fail "exit $rc with stdout on /dev/full, expected 2"; }
@@ -247,7 +247,7 @@ non_utf8)
 	mkdir "$odd" && ln -s "$bin/allreduce_perf" "$odd/allreduce_perf"
 	CB_MACHINE=$(printf 'lab\xe9l') MALLOC_ARENA_TEST=$(printf '\xff') \
 		timeout 60 bash -c 'cb_mpirun -x CB_MACHINE -x MALLOC_ARENA_TEST "$@"' _ -np 2 \
-		"$odd/allreduce_perf" -b 8 -e 64 -f 8 -a ring --csv "$odd/s.csv" >"$out/stdout" 2>"$out/stderr"
+		"$odd/allreduce_perf" -b 8 -e 64 -f 8 --algo ring --csv "$odd/s.csv" >"$out/stdout" 2>"$out/stderr"
 	rc=$?
 	[ "$rc" = 0 ] || { cat "$out/stderr" >&2; fail "exit $rc, expected 0"; }
 	cb_complete_lines "$odd/s.csv"
@@ -263,7 +263,7 @@ killed_rank_shm | killed_rank_p2p)
 	# aborted (p2p: the SIGTERM mpirun sends the other ranks stops them as
 	# the watchdog would; shm: they also see the dead peer's pid), and the
 	# others name it (a rank of their host), never a timeout that did not pass
-	hurt_a_rank KILL "exited on signal 9" -a ring --transport "${case#killed_rank_}"
+	hurt_a_rank KILL "exited on signal 9" --algo ring --transport "${case#killed_rank_}"
 	grep -q '"status": "aborted"' "$out/s.meta.json" ||
 		{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "the metadata does not say aborted"; }
 	grep -q "\"error\": \"peer failed: rank [0-9]* (pid $victim) ended" "$out/s.meta.json" &&
@@ -278,7 +278,7 @@ killed_rank_between_rows)
 	# in a collective until mpirun's SIGKILL 1 s later; three tries, as where
 	# the kill lands is chance
 	for try in 1 2 3; do
-		hurt_a_rank KILL "exited on signal 9" -a ring --transport shm -n 1
+		hurt_a_rank KILL "exited on signal 9" --algo ring --transport shm -n 1
 		grep -q '"status": "aborted"' "$out/s.meta.json" ||
 			{ cat "$out/stderr" "$out/s.meta.json" >&2; fail "try $try: the metadata does not say aborted"; }
 	done ;;
@@ -287,7 +287,7 @@ setup_not_a_hang)
 	# reference and the comparison each take longer than -T 1 on this kind
 	# of machine, an iteration (a copy on one rank) a tenth of it: -T is
 	# about an iteration without progress, set-up steps have their own bound
-	big=(-b 1G -e 1G -n 2 -w 0 -c 1 -a ring --csv "$out/s.csv")
+	big=(-b 1G -e 1G -n 2 -w 0 -c 1 --algo ring --csv "$out/s.csv")
 	timeout 120 bash -c 'cb_singleton "$@"' _ "$bin/allreduce_perf" "${big[@]}" -T 1 \
 		>"$out/stdout" 2>"$out/stderr"
 	rc=$?
@@ -318,7 +318,7 @@ scheduler_signal)
 	# its SIGKILL: the other ranks must leave rank 0 the time to write
 	for how in USR1 USR2 slow0; do
 		sig=${how/slow0/USR1}
-		start_long -a ring
+		start_long --algo ring
 		if [ $how = USR1 ]; then # to every rank, as Slurm sends it
 			ranks_of_long | xargs kill -USR1
 		elif [ $how = slow0 ]; then
@@ -341,7 +341,7 @@ watchdog)
 	# a stopped rank never posts: the others' watchdog must end the job
 	# (-T 5: the rows before the stop, 4-8 KiB, take milliseconds even in a
 	# loaded sanitizer build; the test waits the 5 s)
-	hurt_a_rank STOP "watchdog: no progress for 5 s in" -a ring -T 5 ;;
+	hurt_a_rank STOP "watchdog: no progress for 5 s in" --algo ring -T 5 ;;
 *) fail "unknown case $case" ;;
 esac
 [ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"

@@ -24,7 +24,7 @@ for coll in $colls; do
 		set -- $run
 		d=$out/$coll-$1-$2
 		mkdir -p "$d"
-		cb_mpirun -np "$1" "$bin/allreduce_perf" --coll "$coll" -a "$algos" -N 0,6,6006 \
+		cb_mpirun -np "$1" "$bin/allreduce_perf" --coll "$coll" --algo "$algos" --counts 0,6,6006 \
 			-d float,int32 -o sum,max -n 2 -w 1 --inplace "$2" -T 120 -q \
 			--csv "$d/s.csv" --rank-csv "$d/r.csv" >/dev/null
 		"$bin/check_results" "$d/s.csv" "$d/r.csv" "$1" --coll "$coll" ||

@@ -22,7 +22,7 @@ for at in ps ring oneshot ring/p2p mpi copy; do
 	a=${at%/*} tr=auto
 	[ "$at" = "$a" ] || tr=${at#*/}
 	f=$out/$a.$tr
-	cb_mpirun -np 2 "$bin/allreduce_perf" -a "$a" --transport "$tr" -d int8 -o sum --counts "$count" \
+	cb_mpirun -np 2 "$bin/allreduce_perf" --algo "$a" --transport "$tr" -d int8 -o sum --counts "$count" \
 		-n 1 -w 0 -c 1 -T 600 -q --csv "$f.csv" --rank-csv "$f.r.csv" || fail "$at: the launch failed"
 	cb_complete_lines "$f.csv"
 	want=()

@@ -24,7 +24,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mpirun --version 2>&1 | grep "Open MPI" >/dev/null || { echo "not Open MPI"; exit 77; }
 
-# launch NAME ARGS...: allreduce_perf -a mpi... on 2 ranks at 1 KiB into
+# launch NAME ARGS...: allreduce_perf --algo mpi... on 2 ranks at 1 KiB into
 # $out/NAME.csv (and .meta.json); mpirun options before "--", if any.
 launch() {
 	local name=$1 pre=()
@@ -83,7 +83,7 @@ basic_priority)
 		export OMPI_MCA_pml_monitoring_enable=2 OMPI_MCA_pml_monitoring_enable_output=3 \
 			OMPI_MCA_pml_monitoring_filename=$out/mon OMPI_MCA_osc=^monitoring
 	fi
-	launch f --mca coll_basic_priority 100 -- -a mpi,mpi.ring,mpi.recursive_doubling
+	launch f --mca coll_basic_priority 100 -- --algo mpi,mpi.ring,mpi.recursive_doubling
 	skipped_because "coll/basic's priority 100 is not below coll/tuned's"
 	[ "$(status mpi)" = ok ] || fail "the mpi row: '$(status mpi)', expected ok"
 	;;
@@ -92,23 +92,23 @@ rules_file)
 	# size (2 ranks), 1 message size (0 B up: basic_linear, no segments)
 	printf '1\n2\n1\n2\n1\n0 1 0 0\n' >"$out/rules.txt"
 	OMPI_MCA_coll_tuned_dynamic_rules_filename=$out/rules.txt \
-		launch f -- -a mpi.ring,mpi.recursive_doubling
+		launch f -- --algo mpi.ring,mpi.recursive_doubling
 	skipped_because "a rules file decides coll/tuned's allreduce before a forced algorithm"
 	;;
 home_file)
-	launch base -- -a mpi
+	launch base -- --algo mpi
 	mkdir -p "$out/home/.openmpi"
 	mca_file "$out/home/.openmpi/mca-params.conf"
-	HOME=$out/home launch file -- -a mpi
+	HOME=$out/home launch file -- --algo mpi
 	refused
 	;;
 param_files_var)
 	# the variable replaces the default list (the system-wide file too): the
 	# baseline names an empty file the same way
 	: >"$out/empty.conf"
-	OMPI_MCA_mca_base_param_files=$out/empty.conf launch base -- -a mpi
+	OMPI_MCA_mca_base_param_files=$out/empty.conf launch base -- --algo mpi
 	mca_file "$out/tuning.conf"
-	OMPI_MCA_mca_base_param_files=$out/tuning.conf launch file -- -a mpi
+	OMPI_MCA_mca_base_param_files=$out/tuning.conf launch file -- --algo mpi
 	refused
 	;;
 esac

@@ -71,7 +71,7 @@ measure() {
 		cb_monitoring_env "$out/mon"
 		# shellcheck disable=SC2154 # cb_monitoring_vars: scripts/lib_launch.sh
 		(export "${cb_monitoring_vars[@]}"
-		 "${launch[@]}" -np "$np" "$bin/allreduce_perf" -a "$a" --counts "$c" -d float \
+		 "${launch[@]}" -np "$np" "$bin/allreduce_perf" --algo "$a" --counts "$c" -d float \
 			-w 1 -n 2 -c 1 -T 120 -q --csv "$out/s.csv" --rank-csv "$out/r.csv" "$@") \
 			>"$out/mon$c.txt" 2>&1 ||
 			fail "$a: launch at $c elements failed: $(tail -5 "$out/mon$c.txt")"
@@ -193,13 +193,13 @@ $want"
 forced)
 	cb_launch_env
 	all=mpi.basic_linear,mpi.nonoverlapping,mpi.recursive_doubling,mpi.ring,mpi.segmented_ring,mpi.rabenseifner
-	"${launch[@]}" -np 2 "$bin/allreduce_perf" -a mpi.ring -b 1K -e 1K >"$out/off.txt" 2>&1 ||
+	"${launch[@]}" -np 2 "$bin/allreduce_perf" --algo mpi.ring -b 1K -e 1K >"$out/off.txt" 2>&1 ||
 		fail "without dynamic rules: $(tail -5 "$out/off.txt")"
 	grep -q "mpi.ring .*skipped:Open MPI forces an algorithm only with OMPI_MCA_coll_tuned_use_dynamic_rules=1" \
 		"$out/off.txt" || fail "no reason for the skipped rows: $(tail -5 "$out/off.txt")"
 	for n in 2 3 4 8; do
 		OMPI_MCA_coll_tuned_use_dynamic_rules=1 "${launch[@]}" -x OMPI_MCA_coll_tuned_use_dynamic_rules \
-			-np "$n" "$bin/allreduce_perf" -a "$all" -b 4 -e 1M -f 32 -c 1 -d int32 -n 3 -w 1 \
+			-np "$n" "$bin/allreduce_perf" --algo "$all" -b 4 -e 1M -f 32 -c 1 -d int32 -n 3 -w 1 \
 			--csv "$out/c$n.csv" >"$out/c$n.txt" 2>&1 || fail "$n ranks: $(tail -5 "$out/c$n.txt")"
 		bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 			$c["status"] != "ok" || $c["wrong"] != 0 { print $c["algo"], $c["bytes"], $c["status"] }' "$out/c$n.csv")

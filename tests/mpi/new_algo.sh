@@ -69,8 +69,8 @@ for run in "shm 0" "p2p 1"; do
 	set -- $run
 	d=$work/run-$1
 	mkdir -p "$d"
-	cb_mpirun -np 3 "$bin/allreduce_perf" -a chain,ring --transport "$1" --inplace "$2" \
-		-N 0,1,2,3,1000,65539 -n 2 -w 1 -d float,int8,double -o all -T 120 -q \
+	cb_mpirun -np 3 "$bin/allreduce_perf" --algo chain,ring --transport "$1" --inplace "$2" \
+		--counts 0,1,2,3,1000,65539 -n 2 -w 1 -d float,int8,double -o all -T 120 -q \
 		--csv "$d/summary.csv" --rank-csv "$d/r.csv" >/dev/null
 	"$bin/check_results" "$d/summary.csv" "$d/r.csv" 3 --transport "$1" ||
 		fail "chain over $1: rows or traffic wrong (above)"

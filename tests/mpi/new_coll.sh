@@ -116,12 +116,12 @@ for run in "shm 0 0" "p2p 1 2" "shm 1 2" "p2p 0 0"; do
 	set -- $run
 	d=$work/run-$1-$2-$3
 	mkdir -p "$d"
-	cb_mpirun -np 3 "$bin/gather_perf" -a direct --transport "$1" --inplace "$2" -r "$3" \
-		-N 0,3,6,3003 -n 2 -w 1 -d float,int8,double -T 120 -q \
+	cb_mpirun -np 3 "$bin/gather_perf" --algo direct --transport "$1" --inplace "$2" -r "$3" \
+		--counts 0,3,6,3003 -n 2 -w 1 -d float,int8,double -T 120 -q \
 		--csv "$d/summary.csv" --rank-csv "$d/r.csv" >/dev/null
 	"$bin/check_results" "$d/summary.csv" "$d/r.csv" 3 "$3" --transport "$1" --coll gather ||
 		fail "gather over $1 (in place $2, root $3): rows or traffic wrong (above)"
 done
-cb_mpirun -np 3 "$bin/gather_perf" -a mpi -N 3 -n 1 -w 0 -T 60 2>&1 |
+cb_mpirun -np 3 "$bin/gather_perf" --algo mpi --counts 3 -n 1 -w 0 -T 60 2>&1 |
 	grep "skipped:collbench has no MPI call for this collective" >/dev/null || fail "the mpi row of gather does not say why it skips"
 echo "new collective (2 files + 2 entries): ok"

@@ -45,7 +45,7 @@ cat >"$out/uninit.json" <<'JSON'
   {"op": "reduce", "chunk": 0, "dst": [1, "recv"], "a": [1, "stage", 1], "b": [1, "stage", 2], "final": true}]]}
 JSON
 rc=0
-cb_mpirun -np 2 "$bin/allreduce_perf" --plan "$out/uninit.json" -a uninit -b 64 -e 64K -f 32 \
+cb_mpirun -np 2 "$bin/allreduce_perf" --plan "$out/uninit.json" --algo uninit -b 64 -e 64K -f 32 \
 	-n 3 -w 1 -o max,min -d float --csv "$out/un.csv" >/dev/null 2>"$out/un.err" || rc=$?
 [ "$rc" = 2 ] || { cat "$out/un.err" >&2; fail "a plan reading an unwritten stage slot exited $rc, not 2"; }
 grep -q "round 2, step 4: its a reads rank 0's stage \[1, 2) (stage slot 1), which nothing wrote before" \

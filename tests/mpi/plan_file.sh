@@ -28,7 +28,7 @@ trap 'rm -rf "$out"' EXIT
 
 # The rates the plan's rows are priced with: a committed run's shm fit, for
 # shm and p2p alike (pricing is what is checked, not the rates). A fit of
-# this run's own rows (-N up to 512 KiB, 2 iterations) is refused as
+# this run's own rows (--counts up to 512 KiB, 2 iterations) is refused as
 # undetermined when other work makes their times flat.
 fit=$out/fit.json
 "$bin/collbench-model" fit "$CB_TESTS_DIR/../results/reference-family" --oversubscribed \
@@ -45,8 +45,8 @@ run_plan() { # NP FILE TRANSPORT INPLACE
 	local np=$1 file=$2 tr=$3 ip=$4 d
 	d="$out/$(basename "$2" .json).$3.$4"
 	mkdir -p "$d"
-	cb_mpirun -np "$np" "$bin/allreduce_perf" --plan "$file" -a ring --transport "$tr" \
-		--inplace "$ip" -N 0,1,7,1000,65539 -n 2 -w 1 -d int8,half,float,double -o all -T 120 -q \
+	cb_mpirun -np "$np" "$bin/allreduce_perf" --plan "$file" --algo ring --transport "$tr" \
+		--inplace "$ip" --counts 0,1,7,1000,65539 -n 2 -w 1 -d int8,half,float,double -o all -T 120 -q \
 		--csv "$d/summary.csv" --rank-csv "$d/r.csv" >/dev/null
 	"$bin/check_results" "$d/summary.csv" "$d/r.csv" "$np" --transport "$tr" --plan "$file" ||
 		fail "$file on $np ranks over $tr (in place $ip): rows or traffic wrong (above)"
@@ -69,8 +69,8 @@ run_coll_plan() { # NP FILE BINARY COLL ROOT TRANSPORT INPLACE
 	local np=$1 file=$2 perf=$3 coll=$4 root=$5 tr=$6 ip=$7 d
 	d="$out/$(basename "$2" .json).$6.$7"
 	mkdir -p "$d"
-	cb_mpirun -np "$np" "$bin/$perf" --plan "$file" -a mpi -r "$root" --transport "$tr" \
-		--inplace "$ip" -N 0,"$np",$((np * 7)),$((np * 1001)) -n 2 -w 1 -d int8,half,float,double \
+	cb_mpirun -np "$np" "$bin/$perf" --plan "$file" --algo mpi -r "$root" --transport "$tr" \
+		--inplace "$ip" --counts 0,"$np",$((np * 7)),$((np * 1001)) -n 2 -w 1 -d int8,half,float,double \
 		-o sum,max -T 120 -q --csv "$d/summary.csv" --rank-csv "$d/r.csv" >/dev/null
 	"$bin/check_results" "$d/summary.csv" "$d/r.csv" "$np" "$root" --transport "$tr" --plan "$file" \
 		--coll "$coll" || fail "$file over $tr (in place $ip): rows or traffic wrong (above)"

@@ -43,7 +43,7 @@ differ_shm | differ_p2p)
 		"$bin/allreduce_perf" --check-args --plan "$out/$h/plan.json" ||
 			fail "$h/plan.json refused alone"
 	done
-	a=(--plan plan.json -a pairx -b 64 -e 64K -f 32 -n 3 -w 1 -T 10 --transport "$tr"
+	a=(--plan plan.json --algo pairx -b 64 -e 64K -f 32 -n 3 -w 1 -T 10 --transport "$tr"
 		--csv "$out/s.csv")
 	rc=0
 	OMPI_MCA_odls_base_sigkill_timeout=0 timeout 60 bash -c 'cb_mpirun "$@"' _ \
@@ -57,7 +57,7 @@ differ_shm | differ_p2p)
 	[ ! -e "$out/s.csv" ] || fail "a refused run wrote $out/s.csv"
 	# the same file on both: runs
 	cp "$out/h1/plan.json" "$out/h2/plan.json"
-	a=(--plan plan.json -a pairx -b 64 -e 64 -n 2 -w 1 -T 10 --transport "$tr" -q)
+	a=(--plan plan.json --algo pairx -b 64 -e 64 -n 2 -w 1 -T 10 --transport "$tr" -q)
 	cb_mpirun -np 1 --wdir "$out/h1" "$bin/allreduce_perf" "${a[@]}" : \
 		-np 1 --wdir "$out/h2" "$bin/allreduce_perf" "${a[@]}" >"$out/stdout" 2>"$out/stderr" ||
 		{ cat "$out/stderr" >&2; fail "ranks with the same plan failed"; }
@@ -66,7 +66,7 @@ nonutf8_path)
 	d="$out/$(printf 'pl\xffan')"
 	mkdir -p "$d"
 	pair pair2 1 "$d/p.json"
-	cb_mpirun -np 2 "$bin/allreduce_perf" --plan "$d/p.json" -a pair2 -b 64 -e 64 -n 2 -w 1 \
+	cb_mpirun -np 2 "$bin/allreduce_perf" --plan "$d/p.json" --algo pair2 -b 64 -e 64 -n 2 -w 1 \
 		--csv "$out/nu.csv" >"$out/stdout" 2>"$out/stderr" ||
 		{ cat "$out/stderr" >&2; fail "the run failed"; }
 	grep -q '"path": ".*/pl\\\\xffan/p.json"' "$out/nu.meta.json" ||
@@ -79,7 +79,7 @@ nonutf8_path)
 long_name)
 	name=$(printf 'a%.0s' $(seq 31))
 	pair "$name" 1 "$out/long.json"
-	cb_mpirun -np 2 "$bin/allreduce_perf" --plan "$out/long.json" -a "ring,mpi,$name" -b 64 -e 1K \
+	cb_mpirun -np 2 "$bin/allreduce_perf" --plan "$out/long.json" --algo "ring,mpi,$name" -b 64 -e 1K \
 		-f 16 -n 2 -w 1 >"$out/stdout" 2>"$out/stderr" || { cat "$out/stderr" >&2; fail "the run failed"; }
 	grep -q "^ *$name  " "$out/stdout" || { cat "$out/stdout" >&2; fail "no row of $name"; }
 	# where each of the first two columns ends: the same in the header and in

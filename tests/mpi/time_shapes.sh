@@ -28,7 +28,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 algos=ps,ring,mpi
 [ "$transport" = auto ] || algos=ps,ring
-cb_mpirun -np "$np" "$bin/allreduce_perf" -b 16M -e 16M -n 10 -w 2 -c 1 -a "$algos" \
+cb_mpirun -np "$np" "$bin/allreduce_perf" -b 16M -e 16M -n 10 -w 2 -c 1 --algo "$algos" \
 	--transport "$transport" --time-acct 2 -T 120 -q --csv "$out/s.csv" --rank-csv "$out/r.csv"
 cb_complete_lines "$out/s.csv"
 cb_complete_lines "$out/r.csv"
@@ -81,7 +81,7 @@ awk -F, -v np="$np" "$AWK_COLS"'
 END { exit bad }' "$out/s.csv" || { cat "$out/s.csv" >&2; fail "summary columns (above)"; }
 
 # without the accounting: the columns empty, the metadata says why
-cb_mpirun -np 2 "$bin/allreduce_perf" -b 1M -e 1M -n 2 -w 0 -a ring --time-acct 0 -q \
+cb_mpirun -np 2 "$bin/allreduce_perf" -b 1M -e 1M -n 2 -w 0 --algo ring --time-acct 0 -q \
 	--csv "$out/off.csv" --rank-csv "$out/off.r.csv"
 awk -F, "$AWK_COLS"'{ if (v("busy_us") v("wait_us") v("barrier_us") v("busy_cpu_us") != "") bad = 1 } END { exit bad }' \
 	"$out/off.r.csv" || fail "--time-acct 0 left busy/wait values"

@@ -20,7 +20,7 @@ for run in default sleep; do
 		pass+=(-x CB_WAIT_SPIN_NS -x CB_WAIT_YIELD_NS)
 	fi
 	cb_mpirun "${pass[@]}" -np "$np" \
-		"$bin/allreduce_perf" -a ps,ring --counts 1,2,7,64,256,4096 -n 2000 -w 10 -c 1 -T 30 \
+		"$bin/allreduce_perf" --algo ps,ring --counts 1,2,7,64,256,4096 -n 2000 -w 10 -c 1 -T 30 \
 		--wait futex -q --csv "$out/$run.csv" ||
 		fail "$run: the run failed (a hang the watchdog caught is a lost wake-up)"
 	cb_complete_lines "$out/$run.csv"

@@ -187,7 +187,7 @@ slurm_stale)
 	[ $rc = 2 ] && grep -q "the Slurm allocation has 1 tasks" "$t/err" || { show; fail "confirmed job: exit $rc"; }
 	# allreduce_perf, launched by hand in such a shell: no job id, and why;
 	# under a slurmstepd of the job (its process title names it): the job
-	cb_singleton env "${stale[@]}" "$bin/allreduce_perf" -b 8 -e 8 -a ring --csv "$t/a.csv" >"$t/out" 2>&1 ||
+	cb_singleton env "${stale[@]}" "$bin/allreduce_perf" -b 8 -e 8 --algo ring --csv "$t/a.csv" >"$t/out" 2>&1 ||
 		{ show; fail "allreduce_perf with stale variables failed"; }
 	tr -d ' \n' <"$t/a.meta.json" | grep '"launcher":{"job_id":null,"name":"singleton","slurm_ignored":"SLURM_JOB_ID=4242isset,butnoslurmstepdofjob4242' >/dev/null ||
 		{ cat "$t/a.meta.json" >&2; fail "allreduce_perf records the stale job"; }
@@ -195,7 +195,7 @@ slurm_stale)
 	cp "$(command -v bash)" "$t/shim/slurmstepd"
 	# (the command ends in "; exit": bash would exec a lone command instead of
 	# staying its parent)
-	env "${stale[@]}" bash -c 'exec -a "slurmstepd: [4242.0]" "$1" -c "\"\$0\" -b 8 -e 8 -a ring --csv \"\$1\"; exit \$?" "$2" "$3"' \
+	env "${stale[@]}" bash -c 'exec -a "slurmstepd: [4242.0]" "$1" -c "\"\$0\" -b 8 -e 8 --algo ring --csv \"\$1\"; exit \$?" "$2" "$3"' \
 		_ "$t/shim/slurmstepd" "$bin/allreduce_perf" "$t/b.csv" >"$t/out" 2>&1 || { show; fail "under a slurmstepd: failed"; }
 	tr -d ' \n' <"$t/b.meta.json" | grep '"launcher":{"job_id":"4242","name":"srun","slurm_ignored":null,"step_id":"0"}' >/dev/null ||
 		{ cat "$t/b.meta.json" >&2; fail "allreduce_perf under the job's slurmstepd does not record it"; }
@@ -290,7 +290,7 @@ sweep_bad_values)
 		grep -q "nothing run\|an empty path" "$t/err" || { show; fail "$bad: no message"; }
 		[ ! -e "$t/results" ] || { ls -R "$t/results" >&2; fail "$bad: a folder was made"; }
 	done
-	"$bin/allreduce_perf" --check-args -b 8 -e 1M -a ring || fail "--check-args refused good options"
+	"$bin/allreduce_perf" --check-args -b 8 -e 1M --algo ring || fail "--check-args refused good options"
 	;;
 sweep_stopped)
 	# a signal to sweep.sh reaches its launch: nothing is left running, the
@@ -555,7 +555,7 @@ plot_one_size)
 	;;
 plot_zero_bytes)
 	# only 0-byte rows: they have times (time_vs_ranks), no bandwidth to plot
-	sweep --ranks "1 2" --iters 2 --warmup_iters 0 --algo ring,copy --out "$t/run" -- -N 0
+	sweep --ranks "1 2" --iters 2 --warmup_iters 0 --algo ring,copy --out "$t/run" -- --counts 0
 	[ $rc = 0 ] || { show; fail "sweep: exit $rc"; }
 	"$src/scripts/plot.sh" "$t/run" "$t/fig" >"$t/out" 2>"$t/err"
 	rc=$?

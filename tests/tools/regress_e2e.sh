@@ -215,7 +215,7 @@ old_letters)
 	{ [ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 4 ]; } || { show; fail "old regress.conf: exit $rc"; }
 	tail -n 1 "$t/out" | grep -E " 0 missing" >/dev/null || { show; fail "old regress.conf: rows missing"; }
 	# (then the baseline's algorithms, -a: regress.sh runs those)
-	grep -q '"sweep": "-b 64K -e 64K -f 2 -n 7 -w 1 -c 1 -R 2[ "]' "$t/run/meta.json" ||
+	grep -q '"sweep": "-b 64K -e 64K -f 2 -n 7 -w 1 -c 1 --repeat 2[ "]' "$t/run/meta.json" ||
 		{ cat "$t/run/meta.json" >&2; fail "the old conf's -i 7 did not set the iterations"; }
 	grep -c "deprecated" "$t/err" | grep -x 1 >/dev/null && grep -q "^regress.sh: note: -o (run folder; .*) is deprecated: use --out$" \
 		"$t/err" || { show; fail "expected one note, for -o, none for the old conf"; }

@@ -99,8 +99,8 @@ static void test_defaults_and_good_values(void **state)
 	assert_int_equal(PARSE(&o, err, "--wait", "spin"), CB_OK);
 	assert_int_equal(o.wait, CB_WAIT_SPIN);
 	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "64M", "-f", "2", "-n", "5", "-w", "0",
-			       "-c", "0", "-d", "all", "-o", "sum,max", "-a", "ring,ps", "-r", "3",
-			       "--inplace", "1", "-T", "2.5", "--csv", "/tmp/x.csv", "-R", "3"),
+			       "-c", "0", "-d", "all", "-o", "sum,max", "--algo", "ring,ps", "-r", "3",
+			       "--inplace", "1", "-T", "2.5", "--csv", "/tmp/x.csv", "--repeat", "3"),
 			 CB_OK);
 	assert_int_equal(o.minbytes, 8);
 	assert_int_equal(o.maxbytes, (size_t)64 << 20);
@@ -136,7 +136,7 @@ static void expect_error(const char *const *args, const char *needle)
 static void test_bad_values(void **state)
 {
 	(void)state;
-	EXPECT_ERROR("unknown algorithm 'tree'", "-a", "ring,tree");
+	EXPECT_ERROR("unknown algorithm 'tree'", "--algo", "ring,tree");
 	EXPECT_ERROR("unknown name 'float16'", "-d", "float16");
 	EXPECT_ERROR("unknown name 'mean'", "-o", "mean");
 	EXPECT_ERROR("larger than -e", "-b", "64M", "-e", "8");
@@ -145,7 +145,7 @@ static void test_bad_values(void **state)
 	EXPECT_ERROR("not a multiple of float", "-b", "6", "-e", "6");
 	EXPECT_ERROR("not a multiple of int64", "-b", "8", "-e", "64", "-i", "4", "-d", "all");
 	EXPECT_ERROR("expected an integer in [1,", "-n", "0");
-	EXPECT_ERROR("expected an integer in [0, 1]", "-c", "2");
+	EXPECT_ERROR("-c/--check: expected an integer in [0, 1000000]", "-c", "-1");
 	EXPECT_ERROR("expected an integer in [0, 1]", "--inplace", "yes");
 	EXPECT_ERROR("-T/--timeout", "-T", "-1");
 	EXPECT_ERROR("-T/--timeout", "-T", "nan");
@@ -219,8 +219,8 @@ static void test_canonical_text(void **state)
 	char err[256], c[1024];
 
 	(void)state;
-	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "1K", "-f", "2", "-N", "0,7", "-d",
-			       "int8,float", "-o", "all", "-a", "ring,ps", "--wait", "spin"),
+	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "1K", "-f", "2", "--counts", "0,7", "-d",
+			       "int8,float", "-o", "all", "--algo", "ring,ps", "--wait", "spin"),
 			 CB_OK);
 	cb_options_canonical(&o, c, sizeof(c));
 	assert_ptr_equal(strstr(c, "minbytes=8;maxbytes=1024;stepfactor=2;stepbytes=1048576;"
@@ -245,14 +245,14 @@ static void test_coll(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(PARSE(&o, err, "--coll", "all_gather", "-a", "ring,direct,mpi"), CB_OK);
+	assert_int_equal(PARSE(&o, err, "--coll", "all_gather", "--algo", "ring,direct,mpi"), CB_OK);
 	assert_int_equal(o.coll, CB_COLL_ALL_GATHER);
 	cb_options_free(&o);
-	assert_int_equal(PARSE(&o, err, "-a", "twoshot"), CB_OK);
+	assert_int_equal(PARSE(&o, err, "--algo", "twoshot"), CB_OK);
 	assert_int_equal(o.coll, CB_COLL_ALLREDUCE);
 	cb_options_free(&o);
-	EXPECT_ERROR("unknown algorithm 'twoshot' of reduce", "--coll", "reduce", "-a", "twoshot");
-	EXPECT_ERROR("unknown algorithm 'copy' of broadcast", "--coll", "broadcast", "-a", "copy");
+	EXPECT_ERROR("unknown algorithm 'twoshot' of reduce", "--coll", "reduce", "--algo", "twoshot");
+	EXPECT_ERROR("unknown algorithm 'copy' of broadcast", "--coll", "broadcast", "--algo", "copy");
 	EXPECT_ERROR("unknown collective 'gather'", "--coll", "gather");
 	/* a plan file of any collective: read (its collective checked then) */
 	EXPECT_ERROR("/: cannot read the plan", "--coll", "reduce_scatter", "--plan", "/");
@@ -349,6 +349,43 @@ static void test_same_file(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* nccl-tests' letters with nccl-tests' meanings: -a, -c N, -z 0 and -T 0
+ * taken as there; -t and -g above 1 refused with the mpirun line; the rest
+ * at their default only, refused otherwise with the reason. */
+static void test_nccl_tests_options(void **state)
+{
+	struct cb_options o = { 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-b", "8"), CB_OK);
+	assert_int_equal(o.average, CB_AVG_NONE);
+	assert_int_equal(o.blocking, -1);
+	assert_int_equal(o.timing, CB_TIMING_ITER);
+	assert_int_equal(o.fixed.device_cta_count, 16);
+	assert_int_equal(o.fixed.cta_policy, -1);
+	assert_int_equal(PARSE(&o, err, "-a", "2", "-c", "7", "-z", "0", "-T", "0", "-p", "1", "-N", "1",
+			       "-g", "1", "-t", "1", "-G", "0", "-R", "0", "-x", "-1", "-V", "16"), CB_OK);
+	assert_int_equal(o.average, CB_AVG_MIN);
+	assert_int_equal(o.check, 7);
+	assert_int_equal(o.timing, CB_TIMING_LOOP);
+	assert_near(o.timeout_s, 1e6, 0);
+	assert_int_equal(o.parallel_init, 1);
+	EXPECT_ERROR("-a/--average: '4' is not 0 (rank 0)", "-a", "4");
+	EXPECT_ERROR("-z/--blocking: 1 is not supported", "-z", "1");
+	EXPECT_ERROR("contradict", "-z", "0", "--timing", "iter");
+	assert_int_equal(PARSE(&o, err, "--timing", "loop", "-z", "0"), CB_OK);
+	EXPECT_ERROR("-g/--ngpus 8: not supported", "-b", "8", "-g", "8");
+	EXPECT_ERROR("mpirun -np 8 allreduce_perf -b 8 ", "-b", "8", "-g", "8", "-e", "1K");
+	EXPECT_ERROR("mpirun -np 6 allreduce_perf -e 1K ", "-t", "2", "--ngpus=3", "-e", "1K");
+	EXPECT_ERROR("-G/--cudagraph: 4 is not supported: CUDA graph", "-G", "4");
+	EXPECT_ERROR("-R/--local_register: 1 is not supported", "-R", "1");
+	EXPECT_ERROR("-m/--agg_iters: 'x' is not an integer", "-m", "x");
+	EXPECT_ERROR("-r/--root: all (every root in turn) is not supported", "-r", "all");
+	EXPECT_ERROR("-r/--root: -1 (every root", "-r", "-1");
+	cb_options_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_long_names),
 		cmocka_unit_test(test_same_file),
+		cmocka_unit_test(test_nccl_tests_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

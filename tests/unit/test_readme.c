@@ -51,7 +51,8 @@ static const struct block blocks[] = {
 static char *manual[MAX_DOCS + 2];
 static size_t n_manual;
 
-/* The option lines of --help, between "options:" and the blank line. */
+/* The option groups of --help: from "nccl-tests' options" to the blank
+ * line after "collbench's own options:" and its lines. */
 static void option_lines(FILE *f)
 {
 	char *text = NULL, *a, *b;
@@ -60,10 +61,11 @@ static void option_lines(FILE *f)
 
 	cb_options_usage(m, "allreduce_perf");
 	fclose(m);
-	a = strstr(text, "options:\n");
-	b = a ? strstr(a, "\n\n") : NULL;
+	a = strstr(text, "nccl-tests' options");
+	b = a ? strstr(a, "collbench's own options:\n") : NULL;
+	b = b ? strstr(b, "\n\n") : NULL;
 	if (a && b)
-		fprintf(f, "```\n%.*s\n```\n", (int)(b - a - 9), a + 9);
+		fprintf(f, "```\n%.*s\n```\n", (int)(b - a), a);
 	free(text);
 }
 

@@ -166,7 +166,7 @@ static int run_perf(const char *dir)
 		 "fast_unwind_on_malloc=0", src_dir);
 	setenv("LSAN_OPTIONS", cmd, 1);
 	setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 1);
-	snprintf(cmd, sizeof(cmd), "'%s/allreduce_perf' -a ps,ring,mpi,copy -N 0,7 -n 1 -w 0 "
+	snprintf(cmd, sizeof(cmd), "'%s/allreduce_perf' --algo ps,ring,mpi,copy --counts 0,7 -n 1 -w 0 "
 		 "-d float,half -o sum,avg -q --csv '%s/s.csv' --rank-csv '%s/r.csv' "
 		 "--json '%s/s.jsonl' >/dev/null", bin_dir, dir, dir, dir);
 	return system(cmd);

@@ -77,6 +77,19 @@ static void test_imbalance(void **state)
 	assert_true(isnan(cb_imbalance(zero, zero, 2)));
 }
 
+/* nccl-tests' -a: rank 0's, the mean, min or max of the ranks' means */
+static void test_over_ranks(void **state)
+{
+	const double t[] = { 4, 1, 7 };
+
+	(void)state;
+	assert_near(cb_stats_over_ranks(t, 3, 0), 4, 0);
+	assert_near(cb_stats_over_ranks(t, 3, 1), 4, 1e-12);
+	assert_near(cb_stats_over_ranks(t, 3, 2), 1, 0);
+	assert_near(cb_stats_over_ranks(t, 3, 3), 7, 0);
+	assert_near(cb_stats_over_ranks(t + 2, 1, 1), 7, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -84,6 +97,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles_cv),
 		cmocka_unit_test(test_bandwidth_example),
 		cmocka_unit_test(test_imbalance),
+		cmocka_unit_test(test_over_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

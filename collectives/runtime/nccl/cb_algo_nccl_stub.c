@@ -1,5 +1,5 @@
 /* nccl where collbench was built without NCCL (CMake found none, or
- * CB_WITH_NCCL=OFF): the name stays in the registry, so -a nccl and the
+ * CB_WITH_NCCL=OFF): the name stays in the registry, so --algo nccl and the
  * default list of the cuda backend still know it, and every row says why it
  * did not run. Replaces cb_algo_nccl.c in such builds (cmake/cuda.cmake). */
 #include <stdio.h>

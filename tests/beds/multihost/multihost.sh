@@ -136,7 +136,7 @@ bed)
 	# seen as such by MPI (the metadata's host list, node count, ranks per node)
 	for layout in "cbnode1:2,cbnode2:2 4 2 2" "cbnode1:1,cbnode2:2,cbnode3:1 4 3 2"; do
 		read -r hosts np nnodes rpn <<<"$layout"
-		cb_mpirun_bed "$hosts" -np "$np" "$bin/allreduce_perf" -a copy -b 8 -e 8 -n 1 -w 0 -T 60 \
+		cb_mpirun_bed "$hosts" -np "$np" "$bin/allreduce_perf" --algo copy -b 8 -e 8 -n 1 -w 0 -T 60 \
 			-q --csv "$out/s.csv" || fail "launch on $hosts failed"
 		m=$(meta_json "$out/s.meta.json")
 		grep -q "\"nnodes\": *${nnodes}[,}]" <<<"$m" || fail "$hosts: nnodes is not $nnodes: $m"
