@@ -176,7 +176,7 @@ int cb_nct_footer(FILE *f, const struct cb_nct *t, double min_bw, const char *pr
 
 		if (a->nbw)
 			snprintf(bw, sizeof(bw), "%g", cb_nct_avg_busbw(a));
-		fprintf(f, "#  algo %-*s : #wrong %llu %s, avg busbw %s GB/s over %d rows%s%s\n", w,
+		fprintf(f, "#  %-*s : #wrong %llu %s, avg busbw %s GB/s over %d rows%s%s\n", w,
 			a->name, a->wrong, oob_word(a), bw, a->nbw,
 			min_bw < 0 ? "" : ", NCCL_TESTS_MIN_BW ", gate_word(a, min_bw));
 	}

@@ -349,7 +349,7 @@ static const struct cb_optdef table[] = {
 	{ .lname = "json", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(json), .what = "path",
 	  .flags = LOCAL, .help = "write summary rows to PATH (JSON)" },
 	{ .lname = "output_file", .sname = 'J', .argname = "FILE", .kind = CB_OPT_TEXT,
-	  OFF(output_file), .what = "path", .flags = LOCAL,
+	  OFF(output_file), .what = "path", .flags = LOCAL | NCCL,
 	  .help = "write the results in nccl-tests' JSON layout to FILE (its -J; rank 0, "
 	          "replaced whole at the end; collbench's own JSON is --json)" },
 	{ .lname = "meta", .argname = "PATH", .kind = CB_OPT_TEXT, OFF(meta), .what = "path",

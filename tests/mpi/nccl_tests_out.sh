@@ -96,7 +96,7 @@ footer)
 	[ "$(oob "$out/f.out")" = "$(csv_wrong "$lib" "$out/f.csv") OK" ] ||
 		fail "out of bounds '$(oob "$out/f.out")', the CSV's $lib rows: $(csv_wrong "$lib" "$out/f.csv")"
 	# the ring's own line: its mean, and a form nccl-tests' grep leaves alone
-	ring=$(sed -n 's/^#  algo ring *: #wrong 0 OK, avg busbw \([^ ]*\) GB\/s over [0-9]* rows$/\1/p' \
+	ring=$(sed -n 's/^#  ring *: #wrong 0 OK, avg busbw \([^ ]*\) GB\/s over [0-9]* rows$/\1/p' \
 		"$out/f.out")
 	[ -n "$ring" ] || fail "no line for the ring: $(cat "$out/f.out")"
 	close "$ring" "$(csv_mean ring "$out/f.csv")" || fail "ring's mean $ring"

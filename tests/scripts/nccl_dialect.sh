@@ -68,10 +68,10 @@ table)
 	;;
 letters)
 	# every letter of nccl-tests 2.19's getopt string (src/common.cu) is an
-	# option here (-J, the JSON output file, is checked with that output)
+	# option here
 	getopt_string="t:g:b:e:i:f:n:m:w:N:p:I:K:c:o:d:r:z:y:T:hG:C:a:R:x:D:V:J:S:M:u:"
 	"$bin/allreduce_perf" --help >"$t/help" || fail "--help failed"
-	for l in $(tr -d ':J' <<<"$getopt_string" | fold -w1); do
+	for l in $(tr -d ':' <<<"$getopt_string" | fold -w1); do
 		grep -qE "^  -$l, --" "$t/help" || fail "nccl-tests' -$l is not an option of allreduce_perf"
 	done
 	# with nccl-tests' long names (its longopts)
@@ -79,7 +79,8 @@ letters)
 		m:agg_iters w:warmup_iters N:run_cycles p:parallel_init c:check o:op d:datatype \
 		r:root z:blocking y:stream_null T:timeout G:cudagraph C:report_cputime \
 		S:report_timestamps a:average R:local_register x:cta_policy D:device_implementation \
-		V:device_cta_count M:memory u:unalign I:per_iter_timing K:per_iter_skip h:help; do
+		V:device_cta_count M:memory u:unalign I:per_iter_timing K:per_iter_skip J:output_file \
+		h:help; do
 		grep -qE "^  -${p%%:*}, --${p#*:}( |$)" "$t/help" ||
 			fail "-${p%%:*} is not nccl-tests' --${p#*:} in --help"
 	done

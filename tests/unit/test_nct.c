@@ -150,7 +150,7 @@ static void test_footer(void **state)
 	assert_non_null(strstr(s, "\n# Collective test concluded: all_reduce_perf\n"));
 	assert_int_equal(count(s, "Avg bus bandwidth"), 1);
 	assert_int_equal(count(s, "Out of bounds values"), 1);
-	assert_non_null(strstr(s, "#  algo ring : #wrong 0 OK, avg busbw 5 GB/s over 1 rows\n"));
+	assert_non_null(strstr(s, "#  ring : #wrong 0 OK, avg busbw 5 GB/s over 1 rows\n"));
 	free(s);
 	s = footer(&t, 2.2); /* 2 >= 0.9 x 2.2 */
 	assert_non_null(strstr(s, "\n# Avg bus bandwidth    : 2 OK\n"));
