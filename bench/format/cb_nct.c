@@ -130,15 +130,38 @@ double cb_nct_avg_busbw(const struct cb_nct_algo *a)
 	return a->nbw ? a->busbw_sum / a->nbw : NAN;
 }
 
+/* The first algorithm of t of kind k (0: a library's plain call, 1: a
+ * library one, 2: any) with a measured row (measured 0: with or without). */
+static const struct cb_nct_algo *first_of(const struct cb_nct *t, int k, int measured)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cb_nct_algo *a = &t->a[i];
+
+		if ((k == 0 && (!a->library || strchr(a->name, '.'))) || (k == 1 && !a->library))
+			continue;
+		if (!measured || a->nbw)
+			return a;
+	}
+	return NULL;
+}
+
 const struct cb_nct_algo *cb_nct_reference(const struct cb_nct *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->a[i].library && !strchr(t->a[i].name, '.'))
-			return &t->a[i];
-	for (size_t i = 0; i < t->n; i++)
-		if (t->a[i].library)
-			return &t->a[i];
-	return t->n ? &t->a[0] : NULL;
+	const struct cb_nct_algo *a = NULL;
+
+	for (int measured = 1; measured >= 0 && !a; measured--)
+		for (int k = 0; k < 3 && !a; k++)
+			a = first_of(t, k, measured);
+	return a;
+}
+
+/* What the footer says of the reference: the library's, or why not. */
+static const char *reference_why(const struct cb_nct *t, const struct cb_nct_algo *ref)
+{
+	if (ref->library)
+		return " (the library's)";
+	return first_of(t, 1, 0) ? " (the library's rows measured nothing: skipped or failed)"
+				 : " (no library algorithm ran)";
 }
 
 int cb_nct_gate_ok(const struct cb_nct_algo *a, double min_bw)
@@ -182,7 +205,7 @@ int cb_nct_footer(FILE *f, const struct cb_nct *t, double min_bw, const char *pr
 	}
 	if (ref) {
 		fprintf(f, "# nccl-tests' summary, of algorithm %s%s:\n", ref->name,
-			ref->library ? " (the library's)" : " (no library algorithm ran)");
+			reference_why(t, ref));
 		fprintf(f, "# %-20s : %llu %s\n", "Out of bounds values", ref->wrong, oob_word(ref));
 		fprintf(f, "# %-20s : %g %s\n", "Avg bus bandwidth", cb_nct_avg_busbw(ref),
 			gate_word(ref, min_bw));

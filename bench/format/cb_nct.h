@@ -74,8 +74,11 @@ double cb_nct_avg_busbw(const struct cb_nct_algo *a);
 
 /* The algorithm nccl-tests' own footer lines speak of: the first library
  * algorithm with a plain name ("mpi", "nccl": no '.'), else the first
- * library one ("nccl.ring.simple"), else the first algorithm of the run.
- * NULL when there are no rows. */
+ * library one ("nccl.ring.simple"), else the first algorithm of the run;
+ * first among those with a measured row (a library whose rows all skipped,
+ * MPI_Bcast out of place or MPI with half, gives way to the first measured
+ * algorithm, and the footer says so), then among all. NULL when there are
+ * no rows. */
 const struct cb_nct_algo *cb_nct_reference(const struct cb_nct *t);
 
 /* Whether a passes nccl-tests' gate: min_bw < 0 (NCCL_TESTS_MIN_BW unset)

@@ -377,8 +377,8 @@ static const struct cb_optdef table[] = {
  * however spelled (cb_path_same_file: they would overwrite one another). */
 static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 {
-	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta" };
-	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta };
+	const char *names[] = { "--csv", "--rank-csv", "--json", "--meta", "-J/--output_file" };
+	const char *paths[] = { o->csv, o->rank_csv, o->json, o->meta, o->output_file };
 	size_t len = strlen(o->csv);
 	int derived = !o->meta[0] && len;
 
@@ -391,14 +391,15 @@ static enum cb_status check_paths(struct cb_options *o, char *err, size_t n)
 		}
 		snprintf(o->meta, sizeof(o->meta), "%.*s.meta.json", (int)len, o->csv);
 	}
-	/* every file a run writes can exist (--meta through cb_replace_open's temporary) */
-	for (int i = 0; i < 4; i++)
+	/* every file a run writes can exist (--meta and -J through cb_replace_open's
+	 * temporary) */
+	for (int i = 0; i < 5; i++)
 		if (*paths[i] && cb_path_fits(i == 3 && derived ? "--csv (its metadata file, "
 					      "X.meta.json)" : names[i], paths[i],
-					      i == 3 ? CB_PATH_REPLACE_SUFFIX : 0, err, n) != CB_OK)
+					      i >= 3 ? CB_PATH_REPLACE_SUFFIX : 0, err, n) != CB_OK)
 			return CB_ERR_ARG;
-	for (int i = 0; i < 4; i++)
-		for (int j = i + 1; j < 4; j++)
+	for (int i = 0; i < 5; i++)
+		for (int j = i + 1; j < 5; j++)
 			if (*paths[i] && *paths[j] && (strcmp(paths[i], paths[j]) == 0 ||
 						       cb_path_same_file(paths[i], paths[j]))) {
 				snprintf(err, n, "%s '%s' and %s '%s' name the same file", names[i],

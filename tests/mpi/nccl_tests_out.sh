@@ -149,6 +149,12 @@ json_errors)
 	single same -J "$out/same.csv"
 	[ "$rc" = 2 ] || fail "-J naming --csv's file: exit $rc, expected 2"
 	grep 'name the same file' "$out/same.err" >/dev/null || fail "no message: $(cat "$out/same.err")"
+	# --check-args (sweep.sh's check) refuses it too, as the run would
+	rc=0
+	"$bin/all_reduce_perf" --check-args --csv "$out/c.csv" -J "$out/c.meta.json" >/dev/null \
+		2>"$out/c.err" || rc=$?
+	[ "$rc" = 2 ] || fail "--check-args with -J naming the metadata file: exit $rc, expected 2"
+	grep 'name the same file' "$out/c.err" >/dev/null || fail "no message: $(cat "$out/c.err")"
 	NCCL_TESTS_MIN_BW=fast single env
 	[ "$rc" = 2 ] || fail "NCCL_TESTS_MIN_BW=fast: exit $rc, expected 2"
 	grep "NCCL_TESTS_MIN_BW='fast'" "$out/env.err" >/dev/null || fail "no message: $(cat "$out/env.err")"

@@ -135,6 +135,30 @@ static int count(const char *s, const char *what)
 	return n;
 }
 
+/* a library whose rows all skipped gives way to a measured algorithm, and
+ * the footer says why; with nothing measured anywhere, the library again */
+static void test_reference_skipped(void **state)
+{
+	struct cb_nct t = { 0 };
+	struct cb_summary s = row("mpi", "library", 8, 0, 1, 0);
+
+	(void)state;
+	cb_row_status_set(&s.status, CB_ROW_SKIPPED, "MPI has no half datatype");
+	s.busbw = NAN;
+	add(&t, s);
+	assert_string_equal(cb_nct_reference(&t)->name, "mpi");
+	add(&t, row("ring", "shm", 8, 0, 2, 0));
+	assert_string_equal(cb_nct_reference(&t)->name, "ring");
+	{
+		char *out = footer(&t, -1);
+
+		assert_non_null(strstr(out, "of algorithm ring (the library's rows measured nothing"));
+		assert_non_null(strstr(out, "# Avg bus bandwidth    : 2 \n"));
+		free(out);
+	}
+	cb_nct_free(&t);
+}
+
 static void test_footer(void **state)
 {
 	struct cb_nct t = { 0 };
@@ -248,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pairs_and_mean), cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_reference_skipped),
 		cmocka_unit_test(test_gate),           cmocka_unit_test(test_parse_min_bw),
 		cmocka_unit_test(test_footer),         cmocka_unit_test(test_json),
 	};
