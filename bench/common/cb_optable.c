@@ -122,7 +122,8 @@ static enum cb_status set_mask(const struct cb_optdef *row, void *target, const 
 		while (i < row->count && strcmp(tok, row->name(i)) != 0)
 			i++;
 		if (i == row->count)
-			return cb_opt_refuse(row, err, n, "unknown name '%s' (see --help)", tok);
+			return cb_opt_refuse(row, err, n, "unknown name '%s' (%s%ssee --help)", tok,
+					     row->what ? row->what : "", row->what ? "; " : "");
 		*mask |= 1u << i;
 	}
 	return *mask ? CB_OK : cb_opt_refuse(row, err, n, "'%s' is not a valid list", v);

@@ -14,7 +14,8 @@
  *   SIZE    "OPT: 'V' is not a size (digits with an optional K, M or G suffix)"
  *   ENUM    what NULL: the generic message; what "": "OPT: 'V' is not a, b or c";
  *           else "OPT: unknown <what> 'V' (a, b or c)"
- *   MASK    "OPT: unknown name 'N' (see --help)", "OPT: 'V' is not a valid list",
+ *   MASK    "OPT: unknown name 'N' (see --help)", with what "OPT: unknown name
+ *           'N' (<what>; see --help)"; "OPT: 'V' is not a valid list",
  *           "OPT: 'V' has an empty entry"
  *   TEXT    "OPT: <what, else value> too long"; with CB_OPT_LIST, "OPT: 'V' has
  *           an empty entry"

@@ -281,10 +281,12 @@ static const struct cb_optdef table[] = {
 	      "leading iterations left out of -I's columns"),
 	{ .lname = "datatype", .flags = NCCL, .sname = 'd', .argname = "TYPE", .defval = "float",
 	  .kind = CB_OPT_MASK, OFF(dtype_mask), .name = dtype_name, .count = CB_DTYPE_COUNT,
+	  .what = "nccl-tests' fp8 types, f8e4m3 and f8e5m2, are not supported",
 	  .help = "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double; comma list "
 	          "or all" },
 	{ .lname = "op", .flags = NCCL, .sname = 'o', .argname = "OP", .defval = "sum", .kind = CB_OPT_MASK,
 	  OFF(op_mask), .name = op_name, .count = CB_OP_COUNT,
+	  .what = "nccl-tests' mulsum is not supported",
 	  .help = "sum prod min max avg; comma list or all" },
 	{ .lname = "coll", .argname = "NAME", .defval = "allreduce", .kind = CB_OPT_ENUM, OFF(coll),
 	  .name = coll_name, .count = CB_COLL_COUNT, .what = "collective",
