@@ -27,6 +27,7 @@
 #include "cb_peers.h"
 #include "cb_preflight.h"
 #include "cb_report.h"
+#include "cb_selflaunch.h"
 #include "cb_watchdog.h"
 
 #define EXIT_FAILED_ROWS 1
@@ -390,6 +391,62 @@ static int wants_check_args(int argc, char **argv)
 	return 0;
 }
 
+/* -g/-t above 1 started without a launcher (cb_selflaunch.h): each rank's
+ * arguments checked here first (a bad one: exit 2, nothing started), then
+ * the ranks started under mpirun; with --check-args the launch's line
+ * ("launch=...") and a rank's settings instead, with --help the usage. */
+static int self_launch(struct cb_selflaunch *sl)
+{
+	struct cb_options o;
+	char err[2048] = "", line[2048];
+	enum cb_status st = parse_options(sl->rank_argc, sl->rank_argv, &o, err, sizeof(err));
+	int rc = CB_EXIT_USAGE, help = st == CB_OK && o.help, dry = st == CB_OK && o.check_args;
+
+	if (st == CB_OK) {
+		if (strcmp(o.backend, "cuda") == 0)
+			st = cb_selflaunch_check_gpus(sl, err, sizeof(err));
+		cb_options_free(&o);
+	}
+	if (st == CB_OK && !help)
+		st = cb_selflaunch_prepare(sl, err, sizeof(err));
+	if (st != CB_OK)
+		cb_log("%s", st == CB_ERR_NOMEM ? cb_status_str(st) : err);
+	else if (help)
+		cb_options_usage(stdout, sl->rank_argv[0]), rc = 0;
+	if (st != CB_OK || help) {
+		cb_selflaunch_free(sl);
+		return rc;
+	}
+	if (dry)
+		cb_selflaunch_drop(sl, "--check-args");
+	cb_selflaunch_line(sl, line, sizeof(line));
+	cb_log("%s: %d ranks on this host, one process each: %s%s%s", sl->from, sl->np, line,
+	       *sl->notes ? "; " : "", sl->notes);
+	if (dry) {
+		printf("launch=%s\n", line);
+		rc = check_args(sl->rank_argc, sl->rank_argv);
+	} else {
+		rc = cb_selflaunch_run(sl);
+	}
+	cb_selflaunch_free(sl);
+	return rc;
+}
+
+/* What ends before MPI_Init, which this process then never calls: -g/-t's
+ * launch (started alone), --check-args. 1 with the exit status in *rc when
+ * the process ends so, else 0. */
+static int before_mpi(int argc, char **argv, int *rc)
+{
+	struct cb_selflaunch sl;
+	int w = cb_selflaunch_wanted(&sl, argc, argv);
+
+	if (w != 0)
+		*rc = w > 0 ? self_launch(&sl) : (cb_log("out of memory"), CB_EXIT_ABORTED);
+	else if (wants_check_args(argc, argv))
+		*rc = check_args(argc, argv);
+	return w != 0 || wants_check_args(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	struct cb_options o;
@@ -399,8 +456,8 @@ int main(int argc, char **argv)
 	enum cb_status pst, st;
 	int rank, rc;
 
-	if (wants_check_args(argc, argv))
-		return check_args(argc, argv);
+	if (before_mpi(argc, argv, &rc))
+		return rc;
 	cb_mcafiles_before_init(); /* MPI_T before MPI_Init: cb_mcafiles.h says why */
 	MPI_Init(&argc, &argv);
 	catch_stop_signals();

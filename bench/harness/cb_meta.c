@@ -18,6 +18,7 @@
 #include "cb_output.h"
 #include "cb_p2p.h"
 #include "cb_plan_file.h"
+#include "cb_selflaunch.h"
 #include "cb_slurm.h"
 #include "cb_straggler.h"
 #include "cb_text.h"
@@ -216,6 +217,7 @@ static json_t *launcher_info(const struct cb_backend *be)
 	const char *job = getenv("SLURM_JOB_ID"), *step = getenv("SLURM_STEP_ID");
 	const char *name = "other";
 	char why[256] = "";
+	json_t *l, *self = cb_selflaunch_meta();
 
 	if (job && *job && !cb_slurm_job_confirmed(job, why, sizeof(why)))
 		job = step = NULL;
@@ -226,10 +228,15 @@ static json_t *launcher_info(const struct cb_backend *be)
 	else if (be->world_size == 1)
 		name = "singleton";
 
-	return json_pack("{s:s,s:o,s:o,s:o}", "name", name, "job_id",
-			 job ? cb_json_text(job) : json_null(), "step_id",
-			 step ? cb_json_text(step) : json_null(), "slurm_ignored",
-			 *why ? cb_json_text(why) : json_null());
+	l = json_pack("{s:s,s:o,s:o,s:o}", "name", name, "job_id",
+		      job ? cb_json_text(job) : json_null(), "step_id",
+		      step ? cb_json_text(step) : json_null(), "slurm_ignored",
+		      *why ? cb_json_text(why) : json_null());
+	if (l && self) /* -g/-t started without mpirun (cb_selflaunch.h) */
+		json_object_set_new(l, "self_launch", self);
+	else
+		json_decref(self);
+	return l;
 }
 
 /* How host-side waits waited (cb_wait.h), e.g. for comparing strategies. */
@@ -396,6 +403,7 @@ static void print_launcher(FILE *f, json_t *l)
 		fprintf(f, " (Slurm job %s%s%s)", job, step ? ", step " : "", step ? step : "");
 	if (ignored)
 		fprintf(f, " (Slurm variables ignored: %s)", ignored);
+	cb_selflaunch_print(f, json_object_get(l, "self_launch"));
 	fputc('\n', f);
 }
 

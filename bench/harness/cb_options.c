@@ -211,11 +211,11 @@ static enum cb_status set_backend(const struct cb_optdef *row, void *target, con
 static const struct cb_optdef table[] = {
 	{ .lname = "nthreads", .sname = 't', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
 	  OFF(nthreads), RANGE(1, 1024), .flags = LOCAL | NCCL,
-	  .help = "threads per process: 1 (above: refused with the equivalent mpirun line)" },
+	  .help = "threads per process, -g GPUs each: T*N ranks, started as -g's are" },
 	{ .lname = "ngpus", .sname = 'g', .argname = "N", .defval = "1", .kind = CB_OPT_INT,
 	  OFF(ngpus), RANGE(1, 1024), .flags = LOCAL | NCCL,
-	  .help = "GPUs per thread: 1, one rank per process (above: refused with the "
-	          "equivalent mpirun line)" },
+	  .help = "GPUs per thread: N ranks on this host, one GPU each; started alone, runs "
+	          "them under mpirun itself; under a launcher 1 (above: refused)" },
 	{ .lname = "minbytes", .flags = NCCL, .sname = 'b', .argname = "SIZE", .defval = "32M",
 	  .kind = CB_OPT_SIZE, OFF(minbytes),
 	  .help = "smallest message per rank (K, M, G: powers of 1024)" },

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_selflaunch.h"
+
 #define FIELD(row, target, type) ((type *)(void *)((char *)(target) + (row)->offset))
 
 /* An integer as nccl-tests reads it (strtol base 0), the whole text. */
@@ -131,7 +133,8 @@ enum cb_status cb_options_nccl_check(struct cb_options *o, int timing_given, int
 	char line[512];
 
 	if (o->nthreads > 1 || o->ngpus > 1) {
-		char what[64];
+		const char *launcher = cb_selflaunch_launcher_var();
+		char what[64], why[96];
 
 		if (o->nthreads > 1 && o->ngpus > 1)
 			snprintf(what, sizeof(what), "-t/--nthreads %d with -g/--ngpus %d", o->nthreads,
@@ -141,9 +144,16 @@ enum cb_status cb_options_nccl_check(struct cb_options *o, int timing_given, int
 		else
 			snprintf(what, sizeof(what), "-t/--nthreads %d", o->nthreads);
 		mpirun_line(o->nthreads * o->ngpus, argc, argv, line, sizeof(line));
-		snprintf(err, errlen, "%s: not supported: collbench runs one rank per process, one "
-			 "GPU each (threads and GPUs per process: not implemented); the same ranks: "
-			 "%s (under mpirun -np P: -np %d*P)", what, line, o->nthreads * o->ngpus);
+		if (launcher)
+			snprintf(why, sizeof(why), "under a launcher (%s is set)", launcher);
+		else if (o->nthreads * o->ngpus > CB_SELFLAUNCH_MAX_RANKS)
+			snprintf(why, sizeof(why), "above %d ranks", CB_SELFLAUNCH_MAX_RANKS);
+		else
+			snprintf(why, sizeof(why), "in this process");
+		snprintf(err, errlen, "%s: not supported %s: collbench runs one rank per process, "
+			 "one GPU each, and starts them itself only when started without a launcher; "
+			 "start the same ranks with the launcher: %s (under mpirun -np P: -np %d*P)",
+			 what, why, line, o->nthreads * o->ngpus);
 		return CB_ERR_ARG;
 	}
 	if (o->blocking == 0) {

@@ -47,6 +47,16 @@ one_line() {
 			fail "$perf $args: the message does not name $opt: $(cat "$t/err")"
 		[ -z "$text" ] || grep -qF -- "$text" "$t/err" ||
 			fail "$perf $args: the message lacks '$text': $(cat "$t/err")" ;;
+	launch\ *)
+		# started alone: a dry run of the launch (exit 0, "launch=" first)
+		opt=${expect#launch } np=${opt#* } opt=${opt%% *}
+		[ "$rc" = 0 ] || fail "$perf $args: exit $rc, expected a dry run of the launch: $(cat "$t/err")"
+		head -1 "$t/out" | grep -qE -- "^launch=[^ ]*mpi(run|exec) -np $np .*/$perf( |$)" ||
+			fail "$perf $args: no launch=... -np $np line first: $(head -1 "$t/out")"
+		grep -qxF "ngpus=1" "$t/out" && grep -qxF "nthreads=1" "$t/out" ||
+			fail "$perf $args: the ranks' settings keep -t/-g above 1"
+		# under a launcher: refused, with the mpirun line
+		OMPI_COMM_WORLD_SIZE=1 one_line "$perf" "$args" "refuse $opt mpirun -np $np" ;;
 	*) fail "bad expectation '$expect' in $lines" ;;
 	esac
 }
