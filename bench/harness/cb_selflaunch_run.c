@@ -27,7 +27,8 @@ static void forward(int sig)
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (sig == last_sig && now.tv_sec - last_at.tv_sec < 1)
+	if (sig == last_sig && (now.tv_sec - last_at.tv_sec) * 1000000000L +
+				       (now.tv_nsec - last_at.tv_nsec) < 1000000000L)
 		return;
 	last_sig = sig;
 	last_at = now;
