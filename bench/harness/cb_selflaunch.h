@@ -74,7 +74,8 @@ void cb_selflaunch_line(const struct cb_selflaunch *sl, char *buf, size_t len);
  * process, PR_SET_PDEATHSIG); SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2
  * are forwarded to it once each (a repeat within a second, e.g. timeout(1)'s
  * second copy, is dropped). Returns the launcher's exit status; 3 (aborted)
- * naming the signal when a signal ended it; 2 when it could not be run. */
+ * naming the signal when a signal ended it, or when it failed after a
+ * forwarded one (Open MPI's mpirun then exits 1). */
 int cb_selflaunch_run(struct cb_selflaunch *sl);
 
 /* Takes the words equal to word out of the launch (argv after the

@@ -96,6 +96,13 @@ static int set_marker(const struct cb_selflaunch *sl)
 /* The launcher's end as an exit status. */
 static int end_status(const struct cb_selflaunch *sl, int ws)
 {
+	/* mpirun stopped by a forwarded signal exits 1 whatever the ranks
+	 * said: the run was aborted (exit 3), as a rank so stopped says */
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0 && last_sig) {
+		cb_log("%s: stopped by signal %d (%s), forwarded to %s (its exit status: %d)",
+		       sl->from, (int)last_sig, strsignal(last_sig), sl->mpirun, WEXITSTATUS(ws));
+		return CB_EXIT_ABORTED;
+	}
 	if (WIFEXITED(ws))
 		return WEXITSTATUS(ws);
 	cb_log("%s: %s was ended by signal %d (%s)", sl->from, sl->mpirun, WTERMSIG(ws),

@@ -14,10 +14,11 @@
 #                exit 2, with the mpirun -np 2 line
 #   fake         a stand-in mpirun (CB_MPIRUN): its words and CB_SELFLAUNCH,
 #                its exit status returned, its death by a signal exit 3
-#                naming it, SIGTERM forwarded once
+#                naming it, SIGTERM forwarded once (then exit 3)
 #   gpus         -B cuda -g 2 with CUDA_VISIBLE_DEVICES=0: exit 2, the reason
 # CB_SELFLAUNCH_ARGS: more options for the run case (the cuda model's
-# "-B cuda"); BIN there has allreduce_perf only.
+# "-B cuda": then the header's backend is cuda, one GPU a rank); BIN there
+# has allreduce_perf only.
 set -euo pipefail
 . "$(dirname "$0")/../lib/lib.sh"
 bin=$1 case=$2
@@ -52,6 +53,10 @@ run)
 		grep -qE '^ +ring +512 +128 ' "$t/out" || { show; fail "$g: no ring row of 512 B"; }
 		grep -qE '^ +ps +8 +2 ' "$t/out" || { show; fail "$g: no ps row of 8 B"; }
 		grep -qE '^# Out of bounds values : 0 OK$' "$t/out" || { show; fail "$g: no footer"; }
+		case " ${extra[*]} " in *" -B cuda "*)
+			grep -qE '^# backend: cuda, .* up to 1 rank\(s\) per GPU' "$t/out" ||
+				{ show; fail "$g: not the cuda backend, one GPU each"; } ;;
+		esac
 		grep -qE '^# Avg bus bandwidth +: [0-9.]+' "$t/out" || { show; fail "$g: no Avg bus bandwidth"; }
 		grep -qF -- "$g: 2 ranks on this host, one process each: " "$t/err" || { show; fail "$g: stderr"; }
 		tr -d ' \n' <"$t/s.meta.json" | grep -qE "\"self_launch\":\\{[^}]*\"from\":\"$(tr -d ' ' <<<"$g")\"[^}]*\"ranks\":2" ||
@@ -114,7 +119,8 @@ fake)
 	kill -TERM $pid
 	rc=0
 	wait $pid || rc=$?
-	[ "$rc" = 7 ] || { show; fail "SIGTERM: exit $rc, expected the launcher's 7"; }
+	[ "$rc" = 3 ] && grep -qF "stopped by signal 15 (Terminated), forwarded to $t/fake (its exit status: 7)" "$t/err" ||
+		{ show; fail "SIGTERM: exit $rc, expected 3 (aborted) naming the signal"; }
 	[ "$(cat "$t/sigs" 2>/dev/null)" = TERM ] || fail "SIGTERM reached the launcher $(wc -l <"$t/sigs" 2>/dev/null || echo 0) times, expected once"
 	;;
 gpus)
