@@ -216,6 +216,24 @@ static void check_per_iter(json_t *d)
 	assert_string_equal(json_string_value(get(d, "config.per_iter_timing")), "true");
 }
 
+/* -m 4 -z 2 -C 1 under c: nccl-tests' config keys (aggregated_iterations,
+ * blocking_collectives), a mode's time as "cpu_time" (src/util.cu). */
+static void check_timing_modes(const struct cb_nct *t, struct cb_nct_config c)
+{
+	json_t *d;
+
+	c.agg_iters = 4;
+	c.blocking = 2;
+	c.report_cputime = 1;
+	d = cb_nct_json(t, &c);
+	assert_non_null(d);
+	assert_int_equal(json_integer_value(get(d, "config.aggregated_iterations")), 4);
+	assert_string_equal(json_string_value(get(d, "config.blocking_collectives")), "true");
+	assert_non_null(get(d, "results.0.out_of_place.cpu_time"));
+	assert_null(json_object_get(get(d, "results.0.out_of_place"), "time"));
+	json_decref(d);
+}
+
 /* nccl-tests' layout: version 3, config, results with both modes */
 static void test_json(void **state)
 {
@@ -266,17 +284,7 @@ static void test_json(void **state)
 	assert_true(json_real_value(get(d, "collbench.algorithms.0.results.0.out_of_place.bus_bw")) == 5);
 	assert_int_equal(json_integer_value(get(d, "config.aggregated_iterations")), 1);
 	json_decref(d);
-	/* -m 4 -z 2 -C 1: nccl-tests' config keys, a mode's time as "cpu_time" */
-	c.agg_iters = 4;
-	c.blocking = 2;
-	c.report_cputime = 1;
-	d = cb_nct_json(&t, &c);
-	assert_non_null(d);
-	assert_int_equal(json_integer_value(get(d, "config.aggregated_iterations")), 4);
-	assert_string_equal(json_string_value(get(d, "config.blocking_collectives")), "true");
-	assert_non_null(get(d, "results.0.out_of_place.cpu_time"));
-	assert_null(json_object_get(get(d, "results.0.out_of_place"), "time"));
-	json_decref(d);
+	check_timing_modes(&t, c);
 	cb_nct_free(&t);
 }
 
