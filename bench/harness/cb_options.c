@@ -255,8 +255,8 @@ static const struct cb_optdef table[] = {
 	          "min, 3 max (not given: each iteration's max over ranks, then the mean)" },
 	{ .lname = "blocking", .sname = 'z', .argname = "0|1|2|3", .defval = "", .kind = CB_OPT_INT,
 	  OFF(blocking), .flags = NCCL, .set = cb_opt_set_blocking,
-	  .help = "0: the iterations back to back between two timestamps (--timing loop); 1: and a "
-	          "wait and a barrier after each call (timed); 2: a wait after each call; 3: each "
+	  .help = "0: the iterations back to back between two timestamps (--timing loop); 1: the same, "
+	          "a wait and a barrier after each call (timed); 2: the same, a wait after each call; 3: each "
 	          "iteration timed to its completion, then a barrier (--timing iter); a wait: the "
 	          "rank's stream synchronised on cuda, nothing on host (a call completes on return)" },
 	FIXED("stream_null", 'y', "0", "0", stream_null, "the calls run on the rank's own "
