@@ -256,7 +256,7 @@ int cb_compat_check(const struct cb_results *base, const char *bname,
 				"label), or compare two runs of one machine\n");
 	}
 	if (base->nlaunches && cur->nlaunches) {
-		compare_sets(&k, base, cur, TIMINGS, "timing modes (--timing)", 1);
+		compare_sets(&k, base, cur, TIMINGS, "timing modes (--timing, -m, -z, -C)", 1);
 		compare_waits(&k, base, cur);
 	}
 	compare_placement(&k, base, cur);

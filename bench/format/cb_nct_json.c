@@ -57,11 +57,12 @@ static json_t *nct_bool(int v)
 	return json_string(v ? "true" : "false");
 }
 
-static json_t *mode(const struct cb_nct_mode *m)
+/* A mode's figures; its time under "cpu_time" with -C 1, as nccl-tests. */
+static json_t *mode(const struct cb_nct_mode *m, int cputime)
 {
 	if (!m->have)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o}", "time", real(m->time_us), "alg_bw", real(m->algbw),
+	return json_pack("{s:o,s:o,s:o,s:o}", cputime ? "cpu_time" : "time", real(m->time_us), "alg_bw", real(m->algbw),
 			 "bus_bw", real(m->busbw), "nwrong",
 			 m->wrong == CB_NO_U64 ? json_null() : json_real((double)m->wrong));
 }
@@ -117,13 +118,13 @@ static json_t *per_iter(const struct cb_nct_mode *m)
 
 /* Adds the two modes, each followed by its per-iteration object where the
  * iterations were kept, in nccl-tests' order. */
-static int modes(json_t *o, const struct cb_nct_entry *e)
+static int modes(json_t *o, const struct cb_nct_entry *e, int cputime)
 {
 	static const char *const key[2] = { "out_of_place", "in_place" };
 	static const char *const pkey[2] = { "out_of_place_per_iter", "in_place_per_iter" };
 
 	for (int m = 0; m < 2; m++) {
-		if (json_object_set_new(o, key[m], mode(&e->mode[m])))
+		if (json_object_set_new(o, key[m], mode(&e->mode[m], cputime)))
 			return -1;
 		if (e->mode[m].have && e->mode[m].iter_us &&
 		    json_object_set_new(o, pkey[m], per_iter(&e->mode[m])))
@@ -132,12 +133,12 @@ static int modes(json_t *o, const struct cb_nct_entry *e)
 	return 0;
 }
 
-static json_t *results(const struct cb_nct_algo *a, int root)
+static json_t *results(const struct cb_nct_algo *a, const struct cb_nct_config *c)
 {
 	json_t *r = json_array();
 	char rootname[16];
 
-	snprintf(rootname, sizeof(rootname), "%6i", root); /* as nccl-tests writes it */
+	snprintf(rootname, sizeof(rootname), "%6i", c->root); /* as nccl-tests writes it */
 	for (size_t i = 0; r && i < a->n; i++) {
 		const struct cb_nct_entry *e = &a->e[i];
 		int iters = e->mode[0].have ? e->mode[0].iters : e->mode[1].iters;
@@ -146,7 +147,7 @@ static json_t *results(const struct cb_nct_algo *a, int root)
 				      (json_int_t)e->count, "type", e->dtype, "redop", e->op,
 				      "root", rootname);
 
-		if (!o || modes(o, e) ||
+		if (!o || modes(o, e, c->report_cputime) ||
 		    json_object_set_new(o, "actual_iterations", json_integer(iters)) ||
 		    json_object_set_new(o, "experiment_name", json_string("")))
 			return json_decref(o), json_decref(r), NULL;
@@ -162,7 +163,7 @@ static int summarise(json_t *o, const struct cb_nct_algo *a, const struct cb_nct
 	json_t *okay = c->min_bw < 0 ? json_string("unchecked") :
 				       nct_bool(cb_nct_gate_ok(a, c->min_bw));
 
-	return json_object_set_new(o, "results", results(a, c->root)) ||
+	return json_object_set_new(o, "results", results(a, c)) ||
 	       json_object_set_new(o, "out_of_bounds",
 				   json_pack("{s:I,s:o}", "count", (json_int_t)a->wrong, "okay",
 					     nct_bool(!a->wrong && !a->failed))) ||
@@ -203,9 +204,9 @@ static json_t *config(const struct cb_nct *t, const struct cb_nct_config *c)
 	json_t *o = json_pack("{s:i,s:i,s:I,s:I}", "nthreads", 1, "ngpus", 1, "minimum_bytes",
 			      (json_int_t)c->minbytes, "maximum_bytes", (json_int_t)c->maxbytes);
 	json_t *rest = json_pack("{s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:i,s:o}", "warmup_iters",
-				 c->warmup, "iterations", c->iters, "aggregated_iterations", 1,
+				 c->warmup, "iterations", c->iters, "aggregated_iterations", c->agg_iters,
 				 "validation", c->check, "graph", 0, "blocking_collectives",
-				 nct_bool(0), "per_iter_timing", nct_bool(any_per_iter(t)), "per_iter_skip", 0,
+				 nct_bool(c->blocking > 0), "per_iter_timing", nct_bool(any_per_iter(t)), "per_iter_skip", 0,
 				 "parallel_init", nct_bool(0));
 	int bad = !o || !rest;
 

@@ -66,6 +66,9 @@ struct cb_nct_config {
 	double min_bw;           /* < 0: NCCL_TESTS_MIN_BW unset */
 	const struct cb_nct_device *dev;
 	int ndev;
+	int agg_iters;           /* -m: "aggregated_iterations" */
+	int blocking;            /* -z: "blocking_collectives" when > 0 */
+	int report_cputime;      /* -C 1: a mode's time as "cpu_time" */
 };
 
 /* The document of t under c; NULL when out of memory. */

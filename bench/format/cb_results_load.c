@@ -75,8 +75,32 @@ static int machine_text(const json_t *root, struct cb_res_launch *out)
 				   sizeof(out->machine_label));
 }
 
-/* How the launch timed and waited: "timing_mode" ("iter" when absent) and
- * "wait": {"strategy"} ("" when absent). */
+/* nccl-tests' timing modes of the launch ("agg_iters" above 1, "blocking",
+ * "report_cputime" 1, when present) appended to out->timing_mode as their
+ * options (" -m 8 -z 1 -C 1"): a figure they made is not one without them.
+ * -1: a key of the wrong type. */
+static int nccl_modes(const json_t *root, struct cb_res_launch *out)
+{
+	static const char *const key[] = { "agg_iters", "blocking", "report_cputime" };
+	static const char *const opt[] = { "-m", "-z", "-C" };
+	static const int dflt[] = { 1, -1, 0 };
+	size_t k = strlen(out->timing_mode);
+
+	for (int i = 0; i < 3; i++) {
+		const json_t *v = json_object_get(root, key[i]);
+
+		if (v && !json_is_null(v) && !json_is_integer(v))
+			return -1;
+		if (v && json_is_integer(v) && json_integer_value(v) != dflt[i] &&
+		    k < sizeof(out->timing_mode))
+			k += (size_t)snprintf(out->timing_mode + k, sizeof(out->timing_mode) - k,
+					      " %s %lld", opt[i], (long long)json_integer_value(v));
+	}
+	return 0;
+}
+
+/* How the launch timed and waited: "timing_mode" ("iter" when absent) with
+ * nccl-tests' modes (nccl_modes), and "wait": {"strategy"} ("" when absent). */
 static enum cb_status how_timed(const json_t *root, const char *name,
 				struct cb_res_launch *out, char *err, size_t errlen)
 {
@@ -87,6 +111,9 @@ static enum cb_status how_timed(const json_t *root, const char *name,
 		return meta_fail(name, err, errlen, "invalid key", "\"timing_mode\"");
 	if (!out->timing_mode[0])
 		strcpy(out->timing_mode, "iter");
+	if (nccl_modes(root, out) != 0)
+		return meta_fail(name, err, errlen, "invalid key",
+				 "\"agg_iters\", \"blocking\" or \"report_cputime\"");
 	if (wait && !json_is_object(wait))
 		return meta_fail(name, err, errlen, "invalid key", "\"wait\"");
 	if (copy_str(out->wait, sizeof(out->wait), json_object_get(wait, "strategy")))

@@ -32,7 +32,9 @@ enum cb_status cb_results_load(const char *path, struct cb_results *res, char *e
  * out->file). Needs "schema": "collbench-meta-1", a "backend" string,
  * "mpi": {"nranks": >= 1, "ranks_per_node": >= 1}; reads "gpu_model" (else
  * "device": the GPU model, "" on host), "host.cpu_model", "mpi.nnodes",
- * "status", "timing_mode" and "wait.strategy" when present, and the
+ * "status", "timing_mode" (with nccl-tests' "agg_iters", "blocking" and
+ * "report_cputime" appended as " -m K -z N -C 1" where not their defaults)
+ * and "wait.strategy" when present, and the
  * machine identity (cb_machine_identity): "machine" {label, cpu_model,
  * cpus, gpu_model} when present, else the same facts from "host" (hostname
  * up to its first dot, cpu_model, cpus_online) for files older than that

@@ -155,19 +155,61 @@ static const char *timing_text(enum cb_timing t)
 	       "mean over iterations, with median, min and max";
 }
 
-/* timing_text, and with -a how time_us comes from the ranks' own means. */
+/* What -z N (nccl-tests' blocking modes) adds to the timed iterations. */
+static const char *blocking_text(int z)
+{
+	static const char *const text[] = {
+		"the iterations back to back, nothing after each call (nccl-tests' default)",
+		"after each call a wait (cuda: the rank's stream synchronised; host: none, a call has "
+		"completed when it returns) and a barrier, both inside the time",
+		"after each call a wait (cuda: the rank's stream synchronised; host: none, a call has "
+		"completed when it returns), inside the time",
+		"each iteration timed to its completion, then a barrier outside the time (as "
+		"--timing iter, whose barrier before an iteration is that barrier)",
+	};
+
+	return z >= 0 && z <= 3 ? text[z] : "";
+}
+
+/* nccl-tests' timing modes in force (-m, -z, -C), appended to buf. */
+static void modes_text(const struct cb_options *o, char *buf, size_t len)
+{
+	size_t k = strlen(buf);
+
+	if (o->agg_iters > 1 && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "; -m %d: %d calls back to back per timed "
+				      "iteration, each call's time (and busy, wait, barrier) the "
+				      "iteration's / %d: per-operation throughput, not a single call's "
+				      "latency; the check is one call", o->agg_iters, o->agg_iters,
+				      o->agg_iters);
+	if (o->blocking >= 0 && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "; -z %d (nccl-tests' blocking mode): %s",
+				      o->blocking, blocking_text(o->blocking));
+	if (o->report_cputime && k < len)
+		snprintf(buf + k, len - k, "; -C 1: time_us, its median, min and max are the host's "
+			 "time to issue a call (CLOCK_MONOTONIC from the start of the timing until the "
+			 "last call returned, before waiting for the device; -z 3: until completion), "
+			 "max over ranks; algbw and busbw stay from the time to completion (the mean "
+			 "of each iteration's max over ranks), as nccl-tests; on host a call has "
+			 "completed when it returns: the two times agree");
+}
+
+/* timing_text, with -a how time_us comes from the ranks' own means, and
+ * nccl-tests' timing modes (-m, -z, -C). */
 static json_t *timing_json(const struct cb_options *o)
 {
 	static const char *const how[] = { "rank 0's own mean time", "the mean of the ranks' own mean times",
 					   "the min of the ranks' own mean times",
 					   "the max of the ranks' own mean times" };
-	char buf[1024];
+	char buf[2048];
 
 	if (o->average < CB_AVG_RANK0 || o->average > CB_AVG_MAX)
-		return json_string(timing_text(o->timing));
-	snprintf(buf, sizeof(buf), "%s; but -a %d (nccl-tests' --average): time_us, algbw and busbw "
-		 "are %s (median, min and max stay those of each iteration's max over ranks)",
-		 timing_text(o->timing), o->average, how[o->average]);
+		snprintf(buf, sizeof(buf), "%s", timing_text(o->timing));
+	else
+		snprintf(buf, sizeof(buf), "%s; but -a %d (nccl-tests' --average): time_us, algbw and "
+			 "busbw are %s (median, min and max stay those of each iteration's max over "
+			 "ranks)", timing_text(o->timing), o->average, how[o->average]);
+	modes_text(o, buf, sizeof(buf));
 	return json_string(buf);
 }
 
@@ -351,6 +393,9 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	json_object_set_new(m, "collective", json_string(cb_coll_get(o->coll)->name));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
 	json_object_set_new(m, "timing", timing_json(o));
+	json_object_set_new(m, "agg_iters", json_integer(o->agg_iters));
+	json_object_set_new(m, "blocking", o->blocking >= 0 ? json_integer(o->blocking) : json_null());
+	json_object_set_new(m, "report_cputime", json_integer(o->report_cputime));
 	json_object_set_new(m, "traffic",
 			    json_string("tx/rx counted where bytes move, per call of the collective: by the "
 					"backend's copies and reduces (shm, ipc) or as bytes handed "

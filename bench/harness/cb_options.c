@@ -232,8 +232,10 @@ static const struct cb_optdef table[] = {
 	  OFF(iters), RANGE(1, 1000000), .help = "timed iterations per row" },
 	{ .lname = "warmup_iters", .flags = NCCL, .sname = 'w', .argname = "N", .defval = "5", .kind = CB_OPT_INT,
 	  OFF(warmup), RANGE(0, 1000000), .help = "untimed iterations before them" },
-	FIXED("agg_iters", 'm', "K", "1", agg_iters, "aggregating K calls per timed "
-	      "iteration is not implemented", "calls aggregated per timed iteration"),
+	{ .lname = "agg_iters", .flags = NCCL, .sname = 'm', .argname = "K", .defval = "1",
+	  .kind = CB_OPT_INT, OFF(agg_iters), RANGE(1, 1000000),
+	  .help = "K calls back to back per timed iteration; a call's time is the iteration's / K: "
+	          "per-operation throughput, not a single call's latency" },
 	FIXED("run_cycles", 'N', "K", "1", run_cycles, "each launch runs the sweep once; "
 	      "run the command K times", "times the sweep is run and printed"),
 	{ .lname = "parallel_init", .sname = 'p', .argname = "0|1", .defval = "0",
@@ -251,15 +253,22 @@ static const struct cb_optdef table[] = {
 	  OFF(average), .flags = NCCL, .set = cb_opt_set_average,
 	  .help = "a row's time from the ranks' own mean times: 0 rank 0's, 1 their mean, 2 "
 	          "min, 3 max (not given: each iteration's max over ranks, then the mean)" },
-	{ .lname = "blocking", .sname = 'z', .argname = "0", .defval = "", .kind = CB_OPT_INT,
+	{ .lname = "blocking", .sname = 'z', .argname = "0|1|2|3", .defval = "", .kind = CB_OPT_INT,
 	  OFF(blocking), .flags = NCCL, .set = cb_opt_set_blocking,
-	  .help = "0: calls back to back between two timestamps (--timing loop); 1, 2, 3 refused" },
+	  .help = "0: the iterations back to back between two timestamps (--timing loop); 1: the same, "
+	          "a wait and a barrier after each call (timed); 2: the same, a wait after each call; 3: each "
+	          "iteration timed to its completion, then a barrier (--timing iter); a wait: the "
+	          "rank's stream synchronised on cuda, nothing on host (a call completes on return)" },
 	FIXED("stream_null", 'y', "0", "0", stream_null, "the calls run on the rank's own "
 	      "stream on cuda, on its CPU on host", "calls on the default stream"),
 	FIXED("cudagraph", 'G', "K", "0", cudagraph, "CUDA graph capture is not implemented",
 	      "launches of a CUDA graph of the iterations"),
-	FIXED("report_cputime", 'C', "0", "0", report_cputime, "a call's CPU time is not reported; "
-	      "--time-acct 2 records each rank's busy CPU time", "CPU time instead of latency"),
+	{ .lname = "report_cputime", .flags = NCCL, .sname = 'C', .argname = "0|1", .defval = "0",
+	  .kind = CB_OPT_INT, OFF(report_cputime), RANGE(0, 1),
+	  .help = "1: a call's time is the host's time to issue it (CLOCK_MONOTONIC until the "
+	          "last call returns, before waiting for the device; on host, where a call "
+	          "completes on return, its time), max over ranks; algbw and busbw stay from "
+	          "completion" },
 	FIXED("report_timestamps", 'S', "0", "0", report_timestamps, "result lines carry no "
 	      "timestamp", "a timestamp on each result line"),
 	FIXED("local_register", 'R', "0", "0", local_register, "NCCL buffer registration, local "

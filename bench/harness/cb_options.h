@@ -48,7 +48,7 @@ struct cb_plan_file;
 /* nccl-tests' options taken at their default value only (cb_opt_set_fixed):
  * kept so that --check-args shows them. */
 struct cb_nccl_fixed {
-	int agg_iters, run_cycles, stream_null, cudagraph, report_cputime, report_timestamps;
+	int run_cycles, stream_null, cudagraph, report_timestamps;
 	int local_register, cta_policy, device_impl, device_cta_count, memory, unalign;
 	int per_iter_timing, per_iter_skip;
 };
@@ -67,7 +67,14 @@ struct cb_options {
 	int nthreads, ngpus;                  /* -t, -g: 1 (one rank per process) */
 	int parallel_init;                    /* -p: taken, no effect (one thread) */
 	int average;                          /* -a: enum cb_average */
-	int blocking;                         /* -z: -1 not given, 0 (--timing loop) */
+	/* nccl-tests' timing modes (docs/timing.md#nccl-tests-timing-modes):
+	 * -m: K calls back to back per timed iteration, a call's time the
+	 * iteration's / K; -z: -1 not given, 0..3 nccl-tests' blocking modes
+	 * (cb_options_nccl_check sets --timing from it); -C 1: a call's time is
+	 * the host's time to issue it (bandwidths stay from completion) */
+	int agg_iters;
+	int blocking;
+	int report_cputime;
 	struct cb_nccl_fixed fixed;           /* the rest of nccl-tests' options */
 	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */

@@ -50,12 +50,7 @@ enum cb_status cb_opt_set_blocking(const struct cb_optdef *row, void *target, co
 	}
 	if (parse_long(v, &x) != 0 || x < 0 || x > 3)
 		return cb_opt_refuse(row, err, errlen, "'%s' is not 0, 1, 2 or 3", v);
-	if (x != 0)
-		return cb_opt_refuse(row, err, errlen, "%ld is not supported: the blocking modes (a wait, "
-				     "and for 1 and 3 a barrier, after each call) are not implemented; "
-				     "without -z each call is timed alone after a barrier (--timing iter)",
-				     x);
-	*FIELD(row, target, int) = 0;
+	*FIELD(row, target, int) = (int)x;
 	return CB_OK;
 }
 
@@ -156,13 +151,19 @@ enum cb_status cb_options_nccl_check(struct cb_options *o, int timing_given, int
 			 what, why, line, o->nthreads * o->ngpus);
 		return CB_ERR_ARG;
 	}
-	if (o->blocking == 0) {
-		if (timing_given && o->timing != CB_TIMING_LOOP) {
-			snprintf(err, errlen, "-z/--blocking 0 (calls back to back, --timing loop) and "
-				 "--timing iter contradict each other");
+	if (o->blocking >= 0) {
+		/* 0..2: nccl-tests' one timer around the iterations; 3: each
+		 * iteration to its completion, the barrier after it untimed */
+		enum cb_timing t = o->blocking == 3 ? CB_TIMING_ITER : CB_TIMING_LOOP;
+
+		if (timing_given && o->timing != t) {
+			snprintf(err, errlen, "-z/--blocking %d (%s) and --timing %s contradict each other",
+				 o->blocking, t == CB_TIMING_LOOP ? "the iterations back to back, --timing loop" :
+				 "each iteration timed alone, --timing iter",
+				 o->timing == CB_TIMING_LOOP ? "loop" : "iter");
 			return CB_ERR_ARG;
 		}
-		o->timing = CB_TIMING_LOOP;
+		o->timing = t;
 	}
 	return CB_OK;
 }

@@ -17,9 +17,8 @@
 enum cb_status cb_opt_set_average(const struct cb_optdef *row, void *target, const char *v,
 				  char *err, size_t errlen);
 
-/* -z/--blocking: "" -> -1 (not given); 0, nccl-tests' non-blocking calls
- * back to back (cb_options_nccl_check makes it --timing loop); 1, 2, 3
- * refused with the reason. */
+/* -z/--blocking: "" -> -1 (not given); 0..3, nccl-tests' blocking modes
+ * (cb_options_nccl_check sets --timing from it: 0..2 loop, 3 iter). */
 enum cb_status cb_opt_set_blocking(const struct cb_optdef *row, void *target, const char *v,
 				   char *err, size_t errlen);
 
@@ -33,8 +32,8 @@ enum cb_status cb_opt_set_root(const struct cb_optdef *row, void *target, const 
 			       char *err, size_t errlen);
 
 /* After parsing: -t or -g above 1 refused with the equivalent mpirun line
- * (built from argv without them), -z 0 made --timing loop (refused beside
- * an explicit --timing iter: timing_given). Returns CB_OK or CB_ERR_ARG with
+ * (built from argv without them), -z 0..2 made --timing loop and -z 3
+ * --timing iter (refused beside an explicit other --timing: timing_given). Returns CB_OK or CB_ERR_ARG with
  * the message in err. */
 enum cb_status cb_options_nccl_check(struct cb_options *o, int timing_given, int argc,
 				     char **argv, char *err, size_t errlen);

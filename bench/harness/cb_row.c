@@ -29,7 +29,9 @@ enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 	m->barrier = calloc(k, sizeof(double));
 	m->warm = calloc(wu + 1, sizeof(double));
 	m->slowest = calloc(k, sizeof(int));
-	if (!m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->busy_cpu || !m->wait ||
+	m->done = calloc(k, sizeof(double));
+	m->done_max = calloc(k, sizeof(double));
+	if (!m->done || !m->done_max || !m->times || !m->tmax || !m->tx_sum || !m->rx_sum || !m->busy || !m->busy_cpu || !m->wait ||
 	    !m->barrier || !m->warm || !m->slowest)
 		return CB_ERR_NOMEM;
 	/* --json and -J are rank 0's options alone (CB_OPT_LOCAL): every rank follows */
@@ -64,6 +66,8 @@ void cb_measure_fini(struct cb_measure *m)
 	free(m->barrier);
 	free(m->warm);
 	free(m->slowest);
+	free(m->done);
+	free(m->done_max);
 	free(m->all_time);
 	free(m->all_busy);
 	free(m->all_wait);
@@ -152,11 +156,12 @@ static long minflt_now(void)
 	return ru.ru_minflt;
 }
 
-/* Where an iteration's numbers go (us), each [n] or NULL: its time, and its
- * busy (wall), wait, barrier and busy CPU time (NaN where the accounting is
- * off). */
+/* Where an iteration's numbers go (us per call: the iteration's / its
+ * calls), each [n] or NULL: its time (-C 1: the host's time to issue its
+ * calls), and its busy (wall), wait, barrier and busy CPU time (NaN where
+ * the accounting is off), and its time to completion. */
 struct iter_out {
-	double *time, *busy, *wait, *barrier, *busy_cpu;
+	double *time, *busy, *wait, *barrier, *busy_cpu, *done;
 };
 
 /* The accounting's sums now. */
@@ -167,21 +172,23 @@ static struct cb_time_acct acct_mark(const struct cb_backend *be)
 
 /* Iterations i .. i+n-1 of out share the busy and wait time since m0,
  * barrier_ns and us, the time the backend measured for them (a block timed
- * as one: n > 1). Busy: the spans' sum at --time-acct 2, else the time not
- * waiting (cb_backend.h, struct cb_time_acct). */
+ * as one: n > 1), each of `calls` calls (-m), per call. Busy: the spans' sum
+ * at --time-acct 2, else the time not waiting (cb_backend.h, struct
+ * cb_time_acct). */
 static void acct_put(const struct cb_backend *be, const struct cb_time_acct *m0,
-		     uint64_t barrier_ns, double us, const struct iter_out *out, int i, int n)
+		     uint64_t barrier_ns, double us, const struct iter_out *out, int i, int n,
+		     int calls)
 {
-	double busy = NAN, wait = NAN, bar = NAN, cpu = NAN;
+	double busy = NAN, wait = NAN, bar = NAN, cpu = NAN, per = (double)n * calls;
 
 	if (be->acct.on) {
-		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / n;
-		busy = fmax(us / n - wait, 0); /* both clocks' reads lie in us: >= 0 but rounding */
+		wait = (double)(be->acct.wait_ns - m0->wait_ns) / 1e3 / per;
+		busy = fmax(us / per - wait, 0); /* both clocks' reads lie in us: >= 0 but rounding */
 		if (be->acct.spans) {
-			busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / n;
-			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / n;
+			busy = (double)(be->acct.busy_ns - m0->busy_ns) / 1e3 / per;
+			cpu = (double)(be->acct.busy_cpu_ns - m0->busy_cpu_ns) / 1e3 / per;
 		}
-		bar = (double)barrier_ns / 1e3 / n;
+		bar = (double)barrier_ns / 1e3 / per;
 	}
 	for (int j = i; j < i + n; j++) {
 		if (out->busy)
@@ -203,18 +210,19 @@ static enum cb_status stop_check(const struct cb_backend *be)
 	return *be->abort_flag ? CB_ERR_TIMEOUT : CB_OK;
 }
 
-/* --timing loop: one barrier, then n calls back to back between two
- * timestamps of the backend (nccl-tests' way); every call of the block gets
- * the block's mean. */
+/* --timing loop: one barrier, then n iterations of `calls` calls (-m) back
+ * to back between two timestamps of the backend (nccl-tests' way); every
+ * call of the block gets the block's mean (-C 1: of the host's time until
+ * the last call returned). */
 static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_slot *slot,
-				   const struct cb_run_args *a, const char *what, int n,
+				   const struct cb_run_args *a, const char *what, int n, int calls,
 				   const struct iter_out *out)
 {
 	struct cb_backend *be = m->be;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
 	struct cb_time_acct m0 = acct_mark(be);
 	uint64_t bar_ns = 0;
-	double us = 0;
+	double us = 0, t0 = 0, t1 = 0;
 	enum cb_status st = cb_row_barrier(be, &bar_ns);
 
 	/* the phase named once: per call a store and a load, nothing a
@@ -222,27 +230,35 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 	cb_watchdog_loop(what, slot->ops->desc->name, bytes, 0);
 	if (st == CB_OK)
 		st = be->ops->time_begin(be);
+	t0 = cb_row_now_us();
 	for (int i = 0; i < n && st == CB_OK; i++) {
 		cb_watchdog_tick(i);
 		st = stop_check(be);
 		if (st == CB_OK)
-			st = slot->ops->run(slot->state, a);
+			st = cb_row_calls(be, m->o, slot, a, calls);
 	}
+	t1 = cb_row_now_us();
 	if (st == CB_OK)
 		st = be->ops->time_end(be, &us);
-	for (int i = 0; i < n && out->time; i++)
-		out->time[i] = us / n;
-	acct_put(be, &m0, bar_ns, us, out, 0, n);
+	for (int i = 0; i < n; i++) {
+		if (out->time)
+			out->time[i] = (m->o->report_cputime ? t1 - t0 : us) / n / calls;
+		if (out->done)
+			out->done[i] = us / n / calls;
+	}
+	acct_put(be, &m0, bar_ns, us, out, 0, n, calls);
 	if (st != CB_OK)
 		cb_log("%s failed in %s (back to back) at %zu B: %s", slot->ops->desc->name, what, bytes,
 		       cb_abort_why(*be->abort_flag, st));
 	return st;
 }
 
-/* n iterations, each after a barrier, each timed by the backend; with
+/* n iterations of `calls` calls each (-m), each after a barrier, each
+ * timed by the backend to its completion (-C 1: the host's time until its
+ * last call returned; with -z 3 until it completed, as nccl-tests); with
  * --timing loop (and more than the checked single call), back to back. */
 static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *slot,
-			      const struct cb_run_args *a, const char *what, int n,
+			      const struct cb_run_args *a, const char *what, int n, int calls,
 			      const struct iter_out *out)
 {
 	struct cb_backend *be = m->be;
@@ -250,11 +266,11 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 	enum cb_status st = CB_OK;
 
 	if (m->o->timing == CB_TIMING_LOOP && n > 1)
-		return iterate_loop(m, slot, a, what, n, out);
+		return iterate_loop(m, slot, a, what, n, calls, out);
 	for (int i = 0; i < n && st == CB_OK; i++) {
 		struct cb_time_acct m0 = acct_mark(be);
 		uint64_t bar_ns = 0;
-		double us = 0;
+		double us = 0, t0 = 0, t1 = 0;
 
 		cb_watchdog_phase(what, slot->ops->desc->name, bytes, i);
 		st = stop_check(be);
@@ -262,13 +278,19 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 			st = cb_row_barrier(be, &bar_ns);
 		if (st == CB_OK)
 			st = be->ops->time_begin(be);
+		t0 = cb_row_now_us();
 		if (st == CB_OK)
-			st = slot->ops->run(slot->state, a);
+			st = cb_row_calls(be, m->o, slot, a, calls);
+		t1 = cb_row_now_us();
 		if (st == CB_OK)
 			st = be->ops->time_end(be, &us);
+		if (m->o->blocking == 3)
+			t1 = cb_row_now_us();
 		if (out->time)
-			out->time[i] = us;
-		acct_put(be, &m0, bar_ns, us, out, i, 1);
+			out->time[i] = (m->o->report_cputime ? t1 - t0 : us) / calls;
+		if (out->done)
+			out->done[i] = us / calls;
+		acct_put(be, &m0, bar_ns, us, out, i, 1, calls);
 	}
 	if (st != CB_OK)
 		cb_log("%s failed in %s at %zu B: %s", slot->ops->desc->name, what, bytes, cb_abort_why(*be->abort_flag, st));
@@ -279,7 +301,7 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slot,
 			    const struct cb_run_args *a, long *minflt)
 {
-	struct iter_out warm = { m->warm, NULL, NULL, NULL, NULL };
+	struct iter_out warm = { m->warm, NULL, NULL, NULL, NULL, NULL };
 	enum cb_status st;
 	long f0;
 
@@ -289,15 +311,15 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 		if (st != CB_OK)
 			return st;
 	}
-	st = iterate(m, slot, a, "warm-up", m->o->warmup, &warm);
+	st = iterate(m, slot, a, "warm-up", m->o->warmup, 1, &warm);
 	cb_traffic_reset(m->be);
 	f0 = minflt_now();
 	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
 		size_t at = (size_t)r * (size_t)m->o->iters;
 		struct iter_out out = { m->times + at, m->busy + at, m->wait + at, m->barrier + at,
-					m->busy_cpu + at };
+					m->busy_cpu + at, m->done + at };
 
-		st = iterate(m, slot, a, "timed", m->o->iters, &out);
+		st = iterate(m, slot, a, "timed", m->o->iters, m->o->agg_iters, &out);
 	}
 	*minflt = minflt_now() - f0;
 	return st;
@@ -309,7 +331,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slot,
 			    const struct cb_run_args *a, long long *wrong, int *differ)
 {
-	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL };
+	const struct iter_out none = { NULL, NULL, NULL, NULL, NULL, NULL };
 	long long mine = 0;
 	uint64_t hash = 0, hmin, hmax;
 	size_t bytes = a->count * cb_dtype_size(a->dt);
@@ -322,7 +344,7 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	if (st == CB_OK && m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 	if (st == CB_OK)
-		st = iterate(m, slot, a, "check", 1, &none);
+		st = iterate(m, slot, a, "check", 1, 1, &none);
 	if (st != CB_OK)
 		return st;
 	cb_watchdog_setup("compare", slot->ops->desc->name, bytes);
@@ -347,12 +369,14 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 {
 	struct cb_backend *be = m->be;
 	int k = m->o->repeat * m->o->iters;
-	double mean = 0, flt = (double)minflt / k;
+	double mean = 0, flt = (double)minflt / k / m->o->agg_iters;
 	enum cb_status st;
 
 	for (int i = 0; i < k; i++)
 		mean += m->times[i] / k;
 	st = cb_world_reduce(be, m->times, m->tmax, k, MPI_DOUBLE, MPI_MAX, 0);
+	if (st == CB_OK && m->o->report_cputime)
+		st = cb_world_reduce(be, m->done, m->done_max, k, MPI_DOUBLE, MPI_MAX, 0);
 	if (st == CB_OK)
 		st = cb_world_gather(be, &mean, 1, MPI_DOUBLE, row->rank_time_us, 0);
 	if (st == CB_OK)
@@ -371,7 +395,7 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 static void traffic_summary(const struct cb_measure *m, const struct cb_algo_slot *slot,
 			    struct cb_row *row)
 {
-	uint64_t k = (uint64_t)m->o->repeat * (uint64_t)m->o->iters;
+	uint64_t k = (uint64_t)m->o->repeat * (uint64_t)m->o->iters * (uint64_t)m->o->agg_iters;
 	struct cb_summary *s = &row->s;
 
 	if (!slot->ops->desc->traffic_measured)
@@ -443,9 +467,14 @@ static void summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 	s->time_us_cv = t.cv;
 	repeat_bands(m, s);
 	s->algbw = cb_algbw_GBps(s->bytes, s->time_us);
-	s->busbw = s->algbw * factor;
 	s->busbw_rep_min = cb_algbw_GBps(s->bytes, s->time_us_rep_max) * factor;
 	s->busbw_rep_max = cb_algbw_GBps(s->bytes, s->time_us_rep_min) * factor;
+	if (m->o->report_cputime) { /* -C 1: bandwidths from completion, as nccl-tests */
+		cb_stats_compute(m->done_max, (size_t)(m->o->repeat * m->o->iters), &t);
+		s->algbw = cb_algbw_GBps(s->bytes, t.mean);
+		s->busbw_rep_min = s->busbw_rep_max = NAN;
+	}
+	s->busbw = s->algbw * factor;
 	row->measured = 1;
 	traffic_summary(m, slot, row);
 	if (row->acct)

@@ -51,6 +51,9 @@ struct cb_measure {
 	 * its warm-up times, [k] the straggler of each iteration (rank 0) */
 	double *busy, *wait, *barrier, *busy_cpu, *warm;
 	int *slowest;
+	/* [k] this rank's time to completion of each timed iteration, per call,
+	 * and (rank 0, -C 1) its max over ranks: -C's bandwidths */
+	double *done, *done_max;
 	/* every rank keeps its iterations for rank 0 (rank 0 has --json), and
 	 * there, every rank's iterations (cb_iter_values) */
 	int keep_iters;

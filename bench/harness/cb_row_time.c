@@ -1,10 +1,12 @@
 /* cb_row_time: busy, wait and barrier time of a row, its straggler, and
  * every rank's iterations for --json (contract in cb_row_time.h). */
+#define _GNU_SOURCE
 #include "cb_row_time.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cb_world.h"
 
@@ -176,4 +178,28 @@ enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns)
 		return st;
 	*ns = t0 ? cb_acct_now(be) - t0 : 0;
 	return st;
+}
+
+enum cb_status cb_row_calls(struct cb_backend *be, const struct cb_options *o,
+			    const struct cb_algo_slot *slot, const struct cb_run_args *a, int ncalls)
+{
+	enum cb_status st = CB_OK;
+	uint64_t ns;
+
+	for (int c = 0; c < ncalls && st == CB_OK; c++) {
+		st = slot->ops->run(slot->state, a);
+		if (st == CB_OK && (o->blocking == 1 || o->blocking == 2) && be->ops->sync)
+			st = be->ops->sync(be);
+		if (st == CB_OK && o->blocking == 1)
+			st = cb_row_barrier(be, &ns);
+	}
+	return st;
+}
+
+double cb_row_now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }

@@ -26,4 +26,15 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
  * error's status. */
 enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns);
 
+/* The calls of one timed iteration: ncalls calls of slot's algorithm on a
+ * (ncalls: -m's K for a timed iteration, else 1), with nccl-tests' -z
+ * waits after each (o->blocking 1 and 2: be->ops->sync, where the backend
+ * has one) and -z 1's barrier after each (inside the iteration's time, as
+ * nccl-tests has it). Errors: the call's, the wait's, the barrier's. */
+enum cb_status cb_row_calls(struct cb_backend *be, const struct cb_options *o,
+			    const struct cb_algo_slot *slot, const struct cb_run_args *a, int ncalls);
+
+/* CLOCK_MONOTONIC now, in microseconds: the host's time to issue calls (-C). */
+double cb_row_now_us(void);
+
 #endif

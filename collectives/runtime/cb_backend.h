@@ -124,6 +124,12 @@ struct cb_backend_ops {
 	 * after all work issued in between has completed. */
 	enum cb_status (*time_begin)(struct cb_backend *be);
 	enum cb_status (*time_end)(struct cb_backend *be, double *us);
+	/* Optional: returns once all work issued by this rank so far has
+	 * completed (nccl-tests' -z wait: the rank's stream synchronised on
+	 * cuda); NULL where a call has completed when it returns (host). Between
+	 * time_begin and time_end it leaves the iteration's timing intact.
+	 * Errors: as time_end's. */
+	enum cb_status (*sync)(struct cb_backend *be);
 	/* The two-sided transport of its buffers (cb_p2p.h), with
 	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
 	 * built. */

@@ -386,7 +386,7 @@ static void test_join_collectives(void **state)
  * out, as older files do). */
 static void launch(struct cb_results *r, const char *timing, const char *wait)
 {
-	char json[512], err[256], t[64] = "", w[64] = "";
+	char json[512], err[256], t[160] = "", w[64] = "";
 
 	if (*timing)
 		snprintf(t, sizeof(t), ",\"timing_mode\":\"%s\"", timing);
@@ -425,8 +425,17 @@ static void test_compat_timing_wait(void **state)
 	launch(&b, "iter", "futex"), launch(&c, "loop", "futex");
 	text = compat(&b, &c, &n);
 	assert_int_equal(n, 1);
-	assert_non_null(strstr(text, "error: timing modes (--timing) differ: baseline 'iter', "
-				     "current 'loop'"));
+	assert_non_null(strstr(text, "error: timing modes (--timing, -m, -z, -C) differ: baseline "
+				     "'iter', current 'loop'"));
+	free(text), cb_results_free(&c);
+	launch(&c, "iter\",\"agg_iters\":8,\"blocking\":3,\"report_cputime\":1,\"x\":\"", "futex");
+	text = compat(&b, &c, &n); /* nccl-tests' timing modes: another figure */
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(text, "baseline 'iter', current 'iter -m 8 -z 3 -C 1'"));
+	free(text), cb_results_free(&c);
+	launch(&c, "iter\",\"agg_iters\":1,\"blocking\":null,\"report_cputime\":0,\"x\":\"", "futex");
+	text = compat(&b, &c, &n); /* their defaults: the same figure */
+	assert_int_equal(n, 0);
 	free(text), cb_results_free(&c);
 	launch(&c, "", "spin"); /* no timing_mode: iter */
 	text = compat(&b, &c, &n);

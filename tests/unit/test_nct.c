@@ -216,6 +216,24 @@ static void check_per_iter(json_t *d)
 	assert_string_equal(json_string_value(get(d, "config.per_iter_timing")), "true");
 }
 
+/* -m 4 -z 2 -C 1 under c: nccl-tests' config keys (aggregated_iterations,
+ * blocking_collectives), a mode's time as "cpu_time" (src/util.cu). */
+static void check_timing_modes(const struct cb_nct *t, struct cb_nct_config c)
+{
+	json_t *d;
+
+	c.agg_iters = 4;
+	c.blocking = 2;
+	c.report_cputime = 1;
+	d = cb_nct_json(t, &c);
+	assert_non_null(d);
+	assert_int_equal(json_integer_value(get(d, "config.aggregated_iterations")), 4);
+	assert_string_equal(json_string_value(get(d, "config.blocking_collectives")), "true");
+	assert_non_null(get(d, "results.0.out_of_place.cpu_time"));
+	assert_null(json_object_get(get(d, "results.0.out_of_place"), "time"));
+	json_decref(d);
+}
+
 /* nccl-tests' layout: version 3, config, results with both modes */
 static void test_json(void **state)
 {
@@ -223,7 +241,7 @@ static void test_json(void **state)
 	const char *argv[] = { "all_reduce_perf", "-b", "8" }, *env[] = { "NCCL_ALGO=ring" };
 	struct cb_nct_device dev[2] = { { 0, 11, "h", -1 }, { 1, 0, "h", -1 } };
 	struct cb_nct_config c = { argv, 3, env, 1, "2026-01-01 00:00:00", "2026-01-01 00:00:01",
-				   8, 64, 8, 1, 5, 20, 1, -1, 1.0, dev, 2 };
+				   8, 64, 8, 1, 5, 20, 1, -1, 1.0, dev, 2, 1, -1, 0 };
 	json_t *d;
 
 	(void)state;
@@ -264,7 +282,9 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(get(d, "collbench.algorithm")), "mpi");
 	assert_string_equal(json_string_value(get(d, "collbench.algorithms.0.name")), "ring");
 	assert_true(json_real_value(get(d, "collbench.algorithms.0.results.0.out_of_place.bus_bw")) == 5);
+	assert_int_equal(json_integer_value(get(d, "config.aggregated_iterations")), 1);
 	json_decref(d);
+	check_timing_modes(&t, c);
 	cb_nct_free(&t);
 }
 

@@ -372,15 +372,29 @@ static void test_nccl_tests_options(void **state)
 	assert_near(o.timeout_s, 1e6, 0);
 	assert_int_equal(o.parallel_init, 1);
 	EXPECT_ERROR("-a/--average: '4' is not 0 (rank 0)", "-a", "4");
-	EXPECT_ERROR("-z/--blocking: 1 is not supported", "-z", "1");
 	EXPECT_ERROR("contradict", "-z", "0", "--timing", "iter");
 	assert_int_equal(PARSE(&o, err, "--timing", "loop", "-z", "0"), CB_OK);
+	/* nccl-tests' timing modes: -z 1, 2 back to back, 3 each iteration alone */
+	assert_int_equal(o.agg_iters, 1);
+	assert_int_equal(o.report_cputime, 0);
+	assert_int_equal(PARSE(&o, err, "-z", "2", "-m", "8", "-C", "1"), CB_OK);
+	assert_int_equal(o.blocking, 2);
+	assert_int_equal(o.timing, CB_TIMING_LOOP);
+	assert_int_equal(o.agg_iters, 8);
+	assert_int_equal(o.report_cputime, 1);
+	assert_int_equal(PARSE(&o, err, "--blocking=3"), CB_OK);
+	assert_int_equal(o.timing, CB_TIMING_ITER);
+	EXPECT_ERROR("-z/--blocking 3 (each iteration timed alone, --timing iter) and --timing loop contradict",
+		     "-z", "3", "--timing", "loop");
+	EXPECT_ERROR("-z/--blocking: '4' is not 0, 1, 2 or 3", "-z", "4");
+	EXPECT_ERROR("-m/--agg_iters: expected an integer in [1, 1000000]", "-m", "0");
+	EXPECT_ERROR("-C/--report_cputime: expected an integer in [0, 1]", "-C", "2");
 	EXPECT_ERROR("-g/--ngpus 8: not supported", "-b", "8", "-g", "8");
 	EXPECT_ERROR("mpirun -np 8 allreduce_perf -b 8 ", "-b", "8", "-g", "8", "-e", "1K");
 	EXPECT_ERROR("mpirun -np 6 allreduce_perf -e 1K ", "-t", "2", "--ngpus=3", "-e", "1K");
 	EXPECT_ERROR("-G/--cudagraph: 4 is not supported: CUDA graph", "-G", "4");
 	EXPECT_ERROR("-R/--local_register: 1 is not supported", "-R", "1");
-	EXPECT_ERROR("-m/--agg_iters: 'x' is not an integer", "-m", "x");
+	EXPECT_ERROR("-m/--agg_iters: expected an integer", "-m", "x");
 	EXPECT_ERROR("-r/--root: all (every root in turn) is not supported", "-r", "all");
 	EXPECT_ERROR("-r/--root: -1 (every root", "-r", "-1");
 	cb_options_free(&o);

@@ -241,6 +241,17 @@ static enum cb_status cuda_time_end(struct cb_backend *be, double *us)
 	return st;
 }
 
+/* The rank's stream drained (cb_cuda_drain watches the abort flag): an
+ * event recorded on it and waited for. It reuses t1, which time_end records
+ * again after, so an open timing keeps its start (t0). */
+static enum cb_status cuda_sync(struct cb_backend *be)
+{
+	struct cb_cuda_state *cs = state(be);
+	enum cb_status st = CB_CUDA(cudaEventRecord(cs->t1, cs->shared.stream));
+
+	return st == CB_OK ? cb_cuda_drain(be, cs->t1) : st;
+}
+
 const struct cb_backend_ops cb_backend_cuda_ops = {
 	.desc = &cb_desc_cuda,
 	.init = cuda_init,
@@ -258,5 +269,6 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.wait = cb_cuda_wait,
 	.time_begin = cuda_time_begin,
 	.time_end = cuda_time_end,
+	.sync = cuda_sync,
 	.p2p = &cb_p2p_nccl_ops,
 };
