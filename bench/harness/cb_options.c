@@ -256,8 +256,11 @@ static const struct cb_optdef table[] = {
 	  .help = "0: calls back to back between two timestamps (--timing loop); 1, 2, 3 refused" },
 	FIXED("stream_null", 'y', "0", "0", stream_null, "the calls run on the rank's own "
 	      "stream on cuda, on its CPU on host", "calls on the default stream"),
-	FIXED("cudagraph", 'G', "K", "0", cudagraph, "CUDA graph capture is not implemented",
-	      "launches of a CUDA graph of the iterations"),
+	{ .lname = "cudagraph", .sname = 'G', .argname = "K", .defval = "0", .kind = CB_OPT_INT,
+	  OFF(fixed.cudagraph), RANGE(0, 1000000), .flags = NCCL,
+	  .help = "cuda: each call captured in a CUDA graph, launched K times per timed call: "
+	          "times per operation (throughput, not one call's latency); rows that wait on "
+	          "the host skip; 0: no graph; host backend: refused (no stream)" },
 	FIXED("report_cputime", 'C', "0", "0", report_cputime, "a call's CPU time is not reported; "
 	      "--time-acct 2 records each rank's busy CPU time", "CPU time instead of latency"),
 	FIXED("report_timestamps", 'S', "0", "0", report_timestamps, "result lines carry no "
@@ -434,6 +437,11 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 	/* -B was checked by its setter: a known backend built into this binary */
 	if (cb_transport_refuses(o->transport, cb_catalog_backend(o->backend), err, n))
 		return CB_ERR_ARG;
+	if (o->fixed.cudagraph > 0 && !cb_backend_find(o->backend)->graph_begin) {
+		snprintf(err, n, "-G/--cudagraph %d: the %s backend has no stream to capture in a CUDA "
+			 "graph (-G is the cuda backend's)", o->fixed.cudagraph, o->backend);
+		return CB_ERR_ARG;
+	}
 	st = cb_sweep_build(&o->sweep, o, err, n);
 	if (st == CB_OK)
 		st = check_paths(o, err, n);

@@ -203,6 +203,19 @@ static enum cb_status stop_check(const struct cb_backend *be)
 	return *be->abort_flag ? CB_ERR_TIMEOUT : CB_OK;
 }
 
+/* One call: the row's, or with -G its graph's launches (cb_row_time.h). */
+static enum cb_status call(struct cb_measure *m, const struct cb_algo_slot *slot,
+			   const struct cb_run_args *a)
+{
+	return m->graph ? cb_row_graph_run(m) : slot->ops->run(slot->state, a);
+}
+
+/* A call's time from the time of its launches: with -G, per operation. */
+static double per_op(const struct cb_measure *m, double us)
+{
+	return m->graph ? us / m->launches : us;
+}
+
 /* --timing loop: one barrier, then n calls back to back between two
  * timestamps of the backend (nccl-tests' way); every call of the block gets
  * the block's mean. */
@@ -226,10 +239,11 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 		cb_watchdog_tick(i);
 		st = stop_check(be);
 		if (st == CB_OK)
-			st = slot->ops->run(slot->state, a);
+			st = call(m, slot, a);
 	}
 	if (st == CB_OK)
 		st = be->ops->time_end(be, &us);
+	us = per_op(m, us);
 	for (int i = 0; i < n && out->time; i++)
 		out->time[i] = us / n;
 	acct_put(be, &m0, bar_ns, us, out, 0, n);
@@ -263,9 +277,10 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 		if (st == CB_OK)
 			st = be->ops->time_begin(be);
 		if (st == CB_OK)
-			st = slot->ops->run(slot->state, a);
+			st = call(m, slot, a);
 		if (st == CB_OK)
 			st = be->ops->time_end(be, &us);
+		us = per_op(m, us);
 		if (out->time)
 			out->time[i] = us;
 		acct_put(be, &m0, bar_ns, us, out, i, 1);
@@ -290,6 +305,8 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 			return st;
 	}
 	st = iterate(m, slot, a, "warm-up", m->o->warmup, &warm);
+	if (st == CB_OK && m->o->fixed.cudagraph > 0)
+		st = cb_row_graph_make(m, slot, a); /* -G: the timed calls launch it */
 	cb_traffic_reset(m->be);
 	f0 = minflt_now();
 	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
@@ -321,6 +338,7 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
 	if (st == CB_OK && m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
+	m->launches = m->graph ? 1 : 0; /* -G: its graph checked, launched once */
 	if (st == CB_OK)
 		st = iterate(m, slot, a, "check", 1, &none);
 	if (st != CB_OK)
@@ -492,6 +510,11 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 		}
 	}
 	st = timed(m, slot, &a, &minflt);
+	if (st == CB_ERR_UNSUPPORTED && m->graph_why[0]) { /* every rank: cb_row_graph_make */
+		cb_row_graph_free(m);
+		cb_row_status_set(&row->s.status, CB_ROW_SKIPPED, "-G: %s", m->graph_why);
+		return CB_OK;
+	}
 	if (st == CB_OK)
 		st = gather(m, slot, minflt, row);
 	/* -c N: N checked calls, their wrong elements summed */
@@ -503,6 +526,7 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 		wrong += w;
 		differ |= d;
 	}
+	cb_row_graph_free(m);
 	if (st != CB_OK || m->be->world_rank != 0)
 		return st;
 	summarize(m, slot, row);

@@ -26,4 +26,18 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
  * error's status. */
 enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns);
 
+/* -G K: one call of the row captured in a CUDA graph on every rank
+ * (be->ops->graph_begin .. graph_end), kept in m->graph with K launches per
+ * call (m->launches) and the call's traffic, which each launch counts again.
+ * Collective over the world: every rank has a graph, or none has and every
+ * rank returns CB_ERR_UNSUPPORTED with m->graph_why set (rank 0: its own
+ * reason, or that a peer's was refused). Errors: CB_ERR_NOMEM, CB_ERR_MPI,
+ * the backend's. */
+enum cb_status cb_row_graph_make(struct cb_measure *m, const struct cb_algo_slot *slot,
+				 const struct cb_run_args *a);
+
+enum cb_status cb_row_graph_run(struct cb_measure *m);
+/* Frees m->graph and its traffic (nothing when there is none). */
+void cb_row_graph_free(struct cb_measure *m);
+
 #endif
