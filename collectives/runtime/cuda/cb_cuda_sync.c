@@ -33,7 +33,8 @@ struct cuda_flags {
 	CUstreamBatchMemOpParams *ops; /* own layout: a post's writes, one per peer */
 	struct cb_host_flags *host;  /* host mode */
 	cudaEvent_t drained;         /* host mode: marks the end of the work to post */
-	uint64_t posted;             /* the last value this rank posted */
+	uint64_t posted;             /* what its posts leave in the peers' slots once
+				      * the work enqueued so far has run */
 	uint64_t cap_from;           /* stream mode: posted when the capture began */
 	int captured;                /* posted while the stream records a graph */
 };
@@ -328,6 +329,9 @@ enum cb_status cb_cuda_flags_rebase(struct cb_backend *be, int record)
 		/* every rank made the same calls: its S is each peer's */
 		if (st == CB_OK && record)
 			st = CB_CUDA(cb_cuda_counter_add(slot, n, f->cap_from - f->posted, f->stream));
+		/* what the counters hold after every launch (or none): a later
+		 * capture's increments start there */
+		f->posted = f->cap_from;
 		f->captured = 0;
 	}
 	cs->ncap = 0;
