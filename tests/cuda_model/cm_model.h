@@ -26,6 +26,7 @@
  *   CB_CUDA_MODEL_GPUS          visible model GPUs (default 1; 0: none, as on
  *                               a machine without a GPU)
  *   CB_CUDA_MODEL_P2P           0: GPUs cannot access each other peer to peer
+ *   CB_CUDA_MODEL_P2P_ATOMICS   0: they can, but without native atomics
  *   CB_CUDA_MODEL_STREAM_MEM_OPS 0: no 64-bit stream memory operations
  *   CB_CUDA_MODEL_MEM_MB        each process's share of its GPU's memory
  *                               (default 16384, the model's totalGlobalMem)

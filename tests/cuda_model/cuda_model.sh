@@ -206,8 +206,9 @@ graph_plans)
 	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --algo ps,ring --transport p2p -G 2 -b 1K -e 64K -f 64 -n 3 -w 1
 	every ps '^ok$'; every ring '^ok$' ;;
 graph_refused)
-	# what a graph cannot replay: host ordering and counters read by every
-	# peer skip the plan rows with the reason on every rank, nccl still runs
+	# what a graph cannot replay: host ordering, counters read by every peer
+	# and GPUs without atomics peer to peer (which the re-base uses) skip the
+	# plan rows with the reason on every rank, nccl still runs
 	# as a graph; exit 0 (skips are no failures)
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_SYNC=host run 2 0 'rank 1: ps: -G: no CUDA graph of a call: sync host' \
 		--algo ps,ring,nccl -G 2 "${small[@]}"
@@ -215,7 +216,10 @@ graph_refused)
 	every ring '^skipped:-G: sync host orders ranks on the host'
 	every nccl '^ok$'
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_WAIT=peer run 2 0 '' --algo ring -G 2 "${small[@]}"
-	every ring "^skipped:-G: CB_CUDA_WAIT=peer's counters" ;;
+	every ring "^skipped:-G: CB_CUDA_WAIT=peer's counters"
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_P2P_ATOMICS=0 run 2 0 '' --algo ps,nccl -G 2 "${small[@]}"
+	every ps '^skipped:-G: the GPUs lack native atomics peer to peer'
+	every nccl '^ok$' ;;
 *) fail "unknown case $case" ;;
 esac
 [ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"

@@ -63,6 +63,8 @@ struct cb_cuda_state {
 	struct cb_host_flags *alive;  /* pids, for peer liveness while polling */
 	void *wait_value, *write_value; /* cuStreamWaitValue64 / WriteValue64 */
 	void *batch;                  /* cuStreamBatchMemOp, or NULL */
+	int peer_atomics;             /* every pair of this host's GPUs has native
+				       * atomics peer to peer (or ranks share one) */
 	struct cb_flags *cap[CB_CUDA_CAPTURED_MAX]; /* flags posted while capturing */
 	int ncap;
 };

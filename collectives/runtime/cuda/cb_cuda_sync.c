@@ -236,6 +236,10 @@ static enum cb_status captured_post(struct cb_backend *be, struct cuda_flags *f,
 	if (f->layout != CB_CUDA_WAIT_OWN || be->node_size - 1 > CB_CUDA_ADDS_MAX)
 		return cb_cuda_graph_refuse(be, "CB_CUDA_WAIT=peer's counters are read by every peer: "
 					    "a graph's replays cannot re-base them (own counters can)");
+	if (!cs->peer_atomics)
+		return cb_cuda_graph_refuse(be, "the GPUs lack native atomics peer to peer "
+					    "(cudaDevP2PAttrNativeAtomicSupported), which a graph's "
+					    "posts use to re-base the counters");
 	if (!f->captured) {
 		if (cs->ncap == CB_CUDA_CAPTURED_MAX)
 			return cb_cuda_graph_refuse(be, "too many progress counters in one graph");
