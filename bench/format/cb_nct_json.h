@@ -66,6 +66,7 @@ struct cb_nct_config {
 	double min_bw;           /* < 0: NCCL_TESTS_MIN_BW unset */
 	const struct cb_nct_device *dev;
 	int ndev;
+	int graph;               /* -G: CUDA graph launches per call (0: none) */
 };
 
 /* The document of t under c; NULL when out of memory. */

@@ -62,7 +62,7 @@ static int write_json(const struct cb_nctests *n, const struct cb_options *o,
 	struct cb_nct_config c = { (const char *const *)argv, argc, NULL, 0, n->start_time, NULL,
 				   o->minbytes, o->maxbytes, o->stepbytes, o->stepfactor,
 				   o->warmup, o->iters, o->check, coll->rooted ? o->root : -1,
-				   n->min_bw, dev, pf->nranks };
+				   n->min_bw, dev, pf->nranks, o->fixed.cudagraph };
 	const char **env = NULL;
 	char end[32], err[700];
 	enum cb_status st;

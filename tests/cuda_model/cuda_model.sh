@@ -197,12 +197,13 @@ graph_plans)
 			-b 1K -e 256K -f 16 -n 3 -w 1
 		every ps '^ok$'; every ring '^ok$'; every nccl '^ok$'
 		CB_CUDA_MODEL_GPUS=$np run "$np" 0 '' --algo ps,ring,nccl -G 2 --inplace 1 --timing loop \
-			-b 1K -e 64K -f 64 -n 3 -w 0
+			-b 1K -e 64K -f 64 -n 3 -w 0 -J "$out/nct.json"
 		every ps '^ok$'; every ring '^ok$'; every nccl '^ok$'
 	done
 	grep -q '"cuda_graph_launches": 2' "$out/s.meta.json" || { cat "$out/s.meta.json" >&2; fail "no -G in the metadata"; }
 	grep -q '"timing": ".*-G 2: .*time per operation' "$out/s.meta.json" || fail "the metadata's timing does not say -G"
 	grep -q '^# timing: .*-G 2: .*throughput' "$out/stdout" || { cat "$out/stdout" >&2; fail "no -G in the header"; }
+	grep -Eq '"graph": ?2[,}]' "$out/nct.json" || fail "-J's config does not say graph 2"
 	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --algo ps,ring --transport p2p -G 2 -b 1K -e 64K -f 64 -n 3 -w 1
 	every ps '^ok$'; every ring '^ok$' ;;
 graph_refused)
