@@ -233,9 +233,12 @@ static enum cb_status captured_post(struct cb_backend *be, struct cuda_flags *f,
 	uint64_t *slot[CB_CUDA_ADDS_MAX], delta;
 	int n;
 
-	if (f->layout != CB_CUDA_WAIT_OWN || be->node_size - 1 > CB_CUDA_ADDS_MAX)
+	if (f->layout != CB_CUDA_WAIT_OWN)
 		return cb_cuda_graph_refuse(be, "CB_CUDA_WAIT=peer's counters are read by every peer: "
 					    "a graph's replays cannot re-base them (own counters can)");
+	if (be->node_size - 1 > CB_CUDA_ADDS_MAX)
+		return cb_cuda_graph_refuse(be, "more ranks on this host than a graph's counter "
+					    "kernel takes (65)");
 	if (!cs->peer_atomics)
 		return cb_cuda_graph_refuse(be, "the GPUs lack native atomics peer to peer "
 					    "(cudaDevP2PAttrNativeAtomicSupported), which a graph's "
