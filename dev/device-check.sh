@@ -28,7 +28,8 @@
 #   5 host-ordered runs (CB_CUDA_SYNC=host) np 2 and 4, 8 B .. 16 MiB,
 #     --timing loop at np 1, 8 B .. 1 MiB, and ps and ring over p2p (NCCL
 #     ncclSend/ncclRecv) at np 2: checked with their traffic on two GPUs or
-#     more; on one GPU they must skip saying the ranks share it            30 s
+#     more; on one GPU they must skip saying the ranks share it; -G 10
+#     (CUDA graphs) stream-ordered at np 2, checked                        30 s
 # and prints a short table last (from summary.csv, or from the per-rank-count
 # np<N>.csv files when the sweep was cut short). Every launch has -T and
 # --setup-timeout below its step's limit, so a stuck run is named by the
@@ -275,6 +276,18 @@ step_host_loop() {
 	unset CB_CUDA_SYNC
 	launch 1 loop-np1 --timing loop -b 8 -e 1M -f 4 -n 100 -w 10 -c 0 ||
 		{ echo "--timing loop run failed (loop-np1.err)"; rc=1; }
+	# -G (CUDA graphs), stream-ordered: each call captured once (the stream
+	# waits as memory-operation nodes, the posts as counter kernels) and
+	# launched 10 times per timed call; the check launches the graph after
+	# all of them
+	export CB_CUDA_SYNC=stream
+	if ! launch 2 graph-np2 --algo ps,ring,nccl -G 10 -b 8 -e 256K -f 32 -n 5 -w 2 -c 1 ||
+		! check "$DC_WORK/run/graph-np2.csv" "$DC_WORK/run/graph-np2.ranks.csv" 2 \
+			>>"$DC_WORK/logs/graph.log" 2>&1; then
+		echo "-G 10 at np 2: FAILED (graph-np2.err, graph.log)"
+		rc=1
+	fi
+	unset CB_CUDA_SYNC
 	step_p2p || rc=1
 	return "$rc"
 }

@@ -205,7 +205,7 @@ static json_t *config(const struct cb_nct *t, const struct cb_nct_config *c)
 			      (json_int_t)c->minbytes, "maximum_bytes", (json_int_t)c->maxbytes);
 	json_t *rest = json_pack("{s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:i,s:o}", "warmup_iters",
 				 c->warmup, "iterations", c->iters, "aggregated_iterations", c->agg_iters,
-				 "validation", c->check, "graph", 0, "blocking_collectives",
+				 "validation", c->check, "graph", c->graph, "blocking_collectives",
 				 nct_bool(c->blocking > 0), "per_iter_timing", nct_bool(any_per_iter(t)), "per_iter_skip", 0,
 				 "parallel_init", nct_bool(0));
 	int bad = !o || !rest;

@@ -69,6 +69,7 @@ struct cb_nct_config {
 	int agg_iters;           /* -m: "aggregated_iterations" */
 	int blocking;            /* -z: "blocking_collectives" when > 0 */
 	int report_cputime;      /* -C 1: a mode's time as "cpu_time" */
+	int graph;               /* -G: CUDA graph launches per call (0: none) */
 };
 
 /* The document of t under c; NULL when out of memory. */

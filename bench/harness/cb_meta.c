@@ -194,6 +194,22 @@ static void modes_text(const struct cb_options *o, char *buf, size_t len)
 			 "completed when it returns: the two times agree");
 }
 
+/* The timing text t (taken), with -G K what a call's time is. */
+static json_t *with_graph(const struct cb_options *o, json_t *t)
+{
+	char buf[2048];
+
+	if (o->cudagraph <= 0 || !t)
+		return t;
+	snprintf(buf, sizeof(buf), "%s; -G %d: each rank's stream captured one call in a CUDA graph, "
+		 "and each timed call is %d launches of it back to back, its time the launches' time "
+		 "/ %d: time per operation when operations follow one another (throughput), not the "
+		 "latency of one call alone (the check launches the graph once)",
+		 json_string_value(t), o->cudagraph, o->cudagraph, o->cudagraph);
+	json_decref(t);
+	return json_string(buf);
+}
+
 /* timing_text, with -a how time_us comes from the ranks' own means, and
  * nccl-tests' timing modes (-m, -z, -C). */
 static json_t *timing_json(const struct cb_options *o)
@@ -392,10 +408,11 @@ json_t *cb_meta_collect(const struct cb_options *o, const struct cb_backend *be,
 	json_object_set_new(m, "time_accounting", time_acct(be));
 	json_object_set_new(m, "collective", json_string(cb_coll_get(o->coll)->name));
 	json_object_set_new(m, "timing_mode", json_string(cb_timing_name(o->timing)));
-	json_object_set_new(m, "timing", timing_json(o));
+	json_object_set_new(m, "timing", with_graph(o, timing_json(o)));
 	json_object_set_new(m, "agg_iters", json_integer(o->agg_iters));
 	json_object_set_new(m, "blocking", o->blocking >= 0 ? json_integer(o->blocking) : json_null());
 	json_object_set_new(m, "report_cputime", json_integer(o->report_cputime));
+	json_object_set_new(m, "cuda_graph_launches", json_integer(o->cudagraph));
 	json_object_set_new(m, "traffic",
 			    json_string("tx/rx counted where bytes move, per call of the collective: by the "
 					"backend's copies and reduces (shm, ipc) or as bytes handed "

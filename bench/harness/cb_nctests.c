@@ -63,7 +63,7 @@ static int write_json(const struct cb_nctests *n, const struct cb_options *o,
 				   o->minbytes, o->maxbytes, o->stepbytes, o->stepfactor,
 				   o->warmup, o->iters, o->check, coll->rooted ? o->root : -1,
 				   n->min_bw, dev, pf->nranks, o->agg_iters, o->blocking,
-				   o->report_cputime };
+				   o->report_cputime, o->cudagraph };
 	const char **env = NULL;
 	char end[32], err[700];
 	enum cb_status st;

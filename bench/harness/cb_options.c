@@ -261,8 +261,11 @@ static const struct cb_optdef table[] = {
 	          "rank's stream synchronised on cuda, nothing on host (a call completes on return)" },
 	FIXED("stream_null", 'y', "0", "0", stream_null, "the calls run on the rank's own "
 	      "stream on cuda, on its CPU on host", "calls on the default stream"),
-	FIXED("cudagraph", 'G', "K", "0", cudagraph, "CUDA graph capture is not implemented",
-	      "launches of a CUDA graph of the iterations"),
+	{ .lname = "cudagraph", .sname = 'G', .argname = "K", .defval = "0", .kind = CB_OPT_INT,
+	  OFF(cudagraph), RANGE(0, 1000000), .flags = NCCL,
+	  .help = "cuda: each call captured in a CUDA graph, launched K times per timed call: "
+	          "times per operation (throughput, not one call's latency); rows that wait on "
+	          "the host skip; 0: no graph; host backend: refused (no stream)" },
 	{ .lname = "report_cputime", .flags = NCCL, .sname = 'C', .argname = "0|1", .defval = "0",
 	  .kind = CB_OPT_INT, OFF(report_cputime), RANGE(0, 1),
 	  .help = "1: a call's time is the host's time to issue it (CLOCK_MONOTONIC until the "
@@ -443,6 +446,11 @@ static enum cb_status check(struct cb_options *o, char *err, size_t n)
 	/* -B was checked by its setter: a known backend built into this binary */
 	if (cb_transport_refuses(o->transport, cb_catalog_backend(o->backend), err, n))
 		return CB_ERR_ARG;
+	if (o->cudagraph > 0 && !cb_backend_find(o->backend)->graph_begin) {
+		snprintf(err, n, "-G/--cudagraph %d: the %s backend has no stream to capture in a CUDA "
+			 "graph (-G is the cuda backend's)", o->cudagraph, o->backend);
+		return CB_ERR_ARG;
+	}
 	st = cb_sweep_build(&o->sweep, o, err, n);
 	if (st == CB_OK)
 		st = check_paths(o, err, n);

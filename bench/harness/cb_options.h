@@ -48,7 +48,7 @@ struct cb_plan_file;
 /* nccl-tests' options taken at their default value only (cb_opt_set_fixed):
  * kept so that --check-args shows them. */
 struct cb_nccl_fixed {
-	int run_cycles, stream_null, cudagraph, report_timestamps;
+	int run_cycles, stream_null, report_timestamps;
 	int local_register, cta_policy, device_impl, device_cta_count, memory, unalign;
 	int per_iter_timing, per_iter_skip;
 };
@@ -75,6 +75,7 @@ struct cb_options {
 	int agg_iters;
 	int blocking;
 	int report_cputime;
+	int cudagraph;                        /* -G: K graph launches a call (cuda), 0: none */
 	struct cb_nccl_fixed fixed;           /* the rest of nccl-tests' options */
 	unsigned dtype_mask;                  /* bit (1 << enum cb_dtype) */
 	unsigned op_mask;                     /* bit (1 << enum cb_op) */

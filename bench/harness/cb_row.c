@@ -210,6 +210,13 @@ static enum cb_status stop_check(const struct cb_backend *be)
 	return *be->abort_flag ? CB_ERR_TIMEOUT : CB_OK;
 }
 
+/* A time of launches per operation: with -G a call is m->launches launches
+ * of its graph. */
+static double per_op(const struct cb_measure *m, double us)
+{
+	return m->graph ? us / m->launches : us;
+}
+
 /* --timing loop: one barrier, then n iterations of `calls` calls (-m) back
  * to back between two timestamps of the backend (nccl-tests' way); every
  * call of the block gets the block's mean (-C 1: of the host's time until
@@ -235,14 +242,15 @@ static enum cb_status iterate_loop(struct cb_measure *m, const struct cb_algo_sl
 		cb_watchdog_tick(i);
 		st = stop_check(be);
 		if (st == CB_OK)
-			st = cb_row_calls(be, m->o, slot, a, calls);
+			st = cb_row_calls(m, slot, a, calls);
 	}
 	t1 = cb_row_now_us();
 	if (st == CB_OK)
 		st = be->ops->time_end(be, &us);
+	us = per_op(m, us);
 	for (int i = 0; i < n; i++) {
 		if (out->time)
-			out->time[i] = (m->o->report_cputime ? t1 - t0 : us) / n / calls;
+			out->time[i] = (m->o->report_cputime ? per_op(m, t1 - t0) : us) / n / calls;
 		if (out->done)
 			out->done[i] = us / n / calls;
 	}
@@ -280,14 +288,15 @@ static enum cb_status iterate(struct cb_measure *m, const struct cb_algo_slot *s
 			st = be->ops->time_begin(be);
 		t0 = cb_row_now_us();
 		if (st == CB_OK)
-			st = cb_row_calls(be, m->o, slot, a, calls);
+			st = cb_row_calls(m, slot, a, calls);
 		t1 = cb_row_now_us();
 		if (st == CB_OK)
 			st = be->ops->time_end(be, &us);
 		if (m->o->blocking == 3)
 			t1 = cb_row_now_us();
+		us = per_op(m, us);
 		if (out->time)
-			out->time[i] = (m->o->report_cputime ? t1 - t0 : us) / calls;
+			out->time[i] = (m->o->report_cputime ? per_op(m, t1 - t0) : us) / calls;
 		if (out->done)
 			out->done[i] = us / calls;
 		acct_put(be, &m0, bar_ns, us, out, i, 1, calls);
@@ -312,6 +321,8 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 			return st;
 	}
 	st = iterate(m, slot, a, "warm-up", m->o->warmup, 1, &warm);
+	if (st == CB_OK && m->o->cudagraph > 0)
+		st = cb_row_graph_make(m, slot, a); /* -G: the timed calls launch it */
 	cb_traffic_reset(m->be);
 	f0 = minflt_now();
 	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
@@ -343,6 +354,7 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
 	if (st == CB_OK && m->o->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
+	m->launches = m->graph ? 1 : 0; /* -G: its graph checked, launched once */
 	if (st == CB_OK)
 		st = iterate(m, slot, a, "check", 1, 1, &none);
 	if (st != CB_OK)
@@ -521,6 +533,11 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 		}
 	}
 	st = timed(m, slot, &a, &minflt);
+	if (st == CB_ERR_UNSUPPORTED && m->graph_why[0]) { /* every rank: cb_row_graph_make */
+		cb_row_graph_free(m);
+		cb_row_status_set(&row->s.status, CB_ROW_SKIPPED, "-G: %s", m->graph_why);
+		return CB_OK;
+	}
 	if (st == CB_OK)
 		st = gather(m, slot, minflt, row);
 	/* -c N: N checked calls, their wrong elements summed */
@@ -532,6 +549,7 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 		wrong += w;
 		differ |= d;
 	}
+	cb_row_graph_free(m);
 	if (st != CB_OK || m->be->world_rank != 0)
 		return st;
 	summarize(m, slot, row);

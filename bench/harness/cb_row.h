@@ -59,6 +59,13 @@ struct cb_measure {
 	int keep_iters;
 	double *all_time, *all_busy, *all_wait, *all_warm, *warm_max;
 	struct cb_iter_values iters;
+	/* -G K (cb_row_time.h): the row's CUDA graph of one call (NULL: calls
+	 * run as calls), its launches per call, the traffic of one call, and
+	 * why the row's graph was refused */
+	void *graph;
+	int launches;
+	uint64_t *graph_tx, *graph_rx;
+	char graph_why[160];
 };
 
 /* A measured row (rank 0 holds the aggregated numbers). */

@@ -4,6 +4,7 @@
 #include "cb_row_time.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -180,14 +181,16 @@ enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns)
 	return st;
 }
 
-enum cb_status cb_row_calls(struct cb_backend *be, const struct cb_options *o,
-			    const struct cb_algo_slot *slot, const struct cb_run_args *a, int ncalls)
+enum cb_status cb_row_calls(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, int ncalls)
 {
+	struct cb_backend *be = m->be;
+	const struct cb_options *o = m->o;
 	enum cb_status st = CB_OK;
 	uint64_t ns;
 
 	for (int c = 0; c < ncalls && st == CB_OK; c++) {
-		st = slot->ops->run(slot->state, a);
+		st = m->graph ? cb_row_graph_run(m) : slot->ops->run(slot->state, a);
 		if (st == CB_OK && (o->blocking == 1 || o->blocking == 2) && be->ops->sync)
 			st = be->ops->sync(be);
 		if (st == CB_OK && o->blocking == 1)
@@ -202,4 +205,93 @@ double cb_row_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+/* The call's traffic: the counters' difference across the capture (the
+ * bytes are counted where a call enqueues them, once, while recording). */
+static void graph_traffic(struct cb_measure *m, int after)
+{
+	for (int r = 0; r < m->be->world_size; r++) {
+		m->graph_tx[r] = after ? m->be->tx[r] - m->graph_tx[r] : m->be->tx[r];
+		m->graph_rx[r] = after ? m->be->rx[r] - m->graph_rx[r] : m->be->rx[r];
+	}
+}
+
+/* This rank's capture of one call: *g on success; why filled where the
+ * backend refused it. */
+static enum cb_status capture(struct cb_measure *m, const struct cb_algo_slot *slot,
+			      const struct cb_run_args *a, void **g)
+{
+	struct cb_backend *be = m->be;
+	enum cb_status st = be->ops->graph_begin(be), run;
+
+	*g = NULL;
+	if (st != CB_OK)
+		return st;
+	graph_traffic(m, 0);
+	run = slot->ops->run(slot->state, a);
+	graph_traffic(m, 1);
+	st = be->ops->graph_end(be, g, m->graph_why, sizeof(m->graph_why));
+	if (st == CB_OK && run != CB_OK) {
+		be->ops->graph_free(be, *g);
+		*g = NULL;
+		st = run;
+	}
+	return st;
+}
+
+enum cb_status cb_row_graph_make(struct cb_measure *m, const struct cb_algo_slot *slot,
+				 const struct cb_run_args *a)
+{
+	struct cb_backend *be = m->be;
+	size_t w = (size_t)be->world_size;
+	int bad, any = 1;
+	void *g = NULL;
+	enum cb_status st;
+
+	m->graph_why[0] = 0;
+	m->graph_tx = calloc(w, sizeof(uint64_t));
+	m->graph_rx = calloc(w, sizeof(uint64_t));
+	st = m->graph_tx && m->graph_rx ? capture(m, slot, a, &g) : CB_ERR_NOMEM;
+	if (st == CB_ERR_UNSUPPORTED && m->graph_why[0])
+		cb_log("%s: -G: no CUDA graph of a call: %s", slot->ops->desc->name, m->graph_why);
+	bad = st != CB_OK;
+	if (cb_world_allreduce(be, &bad, &any, 1, MPI_INT, MPI_MAX) != CB_OK)
+		st = CB_ERR_MPI;
+	if (st == CB_OK && !any) {
+		m->graph = g;
+		m->launches = m->o->cudagraph;
+		return CB_OK;
+	}
+	be->ops->graph_free(be, g);
+	if (st == CB_OK || (st == CB_ERR_UNSUPPORTED && !m->graph_why[0]))
+		snprintf(m->graph_why, sizeof(m->graph_why), "a peer's CUDA graph of a call was "
+			 "refused (its reason on stderr)");
+	return st == CB_OK || st == CB_ERR_UNSUPPORTED ? CB_ERR_UNSUPPORTED : st;
+}
+
+enum cb_status cb_row_graph_run(struct cb_measure *m)
+{
+	struct cb_backend *be = m->be;
+	enum cb_status st = CB_OK;
+
+	for (int i = 0; i < m->launches && st == CB_OK; i++)
+		st = be->ops->graph_launch(be, m->graph);
+	/* one operation's bytes, as the call's time is one operation's */
+	for (int r = 0; st == CB_OK && r < be->world_size; r++) {
+		be->tx[r] += m->graph_tx[r];
+		be->rx[r] += m->graph_rx[r];
+	}
+	return st;
+}
+
+void cb_row_graph_free(struct cb_measure *m)
+{
+	if (m->graph)
+		m->be->ops->graph_free(m->be, m->graph);
+	free(m->graph_tx);
+	free(m->graph_rx);
+	m->graph = NULL;
+	m->graph_tx = m->graph_rx = NULL;
+	m->launches = 0;
 }

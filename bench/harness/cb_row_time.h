@@ -27,14 +27,28 @@ enum cb_status cb_row_gather_time(struct cb_measure *m, const struct cb_algo_slo
 enum cb_status cb_row_barrier(struct cb_backend *be, uint64_t *ns);
 
 /* The calls of one timed iteration: ncalls calls of slot's algorithm on a
- * (ncalls: -m's K for a timed iteration, else 1), with nccl-tests' -z
- * waits after each (o->blocking 1 and 2: be->ops->sync, where the backend
- * has one) and -z 1's barrier after each (inside the iteration's time, as
- * nccl-tests has it). Errors: the call's, the wait's, the barrier's. */
-enum cb_status cb_row_calls(struct cb_backend *be, const struct cb_options *o,
-			    const struct cb_algo_slot *slot, const struct cb_run_args *a, int ncalls);
+ * (ncalls: -m's K for a timed iteration, else 1; with -G a call is
+ * m->launches launches of m->graph), with nccl-tests' -z waits after each
+ * (m->o->blocking 1 and 2: be->ops->sync, where the backend has one) and
+ * -z 1's barrier after each (inside the iteration's time, as nccl-tests has
+ * it). Errors: the call's, the wait's, the barrier's. */
+enum cb_status cb_row_calls(struct cb_measure *m, const struct cb_algo_slot *slot,
+			    const struct cb_run_args *a, int ncalls);
 
 /* CLOCK_MONOTONIC now, in microseconds: the host's time to issue calls (-C). */
 double cb_row_now_us(void);
+/* -G K: one call of the row captured in a CUDA graph on every rank
+ * (be->ops->graph_begin .. graph_end), kept in m->graph with K launches per
+ * call (m->launches) and the call's traffic, which each launch counts again.
+ * Collective over the world: every rank has a graph, or none has and every
+ * rank returns CB_ERR_UNSUPPORTED with m->graph_why set (rank 0: its own
+ * reason, or that a peer's was refused). Errors: CB_ERR_NOMEM, CB_ERR_MPI,
+ * the backend's. */
+enum cb_status cb_row_graph_make(struct cb_measure *m, const struct cb_algo_slot *slot,
+				 const struct cb_run_args *a);
+
+enum cb_status cb_row_graph_run(struct cb_measure *m);
+/* Frees m->graph and its traffic (nothing when there is none). */
+void cb_row_graph_free(struct cb_measure *m);
 
 #endif

@@ -130,6 +130,17 @@ struct cb_backend_ops {
 	 * time_begin and time_end it leaves the iteration's timing intact.
 	 * Errors: as time_end's. */
 	enum cb_status (*sync)(struct cb_backend *be);
+	/* CUDA graphs (-G): NULL where the backend has no stream to capture.
+	 * graph_begin: the rank's stream records the calls that follow instead
+	 * of running them; graph_end: stops recording and, on success, *graph is
+	 * an executable graph of what was recorded; CB_ERR_UNSUPPORTED with why
+	 * filled (nothing kept) where a recorded call cannot be replayed (a wait
+	 * on the host); graph_launch: one replay on the rank's stream, ordered
+	 * as a call would be; graph_free: NULL is ignored. Local, no MPI. */
+	enum cb_status (*graph_begin)(struct cb_backend *be);
+	enum cb_status (*graph_end)(struct cb_backend *be, void **graph, char *why, size_t cap);
+	enum cb_status (*graph_launch)(struct cb_backend *be, void *graph);
+	void (*graph_free)(struct cb_backend *be, void *graph);
 	/* The two-sided transport of its buffers (cb_p2p.h), with
 	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
 	 * built. */

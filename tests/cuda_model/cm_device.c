@@ -151,6 +151,30 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
 	return cudaSuccess;
 }
 
+/* Runtime API, cudaDeviceGetP2PAttribute: what the link between two GPUs
+ * that can access each other supports; CB_CUDA_MODEL_P2P_ATOMICS=0 models a
+ * link without native atomics (PCIe peers often lack them). */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+				      int dstDevice)
+{
+	cudaError_t e = cm_enter();
+	int can;
+
+	if (e != cudaSuccess)
+		return e;
+	if (!valid(srcDevice) || !valid(dstDevice) || srcDevice == dstDevice)
+		return cm_ret(cudaErrorInvalidDevice);
+	can = cm_can_access_peer(srcDevice, dstDevice);
+	switch (attr) {
+	case cudaDevP2PAttrAccessSupported: *value = can; break;
+	case cudaDevP2PAttrNativeAtomicSupported:
+		*value = can && cm_env_long("CB_CUDA_MODEL_P2P_ATOMICS", 1) != 0;
+		break;
+	default: *value = 0; break;
+	}
+	return cudaSuccess;
+}
+
 cudaError_t cudaDeviceSynchronize(void)
 {
 	cudaError_t e = cm_enter();

@@ -130,3 +130,53 @@ cudaError_t cb_cuda_finalize(void *buf, size_t count, enum cb_dtype dt, enum cb_
 		return cudaSuccess;
 	return launch(&k, stream, "cb_cuda_finalize");
 }
+
+/* cb_cuda_counter_add: system-scope atomic adds after a fence (the worker
+ * lands the stream's earlier bytes before every operation: cm_order.c), on
+ * 8-byte words of device memory this GPU can reach. */
+struct adds {
+	uint64_t *addr[CB_CUDA_ADDS_MAX];
+	int n, device;
+	uint64_t delta;
+};
+
+static cudaError_t run_adds(void *arg)
+{
+	struct adds *a = arg;
+
+	for (int i = 0; i < a->n; i++) {
+		if (!accessible(a->addr[i], sizeof(uint64_t), a->device)) {
+			cm_log("cb_cuda_counter_add on GPU %d: %p is not device memory it can access",
+			       a->device, (void *)a->addr[i]);
+			return cudaErrorIllegalAddress;
+		}
+		__atomic_add_fetch(a->addr[i], a->delta, __ATOMIC_SEQ_CST);
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cb_cuda_counter_add(uint64_t *const *addr, int n, uint64_t delta, cudaStream_t stream)
+{
+	cudaError_t e = cm_enter();
+	struct cm_span sp[CB_CUDA_ADDS_MAX];
+	struct adds *a;
+
+	if (e != cudaSuccess || n <= 0)
+		return e;
+	if (n > CB_CUDA_ADDS_MAX)
+		return cm_ret(cudaErrorInvalidValue);
+	if (cm_stream_device(stream) < 0)
+		return cm_ret(cudaErrorInvalidResourceHandle);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return cm_ret(cudaErrorMemoryAllocation);
+	for (int i = 0; i < n; i++) {
+		a->addr[i] = addr[i];
+		/* a counter: written across streams as stream memory operations are */
+		sp[i] = (struct cm_span){ addr[i], sizeof(uint64_t), 1, 1 };
+	}
+	a->n = n;
+	a->delta = delta;
+	a->device = cm_stream_device(stream);
+	return cm_ret(cm_enqueue_touching(stream, "cb_cuda_counter_add", run_adds, free, a, sp, n));
+}

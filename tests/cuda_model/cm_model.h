@@ -14,6 +14,7 @@
  *   cm_kernels.c cb_cuda_reduce and cb_cuda_finalize (cb_cuda_kernels.h) as
  *                host loops (cm_elem.cc: cb_cuda_elem.cuh's element functions);
  *   cm_nccl.c    communicators; cm_nccl_ops.c: allreduce, send/recv, groups;
+ *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
  *   cm_order.c   weaker ordering: bytes that land after an unfenced counter.
@@ -25,6 +26,7 @@
  *   CB_CUDA_MODEL_GPUS          visible model GPUs (default 1; 0: none, as on
  *                               a machine without a GPU)
  *   CB_CUDA_MODEL_P2P           0: GPUs cannot access each other peer to peer
+ *   CB_CUDA_MODEL_P2P_ATOMICS   0: they can, but without native atomics
  *   CB_CUDA_MODEL_STREAM_MEM_OPS 0: no 64-bit stream memory operations
  *   CB_CUDA_MODEL_MEM_MB        each process's share of its GPU's memory
  *                               (default 16384, the model's totalGlobalMem)
@@ -159,6 +161,17 @@ int cm_stream_device(cudaStream_t s);
 /* Waits until every stream of this process on device has run what was
  * queued on it before this call. */
 void cm_device_sync(int device);
+
+/* ---- cm_graph.c ---------------------------------------------------------- */
+
+/* While stream s captures a graph: records the operation (cm_enqueue_touching's
+ * arguments; drop runs when the graph goes, or at once on error *e) and
+ * returns 1; else returns 0 and does nothing. */
+int cm_graph_record(cudaStream_t s, const char *what, cm_run_fn run, void (*drop)(void *arg),
+		    void *arg, const struct cm_span *spans, int nspans, cudaError_t *e);
+/* call (a host wait on stream s) while s captures: invalidates the capture
+ * and returns cudaErrorStreamCaptureUnsupported; else cudaSuccess. */
+cudaError_t cm_graph_forbid(cudaStream_t s, const char *call);
 
 /* ---- cm_fault.c ---------------------------------------------------------- */
 

@@ -267,6 +267,11 @@ static cudaError_t run_group(void *arg)
 {
 	struct group_op *g = arg;
 
+	/* from the start, each time it runs (a CUDA graph replays it: cm_graph.c) */
+	for (int i = 0; i < g->n; i++) {
+		g->ops[i].hdr_done = g->ops[i].done = 0;
+		g->ops[i].hdr = g->ops[i].send ? g->ops[i].bytes : 0;
+	}
 	for (unsigned long polls = 0;; polls++) {
 		int left = 0;
 		size_t moved = 0;

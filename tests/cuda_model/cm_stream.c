@@ -218,9 +218,13 @@ cudaError_t cm_enqueue_touching(cudaStream_t h, const char *what, cm_run_fn run,
 				void (*drop)(void *arg), void *arg, const struct cm_span *spans,
 				int nspans)
 {
-	struct op *o = calloc(1, sizeof(*o));
+	struct op *o;
 	struct CUstream_st *s;
+	cudaError_t rec;
 
+	if (cm_graph_record(h, what, run, drop, arg, spans, nspans, &rec))
+		return rec;
+	o = calloc(1, sizeof(*o));
 	if (o && nspans && !(o->spans = malloc(sizeof(*spans) * (size_t)nspans))) {
 		free(o);
 		o = NULL;
@@ -337,6 +341,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 
 	if (e != cudaSuccess)
 		return e;
+	if ((e = cm_graph_forbid(stream, "cudaStreamSynchronize")) != cudaSuccess)
+		return cm_ret(e);
 	s = find(stream);
 	if (!s)
 		return cm_ret(cudaErrorInvalidResourceHandle);
@@ -356,6 +362,8 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 
 	if (e != cudaSuccess)
 		return e;
+	if ((e = cm_graph_forbid(stream, "cudaStreamQuery")) != cudaSuccess)
+		return cm_ret(e);
 	s = find(stream);
 	if (!s)
 		return cm_ret(cudaErrorInvalidResourceHandle);

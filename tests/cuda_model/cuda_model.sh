@@ -185,6 +185,42 @@ probe)
 		grep -qE "^copy.npN +$np ranks at once: [0-9.]+ GB/s summed over their events, [0-9.]+ by wall" \
 			"$out/stdout" || fail "np $np: no copy.npN"
 	done ;;
+graph_plans)
+	# -G 3: each call captured in a CUDA graph and launched 3 times per timed
+	# call; the re-based counters make every launch wait for its own posts
+	# (without the re-base the model gives wrong elements), the check
+	# launches the graph once: every row ok, out of place and in place, on
+	# 2 and 3 ranks with the model's jitter, and over NCCL point-to-point;
+	# the header and the metadata say what the time is
+	for np in 2 3; do
+		CB_CUDA_MODEL_GPUS=$np CB_CUDA_MODEL_JITTER_US=50 run "$np" 0 '' --algo ps,ring,nccl -G 3 \
+			-b 1K -e 256K -f 16 -n 3 -w 1
+		every ps '^ok$'; every ring '^ok$'; every nccl '^ok$'
+		CB_CUDA_MODEL_GPUS=$np run "$np" 0 '' --algo ps,ring,nccl -G 2 --inplace 1 --timing loop \
+			-b 1K -e 64K -f 64 -n 3 -w 0 -J "$out/nct.json"
+		every ps '^ok$'; every ring '^ok$'; every nccl '^ok$'
+	done
+	grep -q '"cuda_graph_launches": 2' "$out/s.meta.json" || { cat "$out/s.meta.json" >&2; fail "no -G in the metadata"; }
+	grep -q '"timing": ".*-G 2: .*time per operation' "$out/s.meta.json" || fail "the metadata's timing does not say -G"
+	grep -q '^# timing: .*-G 2: .*throughput' "$out/stdout" || { cat "$out/stdout" >&2; fail "no -G in the header"; }
+	grep -Eq '"graph": ?2[,}]' "$out/nct.json" || fail "-J's config does not say graph 2"
+	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --algo ps,ring --transport p2p -G 2 -b 1K -e 64K -f 64 -n 3 -w 1
+	every ps '^ok$'; every ring '^ok$' ;;
+graph_refused)
+	# what a graph cannot replay: host ordering, counters read by every peer
+	# and GPUs without atomics peer to peer (which the re-base uses) skip the
+	# plan rows with the reason on every rank, nccl still runs
+	# as a graph; exit 0 (skips are no failures)
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_SYNC=host run 2 0 'rank 1: ps: -G: no CUDA graph of a call: sync host' \
+		--algo ps,ring,nccl -G 2 "${small[@]}"
+	every ps '^skipped:-G: sync host orders ranks on the host'
+	every ring '^skipped:-G: sync host orders ranks on the host'
+	every nccl '^ok$'
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_WAIT=peer run 2 0 '' --algo ring -G 2 "${small[@]}"
+	every ring "^skipped:-G: CB_CUDA_WAIT=peer's counters"
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_P2P_ATOMICS=0 run 2 0 '' --algo ps,nccl -G 2 "${small[@]}"
+	every ps '^skipped:-G: the GPUs lack native atomics peer to peer'
+	every nccl '^ok$' ;;
 *) fail "unknown case $case" ;;
 esac
 [ -z "${CB_VERBOSE:-}" ] || cat "$out/stderr"

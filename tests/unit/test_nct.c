@@ -241,7 +241,7 @@ static void test_json(void **state)
 	const char *argv[] = { "all_reduce_perf", "-b", "8" }, *env[] = { "NCCL_ALGO=ring" };
 	struct cb_nct_device dev[2] = { { 0, 11, "h", -1 }, { 1, 0, "h", -1 } };
 	struct cb_nct_config c = { argv, 3, env, 1, "2026-01-01 00:00:00", "2026-01-01 00:00:01",
-				   8, 64, 8, 1, 5, 20, 1, -1, 1.0, dev, 2, 1, -1, 0 };
+				   8, 64, 8, 1, 5, 20, 1, -1, 1.0, dev, 2, 1, -1, 0, 3 };
 	json_t *d;
 
 	(void)state;
@@ -265,6 +265,7 @@ static void test_json(void **state)
 	assert_int_equal(json_integer_value(get(d, "config.devices.0.pid")), 11);
 	assert_true(json_is_null(get(d, "config.devices.1.pid")));
 	assert_string_equal(json_string_value(get(d, "config.blocking_collectives")), "false");
+	assert_int_equal(json_integer_value(get(d, "config.graph")), 3); /* -G 3 */
 	assert_int_equal(json_array_size(get(d, "results")), 2);
 	assert_string_equal(json_string_value(get(d, "results.0.root")), "    -1");
 	assert_true(json_real_value(get(d, "results.0.out_of_place.bus_bw")) == 1);

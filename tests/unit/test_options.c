@@ -392,7 +392,8 @@ static void test_nccl_tests_options(void **state)
 	EXPECT_ERROR("-g/--ngpus 8: not supported", "-b", "8", "-g", "8");
 	EXPECT_ERROR("mpirun -np 8 allreduce_perf -b 8 ", "-b", "8", "-g", "8", "-e", "1K");
 	EXPECT_ERROR("mpirun -np 6 allreduce_perf -e 1K ", "-t", "2", "--ngpus=3", "-e", "1K");
-	EXPECT_ERROR("-G/--cudagraph: 4 is not supported: CUDA graph", "-G", "4");
+	EXPECT_ERROR("-G/--cudagraph 4: the host backend has no stream to capture", "-G", "4");
+	EXPECT_ERROR("-G/--cudagraph", "-G", "-1");
 	EXPECT_ERROR("-R/--local_register: 1 is not supported", "-R", "1");
 	EXPECT_ERROR("-m/--agg_iters: expected an integer", "-m", "x");
 	EXPECT_ERROR("-r/--root: all (every root in turn) is not supported", "-r", "all");

@@ -270,5 +270,9 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.time_begin = cuda_time_begin,
 	.time_end = cuda_time_end,
 	.sync = cuda_sync,
+	.graph_begin = cb_cuda_graph_begin,
+	.graph_end = cb_cuda_graph_end,
+	.graph_launch = cb_cuda_graph_launch,
+	.graph_free = cb_cuda_graph_free,
 	.p2p = &cb_p2p_nccl_ops,
 };

@@ -4,6 +4,7 @@
  *   cb_cuda_ipc.c      buffers shared through CUDA IPC, peer reachability;
  *   cb_cuda_sync.c     progress flags, draining the rank's stream;
  *   cb_cuda_probe.c    choosing how ranks order their work, at init;
+ *   cb_cuda_graph.c    CUDA graphs of a call (-G);
  *   cb_cuda_util.c     error reporting and event polling (cb_cuda_util.h).
  * Every arrow points down: cb_cuda.c calls into ipc and sync through this
  * header, and they never call cb_cuda.c. */
@@ -45,6 +46,8 @@ enum cb_cuda_sync { CB_CUDA_SYNC_STREAM, CB_CUDA_SYNC_HOST };
  *         the difference. */
 enum cb_cuda_wait { CB_CUDA_WAIT_OWN, CB_CUDA_WAIT_PEER };
 
+#define CB_CUDA_CAPTURED_MAX 16
+
 /* be->impl of a cuda backend. */
 struct cb_cuda_state {
 	struct cb_cuda_shared shared; /* first: the stream, the most ranks on one
@@ -60,6 +63,10 @@ struct cb_cuda_state {
 	struct cb_host_flags *alive;  /* pids, for peer liveness while polling */
 	void *wait_value, *write_value; /* cuStreamWaitValue64 / WriteValue64 */
 	void *batch;                  /* cuStreamBatchMemOp, or NULL */
+	int peer_atomics;             /* every pair of this host's GPUs has native
+				       * atomics peer to peer (or ranks share one) */
+	struct cb_flags *cap[CB_CUDA_CAPTURED_MAX]; /* flags posted while capturing */
+	int ncap;
 };
 
 /* Polls until the rank's stream has finished everything enqueued so far,
@@ -94,9 +101,19 @@ enum cb_status cb_cuda_flags_make(struct cb_backend *be, enum cb_cuda_sync sync,
  * completes. */
 enum cb_status cb_cuda_flags_release(struct cb_backend *be, struct cb_flags *f,
 				     cudaStream_t stream, uint64_t value);
+/* At the end of a capture: records (record != 0), for every flags object
+ * posted since it began, the re-base of this rank's own counters (captured
+ * posts: see cb_cuda_sync.c), and forgets them. Errors: CB_ERR_CUDA. */
+enum cb_status cb_cuda_flags_rebase(struct cb_backend *be, int record);
 /* 1 if this rank's GPU takes 64-bit stream waits and writes (resolves the
  * driver's entry points into cs). */
 int cb_cuda_stream_ops_usable(struct cb_cuda_state *cs);
+
+/* CUDA graphs (cb_cuda_graph.c): the ops-table entries (cb_backend.h). */
+enum cb_status cb_cuda_graph_begin(struct cb_backend *be);
+enum cb_status cb_cuda_graph_end(struct cb_backend *be, void **graph, char *why, size_t cap);
+enum cb_status cb_cuda_graph_launch(struct cb_backend *be, void *graph);
+void cb_cuda_graph_free(struct cb_backend *be, void *graph);
 
 /* Ordering (cb_cuda_probe.c): reads CB_CUDA_SYNC and CB_CUDA_WAIT, probes
  * and agrees on cs->sync, cs->wait_layout and cs->sync_why across be->world

@@ -42,7 +42,7 @@ enum cb_status cb_cuda_peer_probe(struct cb_backend *be, const char *ids, size_t
 {
 	struct cb_cuda_state *cs = be->impl;
 	const char *me = ids + (size_t)be->node_rank * stride;
-	int mine = 1, all = 0;
+	int mine[2] = { 1, 1 }, all[2] = { 0, 0 }; /* peer access, native atomics */
 	enum cb_status st;
 
 	for (int r = 0; r < be->node_size; r++) {
@@ -57,15 +57,20 @@ enum cb_status cb_cuda_peer_probe(struct cb_backend *be, const char *ids, size_t
 			continue;
 		}
 		if (CB_CUDA(cudaDeviceCanAccessPeer(&can, cs->device, dev)) != CB_OK || !can) {
-			if (mine)
+			if (mine[0])
 				cb_log("GPU %s cannot access GPU %s (rank %d) peer to peer: ps and ring "
 				       "will be skipped", me, peer, r);
-			mine = 0;
+			mine[0] = 0;
 		}
+		/* -G's posts add to peers' counters with system-scope atomics */
+		if (mine[0] && CB_CUDA(cudaDeviceGetP2PAttribute(&can, cudaDevP2PAttrNativeAtomicSupported,
+								 cs->device, dev)) == CB_OK)
+			mine[1] &= can != 0;
 	}
-	st = CB_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, be->node));
-	if (st == CB_OK && !all)
+	st = CB_MPI(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, be->node));
+	if (st == CB_OK && !all[0])
 		be->peer_unreachable = no_p2p;
+	cs->peer_atomics = st == CB_OK && all[1];
 	return st;
 }
 

@@ -144,7 +144,40 @@ cudaError_t launch_finalize(void *buf, size_t count, int nranks, int sm_count, c
 	return launch<finalize_avg<T>>(count, 1, sm_count, s, static_cast<T *>(buf), count, nranks);
 }
 
+struct counter_adds {
+	unsigned long long *addr[CB_CUDA_ADDS_MAX];
+	int n;
+};
+
+__global__ void counter_add(counter_adds a, unsigned long long delta)
+{
+	int i = (int)threadIdx.x;
+
+	__threadfence_system();
+	if (i < a.n)
+		atomicAdd_system(a.addr[i], delta);
+}
+
 } // namespace
+
+extern "C" cudaError_t cb_cuda_counter_add(uint64_t *const *addr, int n, uint64_t delta,
+					   cudaStream_t s)
+{
+	cudaLaunchConfig_t cfg = {};
+	counter_adds a = {};
+
+	if (n <= 0)
+		return cudaSuccess;
+	if (n > CB_CUDA_ADDS_MAX)
+		return cudaErrorInvalidValue;
+	for (int i = 0; i < n; i++)
+		a.addr[i] = reinterpret_cast<unsigned long long *>(addr[i]);
+	a.n = n;
+	cfg.gridDim = dim3(1);
+	cfg.blockDim = dim3(CB_CUDA_ADDS_MAX);
+	cfg.stream = s;
+	return cudaLaunchKernelEx(&cfg, counter_add, a, (unsigned long long)delta);
+}
 
 extern "C" cudaError_t cb_cuda_reduce(void *dst, const void *a, const void *b, size_t count,
 				      enum cb_dtype dt, enum cb_op op, int sm_count,

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cb_dtype.h"
 
@@ -29,6 +30,17 @@ cudaError_t cb_cuda_reduce(void *dst, const void *a, const void *b, size_t count
  * nranks; other ops launch nothing. Errors as cb_cuda_reduce. */
 cudaError_t cb_cuda_finalize(void *buf, size_t count, enum cb_dtype dt, enum cb_op op,
 			     int nranks, int sm_count, cudaStream_t stream);
+
+/* The most counters one cb_cuda_counter_add takes. */
+#define CB_CUDA_ADDS_MAX 64
+
+/* Enqueues *addr[i] += delta (modulo 2^64) for i < n (<= CB_CUDA_ADDS_MAX),
+ * each a system-scope atomic after a system-scope fence, on stream: the
+ * stream's earlier work is visible to a peer that reads the new value.
+ * addr: device pointers of this GPU or mapped through CUDA IPC; the array
+ * itself is host memory, copied at the call. Errors as cb_cuda_reduce. */
+cudaError_t cb_cuda_counter_add(uint64_t *const *addr, int n, uint64_t delta,
+				cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cb_cuda_internal.h"
+#include "cb_cuda_kernels.h"
 
 typedef CUresult (*value_fn)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
 typedef CUresult (*device_get_fn)(CUdevice *, int);
@@ -19,6 +20,8 @@ typedef CUresult (*error_name_fn)(CUresult, const char **);
 typedef CUresult (*batch_fn)(CUstream, unsigned int, CUstreamBatchMemOpParams *, unsigned int);
 
 #define CB_LIVENESS_POLLS 4096u
+#define HOST_SYNC_WHY "sync host orders ranks on the host (a post drains the stream, a wait " \
+		      "spins on the CPU): a CUDA graph cannot capture that (CB_CUDA_SYNC=stream can)"
 
 struct cuda_flags {
 	/* stream mode, own layout: node_size counters per rank, slot p of rank
@@ -30,6 +33,10 @@ struct cuda_flags {
 	CUstreamBatchMemOpParams *ops; /* own layout: a post's writes, one per peer */
 	struct cb_host_flags *host;  /* host mode */
 	cudaEvent_t drained;         /* host mode: marks the end of the work to post */
+	uint64_t posted;             /* what its posts leave in the peers' slots once
+				      * the work enqueued so far has run */
+	uint64_t cap_from;           /* stream mode: posted when the capture began */
+	int captured;                /* posted while the stream records a graph */
 };
 
 int cb_cuda_stream_ops_usable(struct cb_cuda_state *cs)
@@ -197,6 +204,58 @@ static enum cb_status batch_post(struct cb_backend *be, struct cuda_flags *f, ui
 			     "cuStreamBatchMemOp", "a batch of stream writes to peers' IPC-mapped memory");
 }
 
+/* The slots of this rank in every peer's memory (adding: a post), or the
+ * peers' slots in its own (subtracting: the re-base), own layout. */
+static int slots_of(struct cb_backend *be, struct cuda_flags *f, int own, uint64_t **out)
+{
+	int n = 0, me = be->node_rank;
+
+	for (int r = 0; r < be->node_size && n < CB_CUDA_ADDS_MAX; r++)
+		if (r != me)
+			out[n++] = own ? (uint64_t *)f->dev->peer[me] + r :
+					 (uint64_t *)f->dev->peer[r] + me;
+	return n;
+}
+
+/* A post while the stream records a graph. A graph replays the values it
+ * recorded, but the executors' counters rise with every call, so a replay
+ * would find its waits already met by the launch before. Recorded instead:
+ * a kernel that adds value - (the last value posted) to this rank's slot in
+ * every peer (the default post's fence first: cb_cuda_kernels.h), so a
+ * launch raises each counter by S, the sum of one call's increments; the
+ * re-base (cb_cuda_flags_rebase) takes S off again at the end of each
+ * launch, after the launch's last wait. Then a launch sees the counters as
+ * the call recorded them, whatever launch its peers are in (a peer one
+ * launch ahead reads S more, one behind S less: the waits' cyclic GEQ). */
+static enum cb_status captured_post(struct cb_backend *be, struct cuda_flags *f, uint64_t value)
+{
+	struct cb_cuda_state *cs = be->impl;
+	uint64_t *slot[CB_CUDA_ADDS_MAX], delta;
+	int n;
+
+	if (f->layout != CB_CUDA_WAIT_OWN)
+		return cb_cuda_graph_refuse(be, "CB_CUDA_WAIT=peer's counters are read by every peer: "
+					    "a graph's replays cannot re-base them (own counters can)");
+	if (be->node_size - 1 > CB_CUDA_ADDS_MAX)
+		return cb_cuda_graph_refuse(be, "more ranks on this host than a graph's counter "
+					    "kernel takes (65)");
+	if (!cs->peer_atomics)
+		return cb_cuda_graph_refuse(be, "the GPUs lack native atomics peer to peer "
+					    "(cudaDevP2PAttrNativeAtomicSupported), which a graph's "
+					    "posts use to re-base the counters");
+	if (!f->captured) {
+		if (cs->ncap == CB_CUDA_CAPTURED_MAX)
+			return cb_cuda_graph_refuse(be, "too many progress counters in one graph");
+		cs->cap[cs->ncap++] = (struct cb_flags *)f;
+		f->captured = 1;
+		f->cap_from = f->posted;
+	}
+	delta = value - f->posted;
+	f->posted = value;
+	n = slots_of(be, f, 0, slot);
+	return CB_CUDA(cb_cuda_counter_add(slot, n, delta, f->stream));
+}
+
 /* Stream mode: written once the work before it is done and visible (the
  * default flag's fence), into every peer's slot for this rank (own layout)
  * or into this rank's own counter (peer layout). */
@@ -206,6 +265,8 @@ static enum cb_status stream_post(struct cb_backend *be, struct cuda_flags *f, u
 	int me = be->node_rank;
 	enum cb_status st = CB_OK;
 
+	if (cs->shared.capturing)
+		return captured_post(be, f, value);
 	if (f->layout == CB_CUDA_WAIT_PEER)
 		return value_op(be, cs->write_value, f->stream, f->dev->peer[me], value,
 				CU_STREAM_WRITE_VALUE_DEFAULT, "a stream write to its own memory");
@@ -224,9 +285,15 @@ enum cb_status cb_cuda_post(struct cb_backend *be, struct cb_flags *flags, uint6
 	struct cuda_flags *f = (struct cuda_flags *)flags;
 	enum cb_status st;
 
-	if (f->dev)
-		return stream_post(be, f, value);
-	st = CB_CUDA(cudaEventRecord(f->drained, f->stream));
+	if (f->dev) {
+		st = stream_post(be, f, value);
+		if (st == CB_OK)
+			f->posted = value;
+		return st;
+	}
+	st = cb_cuda_graph_refuse(be, HOST_SYNC_WHY);
+	if (st == CB_OK)
+		st = CB_CUDA(cudaEventRecord(f->drained, f->stream));
 	if (st == CB_OK)
 		st = cb_cuda_drain(be, f->drained);
 	if (st == CB_OK)
@@ -240,6 +307,11 @@ enum cb_status cb_cuda_wait(struct cb_backend *be, struct cb_flags *flags, int p
 	struct cb_cuda_state *cs = be->impl;
 	struct cuda_flags *f = (struct cuda_flags *)flags;
 
+	if (!f->dev && cb_cuda_graph_refuse(be, HOST_SYNC_WHY) != CB_OK)
+		return CB_ERR_UNSUPPORTED;
+	if (f->dev && f->layout == CB_CUDA_WAIT_PEER && cs->shared.capturing)
+		return cb_cuda_graph_refuse(be, "CB_CUDA_WAIT=peer's counters are read by every peer: "
+					    "a graph's replays cannot re-base them (own counters can)");
 	/* the stream, not the host, waits: later work queues behind it */
 	if (f->dev && f->layout == CB_CUDA_WAIT_OWN)
 		return value_op(be, cs->wait_value, f->stream,
@@ -249,4 +321,26 @@ enum cb_status cb_cuda_wait(struct cb_backend *be, struct cb_flags *flags, int p
 		return value_op(be, cs->wait_value, f->stream, f->dev->peer[peer], value,
 				CU_STREAM_WAIT_VALUE_GEQ, "a stream wait on a peer's IPC-mapped memory");
 	return cb_host_flags_wait(be, f->host, peer, value);
+}
+
+enum cb_status cb_cuda_flags_rebase(struct cb_backend *be, int record)
+{
+	struct cb_cuda_state *cs = be->impl;
+	enum cb_status st = CB_OK;
+
+	for (int i = 0; i < cs->ncap; i++) {
+		struct cuda_flags *f = (struct cuda_flags *)cs->cap[i];
+		uint64_t *slot[CB_CUDA_ADDS_MAX];
+		int n = slots_of(be, f, 1, slot);
+
+		/* every rank made the same calls: its S is each peer's */
+		if (st == CB_OK && record)
+			st = CB_CUDA(cb_cuda_counter_add(slot, n, f->cap_from - f->posted, f->stream));
+		/* what the counters hold after every launch (or none): a later
+		 * capture's increments start there */
+		f->posted = f->cap_from;
+		f->captured = 0;
+	}
+	cs->ncap = 0;
+	return st;
 }
