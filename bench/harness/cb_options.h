@@ -43,6 +43,10 @@ enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
 /* "iter" or "loop". */
 const char *cb_timing_name(enum cb_timing t);
 
+/* --inplace: out of place, in place, or both in turn on every row (the
+ * default, as nccl-tests' table shows them side by side). */
+enum cb_inplace { CB_INPLACE_OUT, CB_INPLACE_IN, CB_INPLACE_BOTH };
+
 struct cb_plan_file;
 
 /* nccl-tests' options taken at their default value only (cb_opt_set_fixed):
@@ -82,7 +86,8 @@ struct cb_options {
 					       * checked (cb_options_check_plan) */
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
-	int root, in_place;
+	int root;
+	int in_place;                         /* --inplace: enum cb_inplace */
 	int servers;                          /* --servers: ps's servers */
 	double timeout_s;                     /* -T: an iteration, a wait for peers */
 	double setup_timeout_s;               /* --setup-timeout: one set-up step */
