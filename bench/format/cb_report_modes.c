@@ -64,7 +64,8 @@ static void half(const struct cb_summary *s, char b[5][32], const char *f[5])
 		snprintf(b[4], 32, "%llu", s->tx_total), f[4] = b[4];
 }
 
-/* The status column: one word when both modes agree, else each mode's. */
+/* The status column: one word when both modes agree, else each mode's; a
+ * mode that did not run is said so. */
 static void status(char *buf, size_t len, const struct cb_summary *oop,
 		   const struct cb_summary *ip)
 {
@@ -74,7 +75,9 @@ static void status(char *buf, size_t len, const struct cb_summary *oop,
 		cb_row_status_format(&oop->status, st[0], sizeof(st[0]));
 	if (ip)
 		cb_row_status_format(&ip->status, st[1], sizeof(st[1]));
-	if (strcmp(st[0], st[1]) == 0)
+	if (!oop || !ip)
+		snprintf(buf, len, "%s (%s only)", st[oop ? 0 : 1], oop ? "out-of-place" : "in-place");
+	else if (strcmp(st[0], st[1]) == 0)
 		snprintf(buf, len, "%s", st[0]);
 	else
 		snprintf(buf, len, "out-of-place %s; in-place %s", st[0], st[1]);

@@ -10,7 +10,9 @@
  * traffic differs); median, txrx_max and imbal of each mode are left to the
  * CSV and JSON (the header says so). A mode that did not measure (skipped,
  * error) shows its state where the time goes and "-" in its other columns;
- * status gives each mode's reason. */
+ * status is one status where both modes agree, else each mode's
+ * ("out-of-place ok; in-place skipped:<reason>"), or, when only one mode
+ * ran, its own and which ("ok (out-of-place only)"). */
 #ifndef CB_REPORT_MODES_H
 #define CB_REPORT_MODES_H
 

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
+#include "cb_report.h"
 #include "cb_report_modes.h"
 
 static struct cb_summary row(const char *algo, int in_place, double time_us, double busbw,
@@ -131,6 +133,7 @@ static void test_line_skipped(void **state)
 		assert_string_equal(f[i], "-");
 	/* the out-of-place half missing (never ran): dashes there */
 	cb_report_modes_line(l, sizeof(l), 6, NULL, &a);
+	assert_non_null(strstr(l, "  ok (in-place only)\n"));
 	fields(l, f, 32);
 	for (int i = 5; i < 10; i++)
 		assert_string_equal(f[i], "-");
@@ -153,6 +156,64 @@ static void test_long_name(void **state)
 	assert_int_equal(end_of(l, "4.00", 0), end_of(hl, "time", end_of(hl, "time", 0)));
 }
 
+/* cb_report in both modes: a row per mode in the CSV, one table line per
+ * pair; a row without its pair printed alone (at the latest on close); a
+ * straggler note names its mode */
+static void test_report_pairs(void **state)
+{
+	char csv[] = "/tmp/cb_report_modes_XXXXXX", *text = NULL, *f[32], line[1024];
+	struct cb_summary a = row("ring", 0, 1, 2, 3), b = row("ring", 1, 4, 5, 6);
+	struct cb_summary c = row("ps", 0, 7, 8, 9);
+	struct cb_report *r;
+	size_t len = 0;
+	FILE *table = open_memstream(&text, &len), *in;
+	int fd = mkstemp(csv), lines = 0, n;
+
+	(void)state;
+	assert_true(fd >= 0 && table);
+	close(fd);
+	b.nranks = 4, b.iters = 1000, b.repeats = 1;
+	b.straggler_rank = 2, b.straggler_share = 0.9, b.straggler_ratio = 1.5;
+	assert_int_equal(cb_report_open(&r, csv, NULL, NULL, table), CB_OK);
+	cb_report_set_modes(r, 1);
+	assert_int_equal(cb_report_table_header(r), CB_OK);
+	assert_int_equal(cb_report_start(r), CB_OK);
+	assert_int_equal(cb_report_row(r, &a, NULL), CB_OK);
+	assert_int_equal(cb_report_row(r, &b, NULL), CB_OK);
+	assert_int_equal(cb_report_row(r, &c, NULL), CB_OK); /* its in-place row never comes */
+	assert_int_equal(cb_report_close(r), CB_OK);
+	fclose(table);
+	assert_non_null(strstr(text, "#  ^ straggler (in-place): rank 2,"));
+	/* the table's rows: ring's pair on one line, then ps alone */
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] == '#')
+			continue;
+		snprintf(line, sizeof(line), "%s", l);
+		n = fields(line, f, 32);
+		assert_int_equal(n, lines ? 18 : 16);
+		if (lines++ == 0) {
+			assert_string_equal(f[0], "ring");
+			assert_string_equal(f[5], "1.00");
+			assert_string_equal(f[10], "4.00");
+		} else {
+			assert_string_equal(f[0], "ps");
+			assert_string_equal(f[5], "7.00");
+			assert_string_equal(f[10], "-");
+			assert_string_equal(f[16], "(out-of-place");
+		}
+	}
+	assert_int_equal(lines, 2);
+	/* the CSV: a header and a row per mode */
+	in = fopen(csv, "r");
+	assert_non_null(in);
+	for (lines = 0; fgets(line, sizeof(line), in);)
+		lines++;
+	fclose(in);
+	assert_int_equal(lines, 4);
+	unlink(csv);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_line_both),
 		cmocka_unit_test(test_line_skipped),
 		cmocka_unit_test(test_long_name),
+		cmocka_unit_test(test_report_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
