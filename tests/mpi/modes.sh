@@ -10,7 +10,7 @@
 #             and busbw are the CSV's row of that mode; copy's in-place half
 #             says skipped; the CSV has a row per mode
 #   footer    the ring's line and nccl-tests' average: over all 8 rows (4
-#             sizes x 2 modes), = the CSV's mean
+#             sizes x 2 modes), = the CSV's mean; NCCL_TESTS_MIN_BW gates it
 #   json      -J: both modes per size = the CSV's; broadcast_perf's MPI_Bcast
 #             (no out of place): "out_of_place" null, "in_place" measured
 #   one_mode  --inplace 0: today's one-mode table (its ip column), one CSV
@@ -23,13 +23,15 @@ trap 'rm -rf "$out"' EXIT
 export -f cb_mpirun
 
 # launch NAME PROG ARGS...: PROG on 2 ranks, 8 B to 4 KiB (x8), into
-# $out/NAME.{csv,out,err}; fails the test when the run fails
+# $out/NAME.{csv,out,err}; fails the test when the exit status is not $want
+# (default 0)
 launch() {
-	local name=$1 prog=$2
+	local name=$1 prog=$2 rc=0
 	shift 2
 	timeout 120 bash -c 'cb_mpirun "$@"' _ -np 2 "$bin/$prog" \
 		-b 8 -e 4K -f 8 -n 2 -w 1 --csv "$out/$name.csv" "$@" >"$out/$name.out" \
-		2>"$out/$name.err" || { cat "$out/$name.err" >&2; fail "$prog $*: the run failed"; }
+		2>"$out/$name.err" || rc=$?
+	[ "$rc" = "${want:-0}" ] || { cat "$out/$name.err" >&2; fail "$prog $*: exit $rc"; }
 }
 
 # csv ALGO IN_PLACE COLUMN STEM: that column of ALGO's rows of one mode, a line
@@ -87,6 +89,17 @@ footer)
 	got=$(grep '^# Avg bus bandwidth' "$out/f.out" | awk '{print $NF}')
 	awk -v a="$got" -v b="${mean#* }" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-4 * b) }' ||
 		fail "Avg bus bandwidth $got, the mean of both modes' rows ${mean#* }"
+	# NCCL_TESTS_MIN_BW gates that mean (FAILED below 0.9 x the value): at
+	# half of this run's mean OK, at 50 times it FAILED with exit status 1
+	m=${mean#* }
+	NCCL_TESTS_MIN_BW=$(awk -v m="$m" 'BEGIN { printf "%.9g", m / 0.9 / 2 }') \
+		launch lo allreduce_perf --inplace both --algo ring
+	grep -E '^# Avg bus bandwidth +: [-+.0-9e]+ OK$' "$out/lo.out" >/dev/null ||
+		fail "NCCL_TESTS_MIN_BW at half the mean: not OK"
+	NCCL_TESTS_MIN_BW=$(awk -v m="$m" 'BEGIN { printf "%.9g", m / 0.9 * 50 }') want=1 \
+		launch hi allreduce_perf --inplace both --algo ring
+	grep -E '^# Avg bus bandwidth +: [-+.0-9e]+ FAILED$' "$out/hi.out" >/dev/null ||
+		fail "NCCL_TESTS_MIN_BW far above the mean: $(grep 'Avg bus' "$out/hi.out")"
 	;;
 json)
 	launch j allreduce_perf --inplace both --algo ring -J "$out/j.json"
