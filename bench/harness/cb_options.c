@@ -480,8 +480,17 @@ enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size
 	if (!*o->plan || !o->plan_file)
 		return CB_OK;
 	unsigned modes = o->in_place == CB_INPLACE_BOTH ? 3u : 1u << o->in_place;
+	enum cb_status st = cb_plan_file_check(o->plan_file, o->op_mask, modes, err, errlen);
+	char other[8];
 
-	return cb_plan_file_check(o->plan_file, o->op_mask, modes, err, errlen);
+	/* both modes (the default): say when the plan works out of place */
+	if (st == CB_ERR_ARG && modes == 3u &&
+	    cb_plan_file_check(o->plan_file, o->op_mask, 1u, other, sizeof(other)) == CB_OK) {
+		size_t k = strlen(err);
+
+		snprintf(err + k, errlen - k, " (--inplace 0 runs it out of place only)");
+	}
+	return st;
 }
 
 void cb_options_free(struct cb_options *o)

@@ -111,11 +111,13 @@ struct cb_options {
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen);
 
-/* --plan's check (cb_plan_file_check) for the run's ops and mode: what
- * cb_options_parse leaves out, since it costs time that grows with the
- * plan's ranks and chunks; the caller runs it after the checks that are
- * cheap (the world size) and under the set-up watchdog. CB_OK without
- * --plan. Errors: cb_plan_file_check's, with the message in err. */
+/* --plan's check (cb_plan_file_check) for the run's ops and modes (both
+ * with --inplace both): what cb_options_parse leaves out, since it costs
+ * time that grows with the plan's ranks and chunks; the caller runs it after
+ * the checks that are cheap (the world size) and under the set-up watchdog.
+ * CB_OK without --plan. Errors: cb_plan_file_check's, with the message in
+ * err (with both modes, a plan refused in place that passes out of place
+ * says so: "(--inplace 0 runs it out of place only)"). */
 enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size_t errlen);
 
 /* Frees o->sweep; o stays readable otherwise. */
