@@ -173,12 +173,15 @@ step_first_gpu() {
 # One allreduce_perf launch: NP, a name for its files, then its options
 # (binary: DC_PERF, allreduce_perf unless a collective's name is wanted).
 # Every launch is watched: -T and --setup-timeout well below any step's limit.
+# Out of place only (--inplace 0: the steps' limits were set for one mode)
+# unless the options name --inplace.
 # CB_DC_DRYRUN=1: the command is printed, not run.
 launch() {
-	local np=$1 name=$2
+	local np=$1 name=$2 mode=(--inplace 0)
 	shift 2
+	case " $* " in *" --inplace "*) mode=() ;; esac
 	dc_run mpirun --oversubscribe -x NCCL_DEBUG ${CB_CUDA_SYNC:+-x CB_CUDA_SYNC} -np "$np" \
-		"$DC_BUILD/bin/${DC_PERF:-allreduce_perf}" -B cuda "$@" -T 15 --setup-timeout 20 \
+		"$DC_BUILD/bin/${DC_PERF:-allreduce_perf}" -B cuda "${mode[@]}" "$@" -T 15 --setup-timeout 20 \
 		--csv "$DC_WORK/run/$name.csv" --rank-csv "$DC_WORK/run/$name.ranks.csv" \
 		">$DC_WORK/run/$name.txt" "2>$DC_WORK/logs/$name.err"
 }
@@ -267,10 +270,14 @@ step_colls() {
 }
 
 step_host_loop() {
-	local rc=0 np
+	local rc=0 np mode
 	export CB_CUDA_SYNC=host # np 1 orders nothing between ranks: 2 and 4 only
 	for np in 2 4; do
-		launch "$np" "hostsync-np$np" --algo ps,ring,copy -b 8 -e 16M -f 4 -n 5 -w 2 -c 1 ||
+		# np 2: both modes on each row (the buffers switched between them;
+		# copy refuses in place)
+		[ "$np" = 2 ] && mode=(--inplace both) || mode=()
+		launch "$np" "hostsync-np$np" --algo ps,ring,copy -b 8 -e 16M -f 4 -n 5 -w 2 -c 1 \
+			"${mode[@]}" ||
 			{ echo "host-ordered run at np $np failed (hostsync-np$np.err)"; rc=1; }
 	done
 	unset CB_CUDA_SYNC

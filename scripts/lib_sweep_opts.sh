@@ -37,6 +37,9 @@ cb_sweep_opts() {
 	cb_opt iters          - N      pass     iters          20    "timed iterations per row"
 	cb_opt warmup_iters   w N      pass     warmup         5     "warm-up iterations per row"
 	cb_opt check          c '0|1'  pass     check          1     "check results"
+	cb_opt inplace        - '0|1|both' pass inplace    0 \
+		"in-place mode: 0 out of place, 1 in place, both (each row" \
+		"out of place then in place: twice the time; allreduce_perf's default)"
 	cb_opt out            - DIR    path     outdir         '' \
 		"run folder (default: results/<host>-<UTC timestamp>, with" \
 		"-2, -3, ... when taken); an existing one must be empty"

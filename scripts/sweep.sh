@@ -104,7 +104,8 @@ esac
 # allreduce_perf's options (its letters; meta.json's "sweep" records them),
 # checked by allreduce_perf itself with those after -- (no MPI) before a
 # folder is made: refused exactly as the launches would refuse them
-args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" --repeat "$repeat" -B "$backend")
+args=(-b "$minb" -e "$maxb" -f "$factor" -n "$iters" -w "$warmup" -c "$check" --repeat "$repeat"
+	--inplace "$inplace" -B "$backend")
 [ -z "$algos" ] || args+=(--algo "$algos")
 # --coll: each once, in the order given; each checked with the options
 colls=$(tr ', ' '\n' <<<"$colls" | awk 'NF && !seen[$0]++' | tr '\n' ' ')

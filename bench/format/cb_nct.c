@@ -111,7 +111,8 @@ void cb_nct_add(struct cb_nct *t, const struct cb_summary *s, const double *iter
 	if (!e && !(e = new_entry(a, s)))
 		return nomem(t);
 	d = &e->mode[m];
-	d->have = 1;
+	/* a mode the algorithm cannot run (skipped) is null, as a mode not run */
+	d->have = s->status.state != CB_ROW_SKIPPED;
 	d->time_us = s->time_us, d->algbw = s->algbw, d->busbw = s->busbw;
 	d->wrong = s->wrong, d->iters = s->iters;
 	if (keep_iters(d, iter_us, k, rank_us, nranks) != 0)

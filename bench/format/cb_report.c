@@ -13,6 +13,7 @@
 
 #include "cb_coll.h"
 #include "cb_nct.h"
+#include "cb_report_modes.h"
 #include "cb_straggler.h"
 
 struct cb_report {
@@ -23,6 +24,9 @@ struct cb_report {
 	int io_error;        /* a write failed (said once, naming the stream) */
 	int algo_width;      /* the table's algo column */
 	struct cb_nct *nct;  /* rows kept for nccl-tests' footer; NULL: none */
+	int both;            /* the table has both modes on each line (cb_report_modes.h) */
+	int pending;         /* oop holds an out-of-place row awaiting its in-place one */
+	struct cb_summary oop;
 };
 
 /* the option of each file, for messages: index 0 csv, 1 rank_csv, 2 json */
@@ -129,9 +133,14 @@ void cb_report_set_algo_width(struct cb_report *r, int width)
 
 enum cb_status cb_report_table_header(struct cb_report *r)
 {
-	char line[512];
+	char line[1024];
 	int k;
 
+	if (r->both) {
+		cb_report_modes_header(line, sizeof(line), r->algo_width);
+		put_table(r, line);
+		return r->io_error ? CB_ERR_IO : CB_OK;
+	}
 	k = snprintf(line, sizeof(line), "#" TABLE_FMT, r->algo_width, "algo", "size", "count", "type",
 		     "redop", "ip", "time", "median", "algbw", "busbw", "#wrong", "tx_total",
 		     "txrx_max", "imbal", "status");
@@ -344,13 +353,50 @@ static void print_straggler(struct cb_report *r, const struct cb_summary *s)
 {
 	char line[256];
 
-	if (!r->table || !cb_straggler_row_named(s))
+	if (!r->table || !s || !cb_straggler_row_named(s))
 		return;
 	snprintf(line, sizeof(line),
-		 "#  ^ straggler: rank %d, slowest in %.0f%% of iterations, %.2fx the others' "
+		 "#  ^ straggler%s: rank %d, slowest in %.0f%% of iterations, %.2fx the others' "
 		 "mean time not waiting\n",
+		 !r->both ? "" : s->in_place ? " (in-place)" : " (out-of-place)",
 		 s->straggler_rank, 100 * s->straggler_share, s->straggler_ratio);
 	put_table(r, line);
+}
+
+/* Both modes on a line: the line of oop (or NULL) and ip (or NULL), and
+ * their straggler notes. */
+static void print_pair(struct cb_report *r, const struct cb_summary *oop,
+		       const struct cb_summary *ip)
+{
+	char line[1024];
+
+	if (!r->table)
+		return;
+	cb_report_modes_line(line, sizeof(line), r->algo_width, oop, ip);
+	put_table(r, line);
+	print_straggler(r, oop);
+	print_straggler(r, ip);
+}
+
+/* Both modes on a line: an out-of-place row waits for its in-place one (the
+ * harness measures them back to back); a row without its pair prints alone. */
+static void table_both(struct cb_report *r, const struct cb_summary *s)
+{
+	if (r->pending && (!s || !cb_report_modes_pair(&r->oop, s)))
+		print_pair(r, &r->oop, NULL), r->pending = 0;
+	if (!s)
+		return;
+	if (!s->in_place) {
+		r->oop = *s, r->pending = 1;
+		return;
+	}
+	print_pair(r, r->pending ? &r->oop : NULL, s);
+	r->pending = 0;
+}
+
+void cb_report_set_modes(struct cb_report *r, int both)
+{
+	r->both = both;
 }
 
 enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *row,
@@ -366,8 +412,12 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *row,
 	write_summary_csv(r, s);
 	write_rank_csv(r, s, ranks);
 	write_json(r, s, ranks);
-	print_table_row(r, s);
-	print_straggler(r, s);
+	if (r->both) {
+		table_both(r, s);
+	} else {
+		print_table_row(r, s);
+		print_straggler(r, s);
+	}
 	if (r->nct && ranks && ranks->iters)
 		cb_nct_add(r->nct, s, ranks->iters->time_us, ranks->iters->k,
 			   ranks->iters->rank_time_us, ranks->iters->nranks);
@@ -387,6 +437,8 @@ enum cb_status cb_report_close(struct cb_report *r)
 
 	if (!r)
 		return CB_OK;
+	if (r->both)
+		table_both(r, NULL); /* an out-of-place row whose pair never came */
 	for (int i = 0; i < 3; i++) {
 		FILE *f = i == 0 ? r->csv : i == 1 ? r->rank_csv : r->json;
 

@@ -60,6 +60,13 @@ enum cb_status cb_report_table_header(struct cb_report *r);
  * Call it before cb_report_table_header. */
 void cb_report_set_algo_width(struct cb_report *r, int width);
 
+/* both (1): the table shows out-of-place and in-place rows of one
+ * (algorithm, size, dtype, op) on one line (cb_report_modes.h): a row with
+ * in_place 0 is printed with the next row when that is its in-place pair,
+ * else alone (at the latest when r closes); the files keep a row per mode.
+ * 0 (the default): a line per row. Call it before cb_report_table_header. */
+void cb_report_set_modes(struct cb_report *r, int both);
+
 /* Writes one row everywhere, each stream flushed: every row of the CSV is a
  * row of the table too, with its status last (measured or not: a skipped or
  * failed row shows "-" where it has no number), and a note line under it

@@ -107,6 +107,7 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	if (st != CB_OK)
 		return st;
 	cb_report_set_algo_width(*rep, algo_width(o, be));
+	cb_report_set_modes(*rep, o->in_place == CB_INPLACE_BOTH);
 	*meta = cb_meta_collect(o, be, pf, lay->transport, argc, argv);
 	if (!*meta)
 		cb_log("cannot build the run metadata: out of memory");

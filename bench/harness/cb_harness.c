@@ -72,23 +72,34 @@ static void setup_algo(struct cb_harness *h, struct cb_algo_slot *s, size_t max_
 	s->state = NULL;
 }
 
-/* The send and receive buffers (one in place), alloc_bytes each per rank. */
+/* The send and receive buffers, alloc_bytes each per rank: one with
+ * --inplace 1, two otherwise (with both modes, the in-place rows use the
+ * receive buffer alone, so the send buffer keeps the out-of-place input). */
 static enum cb_status alloc_buffers(struct cb_harness *h, size_t alloc_bytes)
 {
 	struct cb_backend *be = h->be;
 	enum cb_status st;
 
 	cb_watchdog_setup("allocate", "buffers", alloc_bytes);
-	st = be->ops->buf_alloc(be, alloc_bytes, &h->m.send);
-	if (st == CB_OK && !h->o->in_place)
-		st = be->ops->buf_alloc(be, alloc_bytes, &h->m.recv);
+	st = be->ops->buf_alloc(be, alloc_bytes, &h->buf[0]);
+	if (st == CB_OK && h->o->in_place != CB_INPLACE_IN)
+		st = be->ops->buf_alloc(be, alloc_bytes, &h->buf[1]);
 	if (st != CB_OK && st != CB_ERR_PEER) /* CB_ERR_PEER: the failing rank says why */
 		cb_log("cannot allocate the send and receive buffers, %zu B each per rank "
 		       "(host: space in /dev/shm; cuda: GPU memory): %s", alloc_bytes,
 		       cb_status_str(st));
-	if (st == CB_OK && h->o->in_place)
-		h->m.recv = h->m.send;
 	return st;
+}
+
+/* The rows measured from now on run in mode in_place (0 or 1). */
+static void set_mode(struct cb_harness *h, int in_place)
+{
+	struct cb_measure *m = &h->m;
+
+	m->in_place = in_place;
+	m->send = in_place && h->buf[1] ? h->buf[1] : h->buf[0];
+	m->recv = h->buf[1] && !in_place ? h->buf[1] : m->send;
+	cb_verify_coll(&m->verify, h->o->coll, h->o->root, in_place);
 }
 
 enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
@@ -105,6 +116,7 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	h->be = h->m.be = be;
 	h->lay = *lay;
 	h->m.lay = &h->lay;
+	h->m.in_place = o->in_place == CB_INPLACE_IN;
 	h->rep = rep;
 	st = select_algos(h);
 	if (st == CB_OK)
@@ -113,6 +125,8 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 		st = cb_measure_init(&h->m, alloc_bytes);
 	if (st == CB_OK)
 		st = alloc_buffers(h, alloc_bytes);
+	if (st == CB_OK)
+		set_mode(h, o->in_place == CB_INPLACE_IN);
 	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++)
 		setup_algo(h, &h->slot[i], max_bytes);
 	return st;
@@ -123,10 +137,9 @@ void cb_harness_fini(struct cb_harness *h)
 	for (size_t i = 0; i < h->nalgos; i++)
 		if (h->slot[i].state)
 			h->slot[i].ops->teardown(h->slot[i].state);
-	if (h->m.recv && h->m.recv != h->m.send)
-		h->be->ops->buf_free(h->be, h->m.recv);
-	if (h->m.send)
-		h->be->ops->buf_free(h->be, h->m.send);
+	for (int i = 0; i < 2; i++)
+		if (h->buf[i])
+			h->be->ops->buf_free(h->be, h->buf[i]);
 	cb_measure_fini(&h->m);
 	cb_row_fini(&h->row);
 	memset(h, 0, sizeof(*h));
@@ -164,8 +177,9 @@ static size_t coll_bytes(const struct cb_harness *h, enum cb_dtype dt, size_t k)
 /* Size k of the sweep for one (dtype, op), every algorithm in turn, so that
  * the rows compared at a point are one size's rows apart, not a whole sweep
  * (a drift of the machine between them reads as a difference of the
- * algorithms). A size that rounds to the one before it is left out (one row
- * per size). */
+ * algorithms); with --inplace both, each algorithm out of place, then in
+ * place, back to back (one line of the table). A size that rounds to the one
+ * before it is left out (one row per size and mode). */
 static enum cb_status run_size(struct cb_harness *h, enum cb_dtype dt, enum cb_op op, size_t k)
 {
 	enum cb_status st = CB_OK;
@@ -174,9 +188,14 @@ static enum cb_status run_size(struct cb_harness *h, enum cb_dtype dt, enum cb_o
 	if (k && bytes == coll_bytes(h, dt, k - 1))
 		return CB_OK;
 	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++) {
-		st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
-		if (st == CB_OK)
-			st = report(h);
+		for (int ip = 0; ip < 2 && st == CB_OK; ip++) {
+			if (h->o->in_place != CB_INPLACE_BOTH && h->o->in_place != ip)
+				continue;
+			set_mode(h, ip);
+			st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
+			if (st == CB_OK)
+				st = report(h);
+		}
 	}
 	return st;
 }
@@ -196,6 +215,7 @@ enum cb_status cb_harness_run(struct cb_harness *h)
 		for (int op = 0; op < (reduces ? CB_OP_COUNT : 1) && st == CB_OK; op++) {
 			if (reduces && !(h->o->op_mask & (1u << op)))
 				continue;
+			set_mode(h, h->o->in_place == CB_INPLACE_IN); /* the input to m->send */
 			st = cb_row_prepare(&h->m, (enum cb_dtype)dt, (enum cb_op)op,
 					    n ? h->o->sweep.bytes[dt][n - 1] : 0);
 			for (size_t k = 0; k < n && st == CB_OK; k++)

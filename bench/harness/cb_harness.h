@@ -25,6 +25,7 @@ struct cb_harness {
 	struct cb_algo_slot slot[CB_MAX_ALGOS];
 	size_t nalgos;
 	struct cb_measure m;      /* what every row is measured with */
+	struct cb_buf *buf[2];    /* the send and receive buffers; [1] NULL with --inplace 1 */
 	struct cb_row row;        /* the row being measured */
 	int failed_rows;          /* rows with wrong results or an error */
 };

@@ -24,6 +24,7 @@
 _Static_assert(sizeof(enum cb_timing) == sizeof(int), "enum cb_timing is int-sized");
 _Static_assert(sizeof(enum cb_wait_mode) == sizeof(int), "enum cb_wait_mode is int-sized");
 _Static_assert(sizeof(enum cb_transport_id) == sizeof(int), "enum cb_transport_id is int-sized");
+_Static_assert(sizeof(enum cb_inplace) == sizeof(int), "enum cb_inplace is int-sized");
 
 const char *cb_timing_name(enum cb_timing t)
 {
@@ -44,6 +45,13 @@ static const char *op_name(int i)
 static const char *timing_name(int i)
 {
 	return cb_timing_name((enum cb_timing)i);
+}
+
+static const char *inplace_name(int i)
+{
+	static const char *const names[] = { "0", "1", "both" };
+
+	return i >= 0 && i <= CB_INPLACE_BOTH ? names[i] : NULL;
 }
 
 static const char *wait_name(int i)
@@ -320,9 +328,11 @@ static const struct cb_optdef table[] = {
 	{ .lname = "servers", .argname = "K", .defval = "1", .kind = CB_OPT_INT,
 	  OFF(servers), RANGE(1, 1 << 20),
 	  .help = "ps: K servers, each reducing 1/K of the buffer (BytePS); at most the ranks" },
-	{ .lname = "inplace", .argname = "0|1", .defval = "0", .kind = CB_OPT_INT, OFF(in_place),
-	  RANGE(0, 1),
-	  .help = "1: one buffer (all_gather's send and reduce_scatter's receive: the rank's block in it)" },
+	{ .lname = "inplace", .argname = "0|1|both", .defval = "both", .kind = CB_OPT_ENUM,
+	  OFF(in_place), .name = inplace_name, .count = CB_INPLACE_BOTH + 1, .what = "",
+	  .help = "0: out of place; 1: in place, one buffer (all_gather's send and "
+	          "reduce_scatter's receive: the rank's block in it); both: each row out of place, "
+	          "then in place, side by side in the table as nccl-tests prints them" },
 	{ .lname = "timeout", .sname = 'T', .argname = "SEC", .defval = "300",
 	  .kind = CB_OPT_DOUBLE, OFF(timeout_s), .flags = LOCAL | NCCL, .set = cb_opt_set_timeout,
 	  .help = "watchdog: abort when an iteration, or a wait for peers between iterations, "
@@ -486,7 +496,18 @@ enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size
 {
 	if (!*o->plan || !o->plan_file)
 		return CB_OK;
-	return cb_plan_file_check(o->plan_file, o->op_mask, 1u << o->in_place, err, errlen);
+	unsigned modes = o->in_place == CB_INPLACE_BOTH ? 3u : 1u << o->in_place;
+	enum cb_status st = cb_plan_file_check(o->plan_file, o->op_mask, modes, err, errlen);
+	char other[8];
+
+	/* both modes (the default): say when the plan works out of place */
+	if (st == CB_ERR_ARG && modes == 3u &&
+	    cb_plan_file_check(o->plan_file, o->op_mask, 1u, other, sizeof(other)) == CB_OK) {
+		size_t k = strlen(err);
+
+		snprintf(err + k, errlen - k, " (--inplace 0 runs it out of place only)");
+	}
+	return st;
 }
 
 void cb_options_free(struct cb_options *o)

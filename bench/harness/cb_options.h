@@ -43,6 +43,10 @@ enum cb_timing { CB_TIMING_ITER, CB_TIMING_LOOP };
 /* "iter" or "loop". */
 const char *cb_timing_name(enum cb_timing t);
 
+/* --inplace: out of place, in place, or both in turn on every row (the
+ * default, as nccl-tests' table shows them side by side). */
+enum cb_inplace { CB_INPLACE_OUT, CB_INPLACE_IN, CB_INPLACE_BOTH };
+
 struct cb_plan_file;
 
 /* nccl-tests' options taken at their default value only (cb_opt_set_fixed):
@@ -90,7 +94,8 @@ struct cb_options {
 					       * checked (cb_options_check_plan) */
 	char backend[16];
 	enum cb_transport_id transport;       /* --transport (auto until the run resolves it) */
-	int root, in_place;
+	int root;
+	int in_place;                         /* --inplace: enum cb_inplace */
 	int servers;                          /* --servers: ps's servers */
 	double timeout_s;                     /* -T: an iteration, a wait for peers */
 	double setup_timeout_s;               /* --setup-timeout: one set-up step */
@@ -114,11 +119,13 @@ struct cb_options {
 enum cb_status cb_options_parse(int argc, char **argv, struct cb_options *o, char *err,
 				size_t errlen);
 
-/* --plan's check (cb_plan_file_check) for the run's ops and mode: what
- * cb_options_parse leaves out, since it costs time that grows with the
- * plan's ranks and chunks; the caller runs it after the checks that are
- * cheap (the world size) and under the set-up watchdog. CB_OK without
- * --plan. Errors: cb_plan_file_check's, with the message in err. */
+/* --plan's check (cb_plan_file_check) for the run's ops and modes (both
+ * with --inplace both): what cb_options_parse leaves out, since it costs
+ * time that grows with the plan's ranks and chunks; the caller runs it after
+ * the checks that are cheap (the world size) and under the set-up watchdog.
+ * CB_OK without --plan. Errors: cb_plan_file_check's, with the message in
+ * err (with both modes, a plan refused in place that passes out of place
+ * says so: "(--inplace 0 runs it out of place only)"). */
 enum cb_status cb_options_check_plan(const struct cb_options *o, char *err, size_t errlen);
 
 /* Frees o->sweep; o stays readable otherwise. */

@@ -49,7 +49,7 @@ enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes)
 	}
 	if (cb_verify_init(&m->verify, m->be, alloc_bytes) != CB_OK)
 		return CB_ERR_NOMEM;
-	cb_verify_coll(&m->verify, m->o->coll, m->o->root, m->o->in_place);
+	cb_verify_coll(&m->verify, m->o->coll, m->o->root, m->in_place);
 	return CB_OK;
 }
 
@@ -112,7 +112,7 @@ enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op
 	enum cb_status st = CB_OK;
 
 	cb_watchdog_setup("input upload", cb_dtype_name(dt), largest_bytes);
-	if (!m->o->in_place)
+	if (m->o->in_place != CB_INPLACE_IN)
 		st = cb_verify_fill_input(&m->verify, m->send, count, dt, op);
 	if (st == CB_OK && m->o->check) {
 		cb_watchdog_setup("reference", cb_dtype_name(dt), largest_bytes);
@@ -142,7 +142,7 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	/* nccl-tests' "none" where the collective does not reduce */
 	snprintf(s->op, sizeof(s->op), "%s",
 		 cb_coll_get(slot->ops->desc->coll)->reduces ? cb_op_name(op) : "none");
-	s->in_place = m->o->in_place;
+	s->in_place = m->in_place;
 	s->iters = m->o->iters;
 	s->warmup_iters = m->o->warmup;
 	s->repeats = m->o->repeat;
@@ -314,7 +314,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 	enum cb_status st;
 	long f0;
 
-	if (m->o->in_place) {
+	if (m->in_place) {
 		cb_watchdog_setup("input fill", slot->ops->desc->name, a->count * cb_dtype_size(a->dt));
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 		if (st != CB_OK)
@@ -352,7 +352,7 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	/* in place: poison first, then the input over its part (all_gather's
 	 * own block: the other blocks must not keep an earlier call's result) */
 	st = cb_verify_poison(&m->verify, a->recv, a->count, a->dt);
-	if (st == CB_OK && m->o->in_place)
+	if (st == CB_OK && m->in_place)
 		st = cb_verify_fill_input(&m->verify, a->recv, a->count, a->dt, a->op);
 	m->launches = m->graph ? 1 : 0; /* -G: its graph checked, launched once */
 	if (st == CB_OK)
@@ -509,7 +509,7 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 {
 	struct cb_run_args a = { m->send, m->recv, bytes / cb_dtype_size(dt), dt, op,
 				 slot->ops->desc->coll, m->o->root };
-	const char *why = slot->ops->supports(m->be, dt, op, m->o->in_place);
+	const char *why = slot->ops->supports(m->be, dt, op, m->in_place);
 	long long wrong = 0;
 	int differ = 0;
 	long minflt = 0;

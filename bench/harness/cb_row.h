@@ -43,6 +43,7 @@ struct cb_measure {
 	struct cb_backend *be;
 	const struct cb_layout *lay;
 	struct cb_buf *send, *recv;   /* recv == send in place */
+	int in_place;                 /* the mode of the rows measured now: 0 or 1 */
 	struct cb_verify verify;
 	double *times, *tmax;         /* [k] this rank's / the max over ranks (rank 0) */
 	uint64_t *tx_sum, *rx_sum;    /* [w] bytes over the k allreduces, by world rank */
@@ -93,8 +94,9 @@ enum cb_status cb_row_init(struct cb_row *row, int nranks);
 void cb_row_fini(struct cb_row *row);
 
 /* Before the rows of one (dtype, op): uploads this rank's input for the
- * largest message (out of place; in place it is uploaded before each row) and
- * prepares the reference. Collective only through the backend's upload. */
+ * largest message into m->send when out-of-place rows follow (--inplace 0 or
+ * both; in place it is uploaded before each row) and prepares the
+ * reference. Collective only through the backend's upload. */
 enum cb_status cb_row_prepare(struct cb_measure *m, enum cb_dtype dt, enum cb_op op,
 			      size_t largest_bytes);
 

@@ -2,7 +2,7 @@
 # MPI integration: every algorithm on NP ranks, every dtype x op, counts 0, 1,
 # n-1, n+1 and one odd count, in place or not, in one launch; the check passes
 # and tx/rx equal the formulas (check_results).
-#   allreduce.sh BIN NP INPLACE [--root R] [--backend B] [--timing iter|loop]
+#   allreduce.sh BIN NP INPLACE(0|1|both) [--root R] [--backend B] [--timing iter|loop]
 #                [--count C] [--slicebytes SIZE] [--transport T] [--hosts LIST]
 #                [--coll NAME] [--dtypes LIST]
 # --coll: a collective's algorithms instead (cb_coll.h); reduce_scatter's,

@@ -65,7 +65,7 @@ start_long() {
 
 # The pids of the long run's ranks, in start order.
 ranks_of_long() {
-	pgrep -f "^$bin/allreduce_perf -b 4K -e 16M -i 4K .*--csv $out/s.csv"
+	pgrep -f "^$bin/allreduce_perf (--inplace 0 )?-b 4K -e 16M -i 4K .*--csv $out/s.csv"
 }
 
 # end_long WHAT PATTERN: expects the long run to end non-zero within 60 s

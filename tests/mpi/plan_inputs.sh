@@ -40,9 +40,15 @@ differ_shm | differ_p2p)
 	pair pairx 2 "$out/h2/plan.json"
 	# each file alone is a good plan
 	for h in h1 h2; do
-		"$bin/allreduce_perf" --check-args --plan "$out/$h/plan.json" ||
+		"$bin/allreduce_perf" --check-args --inplace 0 --plan "$out/$h/plan.json" ||
 			fail "$h/plan.json refused alone"
 	done
+	# in place (both modes, the default) it is not: refused, saying that
+	# out of place it runs
+	rc=0
+	"$bin/allreduce_perf" --check-args --plan "$out/h1/plan.json" >/dev/null 2>"$out/both.err" || rc=$?
+	[ "$rc" = 2 ] && grep -q "in place: .*(--inplace 0 runs it out of place only)" "$out/both.err" ||
+		{ cat "$out/both.err" >&2; fail "both modes: exit $rc, not 2 with the --inplace 0 hint"; }
 	a=(--plan plan.json --algo pairx -b 64 -e 64K -f 32 -n 3 -w 1 -T 10 --transport "$tr"
 		--csv "$out/s.csv")
 	rc=0

@@ -289,6 +289,33 @@ static void test_json(void **state)
 	cb_nct_free(&t);
 }
 
+/* -J: a mode the algorithm skipped, or that did not run, is null (as a mode
+ * nccl-tests did not run), and counts toward no average */
+static void test_json_null_mode(void **state)
+{
+	struct cb_nct t = { 0 };
+	struct cb_nct_config c = { NULL, 0, NULL, 0, "x", "y", 8, 64, 8, 1, 5, 20, 1, -1, -1, NULL, 0 };
+	struct cb_summary skipped = row("mpi", "library", 8, 1, NAN, CB_NO_U64);
+	json_t *d;
+
+	(void)state;
+	add(&t, row("mpi", "library", 8, 0, 4, 0));
+	cb_row_status_set(&skipped.status, CB_ROW_SKIPPED, "no in place here");
+	skipped.time_us = skipped.algbw = NAN;
+	cb_nct_add(&t, &skipped, NULL, 0, NULL, 0);
+	add(&t, row("mpi", "library", 64, 1, 2, 0)); /* out of place never ran */
+	d = cb_nct_json(&t, &c);
+	assert_non_null(d);
+	assert_int_equal(json_array_size(get(d, "results")), 2);
+	assert_true(json_real_value(get(d, "results.0.out_of_place.bus_bw")) == 4);
+	assert_true(json_is_null(get(d, "results.0.in_place")));
+	assert_true(json_is_null(get(d, "results.1.out_of_place")));
+	assert_true(json_real_value(get(d, "results.1.in_place.bus_bw")) == 2);
+	assert_true(json_real_value(get(d, "average_bus_bandwidth.bandwidth")) == 3); /* (4+2)/2 */
+	json_decref(d);
+	cb_nct_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_reference_skipped),
 		cmocka_unit_test(test_gate),           cmocka_unit_test(test_parse_min_bw),
 		cmocka_unit_test(test_footer),         cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_null_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,6 +96,7 @@ static void test_defaults_and_good_values(void **state)
 	assert_int_equal(o.op_mask, 1u << CB_SUM);
 	assert_string_equal(o.backend, "host");
 	assert_int_equal(o.wait, CB_WAIT_FUTEX);
+	assert_int_equal(o.in_place, CB_INPLACE_BOTH); /* both modes unless told */
 	assert_int_equal(PARSE(&o, err, "--wait", "spin"), CB_OK);
 	assert_int_equal(o.wait, CB_WAIT_SPIN);
 	assert_int_equal(PARSE(&o, err, "-b", "8", "-e", "64M", "-f", "2", "-n", "5", "-w", "0",
@@ -109,7 +110,7 @@ static void test_defaults_and_good_values(void **state)
 	assert_int_equal(o.op_mask, (1u << CB_SUM) | (1u << CB_MAX));
 	assert_string_equal(o.algos, "ring,ps");
 	assert_int_equal(o.root, 3);
-	assert_int_equal(o.in_place, 1);
+	assert_int_equal(o.in_place, CB_INPLACE_IN);
 	assert_near(o.timeout_s, 2.5, 0);
 	assert_string_equal(o.csv, "/tmp/x.csv");
 	assert_int_equal(o.repeat, 3);
@@ -146,7 +147,7 @@ static void test_bad_values(void **state)
 	EXPECT_ERROR("not a multiple of int64", "-b", "8", "-e", "64", "-i", "4", "-d", "all");
 	EXPECT_ERROR("expected an integer in [1,", "-n", "0");
 	EXPECT_ERROR("-c/--check: expected an integer in [0, 1000000]", "-c", "-1");
-	EXPECT_ERROR("expected an integer in [0, 1]", "--inplace", "yes");
+	EXPECT_ERROR("--inplace: 'yes' is not 0, 1 or both", "--inplace", "yes");
 	EXPECT_ERROR("-T/--timeout", "-T", "-1");
 	EXPECT_ERROR("-T/--timeout", "-T", "nan");
 	EXPECT_ERROR("unknown backend", "-B", "tpu");
@@ -226,7 +227,7 @@ static void test_canonical_text(void **state)
 	assert_ptr_equal(strstr(c, "minbytes=8;maxbytes=1024;stepfactor=2;stepbytes=1048576;"
 				"counts=0,7;iters=20;warmup_iters=5;"), c);
 	assert_non_null(strstr(c, ";datatype=int8,float;op=sum,prod,min,max,avg;coll=allreduce;algo=ring,ps;"
-				  "backend=host;transport=auto;root=0;servers=1;inplace=0;slicebytes=0;timing=iter;"
+				  "backend=host;transport=auto;root=0;servers=1;inplace=both;slicebytes=0;timing=iter;"
 				  "wait=spin;"));
 	assert_non_null(strstr(c, ";help=0"));
 	/* each rank's own: the watchdog and the output paths */
