@@ -294,7 +294,7 @@ static void test_json(void **state)
 static void test_json_null_mode(void **state)
 {
 	struct cb_nct t = { 0 };
-	struct cb_nct_config c = { NULL, 0, NULL, 0, "x", "y", 8, 64, 8, 1, 5, 20, 1, -1, -1, NULL, 0 };
+	struct cb_nct_config c = { NULL, 0, NULL, 0, "x", "y", 8, 64, 8, 1, 5, 20, 1, -1, -1, NULL, 0, 1, -1, 0, 0 };
 	struct cb_summary skipped = row("mpi", "library", 8, 1, NAN, CB_NO_U64);
 	json_t *d;
 
