@@ -86,7 +86,7 @@ no_mpirun)
 	;;
 launcher)
 	rc=0
-	cb_mpirun -np 1 "$bin/$prog" -b 8 -e 1K -g 2 >"$t/out" 2>"$t/err" || rc=$?
+	cb_mpirun -np 1 "$bin/$prog" -b 8 -e 1K -g 2 --inplace 0 >"$t/out" 2>"$t/err" || rc=$?
 	[ "$rc" = 2 ] || { show; fail "under mpirun: exit $rc, expected 2"; }
 	grep -qF "mpirun -np 2 $bin/$prog -b 8 -e 1K" "$t/err" &&
 		grep -qF -- "-g/--ngpus 2: not supported under a launcher (OMPI_COMM_WORLD_SIZE is set)" "$t/err" ||
