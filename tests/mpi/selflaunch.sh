@@ -50,7 +50,9 @@ run)
 		grep -qE '^# mpi: .*; 2 ranks on 1 host' "$t/out" || { show; fail "$g: not 2 ranks"; }
 		grep -qE "^# launcher: mpirun \(self-launched for $g: 2 ranks, [^ ]*mpi(run|exec) -np 2 " \
 			"$t/out" || { show; fail "$g: the header's launcher line"; }
-		grep -qE '^ +ring +512 +128 ' "$t/out" || { show; fail "$g: no ring row of 512 B"; }
+		grep -qE '^#.*-+ out-of-place -+ +-+ in-place -+' "$t/out" ||
+			{ show; fail "$g: not both modes side by side (nccl-tests' default)"; }
+		grep -qE '^ +ring +512 +128 .* ok$' "$t/out" || { show; fail "$g: no ring row of 512 B"; }
 		grep -qE '^ +ps +8 +2 ' "$t/out" || { show; fail "$g: no ps row of 8 B"; }
 		grep -qE '^# Out of bounds values : 0 OK$' "$t/out" || { show; fail "$g: no footer"; }
 		case " ${extra[*]} " in *" -B cuda "*)
