@@ -61,7 +61,7 @@ run)
 		esac
 		grep -qE '^# Avg bus bandwidth +: [0-9.]+' "$t/out" || { show; fail "$g: no Avg bus bandwidth"; }
 		grep -qF -- "$g: 2 ranks on this host, one process each: " "$t/err" || { show; fail "$g: stderr"; }
-		tr -d ' \n' <"$t/s.meta.json" | grep -qE "\"self_launch\":\\{[^}]*\"from\":\"$(tr -d ' ' <<<"$g")\"[^}]*\"ranks\":2" ||
+		tr -d ' \n' <"$t/s.meta.json" | grep -E "\"self_launch\":\\{[^}]*\"from\":\"$(tr -d ' ' <<<"$g")\"[^}]*\"ranks\":2" >/dev/null ||
 			{ cat "$t/s.meta.json" >&2; fail "$g: the metadata's launcher.self_launch"; }
 		grep -q '"complete"' "$t/s.meta.json" || fail "$g: the run is not complete"
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -73,7 +73,7 @@ dry)
 	fake_mpirun 'exit 0'
 	CB_MPIRUN=$t/fake "$bin/$prog" -b 8 -e 1M -f 2 -g 2 --check-args >"$t/out" 2>"$t/err" ||
 		{ show; fail "--check-args -g 2 failed"; }
-	head -1 "$t/out" | grep -qxE "launch=$t/fake -np 2 (--oversubscribe )?$bin/$prog -b 8 -e 1M -f 2" ||
+	head -1 "$t/out" | grep -xE "launch=$t/fake -np 2 (--oversubscribe )?$bin/$prog -b 8 -e 1M -f 2" >/dev/null ||
 		{ show; fail "no launch= line first (or --check-args in it)"; }
 	grep -qx "maxbytes=1048576" "$t/out" || { show; fail "the ranks' settings not printed"; }
 	[ ! -e "$t/log" ] || fail "--check-args launched"

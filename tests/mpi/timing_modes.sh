@@ -65,7 +65,7 @@ meta() {
 
 # header NAME TEXT: the "# timing:" line holds TEXT
 header() {
-	grep '^# timing: ' "$out/$1.out" | grep -qF -- "$2" || fail "$1: '# timing:' does not say '$2'"
+	grep '^# timing: ' "$out/$1.out" | grep -F -- "$2" >/dev/null || fail "$1: '# timing:' does not say '$2'"
 }
 
 # refused ARGS... TEXT (the last): --check-args exits 2 naming TEXT

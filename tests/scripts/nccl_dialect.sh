@@ -51,7 +51,7 @@ one_line() {
 		# started alone: a dry run of the launch (exit 0, "launch=" first)
 		opt=${expect#launch } np=${opt#* } opt=${opt%% *}
 		[ "$rc" = 0 ] || fail "$perf $args: exit $rc, expected a dry run of the launch: $(cat "$t/err")"
-		head -1 "$t/out" | grep -qE -- "^launch=[^ ]*mpi(run|exec) -np $np .*/$perf( |$)" ||
+		head -1 "$t/out" | grep -E -- "^launch=[^ ]*mpi(run|exec) -np $np .*/$perf( |$)" >/dev/null ||
 			fail "$perf $args: no launch=... -np $np line first: $(head -1 "$t/out")"
 		grep -qxF "ngpus=1" "$t/out" && grep -qxF "nthreads=1" "$t/out" ||
 			fail "$perf $args: the ranks' settings keep -t/-g above 1"
