@@ -41,8 +41,10 @@
 #            (tests/cuda_model)
 # docs:      the manual's command blocks marked full (tests/scripts/docs.sh):
 #            its sweeps, and bench.sh from a fresh build
+# model_e2e: the cost model's and the regression check's figures read back
+#            from SVG, and scripts/model.sh end to end (20 s each)
 # shellcheck disable=SC2034 # test.sh and mutants.sh read it
-FULL_LABELS=(products matrix count1m traffic stress sweeps large fuzz multihost slurm cuda_model docs)
+FULL_LABELS=(products matrix count1m traffic stress sweeps large fuzz multihost slurm cuda_model docs model_e2e)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
