@@ -27,14 +27,8 @@ cb_mpirun() {
 	# stack would hide the MPI frame that the suppressions match
 	export LSAN_OPTIONS="suppressions=$CB_TESTS_DIR/lib/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
-	# one mode, as before both became the default (see cb_singleton)
-	local a=() w ip=
-	for w in "$@"; do case $w in --inplace | --inplace=*) ip=1 ;; esac; done
-	for w in "$@"; do
-		a+=("$w")
-		[ -n "$ip" ] || case $w in *_perf) a+=(--inplace 0) ;; esac
-	done
-	mpirun --oversubscribe --mca op ^avx -x LSAN_OPTIONS "${a[@]}"
+	cb_one_mode "$@"
+	mpirun --oversubscribe --mca op ^avx -x LSAN_OPTIONS "${cb_args[@]}"
 }
 
 # cb_mpirun's environment for launches the scripts make (sweep.sh calls
@@ -48,21 +42,28 @@ cb_launch_env() {
 	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
 }
 
-# A singleton launch (no mpirun: one rank, its stdout is the caller's, not
-# forwarded by mpirun), with cb_mpirun's environment.
-# cb_mpirun and cb_singleton run a *_perf binary out of place only
-# (--inplace 0 after it, in each of mpirun's app contexts) unless the command
-# names --inplace: both modes, the binaries' default, would double every
-# test's run time; the tests of the modes say --inplace themselves.
-cb_singleton() {
-	cb_launch_env
-	local a=() w ip=
+# cb_one_mode ARGS...: sets cb_args to ARGS with --inplace 0 after each
+# *_perf word (in each of mpirun's app contexts) unless ARGS name --inplace.
+# cb_mpirun and cb_singleton run the binaries out of place only: both modes,
+# their default, would double every test's run time; the tests of the modes
+# say --inplace themselves. Exported, as cb_mpirun is for bash -c.
+cb_one_mode() {
+	local w ip=
+	cb_args=()
 	for w in "$@"; do case $w in --inplace | --inplace=*) ip=1 ;; esac; done
 	for w in "$@"; do
-		a+=("$w")
-		[ -n "$ip" ] || case $w in *_perf) a+=(--inplace 0) ;; esac
+		cb_args+=("$w")
+		[ -n "$ip" ] || case $w in *_perf) cb_args+=(--inplace 0) ;; esac
 	done
-	"${a[@]}"
+}
+export -f cb_one_mode
+
+# A singleton launch (no mpirun: one rank, its stdout is the caller's, not
+# forwarded by mpirun), with cb_mpirun's environment and its one mode.
+cb_singleton() {
+	cb_launch_env
+	cb_one_mode "$@"
+	"${cb_args[@]}"
 }
 
 # cb_fake_squeue DIR: writes DIR/squeue, a stand-in for Slurm's squeue as
