@@ -130,10 +130,20 @@ static void env_settings(const struct cb_preflight *pf, json_t *env, json_t *by_
 	}
 }
 
+/* The command line: the words of argv joined by spaces; in a rank that -g
+ * started without mpirun, the command the user typed (cb_selflaunch.h). */
 static json_t *command_line(int argc, char **argv)
 {
 	char buf[4096] = "";
 	size_t k = 0;
+	json_t *self = cb_selflaunch_meta(), *typed = json_object_get(self, "typed");
+
+	if (typed) {
+		json_incref(typed);
+		json_decref(self);
+		return typed;
+	}
+	json_decref(self);
 
 	for (int i = 0; i < argc && k < sizeof(buf) - 1; i++)
 		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? " " : "", argv[i]);

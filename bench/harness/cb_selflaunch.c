@@ -111,6 +111,8 @@ int cb_selflaunch_wanted(struct cb_selflaunch *sl, int argc, char **argv)
 		return 0;
 	}
 	sl->np = t * g;
+	sl->typed_argc = argc;
+	sl->typed_argv = argv;
 	if (t > 1 && g > 1)
 		snprintf(sl->from, sizeof(sl->from), "-t %d -g %d", t, g);
 	else
@@ -350,19 +352,20 @@ void cb_selflaunch_free(struct cb_selflaunch *sl)
 json_t *cb_selflaunch_meta(void)
 {
 	const char *v = getenv("CB_SELFLAUNCH");
-	char *copy, *f[4] = { NULL, NULL, NULL, NULL };
+	char *copy, *f[5] = { NULL, NULL, NULL, NULL, NULL };
 	json_t *j = NULL;
 
 	/* the marker alone (left in a shell) is no launch */
 	if (!v || !launcher_var(1) || !(copy = strdup(v)))
 		return NULL;
 	f[0] = copy;
-	for (int i = 1; i < 4 && f[i - 1]; i++)
+	for (int i = 1; i < 5 && f[i - 1]; i++)
 		if ((f[i] = strchr(f[i - 1], '\t')))
 			*f[i]++ = '\0';
-	if (f[3])
-		j = json_pack("{s:i,s:o,s:o,s:o}", "ranks", atoi(f[0]), "from", cb_json_text(f[1]),
-			      "command", cb_json_text(f[2]), "notes", cb_json_text(f[3]));
+	if (f[4])
+		j = json_pack("{s:i,s:o,s:o,s:o,s:o}", "ranks", atoi(f[0]), "from", cb_json_text(f[1]),
+			      "command", cb_json_text(f[2]), "notes", cb_json_text(f[3]), "typed",
+			      cb_json_text(f[4]));
 	free(copy);
 	return j;
 }

@@ -32,6 +32,8 @@ struct cb_selflaunch {
 	char **rank_argv;      /* [rank_argc + 1], NULL-terminated; strings are argv's */
 	char mpirun[4096];     /* the launcher's path, once found */
 	char notes[384];       /* what the launch adds for this host, "" if nothing */
+	int typed_argc;        /* the command as typed (-g/-t included) */
+	char **typed_argv;     /* argv itself, not owned */
 	int argc;              /* the whole launch: mpirun -np N [flags] PROG ARGS */
 	char **argv;           /* [argc + 1], NULL-terminated */
 };
@@ -85,7 +87,8 @@ void cb_selflaunch_drop(struct cb_selflaunch *sl, const char *word);
 void cb_selflaunch_free(struct cb_selflaunch *sl);
 
 /* In a rank started by cb_selflaunch_run: {"ranks": N, "from": "-g 2",
- * "command": "mpirun -np 2 ...", "notes": "..."}, else NULL (new reference). */
+ * "command": "mpirun -np 2 ...", "notes": "...", "typed": the command as
+ * the user typed it, -g included}, else NULL (new reference). */
 json_t *cb_selflaunch_meta(void);
 
 /* The header's words for it: " (self-launched for -g 2: 2 ranks; notes)",

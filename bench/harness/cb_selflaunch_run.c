@@ -77,16 +77,31 @@ static void exec_launcher(const struct cb_selflaunch *sl, pid_t parent)
 	_exit(127);
 }
 
-/* The marker and record for the ranks: "NP\tFROM\tCOMMAND\tNOTES". */
+/* The command as typed, words joined by spaces (as the metadata's
+ * command_line), into buf (len bytes, truncated). */
+static void typed_line(const struct cb_selflaunch *sl, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < sl->typed_argc && k < len - 1; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", sl->typed_argv[i]);
+}
+
+/* The marker and record for the ranks: "NP\tFROM\tCOMMAND\tNOTES\tTYPED"
+ * (tabs in the texts become spaces). */
 static int set_marker(const struct cb_selflaunch *sl)
 {
-	char line[2048], *v = NULL;
+	char line[2048], typed[2048], *v = NULL;
 	int rc;
 
 	cb_selflaunch_line(sl, line, sizeof(line));
+	typed_line(sl, typed, sizeof(typed));
 	for (char *p = line; *p; p++)
 		*p = *p == '\t' ? ' ' : *p;
-	if (asprintf(&v, "%d\t%s\t%s\t%s", sl->np, sl->from, line, sl->notes) < 0)
+	for (char *p = typed; *p; p++)
+		*p = *p == '\t' ? ' ' : *p;
+	if (asprintf(&v, "%d\t%s\t%s\t%s\t%s", sl->np, sl->from, line, sl->notes, typed) < 0)
 		return -1;
 	rc = setenv("CB_SELFLAUNCH", v, 1);
 	free(v);

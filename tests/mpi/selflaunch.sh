@@ -50,6 +50,9 @@ run)
 		grep -qE '^# mpi: .*; 2 ranks on 1 host' "$t/out" || { show; fail "$g: not 2 ranks"; }
 		grep -qE "^# launcher: mpirun \(self-launched for $g: 2 ranks, [^ ]*mpi(run|exec) -np 2 " \
 			"$t/out" || { show; fail "$g: the header's launcher line"; }
+		# the command as typed, -g or -t included (re-running it gives 2 ranks)
+		grep -qxF -- "# command: $bin/$prog -b 8 -e 1K -f 4 $g --algo ring,ps -N 1 -w 1 -n 2 --csv $t/s.csv${extra[*]:+ ${extra[*]}}" \
+			"$t/out" || { show; fail "$g: the header's command is not the one typed"; }
 		grep -qE '^#.*-+ out-of-place -+ +-+ in-place -+' "$t/out" ||
 			{ show; fail "$g: not both modes side by side (nccl-tests' default)"; }
 		grep -qE '^ +ring +512 +128 .* ok$' "$t/out" || { show; fail "$g: no ring row of 512 B"; }

@@ -75,7 +75,7 @@ static void test_launchers(void **state)
 	setenv("SLURM_STEP_NUM_TASKS", "2", 1);
 	assert_string_equal(cb_selflaunch_launcher_var(), "SLURM_PROCID");
 	clear_launchers();
-	setenv("CB_SELFLAUNCH", "2\t-g 2\tmpirun -np 2 prog\t", 1); /* the guard */
+	setenv("CB_SELFLAUNCH", "2\t-g 2\tmpirun -np 2 prog\t\tprog -g 2", 1); /* the guard */
 	assert_int_equal(WANTED(&sl, "-g", "2"), 0);
 	assert_null(cb_selflaunch_meta()); /* the marker alone is no launch */
 	setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
@@ -84,6 +84,7 @@ static void test_launchers(void **state)
 	assert_int_equal(json_integer_value(json_object_get(m, "ranks")), 2);
 	assert_string_equal(json_string_value(json_object_get(m, "from")), "-g 2");
 	assert_string_equal(json_string_value(json_object_get(m, "notes")), "");
+	assert_string_equal(json_string_value(json_object_get(m, "typed")), "prog -g 2");
 	json_decref(m);
 	clear_launchers();
 }
