@@ -62,12 +62,12 @@ MUTANTS=$(
 -		if (wd.stop || now_s() - since < limit())
 +		if (wd.stop || now_s() - since < limit() * 1e9)
 @@ row_of_failure | a results row written when a rank failed | bench/harness/cb_harness.c
--		st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
--		if (st == CB_OK)
--			st = report(h);
-+		st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
-+		if (report(h) != CB_OK)
-+			st = CB_ERR_IO;
+-			st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
+-			if (st == CB_OK)
+-				st = report(h);
++			st = cb_row_measure(&h->m, &h->slot[i], bytes, dt, op, &h->row);
++			if (report(h) != CB_OK)
++				st = CB_ERR_IO;
 @@ column_swapped | a schema column swapped (time_us_min and time_us_max) | bench/format/cb_schema.c
 -	{ .name = "time_us_min", .type = CB_COL_REAL, .offset = S(time_us_min),
 +	{ .name = "time_us_min", .type = CB_COL_REAL, .offset = S(time_us_max),
