@@ -38,9 +38,17 @@ cb_launch_env() {
 	if [ "$(id -u)" = 0 ]; then
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	fi
+	cb_sanitizer_env
+}
+
+# In sanitizer builds, Open MPI's own leaks suppressed (and its components
+# kept loaded, so that the leaks' frames are named), for ranks that mpirun
+# starts from this environment (a binary's -g, which runs mpirun itself).
+cb_sanitizer_env() {
 	export LSAN_OPTIONS="suppressions=$CB_TESTS_DIR/lib/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
 }
+export -f cb_sanitizer_env
 
 # cb_one_mode ARGS...: sets cb_args to ARGS with --inplace 0 after each
 # *_perf word (in each of mpirun's app contexts) unless ARGS name --inplace.

@@ -28,6 +28,9 @@ prog=all_reduce_perf
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 unset OMPI_COMM_WORLD_SIZE PMIX_RANK PMI_RANK PMI_SIZE MV2_COMM_WORLD_RANK CB_SELFLAUNCH CB_MPIRUN
+# the ranks -g starts inherit the sanitizer builds' suppressions of Open
+# MPI's leaks (not the run-as-root variables: -g sets those itself)
+cb_sanitizer_env
 
 show() { echo "--- stdout" >&2; cat "$t/out" >&2; echo "--- stderr" >&2; cat "$t/err" >&2; }
 
