@@ -116,7 +116,6 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	h->be = h->m.be = be;
 	h->lay = *lay;
 	h->m.lay = &h->lay;
-	h->m.in_place = o->in_place == CB_INPLACE_IN;
 	h->rep = rep;
 	st = select_algos(h);
 	if (st == CB_OK)

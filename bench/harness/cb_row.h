@@ -84,7 +84,8 @@ struct cb_row {
 
 /* Allocates m's scratch for the world of m->be and the iterations of m->o,
  * and the verifier for messages up to alloc_bytes; m->o, m->be set, buffers
- * not yet. Collective over the world (whether rank 0 writes --json).
+ * not yet; the buffers, m->in_place and the verifier's collective and mode
+ * are the caller's to set before a row (cb_harness.c: set_mode). Collective over the world (whether rank 0 writes --json).
  * Errors: CB_ERR_NOMEM, CB_ERR_MPI (m partly set: cb_measure_fini frees). */
 enum cb_status cb_measure_init(struct cb_measure *m, size_t alloc_bytes);
 void cb_measure_fini(struct cb_measure *m);
