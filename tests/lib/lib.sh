@@ -20,13 +20,7 @@ cb_summary1_header() { echo "schema,backend,algo,nranks,bytes,count,dtype,op,in_
 # Sanitizer builds: Open MPI's own leaks are suppressed (tests/lib/lsan.supp),
 # collbench's are not; components stay loaded so their frames have names.
 cb_mpirun() {
-	if [ "$(id -u)" = 0 ]; then
-		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-	fi
-	# full (slow) unwinding: Open MPI has no frame pointers, and a short
-	# stack would hide the MPI frame that the suppressions match
-	export LSAN_OPTIONS="suppressions=$CB_TESTS_DIR/lib/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
-	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+	cb_launch_env
 	cb_one_mode "$@"
 	mpirun --oversubscribe --mca op ^avx -x LSAN_OPTIONS "${cb_args[@]}"
 }
@@ -45,10 +39,12 @@ cb_launch_env() {
 # kept loaded, so that the leaks' frames are named), for ranks that mpirun
 # starts from this environment (a binary's -g, which runs mpirun itself).
 cb_sanitizer_env() {
+	# full (slow) unwinding: Open MPI has no frame pointers, and a short
+	# stack would hide the MPI frame that the suppressions match
 	export LSAN_OPTIONS="suppressions=$CB_TESTS_DIR/lib/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 	export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
 }
-export -f cb_sanitizer_env
+export -f cb_sanitizer_env cb_launch_env
 
 # cb_one_mode ARGS...: sets cb_args to ARGS with --inplace 0 after each
 # *_perf word (in each of mpirun's app contexts) unless ARGS name --inplace.
