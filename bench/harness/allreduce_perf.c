@@ -63,19 +63,6 @@ static void on_stop(int sig)
 		abort_flag = CB_ABORT_SIGNAL;
 }
 
-static void catch_stop_signals(void)
-{
-	struct sigaction sa;
-	const int sigs[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /* The longest name of the algorithms the run selects (as the harness does:
  * --algo's, else every one on the backend not run on request only), for the
  * table's algo column. */
@@ -461,7 +448,7 @@ int main(int argc, char **argv)
 		return rc;
 	cb_mcafiles_before_init(); /* MPI_T before MPI_Init: cb_mcafiles.h says why */
 	MPI_Init(&argc, &argv);
-	catch_stop_signals();
+	cb_stop_signals_set(on_stop);
 	/* MPI errors come back as codes (CB_MPI logs them) and main decides */
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -86,6 +86,11 @@ void cb_selflaunch_drop(struct cb_selflaunch *sl, const char *word);
 
 void cb_selflaunch_free(struct cb_selflaunch *sl);
 
+/* The signals a run stops on, SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2
+ * (a rank ends on them; the self-launcher forwards them to mpirun): handler
+ * (or SIG_DFL) installed for each, with SA_RESTART. */
+void cb_stop_signals_set(void (*handler)(int));
+
 /* In a rank started by cb_selflaunch_run: {"ranks": N, "from": "-g 2",
  * "command": "mpirun -np 2 ...", "notes": "...", "typed": the command as
  * the user typed it, -g included}, else NULL (new reference). */

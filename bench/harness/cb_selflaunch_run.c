@@ -36,18 +36,17 @@ static void forward(int sig)
 		kill(child, sig);
 }
 
-static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-
-static void catch_signals(void)
+void cb_stop_signals_set(void (*handler)(int))
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = forward;
+	sa.sa_handler = handler;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
-		sigaction(stop_sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 /* In the forked child: its own process group (a terminal's ^C reaches this
@@ -57,7 +56,6 @@ static void catch_signals(void)
 static void exec_launcher(const struct cb_selflaunch *sl, pid_t parent)
 {
 	int fd = open("/dev/null", O_RDONLY);
-	struct sigaction sa;
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -68,10 +66,7 @@ static void exec_launcher(const struct cb_selflaunch *sl, pid_t parent)
 		if (fd != STDIN_FILENO)
 			close(fd);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
-		sigaction(stop_sigs[i], &sa, NULL);
+	cb_stop_signals_set(SIG_DFL);
 	execv(sl->mpirun, sl->argv);
 	cb_log("cannot run %s: %s", sl->mpirun, strerror(errno));
 	_exit(127);
@@ -134,7 +129,7 @@ int cb_selflaunch_run(struct cb_selflaunch *sl)
 		cb_log("%s: cannot set CB_SELFLAUNCH for the ranks: %s", sl->from, strerror(errno));
 		return CB_EXIT_ABORTED;
 	}
-	catch_signals();
+	cb_stop_signals_set(forward);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
