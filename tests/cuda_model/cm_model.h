@@ -121,6 +121,14 @@ int cm_current_device(void);
 /* 1 when device a can access device b's memory peer to peer. */
 int cm_can_access_peer(int a, int b);
 
+/* ---- cm_link.c ----------------------------------------------------------- */
+
+/* bytes moved from model GPU src's memory to model GPU dst's (src != dst)
+ * over the link between them: what the model's NVML link counters count.
+ * Called where the model moves the bytes (a kernel or copy on one GPU that
+ * reads or writes a peer's memory, the model's NCCL). */
+void cm_link_move(int src, int dst, unsigned long long bytes);
+
 /* ---- cm_memory.c --------------------------------------------------------- */
 
 enum cm_mem_kind {
