@@ -363,6 +363,25 @@ static void print_straggler(struct cb_report *r, const struct cb_summary *s)
 	put_table(r, line);
 }
 
+/* An nccl row's note: what NCCL chose for its timed calls (as rccl-tests'
+ * -A names the algorithm and protocol of each size), or why that is unknown. */
+static void print_nccl_choice(struct cb_report *r, const struct cb_summary *s)
+{
+	char line[320];
+	const char *mode;
+
+	if (!r->table || !s || !s->nccl_note[0])
+		return;
+	mode = !r->both ? "" : s->in_place ? " (in-place)" : " (out-of-place)";
+	if (!s->nccl_algo[0]) /* "#  ^ nccl choice at 8 B: unknown: <why>" */
+		snprintf(line, sizeof(line), "#  ^ %s choice at %llu B%s: %s\n", s->algo, s->bytes,
+			 mode, s->nccl_note);
+	else /* "#  ^ nccl chose Ring/LL/1ch at 8 B" */
+		snprintf(line, sizeof(line), "#  ^ %s chose %s at %llu B%s\n", s->algo, s->nccl_note,
+			 s->bytes, mode);
+	put_table(r, line);
+}
+
 /* Both modes on a line: the line of oop (or NULL) and ip (or NULL), and
  * their straggler notes. */
 static void print_pair(struct cb_report *r, const struct cb_summary *oop,
@@ -376,6 +395,8 @@ static void print_pair(struct cb_report *r, const struct cb_summary *oop,
 	put_table(r, line);
 	print_straggler(r, oop);
 	print_straggler(r, ip);
+	print_nccl_choice(r, oop);
+	print_nccl_choice(r, ip);
 }
 
 /* Both modes on a line: an out-of-place row waits for its in-place one (the
@@ -417,6 +438,7 @@ enum cb_status cb_report_row(struct cb_report *r, const struct cb_summary *row,
 	} else {
 		print_table_row(r, s);
 		print_straggler(r, s);
+		print_nccl_choice(r, s);
 	}
 	if (r->nct && ranks && ranks->iters)
 		cb_nct_add(r->nct, s, ranks->iters->time_us, ranks->iters->k,

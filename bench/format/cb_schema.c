@@ -137,6 +137,15 @@ static const struct cb_column summary_cols[] = {
 	{ .name = "collective", .type = CB_COL_NAME, .offset = S(collective), .flags = CB_COL_READ,
 	  .unit = "",
 	  .doc = "the collective (cb_coll.h's names: allreduce, reduce_scatter, ...); read as allreduce from " CB_SCHEMA_SUMMARY_1 " and -2 files" },
+	{ .name = "nccl_algo", .type = CB_COL_NAME, .offset = S(nccl_algo), .flags = OPT,
+	  .unit = "", .doc = "nccl rows: the algorithm NCCL chose for most timed calls, as NCCL "
+	  "names it (Ring, Tree, NVLS, NVLSTree, CollNetDirect, CollNetChain, PAT), from "
+	  "collbench's NCCL profiler plugin; empty when unknown or not an nccl row" },
+	{ .name = "nccl_proto", .type = CB_COL_NAME, .offset = S(nccl_proto), .flags = OPT,
+	  .unit = "", .doc = "its protocol (LL, LL128, Simple)" },
+	{ .name = "nccl_channels", .type = CB_COL_INT, .offset = S(nccl_channels), .flags = OPT,
+	  .hi = 1024, .unit = "", .doc = "its channel count (NCCL 2.25-2.26: the most channels "
+	  "the collective could use)" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)
@@ -386,6 +395,8 @@ static json_t *field_json(const struct cb_schema *s, const struct cb_column *c, 
 		return isnan(d = *CFIELD(c, rec, double)) ? json_null() : json_real(d);
 	default:
 		field_text(s, c, rec, text, sizeof(text));
+		if (!text[0] && c->type == CB_COL_NAME && c->flags & CB_COL_EMPTY_OK)
+			return json_null();
 		return cb_json_text(text);
 	}
 }

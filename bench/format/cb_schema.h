@@ -96,6 +96,12 @@ struct cb_summary {
 	int straggler_rank;                       /* CB_NO_INT: none (n = 1) */
 	double straggler_share, straggler_ratio;
 	char collective[CB_NAME_MAX];             /* a cb_coll.h name: "allreduce", ... */
+	/* what NCCL chose for an nccl row's timed calls (the most frequent):
+	 * its algorithm and protocol names, channels; "", CB_NO_INT: unknown or
+	 * not an nccl row */
+	char nccl_algo[CB_NAME_MAX], nccl_proto[CB_NAME_MAX];
+	int nccl_channels;
+	char nccl_note[192];                      /* not a column: the table's note on it */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
@@ -119,7 +125,8 @@ struct cb_rank_rec {
 
 enum cb_col_type {
 	CB_COL_SCHEMA, /* no field: the schema's id, the same on every row */
-	CB_COL_NAME,   /* char[CB_NAME_MAX]: [A-Za-z0-9_.+-], 1..31 characters */
+	CB_COL_NAME,   /* char[CB_NAME_MAX]: [A-Za-z0-9_.+-], 1..31 characters (0 where
+			* CB_COL_EMPTY_OK: "" empty, JSON null) */
 	CB_COL_INT,    /* int; CB_NO_INT empty */
 	CB_COL_BOOL,   /* int 0 or 1; CSV 0/1, JSON false/true */
 	CB_COL_U64,    /* unsigned long long; CB_NO_U64 empty */

@@ -99,7 +99,8 @@ enum cb_status cb_schema_parse_field(const struct cb_schema *s, const struct cb_
 	int number = c->type == CB_COL_INT || c->type == CB_COL_BOOL || c->type == CB_COL_U64 ||
 		     c->type == CB_COL_REAL;
 
-	if (number && !*text) /* the empty value is what cb_schema_clear left */
+	if ((number || (c->type == CB_COL_NAME && c->flags & CB_COL_EMPTY_OK)) && !*text)
+		/* the empty value is what cb_schema_clear left */
 		return empty_ok(c, state) ? CB_OK
 					  : cb_refuse(err, len, "column %s is empty", c->name);
 	switch (c->type) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_nccl_choice.h"
 #include "cb_watchdog.h"
 
 /* Adds a slot for registry entry a over the run's transport. */
@@ -117,6 +118,8 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	h->lay = *lay;
 	h->m.lay = &h->lay;
 	h->rep = rep;
+	if (!strcmp(o->backend, "cuda"))
+		cb_nccl_choice_setup(); /* before any NCCL communicator */
 	st = select_algos(h);
 	if (st == CB_OK)
 		st = cb_row_init(&h->row, be->world_size);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "cb_nccl_choice.h"
 #include "cb_row_time.h"
 #include "cb_stats.h"
 #include "cb_watchdog.h"
@@ -127,6 +128,7 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	struct cb_summary *s = &row->s;
 
 	cb_schema_clear(&cb_schema_summary, s);
+	s->nccl_note[0] = '\0';
 	row->measured = row->traffic = row->acct = row->kept = 0;
 	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
 	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->desc->name);
@@ -320,6 +322,7 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 			return st;
 	}
 	st = iterate(m, slot, a, "warm-up", m->o->warmup, 1, &warm);
+	cb_nccl_choice_clear(); /* NCCL's choices in the timed calls only */
 	if (st == CB_OK && m->o->cudagraph > 0)
 		st = cb_row_graph_make(m, slot, a); /* -G: the timed calls launch it */
 	cb_traffic_reset(m->be);
@@ -532,6 +535,8 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 		}
 	}
 	st = timed(m, slot, &a, &minflt);
+	if (st == CB_OK && m->be->world_rank == 0)
+		cb_nccl_choice_fill(&row->s); /* before the checked calls */
 	if (st == CB_ERR_UNSUPPORTED && m->graph_why[0]) { /* every rank: cb_row_graph_make */
 		cb_row_graph_free(m);
 		cb_row_status_set(&row->s.status, CB_ROW_SKIPPED, "-G: %s", m->graph_why);

@@ -287,6 +287,7 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId c
 	all = c;
 	pthread_mutex_unlock(&mu);
 	*comm = c;
+	cm_nccl_prof_init(c);
 	for (unsigned long polls = 0; (r = cm_comm_progress(c)) == ncclInProgress && c->blocking; polls++)
 		cm_backoff(polls);
 	return r;
@@ -329,6 +330,7 @@ static void retire(struct ncclComm *c, int abort)
 	pthread_mutex_lock(&mu);
 	c->destroyed = 1;
 	pthread_mutex_unlock(&mu);
+	cm_nccl_prof_fini(c);
 	shm_unlink(c->name);
 	cm_comm_unref(c);
 }

@@ -58,6 +58,8 @@ struct ncclComm {
 	struct cm_seg *seg;
 	size_t seg_bytes;
 	struct ncclComm *next_all;
+	void *prof_ctx;    /* the profiler plugin's context, and its event mask */
+	int prof_mask;
 };
 
 /* Where the slots, channel heads and channel rings of seg start, for n ranks;
@@ -85,5 +87,22 @@ ncclResult_t cm_comm_progress(struct ncclComm *c);
 ncclResult_t cm_comm_usable(struct ncclComm *c, const char *call);
 /* 1 when rank r of c has exited (its pid is gone). */
 int cm_comm_peer_dead(const struct ncclComm *c, int r);
+
+/* cm_nccl_prof.c: NCCL's profiler plugin (NCCL_PROFILER_PLUGIN) in the
+ * model: its init for communicator c (at its creation), its finalize (at
+ * its end), and one collective's events (a group's, then the collective's
+ * with cm_nccl_pick's choice): call it where the collective is enqueued,
+ * coll an enum cb_coll, func NCCL's name ("AllReduce"). */
+void cm_nccl_prof_init(struct ncclComm *c);
+void cm_nccl_prof_fini(struct ncclComm *c);
+void cm_nccl_prof_coll(struct ncclComm *c, int coll, const char *func, const void *sendbuff,
+		       void *recvbuff, size_t count, const char *datatype, size_t bytes);
+
+/* The algorithm, protocol and channel count the model's NCCL uses for a
+ * collective coll (enum cb_coll) of bytes on c: NCCL's names ("Ring",
+ * "Tree", "NVLS", "NVLSTree", "CollNetDirect", "CollNetChain", "PAT"; "LL",
+ * "LL128", "Simple"). cm_nccl_prof.c has a weak default (Ring, Simple, 1). */
+void cm_nccl_pick(const struct ncclComm *c, int coll, size_t bytes, const char **algo,
+		  const char **proto, int *nchannels);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_coll.h"
 #include "cm_nccl.h"
 
 #define CM_LIVENESS_POLLS 1024u
@@ -175,6 +176,8 @@ ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count, n
 	*o = (struct coll){ comm, sendbuff, recvbuff, count, dt, cop };
 	sp[0] = (struct cm_span){ sendbuff, count * cb_dtype_size(dt), 0, 0 };
 	sp[1] = (struct cm_span){ recvbuff, count * cb_dtype_size(dt), 1, 0 };
+	cm_nccl_prof_coll(comm, CB_COLL_ALLREDUCE, "AllReduce", sendbuff, recvbuff, count,
+			  cb_dtype_name(dt), count * cb_dtype_size(dt));
 	cm_comm_ref(comm);
 	comm->enq++;
 	if (cm_enqueue_touching(stream, "ncclAllReduce", run_allreduce, drop_coll, o, sp, 2) != cudaSuccess)

@@ -201,7 +201,8 @@ static void check_csv(const char *path, const struct cb_schema *s, struct cb_tab
 /* 1 when JSON value v is of the kind column c writes, given its CSV text. */
 static int json_type_ok(const struct cb_column *c, const json_t *v, const char *csv)
 {
-	if (!*csv && c->type != CB_COL_NAME && c->type != CB_COL_SCHEMA)
+	if (!*csv && (c->type != CB_COL_NAME || c->flags & CB_COL_EMPTY_OK) &&
+	    c->type != CB_COL_SCHEMA)
 		return json_is_null(v);
 	switch (c->type) {
 	case CB_COL_INT:
