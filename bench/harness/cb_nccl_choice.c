@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "cb_nccl_choice.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -82,6 +83,32 @@ static int nccl_row(const struct cb_summary *s)
 	return !strcmp(s->algo, "nccl") || !strncmp(s->algo, "nccl.", 5);
 }
 
+/* name in the spelling of NCCL_ALGO and NCCL_PROTO (NCCL's environment
+ * documentation: Ring, Tree, CollNetDirect, CollNetChain, NVLS, NVLSTree,
+ * PAT; LL, LL128, Simple): NCCL's profiler events carry ncclAlgoToString's
+ * and ncclProtoToString's "RING", "NVLS_TREE", "SIMPLE" (src/collectives.cc,
+ * NCCL 2.25-2.30). A name it does not know is kept as it is. */
+static const char *canonical(const char *name)
+{
+	static const char *const known[] = { "Ring", "Tree", "CollNetDirect", "CollNetChain", "NVLS",
+					     "NVLSTree", "PAT", "LL", "LL128", "Simple" };
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		const char *a = name, *b = known[i];
+
+		for (; *a && *b; a++) {
+			if (*a == '_')
+				continue;
+			if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+				break;
+			b++;
+		}
+		if (!*a && !*b)
+			return known[i];
+	}
+	return name;
+}
+
 void cb_nccl_choice_from(const struct cb_nccl_prof_table *t, const char *why,
 			 struct cb_summary *s)
 {
@@ -99,10 +126,10 @@ void cb_nccl_choice_from(const struct cb_nccl_prof_table *t, const char *why,
 		snprintf(s->nccl_note, sizeof(s->nccl_note), "unknown: %s", why ? why : "?");
 		return;
 	}
-	snprintf(s->nccl_algo, sizeof(s->nccl_algo), "%s", best->algo);
-	snprintf(s->nccl_proto, sizeof(s->nccl_proto), "%s", best->proto);
+	snprintf(s->nccl_algo, sizeof(s->nccl_algo), "%s", canonical(best->algo));
+	snprintf(s->nccl_proto, sizeof(s->nccl_proto), "%s", canonical(best->proto));
 	s->nccl_channels = best->nchannels;
-	k = snprintf(s->nccl_note, sizeof(s->nccl_note), "%s/%s/%dch", best->algo, best->proto,
+	k = snprintf(s->nccl_note, sizeof(s->nccl_note), "%s/%s/%dch", s->nccl_algo, s->nccl_proto,
 		     best->nchannels);
 	if (best->calls != t->events && k > 0 && (size_t)k < sizeof(s->nccl_note))
 		snprintf(s->nccl_note + k, sizeof(s->nccl_note) - (size_t)k,

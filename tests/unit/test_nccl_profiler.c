@@ -92,6 +92,36 @@ static void test_v5_counts(void **state)
 	assert_int_equal(p->finalize(ctx), 0);
 }
 
+/* NCCL's events spell "NVLS_TREE", "SIMPLE"; the row spells them as
+ * NCCL_ALGO and NCCL_PROTO do. */
+static void test_names(void **state)
+{
+	const struct cb_nccl_profiler_v5 *p = sym("ncclProfiler_v5");
+	struct cb_summary s = { .nccl_channels = -1 };
+	struct cb_nccl_prof_table t;
+	void *ctx;
+	int mask;
+
+	(void)state;
+	assert_int_equal(p->init(&ctx, 1, &mask, "c", 1, 2, 0, NULL), 0);
+	clear();
+	coll_v5(p, ctx, "NVLS_TREE", "SIMPLE", 32, 1);
+	t = table_now();
+	cb_nccl_choice_from(&t, NULL, &s);
+	assert_string_equal(s.nccl_note, "NVLSTree/Simple/32ch");
+	clear();
+	coll_v5(p, ctx, "COLLNET_DIRECT", "LL128", 4, 1);
+	t = table_now();
+	cb_nccl_choice_from(&t, NULL, &s);
+	assert_string_equal(s.nccl_algo, "CollNetDirect");
+	assert_string_equal(s.nccl_proto, "LL128");
+	clear();
+	coll_v5(p, ctx, "RING_X", "LL", 4, 1); /* unknown: kept */
+	t = table_now();
+	cb_nccl_choice_from(&t, NULL, &s);
+	assert_string_equal(s.nccl_algo, "RING_X");
+}
+
 /* The older layouts: each version's collective event lands with its own
  * algorithm, protocol and channels (a wrong offset reads garbage). */
 static void test_older_layouts(void **state)
@@ -200,7 +230,8 @@ static void test_cost(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v5_counts), cmocka_unit_test(test_older_layouts),
+		cmocka_unit_test(test_v5_counts), cmocka_unit_test(test_names),
+		cmocka_unit_test(test_older_layouts),
 		cmocka_unit_test(test_overflow),  cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_cost),
 	};
