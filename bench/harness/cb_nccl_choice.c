@@ -40,6 +40,15 @@ static int plugin_path(char *buf, size_t len)
 	return snprintf(buf, len, "%s/%s", exe, CB_NCCL_PROF_FILE) < (int)len ? 0 : -1;
 }
 
+/* 1 when value, NCCL_PROFILER_PLUGIN's, is a path to collbench's plugin
+ * (NCCL opens a value with a '/' as it is). */
+static int own_file(const char *value)
+{
+	const char *slash = strrchr(value, '/');
+
+	return slash && !strcmp(slash + 1, CB_NCCL_PROF_FILE);
+}
+
 void cb_nccl_choice_setup(void)
 {
 	const char *user = getenv("NCCL_PROFILER_PLUGIN");
@@ -48,12 +57,14 @@ void cb_nccl_choice_setup(void)
 
 	if (pc.done++)
 		return;
-	if (user) {
+	if (user && *user && !own_file(user)) {
 		snprintf(pc.why, sizeof(pc.why), "user profiler plugin (NCCL_PROFILER_PLUGIN=%s)",
 			 user);
 		return;
 	}
-	if (plugin_path(path, sizeof(path)) != 0 || access(path, R_OK) != 0) {
+	if (user && *user) /* a path to collbench's plugin: that copy */
+		snprintf(path, sizeof(path), "%s", user);
+	else if (plugin_path(path, sizeof(path)) != 0 || access(path, R_OK) != 0) {
 		snprintf(pc.why, sizeof(pc.why), "no %s beside the binary", CB_NCCL_PROF_FILE);
 		return;
 	}

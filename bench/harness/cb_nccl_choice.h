@@ -9,10 +9,11 @@
 #include "cb_schema.h"
 
 /* Once, before the first NCCL communicator of the process: unless the user
- * set NCCL_PROFILER_PLUGIN (then the choice stays unknown, and says so),
- * sets it to the plugin beside the running binary and opens that file
- * (the same copy NCCL opens later). Never fails: what went wrong becomes
- * the rows' reason. */
+ * set NCCL_PROFILER_PLUGIN to another plugin (then the choice stays
+ * unknown, and says so), sets it to the plugin beside the running binary
+ * (or keeps the user's path to a libnccl-profiler-collbench.so) and opens
+ * that file (the same copy NCCL opens later). Never fails: what went wrong
+ * becomes the rows' reason. */
 void cb_nccl_choice_setup(void);
 
 /* Before a row's timed calls: forgets the calls before them (warm-up). */

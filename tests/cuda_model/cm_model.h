@@ -14,6 +14,11 @@
  *   cm_kernels.c cb_cuda_reduce and cb_cuda_finalize (cb_cuda_kernels.h) as
  *                host loops (cm_elem.cc: cb_cuda_elem.cuh's element functions);
  *   cm_nccl.c    communicators; cm_nccl_ops.c: allreduce, send/recv, groups;
+ *   cm_nccl_prof.c NCCL's profiler plugin (NCCL_PROFILER_PLUGIN, interface
+ *                v5 only): init and finalize per communicator, and per
+ *                collective a group event and a collective event with
+ *                cm_nccl_pick's algorithm, protocol and channels (the events
+ *                collbench's plugin reads; no API, proxy or kernel events);
  *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
