@@ -153,6 +153,11 @@ void cb_nccl_choice_fill(struct cb_summary *s)
 
 	if (!nccl_row(s))
 		return;
+	if (!strcmp(s->collective, "alltoall")) { /* cb_algo_nccl.c: a group of send/recv */
+		cb_nccl_choice_from(NULL, "alltoall runs as ncclSend/ncclRecv, which have no algorithm",
+				    s);
+		return;
+	}
 	if (!pc.snapshot) {
 		cb_nccl_choice_from(NULL, pc.done ? pc.why : "the plugin was not set up", s);
 		return;
