@@ -158,6 +158,10 @@ void cb_nccl_choice_fill(struct cb_summary *s)
 				    s);
 		return;
 	}
+	if (s->nranks == 1) { /* NCCL 2.28 src/enqueue.cc: ncclLaunchOneRank, no plan */
+		cb_nccl_choice_from(NULL, "one rank: NCCL copies locally and chooses no algorithm", s);
+		return;
+	}
 	if (!pc.snapshot) {
 		cb_nccl_choice_from(NULL, pc.done ? pc.why : "the plugin was not set up", s);
 		return;

@@ -7,8 +7,8 @@
  * called for every communicator, finalize when it is destroyed; for every
  * collective the events NCCL starts where it enqueues one: a group event,
  * then the collective's (with the algorithm, protocol and channel count of
- * cm_nccl_pick), each stopped after. Only what the mask init returned asks
- * for is started. Only v5 is spoken: a plugin without it is not loaded
+ * cm_nccl_pick), each stopped after; none for a communicator of one rank.
+ * Only what the mask init returned asks for is started. Only v5 is spoken: a plugin without it is not loaded
  * (NCCL 2.28 would take v4 .. v1 through adapters). */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -91,7 +91,10 @@ void cm_nccl_prof_coll(struct ncclComm *c, int coll, const char *func, const voi
 	int nch;
 	void *gev = NULL, *cev = NULL;
 
-	if (!plugin || !(c->prof_mask & (CB_NCCL_PROFILE_GROUP | CB_NCCL_PROFILE_COLL)))
+	/* one rank: NCCL runs a local copy and starts no event (NCCL 2.28
+	 * src/enqueue.cc, ncclLaunchOneRank) */
+	if (!plugin || c->nranks == 1 ||
+	    !(c->prof_mask & (CB_NCCL_PROFILE_GROUP | CB_NCCL_PROFILE_COLL)))
 		return;
 	plugin->start_event(c->prof_ctx, &gev, &g);
 	if (c->prof_mask & CB_NCCL_PROFILE_COLL) {
