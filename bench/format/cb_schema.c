@@ -137,6 +137,16 @@ static const struct cb_column summary_cols[] = {
 	{ .name = "collective", .type = CB_COL_NAME, .offset = S(collective), .flags = CB_COL_READ,
 	  .unit = "",
 	  .doc = "the collective (cb_coll.h's names: allreduce, reduce_scatter, ...); read as allreduce from " CB_SCHEMA_SUMMARY_1 " and -2 files" },
+	{ .name = "pct_line", .type = CB_COL_REAL, .offset = S(pct_line), .flags = CB_COL_EMPTY_OK,
+	  .hi = MAX_GBPS, .unit = "%",
+	  .doc = "busbw as a percent of the line rate of the link that bounds it (NVLink per "
+	         "direction; NVLS: its own bound; PCIe: lanes x rate; docs/reference.md); empty: "
+	         "topology unknown (the metadata's topology.why_unknown), several hosts, n = 1, "
+	         "no busbw" },
+	{ .name = "pct_copy", .type = CB_COL_REAL, .offset = S(pct_copy), .flags = CB_COL_EMPTY_OK,
+	  .hi = MAX_GBPS, .unit = "%",
+	  .doc = "busbw as a percent of the copy row's algbw at the same size in the same run "
+	         "(the local copy roofline); empty: copy did not run at that size, n = 1, no busbw" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)

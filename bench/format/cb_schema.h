@@ -96,6 +96,8 @@ struct cb_summary {
 	int straggler_rank;                       /* CB_NO_INT: none (n = 1) */
 	double straggler_share, straggler_ratio;
 	char collective[CB_NAME_MAX];             /* a cb_coll.h name: "allreduce", ... */
+	double pct_line, pct_copy;                /* % of the line rate, of copy's algbw
+						   * (cb_linerate.h); NaN: not known */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
