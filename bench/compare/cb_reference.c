@@ -131,7 +131,7 @@ enum cb_status cb_ref_load(const char *path, struct cb_ref_table *rt, char *err,
 		return st;
 	st = CB_ERR_ARG;
 	if ((col = missing_col(&t))) {
-		snprintf(err, errlen, "%s: no column '%s' (a reference table: docs/reference.md)",
+		snprintf(err, errlen, "%s: no column '%s' (a reference table: docs/normal.md)",
 			 path, col);
 		goto out;
 	}

@@ -1,5 +1,5 @@
 /* cb_reference: the table of published NCCL figures shipped with the suite
- * (data/reference/nccl_published.csv; docs/reference.md) and how a run is
+ * (data/reference/nccl_published.csv; docs/normal.md) and how a run is
  * placed against it: collbench-compare --reference.
  *
  * The table is CSV with a header naming these columns (any order, others
@@ -74,7 +74,7 @@ long cb_ref_nearest(const struct cb_ref_table *rt, const struct cb_topo *t, char
 int cb_ref_algo_is(const char *row_algo, const char *algo);
 
 /* Places every launch of res with a known topology against rt on out (the
- * format in docs/reference.md). Returns 0 when at least one launch had a
+ * format in docs/normal.md). Returns 0 when at least one launch had a
  * known topology, else -1 after a message on stderr naming why each was
  * unknown; errors reading a launch's metadata likewise (-1). */
 int cb_ref_place(FILE *out, const struct cb_ref_table *rt, const char *table_path,

@@ -112,7 +112,7 @@ static const struct cb_optdef table[] = {
 	{ .lname = "reference", .kind = CB_OPT_FLAG, OFF(reference),
 	  .help = "place CURRENT (alone) against the published NCCL figures: for each launch "
 	          "whose metadata has a topology, the matching entries' busbw beside ours and "
-	          "the ratio, else the nearest platform (docs/reference.md)" },
+	          "the ratio, else the nearest platform (docs/normal.md)" },
 	{ .lname = "ref-table", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(ref_table),
 	  .what = "path",
 	  .help = "the reference table for --reference (default: the one shipped, "

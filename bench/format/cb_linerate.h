@@ -1,7 +1,7 @@
 /* cb_linerate: "is my number normal?" per row: a row's busbw as a percent of
  * the line rate of the link that bounds it (pct_line) and of the copy
  * roofline measured in the same run (pct_copy). Pure functions of a row, the
- * run's topology (cb_topo.h) and the copy row's algbw; docs/reference.md
+ * run's topology (cb_topo.h) and the copy row's algbw; docs/normal.md
  * says what each percent means and where the bounds come from.
  *
  * The bound for busbw, B = the GPU's NVLink bandwidth per direction

@@ -140,7 +140,7 @@ static const struct cb_column summary_cols[] = {
 	{ .name = "pct_line", .type = CB_COL_REAL, .offset = S(pct_line), .flags = CB_COL_EMPTY_OK,
 	  .hi = MAX_GBPS, .unit = "%",
 	  .doc = "busbw as a percent of the line rate of the link that bounds it (NVLink per "
-	         "direction; NVLS: its own bound; PCIe: lanes x rate; docs/reference.md); empty: "
+	         "direction; NVLS: its own bound; PCIe: lanes x rate; docs/normal.md); empty: "
 	         "topology unknown (the metadata's topology.why_unknown), several hosts, n = 1, "
 	         "no busbw" },
 	{ .name = "pct_copy", .type = CB_COL_REAL, .offset = S(pct_copy), .flags = CB_COL_EMPTY_OK,
