@@ -4,6 +4,7 @@
 #include "cb_harness.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,9 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	h->lay = *lay;
 	h->m.lay = &h->lay;
 	h->rep = rep;
+	/* pct_line's reason until the backend's code stamps the topology */
+	snprintf(h->topo.why_unknown, sizeof(h->topo.why_unknown),
+		 "no topology known on the %s backend", o->backend);
 	st = select_algos(h);
 	if (st == CB_OK)
 		st = cb_row_init(&h->row, be->world_size);
