@@ -55,6 +55,12 @@ Each figure is written as .png and .svg:
                       MPI 4.1's decision table names (RUN_DIR/library_choice.csv, which
                       sweep.sh writes for runs with mpi.* rows: collbench-model check
                       --library)
+  gpu_bytes_per_rank  bytes each GPU sent and received in one call (tx+rx) per rank, NCCL's
+                      algorithms (nccl, nccl.*) beside ours, at one size (--gpu-bytes-size,
+                      else the largest with a hardware count) and the largest rank count:
+                      NVML's NVLink counts (ranks.csv's hw_tx_bytes, hw_rx_bytes) where there
+                      are, our own counters otherwise, each key saying which; its data in
+                      gpu_bytes_per_rank.tsv (cuda runs with NVML; skipped elsewhere)
   zero_step_np<N>     a DDP step (allreduce of S) against a ZeRO step (reduce-scatter of S, then
                       all-gather of S) per algorithm of all three, one file per rank count N:
                       the time vs S, and each rank's tx+rx at the largest S with measured bytes
@@ -73,6 +79,7 @@ cb_opt op        - Y     text       opt_op      '' "plot rows of reduction op Y 
 cb_opt inplace   - '0|1' choice:0,1 opt_inplace '' "plot out-of-place (0) or in-place (1) rows"
 cb_opt backend   - B     text       opt_backend '' "plot rows of backend B (host or cuda)"
 cb_opt overwrite - -     flag       overwrite   0  "OUT_DIR may hold earlier figures: they are replaced"
+cb_opt gpu-bytes-size - N text     opt_gpubytes '' "gpu_bytes_per_rank at N bytes per rank"
 cb_opts_text tail <<EOF
 
 Environment: CB_PLOTS (root of the default OUT_DIR, default <repo>/plots).
@@ -159,7 +166,8 @@ if [[ -n "$OUT_DIR" ]]; then
 	cb_claim_dir "$OUT_DIR" figures.txt "$overwrite" 'busbw_np*.png' 'busbw_np*.svg' \
 		'time_vs_ranks.*' 'traffic_per_rank.*' 'imbalance_vs_ranks.*' 'busy_wait_per_rank.*' \
 		'stragglers.*' 'iterations.*' 'frontier_np*.png' 'frontier_np*.svg' \
-		'library_choice.*' 'zero_step_np*.png' 'zero_step_np*.svg' '.*.tmp[0-9]*' || exit 2
+		'library_choice.*' 'zero_step_np*.png' 'zero_step_np*.svg' 'gpu_bytes_per_rank.*' \
+		'.*.tmp[0-9]*' || exit 2
 else
 	OUT_DIR=$(cb_new_dir "${CB_PLOTS:-$REPO_ROOT/plots}" "$RUN_ID") || exit 2
 	made_dir=$OUT_DIR
@@ -284,6 +292,33 @@ plot_traffic() {
 		-v d="$DTYPE" -v o="$OP" -v p="$INPLACE" "$tmp/cur.tsv" "$RANKS")
 }
 
+# --- gpu_bytes_per_rank: each GPU's tx+rx per call, NCCL's algorithms beside ours -------------
+plot_gpubytes() {
+	local verb a b c d e f labels="" i=0
+	[[ -s "$RANKS" ]] || return 0 # traffic_per_rank says so
+	if [[ -n "$opt_gpubytes" && ! "$opt_gpubytes" =~ ^[0-9]+$ ]]; then
+		cb_die 2 "--gpu-bytes-size: '$opt_gpubytes' is not a number of bytes"
+	fi
+	while IFS=$US read -r verb a b c d e f; do
+		case $verb in
+		skip) cb_note "skipping gpu_bytes_per_rank: $a"; return 0 ;;
+		none) # no hardware counts: said only for a cuda run (a host run has none)
+			[[ "$BACKEND" != cuda ]] || cb_note "skipping gpu_bytes_per_rank: $a"
+			return 0 ;;
+		algo) # name, source, tx+rx over its ranks in words, ranks found
+			i=$((i + 1))
+			labels+="lab$i=$(gp_str "$a, $b ($c in all)"); " ;;
+		plot) # N, size in words, algorithms, y unit, its bytes, tallest bar
+			run_gp gpubytes "$OUT_DIR/gpu_bytes_per_rank" "prefix=$(cb_gp_path "$tmp/gpubytes");
+				algos=$(gp_str "$c"); $labels nranks=$a; unit=$(gp_str "$d"); div=$e;
+				ymax=$f; note=$(gp_str "$(over_note "$a")");
+				ttl=$(gp_str "bytes each GPU moved in one call, $a ranks, $b per rank")"
+			cp "$tmp/gpubytes.tsv" "$OUT_DIR/gpu_bytes_per_rank.tsv" ;;
+		esac
+	done < <(plot_awk gpubytes -v prog="$PROG" -v file="$RANKS" -v dir="$tmp" -v b="$BACKEND" \
+		-v d="$DTYPE" -v o="$OP" -v p="$INPLACE" -v size="$opt_gpubytes" "$RANKS")
+}
+
 # --- imbalance_vs_ranks: the same algorithms at the largest size with a measured imbalance ----
 plot_imbalance() {
 	local verb size algos ranks ymax
@@ -396,6 +431,7 @@ plot_busbw
 plot_frontier
 plot_time
 plot_traffic
+plot_gpubytes
 plot_imbalance
 plot_busywait
 plot_straggler

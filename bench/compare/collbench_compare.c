@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cb_compare.h"
 #include "cb_compare_out.h"
@@ -22,6 +23,7 @@
 #include "cb_floor.h"
 #include "cb_optable.h"
 #include "cb_output.h"
+#include "cb_reference.h"
 #include "cb_results.h"
 #include "cb_results_load.h"
 #include "cb_size.h"
@@ -35,7 +37,8 @@
 struct cli {
 	struct cb_compare_opts cmp;
 	enum cb_format fmt;
-	int force, help, check_args;
+	int force, help, check_args, reference;
+	char ref_table[1024];
 	char algos[256];
 	double tolerance_pct, noise_cap_pct; /* the cap: NaN until given */
 	size_t min_bytes;
@@ -106,6 +109,14 @@ static const struct cb_optdef table[] = {
 	          "(warned), not vanished (a failure)" },
 	{ .lname = "force", .kind = CB_OPT_FLAG, OFF(force),
 	  .help = "compare runs whose metadata make them incomparable (warns)" },
+	{ .lname = "reference", .kind = CB_OPT_FLAG, OFF(reference),
+	  .help = "place CURRENT (alone) against the published NCCL figures: for each launch "
+	          "whose metadata has a topology, the matching entries' busbw beside ours and "
+	          "the ratio, else the nearest platform (docs/normal.md)" },
+	{ .lname = "ref-table", .argname = "FILE", .kind = CB_OPT_TEXT, OFF(ref_table),
+	  .what = "path",
+	  .help = "the reference table for --reference (default: the one shipped, "
+	          "data/reference/nccl_published.csv)" },
 	{ .lname = "check-args", .kind = CB_OPT_FLAG, OFF(check_args),
 	  .help = "check the options only (no BASELINE, CURRENT): exit 0, or 2 with the message "
 	          "(scripts/regress.sh's check before its sweep)" },
@@ -117,7 +128,8 @@ static const struct cb_optdef table[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: " PROG " [options] BASELINE CURRENT\n"
-		"       " PROG " --min-busbw RULES [options] CURRENT\n\n"
+		"       " PROG " --min-busbw RULES [options] CURRENT\n"
+		"       " PROG " --reference [--ref-table FILE] CURRENT\n\n"
 		"BASELINE and CURRENT: a run folder of scripts/sweep.sh (summary.csv and the\n"
 		"*.meta.json of each launch), or a summary CSV of allreduce_perf --csv (with\n"
 		"X.meta.json next to X.csv). Rows are joined on (collective, backend, algo,\n"
@@ -181,7 +193,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		cb_eprintf(PROG ": --check-args takes no BASELINE or CURRENT (see --help)\n");
 		return -1;
 	}
-	if (!c->help && !c->check_args && argc - optind != 2 &&
+	if (c->reference && !c->help && !c->check_args && argc - optind != 1) {
+		cb_eprintf(PROG ": --reference takes CURRENT alone, got %d argument(s) "
+			"(see --help)\n", argc - optind);
+		return -1;
+	}
+	if (!c->help && !c->check_args && !c->reference && argc - optind != 2 &&
 	    !(c->min_busbw[0] && argc - optind == 1)) {
 		cb_eprintf(PROG ": expected BASELINE and CURRENT%s, got %d argument(s) "
 			"(see --help)\n", c->min_busbw[0] ? " (or CURRENT alone)" : "", argc - optind);
@@ -268,6 +285,41 @@ static int run_floors_only(const struct cli *c, const char *cpath)
 	}
 	rc = check_floors(c, &cur);
 	cb_results_free(&cur);
+	return rc;
+}
+
+/* --reference: the table (--ref-table, else the shipped one: the source
+ * tree's, then the installed copy) and CURRENT placed against it. */
+static int run_reference(const struct cli *c, const char *cpath)
+{
+	static const char *const shipped[] = { CB_REF_SOURCE, CB_REF_INSTALLED };
+	const char *path = c->ref_table[0] ? c->ref_table : NULL;
+	struct cb_ref_table rt;
+	struct cb_results cur;
+	char err[1024];
+	int rc = CB_EXIT_USAGE;
+
+	for (size_t i = 0; !path && i < 2; i++)
+		if (access(shipped[i], R_OK) == 0)
+			path = shipped[i];
+	if (!path) {
+		cb_eprintf(PROG ": --reference: no reference table at %s or %s (--ref-table "
+			"FILE)\n", shipped[0], shipped[1]);
+		return CB_EXIT_USAGE;
+	}
+	if (cb_ref_load(path, &rt, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG ": --reference: %s\n", err);
+		return CB_EXIT_USAGE;
+	}
+	if (cb_results_load(cpath, &cur, err, sizeof(err)) != CB_OK) {
+		cb_eprintf(PROG ": current: %s\n", err);
+		goto out_free_table;
+	}
+	if (cb_ref_place(stdout, &rt, path, &cur) == 0)
+		rc = 0;
+	cb_results_free(&cur);
+out_free_table:
+	cb_ref_free(&rt);
 	return rc;
 }
 
@@ -387,7 +439,9 @@ int main(int argc, char **argv)
 		cb_floors_free(&c.floors);
 		return cb_close_stdout(PROG, 0, CB_EXIT_USAGE);
 	}
-	if (argc - optind == 1)
+	if (c.reference)
+		rc = run_reference(&c, argv[optind]);
+	else if (argc - optind == 1)
 		rc = run_floors_only(&c, argv[optind]);
 	else
 		rc = run(&c, argv[optind], argv[optind + 1]);

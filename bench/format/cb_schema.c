@@ -146,6 +146,16 @@ static const struct cb_column summary_cols[] = {
 	{ .name = "nccl_channels", .type = CB_COL_INT, .offset = S(nccl_channels), .flags = OPT,
 	  .hi = 1024, .unit = "", .doc = "its channel count (NCCL 2.25-2.26: the most channels "
 	  "the collective could use)" },
+	{ .name = "pct_line", .type = CB_COL_REAL, .offset = S(pct_line), .flags = CB_COL_EMPTY_OK,
+	  .hi = MAX_GBPS, .unit = "%",
+	  .doc = "busbw as a percent of the line rate of the link that bounds it (NVLink per "
+	         "direction; NVLS: its own bound; PCIe: lanes x rate; docs/normal.md); empty: "
+	         "topology unknown (the metadata's topology.why_unknown), several hosts, n = 1, "
+	         "no busbw" },
+	{ .name = "pct_copy", .type = CB_COL_REAL, .offset = S(pct_copy), .flags = CB_COL_EMPTY_OK,
+	  .hi = MAX_GBPS, .unit = "%",
+	  .doc = "busbw as a percent of the copy row's algbw at the same size in the same run "
+	         "(the local copy roofline); empty: copy did not run at that size, n = 1, no busbw" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)

@@ -102,6 +102,8 @@ struct cb_summary {
 	char nccl_algo[CB_NAME_MAX], nccl_proto[CB_NAME_MAX];
 	int nccl_channels;
 	char nccl_note[192];                      /* not a column: the table's note on it */
+	double pct_line, pct_copy;                /* % of the line rate, of copy's algbw
+						   * (cb_linerate.h); NaN: not known */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */

@@ -3,10 +3,13 @@
 #define _GNU_SOURCE
 #include "cb_harness.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cb_nccl_choice.h"
+#include "cb_linerate.h"
 #include "cb_watchdog.h"
 
 /* Adds a slot for registry entry a over the run's transport. */
@@ -120,6 +123,9 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 	h->rep = rep;
 	if (!strcmp(o->backend, "cuda"))
 		cb_nccl_choice_setup(); /* before any NCCL communicator */
+	/* pct_line's reason until the backend's code stamps the topology */
+	snprintf(h->topo.why_unknown, sizeof(h->topo.why_unknown),
+		 "no topology known on the %s backend", o->backend);
 	st = select_algos(h);
 	if (st == CB_OK)
 		st = cb_row_init(&h->row, be->world_size);
@@ -147,10 +153,17 @@ void cb_harness_fini(struct cb_harness *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Writes the row just measured (rank 0). */
+/* 1 for the slot of the copy roofline. */
+static int is_copy(const struct cb_algo_slot *s)
+{
+	return strcmp(s->ops->desc->name, "copy") == 0;
+}
+
+/* Writes the row just measured (rank 0), with its percents of the line rate
+ * and of the copy roofline. */
 static enum cb_status report(struct cb_harness *h)
 {
-	const struct cb_row *row = &h->row;
+	struct cb_row *row = &h->row;
 	struct cb_rank_values ranks = { row->traffic ? row->tx : NULL,
 					row->traffic ? row->rx : NULL, row->rank_time_us,
 					h->lay.host_of, row->acct ? row->rank_busy_us : NULL,
@@ -158,6 +171,14 @@ static enum cb_status report(struct cb_harness *h)
 					row->acct ? row->rank_busy_cpu_us : NULL,
 					row->kept ? &h->m.iters : NULL };
 
+	char why[CB_REASON_MAX];
+
+	if (strcmp(row->s.algo, "copy") == 0 && row->s.status.state == CB_ROW_OK)
+		h->copy_algbw = row->s.algbw; /* (in place it is skipped) */
+	/* an nccl row's bound is that of the algorithm NCCL chose (NVLS's own) */
+	row->s.pct_line = cb_pct_line(&h->topo, &row->s,
+				      row->s.nccl_algo[0] ? row->s.nccl_algo : NULL, why, sizeof(why));
+	row->s.pct_copy = cb_pct_copy(&row->s, h->copy_algbw);
 	if (cb_row_state_failed(row->s.status.state))
 		h->failed_rows++;
 	if (h->rep && cb_report_row(h->rep, &row->s, row->measured ? &ranks : NULL) != CB_OK) {
@@ -179,8 +200,8 @@ static size_t coll_bytes(const struct cb_harness *h, enum cb_dtype dt, size_t k)
 /* Size k of the sweep for one (dtype, op), every algorithm in turn, so that
  * the rows compared at a point are one size's rows apart, not a whole sweep
  * (a drift of the machine between them reads as a difference of the
- * algorithms); with --inplace both, each algorithm out of place, then in
- * place, back to back (one line of the table). A size that rounds to the one
+ * algorithms), copy first; with --inplace both, each algorithm out of place,
+ * then in place, back to back (one line of the table). A size that rounds to the one
  * before it is left out (one row per size and mode). */
 static enum cb_status run_size(struct cb_harness *h, enum cb_dtype dt, enum cb_op op, size_t k)
 {
@@ -189,7 +210,13 @@ static enum cb_status run_size(struct cb_harness *h, enum cb_dtype dt, enum cb_o
 
 	if (k && bytes == coll_bytes(h, dt, k - 1))
 		return CB_OK;
-	for (size_t i = 0; i < h->nalgos && st == CB_OK; i++) {
+	h->copy_algbw = NAN;
+	/* pass 0: the copy roofline, which the other rows are put against */
+	for (size_t j = 0; j < 2 * h->nalgos && st == CB_OK; j++) {
+		size_t i = j % h->nalgos;
+
+		if (is_copy(&h->slot[i]) != (j < h->nalgos))
+			continue;
 		for (int ip = 0; ip < 2 && st == CB_OK; ip++) {
 			if (h->o->in_place != CB_INPLACE_BOTH && h->o->in_place != ip)
 				continue;

@@ -16,6 +16,7 @@
 #include "cb_options.h"
 #include "cb_report.h"
 #include "cb_row.h"
+#include "cb_topo.h"
 
 struct cb_harness {
 	const struct cb_options *o;
@@ -28,6 +29,11 @@ struct cb_harness {
 	struct cb_buf *buf[2];    /* the send and receive buffers; [1] NULL with --inplace 1 */
 	struct cb_row row;        /* the row being measured */
 	int failed_rows;          /* rows with wrong results or an error */
+	/* the run's interconnect, for each row's pct_line: known = 0 (as
+	 * cb_harness_init leaves it) until the backend's code fills it */
+	struct cb_topo topo;
+	double copy_algbw;        /* the copy row's algbw at the size being run
+				   * (GB/s; NaN: none yet), for pct_copy */
 };
 
 /* Selects the algorithms (--algo, or every one that runs on the backend), each
@@ -40,7 +46,8 @@ enum cb_status cb_harness_init(struct cb_harness *h, const struct cb_options *o,
 			       struct cb_backend *be, const struct cb_layout *lay,
 			       struct cb_report *rep);
 
-/* Runs every row. Returns CB_OK (check h->failed_rows for wrong results), or
+/* Runs every row; at each size the copy roofline (algorithm copy, when
+ * selected) first, so that every row of that size gets its pct_copy. Returns CB_OK (check h->failed_rows for wrong results), or
  * an error after which peers may be stuck (CB_ERR_TIMEOUT, CB_ERR_PEER, ...):
  * the caller must abort the job. */
 enum cb_status cb_harness_run(struct cb_harness *h);
