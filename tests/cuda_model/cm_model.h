@@ -14,6 +14,8 @@
  *   cm_kernels.c cb_cuda_reduce and cb_cuda_finalize (cb_cuda_kernels.h) as
  *                host loops (cm_elem.cc: cb_cuda_elem.cuh's element functions);
  *   cm_nccl.c    communicators; cm_nccl_ops.c: allreduce, send/recv, groups;
+ *                cm_nccl_tune.c: NCCL's choice of algorithm and protocol,
+ *                NCCL_ALGO/NCCL_PROTO; cm_nccl_algo.c: the ring and the tree;
  *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
@@ -128,6 +130,14 @@ int cm_can_access_peer(int a, int b);
  * Called where the model moves the bytes (a kernel or copy on one GPU that
  * reads or writes a peer's memory, the model's NCCL). */
 void cm_link_move(int src, int dst, unsigned long long bytes);
+
+/* ---- cm_topo.c ----------------------------------------------------------- */
+
+/* 1 when the model's box (CB_CUDA_MODEL_TOPO: a preset name or a file; the
+ * default "pcie" has none) has NVLink between its GPUs, and NVLink SHARP
+ * (NVLS) in its NVSwitches. */
+int cm_topo_has_nvlink(void);
+int cm_topo_has_nvls(void);
 
 /* ---- cm_memory.c --------------------------------------------------------- */
 
