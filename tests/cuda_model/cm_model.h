@@ -56,6 +56,8 @@
  *                               (cm_order.c; default 0: in stream order)
  *   CB_CUDA_MODEL_VIOLATION     exit (default): a broken rule ends the process
  *                               with CM_EXIT_VIOLATION; log: it is only logged
+ * NCCL's own NCCL_ALGO and NCCL_PROTO are read at each communicator's
+ * creation, as NCCL reads them (cm_nccl_tune.c).
  * What the model cannot show: docs/backends.md ("What the CUDA model cannot
  * show"). */
 #ifndef CM_MODEL_H

@@ -80,7 +80,8 @@ static void nccl_teardown(void *state)
 	free(ns);
 }
 
-void cb_nccl_describe(char *buf, size_t len)
+/* "NCCL 2.28.3": the library this binary runs, from ncclGetVersion. */
+static void nccl_describe(char *buf, size_t len)
 {
 	int v = 0;
 
@@ -210,6 +211,6 @@ CB_COLLECTIVES(NCCL_SUP)
 #define NCCL_COLL(id, name) \
 	[CB_COLL_##id] = { .desc = &cb_desc_nccl[CB_COLL_##id], .supports = nccl_supports_##name, \
 			   .setup = nccl_setup, .run = nccl_coll_run, .teardown = nccl_teardown, \
-			   .describe = cb_nccl_describe },
+			   .describe = nccl_describe },
 const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT] = { CB_COLLECTIVES(NCCL_COLL) };
 #undef NCCL_COLL

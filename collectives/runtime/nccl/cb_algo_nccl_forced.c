@@ -281,7 +281,7 @@ CB_NCCL_FORCED(NCCL_OPS)
 		.desc = &cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto], \
 		.supports = supports_##coll##_##algo##_##proto, \
 		.setup = setup_##coll##_##algo##_##proto, .run = forced_run, \
-		.teardown = forced_teardown, .describe = cb_nccl_describe },
+		.teardown = forced_teardown }, /* the library: nccl's describe */
 const struct cb_algo_ops cb_algo_nccl_forced_ops[CB_NCCL_NFORCED] = {
 	CB_NCCL_FORCED(NCCL_ENTRY)
 };

@@ -40,7 +40,6 @@ const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT] = { CB_COLLECTIVES(NCCL
 	[CB_NCCL_##coll##_##algo##_##proto] = { \
 		.desc = &cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto], \
 		.supports = nccl_stub_supports, .setup = cb_algo_setup_backend, \
-		.run = nccl_stub_run, .teardown = cb_algo_teardown_none, \
-		.describe = nccl_stub_describe },
+		.run = nccl_stub_run, .teardown = cb_algo_teardown_none },
 const struct cb_algo_ops cb_algo_nccl_forced_ops[CB_NCCL_NFORCED] = { CB_NCCL_FORCED(NCCL_FORCED) };
 #undef NCCL_FORCED

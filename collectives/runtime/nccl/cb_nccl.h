@@ -47,11 +47,10 @@ void cb_nccl_comm_close(const struct cb_backend *be, ncclComm_t comm);
  * NULL when collective c's NCCL call can run (be, dt, op, in_place), else
  * why not (ranks share a GPU, no call, not in place); the call of a->coll
  * on comm, completed as CB_NCCL_DONE does (CB_ERR_UNSUPPORTED where there
- * is no communicator or call); "NCCL 2.28.3" from ncclGetVersion. */
+ * is no communicator or call). */
 const char *cb_nccl_coll_supports(const struct cb_backend *be, enum cb_coll c, enum cb_dtype dt,
 				  enum cb_op op, int in_place);
 enum cb_status cb_nccl_coll_call(struct cb_backend *be, ncclComm_t *comm,
 				 const struct cb_run_args *a);
-void cb_nccl_describe(char *buf, size_t len);
 
 #endif
