@@ -74,7 +74,8 @@ static void describe_libs(enum cb_coll c)
  * there), in this order: each collective's nccl and mpi, then the forced
  * mpi.* and nccl.*, and copy, of the collective they name. */
 #define CB_OMPI_REF(coll, name, number, ranks, schedule, what) &cb_desc_mpi_forced[CB_OMPI_##coll##_##name],
-#define CB_NCCL_REF(coll, algo, proto, a, p) &cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto],
+#define CB_NCCL_REF(coll, algo, proto, a, p) \
+	&cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto],
 static const struct cb_algo_desc *const extra[] = {
 	CB_OMPI_FORCED(CB_OMPI_REF) CB_NCCL_FORCED(CB_NCCL_REF) &cb_desc_copy,
 };

@@ -6,7 +6,8 @@
  *
  * Every row must be of the current schema and ok (wrong = 0) or an allowed
  * skip (mpi: half, bfloat16, avg; copy: in place; nccl: ranks sharing a
- * GPU; nccl.*: also what NCCL cannot run, "NCCL_ALGO=... : NCCL's reason"). The transport column says T for ps and ring (default: the backend's
+ * GPU; nccl.*: also what NCCL cannot run, "NCCL_ALGO=... : NCCL's reason").
+ * The transport column says T for ps and ring (default: the backend's
  * one-sided transport, shm or ipc), library for mpi and nccl, local for
  * copy; nhosts is H (default 1) and every
  * per-rank row names a host in 0 .. H-1. For ps and ring, each rank's tx and rx must equal the

@@ -148,15 +148,16 @@ static void probe_launch(const struct cb_algo_desc *d, struct forced *f, float *
 			 size_t len)
 {
 	size_t bytes = sizeof(float) * PROBE_ELEMS * ((size_t)f->be->world_size + 1) * 2;
+	cudaStream_t s = cb_cuda_stream(f->be);
 	ncclResult_t r;
 
 	out[0] = '\0';
-	if (cudaMalloc((void **)buf, bytes) != cudaSuccess || cudaMemsetAsync(*buf, 0, bytes, cb_cuda_stream(f->be)) != cudaSuccess) {
+	if (cudaMalloc((void **)buf, bytes) != cudaSuccess ||
+	    cudaMemsetAsync(*buf, 0, bytes, s) != cudaSuccess) { /* on the stream: ordered before */
 		snprintf(out, len, "cannot allocate %zu B for the probe call", bytes);
 		return;
 	}
-	r = settle(f->be, f->comm, probe_call(d, f->comm, *buf, f->be->world_size,
-					      cb_cuda_stream(f->be)));
+	r = settle(f->be, f->comm, probe_call(d, f->comm, *buf, f->be->world_size, s));
 	if (r != ncclSuccess)
 		nccl_reason(cb_coll_get(d->coll)->nccl_call, r, f->comm, out, len);
 }
