@@ -159,38 +159,41 @@ enum { CB_OMPI_FORCED(CB_OMPI_ENUM) CB_OMPI_NFORCED };
 
 /* NCCL's algorithms and protocols that a run can force, each a row of its
  * own, "nccl.<algo>.<proto>" of its collective: X(collective, algo, proto,
- * NCCL_ALGO's name, NCCL_PROTO's name). The pairs are those NCCL builds a
- * kernel for (NCCL 2.28, src/device/generate.py: algos_of_coll, and only
- * Ring and Tree have LL and LL128): allreduce Tree, Ring, CollNetDirect,
+ * NCCL_ALGO's name, NCCL_PROTO's name, the plan of the same schedule for
+ * the cost model (NULL: none)). The pairs are those NCCL builds a kernel
+ * for (NCCL 2.28, src/device/generate.py: algos_of_coll, and only Ring and
+ * Tree have LL and LL128): allreduce Tree, Ring, CollNetDirect,
  * CollNetChain, NVLS, NVLSTree; all_gather and reduce_scatter Ring,
  * CollNetDirect, NVLS, PAT; broadcast and reduce Ring; alltoall none (a
- * group of ncclSend/ncclRecv, which NCCL_ALGO does not steer). Whether the
- * box and the library can run one is found at run time (the row is skipped
- * with NCCL's reason where not: collectives/runtime/nccl/cb_algo_nccl_forced.c).
+ * group of ncclSend/ncclRecv, which NCCL_ALGO does not steer). NCCL's ring
+ * is collbench's ring for allreduce, reduce_scatter and all_gather, and a
+ * chain from (to) the root for broadcast (reduce). Whether the box and the
+ * library can run one is found at run time (the row is skipped with NCCL's
+ * reason where not: collectives/runtime/nccl/cb_algo_nccl_forced.c).
  * Allreduce's come first. */
-#define CB_NCCL_RING(X, coll) \
-	X(coll, ring, ll, "Ring", "LL") X(coll, ring, ll128, "Ring", "LL128") \
-	X(coll, ring, simple, "Ring", "Simple")
+#define CB_NCCL_RING(X, coll, sched) \
+	X(coll, ring, ll, "Ring", "LL", sched) X(coll, ring, ll128, "Ring", "LL128", sched) \
+	X(coll, ring, simple, "Ring", "Simple", sched)
 #define CB_NCCL_FORCED(X) \
-	CB_NCCL_RING(X, allreduce) \
-	X(allreduce, tree, ll, "Tree", "LL") X(allreduce, tree, ll128, "Tree", "LL128") \
-	X(allreduce, tree, simple, "Tree", "Simple") \
-	X(allreduce, nvls, simple, "NVLS", "Simple") \
-	X(allreduce, nvlstree, simple, "NVLSTree", "Simple") \
-	X(allreduce, collnetdirect, simple, "CollNetDirect", "Simple") \
-	X(allreduce, collnetchain, simple, "CollNetChain", "Simple") \
-	CB_NCCL_RING(X, reduce_scatter) \
-	X(reduce_scatter, nvls, simple, "NVLS", "Simple") \
-	X(reduce_scatter, collnetdirect, simple, "CollNetDirect", "Simple") \
-	X(reduce_scatter, pat, simple, "PAT", "Simple") \
-	CB_NCCL_RING(X, all_gather) \
-	X(all_gather, nvls, simple, "NVLS", "Simple") \
-	X(all_gather, collnetdirect, simple, "CollNetDirect", "Simple") \
-	X(all_gather, pat, simple, "PAT", "Simple") \
-	CB_NCCL_RING(X, broadcast) \
-	CB_NCCL_RING(X, reduce)
+	CB_NCCL_RING(X, allreduce, "ring") \
+	X(allreduce, tree, ll, "Tree", "LL", NULL) X(allreduce, tree, ll128, "Tree", "LL128", NULL) \
+	X(allreduce, tree, simple, "Tree", "Simple", NULL) \
+	X(allreduce, nvls, simple, "NVLS", "Simple", NULL) \
+	X(allreduce, nvlstree, simple, "NVLSTree", "Simple", NULL) \
+	X(allreduce, collnetdirect, simple, "CollNetDirect", "Simple", NULL) \
+	X(allreduce, collnetchain, simple, "CollNetChain", "Simple", NULL) \
+	CB_NCCL_RING(X, reduce_scatter, "ring") \
+	X(reduce_scatter, nvls, simple, "NVLS", "Simple", NULL) \
+	X(reduce_scatter, collnetdirect, simple, "CollNetDirect", "Simple", NULL) \
+	X(reduce_scatter, pat, simple, "PAT", "Simple", NULL) \
+	CB_NCCL_RING(X, all_gather, "ring") \
+	X(all_gather, nvls, simple, "NVLS", "Simple", NULL) \
+	X(all_gather, collnetdirect, simple, "CollNetDirect", "Simple", NULL) \
+	X(all_gather, pat, simple, "PAT", "Simple", NULL) \
+	CB_NCCL_RING(X, broadcast, "chain") \
+	CB_NCCL_RING(X, reduce, "chain")
 
-#define CB_NCCL_ENUM(coll, algo, proto, a, p) CB_NCCL_##coll##_##algo##_##proto,
+#define CB_NCCL_ENUM(coll, algo, proto, a, p, sched) CB_NCCL_##coll##_##algo##_##proto,
 enum { CB_NCCL_FORCED(CB_NCCL_ENUM) CB_NCCL_NFORCED };
 #undef CB_NCCL_ENUM
 

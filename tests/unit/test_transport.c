@@ -239,6 +239,15 @@ static void test_nccl_forced_rows(void **state)
 			assert_true(cb_algo_desc_runs_on(a[i], &cb_desc_cuda));
 			assert_false(cb_algo_desc_runs_on(a[i], &cb_desc_host));
 			assert_int_equal(a[i]->coll, c);
+			/* the cost model prices NCCL's ring as the plan of that name */
+			if (a[i]->schedule) {
+				const struct cb_algo_desc *p = cb_catalog_coll_algo((enum cb_coll)c,
+										    a[i]->schedule);
+
+				assert_non_null(p);
+				assert_non_null(p->plan);
+				assert_string_equal(a[i]->nccl_algo, "Ring");
+			}
 		}
 		assert_int_equal(k, want[c]);
 	}

@@ -262,7 +262,7 @@ static void forced_teardown(void *state)
 	free(f);
 }
 
-#define NCCL_OPS(coll, algo, proto, a, p) \
+#define NCCL_OPS(coll, algo, proto, a, p, sched) \
 	static const char *supports_##coll##_##algo##_##proto( \
 		const struct cb_backend *be, enum cb_dtype dt, enum cb_op op, int in_place) \
 	{ \
@@ -277,7 +277,7 @@ static void forced_teardown(void *state)
 CB_NCCL_FORCED(NCCL_OPS)
 #undef NCCL_OPS
 
-#define NCCL_ENTRY(coll, algo, proto, a, p) \
+#define NCCL_ENTRY(coll, algo, proto, a, p, sched) \
 	[CB_NCCL_##coll##_##algo##_##proto] = { \
 		.desc = &cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto], \
 		.supports = supports_##coll##_##algo##_##proto, \

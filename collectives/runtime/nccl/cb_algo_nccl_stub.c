@@ -36,7 +36,7 @@ const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT] = { CB_COLLECTIVES(NCCL
 #undef NCCL_COLL
 
 /* and the forced nccl.<algo>.<proto> rows (cb_algo_nccl_forced.c) */
-#define NCCL_FORCED(coll, algo, proto, a, p) \
+#define NCCL_FORCED(coll, algo, proto, a, p, sched) \
 	[CB_NCCL_##coll##_##algo##_##proto] = { \
 		.desc = &cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto], \
 		.supports = nccl_stub_supports, .setup = cb_algo_setup_backend, \
