@@ -89,7 +89,8 @@ int cm_comm_peer_dead(const struct ncclComm *c, int r);
  * "Tree", "NVLS", "NVLSTree", "CollNetDirect", "CollNetChain", "PAT"),
  * *proto "LL", "LL128" or "Simple", *nchannels the channels; NULL, NULL, 0
  * when nothing NCCL_ALGO and NCCL_PROTO leave on can run here (the call
- * then fails as NCCL's does). The rule: cm_nccl_tune.c. */
+ * then fails as NCCL's does) and for alltoall (no algorithm: sends and
+ * receives). The rule: cm_nccl_tune.c. */
 void cm_nccl_pick(const struct ncclComm *c, int coll, size_t bytes, const char **algo,
 		  const char **proto, int *nchannels);
 

@@ -147,6 +147,8 @@ void cm_nccl_pick(const struct ncclComm *c, int coll, size_t bytes, const char *
 
 	*algo = *proto = NULL;
 	*nchannels = 0;
+	if (coll < 0 || coll >= CM_NCOLL) /* alltoall: sends and receives, no algorithm */
+		return;
 	for (int i = 0; i < CM_NALGO && !*algo; i++)
 		for (int j = 0; j < CM_NPROTO && !*algo; j++)
 			if (usable(c, coll, order[i], pp[j])) {
@@ -185,7 +187,8 @@ ncclResult_t cm_nccl_choose(struct ncclComm *c, int coll, size_t bytes, ncclData
 	*proto = index_of(cm_proto_name, CM_NPROTO, p);
 	if (*algo < 0 || *proto < 0)
 		return cm_nccl_fail(c, ncclInternalError, "no algorithm/protocol available for function %s "
-				    "with datatype %s%s%s%s", func_name[coll], type_name(t),
+				    "with datatype %s%s%s%s",
+				    coll >= 0 && coll < CM_NCOLL ? func_name[coll] : "SendRecv", type_name(t),
 				    c->tune.algo_env[0] ? ". NCCL_ALGO was set to " : "", c->tune.algo_env,
 				    c->tune.algo_env[0] ? "." : "");
 	if (cm_nccl_cannot(coll, *algo, *proto, c->nranks))

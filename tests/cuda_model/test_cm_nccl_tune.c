@@ -86,6 +86,7 @@ static const struct pick_case pcie[] = {
 	{ CM_COLL_ALLREDUCE, 2, 64 << 20, "Ring", "Simple", 2 },
 	{ CM_COLL_BROADCAST, 4, 8, "Ring", "LL", 1 },
 	{ CM_COLL_ALL_GATHER, 4, 64 << 20, "Ring", "Simple", 2 },
+	{ CM_NCOLL, 4, 8, NULL, NULL, 0 }, /* alltoall: no algorithm to pick */
 };
 static const struct pick_case h100[] = {
 	{ CM_COLL_ALLREDUCE, 8, 1 << 20, "Ring", "LL128", 16 },
