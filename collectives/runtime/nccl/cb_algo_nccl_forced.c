@@ -15,8 +15,9 @@
  * thread, so they are held until it completed (cb_nccl_comm_init polls it
  * to the end). setenv is not safe against a getenv in another thread: the
  * algorithms are set up one after another, so no other init of this process
- * reads the environment meanwhile, and NCCL's threads of communicators
- * already made read it at their init only. ncclConfig_t has no algorithm or protocol field (NCCL 2.28's
+ * reads the environment meanwhile; NCCL caches each parameter at its first
+ * read (NCCL_PARAM), mostly during an init, so a read by a thread of a
+ * communicator made earlier racing the set-up is unlikely, not excluded. ncclConfig_t has no algorithm or protocol field (NCCL 2.28's
  * nccl.h, ncclConfig_v22800); a tuner plugin is per process: the
  * environment is the only per-communicator way. The launch's own NCCL_*
  * settings stay recorded as its library configuration (bench/format/
