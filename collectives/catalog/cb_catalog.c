@@ -18,6 +18,18 @@ const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NFORCED] = {
 };
 #undef CB_OMPI_DESC
 
+#define CB_NCCL_DESC(coll_, algo_, proto_, a, p, sched) \
+	{ .name = "nccl." #algo_ "." #proto_, \
+	  .description = "the NCCL call on a communicator made with NCCL_ALGO=" a " NCCL_PROTO=" p \
+			 " (one GPU per rank; traffic unmeasured)", \
+	  .result = CB_RESULT_ALLREDUCE, .needs = CB_CAP_CUDA_MEMORY, .moves = "library", \
+	  .on_request = 1, .coll = (enum cb_coll)cb_coll_of_##coll_, .schedule = sched, \
+	  .nccl_algo = a, .nccl_proto = p },
+const struct cb_algo_desc cb_desc_nccl_forced[CB_NCCL_NFORCED] = {
+	CB_NCCL_FORCED(CB_NCCL_DESC)
+};
+#undef CB_NCCL_DESC
+
 const struct cb_algo_desc cb_desc_copy = {
 	.name = "copy",
 	.description = "copy roofline: send -> recv on every rank, nothing crosses ranks (algbw only)",
@@ -60,11 +72,14 @@ static void describe_libs(enum cb_coll c)
 /* The algorithms that are no plan, after the plans of their collective
  * (cb_plan_lib.h: a plan algorithm's descriptor is made from its line
  * there), in this order: each collective's nccl and mpi, then the forced
- * mpi.* and copy of the collective they name. */
+ * mpi.* and nccl.*, and copy, of the collective they name. */
 #define CB_OMPI_REF(coll, name, number, ranks, schedule, what) &cb_desc_mpi_forced[CB_OMPI_##coll##_##name],
+#define CB_NCCL_REF(coll, algo, proto, a, p, sched) \
+	&cb_desc_nccl_forced[CB_NCCL_##coll##_##algo##_##proto],
 static const struct cb_algo_desc *const extra[] = {
-	CB_OMPI_FORCED(CB_OMPI_REF) &cb_desc_copy,
+	CB_OMPI_FORCED(CB_OMPI_REF) CB_NCCL_FORCED(CB_NCCL_REF) &cb_desc_copy,
 };
+#undef CB_NCCL_REF
 #undef CB_OMPI_REF
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -92,6 +92,9 @@ struct cb_algo_desc {
 	 * library decides at run time (mpi: Open MPI's fixed decision names a
 	 * forced one, which the model follows). */
 	const char *schedule;
+	/* nccl.*: the values of NCCL_ALGO and NCCL_PROTO its communicator is
+	 * created with (CB_NCCL_FORCED: "Ring", "LL128"); NULL for the others */
+	const char *nccl_algo, *nccl_proto;
 };
 
 /* Open MPI's coll/tuned algorithms that a run can force, each a row of its
@@ -154,6 +157,46 @@ enum { CB_OMPI_FORCED(CB_OMPI_ENUM) CB_OMPI_NFORCED };
 /* allreduce's come first: cb_desc_mpi_forced[0 .. CB_OMPI_NALLREDUCE) */
 #define CB_OMPI_NALLREDUCE ((int)CB_OMPI_reduce_scatter_basic_linear)
 
+/* NCCL's algorithms and protocols that a run can force, each a row of its
+ * own, "nccl.<algo>.<proto>" of its collective: X(collective, algo, proto,
+ * NCCL_ALGO's name, NCCL_PROTO's name, the plan of the same schedule for
+ * the cost model (NULL: none)). The pairs are those NCCL builds a kernel
+ * for (NCCL 2.28, src/device/generate.py: algos_of_coll, and only Ring and
+ * Tree have LL and LL128): allreduce Tree, Ring, CollNetDirect,
+ * CollNetChain, NVLS, NVLSTree; all_gather and reduce_scatter Ring,
+ * CollNetDirect, NVLS, PAT; broadcast and reduce Ring; alltoall none (a
+ * group of ncclSend/ncclRecv, which NCCL_ALGO does not steer). NCCL's ring
+ * is collbench's ring for allreduce, reduce_scatter and all_gather, and a
+ * chain from (to) the root for broadcast (reduce). Whether the box and the
+ * library can run one is found at run time (the row is skipped with NCCL's
+ * reason where not: collectives/runtime/nccl/cb_algo_nccl_forced.c).
+ * Allreduce's come first. */
+#define CB_NCCL_RING(X, coll, sched) \
+	X(coll, ring, ll, "Ring", "LL", sched) X(coll, ring, ll128, "Ring", "LL128", sched) \
+	X(coll, ring, simple, "Ring", "Simple", sched)
+#define CB_NCCL_FORCED(X) \
+	CB_NCCL_RING(X, allreduce, "ring") \
+	X(allreduce, tree, ll, "Tree", "LL", NULL) X(allreduce, tree, ll128, "Tree", "LL128", NULL) \
+	X(allreduce, tree, simple, "Tree", "Simple", NULL) \
+	X(allreduce, nvls, simple, "NVLS", "Simple", NULL) \
+	X(allreduce, nvlstree, simple, "NVLSTree", "Simple", NULL) \
+	X(allreduce, collnetdirect, simple, "CollNetDirect", "Simple", NULL) \
+	X(allreduce, collnetchain, simple, "CollNetChain", "Simple", NULL) \
+	CB_NCCL_RING(X, reduce_scatter, "ring") \
+	X(reduce_scatter, nvls, simple, "NVLS", "Simple", NULL) \
+	X(reduce_scatter, collnetdirect, simple, "CollNetDirect", "Simple", NULL) \
+	X(reduce_scatter, pat, simple, "PAT", "Simple", NULL) \
+	CB_NCCL_RING(X, all_gather, "ring") \
+	X(all_gather, nvls, simple, "NVLS", "Simple", NULL) \
+	X(all_gather, collnetdirect, simple, "CollNetDirect", "Simple", NULL) \
+	X(all_gather, pat, simple, "PAT", "Simple", NULL) \
+	CB_NCCL_RING(X, broadcast, "chain") \
+	CB_NCCL_RING(X, reduce, "chain")
+
+#define CB_NCCL_ENUM(coll, algo, proto, a, p, sched) CB_NCCL_##coll##_##algo##_##proto,
+enum { CB_NCCL_FORCED(CB_NCCL_ENUM) CB_NCCL_NFORCED };
+#undef CB_NCCL_ENUM
+
 struct cb_backend_desc {
 	const char *name;        /* -B's name, the rows' backend column */
 	unsigned caps;           /* CB_CAP_* */
@@ -184,7 +227,7 @@ struct cb_transport {
 /* Collective c's algorithms, in display order: its plans (built-in, then
  * added), then nccl and mpi (the library's call: ncclAllReduce,
  * MPI_Allgather, ...), then those that name c among the forced mpi.* and
- * copy (allreduce's); *n receives the count, 0 past CB_COLL_COUNT. */
+ * nccl.*, and copy (allreduce's); *n receives the count, 0 past CB_COLL_COUNT. */
 const struct cb_algo_desc *const *cb_catalog_coll_algos(enum cb_coll c, size_t *n);
 /* Collective c's algorithm of that name; NULL if unknown. */
 const struct cb_algo_desc *cb_catalog_coll_algo(enum cb_coll c, const char *name);
@@ -197,9 +240,11 @@ const struct cb_backend_desc *cb_catalog_backend(const char *name);
  * algorithm's is made from its line in collectives/plans/cb_plan_lib.h):
  * nccl and mpi of each collective, by CB_COLL_* (their descriptions are
  * written by cb_catalog_coll_algos: read them through it); Open MPI's forced
- * algorithms (CB_OMPI_FORCED order); copy. */
+ * algorithms (CB_OMPI_FORCED order); copy; NCCL's forced algorithms and
+ * protocols (CB_NCCL_FORCED order). */
 extern struct cb_algo_desc cb_desc_nccl[CB_COLL_COUNT], cb_desc_mpi[CB_COLL_COUNT];
 extern const struct cb_algo_desc cb_desc_mpi_forced[CB_OMPI_NFORCED], cb_desc_copy;
+extern const struct cb_algo_desc cb_desc_nccl_forced[CB_NCCL_NFORCED];
 extern const struct cb_backend_desc cb_desc_host, cb_desc_cuda;
 
 /* 1 when backend be has every capability in needs (needs may be 0). */

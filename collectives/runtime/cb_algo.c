@@ -11,10 +11,12 @@
 
 /* The ops of the algorithms that are no plan: nccl (cb_algo_nccl.c, or
  * cb_algo_nccl_stub.c where CMake found no NCCL) and mpi of each
- * collective, Open MPI's forced allreduce algorithms, copy. */
+ * collective, Open MPI's forced algorithms, NCCL's forced algorithms and
+ * protocols (cb_algo_nccl_forced.c, or its stub), copy. */
 extern const struct cb_algo_ops cb_algo_nccl_ops[CB_COLL_COUNT];
 extern const struct cb_algo_ops cb_algo_mpi_ops[CB_COLL_COUNT];
 extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NFORCED];
+extern const struct cb_algo_ops cb_algo_nccl_forced_ops[CB_NCCL_NFORCED];
 extern const struct cb_algo_ops cb_algo_copy_ops;
 
 /* The ops whose descriptor is d among those above; NULL if none. */
@@ -29,12 +31,15 @@ static const struct cb_algo_ops *fixed_ops(const struct cb_algo_desc *d)
 	for (int i = 0; i < CB_OMPI_NFORCED; i++)
 		if (d == cb_algo_mpi_forced_ops[i].desc)
 			return &cb_algo_mpi_forced_ops[i];
+	for (int i = 0; i < CB_NCCL_NFORCED; i++)
+		if (d == cb_algo_nccl_forced_ops[i].desc)
+			return &cb_algo_nccl_forced_ops[i];
 	return NULL;
 }
 
 /* Each collective's registry, in the catalogue's order: its plans' entries
  * (cb_algo_plan.h), then the others'. Made again when a plan was added. */
-static const struct cb_algo_ops *registry[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 16];
+static const struct cb_algo_ops *registry[CB_COLL_COUNT][CB_PLAN_ALGOS_MAX + 32];
 static size_t nregistry[CB_COLL_COUNT], made_np[CB_COLL_COUNT];
 
 const struct cb_algo_ops *const *cb_algo_registry_coll(enum cb_coll c, size_t *n)

@@ -19,6 +19,8 @@
  *                collective a group event and a collective event with
  *                cm_nccl_pick's algorithm, protocol and channels (the events
  *                collbench's plugin reads; no API, proxy or kernel events);
+ *                cm_nccl_tune.c: NCCL's choice of algorithm and protocol,
+ *                NCCL_ALGO/NCCL_PROTO; cm_nccl_algo.c: the ring and the tree;
  *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
@@ -59,6 +61,8 @@
  *                               (cm_order.c; default 0: in stream order)
  *   CB_CUDA_MODEL_VIOLATION     exit (default): a broken rule ends the process
  *                               with CM_EXIT_VIOLATION; log: it is only logged
+ * NCCL's own NCCL_ALGO and NCCL_PROTO are read at each communicator's
+ * creation, as NCCL reads them (cm_nccl_tune.c).
  * What the model cannot show: docs/backends.md ("What the CUDA model cannot
  * show"). */
 #ifndef CM_MODEL_H
@@ -133,6 +137,14 @@ int cm_can_access_peer(int a, int b);
  * Called where the model moves the bytes (a kernel or copy on one GPU that
  * reads or writes a peer's memory, the model's NCCL). */
 void cm_link_move(int src, int dst, unsigned long long bytes);
+
+/* ---- cm_topo.c ----------------------------------------------------------- */
+
+/* 1 when the model's box (CB_CUDA_MODEL_TOPO: a preset name or a file; the
+ * default "pcie" has none) has NVLink between its GPUs, and NVLink SHARP
+ * (NVLS) in its NVSwitches. */
+int cm_topo_has_nvlink(void);
+int cm_topo_has_nvls(void);
 
 /* ---- cm_memory.c --------------------------------------------------------- */
 

@@ -35,14 +35,9 @@ static size_t round_up(size_t x, size_t to)
 	return (x + to - 1) / to * to;
 }
 
-size_t cm_seg_slots(int n)
-{
-	return round_up(sizeof(struct cm_seg) + (size_t)n * sizeof(struct cm_seg_rank), CM_PAGE);
-}
-
 size_t cm_seg_chans(int n)
 {
-	return cm_seg_slots(n) + (size_t)n * CM_NCCL_SLOT;
+	return round_up(sizeof(struct cm_seg) + (size_t)n * sizeof(struct cm_seg_rank), CM_PAGE);
 }
 
 size_t cm_seg_rings(int n)
@@ -275,6 +270,7 @@ ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int nranks, ncclUniqueId c
 				.blocking = !config || config->blocking == NCCL_CONFIG_UNDEF_INT || config->blocking,
 				.state = ncclInProgress, .refs = 1 };
 	snprintf(c->name, sizeof(c->name), "%s", id.name);
+	cm_nccl_tune_init(&c->tune); /* NCCL reads NCCL_ALGO and NCCL_PROTO at creation */
 	r = join(c);
 	if (r != ncclSuccess) {
 		if (c->seg)

@@ -9,11 +9,11 @@
  * (the unique id is all the ranks share). Every rank of a communicator maps
  * one segment, named in the unique id, "/cbm-<pid>-n<serial>-<random>":
  *   header   nranks, how many ranks joined, which one failed its init;
- *   ranks    per rank: pid, GPU, allreduce progress (posted, consumed);
- *   slots    per rank CM_NCCL_SLOT bytes: its share of one allreduce step;
+ *   ranks    per rank: pid, GPU;
  *   channels per ordered pair (src, dst): a ring buffer of CM_NCCL_CHAN
  *            bytes with its head (bytes written by src) and tail (bytes read
- *            by dst), for ncclSend/ncclRecv.
+ *            by dst), for ncclSend/ncclRecv and the allreduce's ring and tree
+ *            (cm_nccl_algo.c).
  * The model can only run the ranks of one host. */
 #ifndef CM_NCCL_H
 #define CM_NCCL_H
@@ -22,15 +22,14 @@
 #include <stdint.h>
 
 #include "cm_model.h"
+#include "cm_nccl_tune.h"
 
-#define CM_NCCL_SLOT ((size_t)1 << 20)
 #define CM_NCCL_CHAN ((size_t)256 << 10)
 #define CM_NCCL_MAX_RANKS 64
 
 struct cm_seg_rank {
 	int32_t joined, pid, device, pad;
-	uint64_t posted, consumed; /* allreduce steps: slot written, slots read */
-	char pad2[32];
+	char pad2[48];
 };
 
 struct cm_chan {
@@ -53,8 +52,8 @@ struct ncclComm {
 	int stuck;        /* a finalize that never completes (CM_FAULT_NCCL_FINALIZE) */
 	uint64_t enq, ran; /* NCCL operations enqueued (host), run or dropped (atomic) */
 	int refs;          /* atomic: the handle, and every queued operation */
-	uint64_t step;     /* allreduce steps so far (the stream's worker) */
 	char name[64];
+	struct cm_tune tune; /* NCCL_ALGO, NCCL_PROTO at creation (cm_nccl_tune.h) */
 	struct cm_seg *seg;
 	size_t seg_bytes;
 	struct ncclComm *next_all;
@@ -62,9 +61,8 @@ struct ncclComm {
 	int prof_mask;
 };
 
-/* Where the slots, channel heads and channel rings of seg start, for n ranks;
- * and the whole segment. */
-size_t cm_seg_slots(int n);
+/* Where the channel heads and channel rings of seg start, for n ranks; and
+ * the whole segment. */
 size_t cm_seg_chans(int n);
 size_t cm_seg_rings(int n);
 size_t cm_seg_bytes(int n);
@@ -98,11 +96,36 @@ void cm_nccl_prof_fini(struct ncclComm *c);
 void cm_nccl_prof_coll(struct ncclComm *c, int coll, const char *func, const void *sendbuff,
 		       void *recvbuff, size_t count, const char *datatype, size_t bytes);
 
-/* The algorithm, protocol and channel count the model's NCCL uses for a
- * collective coll (enum cb_coll) of bytes on c: NCCL's names ("Ring",
- * "Tree", "NVLS", "NVLSTree", "CollNetDirect", "CollNetChain", "PAT"; "LL",
- * "LL128", "Simple"). cm_nccl_prof.c has a weak default (Ring, Simple, 1). */
+/* NCCL's choice for collective coll (enum cb_coll as an int) of bytes
+ * (the call's message bytes) on c: *algo one of NCCL's names ("Ring",
+ * "Tree", "NVLS", "NVLSTree", "CollNetDirect", "CollNetChain", "PAT"),
+ * *proto "LL", "LL128" or "Simple", *nchannels the channels; NULL, NULL, 0
+ * when nothing NCCL_ALGO and NCCL_PROTO leave on can run here (the call
+ * then fails as NCCL's does) and for alltoall (no algorithm: sends and
+ * receives). The rule: cm_nccl_tune.c. */
 void cm_nccl_pick(const struct ncclComm *c, int coll, size_t bytes, const char **algo,
 		  const char **proto, int *nchannels);
+
+/* Moves up to n bytes into (put) or out of (get) the ring of channel src ->
+ * dst of c's segment; returns how many (cm_nccl_ops.c). */
+size_t cm_chan_move(struct ncclComm *c, int src, int dst, char *bytes, size_t n, int put);
+
+/* One allreduce of cm_nccl_ops.c's call, run on the stream's worker by the
+ * algorithm NCCL's choice names (cm_nccl_algo.c): ring or tree. */
+struct cm_coll {
+	struct ncclComm *comm;
+	const char *send;
+	char *recv;
+	size_t count;
+	enum cb_dtype dt;
+	enum cb_op op;
+	int algo, proto; /* enum cm_algo, enum cm_proto */
+};
+void cm_nccl_allreduce_run(struct cm_coll *o);
+/* The bytes written into a channel (and counted on the link) for a transfer
+ * of bytes data bytes with protocol proto (enum cm_proto): Simple bytes, LL
+ * 2x (4 data bytes and a flag per 8), LL128 128 per 120, rounded up to whole
+ * lines per piece of 7680 data bytes (cm_nccl_algo.c). */
+size_t cm_nccl_wire_bytes(int proto, size_t bytes);
 
 #endif

@@ -58,75 +58,17 @@ static int device_span(const void *p, size_t bytes)
 	return bytes == 0 || k == CM_OWN || k == CM_MAPPED;
 }
 
-/* Polls until *word of every rank (at offset off of cm_seg_rank) reaches
- * target; 0 when c was aborted meanwhile. A dead peer is NCCL's
- * ncclRemoteError ("remote process exited"), and the wait goes on, as a
- * kernel waiting on a dead peer does, until ncclCommAbort. */
-static int wait_all(struct ncclComm *c, size_t off, uint64_t target)
-{
-	for (int r = 0; r < c->nranks; r++) {
-		const uint64_t *w = (const uint64_t *)((const char *)&c->seg->rank[r] + off);
-
-		for (unsigned long polls = 0; __atomic_load_n(w, __ATOMIC_ACQUIRE) < target; polls++) {
-			if (__atomic_load_n(&c->aborted, __ATOMIC_SEQ_CST))
-				return 0;
-			if (polls % CM_LIVENESS_POLLS == CM_LIVENESS_POLLS - 1 && cm_comm_peer_dead(c, r))
-				cm_nccl_fail(c, ncclRemoteError, "rank %d (pid %d) exited", r, (int)c->seg->rank[r].pid);
-			cm_backoff(polls);
-		}
-	}
-	return 1;
-}
-
-struct coll {
-	struct ncclComm *comm;
-	const char *send;
-	char *recv;
-	size_t count;
-	enum cb_dtype dt;
-	enum cb_op op;
-};
-
-/* One step of CM_NCCL_SLOT bytes: every rank puts its share of the send
- * buffer in its slot, then reduces all slots in rank order (the same order
- * everywhere, so every rank gets the same bits) into its receive buffer. */
-static int allreduce_step(struct coll *o, size_t first, size_t n)
-{
-	struct ncclComm *c = o->comm;
-	size_t esz = cb_dtype_size(o->dt);
-	uint64_t step = ++c->step;
-	char *dst = o->recv + first * esz;
-	char *slots = (char *)c->seg + cm_seg_slots(c->nranks);
-
-	if (!wait_all(c, offsetof(struct cm_seg_rank, consumed), step - 1)) /* the slots are free */
-		return 0;
-	memcpy(slots + (size_t)c->rank * CM_NCCL_SLOT, o->send + first * esz, n * esz);
-	__atomic_store_n(&c->seg->rank[c->rank].posted, step, __ATOMIC_RELEASE);
-	if (!wait_all(c, offsetof(struct cm_seg_rank, posted), step))
-		return 0;
-	memcpy(dst, slots, n * esz);
-	for (int r = 1; r < c->nranks; r++)
-		cm_elem_reduce(dst, dst, slots + (size_t)r * CM_NCCL_SLOT, n, o->dt, o->op);
-	__atomic_store_n(&c->seg->rank[c->rank].consumed, step, __ATOMIC_RELEASE);
-	if (o->op == CB_AVG)
-		cm_elem_finalize(dst, n, o->dt, c->nranks);
-	return 1;
-}
-
+/* The allreduce by the algorithm and protocol chosen at the call
+ * (cm_nccl_algo.c). */
 static cudaError_t run_allreduce(void *arg)
 {
-	struct coll *o = arg;
-	size_t per = CM_NCCL_SLOT / cb_dtype_size(o->dt);
-
-	for (size_t first = 0; first < o->count; first += per)
-		if (!allreduce_step(o, first, o->count - first < per ? o->count - first : per))
-			break;
+	cm_nccl_allreduce_run(arg);
 	return cudaSuccess;
 }
 
 static void drop_coll(void *arg)
 {
-	struct coll *o = arg;
+	struct cm_coll *o = arg;
 
 	__atomic_add_fetch(&o->comm->ran, 1, __ATOMIC_SEQ_CST);
 	cm_comm_unref(o->comm);
@@ -153,9 +95,10 @@ ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count, n
 {
 	ncclResult_t r = cm_comm_usable(comm, "ncclAllReduce");
 	struct cm_span sp[2];
-	struct coll *o;
+	struct cm_coll *o;
 	enum cb_dtype dt;
 	enum cb_op cop;
+	int algo, proto;
 
 	if (r != ncclSuccess)
 		return r;
@@ -170,10 +113,14 @@ ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count, n
 	if (cm_stream_device(stream) != comm->device)
 		return cm_nccl_fail(NULL, ncclInvalidArgument, "ncclAllReduce: the stream is not of the "
 				    "communicator's GPU");
+	/* NCCL_ALGO and NCCL_PROTO as the communicator was created with them */
+	r = cm_nccl_choose(comm, CM_COLL_ALLREDUCE, count * cb_dtype_size(dt), datatype, &algo, &proto);
+	if (r != ncclSuccess)
+		return r;
 	o = malloc(sizeof(*o));
 	if (!o)
 		return cm_nccl_fail(NULL, ncclSystemError, "out of memory");
-	*o = (struct coll){ comm, sendbuff, recvbuff, count, dt, cop };
+	*o = (struct cm_coll){ comm, sendbuff, recvbuff, count, dt, cop, algo, proto };
 	sp[0] = (struct cm_span){ sendbuff, count * cb_dtype_size(dt), 0, 0 };
 	sp[1] = (struct cm_span){ recvbuff, count * cb_dtype_size(dt), 1, 0 };
 	cm_nccl_prof_coll(comm, CB_COLL_ALLREDUCE, "AllReduce", sendbuff, recvbuff, count,
@@ -202,9 +149,7 @@ static _Thread_local struct {
 	ncclResult_t error; /* of a call inside the group: ncclGroupEnd returns it */
 } group;
 
-/* Moves up to n bytes into (put) or out of (get) the ring of channel
- * src -> dst; returns how many. */
-static size_t chan_move(struct ncclComm *c, int src, int dst, char *bytes, size_t n, int put)
+size_t cm_chan_move(struct ncclComm *c, int src, int dst, char *bytes, size_t n, int put)
 {
 	struct cm_chan *ch = (struct cm_chan *)((char *)c->seg + cm_seg_chans(c->nranks)) + src * c->nranks + dst;
 	char *ring = (char *)c->seg + cm_seg_rings(c->nranks) + (size_t)(src * c->nranks + dst) * CM_NCCL_CHAN;
@@ -236,7 +181,7 @@ static size_t p2p_step(struct p2p *o)
 	size_t k = 0;
 
 	if (o->hdr_done < sizeof(o->hdr)) {
-		k = chan_move(c, src, dst, (char *)&o->hdr + o->hdr_done, sizeof(o->hdr) - o->hdr_done, o->send);
+		k = cm_chan_move(c, src, dst, (char *)&o->hdr + o->hdr_done, sizeof(o->hdr) - o->hdr_done, o->send);
 		o->hdr_done += k;
 		if (o->hdr_done < sizeof(o->hdr))
 			return k;
@@ -250,7 +195,7 @@ static size_t p2p_step(struct p2p *o)
 		}
 	}
 	if (o->done < o->bytes) {
-		size_t m = chan_move(c, src, dst, o->buf + o->done, o->bytes - o->done, o->send);
+		size_t m = cm_chan_move(c, src, dst, o->buf + o->done, o->bytes - o->done, o->send);
 
 		o->done += m;
 		k += m;

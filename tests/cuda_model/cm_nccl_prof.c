@@ -24,17 +24,6 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const struct cb_nccl_profiler_v5 *plugin;
 
-/* The default choice until the model's NCCL has a tuner (cm_nccl_tune.c
- * defines the real one): Ring, Simple, one channel. */
-__attribute__((weak)) void cm_nccl_pick(const struct ncclComm *c, int coll, size_t bytes,
-					const char **algo, const char **proto, int *nchannels)
-{
-	(void)c, (void)coll, (void)bytes;
-	*algo = "Ring";
-	*proto = "Simple";
-	*nchannels = 1;
-}
-
 static void load(void)
 {
 	const char *name = getenv("NCCL_PROFILER_PLUGIN");

@@ -97,6 +97,20 @@ nccl_shared_gpu)
 	CB_CUDA_MODEL_GPUS=1 run 2 0 '' --algo ps,ring --transport p2p "${small[@]}"
 	every ps '^skipped:.*share a GPU'
 	every ring '^skipped:.*share a GPU' ;;
+nccl_forced)
+	# NCCL's algorithms and protocols as rows (nccl.<algo>.<proto>), each on
+	# a communicator made with NCCL_ALGO/NCCL_PROTO, one model GPU per rank,
+	# at 2 and 4 ranks: the model's ring and tree in every protocol checked
+	# (counts that split unevenly, one past an LL piece), the paths the
+	# default pcie box lacks skipped with NCCL's reason
+	forced=nccl.ring.ll,nccl.ring.ll128,nccl.ring.simple,nccl.tree.ll,nccl.tree.ll128,nccl.tree.simple
+	absent="nccl.nvls.simple nccl.nvlstree.simple nccl.collnetdirect.simple nccl.collnetchain.simple"
+	for np in 2 4; do
+		CB_CUDA_MODEL_GPUS=$np run "$np" 0 '' --algo "nccl,$forced,${absent// /,}" \
+			--counts 1,2053,16411 -d int8,float -o sum,avg -c 1 -n 2 -w 1
+		for a in nccl ${forced//,/ }; do every "$a" '^ok$'; done
+		for a in $absent; do every "$a" '^skipped:NCCL_ALGO=.*no algorithm/protocol available'; done
+	done ;;
 no_peer_access)
 	# two GPUs that cannot reach each other: ps and ring skip saying so, the
 	# rank that saw it names the GPUs, nccl still runs

@@ -45,6 +45,14 @@ json=$(jq -r 'select(.algo == "nccl") | "\(.bytes) \(.nccl_algo)|\(.nccl_proto)|
 notes=$(grep -cE '^#  \^ nccl chose [A-Za-z]+/[A-Za-z0-9]+/[0-9]+ch at [0-9]+ B' "$out/stdout")
 [ "$notes" = 4 ] || { cat "$out/stdout" >&2; fail "expected 4 notes of NCCL's choice, got $notes"; }
 
+# the choice is the model's NCCL's own (cm_nccl_tune.c on its default pcie
+# box: LL up to 64 KiB, Simple above), and NCCL_ALGO forces it
+[ "$(cols nccl | sed -n '1p;$p' | cut -d'|' -f1,2)" = "$(printf '8 Ring|LL\n262144 Ring|Simple')" ] ||
+	fail "not the model's choice by size: $(cols nccl)"
+NCCL_ALGO=Tree launch -x NCCL_ALGO
+[ "$(cols nccl | cut -d' ' -f2 | cut -d'|' -f1 | sort -u)" = Tree ] ||
+	fail "NCCL_ALGO=Tree: the recorded choice is not Tree: $(cols nccl)"
+
 # the user's own plugin (one that cannot load): the rows run, the choice is
 # unknown and says why
 NCCL_PROFILER_PLUGIN=/nonexistent/libnccl-profiler-user.so launch -x NCCL_PROFILER_PLUGIN

@@ -6,7 +6,8 @@
  *
  * Every row must be of the current schema and ok (wrong = 0) or an allowed
  * skip (mpi: half, bfloat16, avg; copy: in place; nccl: ranks sharing a
- * GPU). The transport column says T for ps and ring (default: the backend's
+ * GPU; nccl.*: also what NCCL cannot run, "NCCL_ALGO=... : NCCL's reason").
+ * The transport column says T for ps and ring (default: the backend's
  * one-sided transport, shm or ipc), library for mpi and nccl, local for
  * copy; nhosts is H (default 1) and every
  * per-rank row names a host in 0 .. H-1. For ps and ring, each rank's tx and rx must equal the
@@ -232,11 +233,15 @@ static void check_ranks(const struct cb_table *rk, const char *algo, const char 
 static int allowed_skip(const char *algo, const char *dtype, const char *op, const char *in_place,
 			const char *status)
 {
-	if (strcmp(algo, "nccl") == 0) /* one GPU per rank: a one-GPU box shares it */
+	int nccl = strncmp(algo, "nccl", 4) == 0 && (!algo[4] || algo[4] == '.'); /* nccl, nccl.* */
+
+	if (nccl) /* one GPU per rank: a one-GPU box shares it */
 		return strstr(status, "share a GPU") != NULL ||
 		       strstr(status, "built without NCCL") != NULL ||
 		       (coll == CB_COLL_ALLTOALL && !strcmp(in_place, "1") &&
-			strstr(status, "run out of place") != NULL);
+			strstr(status, "run out of place") != NULL) ||
+		       /* nccl.*: what NCCL or the box cannot run, in NCCL's words */
+		       (algo[4] && (strstr(status, "NCCL_ALGO=") || strstr(status, "no NVLS kernel")));
 	int mpi = strncmp(algo, "mpi", 3) == 0 && (!algo[3] || algo[3] == '.'); /* mpi, mpi.* */
 
 	/* -G on a box whose GPUs lack atomics peer to peer (PCIe) */
@@ -263,7 +268,7 @@ static void check_traffic(const struct cb_table *t, const struct cols *c, size_t
 	double total = strtod(get(t, i, c->tx_total), NULL), imb = strtod(get(t, i, c->imbalance), NULL);
 	unsigned long long count = strtoull(get(t, i, c->count), NULL, 10);
 
-	if (strcmp(algo, "mpi") == 0 || strcmp(algo, "nccl") == 0) {
+	if (strcmp(algo, "mpi") == 0 || strcmp(algo, "nccl") == 0 || strncmp(algo, "nccl.", 5) == 0) {
 		if (*get(t, i, c->tx_total) || *get(t, i, c->imbalance))
 			FAIL("%s row %zu: traffic must be empty (unmeasured)", algo, i + 2);
 		return;

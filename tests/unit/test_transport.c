@@ -3,7 +3,8 @@
  *   - which transports a backend offers, --transport's errors, what auto
  *     picks on one host and across hosts;
  *   - the transport a row of the previous summary schema (no transport
- *     column) is read as, and the join of such rows with current ones. */
+ *     column) is read as, and the join of such rows with current ones;
+ *   - NCCL's forced rows in the catalogue (nccl.<algo>.<proto>). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -199,6 +200,63 @@ static void test_refused_rows(void **state)
 	cb_results_free(&r);
 }
 
+/* NCCL's forced rows (CB_NCCL_FORCED): per collective the pairs NCCL
+ * builds, named nccl.<algo>.<proto> in lower case from the NCCL_ALGO and
+ * NCCL_PROTO values they set, library rows of the cuda backend on request. */
+static void test_nccl_forced_rows(void **state)
+{
+	static const char *const algos[] = { "Ring", "Tree", "NVLS", "NVLSTree", "CollNetDirect",
+					     "CollNetChain", "PAT" };
+	static const size_t want[CB_COLL_COUNT] = { [CB_COLL_ALLREDUCE] = 10,
+						    [CB_COLL_REDUCE_SCATTER] = 6,
+						    [CB_COLL_ALL_GATHER] = 6, [CB_COLL_BROADCAST] = 3,
+						    [CB_COLL_REDUCE] = 3, [CB_COLL_ALLTOALL] = 0 };
+
+	(void)state;
+	for (int c = 0; c < CB_COLL_COUNT; c++) {
+		size_t n, k = 0;
+		const struct cb_algo_desc *const *a = cb_catalog_coll_algos((enum cb_coll)c, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			char name[64];
+			int known = 0;
+
+			if (!a[i]->nccl_algo)
+				continue;
+			k++;
+			snprintf(name, sizeof(name), "nccl.%s.%s", a[i]->nccl_algo, a[i]->nccl_proto);
+			for (char *p = name; *p; p++)
+				*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+			assert_string_equal(a[i]->name, name);
+			for (size_t j = 0; j < sizeof(algos) / sizeof(algos[0]); j++)
+				known |= strcmp(a[i]->nccl_algo, algos[j]) == 0;
+			assert_true(known);
+			/* LL and LL128 exist for Ring and Tree only */
+			assert_true(strcmp(a[i]->nccl_proto, "Simple") == 0 ||
+				    strcmp(a[i]->nccl_algo, "Ring") == 0 || strcmp(a[i]->nccl_algo, "Tree") == 0);
+			assert_true(a[i]->on_request);
+			assert_string_equal(a[i]->moves, "library");
+			assert_true(cb_algo_desc_runs_on(a[i], &cb_desc_cuda));
+			assert_false(cb_algo_desc_runs_on(a[i], &cb_desc_host));
+			assert_int_equal(a[i]->coll, c);
+			/* the cost model prices NCCL's ring as the plan of that name */
+			if (a[i]->schedule) {
+				const struct cb_algo_desc *p = cb_catalog_coll_algo((enum cb_coll)c,
+										    a[i]->schedule);
+
+				assert_non_null(p);
+				assert_non_null(p->plan);
+				assert_string_equal(a[i]->nccl_algo, "Ring");
+			}
+		}
+		assert_int_equal(k, want[c]);
+	}
+	assert_null(cb_catalog_coll_algo(CB_COLL_ALLREDUCE, "nccl.pat.simple"));
+	assert_non_null(cb_catalog_coll_algo(CB_COLL_ALL_GATHER, "nccl.pat.simple"));
+	assert_null(cb_catalog_coll_algo(CB_COLL_BROADCAST, "nccl.tree.ll"));
+	assert_non_null(cb_catalog_coll_algo(CB_COLL_ALLREDUCE, "nccl.tree.ll128"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_one_host),
 		cmocka_unit_test(test_join_transport),
 		cmocka_unit_test(test_refused_rows),
+		cmocka_unit_test(test_nccl_forced_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

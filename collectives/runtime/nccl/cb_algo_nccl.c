@@ -164,8 +164,8 @@ static const struct {
 			       "out of place" },
 };
 
-static const char *nccl_coll_supports(const struct cb_backend *be, enum cb_coll c,
-				      enum cb_dtype dt, enum cb_op op, int in_place)
+const char *cb_nccl_coll_supports(const struct cb_backend *be, enum cb_coll c, enum cb_dtype dt,
+				  enum cb_op op, int in_place)
 {
 	const char *why = nccl_supports(be, dt, op, in_place); /* one GPU per rank first */
 
@@ -176,19 +176,26 @@ static const char *nccl_coll_supports(const struct cb_backend *be, enum cb_coll 
 	return in_place ? calls[c].no_in_place : NULL;
 }
 
-static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
+enum cb_status cb_nccl_coll_call(struct cb_backend *be, ncclComm_t *comm,
+				 const struct cb_run_args *a)
 {
-	struct nccl_state *ns = state;
-	struct cb_backend *be = ns->be;
+	struct nccl_state ns = { be, *comm };
 	char *sb = a->send->peer[be->node_rank], *rb = a->recv->peer[be->node_rank];
 	size_t so, ro, esz = cb_dtype_size(a->dt), block = a->count / (size_t)be->world_size;
 
-	if (!ns->comm || !calls[a->coll].call)
+	if (!*comm || !calls[a->coll].call)
 		return CB_ERR_UNSUPPORTED;
 	cb_coll_offsets(a->coll, be->world_size, a->count, be->world_rank, a->send == a->recv, &so,
 			&ro);
-	return CB_NCCL_DONE(be, &ns->comm, calls[a->coll].call(ns, sb + so * esz, rb + ro * esz, a,
-							      block, cb_cuda_stream(be)));
+	return CB_NCCL_DONE(be, comm, calls[a->coll].call(&ns, sb + so * esz, rb + ro * esz, a,
+							  block, cb_cuda_stream(be)));
+}
+
+static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
+{
+	struct nccl_state *ns = state;
+
+	return cb_nccl_coll_call(ns->be, &ns->comm, a);
 }
 
 /* The nccl row of every collective: one supports per collective, as the
@@ -197,7 +204,7 @@ static enum cb_status nccl_coll_run(void *state, const struct cb_run_args *a)
 	static const char *nccl_supports_##name(const struct cb_backend *be, enum cb_dtype dt, \
 						enum cb_op op, int in_place) \
 	{ \
-		return nccl_coll_supports(be, CB_COLL_##id, dt, op, in_place); \
+		return cb_nccl_coll_supports(be, CB_COLL_##id, dt, op, in_place); \
 	}
 CB_COLLECTIVES(NCCL_SUP)
 #undef NCCL_SUP

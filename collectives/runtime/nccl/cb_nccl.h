@@ -9,6 +9,9 @@
 #include <nccl.h>
 
 #include "cb_backend.h"
+#include "cb_coll.h"
+
+struct cb_run_args;
 
 /* CB_OK for ncclSuccess; else logs "<file>:<line>: <call>: <description>
  * (<name>): <ncclGetLastError(comm)>" and returns CB_ERR_NCCL. comm may be
@@ -39,5 +42,15 @@ enum cb_status cb_nccl_comm_init(const struct cb_backend *be, ncclComm_t *out);
 /* Finalizes (flushes, polled) and destroys comm; aborts it if finalizing
  * failed. Collective. */
 void cb_nccl_comm_close(const struct cb_backend *be, ncclComm_t comm);
+
+/* The nccl rows' code that the forced nccl.* rows share (cb_algo_nccl.c):
+ * NULL when collective c's NCCL call can run (be, dt, op, in_place), else
+ * why not (ranks share a GPU, no call, not in place); the call of a->coll
+ * on comm, completed as CB_NCCL_DONE does (CB_ERR_UNSUPPORTED where there
+ * is no communicator or call). */
+const char *cb_nccl_coll_supports(const struct cb_backend *be, enum cb_coll c, enum cb_dtype dt,
+				  enum cb_op op, int in_place);
+enum cb_status cb_nccl_coll_call(struct cb_backend *be, ncclComm_t *comm,
+				 const struct cb_run_args *a);
 
 #endif
