@@ -120,6 +120,11 @@ int cm_gpu_count(void);
 int cm_current_device(void);
 /* 1 when device a can access device b's memory peer to peer. */
 int cm_can_access_peer(int a, int b);
+/* 1 when the model's topology (CB_CUDA_MODEL_TOPO) has NVLink between its
+ * GPUs; NVLS: NVSwitch with multicast (cuDeviceGetAttribute's
+ * CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED). */
+int cm_topo_has_nvlink(void);
+int cm_topo_has_nvls(void);
 
 /* ---- cm_link.c ----------------------------------------------------------- */
 
