@@ -195,6 +195,7 @@ enum cm_fault {
 	CM_FAULT_EVENT_HANG, /* an event record never completes: the stream stalls */
 	CM_FAULT_NCCL_INIT,  /* ncclCommInitRankConfig fails */
 	CM_FAULT_NCCL_FINALIZE, /* ncclCommFinalize never completes (teardown hangs) */
+	CM_FAULT_NCCL_WINDOW, /* ncclCommWindowRegister fails */
 	CM_FAULT_COUNT
 };
 /* Counts one call of kind f on this rank; 1 (and a log line) when this call

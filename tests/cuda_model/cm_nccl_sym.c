@@ -149,6 +149,9 @@ ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void *buff, size_t size, nc
 		return r;
 	if (!win)
 		return cm_nccl_fail(NULL, ncclInvalidArgument, "ncclCommWindowRegister: win is NULL");
+	if (cm_fault_hit(CM_FAULT_NCCL_WINDOW))
+		return cm_nccl_fail(NULL, ncclSystemError, "ncclCommWindowRegister: cuMemMap of a "
+				    "peer's memory failed (injected)");
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return cm_nccl_fail(NULL, ncclSystemError, "out of memory");

@@ -120,7 +120,13 @@ nccl_paths)
 	every nccl.sym '^skipped:NCCL.s symmetric kernels are AllReduce/AllGather/ReduceScatter only$'
 	# GPUs without peer access: NCCL gives no symmetric windows
 	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_P2P=0 run 2 0 '' --coll allreduce --algo nccl.sym -d float -b 64 -e 64 -n 2 -w 1
-	every nccl.sym '^skipped:NCCL gives symmetric windows only where every GPU reaches every other peer to peer' ;;
+	every nccl.sym '^skipped:NCCL gives symmetric windows only where every GPU reaches every other peer to peer'
+	# a registration that fails on rank 1: every rank skips (none hangs in a
+	# collective the other left), rank 0's rows say another rank failed
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='nccl_window@1' run 2 0 'collbench: rank 1: .*ncclCommWindowRegister.*cuMemMap of a peer.s memory failed \(injected\)' \
+		--coll allreduce --algo nccl,nccl.sym -d float -b 64 -e 64 -n 2 -w 1
+	every nccl '^ok$'
+	every nccl.sym '^skipped:ncclCommWindowRegister failed on another rank' ;;
 fault_ipc_open)
 	# a handle that will not open: the rank names the call and the peer,
 	# every rank agrees, ps and ring skip saying why, the rest runs; exit 0
