@@ -14,6 +14,8 @@
  *   cm_kernels.c cb_cuda_reduce and cb_cuda_finalize (cb_cuda_kernels.h) as
  *                host loops (cm_elem.cc: cb_cuda_elem.cuh's element functions);
  *   cm_nccl.c    communicators; cm_nccl_ops.c: allreduce, send/recv, groups;
+ *                cm_nccl_sym.c: ncclMemAlloc, windows (their rules, not
+ *                NCCL's symmetric or copy-engine data paths), ncclAlltoAll;
  *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
@@ -38,6 +40,9 @@
  *                               (a different pseudo-random share each time),
  *                               so the ranks' streams interleave in many orders
  *   CB_CUDA_MODEL_FAULT         faults to inject (cm_fault.c)
+ *   CB_CUDA_MODEL_TOPO          the topology (pcie, the default; 8xH100 has
+ *                               NVLS: the multicast attribute)
+ *   NCCL_WIN_ENABLE, NCCL_CUMEM_ENABLE  0: no symmetric windows (NCCL's)
  *   CB_CUDA_MODEL_TIMESLICE_US  the processes that share a model GPU run one
  *                               at a time, switching on this slice (cm_slice.c;
  *                               default 0: all at once, as under MPS)
