@@ -13,14 +13,19 @@
 		 "(NCCL 2.27+: its symmetric kernels; one node; traffic unmeasured)"
 #define CE_TEXT "the NCCL call on symmetric windows, communicator CTAPolicy ZERO (NCCL 2.28+: " \
 		"copy-engine collectives, no SMs; one node; traffic unmeasured)"
+#define REG_TEXT "the NCCL call on ncclMemAlloc buffers registered with ncclCommRegister " \
+		 "(NCCL 2.19+: NCCL's choice; zero-copy NVLS or IPC; traffic unmeasured)"
 #define PATH_ROW(id, nm) [CB_COLL_##id] = PATH_DESC(CB_COLL_##id, "nccl.sym", SYM_TEXT),
 #define CE_ROW(id, nm) [CB_COLL_##id] = PATH_DESC(CB_COLL_##id, "nccl.ce", CE_TEXT),
+#define REG_ROW(id, nm) [CB_COLL_##id] = PATH_DESC(CB_COLL_##id, "nccl.reg", REG_TEXT),
 const struct cb_algo_desc cb_desc_nccl_path[CB_NCCL_NPATHS][CB_COLL_COUNT] = {
 	[CB_NCCL_SYM] = { CB_COLLECTIVES(PATH_ROW) },
 	[CB_NCCL_CE] = { CB_COLLECTIVES(CE_ROW) },
+	[CB_NCCL_REG] = { CB_COLLECTIVES(REG_ROW) },
 };
 #undef PATH_ROW
 #undef CE_ROW
+#undef REG_ROW
 
 static char text[CB_NCCL_NPATHS][160];
 
@@ -79,12 +84,31 @@ static const char *ce_why(enum cb_coll c, int version, int driver)
 	return NULL;
 }
 
+/* User buffer registration: ncclMemAlloc and ncclCommRegister came in 2.19
+ * (NCCL docs, "User Buffer Registration", 2.19: NVLS registration of
+ * ncclMemAlloc'd buffers); every collective takes registered buffers (a
+ * path that cannot use them copies as on unregistered ones). alltoall's
+ * call here is ncclAlltoAll (2.28), not the nccl row's group of sends. */
+static const char *reg_why(enum cb_coll c, int version)
+{
+	char v[32];
+
+	if (c == CB_COLL_ALLTOALL && version >= 21900 && version < 22800)
+		return "collbench's alltoall on registered buffers is ncclAlltoAll of NCCL 2.28";
+	if (version >= 21900)
+		return NULL;
+	snprintf(text[CB_NCCL_REG], sizeof(text[0]), "NCCL %s runs here; ncclMemAlloc and user "
+		 "buffer registration came in 2.19", version_text(v, sizeof(v), version));
+	return text[CB_NCCL_REG];
+}
+
 const char *cb_nccl_path_why(enum cb_nccl_path p, enum cb_coll c, enum cb_dtype dt,
 			     enum cb_op op, int version, int driver)
 {
 	switch (p) {
 	case CB_NCCL_SYM: return sym_why(c, dt, op, version);
 	case CB_NCCL_CE: return ce_why(c, version, driver);
+	case CB_NCCL_REG: return reg_why(c, version);
 	default: return "no such NCCL path";
 	}
 }

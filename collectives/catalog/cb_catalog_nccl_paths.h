@@ -11,14 +11,19 @@
  *   nccl.ce   the same windows on a communicator created with
  *             ncclConfig_t.CTAPolicy = NCCL_CTA_POLICY_ZERO (NCCL 2.28):
  *             NCCL's copy-engine collectives, which use no SMs.
- * Both run on request only (-a nccl.sym,nccl.ce), on one node, with one GPU
- * per rank. Sources of the rules are at each rule in the .c file. */
+ *   nccl.reg  the call on ncclMemAlloc buffers registered with
+ *             ncclCommRegister (user buffer registration, NCCL 2.19): NCCL's
+ *             own algorithm choice, zero-copy where it can (NVLS where the
+ *             GPUs have NVLink SHARP, peer buffers over IPC).
+ * They run on request only (-a nccl.sym,nccl.ce,nccl.reg), with one GPU per
+ * rank; sym and ce on one node. Sources of the rules are at each rule in
+ * the .c file. */
 #ifndef CB_CATALOG_NCCL_PATHS_H
 #define CB_CATALOG_NCCL_PATHS_H
 
 #include "cb_catalog.h"
 
-enum cb_nccl_path { CB_NCCL_SYM, CB_NCCL_CE, CB_NCCL_NPATHS };
+enum cb_nccl_path { CB_NCCL_SYM, CB_NCCL_CE, CB_NCCL_REG, CB_NCCL_NPATHS };
 
 /* Each path's row of every collective (the runtime's ops point at them). */
 extern const struct cb_algo_desc cb_desc_nccl_path[CB_NCCL_NPATHS][CB_COLL_COUNT];

@@ -1,6 +1,6 @@
-/* The CUDA model's NCCL memory and windows (NCCL 2.27-2.28):
+/* The CUDA model's NCCL memory and registrations (NCCL 2.19-2.28):
  * ncclMemAlloc/ncclMemFree, ncclCommWindowRegister/ncclCommWindowDeregister,
- * ncclAlltoAll (2.28); and weak defaults of the topology's "has NVLink" and
+ * ncclCommRegister/ncclCommDeregister, ncclAlltoAll (2.28); and weak defaults of the topology's "has NVLink" and
  * "has NVLS" (cm_model.h), from CB_CUDA_MODEL_TOPO, which the topology
  * description replaces.
  *
@@ -30,6 +30,7 @@ struct ncclWindow_vidmem {
 	size_t bytes;
 	int flags;
 	int symmetric; /* 0: NCCL's fallback, a local registration */
+	int local;     /* 1: ncclCommRegister's handle, not a window */
 };
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -135,6 +136,23 @@ static ncclResult_t window_rule(const char *buff, size_t size)
 	return ncclSuccess;
 }
 
+/* A registration record in wins[]; ncclSystemError when the table is full. */
+static ncclResult_t keep(struct ncclWindow_vidmem *w)
+{
+	int slot = -1;
+
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < CM_NCCL_MAX_WINS && slot < 0; i++)
+		if (!wins[i])
+			wins[slot = i] = w;
+	pthread_mutex_unlock(&mu);
+	if (slot >= 0)
+		return ncclSuccess;
+	free(w);
+	return cm_nccl_fail(NULL, ncclSystemError, "more than the model's %d registrations",
+			    CM_NCCL_MAX_WINS);
+}
+
 /* NCCL, ncclCommWindowRegister: a NULL buffer or size 0 registers nothing
  * and succeeds; without symmetric support, NCCL registers the buffer
  * locally (ncclCommRegister) and returns that as the window. */
@@ -143,7 +161,6 @@ ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void *buff, size_t size, nc
 {
 	struct ncclWindow_vidmem *w;
 	ncclResult_t r = cm_comm_usable(comm, "ncclCommWindowRegister");
-	int slot = -1;
 
 	if (r != ncclSuccess || !buff || size == 0)
 		return r;
@@ -155,23 +172,20 @@ ncclResult_t ncclCommWindowRegister(ncclComm_t comm, void *buff, size_t size, nc
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return cm_nccl_fail(NULL, ncclSystemError, "out of memory");
-	*w = (struct ncclWindow_vidmem){ comm, buff, size, winFlags, symmetric_support(comm) };
-	pthread_mutex_lock(&mu);
-	if (w->symmetric)
+	*w = (struct ncclWindow_vidmem){ comm, buff, size, winFlags, symmetric_support(comm), 0 };
+	if (w->symmetric) {
+		pthread_mutex_lock(&mu);
 		r = window_rule(buff, size);
-	for (int i = 0; i < CM_NCCL_MAX_WINS && slot < 0 && r == ncclSuccess; i++)
-		if (!wins[i])
-			wins[slot = i] = w;
-	pthread_mutex_unlock(&mu);
-	if (r == ncclSuccess && slot < 0)
-		r = cm_nccl_fail(NULL, ncclSystemError, "more than the model's %d windows",
-				 CM_NCCL_MAX_WINS);
+		pthread_mutex_unlock(&mu);
+	}
 	if (r != ncclSuccess) {
 		free(w);
 		return r;
 	}
-	*win = w;
-	return ncclSuccess;
+	r = keep(w);
+	if (r == ncclSuccess)
+		*win = w;
+	return r;
 }
 
 /* NCCL, ncclCommWindowDeregister: a NULL window is nothing to do; the model
@@ -184,13 +198,62 @@ ncclResult_t ncclCommWindowDeregister(ncclComm_t comm, ncclWindow_t win)
 		return ncclSuccess;
 	pthread_mutex_lock(&mu);
 	for (int i = 0; i < CM_NCCL_MAX_WINS; i++)
-		if (wins[i] == win && win->comm == comm)
+		if (wins[i] == win && win->comm == comm && !win->local)
 			wins[i] = NULL, found = 1;
 	pthread_mutex_unlock(&mu);
 	if (!found)
 		return cm_nccl_fail(NULL, ncclInvalidArgument, "ncclCommWindowDeregister: not a "
 				    "window of this communicator");
 	free(win);
+	return ncclSuccess;
+}
+
+/* NCCL, ncclCommRegister (user buffer registration, 2.19): local, not
+ * collective; NCCL_LOCAL_REGISTER=0 registers nothing (*handle NULL,
+ * success: 2.28 register.cc). The model takes device memory of this
+ * process only (NCCL, with NCCL_CHECK_POINTERS unset, fails later). */
+ncclResult_t ncclCommRegister(const ncclComm_t comm, void *buff, size_t size, void **handle)
+{
+	struct ncclWindow_vidmem *w;
+	ncclResult_t r = cm_comm_usable(comm, "ncclCommRegister");
+	int dev = -1;
+
+	if (r != ncclSuccess)
+		return r;
+	if (!handle)
+		return cm_nccl_fail(NULL, ncclInvalidArgument, "ncclCommRegister: handle is NULL");
+	if (cm_env_long("NCCL_LOCAL_REGISTER", 1) == 0) {
+		*handle = NULL;
+		return ncclSuccess;
+	}
+	if (cm_mem_lookup(buff, size, &dev) != CM_OWN)
+		return cm_nccl_fail(NULL, ncclInvalidArgument, "ncclCommRegister: %p + %zu B is not "
+				    "device memory of this process", buff, size);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return cm_nccl_fail(NULL, ncclSystemError, "out of memory");
+	*w = (struct ncclWindow_vidmem){ comm, buff, size, 0, 0, 1 };
+	r = keep(w);
+	if (r == ncclSuccess)
+		*handle = w;
+	return r;
+}
+
+/* NCCL, ncclCommDeregister: a handle comm's ncclCommRegister gave (NCCL:
+ * "Could not find handle", ncclInvalidArgument). */
+ncclResult_t ncclCommDeregister(const ncclComm_t comm, void *handle)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&mu);
+	for (int i = 0; i < CM_NCCL_MAX_WINS && handle; i++)
+		if (wins[i] == handle && wins[i]->comm == comm && wins[i]->local)
+			wins[i] = NULL, found = 1;
+	pthread_mutex_unlock(&mu);
+	if (!found)
+		return cm_nccl_fail(NULL, ncclInvalidArgument, "ncclCommDeregister: Could not find "
+				    "handle");
+	free(handle);
 	return ncclSuccess;
 }
 
@@ -201,7 +264,8 @@ int cm_nccl_window_symmetric(const struct ncclComm *comm, const void *p)
 
 	pthread_mutex_lock(&mu);
 	for (int i = 0; i < CM_NCCL_MAX_WINS; i++)
-		if (wins[i] && wins[i]->comm == comm && (const char *)p >= wins[i]->ptr &&
+		if (wins[i] && wins[i]->comm == comm && !wins[i]->local &&
+		    (const char *)p >= wins[i]->ptr &&
 		    (const char *)p < wins[i]->ptr + wins[i]->bytes)
 			sym = wins[i]->symmetric && (wins[i]->flags & NCCL_WIN_COLL_SYMMETRIC);
 	pthread_mutex_unlock(&mu);

@@ -106,10 +106,11 @@ no_peer_access)
 	every ring '^skipped:GPUs of this host cannot access each other peer to peer'
 	every nccl '^ok$' ;;
 nccl_paths)
-	# nccl.sym and nccl.ce (docs/library.md): on their own ncclMemAlloc'd,
+	# nccl.sym, nccl.ce, nccl.reg (docs/library.md): on their own ncclMemAlloc'd,
 	# registered buffers they run and check where NCCL takes the path, and
 	# skip with NCCL's rule where it does not (default topology: pcie)
-	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --coll allreduce --algo nccl.sym,nccl.ce -d float,int32 "${small[@]}"
+	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --coll allreduce --algo nccl.sym,nccl.ce,nccl.reg -d float,int32 "${small[@]}"
+	every nccl.reg '^ok$'
 	[ "$(rows nccl.sym '^ok$')" -gt 0 ] && [ "$(rows nccl.sym '.')" = "$(( $(rows nccl.sym '^ok$') + $(rows nccl.sym '^skipped:NCCL.s symmetric kernels reduce only sum on float/half/bfloat16$') ))" ] ||
 		{ cat "$out/s.csv" >&2; fail "nccl.sym: float rows not ok or int32 rows not skipped by dtype"; }
 	every nccl.ce '^skipped:NCCL.s copy-engine collectives are AllGather/AlltoAll/Gather/Scatter only$'

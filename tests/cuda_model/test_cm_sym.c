@@ -116,6 +116,29 @@ static void child_no_support(int arg)
 	CM_CHECK(ncclCommDestroy(comm) == ncclSuccess);
 }
 
+/* ncclCommRegister: local, on device memory (cudaMalloc's too); a handle
+ * is deregistered once, and not as a window; NCCL_LOCAL_REGISTER=0 (arg 1)
+ * registers nothing. */
+static void child_local(int arg)
+{
+	ncclComm_t comm = one_rank();
+	void *q = NULL, *h = NULL, *host[8];
+
+	CM_CHECK(cudaMalloc(&q, 4096) == cudaSuccess);
+	CM_CHECK(ncclCommRegister(comm, q, 4096, &h) == ncclSuccess);
+	if (arg) {
+		CM_CHECK(h == NULL);
+		CM_CHECK(ncclCommDestroy(comm) == ncclSuccess);
+		return;
+	}
+	CM_CHECK(h != NULL);
+	CM_CHECK(ncclCommRegister(comm, host, sizeof(host), &h) == ncclInvalidArgument);
+	CM_CHECK(ncclCommWindowDeregister(comm, h) == ncclInvalidArgument);
+	CM_CHECK(ncclCommDeregister(comm, h) == ncclSuccess);
+	CM_CHECK(ncclCommDeregister(comm, h) == ncclInvalidArgument && last_has("Could not find"));
+	CM_CHECK(ncclCommDestroy(comm) == ncclSuccess);
+}
+
 /* CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: 1 on 8xH100 (arg 1), else 0. */
 static void child_multicast(int arg)
 {
@@ -152,6 +175,15 @@ static void test_no_support(void **state)
 	assert_int_equal(cm_child_run(child_no_support, 0, env), 0);
 }
 
+static void test_local(void **state)
+{
+	static const char *const off[] = { "NCCL_LOCAL_REGISTER=0", NULL };
+
+	(void)state;
+	assert_int_equal(cm_child_run(child_local, 0, NULL), 0);
+	assert_int_equal(cm_child_run(child_local, 1, off), 0);
+}
+
 static void test_multicast(void **state)
 {
 	static const char *const h100[] = { "CB_CUDA_MODEL_TOPO=8xH100", NULL };
@@ -167,7 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memalloc),   cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_lifetime),   cmocka_unit_test(test_no_support),
-		cmocka_unit_test(test_multicast),
+		cmocka_unit_test(test_local),      cmocka_unit_test(test_multicast),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,7 +40,8 @@ struct path_state {
 	enum cb_coll coll;
 	ncclComm_t comm; /* NULL: the rows are skipped (gate, or a failed registration) */
 	void *mem[2];    /* send, receive: ncclMemAlloc'd */
-	ncclWindow_t win[2];
+	ncclWindow_t win[2]; /* nccl.sym, nccl.ce */
+	void *reg[2];        /* nccl.reg: ncclCommRegister's handles */
 	struct cb_buf buf[2];
 };
 
@@ -78,6 +79,12 @@ static const char *gate(enum cb_nccl_path p, enum cb_coll c, const struct cb_bac
 
 	if (why)
 		return why;
+	/* 2.28 register.cc: ncclCommRegister registers nothing when it is 0 */
+	if (p == CB_NCCL_REG)
+		return env_off("NCCL_LOCAL_REGISTER") ? "NCCL_LOCAL_REGISTER=0 turns NCCL's buffer "
+							"registration off"
+						      : cb_nccl_path_why(p, c, CB_FLOAT, CB_SUM,
+									 nccl_version(), 0);
 	/* 2.27 init.cc: symmetricSupport needs nNodes == 1; 2.28 enqueue.cc:
 	 * CE needs nNodes == 1, sym_kernels.cc masks the LSA kernels off */
 	if (be->node_size != be->world_size)
@@ -119,9 +126,12 @@ static void path_release(struct path_state *ps)
 {
 	struct cb_backend *be = ps->be;
 
-	for (int i = 0; i < 2 && ps->comm; i++)
+	for (int i = 0; i < 2 && ps->comm; i++) {
 		if (ps->win[i])
 			CB_NCCL_DONE(be, &ps->comm, ncclCommWindowDeregister(ps->comm, ps->win[i]));
+		if (ps->reg[i])
+			CB_NCCL_DONE(be, &ps->comm, ncclCommDeregister(ps->comm, ps->reg[i]));
+	}
 	if (ps->comm)
 		cb_nccl_comm_close(be, ps->comm);
 	for (int i = 0; i < 2; i++) {
@@ -131,6 +141,7 @@ static void path_release(struct path_state *ps)
 	}
 	memset(ps->mem, 0, sizeof(ps->mem));
 	memset(ps->win, 0, sizeof(ps->win));
+	memset(ps->reg, 0, sizeof(ps->reg));
 	memset(ps->buf, 0, sizeof(ps->buf));
 	ps->comm = NULL;
 }
@@ -154,24 +165,35 @@ static enum cb_status alloc_buffers(struct path_state *ps, size_t bytes)
 	return CB_OK;
 }
 
-/* Registers both buffers as symmetric windows on every rank; when that fails
- * on any rank, the communicator is aborted and setup_why says why (the
- * rows are skipped). Collective; errors only of MPI. */
-static enum cb_status register_windows(struct path_state *ps, size_t bytes)
+/* Buffer i registered: a symmetric window (nccl.sym, nccl.ce; collective)
+ * or ncclCommRegister's local registration (nccl.reg). */
+static enum cb_status register_one(struct path_state *ps, int i, size_t bytes)
+{
+	if (ps->path == CB_NCCL_REG)
+		return CB_NCCL_DONE(ps->be, &ps->comm, ncclCommRegister(ps->comm, ps->mem[i], bytes,
+									&ps->reg[i]));
+	return CB_NCCL_DONE(ps->be, &ps->comm, ncclCommWindowRegister(ps->comm, ps->mem[i], bytes,
+								      &ps->win[i],
+								      NCCL_WIN_COLL_SYMMETRIC));
+}
+
+/* Registers both buffers on every rank; when that fails on any rank, the
+ * communicator is aborted and setup_why says why (the rows are skipped).
+ * Collective; errors only of MPI. */
+static enum cb_status register_buffers(struct path_state *ps, size_t bytes)
 {
 	struct cb_backend *be = ps->be;
 	char *why = setup_why[ps->path][ps->coll];
+	const char *call = ps->path == CB_NCCL_REG ? "ncclCommRegister" : "ncclCommWindowRegister";
 	int mine = 1, all = 0;
 	enum cb_status st;
 
 	for (int i = 0; i < 2 && mine; i++) {
-		st = CB_NCCL_DONE(be, &ps->comm, ncclCommWindowRegister(ps->comm, ps->mem[i], bytes,
-									&ps->win[i],
-									NCCL_WIN_COLL_SYMMETRIC));
+		st = register_one(ps, i, bytes);
 		if (st != CB_OK) {
 			const char *last = ncclGetLastError(ps->comm);
 
-			snprintf(why, sizeof(setup_why[0][0]), "ncclCommWindowRegister failed: %s",
+			snprintf(why, sizeof(setup_why[0][0]), "%s failed: %s", call,
 				 last && *last ? last : cb_status_str(st));
 			mine = 0;
 		}
@@ -180,11 +202,12 @@ static enum cb_status register_windows(struct path_state *ps, size_t bytes)
 	if (st != CB_OK || all)
 		return st;
 	if (mine)
-		snprintf(why, sizeof(setup_why[0][0]), "ncclCommWindowRegister failed on another "
-			 "rank (its stderr says why)");
-	ncclCommAbort(ps->comm); /* the windows go with it */
+		snprintf(why, sizeof(setup_why[0][0]), "%s failed on another rank (its stderr says "
+			 "why)", call);
+	ncclCommAbort(ps->comm); /* the registrations go with it */
 	ps->comm = NULL;
 	memset(ps->win, 0, sizeof(ps->win));
+	memset(ps->reg, 0, sizeof(ps->reg));
 	return CB_OK;
 }
 
@@ -213,12 +236,13 @@ static enum cb_status path_setup(enum cb_nccl_path p, enum cb_coll c, struct cb_
 	if (st == CB_OK)
 		st = cb_agree(alloc_buffers(ps, bytes), be->world);
 	if (st == CB_OK)
-		st = register_windows(ps, bytes);
+		st = register_buffers(ps, bytes);
 	if (st != CB_OK) {
 		if (ps->comm)
 			ncclCommAbort(ps->comm);
 		ps->comm = NULL;
 		memset(ps->win, 0, sizeof(ps->win));
+		memset(ps->reg, 0, sizeof(ps->reg));
 		path_release(ps);
 		free(ps);
 		return st;
@@ -257,6 +281,10 @@ static ncclResult_t path_call(ncclComm_t comm, char *sb, char *rb, const struct 
 		return ncclReduceScatter(sb, rb, block, t, cb_nccl_op(a->op), comm, s);
 	case CB_COLL_ALL_GATHER:
 		return ncclAllGather(sb, rb, block, t, comm, s);
+	case CB_COLL_BROADCAST:
+		return ncclBroadcast(sb, rb, a->count, t, a->root, comm, s);
+	case CB_COLL_REDUCE:
+		return ncclReduce(sb, rb, a->count, t, cb_nccl_op(a->op), a->root, comm, s);
 	case CB_COLL_ALLTOALL: /* NCCL 2.28: block elements to and from each rank */
 		return ncclAlltoAll(sb, rb, block, t, comm, s);
 	default:
@@ -295,15 +323,19 @@ static enum cb_status path_run(void *state, const struct cb_run_args *a)
 	}
 #define SYM_FNS(id, name) PATH_FNS(SYM, id, name)
 #define CE_FNS(id, name) PATH_FNS(CE, id, name)
+#define REG_FNS(id, name) PATH_FNS(REG, id, name)
 CB_COLLECTIVES(SYM_FNS)
 CB_COLLECTIVES(CE_FNS)
+CB_COLLECTIVES(REG_FNS)
 #define PATH_OPS(P, id, name) \
 	[CB_COLL_##id] = { .desc = &cb_desc_nccl_path[CB_NCCL_##P][CB_COLL_##id], \
 			   .supports = supports_##P##_##name, .setup = setup_##P##_##name, \
 			   .run = path_run, .teardown = path_teardown, .own_buf = path_own_buf },
 #define SYM_OPS(id, name) PATH_OPS(SYM, id, name)
 #define CE_OPS(id, name) PATH_OPS(CE, id, name)
+#define REG_OPS(id, name) PATH_OPS(REG, id, name)
 const struct cb_algo_ops cb_algo_nccl_path_ops[CB_NCCL_NPATHS][CB_COLL_COUNT] = {
 	[CB_NCCL_SYM] = { CB_COLLECTIVES(SYM_OPS) },
 	[CB_NCCL_CE] = { CB_COLLECTIVES(CE_OPS) },
+	[CB_NCCL_REG] = { CB_COLLECTIVES(REG_OPS) },
 };
