@@ -115,8 +115,9 @@ static const char *path_supports(enum cb_nccl_path p, enum cb_coll c,
 	if (!why && setup_why[p][c][0])
 		why = setup_why[p][c];
 	if (!why && in_place && c == CB_COLL_ALLTOALL)
-		why = "ncclAlltoAll on one buffer overwrites blocks before they are sent: "
-		      "alltoall's nccl rows run out of place";
+		why = "ncclAlltoAll is a send and a receive per peer (enqueue.cc): on one buffer "
+		      "they overwrite blocks before they are sent; alltoall's nccl rows run out "
+		      "of place";
 	return why;
 }
 
