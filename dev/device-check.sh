@@ -29,7 +29,8 @@
 #     --timing loop at np 1, 8 B .. 1 MiB, and ps and ring over p2p (NCCL
 #     ncclSend/ncclRecv) at np 2: checked with their traffic on two GPUs or
 #     more; on one GPU they must skip saying the ranks share it; -G 10
-#     (CUDA graphs) stream-ordered at np 2, checked                        30 s
+#     (CUDA graphs) stream-ordered at np 2, checked; nccl.sym, nccl.ce,
+#     nccl.reg (NCCL's windows, copy engines, registration), checked       30 s
 # and prints a short table last (from summary.csv, or from the per-rank-count
 # np<N>.csv files when the sweep was cut short). Every launch has -T and
 # --setup-timeout below its step's limit, so a stuck run is named by the
@@ -296,7 +297,24 @@ step_host_loop() {
 	fi
 	unset CB_CUDA_SYNC
 	step_p2p || rc=1
+	step_nccl_paths || rc=1
 	return "$rc"
+}
+
+# NCCL's newer paths (docs/library.md): nccl.sym, nccl.ce, nccl.reg on their own
+# ncclMemAlloc'd, registered buffers beside nccl, checked: np 2 on two GPUs
+# or more (the paths), np 1 on one (real NCCL's allocation, registration
+# and calls; a one-rank communicator takes no symmetric kernel)
+step_nccl_paths() {
+	local gpus np=1 rc=0
+	gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+	[ "${gpus:-0}" -ge 2 ] && np=2
+	launch "$np" paths-ar --algo nccl,nccl.sym,nccl.reg -d float,bfloat16 -b 8 -e 16M -f 8 -n 5 -w 2 -c 1 ||
+		rc=1
+	DC_PERF=all_gather_perf launch "$np" paths-ag --algo nccl,nccl.sym,nccl.ce -d float -b 8 -e 16M \
+		-f 8 -n 5 -w 2 -c 1 || rc=1
+	[ "$rc" = 0 ] || { echo "nccl.sym/ce/reg at np $np: FAILED (paths-ar.err, paths-ag.err)"; return 1; }
+	[ -n "${CB_DC_DRYRUN:-}" ] || echo "nccl.sym, nccl.ce, nccl.reg at np $np: checked (paths-ar.csv, paths-ag.csv)"
 }
 
 # ps and ring over p2p at np 2: NCCL point-to-point needs a GPU per rank

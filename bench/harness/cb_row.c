@@ -506,6 +506,20 @@ static void judge(const struct cb_measure *m, long long wrong, int differ, struc
 		cb_row_status_set(&row->s.status, CB_ROW_ERROR, "outputs differ across ranks");
 }
 
+/* An algorithm with buffers of its own (cb_algo_ops.own_buf) runs on them:
+ * out of place, the input cb_row_prepare put in the harness's send buffer is
+ * written into its own, before the row and untimed. */
+static enum cb_status own_buffers(struct cb_measure *m, const struct cb_algo_slot *slot,
+				  struct cb_run_args *a)
+{
+	a->recv = slot->ops->own_buf(slot->state, 1);
+	a->send = m->in_place ? a->recv : slot->ops->own_buf(slot->state, 0);
+	if (m->in_place)
+		return CB_OK;
+	cb_watchdog_setup("input fill", slot->ops->desc->name, a->count * cb_dtype_size(a->dt));
+	return cb_verify_fill_input(&m->verify, a->send, a->count, a->dt, a->op);
+}
+
 enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *slot,
 			      size_t bytes, enum cb_dtype dt, enum cb_op op, struct cb_row *row)
 {
@@ -526,6 +540,8 @@ enum cb_status cb_row_measure(struct cb_measure *m, const struct cb_algo_slot *s
 					  cb_status_str(slot->setup_st));
 		return CB_OK;
 	}
+	if (slot->ops->own_buf && (st = own_buffers(m, slot, &a)) != CB_OK)
+		return st;
 	if (slot->ops->prepare) { /* local: a plan's schedule for this row */
 		cb_watchdog_setup("prepare", slot->ops->desc->name, bytes);
 		st = slot->ops->prepare(slot->state, &a);

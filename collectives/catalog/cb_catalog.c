@@ -2,6 +2,7 @@
  * cb_catalog.h). */
 #include "cb_catalog.h"
 
+#include "cb_catalog_nccl_paths.h"
 #include "cb_plan_lib.h"
 
 #include <stdio.h>
@@ -83,7 +84,7 @@ static const struct cb_algo_desc *const extra[] = {
 #undef CB_OMPI_REF
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define LIST_MAX (CB_PLAN_ALGOS_MAX + 2 + COUNT(extra))
+#define LIST_MAX (CB_PLAN_ALGOS_MAX + 2 + CB_NCCL_NPATHS + COUNT(extra))
 
 /* A plan algorithm's descriptor: it moves its bytes over the run's
  * transport, one-sided or two-sided, and both are measured. */
@@ -122,6 +123,8 @@ static void make_list(enum cb_coll c)
 	}
 	list[c][k++] = &cb_desc_nccl[c];
 	list[c][k++] = &cb_desc_mpi[c];
+	for (int p = 0; p < CB_NCCL_NPATHS; p++) /* nccl.sym, nccl.ce */
+		list[c][k++] = &cb_desc_nccl_path[p][c];
 	for (size_t i = 0; i < COUNT(extra); i++)
 		if (extra[i]->coll == c)
 			list[c][k++] = extra[i];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cb_algo_plan.h"
+#include "cb_catalog_nccl_paths.h"
 
 /* The ops of the algorithms that are no plan: nccl (cb_algo_nccl.c, or
  * cb_algo_nccl_stub.c where CMake found no NCCL) and mpi of each
@@ -18,6 +19,8 @@ extern const struct cb_algo_ops cb_algo_mpi_ops[CB_COLL_COUNT];
 extern const struct cb_algo_ops cb_algo_mpi_forced_ops[CB_OMPI_NFORCED];
 extern const struct cb_algo_ops cb_algo_nccl_forced_ops[CB_NCCL_NFORCED];
 extern const struct cb_algo_ops cb_algo_copy_ops;
+/* nccl.sym, nccl.ce (cb_algo_nccl_sym.c, or its stub) */
+extern const struct cb_algo_ops cb_algo_nccl_path_ops[CB_NCCL_NPATHS][CB_COLL_COUNT];
 
 /* The ops whose descriptor is d among those above; NULL if none. */
 static const struct cb_algo_ops *fixed_ops(const struct cb_algo_desc *d)
@@ -28,6 +31,9 @@ static const struct cb_algo_ops *fixed_ops(const struct cb_algo_desc *d)
 		return &cb_algo_mpi_ops[d->coll];
 	if (d == &cb_desc_copy)
 		return &cb_algo_copy_ops;
+	for (int p = 0; p < CB_NCCL_NPATHS; p++)
+		if (d == &cb_desc_nccl_path[p][d->coll])
+			return &cb_algo_nccl_path_ops[p][d->coll];
 	for (int i = 0; i < CB_OMPI_NFORCED; i++)
 		if (d == cb_algo_mpi_forced_ops[i].desc)
 			return &cb_algo_mpi_forced_ops[i];

@@ -82,6 +82,12 @@ struct cb_algo_ops {
 	 * transport, which runs instead when the run's transport is p2p (the
 	 * registry lists the one-sided entry only). NULL for the others. */
 	const struct cb_algo_ops *two_sided;
+	/* NULL, or the buffers its rows run on instead of the harness's, for
+	 * memory a library must allocate itself (nccl.sym: ncclMemAlloc,
+	 * registered as NCCL windows): its send (recv 0) or receive (recv 1)
+	 * buffer, this rank's part sa->max_bytes or more, peer[] set for this
+	 * rank only; in place the receive one alone. Local. */
+	struct cb_buf *(*own_buf)(void *state, int recv);
 };
 
 /* The capabilities a's code needs (CB_CAP_*). */

@@ -210,7 +210,8 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal)
 
 /* Driver API, cuDeviceGetAttribute: CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_
  * STREAM_MEM_OPS says whether cuStreamWaitValue64/WriteValue64 work
- * (CB_CUDA_MODEL_STREAM_MEM_OPS=0: they do not). */
+ * (CB_CUDA_MODEL_STREAM_MEM_OPS=0: they do not); CU_DEVICE_ATTRIBUTE_
+ * MULTICAST_SUPPORTED whether the topology has NVLS (cm_topo_has_nvls). */
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
 	cm_init();
@@ -221,6 +222,7 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 		*pi = cm_env_long("CB_CUDA_MODEL_STREAM_MEM_OPS", 1) != 0;
 		return CUDA_SUCCESS;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = CM_SM_COUNT; return CUDA_SUCCESS;
+	case CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: *pi = cm_topo_has_nvls(); return CUDA_SUCCESS;
 	default:
 		cm_log("cuDeviceGetAttribute: the model does not know attribute %d", (int)attrib);
 		return CUDA_ERROR_INVALID_VALUE;

@@ -13,7 +13,9 @@
  *   nccl_init   ncclCommInitRankConfig fails on that rank (ncclSystemError),
  *               and the other ranks' inits see it (ncclRemoteError);
  *   nccl_finalize ncclCommFinalize never completes: the communicator stays
- *               ncclInProgress until ncclCommAbort (a teardown that hangs).
+ *               ncclInProgress until ncclCommAbort (a teardown that hangs);
+ *   nccl_window ncclCommWindowRegister fails on that rank (ncclSystemError,
+ *               as a failed cuMem mapping would).
  * CB_CUDA_MODEL_JITTER_US delays each stream operation (cm_jitter).
  * Each injection says so on stderr ("cuda model: ... injecting"). Contract
  * in cm_model.h. */
@@ -30,7 +32,7 @@
 static const char *const names[CM_FAULT_COUNT] = {
 	[CM_FAULT_IPC_OPEN] = "ipc_open", [CM_FAULT_LAUNCH] = "launch", [CM_FAULT_STICKY] = "sticky",
 	[CM_FAULT_EVENT_HANG] = "event_hang", [CM_FAULT_NCCL_INIT] = "nccl_init",
-	[CM_FAULT_NCCL_FINALIZE] = "nccl_finalize",
+	[CM_FAULT_NCCL_FINALIZE] = "nccl_finalize", [CM_FAULT_NCCL_WINDOW] = "nccl_window",
 };
 
 static struct {
@@ -44,7 +46,7 @@ static long calls[CM_FAULT_COUNT]; /* atomic */
 static void bad(const char *spec, const char *why)
 {
 	fprintf(stderr, "cuda model: CB_CUDA_MODEL_FAULT: '%s': %s (KIND[@RANK][#N], KIND one of "
-		"ipc_open launch sticky event_hang nccl_init nccl_finalize)\n", spec, why);
+		"ipc_open launch sticky event_hang nccl_init nccl_finalize nccl_window)\n", spec, why);
 	exit(2);
 }
 

@@ -21,6 +21,8 @@
  *                collbench's plugin reads; no API, proxy or kernel events);
  *                cm_nccl_tune.c: NCCL's choice of algorithm and protocol,
  *                NCCL_ALGO/NCCL_PROTO; cm_nccl_algo.c: the ring and the tree;
+ *                cm_nccl_sym.c: ncclMemAlloc, windows (their rules, not
+ *                NCCL's symmetric or copy-engine data paths), ncclAlltoAll;
  *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
@@ -45,6 +47,9 @@
  *                               (a different pseudo-random share each time),
  *                               so the ranks' streams interleave in many orders
  *   CB_CUDA_MODEL_FAULT         faults to inject (cm_fault.c)
+ *   CB_CUDA_MODEL_TOPO          the topology (pcie, the default; 8xH100 has
+ *                               NVLS: the multicast attribute)
+ *   NCCL_WIN_ENABLE, NCCL_CUMEM_ENABLE  0: no symmetric windows (NCCL's)
  *   CB_CUDA_MODEL_TIMESLICE_US  the processes that share a model GPU run one
  *                               at a time, switching on this slice (cm_slice.c;
  *                               default 0: all at once, as under MPS)
@@ -129,6 +134,11 @@ int cm_gpu_count(void);
 int cm_current_device(void);
 /* 1 when device a can access device b's memory peer to peer. */
 int cm_can_access_peer(int a, int b);
+/* 1 when the model's topology (CB_CUDA_MODEL_TOPO) has NVLink between its
+ * GPUs; NVLS: NVSwitch with multicast (cuDeviceGetAttribute's
+ * CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED). */
+int cm_topo_has_nvlink(void);
+int cm_topo_has_nvls(void);
 
 /* ---- cm_link.c ----------------------------------------------------------- */
 
@@ -207,6 +217,7 @@ enum cm_fault {
 	CM_FAULT_EVENT_HANG, /* an event record never completes: the stream stalls */
 	CM_FAULT_NCCL_INIT,  /* ncclCommInitRankConfig fails */
 	CM_FAULT_NCCL_FINALIZE, /* ncclCommFinalize never completes (teardown hangs) */
+	CM_FAULT_NCCL_WINDOW, /* ncclCommWindowRegister fails */
 	CM_FAULT_COUNT
 };
 /* Counts one call of kind f on this rank; 1 (and a log line) when this call

@@ -85,6 +85,9 @@ ncclResult_t cm_comm_progress(struct ncclComm *c);
 ncclResult_t cm_comm_usable(struct ncclComm *c, const char *call);
 /* 1 when rank r of c has exited (its pid is gone). */
 int cm_comm_peer_dead(const struct ncclComm *c, int r);
+/* 1 when p lies in a window comm registered with NCCL_WIN_COLL_SYMMETRIC
+ * and NCCL's symmetric support (cm_nccl_sym.c), else 0. */
+int cm_nccl_window_symmetric(const struct ncclComm *comm, const void *p);
 
 /* cm_nccl_prof.c: NCCL's profiler plugin (NCCL_PROFILER_PLUGIN) in the
  * model: its init for communicator c (at its creation), its finalize (at

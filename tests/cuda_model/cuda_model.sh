@@ -119,6 +119,29 @@ no_peer_access)
 	every ps '^skipped:GPUs of this host cannot access each other peer to peer'
 	every ring '^skipped:GPUs of this host cannot access each other peer to peer'
 	every nccl '^ok$' ;;
+nccl_paths)
+	# nccl.sym, nccl.ce, nccl.reg (docs/library.md): on their own ncclMemAlloc'd,
+	# registered buffers they run and check where NCCL takes the path, and
+	# skip with NCCL's rule where it does not (default topology: pcie)
+	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --coll allreduce --algo nccl.sym,nccl.ce,nccl.reg -d float,int32 "${small[@]}"
+	every nccl.reg '^ok$'
+	[ "$(rows nccl.sym '^ok$')" -gt 0 ] && [ "$(rows nccl.sym '.')" = "$(( $(rows nccl.sym '^ok$') + $(rows nccl.sym '^skipped:NCCL.s symmetric kernels reduce only sum on float/half/bfloat16$') ))" ] ||
+		{ cat "$out/s.csv" >&2; fail "nccl.sym: float rows not ok or int32 rows not skipped by dtype"; }
+	every nccl.ce '^skipped:NCCL.s copy-engine collectives are AllGather/AlltoAll/Gather/Scatter only$'
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["status"] == "ok" && $c["wrong"] != 0 { exit 1 }' "$out/s.csv" ||
+		{ cat "$out/s.csv" >&2; fail "a row with wrong elements"; }
+	CB_CUDA_MODEL_GPUS=2 run 2 0 '' --coll alltoall --algo nccl.sym,nccl.ce --inplace 0 -d float "${small[@]}"
+	every nccl.ce '^ok$'
+	every nccl.sym '^skipped:NCCL.s symmetric kernels are AllReduce/AllGather/ReduceScatter only$'
+	# GPUs without peer access: NCCL gives no symmetric windows
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_P2P=0 run 2 0 '' --coll allreduce --algo nccl.sym -d float -b 64 -e 64 -n 2 -w 1
+	every nccl.sym '^skipped:NCCL gives symmetric windows only where every GPU reaches every other peer to peer'
+	# a registration that fails on rank 1: every rank skips (none hangs in a
+	# collective the other left), rank 0's rows say another rank failed
+	CB_CUDA_MODEL_GPUS=2 CB_CUDA_MODEL_FAULT='nccl_window@1' run 2 0 'collbench: rank 1: .*ncclCommWindowRegister.*cuMemMap of a peer.s memory failed \(injected\)' \
+		--coll allreduce --algo nccl,nccl.sym -d float -b 64 -e 64 -n 2 -w 1
+	every nccl '^ok$'
+	every nccl.sym '^skipped:ncclCommWindowRegister failed on another rank' ;;
 fault_ipc_open)
 	# a handle that will not open: the rank names the call and the peer,
 	# every rank agrees, ps and ring skip saying why, the rest runs; exit 0

@@ -63,6 +63,13 @@ const char *cb_nccl_shared_gpu_reason(const struct cb_backend *be)
 enum cb_status cb_nccl_comm_init(const struct cb_backend *be, ncclComm_t *out)
 {
 	ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+
+	return cb_nccl_comm_init_config(be, &cfg, out);
+}
+
+enum cb_status cb_nccl_comm_init_config(const struct cb_backend *be, ncclConfig_t *cfg,
+					ncclComm_t *out)
+{
 	struct id_msg msg;
 	enum cb_status st;
 
@@ -75,9 +82,9 @@ enum cb_status cb_nccl_comm_init(const struct cb_backend *be, ncclComm_t *out)
 		return st;
 	if (msg.status != CB_OK)
 		return be->world_rank == 0 ? (enum cb_status)msg.status : CB_ERR_PEER;
-	cfg.blocking = 0; /* returns at once; polled, watching the watchdog */
+	cfg->blocking = 0; /* returns at once; polled, watching the watchdog */
 	st = CB_NCCL_DONE(be, out, ncclCommInitRankConfig(out, be->world_size, msg.id,
-							  be->world_rank, &cfg));
+							  be->world_rank, cfg));
 	if (st != CB_OK && *out) {
 		ncclCommAbort(*out);
 		*out = NULL;
@@ -91,4 +98,24 @@ void cb_nccl_comm_close(const struct cb_backend *be, ncclComm_t comm)
 		CB_NCCL(ncclCommDestroy(comm), NULL);
 	else
 		ncclCommAbort(comm);
+}
+
+ncclDataType_t cb_nccl_dtype(enum cb_dtype dt)
+{
+	static const ncclDataType_t map[CB_DTYPE_COUNT] = {
+		[CB_INT8] = ncclInt8,     [CB_UINT8] = ncclUint8,       [CB_INT32] = ncclInt32,
+		[CB_UINT32] = ncclUint32, [CB_INT64] = ncclInt64,       [CB_UINT64] = ncclUint64,
+		[CB_HALF] = ncclFloat16,  [CB_BFLOAT16] = ncclBfloat16, [CB_FLOAT] = ncclFloat32,
+		[CB_DOUBLE] = ncclFloat64,
+	};
+	return map[dt];
+}
+
+ncclRedOp_t cb_nccl_op(enum cb_op op)
+{
+	static const ncclRedOp_t map[CB_OP_COUNT] = {
+		[CB_SUM] = ncclSum, [CB_PROD] = ncclProd, [CB_MIN] = ncclMin,
+		[CB_MAX] = ncclMax, [CB_AVG] = ncclAvg,
+	};
+	return map[op];
 }

@@ -38,6 +38,15 @@ const char *cb_nccl_shared_gpu_reason(const struct cb_backend *be);
  * ncclGetUniqueId reaches every rank (the others return CB_ERR_PEER,
  * quietly). Collective. On failure *out is NULL (aborted). */
 enum cb_status cb_nccl_comm_init(const struct cb_backend *be, ncclComm_t *out);
+/* The same with the settings of cfg (from NCCL_CONFIG_INITIALIZER; its
+ * blocking is set to 0 here): the nccl.* paths that need a communicator
+ * configured their way (nccl.ce: CTAPolicy). */
+enum cb_status cb_nccl_comm_init_config(const struct cb_backend *be, ncclConfig_t *cfg,
+					ncclComm_t *out);
+
+/* NCCL's type and reduction of collbench's. */
+ncclDataType_t cb_nccl_dtype(enum cb_dtype dt);
+ncclRedOp_t cb_nccl_op(enum cb_op op);
 
 /* Finalizes (flushes, polled) and destroys comm; aborts it if finalizing
  * failed. Collective. */
