@@ -96,6 +96,7 @@ struct cb_summary {
 	int straggler_rank;                       /* CB_NO_INT: none (n = 1) */
 	double straggler_share, straggler_ratio;
 	char collective[CB_NAME_MAX];             /* a cb_coll.h name: "allreduce", ... */
+	char hw_traffic[CB_NAME_MAX];             /* "nvml", or why unmeasured (a token) */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
@@ -113,6 +114,7 @@ struct cb_rank_rec {
 	double busy_us, wait_us, barrier_us;      /* means per timed iteration; NaN: unmeasured */
 	double busy_cpu_us;                       /* CPU time of the busy spans, likewise */
 	char collective[CB_NAME_MAX];             /* as in the summary row */
+	unsigned long long hw_tx, hw_rx;          /* B per call, NVML; CB_NO_U64: unmeasured */
 };
 
 /* ---- the schema -------------------------------------------------------- */

@@ -11,6 +11,8 @@
 #ifndef CB_TOPO_H
 #define CB_TOPO_H
 
+#include <jansson.h>
+
 #define CB_TOPO_TEXT 128
 
 struct cb_topo {
@@ -28,5 +30,14 @@ struct cb_topo {
 	int pcie_gen, pcie_width;      /* the GPU's current PCIe link; 0: unknown */
 	char why_unknown[CB_TOPO_TEXT]; /* when !known: the reason, for the stamp */
 };
+
+/* ---- cb_topo.c ----------------------------------------------------------- */
+
+/* t as the metadata's "topology" object (the fields' names as keys; texts
+ * "" where unset). NULL when out of memory. */
+json_t *cb_topo_json(const struct cb_topo *t);
+/* The object cb_topo_json wrote, into *t. Returns 0, or -1 (t zeroed) when
+ * o is not such an object (a key missing, or of another type). */
+int cb_topo_from_json(const json_t *o, struct cb_topo *t);
 
 #endif
