@@ -44,8 +44,9 @@ enum cb_status cb_hw_gather(struct cb_backend *be, const struct cb_hw_mark *mk, 
  * traffic"). */
 double cb_hw_tolerance(uint64_t counted, uint64_t calls);
 
-/* Rank 0, a measured row with both counts: warns (stderr) for each rank
- * outside the tolerance; returns how many were. */
+/* Rank 0, a measured row with both counts, where cb_hw_topo found a GPU
+ * per rank (ranks that share one move bytes that no link carries): warns
+ * (stderr) for each rank outside the tolerance; returns how many were. */
 int cb_hw_check(const struct cb_row *row, uint64_t calls);
 
 /* Collective over be->world: the run's topology from the backend's facts
