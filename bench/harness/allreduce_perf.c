@@ -82,18 +82,11 @@ static int algo_width(const struct cb_options *o, const struct cb_backend *be)
 	return (int)w;
 }
 
-/* Rank 0: result files, metadata and the run header. */
 /* The run's topology stamp (cb_hwtraffic.h: every rank takes part in
- * finding it, rank 0 writes it) */
+ * finding it, rank 0 writes it into the metadata as "topology") */
 static struct cb_topo run_topo;
 
-/* ... as the metadata's "topology" (cb_topo.h). */
-static void add_topology(const struct cb_backend *be, json_t *meta)
-{
-	(void)be;
-	json_object_set_new(meta, "topology", cb_topo_json(&run_topo));
-}
-
+/* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 				   const struct cb_preflight *pf, const struct cb_layout *lay,
 				   int argc, char **argv, struct cb_report **rep, json_t **meta)
@@ -109,7 +102,7 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	cb_report_set_modes(*rep, o->in_place == CB_INPLACE_BOTH);
 	*meta = cb_meta_collect(o, be, pf, lay->transport, argc, argv);
 	if (*meta)
-		add_topology(be, *meta);
+		json_object_set_new(*meta, "topology", cb_topo_json(&run_topo));
 	if (!*meta)
 		cb_log("cannot build the run metadata: out of memory");
 	st = *meta ? CB_OK : CB_ERR_NOMEM;

@@ -89,8 +89,9 @@ enum cb_status cb_row_init(struct cb_row *row, int nranks)
 	row->rank_barrier_us = calloc(n, sizeof(double));
 	row->hw_tx = calloc(n, sizeof(uint64_t));
 	row->hw_rx = calloc(n, sizeof(uint64_t));
-	return row->hw_tx && row->hw_rx && row->tx && row->rx && row->rank_time_us && row->rank_busy_us && row->rank_busy_cpu_us &&
-			       row->rank_wait_us && row->rank_barrier_us ?
+	return row->hw_tx && row->hw_rx && row->tx && row->rx && row->rank_time_us &&
+			       row->rank_busy_us && row->rank_busy_cpu_us && row->rank_wait_us &&
+			       row->rank_barrier_us ?
 		       CB_OK :
 		       CB_ERR_NOMEM;
 }
@@ -383,7 +384,8 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	return st;
 }
 
-/* The calls of a row's timed iterations. */
+/* The calls of a row's timed iterations (with -G each is m->launches
+ * operations, as its time and traffic are one operation's). */
 static uint64_t calls_of(const struct cb_measure *m)
 {
 	return (uint64_t)m->o->repeat * (uint64_t)m->o->iters * (uint64_t)m->o->agg_iters;
@@ -411,7 +413,7 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 	if (st == CB_OK)
 		st = cb_row_gather_time(m, slot, row);
 	if (st == CB_OK)
-		st = cb_hw_gather(be, &m->hw, calls_of(m), row);
+		st = cb_hw_gather(be, &m->hw, calls_of(m) * (m->graph ? (uint64_t)m->launches : 1), row);
 	if (st != CB_OK || !slot->ops->desc->traffic_measured)
 		return st;
 	/* counters are by world rank: the sum over processes is each rank's */
