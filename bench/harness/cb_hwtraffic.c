@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cb_hwloc.h"
 #include "cb_nvml.h"
 #include "cb_row_time.h"
 #include "cb_world.h"
@@ -151,7 +152,41 @@ static int distinct(const char (*ids)[32], int n)
 	return k;
 }
 
-enum cb_status cb_hw_topo(struct cb_backend *be, struct cb_topo *t)
+/* Rank 0: the array of every rank's locality (ids: bus ids; near[]). */
+static json_t *near_json(const char (*ids)[32], const struct cb_gpu_near *near, int n)
+{
+	json_t *a = json_array();
+
+	for (int r = 0; a && r < n; r++)
+		json_array_append_new(a, json_pack("{s:i,s:s,s:b,s:s,s:s,s:s,s:s}", "rank", r, "bus_id", ids[r],
+						   "known", near[r].known, "numa", near[r].numa, "cpus",
+						   near[r].cpus, "nics", near[r].nics, "why_unknown", near[r].why));
+	return a;
+}
+
+/* Every rank's GPU's locality (cb_hwloc.h) to rank 0, as *out there. */
+static enum cb_status locality(struct cb_backend *be, const char *bus, const char (*ids)[32],
+			       json_t **out)
+{
+	struct cb_gpu_near mine, *all = NULL;
+	enum cb_status st;
+
+	if (be->ops->hw_facts) {
+		cb_gpu_near(bus, &mine);
+	} else {
+		memset(&mine, 0, sizeof(mine));
+		snprintf(mine.why, sizeof(mine.why), "host backend");
+	}
+	if (be->world_rank == 0 && !(all = calloc((size_t)be->world_size, sizeof(*all))))
+		return CB_ERR_NOMEM;
+	st = cb_world_gather(be, &mine, (int)sizeof(mine), MPI_BYTE, all, 0);
+	if (st == CB_OK && be->world_rank == 0)
+		*out = near_json(ids, all, be->world_size);
+	free(all);
+	return st;
+}
+
+enum cb_status cb_hw_topo(struct cb_backend *be, struct cb_topo *t, json_t **near)
 {
 	struct cb_nvml_facts f = { 0 };
 	char bus[32] = "", (*ids)[32] = calloc((size_t)be->world_size, sizeof(*ids));
@@ -180,6 +215,9 @@ enum cb_status cb_hw_topo(struct cb_backend *be, struct cb_topo *t)
 		t->pcie_width = f.pcie_width;
 		snprintf(t->why_unknown, sizeof(t->why_unknown), "%s", f.known ? "" : f.why);
 	}
+	*near = NULL;
+	if (st == CB_OK)
+		st = locality(be, bus, (const char (*)[32])ids, near);
 	free(ids);
 	return st;
 }

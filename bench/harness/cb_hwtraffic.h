@@ -15,6 +15,7 @@
 #ifndef CB_HWTRAFFIC_H
 #define CB_HWTRAFFIC_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "cb_backend.h"
@@ -51,8 +52,10 @@ int cb_hw_check(const struct cb_row *row, uint64_t calls);
 
 /* Collective over be->world: the run's topology from the backend's facts
  * (rank 0's GPU; on rank 0, gpu_count: the distinct bus ids of all ranks);
- * known 0 and why_unknown where the backend has none. Errors: CB_ERR_MPI,
- * CB_ERR_NOMEM. */
-enum cb_status cb_hw_topo(struct cb_backend *be, struct cb_topo *t);
+ * known 0 and why_unknown where the backend has none. On rank 0 *near: a
+ * new JSON array, per rank {rank, bus_id, known, numa, cpus, nics,
+ * why_unknown}: what sits near its GPU (cb_hwloc.h); NULL elsewhere or out
+ * of memory. Errors: CB_ERR_MPI, CB_ERR_NOMEM. */
+enum cb_status cb_hw_topo(struct cb_backend *be, struct cb_topo *t, json_t **near);
 
 #endif

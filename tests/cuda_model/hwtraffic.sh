@@ -59,6 +59,9 @@ for np in 2 4; do
 	topo nvlink_links 18
 	topo nvls true
 	topo gpu_count $np
+	python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["gpu_locality"];
+sys.exit(0 if [g["bus_id"] for g in a] == ["0000:%02x:00.0" % (0x11 + r) for r in range(int(sys.argv[2]))] else a)' \
+		"$out/m.json" $np || fail "np $np: gpu_locality is not one entry per rank with its GPU's bus id"
 done
 # ps's root at 4 ranks: (n-1) S each way against S (the seed's picture)
 ratio=$(col "$out/r.csv" '$c["algo"] == "ps" && $c["bytes"] == 1048576 && $c["in_place"] == 0 {
