@@ -3,8 +3,9 @@
  * FAKE_NVML says: "init" (nvmlInit_v2: NVML_ERROR_DRIVER_NOT_LOADED), "bus"
  * (no GPU of that bus id: NVML_ERROR_NOT_FOUND), "nolinks" (no NVLink:
  * nvmlDeviceGetNvLinkState NOT_SUPPORTED), "counters" (links, but the
- * throughput fields NOT_SUPPORTED); unset: 2 active links, 5 KiB sent and
- * 7 KiB received. */
+ * throughput fields NOT_SUPPORTED), "count5" (those NOT_SUPPORTED, NVLink
+ * 5's byte counters 202/204: 5000 B and 7000 B); unset: 2 active links,
+ * 5 KiB sent and 7 KiB received. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,9 +76,11 @@ int nvmlDeviceGetFieldValues(void *dev, int n, struct field *f)
 {
 	(void)dev;
 	for (int i = 0; i < n; i++) {
-		f[i].ret = is("counters") ? 3 : 0;
+		int count5 = f[i].field_id >= 200;
+
+		f[i].ret = is("counters") || (is("count5") != count5) ? 3 : 0;
 		f[i].value_type = 3;
-		f[i].value.ull = f[i].field_id == 138 ? 5 : 7;
+		f[i].value.ull = (f[i].field_id == 138 || f[i].field_id == 202 ? 5 : 7) * (count5 ? 1000 : 1);
 	}
 	return 0;
 }

@@ -76,6 +76,13 @@ static void test_counters(void **state)
 	nv = open_with(fake, "counters", why, sizeof(why));
 	assert_string_equal(cb_nvml_read(nv, &tx, &rx), "no NVLink counters (Not Supported)");
 	cb_nvml_close(nv);
+	/* NVLink 5: the byte counters where the KiB ones are not supported */
+	nv = open_with(fake, "count5", why, sizeof(why));
+	assert_null(cb_nvml_read(nv, &tx, &rx));
+	assert_true(tx == 5000 && rx == 7000);
+	assert_null(cb_nvml_read(nv, &tx, &rx));
+	assert_true(tx == 5000 && rx == 7000);
+	cb_nvml_close(nv);
 }
 
 static void test_topo_json(void **state)

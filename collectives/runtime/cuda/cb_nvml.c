@@ -34,6 +34,8 @@ struct cb_nvml_field {
 #define FI_NVLINK_SPEED_MBPS_COMMON 90 /* common speed of the active links, MBps */
 #define FI_NVLINK_DATA_TX 138          /* NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, KiB */
 #define FI_NVLINK_DATA_RX 139          /* NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, KiB */
+#define FI_NVLINK_XMIT_BYTES 202       /* NVML_FI_DEV_NVLINK_COUNT_XMIT_BYTES (NVLink 5), B */
+#define FI_NVLINK_RCV_BYTES 204        /* NVML_FI_DEV_NVLINK_COUNT_RCV_BYTES, B */
 #define VALUE_TYPE_UINT 1              /* NVML_VALUE_TYPE_UNSIGNED_INT */
 #define VALUE_TYPE_ULONG 2
 #define VALUE_TYPE_ULLONG 3
@@ -57,6 +59,7 @@ struct cb_nvml {
 	cb_nvml_ret (*pcie_width)(cb_nvml_dev, unsigned *); /* nvmlDeviceGetCurrPcieLinkWidth */
 	char why[CB_NVML_TEXT]; /* the counters' answer once known */
 	int read_once;
+	unsigned fi_tx, fi_rx, unit; /* the counters' fields and their unit in bytes */
 };
 
 static void *sym(struct cb_nvml *nv, const char *name)
@@ -184,33 +187,59 @@ static void links(struct cb_nvml *nv, struct cb_nvml_facts *f)
 	}
 }
 
+/* Reads fields tx_id and rx_id (summed over links) times unit into *tx,
+ * *rx; 0, or the NVML error of the first that failed. */
+static cb_nvml_ret read_pair(struct cb_nvml *nv, unsigned tx_id, unsigned rx_id, unsigned unit,
+			     uint64_t *tx, uint64_t *rx)
+{
+	struct cb_nvml_field f[2] = { { .field_id = tx_id, .scope_id = UINT_MAX },
+				      { .field_id = rx_id, .scope_id = UINT_MAX } };
+	cb_nvml_ret r = nv->fields(nv->dev, 2, f);
+	int ok_tx, ok_rx;
+
+	*tx = field_value(&f[0], &ok_tx) * unit;
+	*rx = field_value(&f[1], &ok_rx) * unit;
+	return r != 0 ? r : !ok_tx ? f[0].ret : !ok_rx ? f[1].ret : 0;
+}
+
+/* The first read: is there an active link, and which counters answer: the
+ * THROUGHPUT_DATA pair (KiB), else NVLink 5's COUNT bytes pair (drivers
+ * where the former is not supported). */
+static const char *first_read(struct cb_nvml *nv, uint64_t *tx, uint64_t *rx)
+{
+	struct cb_nvml_facts facts = { 0 };
+	cb_nvml_ret r;
+
+	nv->read_once = 1;
+	links(nv, &facts);
+	if (nv->link_state && !facts.nvlink_links) {
+		/* nvmlDeviceGetPcieThroughput is a rate sampled over 20 ms, not a
+		 * counter: PCIe traffic stays unmeasured */
+		snprintf(nv->why, sizeof(nv->why), "no NVLink counters (no active NVLink link)");
+		return nv->why;
+	}
+	nv->fi_tx = FI_NVLINK_DATA_TX, nv->fi_rx = FI_NVLINK_DATA_RX, nv->unit = 1024;
+	r = read_pair(nv, nv->fi_tx, nv->fi_rx, nv->unit, tx, rx);
+	if (r == 0)
+		return NULL;
+	nv->fi_tx = FI_NVLINK_XMIT_BYTES, nv->fi_rx = FI_NVLINK_RCV_BYTES, nv->unit = 1;
+	if (read_pair(nv, nv->fi_tx, nv->fi_rx, nv->unit, tx, rx) == 0)
+		return NULL;
+	snprintf(nv->why, sizeof(nv->why), "no NVLink counters (%s)", nv->error(r));
+	return nv->why;
+}
+
 const char *cb_nvml_read(struct cb_nvml *nv, uint64_t *tx, uint64_t *rx)
 {
-	struct cb_nvml_field f[2] = { { .field_id = FI_NVLINK_DATA_TX, .scope_id = UINT_MAX },
-				      { .field_id = FI_NVLINK_DATA_RX, .scope_id = UINT_MAX } };
 	cb_nvml_ret r;
-	int ok_tx, ok_rx;
 
 	if (nv->read_once && nv->why[0])
 		return nv->why;
-	if (!nv->read_once) {
-		struct cb_nvml_facts facts = { 0 };
-
-		nv->read_once = 1;
-		links(nv, &facts);
-		if (nv->link_state && !facts.nvlink_links) {
-			/* nvmlDeviceGetPcieThroughput is a rate sampled over 20 ms,
-			 * not a counter: PCIe traffic stays unmeasured */
-			snprintf(nv->why, sizeof(nv->why), "no NVLink counters (no active NVLink link)");
-			return nv->why;
-		}
-	}
-	r = nv->fields(nv->dev, 2, f);
-	*tx = field_value(&f[0], &ok_tx) * 1024u;
-	*rx = field_value(&f[1], &ok_rx) * 1024u;
-	if (r != 0 || !ok_tx || !ok_rx)
-		snprintf(nv->why, sizeof(nv->why), "no NVLink counters (%s)",
-			 nv->error(r != 0 ? r : f[ok_tx ? 1 : 0].ret));
+	if (!nv->read_once)
+		return first_read(nv, tx, rx);
+	r = read_pair(nv, nv->fi_tx, nv->fi_rx, nv->unit, tx, rx);
+	if (r != 0)
+		snprintf(nv->why, sizeof(nv->why), "no NVLink counters (%s)", nv->error(r));
 	return nv->why[0] ? nv->why : NULL;
 }
 

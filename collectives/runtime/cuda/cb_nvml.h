@@ -18,7 +18,9 @@
  * UINT_MAX: summed over the links (NVML API reference, "Field Value
  * Enums"). So a difference of two reads is exact to 1 KiB per read; per
  * call of a row of k calls, to 2 KiB / k (docs/library.md, "Hardware
- * traffic"). */
+ * traffic"). Where a driver does not support those (NVLink 5), the bytes
+ * counters NVML_FI_DEV_NVLINK_COUNT_XMIT_BYTES / _RCV_BYTES (202, 204),
+ * likewise summed over links. */
 #ifndef CB_NVML_H
 #define CB_NVML_H
 
