@@ -194,6 +194,8 @@ static void rank_record(const struct cb_summary *s, const struct cb_rank_values 
 	out->barrier_us = v->barrier_us ? v->barrier_us[k] : NAN;
 	out->busy_cpu_us = v->busy_cpu_us ? v->busy_cpu_us[k] : NAN;
 	memcpy(out->collective, s->collective, sizeof(out->collective));
+	out->hw_tx = v->hw_tx ? v->hw_tx[k] : CB_NO_U64;
+	out->hw_rx = v->hw_rx ? v->hw_rx[k] : CB_NO_U64;
 }
 
 static void write_rank_csv(struct cb_report *r, const struct cb_summary *s,

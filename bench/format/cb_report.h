@@ -35,6 +35,7 @@ struct cb_rank_values {
 	/* means per timed iteration (us); NULL: unmeasured (cb_rank_rec) */
 	const double *busy_us, *wait_us, *barrier_us, *busy_cpu_us;
 	const struct cb_iter_values *iters; /* NULL: not kept (no --json) */
+	const uint64_t *hw_tx, *hw_rx; /* hardware bytes per call (NVML); NULL: unmeasured */
 };
 
 struct cb_report;

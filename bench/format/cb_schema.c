@@ -156,6 +156,11 @@ static const struct cb_column summary_cols[] = {
 	  .hi = MAX_GBPS, .unit = "%",
 	  .doc = "busbw as a percent of the copy row's algbw at the same size in the same run "
 	         "(the local copy roofline); empty: copy did not run at that size, n = 1, no busbw" },
+	{ .name = "hw_traffic", .type = CB_COL_NAME, .offset = S(hw_traffic), .flags = CB_COL_EMPTY_OK,
+	  .unit = "",
+	  .doc = "where the per-rank hw_tx_bytes/hw_rx_bytes came from: `nvml` (NVLink counters), "
+	         "else why they are empty: host_backend, no_nvml, gpu_not_in_nvml, no_nvlink, "
+	         "counters_back; none: the row did not run (skipped, failed set-up)" },
 };
 
 #define R(field) offsetof(struct cb_rank_rec, field)
@@ -213,6 +218,12 @@ static const struct cb_column rank_cols[] = {
 	  .doc = "its mean time in the barrier before each timed iteration (not in time_us)" },
 	{ .name = "collective", .type = CB_COL_NAME, .offset = R(collective), .unit = "",
 	  .doc = "as in the summary row (read as allreduce from " CB_SCHEMA_RANK_2 " files)" },
+	{ .name = "hw_tx_bytes", .type = CB_COL_U64, .offset = R(hw_tx), .flags = CB_COL_EMPTY_OK,
+	  .hi = MAX_BYTES, .unit = "B",
+	  .doc = "bytes this rank's GPU sent over its NVLink links per call, from NVML's counters "
+	         "(KiB, read before and after the timed calls); empty: unmeasured (hw_traffic says why)" },
+	{ .name = "hw_rx_bytes", .type = CB_COL_U64, .offset = R(hw_rx), .flags = CB_COL_EMPTY_OK,
+	  .hi = MAX_BYTES, .unit = "B", .doc = "bytes it received over them per call" },
 };
 
 static const char *const summary_older[] = { CB_SCHEMA_SUMMARY_2, CB_SCHEMA_SUMMARY_1, NULL };

@@ -104,6 +104,7 @@ struct cb_summary {
 	char nccl_note[192];                      /* not a column: the table's note on it */
 	double pct_line, pct_copy;                /* % of the line rate, of copy's algbw
 						   * (cb_linerate.h); NaN: not known */
+	char hw_traffic[CB_NAME_MAX];             /* "nvml", or why unmeasured (a token) */
 };
 
 /* One per-rank row: a rank's traffic and time in a summary row. */
@@ -121,6 +122,7 @@ struct cb_rank_rec {
 	double busy_us, wait_us, barrier_us;      /* means per timed iteration; NaN: unmeasured */
 	double busy_cpu_us;                       /* CPU time of the busy spans, likewise */
 	char collective[CB_NAME_MAX];             /* as in the summary row */
+	unsigned long long hw_tx, hw_rx;          /* B per call, NVML; CB_NO_U64: unmeasured */
 };
 
 /* ---- the schema -------------------------------------------------------- */

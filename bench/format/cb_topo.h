@@ -11,6 +11,8 @@
 #ifndef CB_TOPO_H
 #define CB_TOPO_H
 
+#include <jansson.h>
+
 #define CB_TOPO_TEXT 128
 
 struct cb_topo {
@@ -29,15 +31,14 @@ struct cb_topo {
 	char why_unknown[CB_TOPO_TEXT]; /* when !known: the reason, for the stamp */
 };
 
-#include <jansson.h>
+/* ---- cb_topo.c ----------------------------------------------------------- */
 
-/* t as the metadata's "topology" object (one key per field, named as the
- * field; known, nvswitch, nvls as booleans). NULL when out of memory. */
+/* t as the metadata's "topology" object (the fields' names as keys; texts
+ * "" where unset). NULL when out of memory. */
 json_t *cb_topo_json(const struct cb_topo *t);
-
-/* Reads such an object back into *t (absent or null keys: 0 or ""; text
- * truncated to fit). Returns 0, or -1 when o is not an object or a key has
- * the wrong type or a negative number (*t zeroed: known = 0). */
+/* The object cb_topo_json wrote, into *t (absent or null keys: 0 or "").
+ * Returns 0, or -1 (t zeroed) when o is not an object or a key has another
+ * type. */
 int cb_topo_from_json(const json_t *o, struct cb_topo *t);
 
 #endif

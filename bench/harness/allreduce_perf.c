@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cb_harness.h"
+#include "cb_hwtraffic.h"
 #include "cb_mcafiles.h"
 #include "cb_meta.h"
 #include "cb_nctests.h"
@@ -81,6 +82,11 @@ static int algo_width(const struct cb_options *o, const struct cb_backend *be)
 	return (int)w;
 }
 
+/* The run's topology stamp (cb_hwtraffic.h: every rank takes part in
+ * finding it, rank 0 writes it into the metadata as "topology") */
+static struct cb_topo run_topo;
+static json_t *run_near; /* and what sits near each rank's GPU: "gpu_locality" */
+
 /* Rank 0: result files, metadata and the run header. */
 static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 				   const struct cb_preflight *pf, const struct cb_layout *lay,
@@ -96,6 +102,11 @@ static enum cb_status open_outputs(struct cb_options *o, struct cb_backend *be,
 	cb_report_set_algo_width(*rep, algo_width(o, be));
 	cb_report_set_modes(*rep, o->in_place == CB_INPLACE_BOTH);
 	*meta = cb_meta_collect(o, be, pf, lay->transport, argc, argv);
+	if (*meta) {
+		json_object_set_new(*meta, "topology", cb_topo_json(&run_topo));
+		json_object_set_new(*meta, "gpu_locality", run_near ? run_near : json_null());
+		run_near = NULL;
+	}
 	if (!*meta)
 		cb_log("cannot build the run metadata: out of memory");
 	st = *meta ? CB_OK : CB_ERR_NOMEM;
@@ -217,7 +228,8 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 	memset(&nct, 0, sizeof(nct));
 	if (cb_peers_init(&peers, be->world, pf) != CB_OK)
 		cb_log("the ranks' process ids are unknown: a rank that dies will not be named");
-	if (rank == 0)
+	st = cb_hw_topo(be, &run_topo, &run_near);
+	if (rank == 0 && st == CB_OK)
 		st = cb_nctests_start(&nct, o, stdout);
 	if (rank == 0 && st == CB_OK)
 		st = open_outputs(o, be, pf, &lay, argc, argv, &rep, &meta);

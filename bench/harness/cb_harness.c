@@ -169,7 +169,8 @@ static enum cb_status report(struct cb_harness *h)
 					h->lay.host_of, row->acct ? row->rank_busy_us : NULL,
 					row->acct ? row->rank_wait_us : NULL, row->rank_barrier_us,
 					row->acct ? row->rank_busy_cpu_us : NULL,
-					row->kept ? &h->m.iters : NULL };
+					row->kept ? &h->m.iters : NULL, row->hw ? row->hw_tx : NULL,
+					row->hw ? row->hw_rx : NULL };
 
 	char why[CB_REASON_MAX];
 

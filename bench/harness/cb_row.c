@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "cb_nccl_choice.h"
+#include "cb_hwtraffic.h"
 #include "cb_row_time.h"
 #include "cb_stats.h"
 #include "cb_watchdog.h"
@@ -87,8 +88,11 @@ enum cb_status cb_row_init(struct cb_row *row, int nranks)
 	row->rank_busy_cpu_us = calloc(n, sizeof(double));
 	row->rank_wait_us = calloc(n, sizeof(double));
 	row->rank_barrier_us = calloc(n, sizeof(double));
-	return row->tx && row->rx && row->rank_time_us && row->rank_busy_us && row->rank_busy_cpu_us &&
-			       row->rank_wait_us && row->rank_barrier_us ?
+	row->hw_tx = calloc(n, sizeof(uint64_t));
+	row->hw_rx = calloc(n, sizeof(uint64_t));
+	return row->hw_tx && row->hw_rx && row->tx && row->rx && row->rank_time_us &&
+			       row->rank_busy_us && row->rank_busy_cpu_us && row->rank_wait_us &&
+			       row->rank_barrier_us ?
 		       CB_OK :
 		       CB_ERR_NOMEM;
 }
@@ -102,6 +106,8 @@ void cb_row_fini(struct cb_row *row)
 	free(row->rank_busy_cpu_us);
 	free(row->rank_wait_us);
 	free(row->rank_barrier_us);
+	free(row->hw_tx);
+	free(row->hw_rx);
 	memset(row, 0, sizeof(*row));
 }
 
@@ -129,7 +135,7 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 
 	cb_schema_clear(&cb_schema_summary, s);
 	s->nccl_note[0] = '\0';
-	row->measured = row->traffic = row->acct = row->kept = 0;
+	row->measured = row->traffic = row->acct = row->kept = row->hw = 0;
 	snprintf(s->backend, sizeof(s->backend), "%s", m->o->backend);
 	snprintf(s->algo, sizeof(s->algo), "%s", slot->ops->desc->name);
 	snprintf(s->collective, sizeof(s->collective), "%s",
@@ -147,6 +153,7 @@ static void row_start(const struct cb_measure *m, const struct cb_algo_slot *slo
 	s->iters = m->o->iters;
 	s->warmup_iters = m->o->warmup;
 	s->repeats = m->o->repeat;
+	snprintf(s->hw_traffic, sizeof(s->hw_traffic), "none"); /* cb_hw_gather: measured rows */
 }
 
 static long minflt_now(void)
@@ -326,6 +333,8 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 	if (st == CB_OK && m->o->cudagraph > 0)
 		st = cb_row_graph_make(m, slot, a); /* -G: the timed calls launch it */
 	cb_traffic_reset(m->be);
+	if (st == CB_OK) /* outside the timed iterations */
+		st = cb_hw_mark_begin(m->be, &m->hw);
 	f0 = minflt_now();
 	for (int r = 0; r < m->o->repeat && st == CB_OK; r++) {
 		size_t at = (size_t)r * (size_t)m->o->iters;
@@ -335,6 +344,8 @@ static enum cb_status timed(struct cb_measure *m, const struct cb_algo_slot *slo
 		st = iterate(m, slot, a, "timed", m->o->iters, m->o->agg_iters, &out);
 	}
 	*minflt = minflt_now() - f0;
+	if (st == CB_OK)
+		st = cb_hw_mark_end(m->be, &m->hw);
 	return st;
 }
 
@@ -376,6 +387,13 @@ static enum cb_status check(struct cb_measure *m, const struct cb_algo_slot *slo
 	return st;
 }
 
+/* The calls of a row's timed iterations (with -G each is m->launches
+ * operations, as its time and traffic are one operation's). */
+static uint64_t calls_of(const struct cb_measure *m)
+{
+	return (uint64_t)m->o->repeat * (uint64_t)m->o->iters * (uint64_t)m->o->agg_iters;
+}
+
 /* To rank 0: the max over ranks of each iteration, each rank's mean (into
  * the row), the faults and, where measured, each rank's traffic. */
 static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *slot, long minflt,
@@ -397,6 +415,8 @@ static enum cb_status gather(struct cb_measure *m, const struct cb_algo_slot *sl
 		st = cb_world_reduce(be, &flt, &row->s.minflt_per_iter, 1, MPI_DOUBLE, MPI_MAX, 0);
 	if (st == CB_OK)
 		st = cb_row_gather_time(m, slot, row);
+	if (st == CB_OK)
+		st = cb_hw_gather(be, &m->hw, calls_of(m) * (m->graph ? (uint64_t)m->launches : 1), row);
 	if (st != CB_OK || !slot->ops->desc->traffic_measured)
 		return st;
 	/* counters are by world rank: the sum over processes is each rank's */
@@ -491,6 +511,7 @@ static void summarize(const struct cb_measure *m, const struct cb_algo_slot *slo
 	s->busbw = s->algbw * factor;
 	row->measured = 1;
 	traffic_summary(m, slot, row);
+	cb_hw_check(row, calls_of(m));
 	if (row->acct)
 		s->busy_imbalance = busy_imbalance(row->rank_busy_us, s->nranks);
 }

@@ -38,6 +38,14 @@ struct cb_algo_slot {
 /* What measuring a row takes besides the algorithm. Scratch arrays are
  * overwritten by every row: k = repeat x iters; w = world size (every
  * rank-indexed quantity is by world rank: cb_backend.h). */
+/* The hardware's counters of this rank around a row's timed iterations
+ * (cb_hwtraffic.h): cumulative bytes; code 0 measured, else why not. */
+struct cb_hw_mark {
+	uint64_t tx0, rx0, tx1, rx1;
+	int code;
+	const char *why;
+};
+
 struct cb_measure {
 	const struct cb_options *o;
 	struct cb_backend *be;
@@ -67,6 +75,7 @@ struct cb_measure {
 	int launches;
 	uint64_t *graph_tx, *graph_rx;
 	char graph_why[160];
+	struct cb_hw_mark hw;         /* the row's hardware counters (cb_hwtraffic.h) */
 };
 
 /* A measured row (rank 0 holds the aggregated numbers). */
@@ -79,6 +88,8 @@ struct cb_row {
 	int measured;                 /* the arrays hold this row's values */
 	int acct;                     /* rank_busy_us, rank_wait_us hold them too */
 	int kept;                     /* cb_measure.iters holds this row's iterations */
+	uint64_t *hw_tx, *hw_rx;      /* [world size] hardware bytes per call (rank 0) */
+	int hw;                       /* hw_tx, hw_rx hold this row's values */
 	int traffic;                  /* tx and rx hold them too */
 };
 

@@ -73,6 +73,7 @@ static inline struct cb_ref cb_buf_ref(const struct cb_buf *b, int rank, size_t 
 struct cb_flags;
 
 struct cb_p2p_ops;
+struct cb_nvml_facts; /* cb_nvml.h */
 
 struct cb_backend_ops {
 	/* name, capabilities, pipelining unit, whether host clocks time its work */
@@ -145,6 +146,14 @@ struct cb_backend_ops {
 	 * CB_CAP_TWO_SIDED; a stub whose `missing` says why where it is not
 	 * built. */
 	const struct cb_p2p_ops *p2p;
+	/* Optional (NULL: none, as on host): the hardware's own byte counters of
+	 * this rank's device (NVML's NVLink counters on cuda, cb_nvml.h): bytes
+	 * sent and received over its links so far, cumulative. Returns NULL, or
+	 * why they are unmeasured. Local, no MPI; never inside a timed region. */
+	const char *(*hw_bytes)(struct cb_backend *be, uint64_t *tx, uint64_t *rx);
+	/* Optional: the device's facts for the topology stamp and its PCI bus
+	 * id (bus_cap bytes); f->known 0 with f->why where there are none. */
+	void (*hw_facts)(struct cb_backend *be, struct cb_nvml_facts *f, char *bus_id, size_t bus_cap);
 };
 
 /* Busy and wait time of this process, in nanoseconds, measured where they

@@ -81,6 +81,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 	switch (attr) {
 	case cudaDevAttrMultiProcessorCount: *value = CM_SM_COUNT; return cudaSuccess;
 	case cudaDevAttrUnifiedAddressing: *value = 1; return cudaSuccess;
+	/* CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: NVLS's multicast objects */
+	case (enum cudaDeviceAttr)132: *value = cm_topo_has_nvls(); return cudaSuccess;
 	default:
 		cm_log("cudaDeviceGetAttribute: the model does not know attribute %d", (int)attr);
 		return cm_ret(cudaErrorInvalidValue);
@@ -96,7 +98,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	if (!valid(device))
 		return cm_ret(cudaErrorInvalidDevice);
 	memset(prop, 0, sizeof(*prop));
-	snprintf(prop->name, sizeof(prop->name), "collbench CUDA model GPU");
+	snprintf(prop->name, sizeof(prop->name), "%s", cm_topo()->gpu_name);
 	prop->totalGlobalMem = (size_t)16 << 30;
 	prop->multiProcessorCount = CM_SM_COUNT;
 	prop->major = 9;

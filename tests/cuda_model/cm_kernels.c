@@ -52,6 +52,12 @@ static cudaError_t run_kernel(void *arg)
 		cm_elem_reduce(out, k->a, k->b, k->count, k->dt, k->op);
 	else
 		cm_elem_finalize(out, k->count, k->dt, k->nranks);
+	/* what crossed a link: a source read from, the output written into,
+	 * another GPU's memory */
+	cm_link_touch(k->device, k->a, bytes, 0);
+	if (k->b)
+		cm_link_touch(k->device, k->b, bytes, 0);
+	cm_link_touch(k->device, k->dst, bytes, 1);
 	return cudaSuccess;
 }
 
@@ -151,6 +157,7 @@ static cudaError_t run_adds(void *arg)
 			return cudaErrorIllegalAddress;
 		}
 		__atomic_add_fetch(a->addr[i], a->delta, __ATOMIC_SEQ_CST);
+		cm_link_touch(a->device, a->addr[i], sizeof(uint64_t), 1);
 	}
 	return cudaSuccess;
 }

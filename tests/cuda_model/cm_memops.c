@@ -11,6 +11,7 @@ struct value_op {
 	uint64_t *addr;
 	uint64_t value;
 	unsigned flags;
+	int device; /* the stream's GPU: a write into a peer's memory crosses the link */
 };
 
 /* Driver API, cuStreamWaitValue64: CU_STREAM_WAIT_VALUE_GEQ is "(int64_t)
@@ -53,6 +54,7 @@ static cudaError_t run_write_value(void *arg)
 	} else {
 		__atomic_store_n(w->addr, w->value, __ATOMIC_RELEASE);
 	}
+	cm_link_touch(w->device, w->addr, sizeof(*w->addr), 1);
 	return cudaSuccess;
 }
 
@@ -105,7 +107,7 @@ static CUresult value_op(CUstream stream, CUdeviceptr addr, cuuint64_t value, un
 	w = malloc(sizeof(*w));
 	if (!w)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	*w = (struct value_op){ (uint64_t *)(uintptr_t)addr, value, flags };
+	*w = (struct value_op){ (uint64_t *)(uintptr_t)addr, value, flags, cm_stream_device((cudaStream_t)stream) };
 	return cm_enqueue_touching((cudaStream_t)stream, call, run, free, w, &span, 1) == cudaSuccess ?
 		       CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
@@ -167,7 +169,7 @@ static CUresult batch_one(const CUstreamBatchMemOpParams *p, struct batch_op *o,
 		return CUDA_ERROR_INVALID_VALUE;
 	o->wait = wait;
 	o->v = (struct value_op){ (uint64_t *)(uintptr_t)addr,
-				  wait ? p->waitValue.value64 : p->writeValue.value64, flags };
+				  wait ? p->waitValue.value64 : p->writeValue.value64, flags, -1 };
 	*sp = (struct cm_span){ o->v.addr, 8, !wait, 1 };
 	return check(addr, !wait, "cuStreamBatchMemOp", &o->lost);
 }
@@ -188,8 +190,10 @@ CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMe
 	sp = calloc(count, sizeof(*sp));
 	if (!b || !sp)
 		r = CUDA_ERROR_OUT_OF_MEMORY;
-	for (unsigned i = 0; i < count && r == CUDA_SUCCESS; i++)
+	for (unsigned i = 0; i < count && r == CUDA_SUCCESS; i++) {
 		r = batch_one(&paramArray[i], &b->ops[i], &sp[i]);
+		b->ops[i].v.device = cm_stream_device((cudaStream_t)stream);
+	}
 	if (r == CUDA_SUCCESS) {
 		b->n = count;
 		r = cm_enqueue_touching((cudaStream_t)stream, "cuStreamBatchMemOp", run_batch, free, b, sp,

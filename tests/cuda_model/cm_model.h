@@ -26,7 +26,9 @@
  *   cm_graph.c   stream capture and CUDA graphs as recorded queues;
  *   cm_fault.c   the faults the model injects;
  *   cm_slice.c   time slicing between the processes that share a GPU;
- *   cm_order.c   weaker ordering: bytes that land after an unfenced counter.
+ *   cm_order.c   weaker ordering: bytes that land after an unfenced counter;
+ *   cm_link.c    bytes between GPUs, counted per link (cm_topo.c: the box);
+ *   cm_nvml.c    NVML's functions the suite uses, reading those counters.
  * Each rule the backend depends on is stated where it is modelled, with the
  * section of the CUDA Runtime API, the CUDA Driver API, the CUDA Programming
  * Guide or the NCCL documentation that states it.
@@ -64,6 +66,10 @@
  *   CB_CUDA_MODEL_WEAK_ORDER_US copies', memsets' and kernels' bytes land after
  *                               an unfenced stream write, this much later
  *                               (cm_order.c; default 0: in stream order)
+ *   CB_CUDA_MODEL_TOPO          the box: a preset (pcie, the default: no
+ *                               NVLink; 8xH100, 8xH200, 8xA100) or a file
+ *                               (cm_topo.c); GPU names, NVLink and the model's
+ *                               NVML (cm_nvml.c) follow it
  *   CB_CUDA_MODEL_VIOLATION     exit (default): a broken rule ends the process
  *                               with CM_EXIT_VIOLATION; log: it is only logged
  * NCCL's own NCCL_ALGO and NCCL_PROTO are read at each communicator's
@@ -147,6 +153,36 @@ int cm_topo_has_nvls(void);
  * Called where the model moves the bytes (a kernel or copy on one GPU that
  * reads or writes a peer's memory, the model's NCCL). */
 void cm_link_move(int src, int dst, unsigned long long bytes);
+#define CM_MAX_LINKS 18 /* NVML_NVLINK_MAX_LINKS */
+/* What model GPU dev sent and received so far over its link `link` (-1:
+ * all its links), in bytes, summed over every process of the run. */
+void cm_link_bytes(int dev, int link, unsigned long long *tx, unsigned long long *rx);
+/* An access by a kernel or copy running on GPU device to [p, p + bytes):
+ * where that is another GPU's memory, its bytes cross the link (a read:
+ * from that GPU to device; a write: from device to it). */
+void cm_link_touch(int device, const void *p, size_t bytes, int write);
+/* A copy of bytes from src to dst: where both are GPU memory of different
+ * GPUs, the bytes cross the link between them (whichever GPU's copy engine
+ * runs it). */
+void cm_link_copy(const void *dst, const void *src, size_t bytes);
+
+/* ---- cm_topo.c ----------------------------------------------------------- */
+
+/* The box the model's GPUs sit in (CB_CUDA_MODEL_TOPO: a preset, pcie by
+ * default, 8xH100, 8xH200, 8xA100, or a file: cm_topo.c). Link speeds in
+ * GB/s per link and direction. */
+struct cm_topo_desc {
+	char name[32];       /* the preset's, or "file" */
+	char gpu_name[96];   /* cudaGetDeviceProperties' and NVML's name */
+	int nvlink_version, nvlink_links;
+	double link_GBps;
+	int nvswitch, nvls;
+	int pcie_gen, pcie_width;
+};
+const struct cm_topo_desc *cm_topo(void);
+/* The box has NVLink / NVLink SHARP (NVLS). */
+int cm_topo_has_nvlink(void);
+int cm_topo_has_nvls(void);
 
 /* ---- cm_topo.c ----------------------------------------------------------- */
 

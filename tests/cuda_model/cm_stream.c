@@ -389,6 +389,7 @@ static cudaError_t run_copy(void *arg)
 	void *held = cm_order_hold(c->dst, c->bytes);
 
 	memcpy(held ? held : c->dst, c->src, c->bytes);
+	cm_link_copy(c->dst, c->src, c->bytes);
 	return cudaSuccess;
 }
 

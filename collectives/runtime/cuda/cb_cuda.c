@@ -16,6 +16,7 @@
 #include "cb_cuda_internal.h"
 #include "cb_cuda_kernels.h"
 #include "cb_cuda_plan.h"
+#include "cb_nvml.h"
 
 extern const struct cb_p2p_ops cb_p2p_nccl_ops;
 
@@ -122,6 +123,8 @@ static enum cb_status cuda_init(struct cb_backend *be)
 		goto out_free;
 	describe(be, p.name);
 	snprintf(be->device_model, sizeof(be->device_model), "%.95s", p.name);
+	/* local: a rank without NVML reports its rows' hardware bytes unmeasured */
+	cs->nvml = cb_nvml_open(cs->bus_id, cs->nvml_why, sizeof(cs->nvml_why));
 	return CB_OK;
 
 out_free:
@@ -150,6 +153,7 @@ static void cuda_fini(struct cb_backend *be)
 	cudaEventDestroy(cs->t0);
 	cudaEventDestroy(cs->t1);
 	cudaStreamDestroy(cs->shared.stream);
+	cb_nvml_close(cs->nvml);
 	free(cs);
 	be->impl = NULL;
 }
@@ -252,6 +256,38 @@ static enum cb_status cuda_sync(struct cb_backend *be)
 	return st == CB_OK ? cb_cuda_drain(be, cs->t1) : st;
 }
 
+/* NVML's NVLink counters of this rank's GPU (cb_nvml.h). */
+static const char *cuda_hw_bytes(struct cb_backend *be, uint64_t *tx, uint64_t *rx)
+{
+	struct cb_cuda_state *cs = state(be);
+
+	return cs->nvml ? cb_nvml_read(cs->nvml, tx, rx) : cs->nvml_why;
+}
+
+/* NVML's facts of this rank's GPU; NVLS where the GPU supports multicast
+ * objects (cudaDevAttrMulticastSupported, the memory NVLS works on) and its
+ * links meet in an NVSwitch. */
+static void cuda_hw_facts(struct cb_backend *be, struct cb_nvml_facts *f, char *bus_id, size_t cap)
+{
+	struct cb_cuda_state *cs = state(be);
+	int mc = 0;
+
+	snprintf(bus_id, cap, "%s", cs->bus_id);
+	if (!cs->nvml) {
+		memset(f, 0, sizeof(*f));
+		snprintf(f->why, sizeof(f->why), "%s", cs->nvml_why);
+		return;
+	}
+	cb_nvml_facts(cs->nvml, f);
+	/* CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED (132, CUDA 12.1): "supports
+	 * switch multicast and reduction operations"; the runtime's attribute
+	 * numbers are the driver's */
+	if (cudaDeviceGetAttribute(&mc, (enum cudaDeviceAttr)132, cs->device) != cudaSuccess)
+		mc = 0;
+	(void)cudaGetLastError();
+	f->nvls = mc && f->nvswitch;
+}
+
 const struct cb_backend_ops cb_backend_cuda_ops = {
 	.desc = &cb_desc_cuda,
 	.init = cuda_init,
@@ -275,4 +311,6 @@ const struct cb_backend_ops cb_backend_cuda_ops = {
 	.graph_launch = cb_cuda_graph_launch,
 	.graph_free = cb_cuda_graph_free,
 	.p2p = &cb_p2p_nccl_ops,
+	.hw_bytes = cuda_hw_bytes,
+	.hw_facts = cuda_hw_facts,
 };

@@ -67,6 +67,8 @@ struct cb_cuda_state {
 				       * atomics peer to peer (or ranks share one) */
 	struct cb_flags *cap[CB_CUDA_CAPTURED_MAX]; /* flags posted while capturing */
 	int ncap;
+	struct cb_nvml *nvml;         /* this GPU in NVML, or NULL: nvml_why */
+	char nvml_why[128];
 };
 
 /* Polls until the rank's stream has finished everything enqueued so far,
