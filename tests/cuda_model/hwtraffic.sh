@@ -5,7 +5,8 @@
 # hw_tx_bytes/hw_rx_bytes within the stated tolerance of our own counters
 # (docs/library.md, "Hardware traffic": 5% + 4 KiB + 36 KiB / calls), ps's
 # root visibly larger at 4 ranks, hw_traffic "nvml", no check warning, and
-# the topology stamp in the metadata; then the default (pcie) box: the
+# the topology stamp in the metadata; NCCL's ring and tree rows' per-rank
+# bytes as the model's NCCL moves them; then the default (pcie) box: the
 # columns empty, hw_traffic no_nvlink, the stamp without NVLink.
 #   hwtraffic.sh MODEL_BIN
 set -uo pipefail
@@ -20,7 +21,7 @@ calls=5
 launch() {
 	rm -f "$out"/*
 	CB_CUDA_MODEL_TOPO=$2 CB_CUDA_MODEL_GPUS=$1 timeout 90 bash -c 'cb_mpirun "$@"' _ -np "$1" \
-		"$model/allreduce_perf" -B cuda -q --algo ps,ring,nccl -b 1K -e "$3" -f 32 -n $calls -w 1 \
+		"$model/allreduce_perf" -B cuda -q --algo "${ALGOS:-ps,ring,nccl}" -b 1K -e "$3" -f 32 -n $calls -w 1 \
 		--csv "$out/s.csv" --rank-csv "$out/r.csv" --meta "$out/m.json" >"$out/stdout" 2>"$out/stderr" ||
 		{ cat "$out/stderr" >&2; fail "np $1 $2: allreduce_perf failed"; }
 	if grep -q "hw traffic check" "$out/stderr"; then
@@ -42,7 +43,7 @@ sys.exit(0 if v == sys.argv[3] else "topology.%s is %s, not %s" % (sys.argv[2], 
 }
 
 for np in 2 4; do
-	launch $np 8xH100 1M
+	ALGOS=ps,ring,nccl,nccl.ring.simple,nccl.tree.simple launch $np 8xH100 1M
 	bad=$(col "$out/r.csv" '($c["algo"] == "ps" || $c["algo"] == "ring") {
 		n++
 		for (k = 0; k < 2; k++) {
@@ -68,6 +69,19 @@ ratio=$(col "$out/r.csv" '$c["algo"] == "ps" && $c["bytes"] == 1048576 && $c["in
 	hw[$c["rank"]] = $c["hw_tx_bytes"] } END { printf "%.2f", hw[0] / hw[1] }')
 awk -v r="$ratio" 'BEGIN { exit !(r >= 2.9 && r <= 3.1) }' ||
 	fail "ps at 4 ranks: the root's NVLink tx is $ratio x rank 1's, not 3"
+
+# NCCL's ring and tree at 4 ranks, 1 MiB, as the model's NCCL moves them
+# (cm_nccl_algo.c): the ring's ranks each send 2(n-1)/n S, the tree (a chain
+# in one node) sends S at its ends and 2S in the middle: equal totals,
+# unequal ranks, now for NCCL's algorithms
+per_rank() {
+	col "$out/r.csv" '$c["algo"] == "'"$1"'" && $c["bytes"] == 1048576 && $c["in_place"] == 0 {
+		printf "%d ", $c["hw_tx_bytes"] / 1024 }'
+}
+[ "$(per_rank nccl.ring.simple)" = "1536 1536 1536 1536 " ] ||
+	fail "nccl.ring.simple at 4 ranks: per-rank NVLink tx (KiB) $(per_rank nccl.ring.simple), not 1536 each"
+[ "$(per_rank nccl.tree.simple)" = "1024 2048 2048 1024 " ] ||
+	fail "nccl.tree.simple at 4 ranks: per-rank NVLink tx (KiB) $(per_rank nccl.tree.simple), not 1024 2048 2048 1024"
 
 # the default box: PCIe, no NVLink counters
 launch 2 pcie 1K
