@@ -30,7 +30,9 @@
 #     ncclSend/ncclRecv) at np 2: checked with their traffic on two GPUs or
 #     more; on one GPU they must skip saying the ranks share it; -G 10
 #     (CUDA graphs) stream-ordered at np 2, checked; nccl.sym, nccl.ce,
-#     nccl.reg (NCCL's windows, copy engines, registration), checked       30 s
+#     nccl.reg (NCCL's windows, copy engines, registration), and
+#     nccl.<algo>.<proto> rows, checked, with what NCCL chose (the
+#     profiler plugin) and the NVLink counters' verdict                   30 s
 # and prints a short table last (from summary.csv, or from the per-rank-count
 # np<N>.csv files when the sweep was cut short). Every launch has -T and
 # --setup-timeout below its step's limit, so a stuck run is named by the
@@ -141,11 +143,11 @@ step_probe() {
 
 step_build() {
 	if [ -n "${CB_DC_DRYRUN:-}" ]; then
-		echo "  cmake --build build-device --target allreduce_perf cuda_bw check_results"
+		echo "  cmake --build build-device --target allreduce_perf cuda_bw check_results cb_nccl_profiler"
 		return 0
 	fi
 	configure || return 1
-	cmake --build "$DC_BUILD" -j "$(nproc)" --target allreduce_perf cuda_bw check_results \
+	cmake --build "$DC_BUILD" -j "$(nproc)" --target allreduce_perf cuda_bw check_results cb_nccl_profiler \
 		>"$DC_WORK/logs/build.log" 2>&1 ||
 		{ tail -30 "$DC_WORK/logs/build.log"; return 1; }
 	grep -q 'backends built: host,cuda' <("$DC_BUILD/bin/allreduce_perf" --help 2>&1) ||
@@ -311,10 +313,20 @@ step_nccl_paths() {
 	[ "${gpus:-0}" -ge 2 ] && np=2
 	launch "$np" paths-ar --algo nccl,nccl.sym,nccl.reg -d float,bfloat16 -b 8 -e 16M -f 8 -n 5 -w 2 -c 1 ||
 		rc=1
+	# NCCL's algorithms and protocols forced, a communicator each (few sizes)
+	launch "$np" nccl-forced --algo nccl,nccl.ring.ll,nccl.ring.ll128,nccl.ring.simple,nccl.tree.simple,nccl.nvls.simple \
+		-d float -b 1K -e 1M -f 32 -n 3 -w 1 -c 1 || rc=1
 	DC_PERF=all_gather_perf launch "$np" paths-ag --algo nccl,nccl.sym,nccl.ce -d float -b 8 -e 16M \
 		-f 8 -n 5 -w 2 -c 1 || rc=1
-	[ "$rc" = 0 ] || { echo "nccl.sym/ce/reg at np $np: FAILED (paths-ar.err, paths-ag.err)"; return 1; }
-	[ -n "${CB_DC_DRYRUN:-}" ] || echo "nccl.sym, nccl.ce, nccl.reg at np $np: checked (paths-ar.csv, paths-ag.csv)"
+	[ "$rc" = 0 ] || { echo "nccl.sym/ce/reg at np $np: FAILED (paths-ar.err, paths-ag.err, nccl-forced.err)"; return 1; }
+	[ -n "${CB_DC_DRYRUN:-}" ] && return 0
+	echo "nccl.sym, nccl.ce, nccl.reg, nccl.<algo>.<proto> at np $np: checked (paths-ar.csv, paths-ag.csv)"
+	# what NCCL chose (the profiler plugin) and the hardware counters' verdict
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["algo"] == "nccl" { printf "  nccl %s B: chose %s/%s/%sch\n", $c["bytes"], $c["nccl_algo"],
+			$c["nccl_proto"], $c["nccl_channels"] }
+		{ hw[$c["hw_traffic"]]++ } END { for (k in hw) printf "  hw_traffic %s: %d rows\n", k, hw[k] }' \
+		"$DC_WORK/run/paths-ar.csv" "$DC_WORK/run/nccl-forced.csv" 2>/dev/null | sort -u | head -20
 }
 
 # ps and ring over p2p at np 2: NCCL point-to-point needs a GPU per rank
