@@ -242,6 +242,8 @@ static int run(struct cb_options *o, struct cb_backend *be, const struct cb_pref
 		st = cb_harness_init(&h, o, be, &lay, rep);
 		if (st != CB_OK && st != CB_ERR_ARG)
 			abort_run(o, meta, st, rank, be->world, &peers);
+		if (run_topo.known || run_topo.why_unknown[0])
+			h.topo = run_topo; /* the bound of every row's pct_line */
 	}
 	if (st == CB_OK) {
 		st = cb_harness_run(&h);
