@@ -55,6 +55,8 @@ for np in 2 4; do
 	[ -z "$bad" ] || fail "np $np: hardware bytes outside the tolerance of ours: $bad"
 	[ "$(col "$out/s.csv" '$c["hw_traffic"] != "nvml" { print }')" = "" ] ||
 		fail "np $np: hw_traffic not nvml in every row"
+	[ "$(col "$out/s.csv" '$c["algo"] == "nccl" { n++; k += $c["nccl_algo"] != "" } END { print n + 0, k + 0 }')" = "3 3" ] ||
+		fail "np $np: the nccl rows lack NCCL's choice (nccl_algo)"
 	topo known true
 	topo gpu_model '"NVIDIA H100 80GB HBM3"'
 	topo nvlink_links 18
