@@ -170,10 +170,15 @@ enum cb_status cb_replace_open(const char *path, char *tmp, size_t tmplen, FILE 
 enum cb_status cb_replace_commit(FILE *f, const char *tmp, const char *path, int ok,
 				 char *err, size_t errlen)
 {
+	int e = ok ? 0 : errno; /* a failed write's reason (ENOSPC), kept */
+
 	errno = 0;
-	ok = (fclose(f) == 0) && ok;
+	if (fclose(f) != 0) {
+		ok = 0;
+		e = errno ? errno : e;
+	}
 	if (!ok) {
-		cannot(err, errlen, path, errno ? strerror(errno) : "write error");
+		cannot(err, errlen, path, e ? strerror(e) : "write error");
 		unlink(tmp);
 		return CB_ERR_IO;
 	}

@@ -66,7 +66,8 @@ enum cb_status cb_replace_open(const char *path, char *tmp, size_t tmplen, FILE 
 /* Closes f and, when ok and the close succeeded, checks path again and
  * renames tmp over it. On any failure removes tmp, leaves path as it was
  * and returns CB_ERR_IO with err set; a caller's failure (ok 0) gives
- * err = "write error" unless errno says more. */
+ * err = the reason errno holds from its failed write (ENOSPC, ...), else
+ * "write error". */
 enum cb_status cb_replace_commit(FILE *f, const char *tmp, const char *path, int ok,
 				 char *err, size_t errlen);
 

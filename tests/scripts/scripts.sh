@@ -44,7 +44,8 @@ sweep_coll)
 		[ -s "$t/run/$f.csv" ] || fail "no $f.csv"
 	done
 	for c in allreduce all_gather reduce_scatter; do
-		[ "$(grep -c ",$c\$" "$t/run/summary.csv")" = 4 ] ||
+		[ "$(awk -F, -v c="$c" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+			$k["collective"] == c { n++ } END { print n + 0 }' "$t/run/summary.csv")" = 4 ] ||
 			{ cat "$t/run/summary.csv" >&2; fail "summary.csv does not hold 4 $c rows"; }
 	done
 	grep -q '"sweep": ".*--coll allreduce,all_gather,reduce_scatter"' "$t/run/meta.json" ||
