@@ -24,7 +24,10 @@
 #   <!-- docs-test: exits N: REASON -->     the block exits N, not 0 (a
 #                                           verdict shown); after full or
 #                                           full fresh too ("full exits 1: ")
-# no comment: the default tier, exit 0. REASON is required.
+# no comment: the default tier, exit 0. REASON is required. A block whose
+# commands another block of its tier runs first, as they are written (the
+# same, or its start: covers below), does not run again: it is said, with
+# the block that runs them, wherever that block is (README.md, docs/*.md).
 #
 # Each block runs in a scratch copy of the tree: every top-level entry of SRC
 # a symbolic link but results/ and plots/ (copied: blocks write there) and
@@ -49,16 +52,18 @@ cd "$src" || exit 2
 [ $# -gt 0 ] || set -- README.md docs/*.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/blocks"
 
-# extract FILE...: each block into $tmp/blocks/N (its text) and a line of
-# $tmp/index: N, FILE:LINE (of its first line: the opening fence), kind (sh,
+# extract DIR FILE...: each block into DIR/blocks/N (its text) and a line of
+# DIR/index: N, FILE:LINE (of its first line: the opening fence), kind (sh,
 # console, or bad), tier (default, full, fresh, skip), reason (or, for bad,
 # the problem). An indented code block (4 spaces after a blank line, not in
 # a list) is an sh block. The marker: the last non-blank line before the
 # block ends with it (a line of its own, or a paragraph's last line).
 extract() {
-	awk -v dir="$tmp/blocks" '
+	local d=$1
+	shift
+	mkdir -p "$d/blocks"
+	awk -v dir="$d/blocks" '
 	function out(kind, t, why, ex) {
 		n++
 		printf "%d\t%s:%d\t%s\t%s\t%d\t%s\n", n, FILENAME, FNR, kind, t, ex, why
@@ -117,7 +122,65 @@ extract() {
 		if ($0 ~ /^[ \t]*([-*+]|[0-9]+\.) /) list = 1
 		else if ($0 !~ /^ /) list = 0
 	}
-	' "$@" >"$tmp/index"
+	' "$@" >"$d/index"
+}
+
+# covers DIR: the blocks of DIR (extract's) that another block runs first,
+# a line each: FILE:LINE, a tab, the FILE:LINE of the block that runs them.
+# Block A is covered by block B when both are sh blocks of the same tier
+# (default or full, not fresh: the same scratch copy), both exit 0, and A's
+# commands are B's or their start, B running first: B is longer, or it is
+# the same and comes first (README.md, then docs/*.md). B then runs A's
+# commands, in the same state, under the same set -e -o pipefail. The
+# commands compared: the lines but blank ones and comments, a comment at the
+# end of a line cut when no quote comes before it, spaces squeezed. When B is
+# longer, each of A's lines must be a simple command (no ; & | ( ) { } ` \ or
+# keyword), so that where B goes on A would have ended with the same status.
+# The chain ends at a block nobody covers: that one runs.
+covers() {
+	awk -F '\t' -v dir="$1/blocks" '
+	function norm(line) {
+		sub(/^[ \t]+/, "", line)
+		if (line ~ /^#/) return ""
+		if (match(line, /[ \t]#/) && substr(line, 1, RSTART) !~ /["\047`]/)
+			line = substr(line, 1, RSTART - 1)
+		sub(/[ \t]+$/, "", line)
+		gsub(/[ \t]+/, " ", line)
+		return line
+	}
+	$3 == "sh" && ($4 == "default" || $4 == "full") && $5 == 0 {
+		m++; id[m] = $1; where[m] = $2; tier[m] = $4; len[m] = 0; simple[m] = 1
+		f = dir "/" $1
+		while ((getline line <f) > 0) {
+			if (line ~ /<</) len[m] = -1 # a here-document: its lines are not commands
+			if (len[m] < 0) continue
+			line = norm(line)
+			if (line == "") continue
+			cmd[m, ++len[m]] = line
+			if (line ~ /[;&|(){}`\\]/ || line ~ /^(if|then|else|elif|fi|for|while|until|do|done|case|esac|function|select)( |$)/)
+				simple[m] = 0
+		}
+		close(f)
+	}
+	# starts(A, B): A is B or its start
+	function starts(a, b,   i) {
+		if (len[a] <= 0 || len[a] > len[b]) return 0
+		for (i = 1; i <= len[a]; i++)
+			if (cmd[a, i] != cmd[b, i]) return 0
+		return 1
+	}
+	END {
+		for (a = 1; a <= m; a++) {
+			best = 0
+			for (b = 1; b <= m; b++) {
+				if (where[b] == where[a] || tier[b] != tier[a] || !starts(a, b)) continue
+				if (len[b] == len[a] && b > a) continue
+				if (len[b] > len[a] && !simple[a]) continue
+				if (!best || len[b] > len[best] || (len[b] == len[best] && b < best)) best = b
+			}
+			if (best) printf "%s\t%s\n", where[a], where[best]
+		}
+	}' "$1/index"
 }
 
 # console FILE: the commands of a console block FILE as a script: each
@@ -148,11 +211,17 @@ scratch() {
 	[ "$fresh" = fresh ] || ln -s "$(dirname "$bin")" "$d/build"
 }
 
-extract "$@"
+extract "$tmp" "$@"
+# the blocks run elsewhere first (covers), among all of the manual's
+if [ "$tier" != list ]; then
+	mapfile -t all < <(for f in README.md docs/*.md "$@"; do [ ! -f "$f" ] || echo "$f"; done | awk '!seen[$0]++')
+	extract "$tmp/all" "${all[@]}"
+	covers "$tmp/all" >"$tmp/covered"
+fi
 # a block's time limit (timeout's exit 124 when it is over)
 limit=${CB_DOCS_LIMIT:-$([ "$tier" = default ] && echo 120 || echo 2400)}
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-failed=0 ran=0 skipped=0
+failed=0 ran=0 skipped=0 covered=0
 while IFS=$'\t' read -r n where kind t ex why; do
 	if [ "$kind" = bad ]; then
 		echo "docs.sh: $where: $why" >&2
@@ -169,6 +238,12 @@ while IFS=$'\t' read -r n where kind t ex why; do
 	*:skip) echo "docs.sh: $where: skipped: $why" >&2; skipped=$((skipped + 1)); continue ;;
 	*) continue ;;
 	esac
+	by=$(awk -F '\t' -v w="$where" '$1 == w { print $2; exit }' "$tmp/covered")
+	if [ -n "$by" ]; then
+		echo "docs.sh: $where: not run: $by runs its commands first, as they are here" >&2
+		covered=$((covered + 1))
+		continue
+	fi
 	script=$tmp/blocks/$n
 	[ "$kind" = sh ] || { console "$script" >"$script.sh"; script=$script.sh; }
 	scratch "$tmp/run$n" "$t"
@@ -189,5 +264,5 @@ while IFS=$'\t' read -r n where kind t ex why; do
 	rm -rf "$tmp/run$n"
 done <"$tmp/index"
 [ "$tier" = list ] && exit $((failed > 0))
-echo "docs.sh: $tier tier: $ran block(s) ran, $skipped skipped, $failed failed" >&2
+echo "docs.sh: $tier tier: $ran block(s) ran, $covered run by another, $skipped skipped, $failed failed" >&2
 [ $failed = 0 ]

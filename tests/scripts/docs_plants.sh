@@ -82,6 +82,31 @@ $ echo a transcript
 ```
 EOF
 
+# docs/b.md: blocks another block runs first (README.md:3 starts with
+# b.md:3's command; README.md:33 is b.md:17 but for a comment, and comes
+# first); b.md:7, not a simple command, runs though b.md:11 starts with it
+cat >"$tmp/src/docs/b.md" <<'EOF'
+# b
+
+```sh
+test -f README.md
+```
+
+```sh
+true; test -d docs
+```
+
+```sh
+true; test -d docs
+test -d results
+```
+
+<!-- docs-test: full: slow -->
+```sh
+test -L build    # the build's link
+```
+EOF
+
 "$here/docs.sh" "$tmp/src" "$tmp/build/bin" list >"$tmp/list" 2>"$tmp/list.err"
 [ $? = 1 ] || fail "list: expected exit 1 (the bad marker)"
 grep -q '^README.md:17  *sh  *default' "$tmp/list" || fail "the indented block is not a default sh block"
@@ -102,12 +127,22 @@ grep -q '^docs.sh: docs/a.md:8: FAILED (exit 1, not 0' "$tmp/out" || fail "docs/
 grep -q 'the command ending on line 2 of the block' "$tmp/out" || fail "the console line not named"
 grep -q '^docs.sh: docs/a.md:14: a marker is' "$tmp/out" || fail "the bad marker not refused"
 grep -q '^docs.sh: docs/a.md:19: a transcript' "$tmp/out" || fail "the transcript not refused"
-grep -q 'default tier: 6 block(s) ran, 1 skipped, 4 failed' "$tmp/out" || fail "the count"
+grep -q '^docs.sh: docs/b.md:3: not run: README.md:3 runs its commands first' "$tmp/out" ||
+	fail "b.md:3 not left to README.md:3"
+for ok in docs/b.md:7 docs/b.md:11; do
+	grep -q "^docs.sh: $ok: ok" "$tmp/out" || fail "$ok did not pass"
+done
+grep -q 'default tier: 8 block(s) ran, 1 run by another, 1 skipped, 4 failed' "$tmp/out" || fail "the count"
 [ -e "$tmp/src/results/written" ] && fail "a block wrote into the source tree"
 
 "$here/docs.sh" "$tmp/src" "$tmp/build/bin" full README.md >"$tmp/full" 2>&1 ||
 	fail "full: exit $?"
 grep -q '^docs.sh: README.md:33: ok' "$tmp/full" || fail "the full block did not run (or build is no link)"
+"$here/docs.sh" "$tmp/src" "$tmp/build/bin" full docs/b.md >"$tmp/full_b" 2>&1 ||
+	fail "full docs/b.md: exit $?"
+grep -q '^docs.sh: docs/b.md:17: not run: README.md:33 runs its commands first' "$tmp/full_b" ||
+	fail "b.md:17 not left to README.md:33"
+grep -q 'full tier: 0 block(s) ran, 1 run by another' "$tmp/full_b" || fail "the full count"
 
 [ $failed = 0 ] || { sed 's/^/    /' "$tmp/out" >&2; exit 1; }
 echo "docs_plants.sh: ok"
