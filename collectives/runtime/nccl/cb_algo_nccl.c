@@ -21,26 +21,6 @@ struct nccl_state {
 	ncclComm_t comm; /* NULL when ranks share a GPU */
 };
 
-static ncclDataType_t nccl_dtype(enum cb_dtype dt)
-{
-	static const ncclDataType_t map[CB_DTYPE_COUNT] = {
-		[CB_INT8] = ncclInt8,     [CB_UINT8] = ncclUint8,       [CB_INT32] = ncclInt32,
-		[CB_UINT32] = ncclUint32, [CB_INT64] = ncclInt64,       [CB_UINT64] = ncclUint64,
-		[CB_HALF] = ncclFloat16,  [CB_BFLOAT16] = ncclBfloat16, [CB_FLOAT] = ncclFloat32,
-		[CB_DOUBLE] = ncclFloat64,
-	};
-	return map[dt];
-}
-
-static ncclRedOp_t nccl_op(enum cb_op op)
-{
-	static const ncclRedOp_t map[CB_OP_COUNT] = {
-		[CB_SUM] = ncclSum, [CB_PROD] = ncclProd, [CB_MIN] = ncclMin,
-		[CB_MAX] = ncclMax, [CB_AVG] = ncclAvg,
-	};
-	return map[op];
-}
-
 static const char *nccl_supports(const struct cb_backend *be, enum cb_dtype dt, enum cb_op op,
 				 int in_place)
 {
@@ -98,33 +78,33 @@ static ncclResult_t nccl_allreduce(struct nccl_state *ns, char *sb, char *rb,
 				   const struct cb_run_args *a, size_t block, cudaStream_t s)
 {
 	(void)block;
-	return ncclAllReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), ns->comm, s);
+	return ncclAllReduce(sb, rb, a->count, cb_nccl_dtype(a->dt), cb_nccl_op(a->op), ns->comm, s);
 }
 
 static ncclResult_t nccl_reduce_scatter(struct nccl_state *ns, char *sb, char *rb,
 					const struct cb_run_args *a, size_t block, cudaStream_t s)
 {
-	return ncclReduceScatter(sb, rb, block, nccl_dtype(a->dt), nccl_op(a->op), ns->comm, s);
+	return ncclReduceScatter(sb, rb, block, cb_nccl_dtype(a->dt), cb_nccl_op(a->op), ns->comm, s);
 }
 
 static ncclResult_t nccl_all_gather(struct nccl_state *ns, char *sb, char *rb,
 				    const struct cb_run_args *a, size_t block, cudaStream_t s)
 {
-	return ncclAllGather(sb, rb, block, nccl_dtype(a->dt), ns->comm, s);
+	return ncclAllGather(sb, rb, block, cb_nccl_dtype(a->dt), ns->comm, s);
 }
 
 static ncclResult_t nccl_broadcast(struct nccl_state *ns, char *sb, char *rb,
 				   const struct cb_run_args *a, size_t block, cudaStream_t s)
 {
 	(void)block;
-	return ncclBroadcast(sb, rb, a->count, nccl_dtype(a->dt), a->root, ns->comm, s);
+	return ncclBroadcast(sb, rb, a->count, cb_nccl_dtype(a->dt), a->root, ns->comm, s);
 }
 
 static ncclResult_t nccl_reduce(struct nccl_state *ns, char *sb, char *rb,
 				const struct cb_run_args *a, size_t block, cudaStream_t s)
 {
 	(void)block;
-	return ncclReduce(sb, rb, a->count, nccl_dtype(a->dt), nccl_op(a->op), a->root, ns->comm,
+	return ncclReduce(sb, rb, a->count, cb_nccl_dtype(a->dt), cb_nccl_op(a->op), a->root, ns->comm,
 			  s);
 }
 
@@ -138,9 +118,9 @@ static ncclResult_t nccl_alltoall(struct nccl_state *ns, char *sb, char *rb,
 	ncclResult_t r = ncclGroupStart(), e;
 
 	for (int q = 0; q < n && r == ncclSuccess; q++) {
-		r = ncclSend(sb + (size_t)q * bb, block, nccl_dtype(a->dt), q, ns->comm, s);
+		r = ncclSend(sb + (size_t)q * bb, block, cb_nccl_dtype(a->dt), q, ns->comm, s);
 		if (r == ncclSuccess)
-			r = ncclRecv(rb + (size_t)q * bb, block, nccl_dtype(a->dt), q, ns->comm, s);
+			r = ncclRecv(rb + (size_t)q * bb, block, cb_nccl_dtype(a->dt), q, ns->comm, s);
 	}
 	e = ncclGroupEnd();
 	return r != ncclSuccess ? r : e;
