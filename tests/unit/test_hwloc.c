@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dlfcn.h>
 #include <hwloc.h>
 
 #include "cb_hwloc.h"
@@ -57,5 +58,11 @@ int main(void)
 		cmocka_unit_test(test_no_device),
 	};
 
+	/* hwloc's pci plugin loads libpciaccess, whose globals hold what it
+	 * allocated, and unloads both at the topology's end: LeakSanitizer (the
+	 * sanitizer build) then finds that memory unreachable, in an unknown
+	 * module. Kept loaded, it stays reachable, as in a process that exits
+	 * with the library loaded. Absent: nothing to keep. */
+	dlopen("libpciaccess.so.0", RTLD_LAZY | RTLD_NODELETE);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
