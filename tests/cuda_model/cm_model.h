@@ -140,11 +140,6 @@ int cm_gpu_count(void);
 int cm_current_device(void);
 /* 1 when device a can access device b's memory peer to peer. */
 int cm_can_access_peer(int a, int b);
-/* 1 when the model's topology (CB_CUDA_MODEL_TOPO) has NVLink between its
- * GPUs; NVLS: NVSwitch with multicast (cuDeviceGetAttribute's
- * CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED). */
-int cm_topo_has_nvlink(void);
-int cm_topo_has_nvls(void);
 
 /* ---- cm_link.c ----------------------------------------------------------- */
 
@@ -180,15 +175,8 @@ struct cm_topo_desc {
 	int pcie_gen, pcie_width;
 };
 const struct cm_topo_desc *cm_topo(void);
-/* The box has NVLink / NVLink SHARP (NVLS). */
-int cm_topo_has_nvlink(void);
-int cm_topo_has_nvls(void);
-
-/* ---- cm_topo.c ----------------------------------------------------------- */
-
-/* 1 when the model's box (CB_CUDA_MODEL_TOPO: a preset name or a file; the
- * default "pcie" has none) has NVLink between its GPUs, and NVLink SHARP
- * (NVLS) in its NVSwitches. */
+/* The box has NVLink between its GPUs / NVLink SHARP (NVSwitch with
+ * multicast: cuDeviceGetAttribute's CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED). */
 int cm_topo_has_nvlink(void);
 int cm_topo_has_nvls(void);
 

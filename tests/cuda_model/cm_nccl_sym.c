@@ -1,8 +1,8 @@
 /* The CUDA model's NCCL memory and registrations (NCCL 2.19-2.28):
  * ncclMemAlloc/ncclMemFree, ncclCommWindowRegister/ncclCommWindowDeregister,
- * ncclCommRegister/ncclCommDeregister, ncclAlltoAll (2.28); and weak defaults of the topology's "has NVLink" and
- * "has NVLS" (cm_model.h), from CB_CUDA_MODEL_TOPO, which the topology
- * description replaces.
+ * ncclCommRegister/ncclCommDeregister, ncclAlltoAll (2.28);
+ * NCCL's rules for them against the box (cm_topo_has_nvlink/_nvls,
+ * cm_model.h).
  *
  * What is modelled is when NCCL accepts or refuses, each rule with its
  * source (NCCL v2.28.9-1's src/dev_runtime.cc, allocator.cc, init.cc), not
@@ -305,19 +305,3 @@ ncclResult_t ncclAlltoAll(const void *sendbuff, void *recvbuff, size_t count,
 	return r != ncclSuccess ? r : e;
 }
 
-/* The topology's NVLink and NVLS until the topology description defines
- * them: CB_CUDA_MODEL_TOPO unset or "pcie" has neither; "8xH100" has both
- * (NVSwitch with multicast); any other name has NVLink, no NVLS. */
-__attribute__((weak)) int cm_topo_has_nvlink(void)
-{
-	const char *t = getenv("CB_CUDA_MODEL_TOPO");
-
-	return t && *t && strcmp(t, "pcie") != 0;
-}
-
-__attribute__((weak)) int cm_topo_has_nvls(void)
-{
-	const char *t = getenv("CB_CUDA_MODEL_TOPO");
-
-	return t && strcmp(t, "8xH100") == 0;
-}

@@ -28,21 +28,6 @@ static const unsigned built[CM_NCOLL] = {
 	[CM_COLL_REDUCE] = BIT(CM_RING),
 };
 
-/* The topology's facts until the model's NVML defines them from its
- * description (a strong cm_topo.c): the presets by name, a file as none. */
-__attribute__((weak)) int cm_topo_has_nvlink(void)
-{
-	const char *t = getenv("CB_CUDA_MODEL_TOPO");
-
-	return t && (strcmp(t, "8xH100") == 0 || strcmp(t, "8xA100") == 0);
-}
-
-__attribute__((weak)) int cm_topo_has_nvls(void)
-{
-	const char *t = getenv("CB_CUDA_MODEL_TOPO");
-
-	return t && strcmp(t, "8xH100") == 0;
-}
 
 /* One list ("a,b" or "^a,b", len bytes at s) into *on. */
 static void parse_one(const char *s, size_t len, const char *const *names, int n, unsigned *on)
