@@ -99,6 +99,15 @@ static int decode(int proto, const char *src, size_t d, char *dst, uint32_t flag
 	return ok;
 }
 
+/* The transfer's next piece: at most PIECE data bytes, their wire length
+ * in the protocol, none of it moved yet. */
+static void next_piece(struct xfer *x)
+{
+	x->piece = x->bytes - x->done < PIECE ? x->bytes - x->done : PIECE;
+	x->enc = enc_len(x->proto, x->piece);
+	x->moved = 0;
+}
+
 static size_t step_send(struct xfer *x)
 {
 	struct ncclComm *c = x->c;
@@ -107,10 +116,8 @@ static size_t step_send(struct xfer *x)
 	if (x->done == x->bytes)
 		return 0;
 	if (!x->enc) {
-		x->piece = x->bytes - x->done < PIECE ? x->bytes - x->done : PIECE;
-		x->enc = enc_len(x->proto, x->piece);
+		next_piece(x);
 		encode(x->proto, x->data + x->done, x->piece, x->stage, ++x->seq);
-		x->moved = 0;
 	}
 	k = cm_chan_move(c, c->rank, x->peer, x->stage + x->moved, x->enc - x->moved, 1);
 	if (k)
@@ -130,11 +137,8 @@ static size_t step_recv(struct xfer *x, int *bad)
 
 	if (x->done == x->bytes)
 		return 0;
-	if (!x->enc) {
-		x->piece = x->bytes - x->done < PIECE ? x->bytes - x->done : PIECE;
-		x->enc = enc_len(x->proto, x->piece);
-		x->moved = 0;
-	}
+	if (!x->enc)
+		next_piece(x);
 	k = cm_chan_move(x->c, x->peer, x->c->rank, x->stage + x->moved, x->enc - x->moved, 0);
 	x->moved += k;
 	if (x->moved < x->enc)
